@@ -1,0 +1,5 @@
+"""``python -m pbmref`` runs the command line."""
+
+from pbmref.cli import main
+
+raise SystemExit(main())
