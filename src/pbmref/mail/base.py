@@ -1,0 +1,82 @@
+"""The shared vocabulary of the mail layer: raw mail, the intake and sender protocols, errors."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from email.message import EmailMessage
+from typing import Protocol, runtime_checkable
+
+__all__ = [
+    "Intake",
+    "IntakeError",
+    "MailError",
+    "PermanentFailure",
+    "RawMail",
+    "Sender",
+    "TemporaryFailure",
+]
+
+
+class MailError(Exception):
+    """Base of every error the mail layer raises on purpose."""
+
+
+class TemporaryFailure(MailError):
+    """Sending failed but may work later (server down, 4xx): retry with back-off."""
+
+
+class PermanentFailure(MailError):
+    """Sending can never work (5xx, bad address): do not retry."""
+
+
+class IntakeError(MailError):
+    """The mailbox could not be read (server gone for good, bad login, missing folder)."""
+
+
+@dataclass(frozen=True)
+class RawMail:
+    """One mail as the intake found it.
+
+    key: how the intake finds it again ("<uidvalidity>:<uid>" for IMAP, the file
+    name for a Maildir); arrived: the server's arrival time, aware, UTC;
+    size: the true size (may exceed len(raw) when only the headers were fetched).
+    """
+
+    key: str
+    raw: bytes
+    arrived: datetime
+    size: int = -1
+
+    def __post_init__(self) -> None:
+        if self.size < 0:
+            object.__setattr__(self, "size", len(self.raw))
+
+
+@runtime_checkable
+class Intake(Protocol):
+    """Where incoming mail comes from (a Maildir or an IMAP folder)."""
+
+    def fetch_new(self) -> Iterator[RawMail]:
+        """Mail not yet marked handled, oldest first."""
+        ...
+
+    def mark_handled(self, key: str) -> None:
+        """Move the mail out of the way; call only after the game was saved."""
+        ...
+
+    def wait(self, timeout: float) -> None:
+        """Block until new mail may have arrived (IDLE) or `timeout` seconds passed."""
+        ...
+
+    def close(self) -> None: ...
+
+
+@runtime_checkable
+class Sender(Protocol):
+    """Where outgoing mail goes (SMTP or an outbox Maildir)."""
+
+    def send(self, msg: EmailMessage) -> None:
+        """Send `msg`; raise TemporaryFailure or PermanentFailure."""
+        ...

@@ -1,0 +1,144 @@
+"""Building the mails the referee sends: replies, reports, reminders.
+
+Every mail carries `Auto-Submitted` (RFC 3834) and our loop header, so other
+robots do not answer it and we never answer ourselves. Header values are
+stripped of CR/LF, so no header can be injected through a subject or a name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from email.headerregistry import Address
+from email.message import EmailMessage
+from email.utils import format_datetime, formataddr, make_msgid
+
+from pbmref.mail.message import LOOP_HEADER, IncomingMail
+
+__all__ = ["Attachment", "clean_header", "make_mail", "make_reply", "reply_subject"]
+
+_RE_PREFIX = re.compile(r"^(?:\s*(?:re|aw|sv|antw|wg|fw|fwd)\s*(?:\[\d+\])?\s*:\s*)+", re.I)
+_MAX_REFERENCES = 20
+
+
+@dataclass(frozen=True)
+class Attachment:
+    filename: str
+    content: bytes
+    mimetype: str = "application/octet-stream"  # e.g. "image/svg+xml"
+
+
+def clean_header(value: str) -> str:
+    """One line, no CR/LF/NUL: safe as any header value."""
+    return " ".join(str(value).replace("\x00", " ").split())
+
+
+def reply_subject(subject: str) -> str:
+    """`Re: ` + the subject, without piling up `Re: Re:` (or Aw:/Sv: ...)."""
+    bare = _RE_PREFIX.sub("", clean_header(subject)).strip()
+    return f"Re: {bare}" if bare else "Re: your mail"
+
+
+def _domain(addr: str) -> str:
+    return addr.rsplit("@", 1)[-1] if "@" in addr else "localhost"
+
+
+def _address(addr: str, name: str = "") -> str:
+    addr = clean_header(addr)
+    name = clean_header(name)
+    return formataddr((name, addr)) if name else addr
+
+
+def make_mail(
+    to: str | Sequence[str],
+    subject: str,
+    body: str,
+    *,
+    from_addr: str,
+    from_name: str = "",
+    html: str | None = None,
+    attachments: Sequence[Attachment] = (),
+    in_reply_to: str | None = None,
+    references: Sequence[str] = (),
+    auto_submitted: str = "auto-generated",
+    extra_headers: Sequence[tuple[str, str]] = (),
+    date: datetime | None = None,
+) -> EmailMessage:
+    """A UTF-8 text mail from the referee (reports, reminders, notices).
+
+    `html` adds an HTML alternative; `attachments` (e.g. the SVG map) are added
+    as attachments. Returns a complete message with Message-ID and Date.
+    """
+    msg = EmailMessage()
+    msg["From"] = _address(from_addr, from_name)
+    recipients = [to] if isinstance(to, str) else list(to)
+    msg["To"] = ", ".join(_address(r) for r in recipients if clean_header(r))
+    msg["Subject"] = clean_header(subject)
+    msg["Date"] = format_datetime(date or datetime.now(UTC))
+    msg["Message-ID"] = make_msgid(domain=_domain(clean_header(from_addr)))
+    if in_reply_to:
+        msg["In-Reply-To"] = clean_header(in_reply_to)
+    refs = [clean_header(r) for r in references if clean_header(r)]
+    if refs:
+        msg["References"] = " ".join(refs[-_MAX_REFERENCES:])
+    msg["Auto-Submitted"] = clean_header(auto_submitted)
+    msg[LOOP_HEADER] = clean_header(from_addr)
+    for name, value in extra_headers:
+        msg[clean_header(name).replace(":", "")] = clean_header(value)
+    text = body if body.endswith("\n") else body + "\n"
+    if text.isascii():
+        msg.set_content(text, subtype="plain", charset="utf-8")
+    else:  # quoted-printable keeps the raw mail readable (base64 would not)
+        msg.set_content(text, subtype="plain", charset="utf-8", cte="quoted-printable")
+    if html is not None:
+        msg.add_alternative(html, subtype="html", charset="utf-8")
+    for att in attachments:
+        maintype, _, subtype = att.mimetype.partition("/")
+        msg.add_attachment(
+            att.content,
+            maintype=maintype or "application",
+            subtype=subtype or "octet-stream",
+            filename=clean_header(att.filename),
+        )
+    return msg
+
+
+def make_reply(
+    original: IncomingMail,
+    to_addr: str,
+    body: str,
+    *,
+    from_addr: str,
+    from_name: str = "",
+    html: str | None = None,
+    attachments: Sequence[Attachment] = (),
+    date: datetime | None = None,
+) -> EmailMessage:
+    """The answer to `original`, sent to `to_addr` (the registered address).
+
+    Threading headers point at the original; the subject is `Re: <original>`;
+    `Auto-Submitted: auto-replied` and the loop header are set.
+    """
+    refs = list(original.references)
+    if original.message_id and original.message_id not in refs:
+        refs.append(original.message_id)
+    return make_mail(
+        to_addr,
+        reply_subject(original.subject),
+        body,
+        from_addr=from_addr,
+        from_name=from_name,
+        html=html,
+        attachments=attachments,
+        in_reply_to=original.message_id,
+        references=refs,
+        auto_submitted="auto-replied",
+        date=date,
+    )
+
+
+def address_of(addr: str, name: str = "") -> Address:
+    """An `email.headerregistry.Address` (for callers that want one)."""
+    return Address(display_name=clean_header(name), addr_spec=clean_header(addr))

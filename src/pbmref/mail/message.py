@@ -1,0 +1,448 @@
+"""Reading an incoming mail: any bytes in, one plain frozen record out.
+
+`read_message` never raises: broken headers, unknown or wrong charsets,
+broken transfer encodings, absurd nesting and plain garbage all end up as
+a best-effort `IncomingMail` (with `text` possibly empty).
+`never_answer_reason` says why a mail must not be answered (bounces,
+auto-replies, lists, our own mail, loops), or None.
+"""
+
+from __future__ import annotations
+
+import codecs
+import email
+import email.header
+import email.utils
+import hashlib
+import html
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from email.message import Message
+from email.parser import BytesHeaderParser
+from html.parser import HTMLParser
+
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "LOOP_HEADER",
+    "IncomingMail",
+    "message_id_of",
+    "never_answer_reason",
+    "read_message",
+]
+
+DEFAULT_MAX_BYTES = 1_000_000
+#: Header every mail we send carries (value: our address); mail with it is ours.
+LOOP_HEADER = "X-Pbmref-Loop"
+
+_MAX_PARTS = 500  # MIME parts examined at most
+_MAX_DEPTH = 50  # nesting depth examined at most
+_MSGID_RE = re.compile(r"<[^<>\s]+>")
+
+
+@dataclass(frozen=True)
+class IncomingMail:
+    """One incoming mail, decoded. All strings are single-line except `text`."""
+
+    message_id: str  # "<...>", synthesised ("<sha...@pbmref.invalid>") when missing
+    from_addr: str  # lower-cased bare address, "" when absent
+    from_name: str
+    reply_to: str  # lower-cased bare address, "" when absent
+    to: tuple[str, ...]  # lower-cased bare addresses (To and Cc)
+    subject: str
+    date: datetime | None  # aware (UTC when the header had no zone), None if absent/bad
+    in_reply_to: str
+    references: tuple[str, ...]
+    text: str  # plain text of the body ("" when oversized or no text found)
+    size: int  # size in bytes of the whole raw mail
+    oversized: bool  # size > max_bytes: only the headers were read
+    headers: tuple[tuple[str, str], ...] = field(default=(), repr=False)
+    content_types: tuple[str, ...] = ()  # every MIME type seen, outermost first
+
+    def header(self, name: str) -> str | None:
+        """First value of header `name` (case-insensitive), decoded, or None."""
+        low = name.lower()
+        for key, value in self.headers:
+            if key == low:
+                return value
+        return None
+
+    def header_all(self, name: str) -> list[str]:
+        low = name.lower()
+        return [value for key, value in self.headers if key == low]
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _codec(name: str | None) -> str | None:
+    if not name:
+        return None
+    try:
+        return codecs.lookup(name.strip().strip('"').lower()).name
+    except (LookupError, ValueError, TypeError):
+        return None
+
+
+def _decode_bytes(data: bytes, charset: str | None) -> str:
+    """Decode with the declared charset; try UTF-8 when the label lies; replace what is left."""
+    declared = _codec(charset)
+    candidates: list[str] = []
+    if declared and declared not in ("ascii",):
+        candidates.append(declared)
+    candidates.append("utf-8")
+    for cand in candidates:
+        try:
+            return data.decode(cand)
+        except (UnicodeDecodeError, LookupError):
+            continue
+    # neither fits: a single-byte reading keeps most text readable
+    fallback = declared if declared and declared not in ("ascii", "utf-8") else "cp1252"
+    try:
+        return data.decode(fallback, errors="replace")
+    except LookupError:
+        return data.decode("utf-8", errors="replace")
+
+
+def _decode_header(value: object) -> str:
+    """Decode an RFC 2047 header value; never raises."""
+    if value is None:
+        return ""
+    if isinstance(value, email.header.Header):
+        chunks = value._chunks  # type: ignore[attr-defined]
+        parts = [(s, str(cs) if cs else None) for s, cs in chunks]
+    else:
+        raw = str(value)
+        try:
+            parts = email.header.decode_header(raw)
+        except Exception:  # noqa: BLE001 - malformed encoded words
+            return _one_line(raw)
+    out: list[str] = []
+    for chunk, cs in parts:
+        if isinstance(chunk, bytes):
+            out.append(_decode_bytes(chunk, cs))
+        else:
+            out.append(chunk)
+    joined = ""
+    for i, piece in enumerate(out):
+        # decode_header loses the space between a plain word and a following encoded word
+        if i and parts[i - 1][1] is None and parts[i][1] is not None and joined[-1:] not in (" ", "\t"):
+            joined += " "
+        joined += piece
+    return _one_line(joined.replace("\x00", ""))
+
+
+def _addr(value: str) -> tuple[str, str]:
+    try:
+        name, addr = email.utils.parseaddr(value)
+    except Exception:  # noqa: BLE001
+        return "", ""
+    return _one_line(name), _one_line(addr).lower()
+
+
+def _addr_list(values: Iterable[str]) -> tuple[str, ...]:
+    try:
+        pairs = email.utils.getaddresses(list(values))
+    except Exception:  # noqa: BLE001
+        return ()
+    return tuple(a.strip().lower() for _, a in pairs if a and "@" in a)
+
+
+def _parse_date(value: str | None) -> datetime | None:
+    if not value:
+        return None
+    try:
+        dt = email.utils.parsedate_to_datetime(value)
+    except Exception:  # noqa: BLE001
+        return None
+    if dt is None:
+        return None
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=UTC)
+    return dt
+
+
+def message_id_of(raw: bytes, header_value: str | None = None) -> str:
+    """The mail's Message-ID ("<...>"), or a stable one made from a hash of the bytes."""
+    if header_value is None:
+        try:
+            headers = BytesHeaderParser().parsebytes(raw[: 256 * 1024])
+            header_value = headers.get("Message-ID")
+        except Exception:  # noqa: BLE001
+            header_value = None
+    if header_value:
+        found = _MSGID_RE.search(_one_line(str(header_value)))
+        if found:
+            return found.group(0)
+        bare = _one_line(str(header_value)).strip("<>").replace(" ", "")
+        if bare:
+            return f"<{bare}>"
+    digest = hashlib.sha256(raw).hexdigest()[:32]
+    return f"<{digest}@pbmref.invalid>"
+
+
+class _TextOfHtml(HTMLParser):
+    _BLOCK = frozenset(
+        "br p div tr li h1 h2 h3 h4 h5 h6 pre blockquote table ul ol dt dd hr".split()
+    )
+    _SKIP = frozenset(("script", "style", "head", "title"))
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.out: list[str] = []
+        self._skip = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self._SKIP:
+            self._skip += 1
+        elif tag in self._BLOCK:
+            self.out.append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self._SKIP:
+            self._skip = max(0, self._skip - 1)
+        elif tag in self._BLOCK:
+            self.out.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        if not self._skip:
+            self.out.append(data)
+
+
+def html_to_text(markup: str) -> str:
+    """Text of an HTML body: tags stripped, entities unescaped, blocks on their own lines."""
+    try:
+        parser = _TextOfHtml()
+        parser.feed(markup)
+        parser.close()
+        text = "".join(parser.out)
+    except Exception:  # noqa: BLE001 - fall back to a crude strip
+        text = html.unescape(re.sub(r"<[^>]*>", " ", markup))
+    lines = [" ".join(line.split()) for line in text.replace("\xa0", " ").splitlines()]
+    # collapse runs of blank lines
+    out: list[str] = []
+    for line in lines:
+        if line or (out and out[-1]):
+            out.append(line)
+    return "\n".join(out).strip("\n")
+
+
+def _part_text(part: Message) -> str:
+    try:
+        payload = part.get_payload(decode=True)
+    except Exception:  # noqa: BLE001
+        payload = None
+    if payload is None:
+        raw = part.get_payload()
+        if isinstance(raw, str):
+            payload = raw.encode("utf-8", errors="surrogateescape")
+        else:
+            return ""
+    if not isinstance(payload, bytes):
+        return ""
+    try:
+        charset = part.get_content_charset()
+    except Exception:  # noqa: BLE001
+        charset = None
+    text = _decode_bytes(payload, charset)
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+
+
+def _is_attachment(part: Message) -> bool:
+    try:
+        disp = (part.get("Content-Disposition") or "").split(";")[0].strip().lower()
+        if disp == "attachment":
+            return True
+        return bool(part.get_param("filename", header="content-disposition")) and disp != "inline"
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def _content_type(part: Message) -> str:
+    try:
+        return part.get_content_type()
+    except Exception:  # noqa: BLE001
+        return "text/plain"
+
+
+def _walk(msg: Message) -> list[tuple[Message, str]]:
+    """The parts (with their types) in document order, iteratively, bounded."""
+    seen: list[tuple[Message, str]] = []
+    stack: list[tuple[Message, int]] = [(msg, 0)]
+    while stack and len(seen) < _MAX_PARTS:
+        part, depth = stack.pop()
+        ctype = _content_type(part)
+        seen.append((part, ctype))
+        if depth >= _MAX_DEPTH:
+            continue
+        try:
+            children = part.get_payload() if part.is_multipart() else None
+        except Exception:  # noqa: BLE001
+            children = None
+        if isinstance(children, list):
+            for child in reversed(children):
+                if isinstance(child, Message):
+                    stack.append((child, depth + 1))
+    return seen
+
+
+def _body_text(parts: list[tuple[Message, str]]) -> str:
+    plain = [p for p, t in parts if t == "text/plain" and not _is_attachment(p)]
+    for part in plain:
+        text = _part_text(part)
+        if text.strip():
+            return text
+    htmls = [p for p, t in parts if t == "text/html" and not _is_attachment(p)]
+    for part in htmls:
+        text = html_to_text(_part_text(part))
+        if text.strip():
+            return text
+    return _part_text(plain[0]) if plain else ""
+
+
+def _headers_only(raw: bytes) -> bytes:
+    for sep in (b"\r\n\r\n", b"\n\n"):
+        pos = raw.find(sep)
+        if pos >= 0:
+            return raw[: pos + len(sep)]
+    return raw[: 256 * 1024]
+
+
+def read_message(raw: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES, size: int | None = None) -> IncomingMail:
+    """Parse `raw` into an `IncomingMail`; never raises.
+
+    `size` is the mail's true size when `raw` holds only part of it (an intake may
+    fetch only the headers of a huge mail). Over `max_bytes`, only headers are read.
+    """
+    if not isinstance(raw, bytes | bytearray | memoryview):
+        raw = str(raw).encode("utf-8", errors="replace")
+    raw = bytes(raw)
+    total = max(size or 0, len(raw))
+    oversized = total > max_bytes
+    source = _headers_only(raw) if oversized else raw
+    try:
+        msg = email.message_from_bytes(source)
+    except RecursionError:
+        try:
+            msg = email.message_from_bytes(_headers_only(raw))
+        except Exception:  # noqa: BLE001
+            msg = Message()
+    except Exception:  # noqa: BLE001
+        msg = Message()
+
+    headers: list[tuple[str, str]] = []
+    try:
+        items = msg.items()
+    except Exception:  # noqa: BLE001
+        items = []
+    for key, value in items:
+        try:
+            headers.append((str(key).strip().lower(), _decode_header(value)))
+        except Exception:  # noqa: BLE001
+            continue
+
+    def first(name: str) -> str | None:
+        for k, v in headers:
+            if k == name:
+                return v
+        return None
+
+    def all_of(name: str) -> list[str]:
+        return [v for k, v in headers if k == name]
+
+    try:
+        raw_mid = msg.get("Message-ID")
+    except Exception:  # noqa: BLE001
+        raw_mid = None
+    message_id = message_id_of(raw, str(raw_mid) if raw_mid is not None else "")
+
+    from_name, from_addr = _addr(first("from") or "")
+    _, reply_to = _addr(first("reply-to") or "")
+    to = _addr_list(all_of("to") + all_of("cc"))
+    subject = _one_line(first("subject") or "")
+    in_reply_to_m = _MSGID_RE.search(first("in-reply-to") or "")
+    references = tuple(_MSGID_RE.findall(" ".join(all_of("references"))))
+
+    try:
+        parts = _walk(msg)
+    except Exception:  # noqa: BLE001
+        parts = []
+    text = "" if oversized else _safe(lambda: _body_text(parts), "")
+
+    return IncomingMail(
+        message_id=message_id,
+        from_addr=from_addr,
+        from_name=from_name,
+        reply_to=reply_to,
+        to=to,
+        subject=subject,
+        date=_parse_date(first("date")),
+        in_reply_to=in_reply_to_m.group(0) if in_reply_to_m else "",
+        references=references,
+        text=text,
+        size=total,
+        oversized=oversized,
+        headers=tuple(headers),
+        content_types=tuple(t for _, t in parts),
+    )
+
+
+def _safe(fn, default):  # type: ignore[no-untyped-def]
+    try:
+        return fn()
+    except Exception:  # noqa: BLE001
+        return default
+
+
+# --------------------------------------------------------------------------- never answer
+
+_BOUNCE_LOCALS = frozenset(("mailer-daemon", "postmaster", "mail-daemon", "mailerdaemon"))
+_AUTO_HEADERS = ("x-autoreply", "x-autorespond", "x-autogenerated", "x-auto-response")
+
+
+def never_answer_reason(mail: IncomingMail, our_addresses: Iterable[str]) -> str | None:
+    """Why `mail` must never be answered, in plain words; None when a reply is fine.
+
+    Follows RFC 3834 (automatic responses): no answer to our own mail, to bounces
+    and delivery reports, to anything auto-submitted, to bulk/list mail, or to
+    mail carrying a loop header. A mail with a List-Id came through a mailing
+    list, so answering it would write to the whole list: it is not answered.
+    """
+    ours = {a.strip().lower() for a in our_addresses if a}
+    if mail.header(LOOP_HEADER) is not None:
+        return f"carries our loop header {LOOP_HEADER}"
+    if mail.from_addr and mail.from_addr in ours:
+        return f"sent by the referee itself ({mail.from_addr})"
+    if not mail.from_addr:
+        return "no sender address (bounce or broken mail)"
+    local = mail.from_addr.split("@", 1)[0]
+    if local in _BOUNCE_LOCALS:
+        return f"bounce from {mail.from_addr}"
+    return_path = mail.header("return-path")
+    if return_path is not None and return_path.strip() in ("", "<>"):
+        return "null Return-Path (bounce)"
+    for ctype in mail.content_types:
+        if ctype in ("multipart/report", "message/delivery-status",
+                     "message/disposition-notification", "message/feedback-report"):
+            return f"delivery report ({ctype})"
+    auto = mail.header("auto-submitted")
+    if auto is not None:
+        value = auto.split(";")[0].strip().lower()
+        if value and value != "no":
+            return f"Auto-Submitted: {value}"
+    precedence = (mail.header("precedence") or "").strip().lower()
+    if precedence in ("bulk", "junk", "list", "auto_reply"):
+        return f"Precedence: {precedence}"
+    if mail.header("list-id") is not None:
+        return "mailing list mail (List-Id)"
+    if mail.header("x-loop") is not None:
+        return "X-Loop header (another program's loop)"
+    for name in _AUTO_HEADERS:
+        if mail.header(name) is not None:
+            return f"auto-reply header {name}"
+    return None

@@ -1,0 +1,200 @@
+"""Hex geometry shared by the air rulesets: headings, hexes, the hexagonal board.
+
+Rule B1-B4 of the tweedekker rulebook. Hexes are flat-topped with north up;
+coordinates are axial ``(q, r)`` with the board's centre at ``(0, 0)``.
+A hex prints as its name on a given board and parses back from it:
+
+>>> board = HexBoard(10)
+>>> board.name(Hex(0, 0))
+'J10'
+>>> board.parse("J19")
+Hex(q=0, r=-9)
+>>> board.name(board.parse("S1"))
+'S1'
+>>> Heading.N.left(), Heading.N.right(), Heading.SE.opposite()
+(<Heading.NW: 'NW'>, <Heading.NE: 'NE'>, <Heading.NW: 'NW'>)
+>>> Hex(0, 0).distance(Hex(2, -1))
+2
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from enum import Enum
+
+__all__ = ["Heading", "Hex", "HexBoard", "HexNameError"]
+
+
+class HexNameError(ValueError):
+    """A hex or heading name that does not exist (rule B2/B3)."""
+
+
+class Heading(Enum):
+    """The six headings, clockwise from north (rule B2)."""
+
+    N = "N"
+    NE = "NE"
+    SE = "SE"
+    S = "S"
+    SW = "SW"
+    NW = "NW"
+
+    @property
+    def index(self) -> int:
+        return _HEADINGS.index(self)
+
+    @property
+    def delta(self) -> tuple[int, int]:
+        """The axial step ``(dq, dr)`` to the neighbour in this heading."""
+        return _DELTAS[self.index]
+
+    def turned(self, sixths: int) -> Heading:
+        """Turned clockwise by ``sixths`` times 60 degrees (negative: left)."""
+        return _HEADINGS[(self.index + sixths) % 6]
+
+    def left(self) -> Heading:
+        return self.turned(-1)
+
+    def right(self) -> Heading:
+        return self.turned(1)
+
+    def opposite(self) -> Heading:
+        return self.turned(3)
+
+    @classmethod
+    def parse(cls, text: str) -> Heading:
+        """Parse a heading name, case-insensitively.
+
+        >>> Heading.parse("sw")
+        <Heading.SW: 'SW'>
+        """
+        try:
+            return cls(text.strip().upper())
+        except ValueError:
+            raise HexNameError(
+                f"{text!r} is not a heading; the six headings are N NE SE S SW NW"
+            ) from None
+
+    def __str__(self) -> str:
+        return self.value
+
+
+_HEADINGS: tuple[Heading, ...] = tuple(Heading)
+# N, NE, SE, S, SW, NW in axial coordinates (rule B3).
+_DELTAS: tuple[tuple[int, int], ...] = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Hex:
+    """One hex in axial coordinates; it may lie off the board."""
+
+    q: int
+    r: int
+
+    def step(self, heading: Heading, steps: int = 1) -> Hex:
+        dq, dr = heading.delta
+        return Hex(self.q + dq * steps, self.r + dr * steps)
+
+    def distance(self, other: Hex) -> int:
+        """Hex distance, the number of steps between two hexes (rule B4)."""
+        dq = self.q - other.q
+        dr = self.r - other.r
+        return max(abs(dq), abs(dr), abs(dq + dr))
+
+    def ring(self) -> int:
+        """Distance from the centre of the board."""
+        return max(abs(self.q), abs(self.r), abs(self.q + self.r))
+
+    def direction_to(self, other: Hex) -> Heading | None:
+        """The heading of a straight line from here to ``other``, if any."""
+        d = self.distance(other)
+        if d == 0:
+            return None
+        for heading in Heading:
+            if self.step(heading, d) == other:
+                return heading
+        return None
+
+    def axial(self) -> str:
+        """The ``"q,r"`` spelling used for hexes off the board."""
+        return f"{self.q},{self.r}"
+
+
+_NAME = re.compile(r"^\s*([A-Za-z])\s*(\d{1,2})\s*$")
+_AXIAL = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class HexBoard:
+    """The hexagonal board of ``side`` hexes on a side (rule B1)."""
+
+    side: int = 10
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.side <= 13:
+            raise ValueError(f"board side {self.side} is out of range 2-13")
+
+    @property
+    def radius(self) -> int:
+        return self.side - 1
+
+    @property
+    def centre(self) -> Hex:
+        return Hex(0, 0)
+
+    def contains(self, hex_: Hex) -> bool:
+        return hex_.ring() <= self.radius
+
+    def hexes(self) -> Iterator[Hex]:
+        """Every hex of the board, file by file, from the south end up."""
+        r_max = self.radius
+        for q in range(-r_max, r_max + 1):
+            for r in range(min(r_max, r_max - q), max(-r_max, -r_max - q) - 1, -1):
+                yield Hex(q, r)
+
+    def corner(self, heading: Heading) -> Hex:
+        """The corner hex in the given direction from the centre (rule B5)."""
+        return self.centre.step(heading, self.radius)
+
+    def name(self, hex_: Hex) -> str:
+        """The hex's name (rule B3), or ``"q,r"`` when it is off the board."""
+        if not self.contains(hex_):
+            return hex_.axial()
+        r_max = self.radius
+        file = chr(ord("A") + hex_.q + r_max)
+        number = min(r_max, r_max - hex_.q) - hex_.r + 1
+        return f"{file}{number}"
+
+    def parse(self, text: str) -> Hex:
+        """Parse a hex name (or an off-board ``"q,r"``); raise HexNameError."""
+        m = _AXIAL.match(text)
+        if m:
+            hex_ = Hex(int(m.group(1)), int(m.group(2)))
+            return hex_
+        m = _NAME.match(text)
+        if not m:
+            raise HexNameError(
+                f"{text!r} is not a hex name; a hex is a file letter and a number, like J10"
+            )
+        r_max = self.radius
+        q = ord(m.group(1).upper()) - ord("A") - r_max
+        number = int(m.group(2))
+        if abs(q) > r_max:
+            last = chr(ord("A") + 2 * r_max)
+            raise HexNameError(f"{text!r} is not on the board: files run from A to {last}")
+        r = min(r_max, r_max - q) + 1 - number
+        hex_ = Hex(q, r)
+        if not self.contains(hex_):
+            file = m.group(1).upper()
+            top = self.file_length(q)
+            raise HexNameError(f"{text!r} is not on the board: file {file} runs from 1 to {top}")
+        return hex_
+
+    def file_length(self, q: int) -> int:
+        """How many hexes the file at column ``q`` holds."""
+        return 2 * self.radius + 1 - abs(q)
+
+    def on_edge(self, hex_: Hex) -> bool:
+        return hex_.ring() == self.radius

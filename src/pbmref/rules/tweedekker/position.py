@@ -1,0 +1,307 @@
+"""A tweedekker position as plain data and back: the scenario/YAML schema.
+
+``position_from_dict`` checks every value and raises ``PositionError`` with
+the key path of the bad value (the store turns the path into a file line),
+the rule it breaks and plain words. ``position_to_dict`` writes the same
+keys, so a position read and written again is unchanged.
+
+>>> state = position_from_dict({"aircraft": {"baron": {"hex": "J12", "heading": "N",
+...     "state": "flying", "airfield": "N"}}})
+>>> position_to_dict(state)["aircraft"]["baron"]["hex"]
+'J12'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from pbmref.rules.hexgrid import Heading, Hex, HexBoard, HexNameError
+from pbmref.rules.tweedekker.state import (
+    Aircraft,
+    AircraftState,
+    Airfield,
+    Cloud,
+    CloudKind,
+    GameState,
+    Settings,
+    Wind,
+    Zeppelin,
+)
+
+__all__ = ["PositionError", "position_from_dict", "position_to_dict"]
+
+Path = tuple[str | int, ...]
+
+
+class PositionError(ValueError):
+    """A position value that breaks a rule; ``path`` locates it in the file."""
+
+    def __init__(self, path: Path, message: str, rule: str = "") -> None:
+        self.path = path
+        self.message = message
+        self.rule = rule
+        where = ".".join(str(p) for p in path)
+        super().__init__(f"{where}: {message}" + (f" (rule {rule})" if rule else ""))
+
+
+_SETTING_NAMES = {f.name for f in dataclasses.fields(Settings)}
+
+
+def _mapping(value: Any, path: Path) -> Mapping[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise PositionError(path, f"expected a mapping of keys to values, found {value!r}")
+    return value
+
+
+def _int(value: Any, path: Path, low: int | None = None, high: int | None = None,
+         rule: str = "") -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise PositionError(path, f"expected a whole number, found {value!r}", rule)
+    if low is not None and value < low:
+        raise PositionError(path, f"{value} is below the least allowed value {low}", rule)
+    if high is not None and value > high:
+        raise PositionError(path, f"{value} is above the most allowed value {high}", rule)
+    return value
+
+
+def _bool(value: Any, path: Path) -> bool:
+    if not isinstance(value, bool):
+        raise PositionError(path, f"expected true or false, found {value!r}")
+    return value
+
+
+def _heading(value: Any, path: Path) -> Heading:
+    try:
+        return Heading.parse(str(value))
+    except HexNameError as exc:
+        raise PositionError(path, str(exc), "B2") from None
+
+
+def _hex(value: Any, path: Path, board: HexBoard, off_board_ok: bool = False) -> Hex:
+    try:
+        hex_ = board.parse(str(value))
+    except HexNameError as exc:
+        raise PositionError(path, str(exc), "B3") from None
+    if not off_board_ok and not board.contains(hex_):
+        raise PositionError(path, f"{value!r} is not on the board", "B3")
+    return hex_
+
+
+def _check_keys(data: Mapping[str, Any], allowed: set[str], path: Path) -> None:
+    for key in data:
+        if key not in allowed:
+            known = ", ".join(sorted(allowed))
+            raise PositionError((*path, key), f"unknown key {key!r}; known keys: {known}")
+
+
+_TOP_KEYS = {
+    "ruleset", "turn", "seed", "board", "settings", "wind", "clouds", "aircraft",
+    "airfields", "zeppelins", "orders", "expect", "game_over", "winners", "events",
+    "description", "title",
+}
+_AIRCRAFT_KEYS = {
+    "hex", "heading", "state", "damage", "ammo", "vp", "dealt", "ace", "kills", "nmr",
+    "airfield", "rear_gun", "landed_turns",
+}
+_ZEPPELIN_KEYS = {
+    "hexes", "heading", "damage", "controlled", "first_hit", "bomb_ready_turn", "destroyed",
+}
+
+
+def position_from_dict(data: Mapping[str, Any], *, extra_keys: set[str] = frozenset()) -> GameState:  # type: ignore[assignment]
+    """Build a position from plain data (scenario or turn file)."""
+    data = _mapping(data, ())
+    _check_keys(data, _TOP_KEYS | set(extra_keys), ())
+    board_data = _mapping(data.get("board"), ("board",))
+    _check_keys(board_data, {"side"}, ("board",))
+    settings_data = dict(_mapping(data.get("settings"), ("settings",)))
+    for key, value in settings_data.items():
+        if key not in _SETTING_NAMES and key not in ("zeppelin_damage_points",):
+            raise PositionError(("settings", key), f"unknown setting {key!r}")
+        if key != "zeppelin_damage_points":
+            _int(value, ("settings", key), 0)
+    if "side" in board_data:
+        settings_data["board_side"] = _int(board_data["side"], ("board", "side"), 2, 13, "B1")
+    zdp = settings_data.pop("zeppelin_damage_points", None)
+    if isinstance(zdp, Mapping):
+        if 1 in zdp:
+            settings_data["zeppelin_damage_points_1"] = zdp[1]
+        if 2 in zdp:
+            settings_data["zeppelin_damage_points_2"] = zdp[2]
+    settings = Settings(**settings_data)
+    board = HexBoard(settings.board_side)
+
+    turn = _int(data.get("turn", 1), ("turn",), 1)
+
+    wind_data = _mapping(data.get("wind"), ("wind",))
+    _check_keys(wind_data, {"to", "strength", "changes"}, ("wind",))
+    wind = Wind(
+        to=_heading(wind_data.get("to", "N"), ("wind", "to")),
+        strength=_int(wind_data.get("strength", 0), ("wind", "strength"), 0, 2, "W1"),
+        changes=_bool(wind_data.get("changes", False), ("wind", "changes")),
+    )
+
+    clouds: list[Cloud] = []
+    raw_clouds = data.get("clouds") or []
+    if not isinstance(raw_clouds, list):
+        raise PositionError(("clouds",), "expected a list of clouds")
+    for i, c in enumerate(raw_clouds):
+        c = _mapping(c, ("clouds", i))
+        _check_keys(c, {"kind", "hexes"}, ("clouds", i))
+        try:
+            kind = CloudKind(str(c.get("kind", "cloud")).lower())
+        except ValueError:
+            raise PositionError(("clouds", i, "kind"),
+                                f"{c.get('kind')!r} is not a cloud kind: cloud or storm",
+                                "C1") from None
+        hexes = c.get("hexes") or []
+        if not isinstance(hexes, list):
+            raise PositionError(("clouds", i, "hexes"), "expected a list of hex names")
+        clouds.append(Cloud(kind, tuple(_hex(h, ("clouds", i, "hexes", j), board)
+                                        for j, h in enumerate(hexes))))
+
+    aircraft: list[Aircraft] = []
+    for pilot, a in _mapping(data.get("aircraft"), ("aircraft",)).items():
+        path: Path = ("aircraft", str(pilot))
+        a = _mapping(a, path)
+        _check_keys(a, _AIRCRAFT_KEYS, path)
+        try:
+            state = AircraftState(str(a.get("state", "landed")).lower())
+        except ValueError:
+            names = " | ".join(s.value for s in AircraftState)
+            raise PositionError((*path, "state"),
+                                f"{a.get('state')!r} is not a state: {names}") from None
+        if "airfield" not in a:
+            raise PositionError(path, "every aircraft needs its own airfield (N, NE, SE, S, SW, NW)", "L1")
+        airfield = _heading(a["airfield"], (*path, "airfield"))
+        if "hex" in a:
+            hex_ = _hex(a["hex"], (*path, "hex"), board, off_board_ok=not state.in_fight)
+        elif state is AircraftState.LANDED:
+            hex_ = board.corner(airfield)
+        else:
+            raise PositionError(path, "an aircraft in the air needs a hex")
+        if state is AircraftState.LANDED and hex_ != board.corner(airfield):
+            raise PositionError((*path, "hex"),
+                                f"a landed aircraft stands on its airfield's corner hex "
+                                f"{board.name(board.corner(airfield))}", "L2")
+        default_heading = airfield.opposite().value
+        aircraft.append(Aircraft(
+            pilot=str(pilot),
+            hex=hex_,
+            heading=_heading(a.get("heading", default_heading), (*path, "heading")),
+            airfield=airfield,
+            state=state,
+            damage=_int(a.get("damage", settings.damage_points), (*path, "damage"),
+                        None, settings.damage_points, "F1"),
+            ammo=_int(a.get("ammo", settings.ammo), (*path, "ammo"), 0, settings.ammo, "F1"),
+            vp=_int(a.get("vp", 0), (*path, "vp")),
+            dealt=_int(a.get("dealt", 0), (*path, "dealt"), 0),
+            ace=_bool(a.get("ace", False), (*path, "ace")),
+            kills=_int(a.get("kills", 0), (*path, "kills"), 0),
+            nmr=_int(a.get("nmr", 0), (*path, "nmr"), 0, settings.nmr_limit, "N2"),
+            rear_gun=_bool(a.get("rear_gun", False), (*path, "rear_gun")),
+            landed_turns=_int(a.get("landed_turns", 1 if state is AircraftState.LANDED else 0),
+                              (*path, "landed_turns"), 0),
+        ))
+
+    airfields = {h: Airfield(h) for h in Heading}
+    for name, f in _mapping(data.get("airfields"), ("airfields",)).items():
+        corner = _heading(name, ("airfields", str(name)))
+        f = _mapping(f, ("airfields", str(name)))
+        _check_keys(f, {"disabled_turns"}, ("airfields", str(name)))
+        airfields[corner] = Airfield(
+            corner, _int(f.get("disabled_turns", 0), ("airfields", str(name), "disabled_turns"),
+                         0, None, "Z16"))
+
+    zeppelins: list[Zeppelin] = []
+    for name, z in _mapping(data.get("zeppelins"), ("zeppelins",)).items():
+        path = ("zeppelins", str(name))
+        z = _mapping(z, path)
+        _check_keys(z, _ZEPPELIN_KEYS, path)
+        raw = z.get("hexes")
+        if not isinstance(raw, list) or len(raw) not in (1, 2):
+            raise PositionError((*path, "hexes"), "a zeppelin has one or two hexes, nose first", "Z1")
+        heading = _heading(z.get("heading", "N"), (*path, "heading"))
+        hexes = tuple(_hex(h, (*path, "hexes", j), board, off_board_ok=True)
+                      for j, h in enumerate(raw))
+        if len(hexes) == 2 and hexes[1] != hexes[0].step(heading.opposite()):
+            raise PositionError((*path, "hexes"),
+                                "the tail must be the hex directly behind the nose", "Z1")
+        if not any(board.contains(h) for h in hexes):
+            raise PositionError((*path, "hexes"), "at least one zeppelin hex must be on the board", "Z4")
+        pool = settings.zeppelin_damage_points_2 if len(hexes) == 2 else settings.zeppelin_damage_points_1
+        zeppelins.append(Zeppelin(
+            name=str(name), hexes=hexes, heading=heading,
+            damage=_int(z.get("damage", pool), (*path, "damage"), None, pool, "Z2"),
+            controlled=_bool(z.get("controlled", False), (*path, "controlled")),
+            first_hit=_bool(z.get("first_hit", False), (*path, "first_hit")),
+            bomb_ready_turn=_int(z.get("bomb_ready_turn", 1), (*path, "bomb_ready_turn"), 0),
+            destroyed=_bool(z.get("destroyed", False), (*path, "destroyed")),
+        ))
+    if sum(1 for z in zeppelins if z.controlled) > 1:
+        raise PositionError(("zeppelins",), "there is at most one controlled zeppelin", "Z6")
+
+    winners = data.get("winners") or []
+    return GameState(
+        turn=turn,
+        settings=settings,
+        wind=wind,
+        clouds=tuple(clouds),
+        aircraft=tuple(sorted(aircraft, key=lambda x: x.pilot)),
+        airfields=tuple(airfields[h] for h in Heading),
+        zeppelins=tuple(zeppelins),
+        game_over=bool(data.get("game_over", False)),
+        winners=tuple(str(w) for w in winners),
+    )
+
+
+def position_to_dict(state: GameState) -> dict[str, Any]:
+    """The position as plain data, in the scenario file's keys."""
+    board = state.board
+    defaults = Settings()
+    settings = {
+        f.name: getattr(state.settings, f.name)
+        for f in dataclasses.fields(Settings)
+        if f.name != "board_side" and getattr(state.settings, f.name) != getattr(defaults, f.name)
+    }
+    out: dict[str, Any] = {
+        "ruleset": "tweedekker",
+        "turn": state.turn,
+        "board": {"side": state.settings.board_side},
+    }
+    if settings:
+        out["settings"] = settings
+    out["wind"] = {"to": state.wind.to.value, "strength": state.wind.strength,
+                   "changes": state.wind.changes}
+    out["clouds"] = [{"kind": c.kind.value, "hexes": [board.name(h) for h in c.hexes]}
+                     for c in state.clouds]
+    out["aircraft"] = {
+        a.pilot: {
+            "hex": board.name(a.hex), "heading": a.heading.value, "state": a.state.value,
+            "damage": a.damage, "ammo": a.ammo, "vp": a.vp, "dealt": a.dealt, "ace": a.ace,
+            "kills": a.kills, "nmr": a.nmr, "airfield": a.airfield.value,
+            "rear_gun": a.rear_gun, "landed_turns": a.landed_turns,
+        }
+        for a in state.aircraft
+    }
+    disabled = {f.corner.value: {"disabled_turns": f.disabled_turns}
+                for f in state.airfields if f.disabled_turns}
+    if disabled:
+        out["airfields"] = disabled
+    if state.zeppelins:
+        out["zeppelins"] = {
+            z.name: {
+                "hexes": [board.name(h) for h in z.hexes], "heading": z.heading.value,
+                "damage": z.damage, "controlled": z.controlled, "first_hit": z.first_hit,
+                "bomb_ready_turn": z.bomb_ready_turn, "destroyed": z.destroyed,
+            }
+            for z in state.zeppelins
+        }
+    if state.game_over:
+        out["game_over"] = True
+        out["winners"] = list(state.winners)
+    return out
