@@ -1,0 +1,535 @@
+"""Durable spools for mail in and out (in the style of Mailman's queue runners).
+
+Each entry is a folder holding the raw mail (`message.eml`) and a small
+`meta.json`. An entry is written in `tmp/`, fsynced, then renamed into place:
+a crash leaves either the whole entry or nothing. Moving an entry between
+states is one rename.
+
+Incoming: `new/` (waiting) -> `done/` (handled) or `shunt/` (set aside with a
+`reason.txt` after it failed `max_attempts` times). Saving a Message-ID that is
+already in any of them is reported as a duplicate and changes nothing.
+
+Outgoing: `queue/` -> `sent/`, or `failed/` on a permanent failure or after
+`give_up_after`. Each queued mail has its own next-attempt time (exponential
+back-off). A crash between a successful send and the move to `sent/` can
+cause one duplicate, never a loss.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import email
+import email.policy
+import errno
+import fcntl
+import hashlib
+import json
+import logging
+import os
+import shutil
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+from pbmref.mail.base import PermanentFailure, RawMail, Sender, TemporaryFailure
+from pbmref.mail.message import message_id_of
+
+__all__ = [
+    "DeliveryReport",
+    "InEntry",
+    "IncomingSpool",
+    "OutEntry",
+    "OutgoingSpool",
+    "SpoolBusy",
+]
+
+log = logging.getLogger(__name__)
+
+_MSG = "message.eml"
+_META = "meta.json"
+_REASON = "reason.txt"
+
+
+class SpoolBusy(Exception):
+    """Another process holds the spool's lock."""
+
+
+# --------------------------------------------------------------------------- file helpers
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _write(path: Path, data: bytes) -> None:
+    """Write and fsync `path` (which must not be visible to readers yet)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o640)
+    try:
+        view = memoryview(data)
+        while view:
+            n = os.write(fd, view)
+            view = view[n:]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _replace_json(folder: Path, name: str, data: dict[str, Any]) -> None:
+    tmp = folder / f".{name}.{os.getpid()}.tmp"
+    _write(tmp, json.dumps(data, indent=1, sort_keys=True).encode())
+    os.replace(tmp, folder / name)
+    _fsync_dir(folder)
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def _iso(dt: datetime) -> str:
+    return dt.astimezone(UTC).isoformat()
+
+
+def _parse_iso(text: Any, default: datetime) -> datetime:
+    try:
+        dt = datetime.fromisoformat(str(text))
+    except ValueError:
+        return default
+    return dt if dt.tzinfo else dt.replace(tzinfo=UTC)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+@contextlib.contextmanager
+def _flock(path: Path, *, blocking: bool = True) -> Iterator[None]:
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o640)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))
+        except BlockingIOError as exc:
+            raise SpoolBusy(str(path)) from exc
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def _commit_dir(tmp: Path, target: Path) -> bool:
+    """Rename the folder `tmp` to `target`; False (and tmp removed) when target exists."""
+    try:
+        os.rename(tmp, target)
+    except OSError as exc:
+        if exc.errno in (errno.EEXIST, errno.ENOTEMPTY):
+            shutil.rmtree(tmp, ignore_errors=True)
+            return False
+        raise
+    _fsync_dir(target.parent)
+    return True
+
+
+# --------------------------------------------------------------------------- incoming
+
+
+@dataclass(frozen=True)
+class InEntry:
+    """One spooled incoming mail."""
+
+    id: str  # hash of the Message-ID: the spool's key
+    path: Path
+    state: str  # "pending" | "done" | "shunt"
+    message_id: str
+    intake_key: str  # the key to pass to Intake.mark_handled
+    arrived: datetime  # server arrival time, UTC
+    size: int
+    attempts: int = 0
+    duplicate: bool = False  # True when save() found it already spooled
+    meta: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def raw(self) -> bytes:
+        return (self.path / _MSG).read_bytes()
+
+
+class IncomingSpool:
+    """Incoming mail, saved before anything else happens to it."""
+
+    STATES = {"pending": "new", "done": "done", "shunt": "shunt"}
+
+    def __init__(self, root: str | os.PathLike[str], *, max_attempts: int = 3) -> None:
+        self.root = Path(root)
+        self.max_attempts = max_attempts
+        for sub in ("tmp", "new", "done", "shunt"):
+            (self.root / sub).mkdir(parents=True, exist_ok=True)
+
+    # -- helpers
+    @staticmethod
+    def key_of(message_id: str) -> str:
+        return hashlib.sha256(message_id.encode("utf-8", "replace")).hexdigest()[:32]
+
+    def _load(self, folder: Path, state: str, *, duplicate: bool = False) -> InEntry:
+        meta = _read_json(folder / _META)
+        return InEntry(
+            id=folder.name,
+            path=folder,
+            state=state,
+            message_id=str(meta.get("message_id", "")),
+            intake_key=str(meta.get("intake_key", "")),
+            arrived=_parse_iso(meta.get("arrived"), datetime.fromtimestamp(0, UTC)),
+            size=int(meta.get("size", 0) or 0),
+            attempts=int(meta.get("attempts", 0) or 0),
+            duplicate=duplicate,
+            meta=meta,
+        )
+
+    def find(self, message_id: str) -> InEntry | None:
+        """The entry for `message_id` in any state, or None."""
+        key = self.key_of(message_id)
+        for state, sub in self.STATES.items():
+            folder = self.root / sub / key
+            if folder.is_dir():
+                return self._load(folder, state)
+        return None
+
+    def lock(self, *, blocking: bool = True) -> contextlib.AbstractContextManager[None]:
+        """An exclusive lock for whoever works through the spool (raises SpoolBusy)."""
+        return _flock(self.root / ".work.lock", blocking=blocking)
+
+    # -- API
+    def save(self, mail: RawMail) -> InEntry:
+        """Store `mail` durably. Idempotent per Message-ID: a second save returns the
+        existing entry with `duplicate=True`."""
+        message_id = message_id_of(mail.raw)
+        key = self.key_of(message_id)
+        with _flock(self.root / ".save.lock"):
+            existing = self.find(message_id)
+            if existing is not None:
+                return replace(existing, duplicate=True)
+            tmp = self.root / "tmp" / f"{key}.{os.getpid()}.{uuid.uuid4().hex[:8]}"
+            tmp.mkdir()
+            meta = {
+                "message_id": message_id,
+                "intake_key": mail.key,
+                "arrived": _iso(mail.arrived),
+                "saved": _iso(_now()),
+                "size": mail.size,
+                "attempts": 0,
+                "errors": [],
+            }
+            _write(tmp / _MSG, mail.raw)
+            _write(tmp / _META, json.dumps(meta, indent=1, sort_keys=True).encode())
+            _fsync_dir(tmp)
+            target = self.root / "new" / key
+            if not _commit_dir(tmp, target):
+                return replace(self._load(target, "pending"), duplicate=True)
+            return self._load(target, "pending")
+
+    def pending(self) -> list[InEntry]:
+        """Waiting entries, oldest arrival first. Entries that already used up
+        their attempts (the process died while handling them) are shunted here."""
+        out: list[InEntry] = []
+        with contextlib.suppress(FileNotFoundError):
+            for folder in (self.root / "new").iterdir():
+                if not folder.is_dir():
+                    continue
+                entry = self._load(folder, "pending")
+                if entry.attempts >= self.max_attempts:
+                    self.shunt(entry, f"gave up after {entry.attempts} attempts "
+                                      "(the referee crashed or was killed while handling it)")
+                    continue
+                out.append(entry)
+        out.sort(key=lambda e: (e.arrived, str(e.meta.get("saved", "")), e.id))
+        return out
+
+    def begin(self, entry: InEntry) -> InEntry:
+        """Count one attempt, durably, before the mail is handled."""
+        meta = _read_json(entry.path / _META) or dict(entry.meta)
+        meta["attempts"] = int(meta.get("attempts", 0) or 0) + 1
+        meta["last_attempt"] = _iso(_now())
+        _replace_json(entry.path, _META, meta)
+        return self._load(entry.path, entry.state)
+
+    def failed(self, entry: InEntry, reason: str) -> bool:
+        """Record a failure; shunt once `max_attempts` are used. True when shunted."""
+        folder = entry.path
+        meta = _read_json(folder / _META) or dict(entry.meta)
+        attempts = int(meta.get("attempts", 0) or 0)
+        if attempts < entry.attempts:
+            attempts = entry.attempts
+        if attempts == 0:  # failed() without begin(): count it here
+            attempts = 1
+        meta["attempts"] = attempts
+        errors = list(meta.get("errors", []))[-9:]
+        errors.append({"at": _iso(_now()), "reason": reason[:2000]})
+        meta["errors"] = errors
+        _replace_json(folder, _META, meta)
+        if attempts >= self.max_attempts:
+            self.shunt(self._load(folder, "pending"), reason)
+            return True
+        return False
+
+    def done(self, entry: InEntry) -> InEntry:
+        """The mail was handled (game saved): move it to `done/`."""
+        return self._move(entry, "done")
+
+    def shunt(self, entry: InEntry, reason: str) -> InEntry:
+        """Set the mail aside in `shunt/` with `reason.txt`; it is not retried."""
+        _write(entry.path / _REASON, (reason.rstrip() + "\n").encode("utf-8", "replace"))
+        log.warning("shunted incoming mail %s (%s): %s", entry.id, entry.message_id, reason)
+        return self._move(entry, "shunt")
+
+    def unshunt(self, entry_id: str) -> InEntry:
+        """Put a shunted mail back in the queue with a fresh attempt count (GM tool)."""
+        folder = self.root / "shunt" / entry_id
+        entry = self._load(folder, "shunt")
+        meta = dict(entry.meta)
+        meta["attempts"] = 0
+        _replace_json(folder, _META, meta)
+        with contextlib.suppress(FileNotFoundError):
+            (folder / _REASON).unlink()
+        return self._move(self._load(folder, "shunt"), "pending")
+
+    def shunted(self) -> list[tuple[InEntry, str]]:
+        out = []
+        for folder in sorted((self.root / "shunt").iterdir()):
+            if folder.is_dir():
+                try:
+                    reason = (folder / _REASON).read_text(encoding="utf-8").strip()
+                except OSError:
+                    reason = ""
+                out.append((self._load(folder, "shunt"), reason))
+        return out
+
+    def _move(self, entry: InEntry, state: str) -> InEntry:
+        target = self.root / self.STATES[state] / entry.id
+        if entry.path == target:
+            return entry
+        if target.exists():  # already there (a second process got here first)
+            shutil.rmtree(entry.path, ignore_errors=True)
+        else:
+            os.rename(entry.path, target)
+            _fsync_dir(target.parent)
+            _fsync_dir(entry.path.parent)
+        return self._load(target, state)
+
+    def process(self, handler: Callable[[InEntry], None]) -> dict[str, int]:
+        """Run `handler` on every pending entry: done on success, failed() on an
+        exception (shunted after `max_attempts`). Returns counts."""
+        counts = {"done": 0, "failed": 0, "shunted": 0}
+        for entry in self.pending():
+            entry = self.begin(entry)
+            try:
+                handler(entry)
+            except Exception as exc:  # noqa: BLE001 - a bad mail must not stop the others
+                log.exception("handling %s failed", entry.id)
+                if self.failed(entry, f"{type(exc).__name__}: {exc}"):
+                    counts["shunted"] += 1
+                else:
+                    counts["failed"] += 1
+                continue
+            self.done(entry)
+            counts["done"] += 1
+        return counts
+
+    def prune(self, older_than: timedelta) -> int:
+        """Delete `done/` entries saved longer ago than `older_than`; returns the count."""
+        limit = _now() - older_than
+        n = 0
+        for folder in (self.root / "done").iterdir():
+            meta = _read_json(folder / _META)
+            if _parse_iso(meta.get("saved"), _now()) < limit:
+                shutil.rmtree(folder, ignore_errors=True)
+                n += 1
+        return n
+
+
+# --------------------------------------------------------------------------- outgoing
+
+
+@dataclass(frozen=True)
+class OutEntry:
+    id: str
+    path: Path
+    state: str  # "queued" | "sent" | "failed"
+    attempts: int
+    next_attempt: datetime
+    created: datetime
+    last_error: str = ""
+    meta: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def message(self) -> EmailMessage:
+        data = (self.path / _MSG).read_bytes()
+        msg = email.message_from_bytes(data, policy=email.policy.default)
+        assert isinstance(msg, EmailMessage)
+        return msg
+
+
+@dataclass
+class DeliveryReport:
+    sent: list[str] = field(default_factory=list)
+    deferred: list[str] = field(default_factory=list)  # temporary failure, will retry
+    failed: list[str] = field(default_factory=list)  # permanent failure or gave up
+    busy: bool = False  # another process was delivering: nothing done
+
+    @property
+    def remaining(self) -> int:
+        return len(self.deferred)
+
+
+class OutgoingSpool:
+    """Outgoing mail: queued durably, each sent once, retried with back-off."""
+
+    STATES = {"queued": "queue", "sent": "sent", "failed": "failed"}
+
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        *,
+        backoff_first: float = 60.0,
+        backoff_max: float = 6 * 3600.0,
+        give_up_after: float = 5 * 24 * 3600.0,
+    ) -> None:
+        self.root = Path(root)
+        self.backoff_first = backoff_first
+        self.backoff_max = backoff_max
+        self.give_up_after = give_up_after
+        for sub in ("tmp", "queue", "sent", "failed"):
+            (self.root / sub).mkdir(parents=True, exist_ok=True)
+
+    def _load(self, folder: Path, state: str) -> OutEntry:
+        meta = _read_json(folder / _META)
+        created = _parse_iso(meta.get("created"), _now())
+        return OutEntry(
+            id=folder.name,
+            path=folder,
+            state=state,
+            attempts=int(meta.get("attempts", 0) or 0),
+            next_attempt=_parse_iso(meta.get("next_attempt"), created),
+            created=created,
+            last_error=str(meta.get("last_error", "")),
+            meta=meta,
+        )
+
+    def enqueue(self, msg: EmailMessage) -> OutEntry:
+        """Queue `msg` durably (atomic); it is sent by the next deliver()."""
+        now = _now()
+        entry_id = f"{time.time_ns():020d}-{uuid.uuid4().hex[:10]}"
+        tmp = self.root / "tmp" / entry_id
+        tmp.mkdir()
+        meta = {
+            "created": _iso(now),
+            "next_attempt": _iso(now),
+            "attempts": 0,
+            "to": str(msg.get("To", "")),
+            "subject": str(msg.get("Subject", "")),
+            "message_id": str(msg.get("Message-ID", "")),
+        }
+        _write(tmp / _MSG, msg.as_bytes())
+        _write(tmp / _META, json.dumps(meta, indent=1, sort_keys=True).encode())
+        _fsync_dir(tmp)
+        target = self.root / "queue" / entry_id
+        os.rename(tmp, target)
+        _fsync_dir(target.parent)
+        return self._load(target, "queued")
+
+    def _list(self, state: str) -> list[OutEntry]:
+        folder = self.root / self.STATES[state]
+        return sorted(
+            (self._load(p, state) for p in folder.iterdir() if p.is_dir()),
+            key=lambda e: e.id,
+        )
+
+    def queued(self) -> list[OutEntry]:
+        return self._list("queued")
+
+    def sent(self) -> list[OutEntry]:
+        return self._list("sent")
+
+    def failed(self) -> list[OutEntry]:
+        return self._list("failed")
+
+    def next_due(self) -> datetime | None:
+        """When the earliest queued mail is due (None when the queue is empty)."""
+        times = [e.next_attempt for e in self.queued()]
+        return min(times) if times else None
+
+    def _move(self, entry: OutEntry, state: str) -> None:
+        target = self.root / self.STATES[state] / entry.id
+        os.rename(entry.path, target)
+        _fsync_dir(target.parent)
+
+    def deliver(
+        self,
+        sender: Sender,
+        *,
+        now: datetime | None = None,
+        force: bool = False,
+    ) -> DeliveryReport:
+        """Try every queued mail that is due (all when `force`). One deliverer at a
+        time: if another process is delivering, returns at once with busy=True."""
+        report = DeliveryReport()
+        try:
+            with _flock(self.root / ".deliver.lock", blocking=False):
+                for entry in self.queued():
+                    t = now or _now()
+                    if not force and entry.next_attempt > t:
+                        report.deferred.append(entry.id)
+                        continue
+                    self._deliver_one(sender, entry, t, report)
+        except SpoolBusy:
+            report.busy = True
+        return report
+
+    def _deliver_one(self, sender: Sender, entry: OutEntry, now: datetime,
+                     report: DeliveryReport) -> None:
+        meta = dict(entry.meta)
+        try:
+            msg = entry.message()
+            sender.send(msg)
+        except PermanentFailure as exc:
+            meta["attempts"] = entry.attempts + 1
+            meta["last_error"] = f"{type(exc).__name__}: {exc}"[:2000]
+            _replace_json(entry.path, _META, meta)
+            _write(entry.path / _REASON, (meta["last_error"] + "\n").encode())
+            self._move(entry, "failed")
+            report.failed.append(entry.id)
+            log.warning("outgoing %s failed for good: %s", entry.id, exc)
+            return
+        except Exception as exc:  # noqa: BLE001 - TemporaryFailure, or a surprise: retry later
+            if not isinstance(exc, TemporaryFailure):
+                log.exception("unexpected error sending %s; will retry", entry.id)
+            attempts = entry.attempts + 1
+            meta["attempts"] = attempts
+            meta["last_error"] = str(exc)[:2000]
+            if (now - entry.created).total_seconds() >= self.give_up_after:
+                meta["gave_up"] = _iso(now)
+                _replace_json(entry.path, _META, meta)
+                _write(entry.path / _REASON, f"gave up after {attempts} attempts: {exc}\n".encode())
+                self._move(entry, "failed")
+                report.failed.append(entry.id)
+                return
+            delay = min(self.backoff_first * (2 ** (attempts - 1)), self.backoff_max)
+            meta["next_attempt"] = _iso(now + timedelta(seconds=delay))
+            _replace_json(entry.path, _META, meta)
+            report.deferred.append(entry.id)
+            log.info("deferred outgoing %s (%s), retry in %.0f s", entry.id, exc, delay)
+            return
+        meta["attempts"] = entry.attempts + 1
+        meta["sent"] = _iso(now)
+        # the move is the record of success; meta is updated after it (a crash here
+        # only loses the timestamp, not the fact)
+        self._move(entry, "sent")
+        with contextlib.suppress(OSError):
+            _replace_json(self.root / "sent" / entry.id, _META, meta)
+        report.sent.append(entry.id)
