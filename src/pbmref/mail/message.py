@@ -372,7 +372,12 @@ def read_message(raw: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES, size: int | 
         parts = _walk(msg)
     except Exception:  # noqa: BLE001
         parts = []
-    text = "" if oversized else _safe(lambda: _body_text(parts), "")
+    text = ""
+    if not oversized:
+        try:
+            text = _body_text(parts)
+        except Exception:  # noqa: BLE001
+            text = ""
 
     return IncomingMail(
         message_id=message_id,
@@ -390,13 +395,6 @@ def read_message(raw: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES, size: int | 
         headers=tuple(headers),
         content_types=tuple(t for _, t in parts),
     )
-
-
-def _safe(fn, default):  # type: ignore[no-untyped-def]
-    try:
-        return fn()
-    except Exception:  # noqa: BLE001
-        return default
 
 
 # --------------------------------------------------------------------------- never answer

@@ -1,0 +1,276 @@
+"""The referee's configuration file (YAML, safe loader) as frozen dataclasses.
+
+Everything has a default: no file, or an empty one, means "local Maildir mode"
+with all folders under `./mail/`. Relative paths are taken relative to the
+folder holding the config file (the current folder when there is none).
+Unknown keys and bad values raise `ConfigError` naming the file, the line and
+the key. Passwords never live in the file: `password_env` names an
+environment variable, `password_file` a file holding the password.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, fields, is_dataclass, replace
+from pathlib import Path
+from typing import Any, get_type_hints
+
+import yaml
+
+__all__ = [
+    "Config",
+    "ConfigError",
+    "DeadlinesConfig",
+    "ImapConfig",
+    "LimitsConfig",
+    "MailConfig",
+    "MaildirConfig",
+    "RefereeConfig",
+    "SmtpConfig",
+    "load_config",
+    "read_password",
+]
+
+
+class ConfigError(Exception):
+    """A configuration problem, with file, line and key in its message."""
+
+
+@dataclass(frozen=True)
+class RefereeConfig:
+    address: str = "referee@localhost"
+    name: str = "pbmref referee"
+
+
+@dataclass(frozen=True)
+class MaildirConfig:
+    inbox: Path = Path("mail/inbox")
+    outbox: Path = Path("mail/outbox")
+
+
+@dataclass(frozen=True)
+class ImapConfig:
+    host: str = "localhost"
+    port: int = 0  # 0: 993 with tls, 143 without
+    tls: bool = True
+    user: str = ""
+    password_env: str = ""
+    password_file: Path | None = None
+    folder: str = "INBOX"
+    handled_folder: str = "pbmref-handled"
+    idle_renew_seconds: float = 240.0
+    poll_seconds: float = 60.0
+    timeout: float = 30.0
+
+    def password(self) -> str:
+        return read_password(self.password_env, self.password_file, "mail.imap")
+
+
+@dataclass(frozen=True)
+class SmtpConfig:
+    host: str = "localhost"
+    port: int = 0  # 0: 25 / 587 / 465 for none / starttls / tls
+    security: str = "starttls"
+    user: str = ""
+    password_env: str = ""
+    password_file: Path | None = None
+    timeout: float = 60.0
+
+    def password(self) -> str | None:
+        if not self.user:
+            return None
+        return read_password(self.password_env, self.password_file, "mail.smtp")
+
+
+@dataclass(frozen=True)
+class MailConfig:
+    mode: str = "maildir"  # maildir | imap (imap also sends through smtp)
+    maildir: MaildirConfig = field(default_factory=MaildirConfig)
+    imap: ImapConfig = field(default_factory=ImapConfig)
+    smtp: SmtpConfig = field(default_factory=SmtpConfig)
+
+
+@dataclass(frozen=True)
+class LimitsConfig:
+    max_message_bytes: int = 1_000_000
+
+
+@dataclass(frozen=True)
+class DeadlinesConfig:
+    reminder_hours: float = 24.0  # 0 turns reminders off
+    early_adjudication: bool = True
+
+
+@dataclass(frozen=True)
+class Config:
+    games_dir: Path = Path("games")
+    spool_dir: Path = Path("mail/spool")
+    referee: RefereeConfig = field(default_factory=RefereeConfig)
+    mail: MailConfig = field(default_factory=MailConfig)
+    limits: LimitsConfig = field(default_factory=LimitsConfig)
+    deadlines: DeadlinesConfig = field(default_factory=DeadlinesConfig)
+    source: Path | None = None  # the file this came from (None: defaults)
+
+    @property
+    def base_dir(self) -> Path:
+        return self.source.parent if self.source else Path.cwd()
+
+
+_CHOICES = {
+    ("mail", "mode"): ("maildir", "imap"),
+    ("mail", "smtp", "security"): ("none", "starttls", "tls"),
+}
+_POSITIVE = {"max_message_bytes", "idle_renew_seconds", "poll_seconds", "timeout"}
+
+
+def read_password(env: str, file: Path | str | None, where: str = "") -> str:
+    """The password from the environment variable `env`, else from `file`."""
+    label = f"{where}: " if where else ""
+    if env:
+        value = os.environ.get(env)
+        if value is not None:
+            return value
+        if not file:
+            raise ConfigError(f"{label}the environment variable {env} (password_env) is not set")
+    if file:
+        try:
+            return Path(file).read_text(encoding="utf-8").strip("\r\n")
+        except OSError as exc:
+            raise ConfigError(f"{label}cannot read password_file {file}: {exc.strerror}") from exc
+    raise ConfigError(f"{label}no password: set password_env or password_file")
+
+
+# ------------------------------------------------------------------------- loading
+
+
+def _lines(node: yaml.Node, path: tuple[str, ...], out: dict[tuple[str, ...], int]) -> None:
+    """Record the line of every key (by its dotted path) in the YAML node tree."""
+    if isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            key = path + (str(key_node.value),)
+            out[key] = key_node.start_mark.line + 1
+            _lines(value_node, key, out)
+
+
+class _Builder:
+    def __init__(self, source: str, lines: dict[tuple[str, ...], int], base: Path) -> None:
+        self.source = source
+        self.lines = lines
+        self.base = base
+
+    def fail(self, path: tuple[str, ...], message: str) -> ConfigError:
+        line = self.lines.get(path)
+        where = f"{self.source}, line {line}" if line else self.source
+        key = ".".join(path) if path else "(top level)"
+        return ConfigError(f"{where}: {key}: {message}")
+
+    def build(self, cls: type[Any], data: Any, path: tuple[str, ...]) -> Any:
+        if data is None:
+            data = {}
+        if not isinstance(data, dict):
+            raise self.fail(path, f"expected a mapping of keys, got {type(data).__name__}")
+        hints = get_type_hints(cls)
+        known = {f.name for f in fields(cls) if f.name != "source"}
+        kwargs: dict[str, Any] = {}
+        for key, value in data.items():
+            kpath = path + (str(key),)
+            if key == "password":
+                raise self.fail(kpath, "passwords never go in the config file; "
+                                       "use password_env or password_file")
+            if key not in known:
+                raise self.fail(kpath, f"unknown key (known: {', '.join(sorted(known))})")
+            kwargs[key] = self.value(hints[key], value, kpath)
+        return cls(**kwargs)
+
+    def value(self, hint: Any, value: Any, path: tuple[str, ...]) -> Any:
+        if is_dataclass(hint):
+            return self.build(hint, value, path)  # type: ignore[arg-type]
+        optional = hint == (Path | None)
+        if optional and value in (None, ""):
+            return None
+        if hint is Path or optional:
+            if not isinstance(value, str) or not value.strip():
+                raise self.fail(path, "expected a path (text)")
+            p = Path(os.path.expanduser(value))
+            return p if p.is_absolute() else self.base / p
+        if hint is bool:
+            if not isinstance(value, bool):
+                raise self.fail(path, f"expected true or false, got {value!r}")
+            return value
+        if hint is int:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise self.fail(path, f"expected a whole number, got {value!r}")
+            if value < 0 or (path[-1] in _POSITIVE and value == 0):
+                raise self.fail(path, f"must be positive, got {value}")
+            if path[-1] == "port" and value > 65535:
+                raise self.fail(path, f"not a port number: {value}")
+            return value
+        if hint is float:
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise self.fail(path, f"expected a number, got {value!r}")
+            if value < 0 or (path[-1] in _POSITIVE and value == 0):
+                raise self.fail(path, f"must be positive, got {value}")
+            return float(value)
+        if hint is str:
+            if not isinstance(value, str):
+                raise self.fail(path, f"expected text, got {value!r}")
+            choices = _CHOICES.get(path)
+            if choices and value not in choices:
+                raise self.fail(path, f"must be one of {', '.join(choices)}, got {value!r}")
+            return value
+        raise self.fail(path, f"unsupported setting type {hint}")  # pragma: no cover
+
+
+def _resolve_defaults(cfg: Config, base: Path) -> Config:
+    """Make the default (relative) paths absolute against `base`."""
+    def absol(p: Path) -> Path:
+        return p if p.is_absolute() else base / p
+
+    return replace(
+        cfg,
+        games_dir=absol(cfg.games_dir),
+        spool_dir=absol(cfg.spool_dir),
+        mail=replace(cfg.mail, maildir=MaildirConfig(absol(cfg.mail.maildir.inbox),
+                                                     absol(cfg.mail.maildir.outbox))),
+    )
+
+
+def load_config(path: str | os.PathLike[str] | None = None, *, required: bool = False) -> Config:
+    """Read the config file at `path`. Missing file (unless `required`) or None: defaults."""
+    if path is None:
+        return _resolve_defaults(Config(), Path.cwd())
+    file = Path(path)
+    if not file.exists():
+        if required:
+            raise ConfigError(f"{file}: no such config file")
+        return _resolve_defaults(Config(), Path.cwd())
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{file}: cannot read: {exc}") from exc
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{file}, line {mark.line + 1}" if mark else str(file)
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise ConfigError(f"{where}: not valid YAML: {problem}") from exc
+    lines: dict[tuple[str, ...], int] = {}
+    if node is not None:
+        _lines(node, (), lines)
+    base = file.resolve().parent
+    builder = _Builder(str(file), lines, base)
+    cfg = builder.build(Config, data, ())
+    cfg = replace(_resolve_defaults(cfg, base), source=file.resolve())
+    mail = cfg.mail
+    if mail.mode == "imap":
+        if not mail.imap.user:
+            raise builder.fail(("mail", "imap", "user"), "required when mail.mode is imap")
+        if not (mail.imap.password_env or mail.imap.password_file):
+            raise builder.fail(("mail", "imap"), "set password_env or password_file")
+    if mail.smtp.user and not (mail.smtp.password_env or mail.smtp.password_file):
+        raise builder.fail(("mail", "smtp"), "user is set: also set password_env or password_file")
+    if "@" not in cfg.referee.address:
+        raise builder.fail(("referee", "address"), f"not a mail address: {cfg.referee.address!r}")
+    return cfg

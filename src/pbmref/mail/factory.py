@@ -1,0 +1,60 @@
+"""Build the intake, the sender and the spools a configuration asks for."""
+
+from __future__ import annotations
+
+from pbmref.config import Config
+from pbmref.mail.base import Intake, Sender
+from pbmref.mail.spool import IncomingSpool, OutgoingSpool
+
+__all__ = ["open_intake", "open_sender", "open_spools"]
+
+
+def open_intake(config: Config) -> Intake:
+    """The configured intake: a MaildirIntake (mode maildir) or an ImapIntake (mode imap)."""
+    mail = config.mail
+    if mail.mode == "imap":
+        from pbmref.mail.imap_in import ImapIntake
+
+        imap = mail.imap
+        return ImapIntake(
+            imap.host,
+            imap.port or None,
+            user=imap.user,
+            password=imap.password(),
+            tls=imap.tls,
+            folder=imap.folder,
+            handled_folder=imap.handled_folder,
+            state_file=config.spool_dir / "imap-state.json",
+            idle_renew_seconds=imap.idle_renew_seconds,
+            poll_seconds=imap.poll_seconds,
+            timeout=imap.timeout,
+            max_fetch_bytes=config.limits.max_message_bytes,
+        )
+    from pbmref.mail.maildir_in import MaildirIntake
+
+    return MaildirIntake(mail.maildir.inbox)
+
+
+def open_sender(config: Config) -> Sender:
+    """The configured sender: SMTP in imap mode, the outbox Maildir otherwise."""
+    mail = config.mail
+    if mail.mode == "imap":
+        from pbmref.mail.smtp_out import SmtpSender
+
+        smtp = mail.smtp
+        return SmtpSender(
+            smtp.host,
+            smtp.port or None,
+            security=smtp.security,
+            user=smtp.user or None,
+            password=smtp.password(),
+            timeout=smtp.timeout,
+        )
+    from pbmref.mail.outbox import MaildirOutbox
+
+    return MaildirOutbox(mail.maildir.outbox)
+
+
+def open_spools(config: Config) -> tuple[IncomingSpool, OutgoingSpool]:
+    """The incoming and outgoing spools under `config.spool_dir` (`in/` and `out/`)."""
+    return IncomingSpool(config.spool_dir / "in"), OutgoingSpool(config.spool_dir / "out")

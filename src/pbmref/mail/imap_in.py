@@ -1,0 +1,350 @@
+"""Intake from an IMAP folder (imapclient), with IDLE, back-off and a small state file.
+
+* Mail is fetched with `BODY.PEEK[]` (no `\\Seen` flag is set) together with
+  INTERNALDATE, the server's arrival time, returned aware in UTC.
+* The state file keeps UIDVALIDITY, the highest UID already handed out and
+  any "mark handled" that could not reach the server (retried on the next
+  connection). When UIDVALIDITY changes everything in the folder is fetched
+  again; the incoming spool drops what it already has (by Message-ID).
+* Handled mail is moved to `handled_folder` (MOVE, else COPY + \\Deleted +
+  expunge).
+* When the server goes away every operation reconnects with exponential
+  back-off; after `reconnect_attempts` failures it raises `IntakeError`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import logging
+import os
+import ssl
+import time
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+from imapclient import IMAPClient
+from imapclient.exceptions import IMAPClientError
+
+from pbmref.mail.base import IntakeError, RawMail
+
+__all__ = ["ImapIntake"]
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+_RETRYABLE: tuple[type[BaseException], ...] = (
+    IMAPClientError,  # includes imaplib's error/abort, LoginError, ...
+    OSError,  # socket errors, ConnectionRefused, timeouts
+    ssl.SSLError,
+    EOFError,
+)
+
+
+def _to_utc(value: Any) -> datetime:
+    if isinstance(value, datetime):
+        # naive INTERNALDATE (imapclient's normalised form) is local time
+        return value.astimezone(UTC)
+    return datetime.now(UTC)
+
+
+class ImapIntake:
+    """`Intake` over an IMAP folder. Keys are "<uidvalidity>:<uid>"."""
+
+    def __init__(
+        self,
+        host: str,
+        port: int | None = None,
+        *,
+        user: str,
+        password: str,
+        tls: bool = True,
+        folder: str = "INBOX",
+        handled_folder: str = "pbmref-handled",
+        state_file: str | os.PathLike[str] | None = None,
+        idle_renew_seconds: float = 240.0,
+        poll_seconds: float = 60.0,
+        timeout: float = 30.0,
+        ssl_context: ssl.SSLContext | None = None,
+        reconnect_attempts: int = 6,
+        backoff_first: float = 1.0,
+        backoff_max: float = 60.0,
+        max_fetch_bytes: int | None = None,
+        batch: int = 50,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.host = host
+        self.port = port or (993 if tls else 143)
+        self.user = user
+        self._password = password
+        self.tls = tls
+        self.folder = folder
+        self.handled_folder = handled_folder
+        self.state_file = Path(state_file) if state_file else None
+        self.idle_renew_seconds = idle_renew_seconds
+        self.poll_seconds = poll_seconds
+        self.timeout = timeout
+        self.ssl_context = ssl_context
+        self.reconnect_attempts = max(1, reconnect_attempts)
+        self.backoff_first = backoff_first
+        self.backoff_max = backoff_max
+        self.max_fetch_bytes = max_fetch_bytes
+        self.batch = max(1, batch)
+        self._sleep = sleep
+        self._client: IMAPClient | None = None
+        self._caps: frozenset[bytes] = frozenset()
+        self.uidvalidity: int | None = None
+        self.connects = 0  # how many times a connection was opened (for tests and logs)
+        self._state = self._load_state()
+
+    # ------------------------------------------------------------------ state file
+    def _load_state(self) -> dict[str, Any]:
+        state: dict[str, Any] = {"uidvalidity": None, "last_uid": 0, "pending_marks": []}
+        if self.state_file and self.state_file.exists():
+            try:
+                data = json.loads(self.state_file.read_text(encoding="utf-8"))
+                if isinstance(data, dict):
+                    state.update(data)
+            except (OSError, ValueError) as exc:
+                log.warning("ignoring unreadable IMAP state file %s: %s", self.state_file, exc)
+        return state
+
+    def _save_state(self) -> None:
+        if not self.state_file:
+            return
+        self.state_file.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.state_file.with_name(f".{self.state_file.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(self._state, indent=1), encoding="utf-8")
+        with open(tmp, "rb+") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp, self.state_file)
+
+    @property
+    def last_uid(self) -> int:
+        return int(self._state.get("last_uid") or 0)
+
+    # ------------------------------------------------------------------ connection
+    def _connect(self) -> IMAPClient:
+        client = IMAPClient(
+            self.host, port=self.port, ssl=self.tls, ssl_context=self.ssl_context,
+            timeout=self.timeout,
+        )
+        try:
+            client.normalise_times = False  # INTERNALDATE with its zone
+            client.login(self.user, self._password)
+            self._caps = frozenset(client.capabilities())
+            info = client.select_folder(self.folder)
+            uidvalidity = int(info[b"UIDVALIDITY"])
+            if self._state.get("uidvalidity") != uidvalidity:
+                if self._state.get("uidvalidity") is not None:
+                    log.warning("UIDVALIDITY of %s changed (%s -> %s): fetching everything again",
+                                self.folder, self._state.get("uidvalidity"), uidvalidity)
+                self._state = {"uidvalidity": uidvalidity, "last_uid": 0, "pending_marks": []}
+                self._save_state()
+            self.uidvalidity = uidvalidity
+            if not client.folder_exists(self.handled_folder):
+                with contextlib.suppress(IMAPClientError):  # created meanwhile by another run
+                    client.create_folder(self.handled_folder)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                client.shutdown()
+            raise
+        self._client = client
+        self.connects += 1
+        self._flush_marks(client)
+        return client
+
+    def _drop(self) -> None:
+        client, self._client = self._client, None
+        if client is not None:
+            with contextlib.suppress(Exception):
+                client.shutdown()
+
+    def _run(self, op: Callable[[IMAPClient], T], what: str) -> T:
+        """Run `op` on a live connection, reconnecting with back-off when it breaks."""
+        delay = self.backoff_first
+        for attempt in range(1, self.reconnect_attempts + 1):
+            try:
+                client = self._client or self._connect()
+                return op(client)
+            except _RETRYABLE as exc:
+                self._drop()
+                if attempt >= self.reconnect_attempts:
+                    raise IntakeError(
+                        f"IMAP {self.host}:{self.port} ({what}) failed {attempt} times; "
+                        f"last error: {type(exc).__name__}: {exc}"
+                    ) from exc
+                log.warning("IMAP %s failed (%s: %s); reconnecting in %.1f s",
+                            what, type(exc).__name__, exc, delay)
+                self._sleep(delay)
+                delay = min(delay * 2, self.backoff_max)
+        raise AssertionError("unreachable")
+
+    def has_capability(self, name: str) -> bool:
+        if self._client is None:
+            self._run(lambda c: None, "connect")
+        return name.upper().encode() in self._caps
+
+    # ------------------------------------------------------------------ Intake
+    def fetch_new(self) -> Iterator[RawMail]:
+        """Mail with a UID above the last one handed out, oldest first.
+
+        The last UID is recorded only once the caller asks for the next mail (or
+        finishes the loop), i.e. after it has saved the previous one.
+        """
+
+        def search(c: IMAPClient) -> tuple[int, list[int]]:
+            c.noop()  # Dovecot may not show fresh mail to SEARCH without it
+            last = self.last_uid
+            uids = sorted(u for u in c.search(["UID", f"{last + 1}:*"]) if u > last)
+            assert self.uidvalidity is not None
+            return self.uidvalidity, uids
+
+        validity, uids = self._run(search, "search")
+        consumed = self.last_uid
+        try:
+            for start in range(0, len(uids), self.batch):
+                chunk = uids[start:start + self.batch]
+                data = self._run(functools.partial(self._fetch, uids=chunk), "fetch")
+                if self.uidvalidity != validity:
+                    return  # the folder was rebuilt meanwhile: start over next time
+                for uid in chunk:
+                    item = data.get(uid)
+                    if item is None:  # expunged meanwhile
+                        consumed = max(consumed, uid)
+                        continue
+                    raw, arrived, size = item
+                    yield RawMail(key=f"{validity}:{uid}", raw=raw, arrived=arrived, size=size)
+                    consumed = max(consumed, uid)
+                self._commit(validity, consumed)
+        finally:
+            self._commit(validity, consumed)
+
+    def _commit(self, validity: int, consumed: int) -> None:
+        if self._state.get("uidvalidity") == validity and consumed > self.last_uid:
+            self._state["last_uid"] = consumed
+            self._save_state()
+
+    def _fetch(self, c: IMAPClient, uids: list[int]) -> dict[int, tuple[bytes, datetime, int]]:
+        out: dict[int, tuple[bytes, datetime, int]] = {}
+        if self.max_fetch_bytes is None:
+            resp = c.fetch(uids, ["BODY.PEEK[]", "INTERNALDATE", "RFC822.SIZE"])
+            for uid, d in resp.items():
+                raw = d.get(b"BODY[]") or b""
+                out[uid] = (bytes(raw), _to_utc(d.get(b"INTERNALDATE")),
+                            int(d.get(b"RFC822.SIZE") or len(raw)))
+            return out
+        meta = c.fetch(uids, ["INTERNALDATE", "RFC822.SIZE"])
+        small = [u for u, d in meta.items() if int(d.get(b"RFC822.SIZE") or 0) <= self.max_fetch_bytes]
+        big = [u for u in meta if u not in set(small)]
+        bodies: dict[int, bytes] = {}
+        if small:
+            for uid, d in c.fetch(small, ["BODY.PEEK[]"]).items():
+                bodies[uid] = bytes(d.get(b"BODY[]") or b"")
+        if big:  # headers only: enough to answer "too big" politely
+            for uid, d in c.fetch(big, ["BODY.PEEK[HEADER]"]).items():
+                bodies[uid] = bytes(d.get(b"BODY[HEADER]") or b"")
+        for uid, d in meta.items():
+            if uid in bodies:
+                out[uid] = (bodies[uid], _to_utc(d.get(b"INTERNALDATE")),
+                            int(d.get(b"RFC822.SIZE") or 0))
+        return out
+
+    def _move(self, c: IMAPClient, uids: list[int]) -> None:
+        if b"MOVE" in self._caps:
+            c.move(uids, self.handled_folder)
+            return
+        c.copy(uids, self.handled_folder)
+        c.delete_messages(uids)
+        if b"UIDPLUS" in self._caps:
+            c.uid_expunge(uids)
+        else:
+            c.expunge()
+
+    def _flush_marks(self, client: IMAPClient) -> None:
+        marks = [k for k in self._state.get("pending_marks", []) if isinstance(k, str)]
+        if not marks:
+            return
+        uids = [int(k.split(":")[1]) for k in marks if k.split(":")[0] == str(self.uidvalidity)]
+        if uids:
+            self._move(client, uids)
+        self._state["pending_marks"] = []
+        self._save_state()
+
+    def mark_handled(self, key: str) -> None:
+        """Move the mail to the handled folder. If the server cannot be reached the
+        move is remembered in the state file and done on the next connection."""
+        try:
+            validity_s, uid_s = key.split(":", 1)
+            validity, uid = int(validity_s), int(uid_s)
+        except ValueError as exc:
+            raise ValueError(f"not an IMAP intake key: {key!r}") from exc
+        if self.uidvalidity is not None and validity != self.uidvalidity:
+            log.warning("not moving %s: the folder's UIDVALIDITY is now %s", key, self.uidvalidity)
+            return
+        try:
+            self._run(lambda c: self._move(c, [uid]), "move")
+        except IntakeError as exc:
+            log.warning("could not move %s now (%s); will retry on the next connection", key, exc)
+            marks = list(self._state.get("pending_marks", []))
+            if key not in marks:
+                marks.append(key)
+            self._state["pending_marks"] = marks
+            self._save_state()
+
+    def wait(self, timeout: float) -> None:
+        """IDLE until the server reports new mail (renewed every idle_renew_seconds),
+        or sleep `min(timeout, poll_seconds)` when the server has no IDLE. Never raises:
+        a broken connection ends the wait (the next fetch_new reconnects)."""
+        end = time.monotonic() + max(0.0, timeout)
+        try:
+            if not self.has_capability("IDLE"):
+                self._sleep(min(max(0.0, timeout), self.poll_seconds))
+                return
+        except IntakeError as exc:
+            log.warning("IMAP wait: %s", exc)
+            return
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                return
+            client = self._client
+            if client is None:
+                return
+            try:
+                client.idle()
+                try:
+                    responses = client.idle_check(timeout=min(left, self.idle_renew_seconds))
+                finally:
+                    client.idle_done()
+            except _RETRYABLE as exc:
+                log.info("IMAP IDLE ended by %s: %s", type(exc).__name__, exc)
+                self._drop()
+                return
+            for resp in responses:
+                if isinstance(resp, tuple) and any(
+                    x in (b"EXISTS", b"RECENT") for x in resp if isinstance(x, bytes)
+                ):
+                    return
+                if isinstance(resp, tuple) and resp and resp[0] == b"BYE":
+                    self._drop()
+                    return
+
+    def close(self) -> None:
+        client, self._client = self._client, None
+        if client is not None:
+            try:
+                client.logout()
+            except Exception:  # noqa: BLE001
+                with contextlib.suppress(Exception):
+                    client.shutdown()
+
+    def __enter__(self) -> ImapIntake:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,95 @@
+"""Intake from a local Maildir (the embedded default: no servers needed).
+
+New mail is every file in `new/` or `cur/`; its arrival time is the file's
+modification time. Handled mail is moved into the `.handled` sub-Maildir
+(Maildir++ layout, so a mail reader shows it as a folder).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+from pbmref.mail.base import IntakeError, RawMail
+
+__all__ = ["MaildirIntake", "ensure_maildir"]
+
+
+def ensure_maildir(path: str | os.PathLike[str]) -> Path:
+    """Create `path` as a Maildir (tmp/new/cur) when missing; return it."""
+    root = Path(path)
+    for sub in ("tmp", "new", "cur"):
+        (root / sub).mkdir(parents=True, exist_ok=True)
+    return root
+
+
+class MaildirIntake:
+    """`Intake` over a Maildir. Keys are the message file names."""
+
+    def __init__(self, path: str | os.PathLike[str], *, handled: str = ".handled",
+                 poll_interval: float = 0.5) -> None:
+        try:
+            self.root = ensure_maildir(path)
+            self.handled = ensure_maildir(self.root / handled)
+        except OSError as exc:
+            raise IntakeError(f"cannot use the Maildir {path}: {exc}") from exc
+        self.poll_interval = poll_interval
+        self._seen: set[str] = set()
+
+    def _files(self) -> list[tuple[float, str, Path]]:
+        out: list[tuple[float, str, Path]] = []
+        for sub in ("new", "cur"):
+            with contextlib.suppress(FileNotFoundError):
+                for de in os.scandir(self.root / sub):
+                    if de.name.startswith(".") or not de.is_file():
+                        continue
+                    with contextlib.suppress(FileNotFoundError):
+                        out.append((de.stat().st_mtime, de.name, Path(de.path)))
+        out.sort()
+        return out
+
+    def fetch_new(self) -> Iterator[RawMail]:
+        files = self._files()
+        self._seen = {name for _, name, _ in files}
+        for mtime, name, path in files:
+            try:
+                raw = path.read_bytes()
+            except FileNotFoundError:  # handled meanwhile by another process
+                continue
+            yield RawMail(key=name, raw=raw, arrived=datetime.fromtimestamp(mtime, UTC))
+
+    def mark_handled(self, key: str) -> None:
+        base = key.split(":", 1)[0]
+        if "/" in key or base in ("", ".", ".."):
+            raise ValueError(f"not a Maildir key: {key!r}")
+        for sub in ("new", "cur"):
+            src = self.root / sub / key
+            if src.exists():
+                dst = self.handled / "cur" / f"{base}:2,S"
+                os.rename(src, dst)
+                return
+        # not there: already handled (maybe by an earlier run) - nothing to do
+
+    def wait(self, timeout: float) -> None:
+        end = time.monotonic() + max(0.0, timeout)
+        while True:
+            names = {name for _, name, _ in self._files()}
+            if names - self._seen:
+                return
+            left = end - time.monotonic()
+            if left <= 0:
+                return
+            time.sleep(min(self.poll_interval, left))
+
+    def close(self) -> None:
+        pass
+
+    def deliver(self, raw: bytes) -> str:
+        """Drop a mail into this Maildir's `new/` (tests, demo, `pbmref mail inject`)."""
+        from pbmref.mail.outbox import write_maildir
+
+        return write_maildir(self.root, raw)
