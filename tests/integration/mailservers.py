@@ -1,0 +1,396 @@
+"""Real mail servers for tests and benchmarks: a private Dovecot (IMAP + LMTP) and an
+aiosmtpd SMTP server on loopback that relays every recipient into Dovecot over LMTP.
+
+    with MailServers(users=["referee", "player1"]) as ms:
+        ms.smtp_port, ms.imap_port, ms.password("player1"), ms.address("player1")
+        ms.append("referee", raw_bytes)            # put a mail straight into a mailbox
+        ms.fetch_all("referee", "INBOX")           # -> list[bytes]
+        ms.kill_imap(); ms.start_imap(); ms.restart_imap()
+        ms.stop_smtp(); ms.start_smtp()
+
+Nothing here touches system configuration: Dovecot runs from its own folder
+(world-enterable, under /tmp, because Dovecot's unprivileged processes must
+reach it) with its own base_dir, state and log; ports are picked free at run time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import smtplib
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+import uuid
+from collections.abc import Iterable
+from email.utils import formatdate, make_msgid
+from pathlib import Path
+from typing import Any
+
+DOVECOT = Path("/usr/sbin/dovecot")
+MAIL_UID = 10000
+DOMAIN = "game.test"
+
+
+def dovecot_available() -> bool:
+    return DOVECOT.exists() and os.access(DOVECOT, os.X_OK)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_port(port: int, timeout: float = 10.0) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+            return
+        time.sleep(0.02)
+    raise RuntimeError(f"nothing answers on 127.0.0.1:{port} after {timeout} s")
+
+
+_CONF = """\
+base_dir = {root}/run
+state_dir = {root}/state
+log_path = {root}/dovecot.log
+info_log_path = {root}/dovecot.log
+listen = 127.0.0.1
+ssl = no
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+protocols = imap lmtp
+mail_location = maildir:~/Maildir
+first_valid_uid = {uid}
+last_valid_uid = {uid}
+first_valid_gid = {uid}
+last_valid_gid = {uid}
+mail_fsync = never
+namespace inbox {{
+  inbox = yes
+  separator = /
+}}
+passdb {{
+  driver = passwd-file
+  args = scheme=PLAIN username_format=%n {root}/passwd
+}}
+userdb {{
+  driver = static
+  args = uid={uid} gid={uid} home={root}/home/%n
+}}
+service imap-login {{
+  inet_listener imap {{
+    address = 127.0.0.1
+    port = {imap_port}
+  }}
+  inet_listener imaps {{
+    port = 0
+  }}
+}}
+service lmtp {{
+  inet_listener lmtp {{
+    address = 127.0.0.1
+    port = {lmtp_port}
+  }}
+}}
+protocol lmtp {{
+  auth_username_format = %n
+}}
+"""
+
+
+class RelayHandler:
+    """aiosmtpd handler: each recipient is delivered into Dovecot over LMTP before 250."""
+
+    def __init__(self, servers: MailServers) -> None:
+        self.servers = servers
+        self.delivered = 0
+
+    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str,
+                          rcpt_options: list[str]) -> str:
+        local, _, domain = address.partition("@")
+        if local.lower() not in self.servers.users:
+            return "550 5.1.1 no such user here"
+        envelope.rcpt_tos.append(address)
+        return "250 2.1.5 OK"
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        import asyncio
+
+        data: bytes = envelope.original_content or envelope.content
+        if isinstance(data, str):
+            data = data.encode("utf-8", "surrogateescape")
+        data = self._complete(data)
+        loop = asyncio.get_running_loop()
+        try:
+            for rcpt in envelope.rcpt_tos:
+                await loop.run_in_executor(None, self._lmtp, envelope.mail_from or "", rcpt, data)
+        except (OSError, smtplib.SMTPException) as exc:
+            return f"451 4.3.0 mailbox store unavailable ({type(exc).__name__})"
+        self.delivered += 1
+        return "250 2.0.0 delivered"
+
+    @staticmethod
+    def _complete(data: bytes) -> bytes:
+        head_end = data.find(b"\r\n\r\n")
+        if head_end < 0:
+            head_end = data.find(b"\n\n")
+        head = (data[:head_end] if head_end >= 0 else data).lower()
+        extra = b""
+        if not head.startswith(b"date:") and b"\ndate:" not in head:
+            extra += f"Date: {formatdate(localtime=False)}\r\n".encode()
+        if not head.startswith(b"message-id:") and b"\nmessage-id:" not in head:
+            extra += f"Message-ID: {make_msgid(domain='relay.' + DOMAIN)}\r\n".encode()
+        return extra + data
+
+    def _lmtp(self, mail_from: str, rcpt: str, data: bytes) -> None:
+        with smtplib.LMTP("127.0.0.1", self.servers.lmtp_port, timeout=10) as lmtp:
+            refused = lmtp.sendmail(mail_from, [rcpt], data)
+            if refused:
+                raise smtplib.SMTPRecipientsRefused(refused)
+
+
+class MailServers:
+    """A private Dovecot plus an SMTP->LMTP relay. Use as a context manager."""
+
+    def __init__(self, users: Iterable[str] = ("referee",), *, password: str = "secret",
+                 smtp_auth: bool = True, spare_users: int = 40) -> None:
+        self.default_password = password
+        self.users: dict[str, str] = {}
+        self.smtp_auth = smtp_auth
+        self.root = Path(tempfile.mkdtemp(prefix="pbmref-mail-", dir="/tmp"))
+        os.chmod(self.root, 0o755)
+        self.imap_port = free_port()
+        self.lmtp_port = free_port()
+        self.smtp_port = free_port()
+        self.host = "127.0.0.1"
+        self.domain = DOMAIN
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._controller: Any = None
+        self.handler = RelayHandler(self)
+        for sub in ("run", "state", "home"):
+            (self.root / sub).mkdir(mode=0o755)
+        os.chown(self.root / "home", MAIL_UID, MAIL_UID)
+        (self.root / "dovecot.conf").write_text(_CONF.format(
+            root=self.root, uid=MAIL_UID, imap_port=self.imap_port, lmtp_port=self.lmtp_port))
+        for user in users:
+            self.add_user(user)
+        self._spare = [f"box{i:03d}" for i in range(spare_users, 0, -1)]
+        self._add_users(self._spare)
+
+    # ------------------------------------------------------------------ users
+    def add_user(self, name: str, password: str | None = None) -> str:
+        """Create a mailbox user (Dovecot re-reads the passwd file when it changes,
+        but at most once a second: use fresh_user() for an at-once usable one)."""
+        name = name.lower()
+        self._add_users([name], password)
+        return name
+
+    def _add_users(self, names: list[str], password: str | None = None) -> None:
+        for name in names:
+            self.users[name] = password or self.default_password
+            home = self.root / "home" / name
+            home.mkdir(exist_ok=True)
+            os.chown(home, MAIL_UID, MAIL_UID)
+        lines = "".join(f"{u}:{{PLAIN}}{p}::::::\n" for u, p in self.users.items())
+        tmp = self.root / "passwd.tmp"
+        tmp.write_text(lines)
+        os.chmod(tmp, 0o644)
+        # Dovecot notices a changed passwd-file by its mtime (whole seconds) and size:
+        # give every version a later mtime, so two quick additions are both seen
+        self._passwd_stamp = max(int(time.time()), getattr(self, "_passwd_stamp", 0) + 1)
+        os.utime(tmp, (self._passwd_stamp, self._passwd_stamp))
+        os.replace(tmp, self.root / "passwd")
+
+    def fresh_user(self, prefix: str = "u") -> str:
+        """A new user with an empty mailbox (for tests that must not share one).
+
+        Taken from a pool made at start-up; when that runs dry a new user is added
+        and this waits until Dovecot knows it (it re-reads its passwd file at most
+        once a second)."""
+        if self._spare:
+            name = self._spare.pop()
+            return name
+        name = self.add_user(f"{prefix}{uuid.uuid4().hex[:8]}")
+        if self._proc is not None:
+            end = time.monotonic() + 5
+            while True:
+                try:
+                    self.imap(name).logout()
+                    break
+                except Exception:
+                    if time.monotonic() > end:
+                        raise
+                    time.sleep(0.2)
+        return name
+
+    def password(self, user: str) -> str:
+        return self.users[user.lower()]
+
+    def address(self, user: str) -> str:
+        return f"{user}@{self.domain}"
+
+    # ------------------------------------------------------------------ dovecot
+    def start_imap(self) -> None:
+        if self._proc is not None and self._proc.poll() is None:
+            return
+        self._proc = subprocess.Popen(
+            [str(DOVECOT), "-F", "-c", str(self.root / "dovecot.conf")],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=open(self.root / "dovecot.stderr", "ab"),  # noqa: SIM115
+            start_new_session=True,
+        )
+        try:
+            _wait_port(self.imap_port)
+            _wait_port(self.lmtp_port)
+        except RuntimeError as exc:
+            raise RuntimeError(f"{exc}\n--- dovecot log:\n{self.log_tail()}") from exc
+
+    def kill_imap(self) -> None:
+        """Crash Dovecot: SIGKILL its whole process group (clients see the socket die)."""
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+        # sessions that re-parented away from the group: wait for the port to close
+        end = time.monotonic() + 5
+        while time.monotonic() < end:
+            try:
+                with socket.create_connection(("127.0.0.1", self.imap_port), 0.2):
+                    time.sleep(0.05)
+            except OSError:
+                break
+
+    def restart_imap(self) -> None:
+        self.kill_imap()
+        self.start_imap()
+
+    def log_tail(self, n: int = 40) -> str:
+        out = []
+        for name in ("dovecot.log", "dovecot.stderr"):
+            with contextlib.suppress(OSError):
+                out += (self.root / name).read_text(errors="replace").splitlines()[-n:]
+        return "\n".join(out)
+
+    # ------------------------------------------------------------------ smtp relay
+    def start_smtp(self) -> None:
+        if self._controller is not None:
+            return
+        from aiosmtpd.controller import Controller
+        from aiosmtpd.smtp import AuthResult, LoginPassword
+
+        def authenticator(server: Any, session: Any, envelope: Any, mechanism: str,
+                          auth_data: Any) -> AuthResult:
+            if isinstance(auth_data, LoginPassword):
+                user = auth_data.login.decode().split("@")[0].lower()
+                if self.users.get(user) == auth_data.password.decode():
+                    return AuthResult(success=True)
+            return AuthResult(success=False, handled=False)
+
+        kwargs: dict[str, Any] = {}
+        if self.smtp_auth:
+            kwargs = {"authenticator": authenticator, "auth_require_tls": False,
+                      "auth_required": False}
+        controller = Controller(self.handler, hostname="127.0.0.1", port=self.smtp_port,
+                                ready_timeout=10, **kwargs)
+        controller.start()
+        self._controller = controller
+
+    def stop_smtp(self) -> None:
+        controller, self._controller = self._controller, None
+        if controller is not None:
+            controller.stop()
+
+    # ------------------------------------------------------------------ IMAP helpers
+    def imap(self, user: str) -> Any:
+        """A logged-in IMAPClient for `user` (caller logs out)."""
+        from imapclient import IMAPClient
+
+        client = IMAPClient(self.host, port=self.imap_port, ssl=False, timeout=10)
+        client.login(user, self.password(user))
+        return client
+
+    def append(self, user: str, raw: bytes, folder: str = "INBOX", msg_time: Any = None) -> None:
+        client = self.imap(user)
+        try:
+            if not client.folder_exists(folder):
+                client.create_folder(folder)
+            client.append(folder, raw, msg_time=msg_time)
+        finally:
+            client.logout()
+
+    def fetch_all(self, user: str, folder: str = "INBOX") -> list[bytes]:
+        """Every mail in `folder` of `user` (without setting \\Seen), in UID order."""
+        client = self.imap(user)
+        try:
+            if not client.folder_exists(folder):
+                return []
+            client.select_folder(folder, readonly=True)
+            uids = sorted(client.search(["ALL"]))
+            if not uids:
+                return []
+            data = client.fetch(uids, ["BODY.PEEK[]"])
+            return [bytes(data[u][b"BODY[]"]) for u in uids if u in data]
+        finally:
+            client.logout()
+
+    def count(self, user: str, folder: str = "INBOX") -> int:
+        return len(self.fetch_all(user, folder))
+
+    def wait_count(self, user: str, n: int, folder: str = "INBOX", timeout: float = 10.0) -> int:
+        """Wait until `folder` holds at least `n` mails; returns the final count."""
+        end = time.monotonic() + timeout
+        while True:
+            got = self.count(user, folder)
+            if got >= n or time.monotonic() > end:
+                return got
+            time.sleep(0.1)
+
+    def send(self, from_addr: str, to: list[str], raw: bytes) -> None:
+        """Submit a mail through the relay with stdlib smtplib."""
+        with smtplib.SMTP(self.host, self.smtp_port, timeout=10) as s:
+            s.sendmail(from_addr, to, raw)
+
+    # ------------------------------------------------------------------ lifecycle
+    def start(self) -> MailServers:
+        if not dovecot_available():
+            raise RuntimeError(f"{DOVECOT} is not installed")
+        self.start_imap()
+        self.start_smtp()
+        return self
+
+    def stop(self) -> None:
+        with contextlib.suppress(Exception):
+            self.stop_smtp()
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=5)
+        # sessions left behind die with their group
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def __enter__(self) -> MailServers:
+        try:
+            return self.start()
+        except BaseException:
+            self.stop()
+            raise
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+_lock = threading.Lock()

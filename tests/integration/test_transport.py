@@ -1,0 +1,243 @@
+"""The mail transport against real servers: SMTP relay -> Dovecot -> ImapIntake, no mocks."""
+
+from __future__ import annotations
+
+import threading
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from mailservers import MailServers
+
+from pbmref.mail import (
+    IncomingSpool,
+    OutgoingSpool,
+    PermanentFailure,
+    TemporaryFailure,
+    finish,
+    make_mail,
+    read_message,
+    take_in,
+)
+from pbmref.mail.imap_in import ImapIntake
+from pbmref.mail.smtp_out import SmtpSender
+
+pytestmark = pytest.mark.integration
+
+
+def order_mail(sender: str, to: str, subject: str, body: str = "GAME zep1\nEND\n") -> bytes:
+    return (f"From: {sender}\r\nTo: {to}\r\nSubject: {subject}\r\n"
+            f"\r\n{body}").encode()
+
+
+def intake_for(ms: MailServers, user: str, state: Path, **kw: object) -> ImapIntake:
+    opts: dict[str, object] = {"backoff_first": 0.1, "backoff_max": 0.5, "reconnect_attempts": 40,
+                               "timeout": 5.0}
+    opts.update(kw)
+    return ImapIntake(ms.host, ms.imap_port, user=user, password=ms.password(user), tls=False,
+                      state_file=state, **opts)  # type: ignore[arg-type]
+
+
+def sender_for(ms: MailServers, **kw: object) -> SmtpSender:
+    return SmtpSender(ms.host, ms.smtp_port, security="none", timeout=10, **kw)  # type: ignore[arg-type]
+
+
+def test_smtp_to_dovecot_to_intake_then_moved_to_handled(mailservers: MailServers,
+                                                         tmp_path: Path) -> None:
+    ms = mailservers
+    ref = ms.fresh_user("ref")
+    before = datetime.now(UTC) - timedelta(seconds=5)
+    msg = make_mail(ms.address(ref), "zep1 orders", "GAME zep1\nEND",
+                    from_addr=ms.address("player1"), from_name="Player One")
+    sender_for(ms).send(msg)
+    assert ms.wait_count(ref, 1) == 1
+
+    intake = intake_for(ms, ref, tmp_path / "state.json")
+    try:
+        got = list(intake.fetch_new())
+        assert len(got) == 1
+        raw = got[0]
+        assert raw.arrived.tzinfo is not None and raw.arrived.utcoffset() == timedelta(0)
+        assert before <= raw.arrived <= datetime.now(UTC) + timedelta(seconds=5)
+        mail = read_message(raw.raw)
+        assert mail.subject == "zep1 orders"
+        assert mail.from_addr == ms.address("player1")
+        assert mail.message_id == msg["Message-ID"]
+        # BODY.PEEK: nothing flagged \Seen, still in INBOX until marked
+        assert ms.count(ref) == 1
+        intake.mark_handled(raw.key)
+        assert ms.count(ref) == 0
+        assert ms.count(ref, "pbmref-handled") == 1
+        assert list(intake.fetch_new()) == []
+    finally:
+        intake.close()
+
+
+def test_last_uid_survives_restart_and_new_state_refetches(mailservers: MailServers,
+                                                           tmp_path: Path) -> None:
+    ms = mailservers
+    ref = ms.fresh_user("ref")
+    for i in range(3):
+        ms.append(ref, order_mail("player1@game.test", f"{ref}@game.test", f"m{i}"))
+    first = intake_for(ms, ref, tmp_path / "a.json")
+    assert [read_message(r.raw).subject for r in first.fetch_new()] == ["m0", "m1", "m2"]
+    first.close()
+    again = intake_for(ms, ref, tmp_path / "a.json")  # same state: nothing new
+    assert list(again.fetch_new()) == []
+    again.close()
+    fresh = intake_for(ms, ref, tmp_path / "b.json")  # lost state: all again ...
+    spool = IncomingSpool(tmp_path / "spool")
+    for raw in fresh.fetch_new():
+        spool.save(raw)
+    fresh.close()
+    fresh = intake_for(ms, ref, tmp_path / "c.json")
+    dup = [spool.save(r).duplicate for r in fresh.fetch_new()]  # ... and the spool drops them
+    fresh.close()
+    assert dup == [True, True, True]
+    assert len(spool.pending()) == 3
+
+
+def test_idle_wakes_on_new_mail(mailservers: MailServers, tmp_path: Path) -> None:
+    ms = mailservers
+    ref = ms.fresh_user("ref")
+    intake = intake_for(ms, ref, tmp_path / "s.json")
+    try:
+        assert intake.has_capability("IDLE")
+        assert list(intake.fetch_new()) == []
+        timer = threading.Timer(0.5, ms.send, args=("player2@game.test", [ms.address(ref)],
+                                                    order_mail("player2@game.test", ref, "idle")))
+        timer.start()
+        woke = intake.wait(30)
+        timer.join()
+        assert woke is True  # woken by the server, not by the 30 s timeout
+        got = list(intake.fetch_new())
+        assert [read_message(r.raw).subject for r in got] == ["idle"]
+    finally:
+        intake.close()
+
+
+def test_imap_killed_and_restarted_while_in_use(servers_up: MailServers, tmp_path: Path) -> None:
+    ms = servers_up
+    ref = ms.fresh_user("ref")
+    ms.append(ref, order_mail("player1@game.test", ref, "before"))
+    intake = intake_for(ms, ref, tmp_path / "s.json")
+    try:
+        assert [read_message(r.raw).subject for r in intake.fetch_new()] == ["before"]
+        assert intake.connects == 1
+        # crash while IDLE: wait() returns, it does not raise
+        killer = threading.Timer(0.3, ms.kill_imap)
+        killer.start()
+        intake.wait(20)
+        killer.join()
+        # server still down: the next fetch retries with back-off until it is back
+        starter = threading.Timer(1.0, ms.start_imap)
+        starter.start()
+        got = list(intake.fetch_new())
+        starter.join()
+        assert got == []
+        assert intake.connects == 2
+        ms.append(ref, order_mail("player1@game.test", ref, "after"))
+        got = list(intake.fetch_new())
+        assert [read_message(r.raw).subject for r in got] == ["after"]
+        # mark while the server is gone: remembered, done on the next connection
+        ms.kill_imap()
+        intake.reconnect_attempts = 2
+        intake.mark_handled(got[0].key)
+        ms.start_imap()
+        intake.reconnect_attempts = 40
+        assert list(intake.fetch_new()) == []
+        assert ms.count(ref, "pbmref-handled") == 1
+        assert [read_message(r).subject for r in ms.fetch_all(ref)] == ["before"]
+    finally:
+        intake.close()
+
+
+def test_smtp_down_spool_keeps_mail_and_delivers_exactly_once(servers_up: MailServers,
+                                                              tmp_path: Path) -> None:
+    ms = servers_up
+    player = ms.fresh_user("p")
+    spool = OutgoingSpool(tmp_path / "out", backoff_first=30)
+    sender = sender_for(ms)
+    msg = make_mail(ms.address(player), "Turn 3 report", "report text",
+                    from_addr=ms.address("referee"))
+    spool.enqueue(msg)
+    ms.stop_smtp()
+    t0 = datetime.now(UTC)
+    first = spool.deliver(sender, now=t0)
+    assert first.sent == [] and len(first.deferred) == 1
+    (entry,) = spool.queued()
+    assert entry.attempts == 1 and entry.next_attempt == t0 + timedelta(seconds=30)
+    assert "cannot reach" in entry.last_error
+    # not due yet: not even tried
+    assert spool.deliver(sender, now=t0 + timedelta(seconds=10)).deferred == [entry.id]
+    ms.start_smtp()
+    # Dovecot down behind a live relay: 451, still temporary
+    ms.kill_imap()
+    second = spool.deliver(sender, now=t0 + timedelta(seconds=31))
+    assert len(second.deferred) == 1
+    assert spool.queued()[0].next_attempt == t0 + timedelta(seconds=31 + 60)
+    ms.start_imap()
+    third = spool.deliver(sender, now=t0 + timedelta(hours=1))
+    assert third.sent == [entry.id]
+    assert spool.deliver(sender, now=t0 + timedelta(days=1)).sent == []
+    assert spool.queued() == [] and len(spool.sent()) == 1
+    delivered = [read_message(r) for r in ms.fetch_all(player)]
+    assert [m.message_id for m in delivered] == [msg["Message-ID"]]
+
+
+def test_smtp_login_and_permanent_refusal(mailservers: MailServers) -> None:
+    ms = mailservers
+    player = ms.fresh_user("p")
+    ok = sender_for(ms, user="referee", password=ms.password("referee"))
+    ok.send(make_mail(ms.address(player), "with login", "x", from_addr=ms.address("referee")))
+    assert ms.wait_count(player, 1) == 1
+    bad_login = sender_for(ms, user="referee", password="wrong")
+    with pytest.raises(TemporaryFailure, match="login"):
+        bad_login.send(make_mail(ms.address(player), "x", "x", from_addr=ms.address("referee")))
+    with pytest.raises(PermanentFailure, match="refused"):
+        sender_for(ms).send(make_mail("nobody@game.test", "x", "x",
+                                      from_addr=ms.address("referee")))
+
+
+def test_oversized_mail_fetched_as_headers_only(mailservers: MailServers, tmp_path: Path) -> None:
+    ms = mailservers
+    ref = ms.fresh_user("ref")
+    big = order_mail("player1@game.test", ref, "huge", "x" * 200_000 + "\r\n")
+    ms.append(ref, big)
+    intake = intake_for(ms, ref, tmp_path / "s.json", max_fetch_bytes=50_000)
+    try:
+        (raw,) = list(intake.fetch_new())
+    finally:
+        intake.close()
+    assert raw.size >= 200_000 and len(raw.raw) < 1000
+    mail = read_message(raw.raw, max_bytes=50_000, size=raw.size)
+    assert mail.oversized and mail.subject == "huge" and mail.text == ""
+
+
+def test_take_in_then_finish_round_trip(mailservers: MailServers, tmp_path: Path) -> None:
+    ms = mailservers
+    ref = ms.fresh_user("ref")
+    for i in range(4):
+        ms.send("player3@game.test", [ms.address(ref)],
+                order_mail("player3@game.test", ref, f"t{i}"))
+    assert ms.wait_count(ref, 4) == 4
+    spool = IncomingSpool(tmp_path / "in")
+    intake = intake_for(ms, ref, tmp_path / "s.json")
+    try:
+        report = take_in(intake, spool)
+        assert len(report.new) == 4
+        entries = spool.pending()
+        assert [read_message(e.raw()).subject for e in entries] == ["t0", "t1", "t2", "t3"]
+        finish(intake, spool, entries[0])
+        # crash after done but before the move: a new run re-marks it, nothing is handled twice
+        spool.done(entries[1])
+    finally:
+        intake.close()
+    again = intake_for(ms, ref, tmp_path / "other-state.json")
+    try:
+        report = take_in(again, spool)
+    finally:
+        again.close()
+    assert report.new == [] and report.duplicates == 3 and report.remarked == 1
+    assert ms.count(ref, "pbmref-handled") == 2
+    assert len(spool.pending()) == 2
