@@ -63,6 +63,7 @@ class DieRolled(Event):
     who: str
     value: int
     sides: int = 6
+    target: str = ""  # what the roll decides about, e.g. the aircraft shot down
 
 
 @dataclass(frozen=True, slots=True)
