@@ -1,0 +1,171 @@
+"""The whole tweedekker board drawn in characters, for a 70-column screen.
+
+Layout (rules B1-B3): one column of text per file, three characters apart,
+files lettered along the top and bottom. Flat-topped hexes sit half a hex
+higher or lower than their neighbours in the next file, so each text row
+holds every other file. An empty hex shows its number, so every hex name can
+be read off: the column letter plus the number in the hex.
+
+Each hex is four characters, ``|xx|``: two inside, one mark either side.
+
+- `` 12 `` open sky (the hex's number); ``~12~`` cloud; ``#12#`` storm;
+  ``=12=`` runway and ``[12]`` the corner hex of an airfield (B5).
+- ``B^`` the aircraft lettered B heading N; ``B/`` NE, ``B\\`` SE, ``Bv`` S,
+  ``/B`` SW, ``\\B`` NW (the mark sits on the side of the nose);
+  ``B_`` landed. ``BC`` two aircraft, ``B+`` three or more.
+- ``Z^`` the zeppelin's nose with its heading, ``zz`` its tail; ``ZB`` or
+  ``zB`` an aircraft in a zeppelin hex.
+
+A side-10 board is 61 characters wide and 39 lines high with its file rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pbmref.reports.common import (
+    ON_MAP,
+    aircraft_of,
+    board_of,
+    clouds_of,
+    heading_of,
+    hex_of,
+    pilot_letters,
+    zeppelins_of,
+)
+from pbmref.rules.hexgrid import Heading, Hex, HexBoard
+from pbmref.rules.tweedekker.state import Runway, runway_hexes
+
+__all__ = ["HEADING_MARKS", "map_legend", "piece_mark", "render_map"]
+
+MARGIN = 3
+
+# Where the heading mark goes: after the letter for N/NE/SE/S, before for SW/NW.
+HEADING_MARKS: dict[str, tuple[str, str]] = {
+    "N": ("", "^"), "NE": ("", "/"), "SE": ("", "\\"),
+    "S": ("", "v"), "SW": ("/", ""), "NW": ("\\", ""),
+}
+
+
+def piece_mark(letter: str, heading: Any, landed: bool = False) -> str:
+    """Two characters: a letter and its heading mark (``_`` when landed)."""
+    if landed:
+        return letter + "_"
+    h = heading_of(heading)
+    before, after = HEADING_MARKS[h.value] if h else ("", "?")
+    return before + letter + after
+
+
+def _airfield_cells(board: HexBoard) -> dict[Hex, str]:
+    cells: dict[Hex, str] = {}
+    for corner in Heading:
+        cells[board.corner(corner)] = "[]"
+        for runway in Runway:
+            for h in runway_hexes(board, corner, runway):
+                cells[h] = "=="
+    return cells
+
+
+def render_map(position: Mapping[str, Any], letters: Mapping[str, str] | None = None) -> list[str]:
+    """The map's lines (file letters above and below), each at most 61 wide."""
+    board = board_of(position)
+    R = board.radius
+    planes = aircraft_of(position)
+    zeps = zeppelins_of(position)
+    if letters is None:
+        letters = pilot_letters(planes, zeps)
+
+    marks: dict[Hex, str] = _airfield_cells(board)
+    for cloud in clouds_of(position):
+        mark = "##" if cloud.get("kind") == "storm" else "~~"
+        for name in cloud.get("hexes") or []:
+            h = hex_of(board, name)
+            if h is not None:
+                marks[h] = mark
+
+    pieces: dict[Hex, list[str]] = {}
+    for pilot, a in planes.items():
+        if a["state"] not in ON_MAP:
+            continue
+        h = hex_of(board, a.get("hex"))
+        if h is None or not board.contains(h):
+            continue
+        pieces.setdefault(h, []).append(
+            piece_mark(letters.get(pilot, "?"), a["heading"], a["state"] == "landed"))
+    zep_cells: dict[Hex, str] = {}
+    zep_letter: dict[Hex, str] = {}
+    for name, z in zeps.items():
+        if z["destroyed"]:
+            continue
+        letter = letters.get(name, "Z")
+        for i, hname in enumerate(z["hexes"]):
+            h = hex_of(board, hname)
+            if h is None or not board.contains(h):
+                continue
+            if i == 0:
+                zep_cells[h] = piece_mark(letter, z["heading"])
+                zep_letter[h] = letter
+            else:
+                zep_cells[h] = letter.lower() * 2
+                zep_letter[h] = letter.lower()
+
+    width = MARGIN + 3 * 2 * R + 3
+    rows = [[" "] * width for _ in range(4 * R + 1)]
+    for h in board.hexes():
+        x = MARGIN + 3 * (h.q + R)
+        y = 2 * h.r + h.q + 2 * R
+        name = board.name(h)
+        inside = f"{int(name[1:]):2d}"
+        here = pieces.get(h, [])
+        zep = zep_cells.get(h)
+        if zep is not None:
+            inside = zep if not here else zep_letter[h] + (here[0].strip("^/\\v_") or "?")
+        elif len(here) == 1:
+            inside = here[0]
+        elif len(here) == 2:
+            inside = "".join(p.strip("^/\\v_") for p in here)
+        elif len(here) > 2:
+            inside = here[0].strip("^/\\v_") + "+"
+        left = right = " "
+        cell_mark = marks.get(h)
+        if cell_mark == "[]":
+            left, right = "[", "]"
+        elif cell_mark is not None:
+            left = right = cell_mark[0]
+        rows[y][x - 1] = left
+        rows[y][x] = inside[0]
+        rows[y][x + 1] = inside[1]
+        rows[y][x + 2] = right
+    files = " " * MARGIN + "  ".join(chr(ord("A") + c) for c in range(2 * R + 1))
+    return [files] + ["".join(row).rstrip() for row in rows] + [files]
+
+
+def map_legend(position: Mapping[str, Any], letters: Mapping[str, str],
+               names: Mapping[str, str] | None = None) -> list[str]:
+    """Which letter is whom, and what the marks mean (short lines)."""
+    names = names or {}
+    planes = aircraft_of(position)
+    zeps = zeppelins_of(position)
+    entries: list[str] = []
+    for pilot, a in planes.items():
+        if a["state"] not in ON_MAP:
+            continue
+        shown = names.get(pilot) or pilot
+        entries.append(f"{letters.get(pilot, '?')} {shown}")
+    for name, z in zeps.items():
+        if not z["destroyed"]:
+            entries.append(f"{letters.get(name, 'Z')} zeppelin {name}")
+    lines: list[str] = []
+    line = "Key:"
+    for entry in entries:
+        piece = f"  {entry}"
+        if len(line) + len(piece) > 68:
+            lines.append(line)
+            line = "    "
+        line += piece
+    lines.append(line)
+    lines.append("    ^ / \\ v on the nose side = heading N NE SE S; /B = SW,")
+    lines.append("    \\B = NW, B_ landed, BC two aircraft, Z^ zeppelin nose, zz tail")
+    lines.append("    ~12~ cloud  #12# storm  [19] airfield corner  =18= runway")
+    return lines
