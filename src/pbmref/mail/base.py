@@ -66,8 +66,9 @@ class Intake(Protocol):
         """Move the mail out of the way; call only after the game was saved."""
         ...
 
-    def wait(self, timeout: float) -> None:
-        """Block until new mail may have arrived (IDLE) or `timeout` seconds passed."""
+    def wait(self, timeout: float) -> bool:
+        """Block until new mail may have arrived (IDLE) or `timeout` seconds passed.
+        True when woken by news (new mail, or a broken connection worth a fetch)."""
         ...
 
     def close(self) -> None: ...

@@ -296,25 +296,28 @@ class ImapIntake:
             self._state["pending_marks"] = marks
             self._save_state()
 
-    def wait(self, timeout: float) -> None:
+    def wait(self, timeout: float) -> bool:
         """IDLE until the server reports new mail (renewed every idle_renew_seconds),
-        or sleep `min(timeout, poll_seconds)` when the server has no IDLE. Never raises:
-        a broken connection ends the wait (the next fetch_new reconnects)."""
+        or sleep `min(timeout, poll_seconds)` when the server has no IDLE.
+
+        Returns True when woken by the server (new mail) or by a broken connection
+        (the next fetch_new reconnects), False on timeout. Never raises.
+        """
         end = time.monotonic() + max(0.0, timeout)
         try:
             if not self.has_capability("IDLE"):
                 self._sleep(min(max(0.0, timeout), self.poll_seconds))
-                return
+                return False
         except IntakeError as exc:
             log.warning("IMAP wait: %s", exc)
-            return
+            return True
         while True:
             left = end - time.monotonic()
             if left <= 0:
-                return
+                return False
             client = self._client
             if client is None:
-                return
+                return True
             try:
                 client.idle()
                 try:
@@ -324,15 +327,16 @@ class ImapIntake:
             except _RETRYABLE as exc:
                 log.info("IMAP IDLE ended by %s: %s", type(exc).__name__, exc)
                 self._drop()
-                return
+                return True
             for resp in responses:
-                if isinstance(resp, tuple) and any(
-                    x in (b"EXISTS", b"RECENT") for x in resp if isinstance(x, bytes)
-                ):
-                    return
-                if isinstance(resp, tuple) and resp and resp[0] == b"BYE":
+                if not isinstance(resp, tuple):
+                    continue
+                words = [x for x in resp if isinstance(x, bytes)]
+                if b"EXISTS" in words or b"RECENT" in words:
+                    return True
+                if b"BYE" in words:
                     self._drop()
-                    return
+                    return True
 
     def close(self) -> None:
         client, self._client = self._client, None

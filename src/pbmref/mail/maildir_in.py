@@ -74,15 +74,16 @@ class MaildirIntake:
                 return
         # not there: already handled (maybe by an earlier run) - nothing to do
 
-    def wait(self, timeout: float) -> None:
+    def wait(self, timeout: float) -> bool:
+        """Poll until a file not seen by the last fetch_new appears (True) or timeout (False)."""
         end = time.monotonic() + max(0.0, timeout)
         while True:
             names = {name for _, name, _ in self._files()}
             if names - self._seen:
-                return
+                return True
             left = end - time.monotonic()
             if left <= 0:
-                return
+                return False
             time.sleep(min(self.poll_interval, left))
 
     def close(self) -> None:

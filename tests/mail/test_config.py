@@ -1,0 +1,128 @@
+"""The config file: defaults, every key, clear errors with file, line and key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pbmref.config import Config, ConfigError, load_config, read_password
+from pbmref.mail import open_intake, open_sender, open_spools
+from pbmref.mail.imap_in import ImapIntake
+from pbmref.mail.maildir_in import MaildirIntake
+from pbmref.mail.outbox import MaildirOutbox
+from pbmref.mail.smtp_out import SmtpSender
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "pbmref.yaml"
+    path.write_text(text)
+    return path
+
+
+def test_missing_and_empty_config_mean_local_maildir(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    for cfg in (load_config(None), load_config(tmp_path / "absent.yaml"),
+                load_config(write(tmp_path, ""))):
+        assert cfg.mail.mode == "maildir"
+        assert cfg.mail.maildir.inbox == tmp_path / "mail" / "inbox"
+        assert cfg.mail.maildir.outbox == tmp_path / "mail" / "outbox"
+        assert cfg.spool_dir == tmp_path / "mail" / "spool"
+        assert cfg.games_dir == tmp_path / "games"
+        assert cfg.limits.max_message_bytes == 1_000_000
+    with pytest.raises(ConfigError, match="no such config file"):
+        load_config(tmp_path / "absent.yaml", required=True)
+
+
+def test_example_config_loads_and_names_every_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PBMREF_IMAP_PASSWORD", "x")
+    cfg = load_config(ROOT / "config.example.yaml", required=True)
+    assert isinstance(cfg, Config)
+    text = (ROOT / "config.example.yaml").read_text()
+    for key in ("games_dir", "spool_dir", "address", "name", "mode", "inbox", "outbox", "host",
+                "port", "tls", "user", "password_env", "password_file", "folder",
+                "handled_folder", "idle_renew_seconds", "poll_seconds", "security",
+                "max_message_bytes", "reminder_hours", "early_adjudication"):
+        assert f"{key}:" in text, key
+
+
+def test_full_imap_config_and_factories(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REF_PW", "hunter2")
+    (tmp_path / "smtp.pw").write_text("s3cret\n")
+    cfg = load_config(write(tmp_path, """
+games_dir: /srv/games
+spool_dir: spool
+referee: {address: ref@example.org, name: The Referee}
+mail:
+  mode: imap
+  imap: {host: imap.example.org, user: ref, password_env: REF_PW, tls: false}
+  smtp: {host: smtp.example.org, security: tls, user: ref, password_file: smtp.pw}
+limits: {max_message_bytes: 2000}
+deadlines: {reminder_hours: 6.5, early_adjudication: false}
+"""))
+    assert cfg.games_dir == Path("/srv/games") and cfg.spool_dir == tmp_path / "spool"
+    assert cfg.mail.imap.password() == "hunter2"
+    assert cfg.mail.smtp.password() == "s3cret"
+    assert cfg.deadlines.reminder_hours == 6.5 and not cfg.deadlines.early_adjudication
+    intake = open_intake(cfg)
+    assert isinstance(intake, ImapIntake) and intake.port == 143 and intake.max_fetch_bytes == 2000
+    sender = open_sender(cfg)
+    assert isinstance(sender, SmtpSender) and sender.port == 465 and sender.password == "s3cret"
+    inspool, outspool = open_spools(cfg)
+    assert inspool.root == tmp_path / "spool" / "in" and outspool.root == tmp_path / "spool" / "out"
+
+
+def test_maildir_factories(tmp_path: Path) -> None:
+    cfg = load_config(write(tmp_path, "mail: {maildir: {inbox: in, outbox: out}}\n"))
+    assert isinstance(open_intake(cfg), MaildirIntake)
+    assert (tmp_path / "in" / "new").is_dir()
+    sender = open_sender(cfg)
+    assert isinstance(sender, MaildirOutbox) and sender.path == tmp_path / "out"
+
+
+CONFIG_ERRORS = [
+    # (yaml, expected line, expected fragment)
+    ("games_dir: g\nbogus: 1\n", 2, "bogus: unknown key"),
+    ("mail:\n  imap:\n    prot: 5\n", 3, "mail.imap.prot: unknown key"),
+    ("mail:\n  mode: pop3\n", 2, "mail.mode: must be one of maildir, imap"),
+    ("mail:\n  smtp:\n    security: ssl\n", 3, "mail.smtp.security: must be one of"),
+    ("mail:\n  smtp:\n    port: http\n", 3, "mail.smtp.port: expected a whole number"),
+    ("mail:\n  smtp:\n    port: 70000\n", 3, "not a port number"),
+    ("mail:\n  imap:\n    tls: maybe\n", 3, "mail.imap.tls: expected true or false"),
+    ("limits:\n  max_message_bytes: 0\n", 2, "must be positive"),
+    ("limits:\n  max_message_bytes: -5\n", 2, "must be positive"),
+    ("deadlines:\n  reminder_hours: soon\n", 2, "expected a number"),
+    ("mail:\n  imap:\n    user: r\n    password: swordfish\n", 4, "passwords never go in the config"),
+    ("referee: ref@x\n", 1, "expected a mapping"),
+    ("referee:\n  address: nobody\n", 2, "not a mail address"),
+    ("mail:\n  mode: imap\n  imap:\n    password_env: X\n", 0, "mail.imap.user: required"),
+    ("mail:\n  mode: imap\n  imap:\n    user: r\n", 3, "set password_env or password_file"),
+    ("mail: [\n", 2, "not valid YAML"),
+    ("- just\n- a list\n", 0, "expected a mapping"),
+]
+
+
+@pytest.mark.parametrize(("text", "line", "fragment"), CONFIG_ERRORS)
+def test_config_errors_name_file_line_and_key(tmp_path: Path, text: str, line: int,
+                                              fragment: str) -> None:
+    path = write(tmp_path, text)
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    message = str(info.value)
+    assert message.startswith(str(path))
+    assert fragment in message
+    if line:
+        assert f"line {line}:" in message
+
+
+def test_read_password(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NOPE", raising=False)
+    with pytest.raises(ConfigError, match="NOPE"):
+        read_password("NOPE", None)
+    with pytest.raises(ConfigError, match="cannot read password_file"):
+        read_password("", tmp_path / "missing")
+    (tmp_path / "pw").write_text("pw with spaces \n")
+    assert read_password("NOPE", tmp_path / "pw") == "pw with spaces "

@@ -1,0 +1,240 @@
+"""Reading incoming mail: decoding, text extraction, never-answer rules, robustness."""
+
+from __future__ import annotations
+
+import base64
+from email.message import EmailMessage
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pbmref.mail.message import IncomingMail, message_id_of, never_answer_reason, read_message
+
+OURS = ["referee@game.test"]
+
+
+def mail(headers: str, body: bytes | str = b"GAME zep1\n") -> bytes:
+    if isinstance(body, str):
+        body = body.encode()
+    return headers.strip().replace("\n", "\r\n").encode() + b"\r\n\r\n" + body
+
+
+# ----------------------------------------------------------------------------- headers
+
+
+def test_plain_mail_fields() -> None:
+    m = read_message(mail("""
+From: "Jo Flyer" <Jo.Flyer@Example.ORG>
+Reply-To: other@example.org
+To: referee@game.test
+Cc: Someone <cc@example.org>
+Subject: zep1 orders
+Date: Mon, 30 Nov 2026 09:00:00 +0100
+Message-ID: <abc@example.org>
+In-Reply-To: <prev@game.test>
+References: <one@x> <prev@game.test>
+"""))
+    assert m.from_addr == "jo.flyer@example.org" and m.from_name == "Jo Flyer"
+    assert m.reply_to == "other@example.org"
+    assert m.to == ("referee@game.test", "cc@example.org")
+    assert m.subject == "zep1 orders"
+    assert m.date is not None and m.date.isoformat() == "2026-11-30T09:00:00+01:00"
+    assert m.message_id == "<abc@example.org>"
+    assert m.in_reply_to == "<prev@game.test>"
+    assert m.references == ("<one@x>", "<prev@game.test>")
+    assert m.text == "GAME zep1\n"
+    assert not m.oversized and m.size > 0
+
+
+def test_missing_message_id_is_synthesised_and_stable() -> None:
+    raw = mail("From: a@b.c\nSubject: x")
+    one, two = read_message(raw), read_message(raw)
+    assert one.message_id == two.message_id == message_id_of(raw)
+    assert one.message_id.startswith("<") and one.message_id.endswith("@pbmref.invalid>")
+    assert read_message(raw + b"more").message_id != one.message_id
+
+
+@pytest.mark.parametrize(
+    ("subject", "expected"),
+    [
+        ("=?utf-8?q?Gr=C3=BC=C3=9Fe?= aus Berlin", "Grüße aus Berlin"),
+        ("=?iso-8859-1?q?caf=E9?=", "café"),
+        ("=?utf-8?b?w6lsw6hWZQ==?=", "élèVe"),
+        ("zep1\n orders\n\tturn 7", "zep1 orders turn 7"),  # folded: one line
+        ("=?x-unknown?q?abc?=", "abc"),  # unknown charset: still read
+        ("=?utf-8?q?broken", "=?utf-8?q?broken"),
+    ],
+)
+def test_subject_decoding(subject: str, expected: str) -> None:
+    m = read_message(mail(f"From: a@b.c\nSubject: {subject}"))
+    assert m.subject == expected
+    assert "\n" not in m.subject and "\r" not in m.subject
+
+
+# ----------------------------------------------------------------------------- bodies
+
+
+@pytest.mark.parametrize(
+    ("charset", "cte", "payload", "expected"),
+    [
+        ("utf-8", "8bit", "Grüße, GAME zep1".encode(), "Grüße, GAME zep1"),
+        ("iso-8859-1", "8bit", "Grüße".encode("latin-1"), "Grüße"),
+        ("windows-1252", "quoted-printable", b"caf=E9 =80", "café €"),
+        ("koi8-r", "base64", base64.b64encode("Привет".encode("koi8-r")), "Привет"),
+        # lying label: says ascii, is UTF-8
+        ("us-ascii", "8bit", "Grüße".encode(), "Grüße"),
+        # lying label: says UTF-8, is Latin-1 -> readable with a single-byte reading
+        ("utf-8", "8bit", "Grüße".encode("latin-1"), "Grüße"),
+        # unknown label
+        ("x-klingon", "8bit", b"qapla", "qapla"),
+        # broken base64 does not raise
+        ("utf-8", "base64", b"R0FNRS!!!", None),
+    ],
+)
+def test_charsets_and_transfer_encodings(charset: str, cte: str, payload: bytes,
+                                         expected: str | None) -> None:
+    raw = mail(f"From: a@b.c\nContent-Type: text/plain; charset={charset}\n"
+               f"Content-Transfer-Encoding: {cte}", payload)
+    m = read_message(raw)
+    if expected is not None:
+        assert m.text.strip() == expected
+    else:
+        assert isinstance(m.text, str)
+
+
+def test_html_only_mail_is_read_as_text() -> None:
+    html = ("<html><head><style>p {color: red}</style><title>t</title></head><body>"
+            "<p>GAME zep1</p><p>PASSWORD a&amp;b</p><div>1: LS&nbsp;f-A</div>"
+            "<script>alert(1)</script></body></html>")
+    m = read_message(mail("From: a@b.c\nContent-Type: text/html; charset=utf-8", html))
+    assert m.text.splitlines() == ["GAME zep1", "", "PASSWORD a&b", "", "1: LS f-A"]
+
+
+def test_plain_part_preferred_and_attachments_ignored() -> None:
+    msg = EmailMessage()
+    msg["From"] = "a@b.c"
+    msg.set_content("GAME zep1\nEND\n")
+    msg.add_alternative("<p>HTML version</p>", subtype="html")
+    msg.add_attachment(b"not the orders", maintype="text", subtype="plain", filename="x.txt")
+    m = read_message(msg.as_bytes())
+    assert m.text == "GAME zep1\nEND\n"
+    assert "multipart/mixed" in m.content_types
+
+
+def test_attachment_only_text_is_not_the_body() -> None:
+    msg = EmailMessage()
+    msg["From"] = "a@b.c"
+    msg.set_content("<p>from html</p>", subtype="html")
+    msg.add_attachment(b"attached text", maintype="text", subtype="plain", filename="a.txt")
+    assert read_message(msg.as_bytes()).text == "from html"
+
+
+@pytest.mark.parametrize("depth", [1, 5, 60, 400, 3000])
+def test_nested_multipart_any_depth(depth: int) -> None:
+    head = "From: a@b.c\nSubject: deep\nMIME-Version: 1.0\n"
+    body = "GAME zep1 deep\n"
+    part = f"Content-Type: text/plain\n\n{body}"
+    for i in range(depth):
+        part = (f'Content-Type: multipart/mixed; boundary="b{i}"\n\n'
+                f"--b{i}\n{part}\n--b{i}--\n")
+    m = read_message((head + part).encode(), max_bytes=10**8)
+    assert m.subject == "deep"
+    if depth <= 50:
+        assert m.text.strip() == "GAME zep1 deep"
+
+
+def test_oversized_reads_headers_only() -> None:
+    raw = mail("From: Big <big@b.c>\nSubject: huge", b"x" * 5000)
+    m = read_message(raw, max_bytes=1000)
+    assert m.oversized and m.text == "" and m.subject == "huge" and m.size == len(raw)
+    assert m.from_addr == "big@b.c"
+    # the true size from the intake counts even when only the headers were fetched
+    head = mail("From: a@b.c\nSubject: s", b"")
+    assert read_message(head, max_bytes=1000, size=10_000).oversized
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [b"", b"\x00\x01\x02\xff\xfe", b"\r\n\r\n", b"From:\r\n\r\n", b"Content-Type: multipart/mixed\r\n\r\n--",
+     b"Content-Type: multipart/mixed; boundary=x\r\n\r\n--x\r\n--x\r\n--x--",
+     b"Subject: =?utf-8?b?!!!?=\r\nFrom: <<<@>>>\r\nDate: yesterday\r\n\r\nbody",
+     b"From: a@b.c\r\nContent-Type: text/plain; charset=\"\"\r\n\r\nx",
+     b"From: a@b.c\r\nContent-Transfer-Encoding: x-uuencode\r\n\r\nbegin 644 x\r\n"],
+)
+def test_garbage_never_raises(raw: bytes) -> None:
+    m = read_message(raw)
+    assert isinstance(m, IncomingMail)
+    assert m.message_id.startswith("<")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=3000))
+def test_fuzz_random_bytes(raw: bytes) -> None:
+    m = read_message(raw, max_bytes=2000)
+    assert isinstance(m.text, str) and "\n" not in m.subject
+    never_answer_reason(m, OURS)
+
+
+_header_names = st.sampled_from(["From", "To", "Subject", "Content-Type", "Content-Transfer-Encoding",
+                                 "Message-ID", "Date", "References", "Return-Path", "Auto-Submitted",
+                                 "Content-Disposition", "Reply-To"])
+_text = st.text(alphabet=st.characters(codec="utf-8"), max_size=60)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(_header_names, _text), max_size=8), st.binary(max_size=500),
+       st.sampled_from(["text/plain", "text/html", "multipart/mixed; boundary=z",
+                        "multipart/alternative", "message/rfc822", "text/plain; charset=bogus"]))
+def test_fuzz_structured(headers: list[tuple[str, str]], body: bytes, ctype: str) -> None:
+    head = "".join(f"{k}: {v}\r\n" for k, v in headers)
+    raw = f"Content-Type: {ctype}\r\n{head}\r\n".encode("utf-8", "surrogateescape") + body
+    raw += b"\r\n--z\r\nContent-Type: text/plain\r\n\r\nx\r\n--z--\r\n"
+    m = read_message(raw)
+    assert isinstance(m, IncomingMail)
+    assert "\r" not in m.subject and "\n" not in m.from_name
+    never_answer_reason(m, OURS)
+
+
+# ----------------------------------------------------------------------------- never answer
+
+NEVER_ANSWER = [
+    # (headers, reason fragment or None when a reply is fine)
+    ("From: player1@example.org", None),
+    ("From: player1@example.org\nAuto-Submitted: no", None),
+    ("From: player1@example.org\nPrecedence: first-class", None),
+    ("From: Referee <REFEREE@game.test>", "referee itself"),
+    ("From: player1@example.org\nX-Pbmref-Loop: referee@game.test", "loop header"),
+    ("From: MAILER-DAEMON@mx.example.org", "bounce"),
+    ("From: postmaster@example.org", "bounce"),
+    ("Subject: no sender", "no sender"),
+    ("Return-Path: <>\nFrom: player1@example.org", "null Return-Path"),
+    ("From: player1@example.org\nAuto-Submitted: auto-replied", "Auto-Submitted: auto-replied"),
+    ("From: player1@example.org\nAuto-Submitted: auto-generated; owner-email=x", "auto-generated"),
+    ("From: player1@example.org\nPrecedence: bulk", "Precedence: bulk"),
+    ("From: player1@example.org\nPrecedence: Junk", "Precedence: junk"),
+    ("From: player1@example.org\nPrecedence: list", "Precedence: list"),
+    ("From: player1@example.org\nList-Id: <games.lists.example.org>", "List-Id"),
+    ("From: player1@example.org\nX-Loop: vacation@example.org", "X-Loop"),
+    ("From: player1@example.org\nX-Autoreply: yes", "x-autoreply"),
+    ("From: player1@example.org\nX-Autorespond: yes", "x-autorespond"),
+    ("From: player1@example.org\nContent-Type: multipart/report; report-type=delivery-status;"
+     " boundary=r", "delivery report"),
+]
+
+
+@pytest.mark.parametrize(("headers", "fragment"), NEVER_ANSWER)
+def test_never_answer_reason(headers: str, fragment: str | None) -> None:
+    m = read_message(mail(headers))
+    reason = never_answer_reason(m, OURS)
+    if fragment is None:
+        assert reason is None
+    else:
+        assert reason is not None and fragment.lower() in reason.lower()
+
+
+def test_delivery_status_part_inside_a_mixed_mail() -> None:
+    raw = mail("From: player1@example.org\nContent-Type: multipart/mixed; boundary=q",
+               b"--q\r\nContent-Type: text/plain\r\n\r\nfailed\r\n"
+               b"--q\r\nContent-Type: message/delivery-status\r\n\r\nStatus: 5.0.0\r\n\r\n--q--\r\n")
+    assert "delivery" in (never_answer_reason(read_message(raw), OURS) or "")
