@@ -1,0 +1,182 @@
+"""Winter adjustments: builds, disbands, civil disorder (DD1, DD3, DD11-DD13)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .dirigible import UPKEEP, supply_points, upkeep
+from .events import Event, result_event
+from .legal import adjust_kind_problem
+from .map import GameMap, Loc, display
+from .orders import Build, Disband, Order, OrderResult, Outcome, Reason, Waive
+from .state import Position, Unit, UnitType
+
+
+def _fail(o: Order, why: str) -> OrderResult:
+    return OrderResult(o, Outcome.FAILS, why)
+
+
+def removal_order(pos: Position, m: GameMap, power: str, units: list[Unit]) -> list[Unit]:
+    """Civil-disorder removal order (DD3, 2023 rule; DD11 dirigibles first).
+
+    Farthest from the power's owned centres first (devastated ones count for
+    distance); ties: fleets before armies, then by province abbreviation. The
+    1971 edition measures from home centres instead."""
+    if pos.edition == "1971":
+        sources = frozenset(m.home_centers(power))
+    else:
+        sources = frozenset(pos.centers_of(power))
+    dist = m.distances_from(sources) if sources else {}
+    far = 10_000
+
+    def key(u: Unit) -> tuple[int, int, int, str]:
+        air_first = 0 if u.kind is UnitType.DIRIGIBLE else 1
+        return (air_first, -dist.get(u.prov, far), 0 if u.kind is UnitType.FLEET else 1, u.prov)
+
+    return sorted(units, key=key)
+
+
+def build_problem(
+    pos: Position, m: GameMap, o: Build, units_now: list[Unit]
+) -> str | None:
+    prov = o.loc.prov
+    if prov not in m.provinces:
+        return f"unknown province {prov}"
+    if o.kind is UnitType.DIRIGIBLE and not pos.dirigible:
+        return "there are no dirigibles in standard Diplomacy"
+    if prov not in m.home_centers(o.power):
+        return f"{display(prov)} is not a home centre of {o.power}"
+    if pos.owner(prov) != o.power:
+        return f"{o.power} does not own {display(prov)}"
+    if prov in pos.devastated:
+        return f"{display(prov)} is devastated this year (DD10)"
+    if o.kind is UnitType.DIRIGIBLE:
+        if o.loc.coast:
+            return "dirigibles ignore coasts"
+        if any(u.prov == prov and u.airborne for u in units_now):
+            return f"a dirigible is already in {display(prov)} (DD13)"
+        return None
+    if any(u.prov == prov and not u.airborne for u in units_now):
+        return f"{display(prov)} is occupied"
+    if o.kind is UnitType.ARMY:
+        if o.loc.coast:
+            return "an army is not built on a coast"
+        return None
+    # fleet
+    if m.coasts(prov):
+        if o.loc.coast not in m.coasts(prov):
+            return f"say which coast of {display(prov)} the fleet is built on"
+    elif m.terrain(prov) != "coast" or o.loc.coast:
+        return f"a fleet cannot be built in {o.loc}"
+    if pos.dirigible and pos.phase.year == 1900 and o.power == "RUS" and o.loc == Loc("stp", "nc"):
+        return "Russia may not build a fleet on St Petersburg's north coast in 1900 (DD12)"
+    return None
+
+
+def balance(pos: Position, power: str) -> int:
+    """Positive: builds (standard) or spare points (dirigible); negative: must remove."""
+    units = pos.units_of(power)
+    if pos.dirigible:
+        return supply_points(pos, power) - upkeep(units)
+    return len(pos.centers_of(power)) - len(units)
+
+
+def may_adjust(pos: Position, m: GameMap, power: str) -> bool:
+    """DD1: is a Winter phase needed for this power?"""
+    b = balance(pos, power)
+    if b < 0:
+        return True
+    if pos.dirigible:
+        if b < min(UPKEEP.values()):
+            return False
+    elif b == 0:
+        return False
+    units = pos.units
+    for prov in m.home_centers(power):
+        if pos.owner(prov) != power or prov in pos.devastated:
+            continue
+        surface = any(u.prov == prov and not u.airborne for u in units)
+        air = any(u.prov == prov and u.airborne for u in units)
+        if not surface:
+            return True
+        if pos.dirigible and not air:
+            return True
+    return False
+
+
+def run_adjustments(
+    pos: Position, m: GameMap, orders: list[Order]
+) -> tuple[Position, tuple[OrderResult, ...], tuple[Event, ...]]:
+    results: list[OrderResult | None] = [None] * len(orders)
+    units = list(pos.units)
+    events: list[Event] = []
+    by_power: dict[str, list[int]] = {}
+    for i, o in enumerate(orders):
+        problem = adjust_kind_problem(o)
+        if problem is not None:
+            results[i] = _fail(o, f"{Reason.ILLEGAL.value}: {problem}")
+            continue
+        by_power.setdefault(o.power, []).append(i)
+    for power in pos.powers:
+        idx = by_power.get(power, [])
+        mine = [u for u in units if u.power == power]
+        if pos.dirigible:
+            points = supply_points(pos, power)
+            cost = upkeep(mine)
+            budget = points - cost
+        else:
+            points = len(pos.centers_of(power))
+            budget = points - len(mine)
+        for i in idx:
+            o = orders[i]
+            if isinstance(o, Waive):
+                if budget > 0:
+                    results[i] = OrderResult(o, Outcome.SUCCEEDS)
+                    if not pos.dirigible:
+                        budget -= 1
+                else:
+                    results[i] = _fail(o, "nothing to waive")
+            elif isinstance(o, Build):
+                if budget <= 0:
+                    results[i] = _fail(o, f"{Reason.TOO_MANY.value}: no build allowed")
+                    continue
+                problem = build_problem(pos, m, o, units)
+                if problem is not None:
+                    results[i] = _fail(o, f"{Reason.ILLEGAL.value}: {problem}")
+                    continue
+                need = UPKEEP[o.kind] if pos.dirigible else 1
+                if need > budget:
+                    results[i] = _fail(o, f"{Reason.TOO_MANY.value}: its upkeep does not fit (DD11)")
+                    continue
+                budget -= need
+                new = Unit(power, o.kind, o.loc)
+                units.append(new)
+                results[i] = OrderResult(o, Outcome.SUCCEEDS)
+                events.append(Event("built", power=power, unit=str(new)))
+            elif isinstance(o, Disband):
+                target = next(
+                    (u for u in units if u.power == power and u.kind is o.kind and u.loc == o.loc), None
+                )
+                if target is None:
+                    results[i] = _fail(o, f"{Reason.ILLEGAL.value}: {power} has no {o.unit_text()}")
+                    continue
+                if budget >= 0:
+                    results[i] = _fail(o, f"{Reason.TOO_MANY.value}: no removal needed")
+                    continue
+                units.remove(target)
+                budget += UPKEEP[target.kind] if pos.dirigible else 1
+                results[i] = OrderResult(o, Outcome.SUCCEEDS)
+                events.append(Event("removed", power=power, unit=str(target), reason="ordered"))
+        if budget < 0:
+            mine = [u for u in units if u.power == power]
+            for u in removal_order(pos, m, power, mine):
+                if budget >= 0:
+                    break
+                units.remove(u)
+                budget += UPKEEP[u.kind] if pos.dirigible else 1
+                events.append(Event("removed", power=power, unit=str(u), reason="civil disorder", rule="DD3"))
+    final = tuple(
+        r if r is not None else _fail(orders[i], Reason.ILLEGAL.value) for i, r in enumerate(results)
+    )
+    new_pos = replace(pos, units=tuple(sorted(units)))
+    return new_pos, final, tuple(result_event(r) for r in final) + tuple(events)

@@ -1,0 +1,59 @@
+"""Every DATC case of the shared JSON that is not marked ``ignore`` (DD2).
+
+One test per case, named after its number: ``-k test_6_f_14``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pbmref.rules.diplomacy import adjudicate_full
+
+from .datc import (
+    build_position,
+    case_id,
+    load_cases,
+    mismatches,
+    parse_order,
+    parse_unit,
+    retreat_run,
+    run_main,
+)
+
+CASES = load_cases()
+PARAMS = [
+    pytest.param(
+        c,
+        id=case_id(c),
+        marks=[pytest.mark.skip(reason=str(c["ignore"]))] if c.get("ignore") else [],
+    )
+    for c in CASES
+]
+
+
+def _removed_by_disorder(events: tuple[object, ...]) -> set[str]:
+    return {
+        f"{e.power}: {e.unit}"  # type: ignore[attr-defined]
+        for e in events
+        if e.kind == "removed" and e.reason == "civil disorder"  # type: ignore[attr-defined]
+    }
+
+
+@pytest.mark.parametrize("case", PARAMS)
+def test_datc(case: dict[str, object]) -> None:
+    phase = case["phase"]
+    if phase == "Main":
+        _, orders, expected, adj = run_main(case, case.get("edition"))  # type: ignore[arg-type]
+        assert mismatches(orders, expected, adj.results) == []  # type: ignore[attr-defined]
+    elif phase == "Retreat":
+        problems, _, orders, expected, adj = retreat_run(case)
+        assert problems == []
+        assert mismatches(orders, expected, adj.results) == []  # type: ignore[attr-defined]
+    else:
+        pos = build_position(case)
+        orders_map: dict[str, object] = case["orders"]  # type: ignore[assignment]
+        orders = [parse_order(k, "Build") for k in orders_map]
+        adj = adjudicate_full(pos, orders)
+        assert mismatches(orders, list(orders_map.values()), adj.results) == []  # type: ignore[arg-type]
+        wanted = {str(parse_unit(t).power) + ": " + str(parse_unit(t)) for t in case.get("civil_disorder") or []}  # type: ignore[union-attr]
+        assert wanted <= _removed_by_disorder(adj.events)
