@@ -288,10 +288,10 @@ def position_to_dict(state: GameState) -> dict[str, Any]:
         }
         for a in state.aircraft
     }
-    disabled = {f.corner.value: {"disabled_turns": f.disabled_turns}
-                for f in state.airfields if f.disabled_turns}
-    if disabled:
-        out["airfields"] = disabled
+    # Every airfield is written, so a result can be checked for a counter
+    # that ran down to 0 (Z16); reading accepts any subset.
+    out["airfields"] = {f.corner.value: {"disabled_turns": f.disabled_turns}
+                        for f in state.airfields}
     if state.zeppelins:
         out["zeppelins"] = {
             z.name: {
