@@ -125,7 +125,9 @@ class MainRun:
     adjudication: object
 
 
-def run_main(case: dict[str, object], edition: str | None) -> tuple[Position, list[Order], list[str | None], object]:
+def run_main(
+    case: dict[str, object], edition: str | None
+) -> tuple[Position, list[Order], list[str | None], object]:
     orders_map: dict[str, str | None] = case["orders"]  # type: ignore[assignment]
     orders = [parse_order(k, "Main") for k in orders_map]
     if case.get("starting_state"):
@@ -150,7 +152,9 @@ def outcome_word(succeeded: bool) -> str:
     return "Succeeds" if succeeded else "Fails"
 
 
-def mismatches(orders: list[Order], expected: list[str | None], results: tuple[object, ...]) -> list[str]:
+def mismatches(
+    orders: list[Order], expected: list[str | None], results: tuple[object, ...]
+) -> list[str]:
     out = []
     for o, exp, res in zip(orders, expected, results, strict=True):
         if exp is None:
@@ -183,7 +187,9 @@ def build_position(case: dict[str, object]) -> Position:
     )
 
 
-def retreat_run(case: dict[str, object]) -> tuple[list[str], Position, list[Order], list[str | None], object]:
+def retreat_run(
+    case: dict[str, object],
+) -> tuple[list[str], Position, list[Order], list[str | None], object]:
     pre: dict[str, object] = case["preceding_main_phase"]  # type: ignore[assignment]
     _, orders, expected, adj = run_main(pre, None)
     problems = mismatches(orders, expected, adj.results)  # type: ignore[attr-defined]

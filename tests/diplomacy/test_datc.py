@@ -55,5 +55,8 @@ def test_datc(case: dict[str, object]) -> None:
         orders = [parse_order(k, "Build") for k in orders_map]
         adj = adjudicate_full(pos, orders)
         assert mismatches(orders, list(orders_map.values()), adj.results) == []  # type: ignore[arg-type]
-        wanted = {str(parse_unit(t).power) + ": " + str(parse_unit(t)) for t in case.get("civil_disorder") or []}  # type: ignore[union-attr]
+        wanted = {
+            str(parse_unit(t).power) + ": " + str(parse_unit(t))
+            for t in case.get("civil_disorder") or []
+        }  # type: ignore[union-attr]
         assert wanted <= _removed_by_disorder(adj.events)

@@ -36,9 +36,7 @@ def removal_order(pos: Position, m: GameMap, power: str, units: list[Unit]) -> l
     return sorted(units, key=key)
 
 
-def build_problem(
-    pos: Position, m: GameMap, o: Build, units_now: list[Unit]
-) -> str | None:
+def build_problem(pos: Position, m: GameMap, o: Build, units_now: list[Unit]) -> str | None:
     prov = o.loc.prov
     if prov not in m.provinces:
         return f"unknown province {prov}"
@@ -146,7 +144,9 @@ def run_adjustments(
                     continue
                 need = UPKEEP[o.kind] if pos.dirigible else 1
                 if need > budget:
-                    results[i] = _fail(o, f"{Reason.TOO_MANY.value}: its upkeep does not fit (DD11)")
+                    results[i] = _fail(
+                        o, f"{Reason.TOO_MANY.value}: its upkeep does not fit (DD11)"
+                    )
                     continue
                 budget -= need
                 new = Unit(power, o.kind, o.loc)
@@ -155,7 +155,8 @@ def run_adjustments(
                 events.append(Event("built", power=power, unit=str(new)))
             elif isinstance(o, Disband):
                 target = next(
-                    (u for u in units if u.power == power and u.kind is o.kind and u.loc == o.loc), None
+                    (u for u in units if u.power == power and u.kind is o.kind and u.loc == o.loc),
+                    None,
                 )
                 if target is None:
                     results[i] = _fail(o, f"{Reason.ILLEGAL.value}: {power} has no {o.unit_text()}")
@@ -174,9 +175,12 @@ def run_adjustments(
                     break
                 units.remove(u)
                 budget += UPKEEP[u.kind] if pos.dirigible else 1
-                events.append(Event("removed", power=power, unit=str(u), reason="civil disorder", rule="DD3"))
+                events.append(
+                    Event("removed", power=power, unit=str(u), reason="civil disorder", rule="DD3")
+                )
     final = tuple(
-        r if r is not None else _fail(orders[i], Reason.ILLEGAL.value) for i, r in enumerate(results)
+        r if r is not None else _fail(orders[i], Reason.ILLEGAL.value)
+        for i, r in enumerate(results)
     )
     new_pos = replace(pos, units=tuple(sorted(units)))
     return new_pos, final, tuple(result_event(r) for r in final) + tuple(events)

@@ -74,8 +74,12 @@ def _end_of_season(pos: Position, m: GameMap) -> tuple[Position, tuple[Event, ..
             continue
         if owners.get(u.prov) != u.power:
             events.append(
-                Event("captured", power=u.power, province=display(u.prov),
-                      reason=f"from {owners[u.prov]}" if u.prov in owners else None)
+                Event(
+                    "captured",
+                    power=u.power,
+                    province=display(u.prov),
+                    reason=f"from {owners[u.prov]}" if u.prov in owners else None,
+                )
             )
             owners[u.prov] = u.power
     pos = pos.with_centers(owners)

@@ -69,7 +69,9 @@ def run_movement(pos: Position, m: GameMap, orders: list[Order]) -> MovementOutc
     air_units: dict[str, Unit] = {}
     for u in pos.units:
         (air_units if u.airborne else surface_units)[u.prov] = u
-    surface_orders: dict[str, Order] = {p: Hold(u.power, u.kind, u.loc) for p, u in surface_units.items()}
+    surface_orders: dict[str, Order] = {
+        p: Hold(u.power, u.kind, u.loc) for p, u in surface_units.items()
+    }
     air_orders: dict[str, Order] = {p: Hold(u.power, u.kind, u.loc) for p, u in air_units.items()}
     given: dict[tuple[str, str], int] = {}  # (layer, prov) -> index of the order used
     dd8: dict[str, SupportHold | SupportMove] = {}
@@ -152,7 +154,9 @@ def run_movement(pos: Position, m: GameMap, orders: list[Order]) -> MovementOutc
             else:
                 results[i] = _ok(o)
                 devastated.add(prov)
-                events.append(Event("devastated", power=o.power, province=display(prov), rule="DD10"))
+                events.append(
+                    Event("devastated", power=o.power, province=display(prov), rule="DD10")
+                )
             continue
         if layer == "air" and prov in dd8:
             results[i] = _dd8_result(surf, o, external_given=_ext_given(external, prov))
@@ -163,14 +167,20 @@ def run_movement(pos: Position, m: GameMap, orders: list[Order]) -> MovementOutc
         results.setdefault(i, _fail(order_list[i], Reason.ILLEGAL.value))
     ordered = tuple(results[i] for i in range(len(order_list)))
     all_events = [result_event(x) for x in ordered]
-    for d in dislodged:
+    for dl in dislodged:
         all_events.append(
-            Event("dislodged", power=d.unit.power, unit=str(d.unit),
-                  province=display(d.attacker_from) if d.attacker_from else None)
+            Event(
+                "dislodged",
+                power=dl.unit.power,
+                unit=str(dl.unit),
+                province=display(dl.attacker_from) if dl.attacker_from else None,
+            )
         )
     for u in air_lost:
         all_events.append(Event("dislodged", power=u.power, unit=str(u)))
-        all_events.append(Event("disbanded", power=u.power, unit=str(u), reason="dislodged dirigible", rule="DD9"))
+        all_events.append(
+            Event("disbanded", power=u.power, unit=str(u), reason="dislodged dirigible", rule="DD9")
+        )
     all_events.extend(events)
     new_pos = replace(
         pos,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from .map import Loc
 from .state import UnitType
@@ -101,20 +101,22 @@ class Waive:
         return "Waive"
 
 
-Order = Hold | Move | SupportHold | SupportMove | Convoy | Devastate | Retreat | Disband | Build | Waive
+Order = (
+    Hold | Move | SupportHold | SupportMove | Convoy | Devastate | Retreat | Disband | Build | Waive
+)
 MOVEMENT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy, Devastate)
 RETREAT_ORDERS = (Retreat, Disband)
 ADJUST_ORDERS = (Build, Disband, Waive)
 
 
-class Outcome(str, Enum):
+class Outcome(StrEnum):
     """DD2a: every order either succeeds or fails."""
 
     SUCCEEDS = "succeeds"
     FAILS = "fails"
 
 
-class Reason(str, Enum):
+class Reason(StrEnum):
     """Why an order failed (or a note on success)."""
 
     NONE = ""

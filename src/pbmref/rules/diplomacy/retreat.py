@@ -29,13 +29,17 @@ def run_retreats(
             results[i] = OrderResult(o, Outcome.FAILS, f"{Reason.ILLEGAL.value}: {problem}")
             continue
         assert isinstance(o, (Retreat, Disband))
-        unit = next(d.unit for d in pos.dislodged if d.unit.loc == o.loc and d.unit.power == o.power)
+        unit = next(
+            d.unit for d in pos.dislodged if d.unit.loc == o.loc and d.unit.power == o.power
+        )
         if unit in chosen:
-            results[i] = OrderResult(o, Outcome.FAILS, f"{Reason.ILLEGAL.value}: a second order for the unit")
+            results[i] = OrderResult(
+                o, Outcome.FAILS, f"{Reason.ILLEGAL.value}: a second order for the unit"
+            )
             continue
         chosen[unit] = i
     targets: dict[str, int] = {}
-    for unit, i in chosen.items():
+    for i in chosen.values():
         o = orders[i]
         if isinstance(o, Retreat):
             targets[o.dest.prov] = targets.get(o.dest.prov, 0) + 1
@@ -44,33 +48,57 @@ def run_retreats(
     for d in pos.dislodged:
         i_opt = chosen.get(d.unit)
         if i_opt is None:
-            events.append(Event("disbanded", power=d.unit.power, unit=str(d.unit), reason="no retreat ordered", rule="DD3"))
+            events.append(
+                Event(
+                    "disbanded",
+                    power=d.unit.power,
+                    unit=str(d.unit),
+                    reason="no retreat ordered",
+                    rule="DD3",
+                )
+            )
             continue
         o = orders[i_opt]
         if isinstance(o, Retreat):
             if targets[o.dest.prov] > 1:
                 results[i_opt] = OrderResult(o, Outcome.FAILS, Reason.BOUNCED.value)
-                events.append(Event("disbanded", power=d.unit.power, unit=str(d.unit), reason="retreats bounced"))
+                events.append(
+                    Event(
+                        "disbanded", power=d.unit.power, unit=str(d.unit), reason="retreats bounced"
+                    )
+                )
             else:
                 results[i_opt] = OrderResult(o, Outcome.SUCCEEDS)
                 new_units.append(replace(d.unit, loc=o.dest))
         else:
             results[i_opt] = OrderResult(o, Outcome.SUCCEEDS)
-            events.append(Event("disbanded", power=d.unit.power, unit=str(d.unit), reason="ordered"))
-    final = tuple(r if r is not None else OrderResult(orders[i], Outcome.FAILS, Reason.ILLEGAL.value)
-                  for i, r in enumerate(results))
+            events.append(
+                Event("disbanded", power=d.unit.power, unit=str(d.unit), reason="ordered")
+            )
+    final = tuple(
+        r if r is not None else OrderResult(orders[i], Outcome.FAILS, Reason.ILLEGAL.value)
+        for i, r in enumerate(results)
+    )
     all_events = tuple(result_event(r) for r in final) + tuple(events)
     new_pos = replace(pos, units=tuple(sorted(new_units)), dislodged=(), standoffs=frozenset())
     return new_pos, final, all_events
 
 
-def disband_stranded(pos: Position, m: GameMap) -> tuple[Position, tuple[DislodgedUnit, ...], tuple[Event, ...]]:
+def disband_stranded(
+    pos: Position, m: GameMap
+) -> tuple[Position, tuple[DislodgedUnit, ...], tuple[Event, ...]]:
     """DD1: a dislodged unit with nowhere to go is disbanded at once."""
     options = options_for(pos, m)
     keep = tuple(d for d in pos.dislodged if options[d.unit])
     gone = tuple(d for d in pos.dislodged if not options[d.unit])
     events = tuple(
-        Event("disbanded", power=d.unit.power, unit=str(d.unit), reason="no place to retreat", rule="DD1")
+        Event(
+            "disbanded",
+            power=d.unit.power,
+            unit=str(d.unit),
+            reason="no place to retreat",
+            rule="DD1",
+        )
         for d in gone
     )
     return replace(pos, dislodged=keep), gone, events

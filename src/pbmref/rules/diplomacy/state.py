@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from enum import Enum
+from enum import StrEnum
 
 from .map import POWERS, Loc, display
 
 
-class UnitType(str, Enum):
+class UnitType(StrEnum):
     ARMY = "A"
     FLEET = "F"
     DIRIGIBLE = "D"  # DD5
 
 
-class Variant(str, Enum):
+class Variant(StrEnum):
     STANDARD = "diplomacy"
     DIRIGIBLE = "dirigible"
 
