@@ -1,0 +1,718 @@
+"""Reading and checking tweedekker orders: mail body lines and orders entries.
+
+Two ways in, one set of checks:
+
+- ``parse_body(state, player, lines)``: the body lines of an order mail
+  (``(line_no, text)`` pairs from the envelope) -> a canonical orders entry,
+  e.g. ``{"plane": ["L f-A", "A", "R"], "zeppelin": ["L f-B", "A d-B", ""]}``;
+- ``entry_to_orders(state, player, entry)``: an orders entry (scenario file,
+  stored orders) -> ``(PlaneOrders | None, (ZeppelinVote | None,) * 3)``.
+
+Both raise ``pbmref.orders.errors`` exceptions only; several problems come
+as one ``OrderErrors``. Rule numbers refer to ``shared/rules/tweedekker.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import LarkError, UnexpectedInput, VisitError
+
+from pbmref.orders.errors import (
+    IllegalOrderError,
+    OrderMailError,
+    OrderSyntaxError,
+    UnknownPlayerError,
+    raise_all,
+)
+from pbmref.orders.lines import clean_line, grammar_text
+from pbmref.rules.hexgrid import Heading
+from pbmref.rules.tweedekker.orders import (
+    FireDir,
+    Manoeuvre,
+    Move,
+    PlaneOrders,
+    ZeppelinFire,
+    ZeppelinVote,
+)
+from pbmref.rules.tweedekker.state import Aircraft, AircraftState, GameState, Runway
+
+__all__ = [
+    "ParsedLine",
+    "Item",
+    "entry_to_orders",
+    "parse_body",
+    "parse_line",
+    "read_body",
+    "MOVES_PER_TURN",
+]
+
+MOVES_PER_TURN = 3  # rule T1
+
+MANOEUVRE_WORDS = {
+    "A": Manoeuvre.A, "L": Manoeuvre.L, "LT": Manoeuvre.L, "R": Manoeuvre.R,
+    "RT": Manoeuvre.R, "LS": Manoeuvre.LS, "RS": Manoeuvre.RS, "0": Manoeuvre.ZERO,
+    "N": Manoeuvre.ZERO, "O": Manoeuvre.ZERO, "I": Manoeuvre.I,
+}
+FIRE_WORDS = {"A": "f-A", "L": "f-L", "R": "f-R", "B": "f-B", "0": "f-0", "O": "f-0"}
+
+
+# ---------------------------------------------------------------------------
+# One line, parsed
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """One word of a move line: ``kind`` is man | fire | bomb; ``value`` canonical."""
+
+    kind: str
+    value: str  # "LS", "f-A", "f-0", "d-B"
+    column: int
+    width: int
+    text: str  # as written
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedLine:
+    """What one body line says, before it is checked against the position.
+
+    ``kind``: plane | zeppelin | move (section from context) | takeoff | land.
+    """
+
+    kind: str
+    move_no: int | None = None
+    move_col: int | None = None
+    move_width: int = 1
+    items: tuple[Item, ...] = ()
+    runway: Runway | None = None
+    corner: Heading | None = None
+    corner_col: int | None = None
+
+
+def _number(tok: Token) -> int:
+    digits = "".join(c for c in str(tok) if c.isdigit())
+    return int(digits) if len(digits) < 6 else 10**6
+
+
+class _LineTransformer(Transformer[Token, Any]):
+    """Parse tree of one line -> ``ParsedLine`` (rules M2, F2, Z7)."""
+
+    def manoeuvre(self, children: list[Token]) -> list[Item]:
+        tok = children[0]
+        return [Item("man", MANOEUVRE_WORDS[str(tok).upper()].value, tok.column or 1,
+                     len(tok), str(tok))]
+
+    def fire(self, children: list[Token]) -> list[Item]:
+        tok = children[0]
+        return [Item("fire", FIRE_WORDS[str(tok)[2].upper()], tok.column or 1, len(tok),
+                     str(tok))]
+
+    def bomb(self, children: list[Token]) -> list[Item]:
+        tok = children[0]
+        return [Item("bomb", "d-B", tok.column or 1, len(tok), str(tok))]
+
+    def postal_fire(self, children: list[Token]) -> list[Item]:
+        kw = children[0]
+        out: list[Item] = []
+        for tok in children[1:]:
+            if tok.type != "FDIR":
+                continue
+            # The caret for "FIRE A" marks the direction letter.
+            out.append(Item("fire", FIRE_WORDS[str(tok).upper()], tok.column or 1, 1,
+                            f"{kw} {tok}"))
+        return out
+
+    def sep(self, children: list[Token]) -> list[Item]:
+        return []
+
+    def _line(self, kind: str, children: list[Any]) -> ParsedLine:
+        move_no = move_col = None
+        width = 1
+        items: list[Item] = []
+        for c in children:
+            if isinstance(c, Token):
+                if c.type in ("MOVENO", "PMOVENO", "ZMOVENO"):
+                    move_no, move_col, width = _number(c), c.column, len(c)
+            else:
+                items.extend(c)
+        return ParsedLine(kind, move_no, move_col, width, tuple(items))
+
+    def plane_line(self, children: list[Any]) -> ParsedLine:
+        return self._line("plane", children)
+
+    def zeppelin_line(self, children: list[Any]) -> ParsedLine:
+        return self._line("zeppelin", children)
+
+    def move_line(self, children: list[Any]) -> ParsedLine:
+        return self._line("move", children)
+
+    def _runway_line(self, kind: str, children: list[Token]) -> ParsedLine:
+        runway = corner = None
+        corner_col = None
+        for tok in children:
+            if tok.type == "RUNWAY":
+                runway = Runway.parse(str(tok))
+            elif tok.type == "CORNER":
+                corner, corner_col = Heading.parse(str(tok)), tok.column
+        if kind == "takeoff" and runway is None:
+            runway = Runway.BETA  # rule L3: BETA when none is named
+        return ParsedLine(kind, runway=runway, corner=corner, corner_col=corner_col)
+
+    def takeoff_line(self, children: list[Token]) -> ParsedLine:
+        return self._runway_line("takeoff", children)
+
+    def land_line(self, children: list[Token]) -> ParsedLine:
+        return self._runway_line("land", children)
+
+
+class _KeepMistakes:
+    """Post-lexer that keeps the MISTAKE_* terminals acceptable everywhere."""
+
+    always_accept = (
+        "MISTAKE_NODASH", "MISTAKE_FIREWORD", "MISTAKE_PAREN", "MISTAKE_NUMBER",
+        "MISTAKE_JOINED", "MISTAKE_KEYWORD", "MISTAKE_OTHER",
+    )
+
+    def process(self, stream: Iterable[Token]) -> Iterable[Token]:
+        return stream
+
+
+@cache
+def line_parser() -> Lark:
+    """The LALR parser of one body line, transforming to ``ParsedLine``."""
+    return Lark(grammar_text("tweedekker.lark"), parser="lalr", lexer="contextual",
+                postlex=_KeepMistakes(), transformer=_LineTransformer(),
+                maybe_placeholders=False)
+
+
+@cache
+def bare_parser() -> Lark:
+    """The same grammar without the transformer (match_examples, benchmarks)."""
+    return Lark(grammar_text("tweedekker.lark"), parser="lalr", lexer="contextual",
+                postlex=_KeepMistakes(), maybe_placeholders=False)
+
+
+def parse_line(text: str, line_no: int | None = None) -> ParsedLine:
+    """Parse one body line; raises ``OrderSyntaxError`` with line and column."""
+    cleaned = clean_line(text)
+    try:
+        result = line_parser().parse(cleaned)
+    except UnexpectedInput as exc:
+        from pbmref.orders.catalogue import explain_tweedekker
+
+        raise explain_tweedekker(exc, cleaned).at(line_no, text) from None
+    except VisitError as exc:  # pragma: no cover - a transformer bug, kept readable
+        raise OrderSyntaxError(f"cannot read this line ({exc.orig_exc})", line_no=line_no,
+                               line=text) from None
+    except LarkError as exc:  # pragma: no cover
+        raise OrderSyntaxError(f"cannot read this line ({exc})", line_no=line_no,
+                               line=text) from None
+    assert isinstance(result, ParsedLine)
+    return result
+
+
+# ---------------------------------------------------------------------------
+# Lines in their sections, then checked against the position
+
+
+@dataclass(slots=True)
+class _Src:
+    line_no: int | None
+    text: str
+    parsed: ParsedLine
+    move_no: int = 0
+
+
+@dataclass(slots=True)
+class _Draft:
+    """The sections of one mail (or entry) before the checks."""
+
+    plane_given: bool = False
+    plane_header: _Src | None = None
+    plane: dict[int, _Src] = field(default_factory=dict)
+    zeppelin_given: bool = False
+    zeppelin_header: _Src | None = None
+    zeppelin: dict[int, _Src] = field(default_factory=dict)
+    takeoff: _Src | None = None
+    land: _Src | None = None
+    errors: list[OrderMailError] = field(default_factory=list)
+
+
+def _err(cls: type[OrderMailError], src: _Src | None, message: str, rule: str, *,
+         item: Item | None = None, column: int | None = None, width: int = 1,
+         expected: str | None = None, hint: str | None = None) -> OrderMailError:
+    if item is not None:
+        column, width = item.column, item.width
+    return cls(message, rule=rule, line_no=src.line_no if src else None,
+               line=src.text if src else None, column=column, width=width,
+               expected=expected, hint=hint)
+
+
+def _place(draft: _Draft, section: str, src: _Src, explicit_no: int | None,
+           next_no: int) -> int:
+    """File a move line under its section and number; returns the next number."""
+    moves = draft.plane if section == "plane" else draft.zeppelin
+    no = explicit_no if explicit_no is not None else next_no
+    name = "PLANE" if section == "plane" else "ZEPPELIN"
+    if no < 1 or no > MOVES_PER_TURN:
+        draft.errors.append(_err(
+            OrderSyntaxError, src, f"there is no move {no}: a turn has three moves", "T1",
+            column=src.parsed.move_col, width=src.parsed.move_width,
+            expected="a move number 1, 2 or 3",
+            hint="number the moves 1: 2: 3:, or leave the numbers out"))
+        return no + 1
+    if no in moves:
+        first = moves[no]
+        where = f" (line {first.line_no})" if first.line_no is not None else ""
+        draft.errors.append(_err(
+            OrderSyntaxError, src, f"{name} move {no} is given twice{where}", "T1",
+            column=src.parsed.move_col, width=src.parsed.move_width,
+            hint="keep one line per move"))
+        return no + 1
+    src.move_no = no
+    moves[no] = src
+    return no + 1
+
+
+def _collect(lines: Iterable[tuple[int | None, str]], default_section: str = "plane",
+             numbered: bool = False) -> _Draft:
+    """Parse lines and sort them into sections (orders.md, body)."""
+    draft = _Draft()
+    section = default_section
+    next_no = {"plane": 1, "zeppelin": 1}
+    for index, (line_no, text) in enumerate(lines):
+        try:
+            parsed = parse_line(text, line_no)
+        except OrderMailError as exc:
+            draft.errors.append(exc)
+            continue
+        src = _Src(line_no, text, parsed)
+        kind = parsed.kind
+        if kind in ("takeoff", "land"):
+            slot = "takeoff" if kind == "takeoff" else "land"
+            if getattr(draft, slot) is not None:
+                draft.errors.append(_err(OrderSyntaxError, src,
+                                         f"{slot.upper()} is given twice", "L3" if
+                                         slot == "takeoff" else "L4",
+                                         hint="keep one such line"))
+            else:
+                setattr(draft, slot, src)
+            continue
+        if kind in ("plane", "zeppelin"):
+            section = kind
+            if kind == "plane":
+                draft.plane_given = True
+                draft.plane_header = draft.plane_header or src
+            else:
+                draft.zeppelin_given = True
+                draft.zeppelin_header = draft.zeppelin_header or src
+            if parsed.move_no is None and not parsed.items:
+                continue  # a bare section header
+        else:
+            if section == "plane":
+                draft.plane_given = True
+            else:
+                draft.zeppelin_given = True
+        explicit = parsed.move_no
+        if explicit is None and numbered:
+            explicit = index + 1
+        next_no[section] = _place(draft, section, src, explicit, next_no[section])
+    return draft
+
+
+# --- aircraft --------------------------------------------------------------
+
+_OUT_OF_FIGHT = {
+    AircraftState.LEFT: ("M4", "your aircraft has left the board and takes no further part"),
+    AircraftState.DOWN: ("V2", "your aircraft was shot down"),
+    AircraftState.REMOVED: ("N2", "your aircraft was removed after three turns without orders"),
+}
+
+
+def _plane_move(src: _Src, plane: Aircraft, errors: list[OrderMailError]) -> Move:
+    """One PLANE move line -> Move, with the per-move checks (M2, V4, F2)."""
+    no = src.move_no
+    manoeuvres = [i for i in src.parsed.items if i.kind == "man"]
+    if not manoeuvres:
+        errors.append(_err(
+            IllegalOrderError, src, f"PLANE move {no} has no manoeuvre", "M2",
+            column=src.parsed.move_col or 1,
+            expected="a manoeuvre: A, L, R, LS, RS or 0 (I for aces)",
+            hint=f"start the move with its manoeuvre, e.g. {no}: A f-A"))
+        man = Manoeuvre.A
+    else:
+        man = Manoeuvre(manoeuvres[0].value)
+        for extra in manoeuvres[1:]:
+            errors.append(_err(
+                IllegalOrderError, src,
+                f"one manoeuvre per move: {manoeuvres[0].text} and {extra.text} "
+                f"cannot both be move {no}", "M2", item=extra,
+                hint="give each move its own line, e.g. 1: A  2: R"))
+    if man is Manoeuvre.I and not plane.ace:
+        errors.append(_err(
+            IllegalOrderError, src,
+            "only an ace may fly the Immelman turn I, and your pilot is not an ace yet",
+            "V4", item=manoeuvres[0],
+            hint="use L or R to turn; an ace is a pilot who has dealt 15 damage points"))
+    fire: list[FireDir] = []
+    hold: Item | None = None
+    seen: dict[str, Item] = {}
+    for item in src.parsed.items:
+        if item.kind == "bomb":
+            errors.append(_err(
+                IllegalOrderError, src,
+                "aircraft carry no bombs; d-B is a zeppelin vote", "F2", item=item,
+                hint="put d-B under ZEPPELIN, or fire with f-A, f-L, f-R"))
+            continue
+        if item.kind != "fire":
+            continue
+        if item.value in seen:
+            errors.append(_err(
+                IllegalOrderError, src,
+                f"{item.value} is given twice in move {no}: one burst per direction in a move",
+                "F2", item=item, hint=f"write {item.value} once"))
+            continue
+        seen[item.value] = item
+        if item.value == "f-0":
+            hold = item
+            continue
+        direction = FireDir(item.value)
+        if direction is FireDir.B and not plane.rear_gun:
+            errors.append(_err(
+                IllegalOrderError, src,
+                "f-B fires backward, and only an aircraft with a rear gunner can do that",
+                "F2", item=item, hint="fire f-A, f-L or f-R instead"))
+            continue
+        fire.append(direction)
+    if hold is not None and fire:
+        errors.append(_err(
+            IllegalOrderError, src,
+            f"f-0 means hold fire, so it cannot stand beside {fire[0].value} in move {no}",
+            "F2", item=hold, hint="drop f-0 to fire, or drop the bursts to hold fire"))
+    return Move(man, tuple(fire), hold is not None and not fire)
+
+
+def _check_plane(state: GameState, plane: Aircraft, draft: _Draft) -> PlaneOrders | None:
+    errors = draft.errors
+    if not draft.plane_given and draft.takeoff is None and draft.land is None:
+        return None
+    first = (draft.plane_header or next(iter(sorted_moves(draft.plane)), None)
+             or draft.takeoff or draft.land)
+    if not plane.in_fight:
+        rule, why = _OUT_OF_FIGHT.get(plane.state, ("M4", "your aircraft is out of the fight"))
+        errors.append(_err(
+            IllegalOrderError, first, f"{why}, so it takes no PLANE orders", rule,
+            hint="leave out PLANE; you may still send ZEPPELIN votes" if rule != "N2" else
+            "leave out PLANE"))
+        return None
+    moves: list[Move] = []
+    numbers = sorted(draft.plane)
+    last = numbers[-1] if numbers else 0
+    for no in range(1, last + 1):
+        src = draft.plane.get(no)
+        # A move left out is flown A without fire (N1).
+        moves.append(_plane_move(src, plane, errors) if src else Move(Manoeuvre.A))
+
+    # Rule M3: no stall as move 1; after 0 in move 2, move 3 must be 0.
+    if moves and moves[0].manoeuvre is Manoeuvre.ZERO and 1 in draft.plane:
+        src = draft.plane[1]
+        man = next(i for i in src.parsed.items if i.kind == "man")
+        errors.append(_err(
+            IllegalOrderError, src, "0 (no move) may not be move 1 of a turn: it would stall",
+            "M3", item=man, hint="fly move 1 as A, L, R, LS or RS"))
+    if len(moves) >= 2 and moves[1].manoeuvre is Manoeuvre.ZERO and 2 in draft.plane:
+        if len(moves) < 3 or moves[2].manoeuvre is not Manoeuvre.ZERO:
+            src3 = draft.plane.get(3)
+            src = src3 or draft.plane[2]
+            man3 = (next((i for i in src3.parsed.items if i.kind == "man"), None)
+                    if src3 else None)
+            left_out = src3 is None
+            errors.append(_err(
+                IllegalOrderError, src,
+                "after 0 (no move) in move 2, move 3 must be 0 too"
+                + (" (a move left out is flown A)" if left_out else ""), "M3", item=man3,
+                hint="add 3: 0" if left_out else "make move 3 a 0, or move 2 a real manoeuvre"))
+
+    takeoff = draft.takeoff.parsed.runway if draft.takeoff else None
+    land = draft.land.parsed.runway if draft.land else None
+    landed = plane.state is AircraftState.LANDED
+    if draft.takeoff is not None:
+        src = draft.takeoff
+        if not landed:
+            errors.append(_err(IllegalOrderError, src,
+                               "TAKEOFF is only for a landed aircraft, and yours is in the air",
+                               "L3", hint="leave out the TAKEOFF line"))
+        elif plane.landed_turns < 1:
+            errors.append(_err(IllegalOrderError, src,
+                               "your aircraft must stand landed for a whole turn before it "
+                               "takes off again", "L3", hint="send TAKEOFF next turn"))
+        else:
+            for no in (1, 2):
+                msrc = draft.plane.get(no)
+                if msrc is None:
+                    continue
+                move = moves[no - 1]
+                bad = next((i for i in msrc.parsed.items if i.kind == "man"), None)
+                if move.manoeuvre is not Manoeuvre.A:
+                    errors.append(_err(
+                        IllegalOrderError, msrc,
+                        f"taking off, moves 1 and 2 must be A (taxi down the runway); "
+                        f"move {no} is {move.manoeuvre.value}", "L3", item=bad,
+                        hint="write 1: A and 2: A; move 3 is free"))
+                shot = next((i for i in msrc.parsed.items if i.kind == "fire"
+                             and i.value != "f-0"), None)
+                if shot is not None:
+                    errors.append(_err(
+                        IllegalOrderError, msrc,
+                        f"an aircraft taking off cannot fire in move {no}", "L3", item=shot,
+                        hint="fire from move 3 on"))
+    elif landed and draft.plane:
+        src = sorted_moves(draft.plane)[0]
+        errors.append(_err(
+            IllegalOrderError, src,
+            "your aircraft is landed: it needs TAKEOFF before it can move", "L2a",
+            hint="add TAKEOFF BETA (or ALPHA/GAMMA) with moves 1: A 2: A, or send an "
+                 "empty PLANE section to stay landed"))
+    if draft.land is not None:
+        src = draft.land
+        if src.parsed.corner is not None and src.parsed.corner is not plane.airfield:
+            errors.append(_err(
+                IllegalOrderError, src,
+                f"you may land only at your own airfield ({plane.airfield.value}), "
+                f"not at {src.parsed.corner.value}", "L4",
+                column=src.parsed.corner_col, width=len(src.parsed.corner.value),
+                hint=f"write LAND {src.parsed.runway.value if src.parsed.runway else 'BETA'}"))
+        elif landed:
+            errors.append(_err(IllegalOrderError, src,
+                               "your aircraft is already landed", "L4",
+                               hint="leave out LAND; TAKEOFF to fly"))
+        elif draft.takeoff is not None:
+            errors.append(_err(IllegalOrderError, src,
+                               "an aircraft cannot take off and land in the same turn", "L4",
+                               hint="land in a later turn"))
+
+    # Rule F1: at most bursts_per_turn bursts a turn, never more than the rounds left.
+    limit = state.settings.bursts_per_turn
+    count = 0
+    for no, move in enumerate(moves, 1):
+        src = draft.plane.get(no)
+        fired = [i for i in (src.parsed.items if src else ()) if i.kind == "fire"
+                 and i.value in {d.value for d in move.fire}]
+        for item in fired:
+            count += 1
+            if count == limit + 1:
+                errors.append(_err(
+                    IllegalOrderError, src, f"at most {limit} bursts a turn; this is burst "
+                    f"{count}", "F1", item=item, hint="drop a burst"))
+            elif count == plane.ammo + 1 and count <= limit:
+                errors.append(_err(
+                    IllegalOrderError, src,
+                    f"more bursts than rounds left: you have {plane.ammo} round"
+                    f"{'s' if plane.ammo != 1 else ''}", "F1", item=item,
+                    hint="fire fewer bursts, or LAND to refill"))
+    return PlaneOrders(tuple(moves), takeoff, land)
+
+
+def sorted_moves(moves: Mapping[int, _Src]) -> list[_Src]:
+    return [moves[k] for k in sorted(moves)]
+
+
+# --- zeppelin --------------------------------------------------------------
+
+
+def _zeppelin_vote(src: _Src, errors: list[OrderMailError]) -> ZeppelinVote | None:
+    no = src.move_no
+    manoeuvres = [i for i in src.parsed.items if i.kind == "man"]
+    shots = [i for i in src.parsed.items if i.kind in ("fire", "bomb")]
+    move = None
+    if manoeuvres:
+        move = Manoeuvre(manoeuvres[0].value)
+        if move is Manoeuvre.I:
+            errors.append(_err(IllegalOrderError, src,
+                               "a zeppelin cannot fly the Immelman turn I", "Z10",
+                               item=manoeuvres[0], hint="vote A, L, R, LS, RS or 0"))
+        for extra in manoeuvres[1:]:
+            errors.append(_err(
+                IllegalOrderError, src,
+                f"one movement vote per move: {manoeuvres[0].text} and {extra.text} "
+                f"cannot both be your vote for move {no}", "Z7", item=extra,
+                hint="keep one of them"))
+    fire = None
+    if shots:
+        fire = ZeppelinFire(shots[0].value)
+        for extra in shots[1:]:
+            pair = {shots[0].value, extra.value}
+            if "d-B" in pair:
+                other = (pair - {"d-B"}).pop() if len(pair) > 1 else "d-B"
+                message = (f"a move takes one fire vote: d-B drops a bomb instead of firing, "
+                           f"so it cannot stand with {other}")
+            else:
+                message = (f"a move takes one fire vote: {shots[0].value} and "
+                           f"{extra.value} cannot both be your vote for move {no}")
+            errors.append(_err(IllegalOrderError, src, message, "Z14", item=extra,
+                               hint=f"keep either {shots[0].value} or {extra.value}"))
+    vote = ZeppelinVote(move, fire)
+    return None if vote.empty else vote
+
+
+def _check_zeppelin(state: GameState, player: str,
+                    draft: _Draft) -> tuple[ZeppelinVote | None, ...]:
+    votes: list[ZeppelinVote | None] = [None] * MOVES_PER_TURN
+    if not draft.zeppelin_given:
+        return tuple(votes)
+    first = draft.zeppelin_header or sorted_moves(draft.zeppelin)[0]
+    errors = draft.errors
+    if player not in state.voters():
+        errors.append(_err(
+            IllegalOrderError, first,
+            "a player removed for missing three turns may no longer vote for the zeppelin",
+            "Z9", hint="leave out the ZEPPELIN section"))
+        return tuple(votes)
+    if state.controlled_zeppelin() is None:
+        errors.append(_err(
+            IllegalOrderError, first,
+            "there is no zeppelin steered by votes in this game", "Z6",
+            hint="leave out the ZEPPELIN section"))
+        return tuple(votes)
+    for no, src in draft.zeppelin.items():
+        votes[no - 1] = _zeppelin_vote(src, errors)
+    return tuple(votes)
+
+
+# ---------------------------------------------------------------------------
+# Public API
+
+
+def _plane_of(state: GameState, player: str) -> Aircraft:
+    try:
+        return state.plane(player)
+    except KeyError:
+        known = ", ".join(state.pilots()) or "nobody"
+        raise UnknownPlayerError(
+            f"{player!r} is not a player of this game (players: {known})") from None
+
+
+def read_body(
+    state: GameState, player: str, lines: Sequence[tuple[int | None, str]]
+) -> tuple[dict[str, Any], PlaneOrders | None, tuple[ZeppelinVote | None, ...]]:
+    """Body lines -> (canonical entry, plane orders, zeppelin votes); raises our errors."""
+    plane = _plane_of(state, player)
+    draft = _collect(lines)
+    return _finish(state, player, plane, draft)
+
+
+def _finish(
+    state: GameState, player: str, plane: Aircraft, draft: _Draft
+) -> tuple[dict[str, Any], PlaneOrders | None, tuple[ZeppelinVote | None, ...]]:
+    orders = _check_plane(state, plane, draft)
+    votes = _check_zeppelin(state, player, draft)
+    raise_all(draft.errors)
+    return entry_of(orders, votes, draft.zeppelin_given), orders, votes
+
+
+def entry_of(orders: PlaneOrders | None, votes: Sequence[ZeppelinVote | None],
+             zeppelin_given: bool = True) -> dict[str, Any]:
+    """Typed orders -> the canonical orders entry (the scenario schema)."""
+    entry: dict[str, Any] = {}
+    if orders is not None:
+        entry["plane"] = [m.format() for m in orders.moves]
+        if orders.takeoff is not None:
+            entry["takeoff"] = orders.takeoff.value
+        if orders.land is not None:
+            entry["land"] = orders.land.value
+    if zeppelin_given:
+        entry["zeppelin"] = [v.format() if v is not None else "" for v in votes]
+    return entry
+
+
+def parse_body(state: GameState, player: str,
+               lines: Sequence[tuple[int | None, str]]) -> dict[str, Any]:
+    """The body lines of an order mail -> the canonical orders entry.
+
+    ``lines`` are ``(line_no, text)`` with the line numbers of the mail.
+    ``LT`` becomes ``L``, ``FIRE L+R`` becomes ``f-L f-R``, and so on.
+    """
+    return read_body(state, player, lines)[0]
+
+
+_ENTRY_KEYS = ("plane", "zeppelin", "takeoff", "land")
+
+
+def _entry_lines(value: Any, key: str) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, (list, tuple)):
+        raise OrderSyntaxError(f"{key}: expected a list of order lines, found {value!r}")
+    return ["" if v is None else str(v) for v in value]
+
+
+def entry_to_orders(
+    state: GameState, player: str, entry: Mapping[str, Any] | None
+) -> tuple[PlaneOrders | None, tuple[ZeppelinVote | None, ...]]:
+    """An orders entry -> typed orders, checked against ``state``.
+
+    ``entry`` is the per-player mapping of a scenario file:
+    ``{"plane": [...], "zeppelin": [...], "takeoff": "BETA", "land": "ALPHA"}``.
+    Without ``plane`` (and TAKEOFF/LAND) the plane orders are ``None`` (NMR,
+    N1); ``plane: []`` for a landed aircraft means stay landed (L2a). The votes
+    are a 3-tuple with ``None`` for a move without a vote (Z8). For errors,
+    ``line_no`` is the line's place in its list (1 = first move).
+    """
+    if entry is None:
+        entry = {}
+    if not isinstance(entry, Mapping):
+        raise OrderSyntaxError(f"expected a mapping with plane/zeppelin/takeoff/land, "
+                               f"found {entry!r}")
+    unknown = [k for k in entry if k not in _ENTRY_KEYS]
+    if unknown:
+        raise OrderSyntaxError(f"unknown key {unknown[0]!r} in the orders; known keys: "
+                               + ", ".join(_ENTRY_KEYS))
+    plane = _plane_of(state, player)
+    draft = _Draft()
+    for key in ("plane", "zeppelin"):
+        if key not in entry:
+            continue
+        lines = _entry_lines(entry[key], key)
+        setattr(draft, f"{key}_given", True)
+        if len(lines) > MOVES_PER_TURN:
+            draft.errors.append(OrderSyntaxError(
+                f"{key}: {len(lines)} lines, but a turn has three moves", rule="T1",
+                line_no=MOVES_PER_TURN + 1, line=lines[MOVES_PER_TURN]))
+            lines = lines[:MOVES_PER_TURN]
+        for index, text in enumerate(lines):
+            if not text.strip():
+                if key == "plane":
+                    draft.errors.append(OrderSyntaxError(
+                        f"PLANE move {index + 1} is empty", rule="M2", line_no=index + 1,
+                        line=text, expected="a manoeuvre: A, L, R, LS, RS or 0"))
+                continue
+            try:
+                parsed = parse_line(text, index + 1)
+            except OrderMailError as exc:
+                draft.errors.append(exc)
+                continue
+            if parsed.kind not in ("move", key):
+                draft.errors.append(OrderSyntaxError(
+                    f"{key}: expected a move line, found {text!r}", line_no=index + 1,
+                    line=text))
+                continue
+            src = _Src(index + 1, text, parsed)
+            _place(draft, key, src, parsed.move_no or index + 1, index + 1)
+    for key in ("takeoff", "land"):
+        if key not in entry or entry[key] in (None, ""):
+            continue
+        text = f"{key.upper()} {entry[key]}"
+        try:
+            parsed = parse_line(text, 1)
+        except OrderMailError as exc:
+            draft.errors.append(exc)
+            continue
+        setattr(draft, key, _Src(1, text, parsed))
+    _, orders, votes = _finish(state, player, plane, draft)
+    return orders, votes
