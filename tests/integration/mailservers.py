@@ -21,6 +21,7 @@ import shutil
 import signal
 import smtplib
 import socket
+import ssl
 import subprocess
 import tempfile
 import threading
@@ -61,7 +62,7 @@ state_dir = {root}/state
 log_path = {root}/dovecot.log
 info_log_path = {root}/dovecot.log
 listen = 127.0.0.1
-ssl = no
+{ssl}
 disable_plaintext_auth = no
 auth_mechanisms = plain login
 protocols = imap lmtp
@@ -89,7 +90,8 @@ service imap-login {{
     port = {imap_port}
   }}
   inet_listener imaps {{
-    port = 0
+    address = 127.0.0.1
+    port = {imaps_port}
   }}
 }}
 service lmtp {{
@@ -168,20 +170,53 @@ class MailServers:
         self.imap_port = free_port()
         self.lmtp_port = free_port()
         self.smtp_port = free_port()
+        self.smtps_port = free_port()  # implicit TLS (only when `self.tls` is True)
+        self.imaps_port = 0
         self.host = "127.0.0.1"
         self.domain = DOMAIN
         self._proc: subprocess.Popen[bytes] | None = None
         self._controller: Any = None
+        self._smtps: Any = None
         self.handler = RelayHandler(self)
         for sub in ("run", "state", "home"):
             (self.root / sub).mkdir(mode=0o755)
         os.chown(self.root / "home", MAIL_UID, MAIL_UID)
+        self.cert = self.root / "cert.pem"
+        self.tls = self._make_cert()
+        if self.tls:
+            self.imaps_port = free_port()
+            ssl_conf = f"ssl = yes\nssl_cert = <{self.cert}\nssl_key = <{self.root / 'key.pem'}"
+        else:
+            ssl_conf = "ssl = no"
         (self.root / "dovecot.conf").write_text(_CONF.format(
-            root=self.root, uid=MAIL_UID, imap_port=self.imap_port, lmtp_port=self.lmtp_port))
+            root=self.root, uid=MAIL_UID, imap_port=self.imap_port, lmtp_port=self.lmtp_port,
+            imaps_port=self.imaps_port, ssl=ssl_conf))
         for user in users:
             self.add_user(user)
         self._spare = [f"box{i:03d}" for i in range(spare_users, 0, -1)]
         self._add_users(self._spare)
+
+    def _make_cert(self) -> bool:
+        """A self-signed certificate for 127.0.0.1 (needs the openssl command)."""
+        openssl = shutil.which("openssl") or "/usr/bin/openssl"
+        try:
+            subprocess.run(
+                [openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                 "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                 "-keyout", str(self.root / "key.pem"), "-out", str(self.cert)],
+                check=True, capture_output=True, timeout=60, stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.SubprocessError):
+            return False
+        return True
+
+    def client_tls_context(self) -> ssl.SSLContext:
+        """An SSL context that trusts this harness's certificate (for IMAPS/SMTPS/STARTTLS)."""
+        return ssl.create_default_context(cafile=str(self.cert))
+
+    def _server_tls_context(self) -> ssl.SSLContext:
+        ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        ctx.load_cert_chain(str(self.cert), str(self.root / "key.pem"))
+        return ctx
 
     # ------------------------------------------------------------------ users
     def add_user(self, name: str, password: str | None = None) -> str:
@@ -248,6 +283,8 @@ class MailServers:
         try:
             _wait_port(self.imap_port)
             _wait_port(self.lmtp_port)
+            if self.imaps_port:
+                _wait_port(self.imaps_port)
         except RuntimeError as exc:
             raise RuntimeError(f"{exc}\n--- dovecot log:\n{self.log_tail()}") from exc
 
@@ -298,15 +335,27 @@ class MailServers:
         if self.smtp_auth:
             kwargs = {"authenticator": authenticator, "auth_require_tls": False,
                       "auth_required": False}
+        if self.tls:  # STARTTLS offered (not required) on the plain port
+            kwargs["tls_context"] = self._server_tls_context()
         controller = Controller(self.handler, hostname="127.0.0.1", port=self.smtp_port,
                                 ready_timeout=10, **kwargs)
         controller.start()
         self._controller = controller
+        if self.tls:
+            kwargs.pop("tls_context")
+            smtps = Controller(self.handler, hostname="127.0.0.1", port=self.smtps_port,
+                               ready_timeout=10, ssl_context=self._server_tls_context(),
+                               **kwargs)
+            smtps.start()
+            self._smtps = smtps
 
     def stop_smtp(self) -> None:
         controller, self._controller = self._controller, None
         if controller is not None:
             controller.stop()
+        smtps, self._smtps = self._smtps, None
+        if smtps is not None:
+            smtps.stop()
 
     # ------------------------------------------------------------------ IMAP helpers
     def imap(self, user: str) -> Any:

@@ -241,3 +241,53 @@ def test_take_in_then_finish_round_trip(mailservers: MailServers, tmp_path: Path
     assert report.new == [] and report.duplicates == 3 and report.remarked == 1
     assert ms.count(ref, "pbmref-handled") == 2
     assert len(spool.pending()) == 2
+
+
+def test_without_idle_and_move_polls_and_copies(mailservers: MailServers, tmp_path: Path) -> None:
+    ms = mailservers
+    ref = ms.fresh_user("ref")
+    naps: list[float] = []
+    intake = intake_for(ms, ref, tmp_path / "s.json", use_idle=False, use_move=False,
+                        poll_seconds=7.0, sleep=naps.append)
+    try:
+        assert not intake.has_capability("IDLE") and not intake.has_capability("MOVE")
+        assert intake.wait(100) is False and naps == [7.0]  # polling: one poll interval
+        ms.append(ref, order_mail("player1@game.test", ref, "copied"))
+        (raw,) = list(intake.fetch_new())
+        intake.mark_handled(raw.key)  # COPY + \Deleted + UID EXPUNGE
+    finally:
+        intake.close()
+    assert ms.count(ref) == 0
+    assert [read_message(r).subject for r in ms.fetch_all(ref, "pbmref-handled")] == ["copied"]
+
+
+@pytest.mark.parametrize("security", ["starttls", "tls"])
+def test_smtp_over_tls(mailservers: MailServers, security: str) -> None:
+    ms = mailservers
+    if not ms.tls:
+        pytest.skip("no openssl command: the harness has no certificate")
+    player = ms.fresh_user("p")
+    port = ms.smtps_port if security == "tls" else ms.smtp_port
+    sender = SmtpSender(ms.host, port, security=security, user="referee",
+                        password=ms.password("referee"), tls_context=ms.client_tls_context(),
+                        timeout=10)
+    sender.send(make_mail(ms.address(player), f"over {security}", "x",
+                          from_addr=ms.address("referee")))
+    assert ms.wait_count(player, 1) == 1
+
+
+def test_imap_intake_over_tls(mailservers: MailServers, tmp_path: Path) -> None:
+    ms = mailservers
+    if not ms.tls:
+        pytest.skip("no openssl command: the harness has no certificate")
+    ref = ms.fresh_user("ref")
+    ms.append(ref, order_mail("player1@game.test", ref, "tls"))
+    intake = ImapIntake(ms.host, ms.imaps_port, user=ref, password=ms.password(ref), tls=True,
+                        ssl_context=ms.client_tls_context(), state_file=tmp_path / "s.json")
+    try:
+        (raw,) = list(intake.fetch_new())
+        intake.mark_handled(raw.key)
+    finally:
+        intake.close()
+    assert read_message(raw.raw).subject == "tls"
+    assert ms.count(ref, "pbmref-handled") == 1

@@ -76,6 +76,8 @@ class ImapIntake:
         max_fetch_bytes: int | None = None,
         batch: int = 50,
         sleep: Callable[[float], None] = time.sleep,
+        use_idle: bool = True,
+        use_move: bool = True,
     ) -> None:
         self.host = host
         self.port = port or (993 if tls else 143)
@@ -95,6 +97,8 @@ class ImapIntake:
         self.max_fetch_bytes = max_fetch_bytes
         self.batch = max(1, batch)
         self._sleep = sleep
+        self.use_idle = use_idle  # False: always poll (also when the server has IDLE)
+        self.use_move = use_move  # False: always COPY + \\Deleted + expunge
         self._client: IMAPClient | None = None
         self._caps: frozenset[bytes] = frozenset()
         self.uidvalidity: int | None = None
@@ -136,7 +140,12 @@ class ImapIntake:
         try:
             client.normalise_times = False  # INTERNALDATE with its zone
             client.login(self.user, self._password)
-            self._caps = frozenset(client.capabilities())
+            caps = set(client.capabilities())
+            if not self.use_idle:
+                caps.discard(b"IDLE")
+            if not self.use_move:
+                caps.discard(b"MOVE")
+            self._caps = frozenset(caps)
             info = client.select_folder(self.folder)
             uidvalidity = int(info[b"UIDVALIDITY"])
             if self._state.get("uidvalidity") != uidvalidity:
