@@ -274,12 +274,12 @@ class MailServers:
     def start_imap(self) -> None:
         if self._proc is not None and self._proc.poll() is None:
             return
-        self._proc = subprocess.Popen(
-            [str(DOVECOT), "-F", "-c", str(self.root / "dovecot.conf")],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=open(self.root / "dovecot.stderr", "ab"),  # noqa: SIM115
-            start_new_session=True,
-        )
+        with open(self.root / "dovecot.stderr", "ab") as err:
+            self._proc = subprocess.Popen(
+                [str(DOVECOT), "-F", "-c", str(self.root / "dovecot.conf")],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
+                start_new_session=True,
+            )
         try:
             _wait_port(self.imap_port)
             _wait_port(self.lmtp_port)
