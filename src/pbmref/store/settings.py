@@ -1,0 +1,387 @@
+"""A game's settings (``game.yaml``): the part the game master edits.
+
+``settings_from_doc`` checks every value and reports a bad one with the file
+and line; ``settings_to_dict`` writes the same keys back. Example::
+
+    title: Zeppelin over Flanders
+    ruleset: tweedekker
+    status: open                 # open | paused | finished
+    seed: 4711                   # every turn's dice seed is derived from it
+    timezone: Europe/Brussels    # IANA name; deadlines are shown in it
+    deadline: 2026-12-02T20:00:00+01:00   # of the open turn (no zone: the game's zone)
+    turn_length: 48h             # 90m, 48h, 2d, 1d12h
+    reminder_hours: 12           # 0 = no reminder
+    early_adjudication: true     # adjudicate as soon as every active player sent orders
+    anonymous: false             # reports show pilot names only, never addresses
+    scenario: {board_side: 10, zeppelin: controlled, zeppelin_length: 2}
+    players:
+      baron:
+        name: Red Baron
+        addresses: [baron@example.org]
+        password_hash: scrypt$16384$8$1$...   # made by `pbmref new-game`; never a plain password
+        computer: false
+        status: active           # active | removed | kicked
+    observers: [press@example.org]
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import re
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pbmref.store.errors import DataError, InvalidId, KeyPath
+
+__all__ = [
+    "GAME_STATUSES",
+    "PLAYER_STATUSES",
+    "GameSettings",
+    "Player",
+    "check_id",
+    "format_duration",
+    "hash_password",
+    "new_password",
+    "parse_datetime",
+    "parse_duration",
+    "settings_from_dict",
+    "settings_to_dict",
+    "verify_password",
+]
+
+ID_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
+ADDRESS_RE = re.compile(r"[^@\s<>,;]+@[^@\s<>,;]+\.[^@\s<>,;]+")
+GAME_STATUSES = ("open", "paused", "finished")
+PLAYER_STATUSES = ("active", "removed", "kicked")
+
+
+def check_id(value: object, what: str = "game id") -> str:
+    """``value`` if it is a valid id (``[a-z0-9][a-z0-9_-]{0,31}``), else InvalidId.
+
+    Ids become folder and file names, so nothing else is let through: no
+    slashes, dots, ``..``, spaces or capitals.
+    """
+    if not isinstance(value, str) or not ID_RE.fullmatch(value):
+        raise InvalidId(
+            f"{value!r} is not a valid {what}: use 1-32 lower-case letters, digits, "
+            "'-' or '_', starting with a letter or digit"
+        )
+    return value
+
+
+# ---------------------------------------------------------------- passwords
+
+_SCRYPT_N, _SCRYPT_R, _SCRYPT_P = 2**14, 8, 1
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii").rstrip("=")
+
+
+def _unb64(text: str) -> bytes:
+    return base64.b64decode(text + "=" * (-len(text) % 4))
+
+
+def hash_password(password: str, *, salt: bytes | None = None) -> str:
+    """A salted scrypt hash: ``scrypt$N$r$p$salt$hash`` (never the password itself)."""
+    salt = salt or secrets.token_bytes(16)
+    digest = hashlib.scrypt(password.encode("utf-8"), salt=salt, n=_SCRYPT_N, r=_SCRYPT_R,
+                            p=_SCRYPT_P, dklen=32)
+    return f"scrypt${_SCRYPT_N}${_SCRYPT_R}${_SCRYPT_P}${_b64(salt)}${_b64(digest)}"
+
+
+def verify_password(password: str, stored: str) -> bool:
+    """Does ``password`` match the stored hash (scrypt or pbkdf2_sha256)?"""
+    try:
+        parts = stored.split("$")
+        if parts[0] == "scrypt" and len(parts) == 6:
+            n, r, p = int(parts[1]), int(parts[2]), int(parts[3])
+            salt, want = _unb64(parts[4]), _unb64(parts[5])
+            got = hashlib.scrypt(password.encode("utf-8"), salt=salt, n=n, r=r, p=p,
+                                 dklen=len(want), maxmem=2**27)
+        elif parts[0] == "pbkdf2_sha256" and len(parts) == 4:
+            iterations, salt, want = int(parts[1]), _unb64(parts[2]), _unb64(parts[3])
+            got = hashlib.pbkdf2_hmac("sha256", password.encode("utf-8"), salt, iterations,
+                                      len(want))
+        else:
+            return False
+    except (ValueError, TypeError):
+        return False
+    return hmac.compare_digest(got, want)
+
+
+def _hash_ok(stored: str) -> bool:
+    parts = stored.split("$")
+    return (parts[0] == "scrypt" and len(parts) == 6) or (
+        parts[0] == "pbkdf2_sha256" and len(parts) == 4)
+
+
+_WORDS = (
+    "albatros camel dora eindecker fokker gotha halberstadt ilya jasta kite lewis "
+    "morane nieuport oeffag pfalz roland spad triplane ufag vickers wolff zeppelin"
+).split()
+
+
+def new_password() -> str:
+    """A password easy to type in a mail: two words and a number (``spad-camel-47``)."""
+    return f"{secrets.choice(_WORDS)}-{secrets.choice(_WORDS)}-{secrets.randbelow(90) + 10}"
+
+
+# ---------------------------------------------------------------- durations, times
+
+_DURATION_RE = re.compile(r"(?:(\d+)w)?(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?")
+
+
+def parse_duration(value: object) -> timedelta:
+    """``"48h"``, ``"2d"``, ``"1d12h"``, ``"90m"``, ``"1w"``; a bare number means hours."""
+    if isinstance(value, bool):
+        raise ValueError(f"{value!r} is not a length of time like 48h, 2d or 90m")
+    if isinstance(value, (int, float)):
+        if value <= 0:
+            raise ValueError("a length of time must be more than zero")
+        return timedelta(hours=value)
+    text = str(value).strip().lower().replace(" ", "")
+    m = _DURATION_RE.fullmatch(text)
+    if not text or not m or not any(m.groups()):
+        raise ValueError(f"{value!r} is not a length of time like 48h, 2d, 1d12h or 90m")
+    w, d, h, mi = (int(g or 0) for g in m.groups())
+    delta = timedelta(weeks=w, days=d, hours=h, minutes=mi)
+    if delta <= timedelta(0):
+        raise ValueError("a length of time must be more than zero")
+    return delta
+
+
+def format_duration(delta: timedelta) -> str:
+    minutes = int(delta.total_seconds() // 60)
+    days, rest = divmod(minutes, 24 * 60)
+    hours, mins = divmod(rest, 60)
+    if not rest and days:
+        return f"{days * 24}h" if days <= 3 else f"{days}d"
+    out = (f"{days}d" if days else "") + (f"{hours}h" if hours else "") + (
+        f"{mins}m" if mins else "")
+    return out or "0m"
+
+
+def parse_datetime(value: object, zone: ZoneInfo) -> datetime:
+    """An ISO date-time; one without an offset is read in the game's time zone."""
+    if isinstance(value, datetime):
+        moment = value
+    else:
+        try:
+            moment = datetime.fromisoformat(str(value).strip().replace("Z", "+00:00"))
+        except ValueError:
+            raise ValueError(
+                f"{value!r} is not a date and time like 2026-12-02T20:00:00+01:00") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=zone)
+    return moment
+
+
+# ---------------------------------------------------------------- the settings
+
+
+@dataclass(frozen=True)
+class Player:
+    id: str
+    name: str
+    addresses: tuple[str, ...]
+    password_hash: str | None = None
+    computer: bool = False
+    status: str = "active"  # active | removed | kicked
+
+    @property
+    def active(self) -> bool:
+        return self.status == "active"
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    id: str
+    ruleset: str
+    title: str = ""
+    status: str = "open"  # open | paused | finished
+    seed: int = 0
+    timezone: str = "UTC"
+    deadline: datetime | None = None  # of the open turn, aware
+    turn_length: timedelta = timedelta(hours=48)
+    reminder_hours: float = 0
+    early_adjudication: bool = False
+    anonymous: bool = False
+    players: dict[str, Player] = field(default_factory=dict)
+    observers: tuple[str, ...] = ()
+    scenario: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return ZoneInfo(self.timezone)
+
+    def active_players(self) -> list[Player]:
+        return [p for p in self.players.values() if p.active]
+
+
+_GAME_KEYS = {
+    "id", "title", "ruleset", "status", "seed", "timezone", "deadline", "turn_length",
+    "reminder_hours", "early_adjudication", "anonymous", "players", "observers", "scenario",
+}
+_PLAYER_KEYS = {"name", "addresses", "password_hash", "computer", "status"}
+
+
+def _known(data: Mapping[str, Any], allowed: set[str], path: KeyPath) -> None:
+    for key in data:
+        if key not in allowed:
+            known = ", ".join(sorted(allowed))
+            raise DataError((*path, key), f"unknown key {key!r}; known keys: {known}")
+
+
+def _bool(data: Mapping[str, Any], key: str, default: bool, path: KeyPath) -> bool:
+    value = data.get(key, default)
+    if not isinstance(value, bool):
+        raise DataError((*path, key), f"{key} must be true or false, found {value!r}")
+    return value
+
+
+def _str(data: Mapping[str, Any], key: str, default: str, path: KeyPath) -> str:
+    value = data.get(key, default)
+    if value is None:
+        return default
+    if not isinstance(value, (str, int)) or isinstance(value, bool):
+        raise DataError((*path, key), f"{key} must be text, found {value!r}")
+    return str(value)
+
+
+def _address(value: object, path: KeyPath) -> str:
+    if not isinstance(value, str) or not ADDRESS_RE.fullmatch(value.strip()):
+        raise DataError(path, f"{value!r} is not a mail address like name@example.org")
+    return value.strip()
+
+
+def _addresses(value: object, path: KeyPath) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list):
+        raise DataError(path, "expected a list of mail addresses")
+    return tuple(_address(v, (*path, i)) for i, v in enumerate(value))
+
+
+def settings_from_dict(data: Mapping[str, Any], game_id: str) -> GameSettings:
+    """Check ``game.yaml`` data; raises DataError with the key path of a bad value."""
+    if not isinstance(data, Mapping):
+        raise DataError((), "expected the game's settings as a mapping of keys to values")
+    _known(data, _GAME_KEYS, ())
+    if "id" in data and data["id"] != game_id:
+        raise DataError(("id",), f"id {data['id']!r} differs from the game's folder {game_id!r}")
+    if "ruleset" not in data:
+        raise DataError((), "ruleset is missing (tweedekker, fastplay, diplomacy or dirigible)")
+    ruleset = _str(data, "ruleset", "", ())
+    status = _str(data, "status", "open", ())
+    if status not in GAME_STATUSES:
+        raise DataError(("status",), f"status {status!r} is not one of: {', '.join(GAME_STATUSES)}")
+    seed = data.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise DataError(("seed",), f"seed must be a whole number, found {seed!r}")
+    timezone = _str(data, "timezone", "UTC", ())
+    try:
+        zone = ZoneInfo(timezone)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise DataError(("timezone",),
+                        f"{timezone!r} is not a time zone name like Europe/Berlin or UTC") from None
+    deadline = None
+    if data.get("deadline") is not None:
+        try:
+            deadline = parse_datetime(data["deadline"], zone)
+        except ValueError as exc:
+            raise DataError(("deadline",), str(exc)) from None
+    try:
+        turn_length = parse_duration(data.get("turn_length", "48h"))
+    except ValueError as exc:
+        raise DataError(("turn_length",), str(exc)) from None
+    reminder = data.get("reminder_hours", 0)
+    if isinstance(reminder, bool) or not isinstance(reminder, (int, float)) or reminder < 0:
+        raise DataError(("reminder_hours",),
+                        f"reminder_hours must be a number of hours (0 = none), found {reminder!r}")
+    raw_players = data.get("players")
+    if not isinstance(raw_players, Mapping) or not raw_players:
+        raise DataError(("players",), "a game needs players: a mapping of player id to details")
+    players: dict[str, Player] = {}
+    seen_addresses: dict[str, str] = {}
+    for pid, p in raw_players.items():
+        path: KeyPath = ("players", str(pid))
+        try:
+            check_id(pid, "player id")
+        except InvalidId as exc:
+            raise DataError(path, str(exc)) from None
+        if not isinstance(p, Mapping):
+            raise DataError(path, "expected the player's details: name, addresses, ...")
+        _known(p, _PLAYER_KEYS, path)
+        addresses = _addresses(p.get("addresses"), (*path, "addresses"))
+        computer = _bool(p, "computer", False, path)
+        if not addresses and not computer:
+            raise DataError((*path, "addresses"),
+                            "a player needs at least one registered mail address "
+                            "(or computer: true)")
+        for i, a in enumerate(addresses):
+            other = seen_addresses.setdefault(a.lower(), pid)
+            if other != pid:
+                raise DataError((*path, "addresses", i),
+                                f"{a} is already registered for player {other!r}")
+        pw = p.get("password_hash")
+        if pw is not None and (not isinstance(pw, str) or not _hash_ok(pw)):
+            raise DataError((*path, "password_hash"),
+                            "password_hash must be a hash made by pbmref "
+                            "(scrypt$... or pbkdf2_sha256$...), never a plain password")
+        pstatus = _str(p, "status", "active", path)
+        if pstatus not in PLAYER_STATUSES:
+            raise DataError((*path, "status"),
+                            f"status {pstatus!r} is not one of: {', '.join(PLAYER_STATUSES)}")
+        players[pid] = Player(
+            id=pid, name=_str(p, "name", pid, path), addresses=addresses, password_hash=pw,
+            computer=computer, status=pstatus,
+        )
+    scenario = data.get("scenario") or {}
+    if not isinstance(scenario, Mapping):
+        raise DataError(("scenario",), "expected a mapping of scenario settings")
+    return GameSettings(
+        id=game_id, ruleset=ruleset, title=_str(data, "title", game_id, ()), status=status,
+        seed=seed, timezone=timezone, deadline=deadline, turn_length=turn_length,
+        reminder_hours=reminder, early_adjudication=_bool(data, "early_adjudication", False, ()),
+        anonymous=_bool(data, "anonymous", False, ()), players=players,
+        observers=_addresses(data.get("observers"), ("observers",)), scenario=dict(scenario),
+    )
+
+
+def settings_to_dict(s: GameSettings) -> dict[str, Any]:
+    """The settings as ``game.yaml`` data (the keys ``settings_from_dict`` reads)."""
+    out: dict[str, Any] = {
+        "title": s.title,
+        "ruleset": s.ruleset,
+        "status": s.status,
+        "seed": s.seed,
+        "timezone": s.timezone,
+        "deadline": s.deadline.isoformat() if s.deadline else None,
+        "turn_length": format_duration(s.turn_length),
+        "reminder_hours": s.reminder_hours,
+        "early_adjudication": s.early_adjudication,
+        "anonymous": s.anonymous,
+    }
+    if s.scenario:
+        out["scenario"] = dict(s.scenario)
+    out["players"] = {
+        p.id: {
+            "name": p.name,
+            "addresses": list(p.addresses),
+            **({"password_hash": p.password_hash} if p.password_hash else {}),
+            "computer": p.computer,
+            "status": p.status,
+        }
+        for p in s.players.values()
+    }
+    out["observers"] = list(s.observers)
+    return out

@@ -1,0 +1,234 @@
+"""Reading and writing YAML the safe way, with line numbers for errors.
+
+- Only safe loading (``CSafeLoader`` when libyaml is there, else ``SafeLoader``).
+- Duplicate keys in a mapping are an error (YAML itself lets the second win
+  silently, which hides a game master's typo).
+- A syntax error becomes a ``GameFileError`` with the file and line.
+- ``YamlDoc.error(key_path, message)`` turns the key path of a bad value
+  (``("aircraft", "baron", "damage")``) into the line of that value; the node
+  tree is only built when an error needs a line, so reading stays fast.
+- ``dump_yaml`` writes block style, short lists of plain values in flow style
+  (``hexes: [J10, J9]``) and multi-line text as a literal block.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pbmref.store.errors import GameFileError, KeyPath
+
+__all__ = ["YamlDoc", "dump_yaml", "line_of", "load_text", "read_yaml"]
+
+_BaseLoader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_BaseDumper: type[Any] = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+class _DuplicateKey(yaml.YAMLError):
+    def __init__(self, key: Any, line: int) -> None:
+        super().__init__(f"the key {key!r} appears twice in the same mapping")
+        self.key = key
+        self.line = line
+
+
+class _Loader(_BaseLoader):  # type: ignore[misc]
+    """Safe loader that refuses duplicate keys."""
+
+
+def _construct_mapping(loader: Any, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+    loader.flatten_mapping(node)
+    seen: set[Any] = set()
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        try:
+            if key in seen:
+                raise _DuplicateKey(key, key_node.start_mark.line + 1)
+            seen.add(key)
+        except TypeError:  # unhashable key: let the constructor report it
+            pass
+    result: dict[Any, Any] = yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
+    return result
+
+
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def _plain_words(exc: yaml.YAMLError, text: str) -> tuple[str, int | None]:
+    """A YAML error as (message, line) for a game master."""
+    if isinstance(exc, _DuplicateKey):
+        return str(exc), exc.line
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    line = mark.line + 1 if mark is not None else None
+    problem = str(getattr(exc, "problem", "") or exc).strip()
+    context = str(getattr(exc, "context", "") or "").strip()
+    lines = text.splitlines()
+    if line is not None and 0 < line <= len(lines):
+        this = lines[line - 1]
+        if "\t" in this[: len(this) - len(this.lstrip())] or (
+            "cannot start any token" in problem and "\t" in this
+        ):
+            return "a tab character: indent with spaces only", line
+    if "did not find expected ',' or ']'" in problem:
+        return "a list opened with '[' is not closed with ']'", line
+    if "did not find expected ',' or '}'" in problem:
+        return "a mapping opened with '{' is not closed with '}'", line
+    if "did not find expected key" in problem:
+        return "bad indentation: this line does not line up with the keys above it", line
+    if "mapping values are not allowed" in problem:
+        return "a colon where none may be (bad indentation, or a value needs quotes)", line
+    if "expected <block end>" in problem or "expected <block end>" in context:
+        return "bad indentation: this line does not line up with the lines above it", line
+    if "could not find expected ':'" in problem:
+        return "a key without a colon after it (or a line that is not indented enough)", line
+    words = f"{context}: {problem}" if context else problem
+    return f"not valid YAML: {words}", line
+
+
+def load_text(text: str, file: Path | str) -> Any:
+    """Parse YAML text; a syntax error becomes a GameFileError."""
+    try:
+        return yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader subclass
+    except yaml.YAMLError as exc:
+        message, line = _plain_words(exc, text)
+        raise GameFileError(file, message, line=line) from None
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise GameFileError(path, "the file is missing") from None
+    except UnicodeDecodeError as exc:
+        raise GameFileError(path, f"not UTF-8 text (byte {exc.start})") from None
+    except OSError as exc:
+        raise GameFileError(path, f"cannot be read: {exc.strerror}") from None
+
+
+@dataclass
+class YamlDoc:
+    """One YAML file read: its data, and lines on demand for error messages."""
+
+    path: Path
+    text: str
+    data: Any
+    _node: yaml.Node | None = field(default=None, repr=False)
+
+    def node(self) -> yaml.Node | None:
+        if self._node is None:
+            try:
+                self._node = yaml.compose(self.text, Loader=_BaseLoader)
+            except yaml.YAMLError:
+                return None
+        return self._node
+
+    def line(self, key_path: KeyPath) -> int | None:
+        node = self.node()
+        return _line_in(node, key_path) if node is not None else None
+
+    def error(self, key_path: KeyPath, message: str, rule: str = "") -> GameFileError:
+        return GameFileError(self.path, message, line=self.line(key_path), rule=rule,
+                             key_path=key_path)
+
+    def mapping(self, what: str = "a mapping of keys to values") -> dict[str, Any]:
+        """The data as a mapping (an empty file is an empty mapping)."""
+        if self.data is None:
+            return {}
+        if not isinstance(self.data, Mapping):
+            raise GameFileError(self.path, f"expected {what} at the top of the file", line=1)
+        return dict(self.data)
+
+
+def read_yaml(path: Path | str) -> YamlDoc:
+    """Read and parse one YAML file (safe loader); errors name file and line."""
+    p = Path(path)
+    text = _read_text(p)
+    return YamlDoc(p, text, load_text(text, p))
+
+
+def _key_matches(node: yaml.Node, key: str | int) -> bool:
+    return isinstance(node, yaml.ScalarNode) and str(node.value) == str(key)
+
+
+def _line_in(node: yaml.Node, key_path: KeyPath) -> int | None:
+    """The 1-based line of the value at ``key_path`` (or of the deepest part found).
+
+    For a mapping entry the line of its key is given (the value of a block
+    mapping starts on the next line, the key is what the eye looks for).
+    """
+    line = node.start_mark.line + 1
+    current = node
+    for part in key_path:
+        if isinstance(current, yaml.MappingNode):
+            for key_node, value_node in current.value:
+                if _key_matches(key_node, part):
+                    line = key_node.start_mark.line + 1
+                    current = value_node
+                    break
+            else:
+                return line
+        elif isinstance(current, yaml.SequenceNode) and isinstance(part, int):
+            if 0 <= part < len(current.value):
+                current = current.value[part]
+                line = current.start_mark.line + 1
+            else:
+                return line
+        else:
+            return line
+    return line
+
+
+def line_of(path: Path | str, key_path: KeyPath) -> int | None:
+    """The line of ``key_path`` in the YAML file ``path`` (None when not found)."""
+    return read_yaml(path).line(key_path)
+
+
+# ---------------------------------------------------------------- dumping
+
+
+class _Dumper(_BaseDumper):  # type: ignore[misc]
+    pass
+
+
+def _is_plain(value: Any) -> bool:
+    return isinstance(value, (str, int, float, bool)) or value is None
+
+
+def _represent_list(dumper: Any, data: list[Any]) -> yaml.Node:
+    short = (
+        len(data) <= 12
+        and all(_is_plain(v) and not (isinstance(v, str) and ("\n" in v or len(v) > 40))
+                for v in data)
+    )
+    node: yaml.Node = dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=short)
+    return node
+
+
+def _represent_str(dumper: Any, data: str) -> yaml.Node:
+    if "\n" in data:
+        node: yaml.Node = dumper.represent_scalar("tag:yaml.org,2002:str", data, style="|")
+        return node
+    node = dumper.represent_scalar("tag:yaml.org,2002:str", data)
+    return node
+
+
+def _represent_tuple(dumper: Any, data: tuple[Any, ...]) -> yaml.Node:
+    return _represent_list(dumper, list(data))
+
+
+_Dumper.add_representer(list, _represent_list)
+_Dumper.add_representer(tuple, _represent_tuple)
+_Dumper.add_representer(str, _represent_str)
+
+
+def dump_yaml(data: Any, *, header: str = "") -> str:
+    """The data as YAML text (keys in the given order), with an optional comment header."""
+    text: str = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True,
+                          default_flow_style=False, width=100)
+    if header:
+        lines = "".join(f"# {h}\n" if h else "#\n" for h in header.splitlines())
+        text = lines + text
+    return text
