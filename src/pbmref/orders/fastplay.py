@@ -1,0 +1,441 @@
+"""Reading and checking Fast Play orders: mail body lines and orders entries.
+
+Two ways in, one set of checks (``shared/rules/fastplay.md``):
+
+- ``parse_body(state, player, lines)``: the body lines of an order mail
+  (``(line_no, text)`` pairs from the envelope) -> the canonical orders entry,
+  e.g. ``{"plane": ["LS", "A f-0", "AF"], "enter": "A5 N", "duel": "falcon"}``;
+- ``entry_to_orders(state, player, entry)``: an orders entry (scenario file,
+  stored orders) -> typed ``PlaneOrders``.
+
+Both raise ``pbmref.orders.errors`` exceptions only (several problems come as
+one ``OrderErrors``). What is refused: a word that is not a card (FP4), a card
+played more often than the deck holds it (FP4) or lost to damage (FP6), fire
+other than ``f-A``/``f-0`` (FP7), a path off the board with fewer than
+``leave_hits`` damage points (FP13), an ENTER from a plane on the board, off
+the edge or too near an enemy (FP14), a DUEL from a pilot not entering (FP15),
+orders from a pilot removed for NMR (FP17).
+
+>>> from pbmref.rules.fastplay.position import position_from_dict
+>>> state = position_from_dict({"aircraft": {"anna": {"team": "Germans", "hex": "E8",
+...     "heading": "S"}}})
+>>> parse_body(state, "anna", [(3, "PLANE"), (4, "1: ls fire 0"), (5, "af")])
+{'plane': ['LS f-0', 'AF']}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
+
+from pbmref.orders.errors import (
+    IllegalOrderError,
+    OrderMailError,
+    OrderSyntaxError,
+    UnknownPlayerError,
+    raise_all,
+)
+from pbmref.orders.lines import clean_line, grammar_text
+from pbmref.rules.fastplay.cards import Card
+from pbmref.rules.fastplay.legality import check_plane_orders
+from pbmref.rules.fastplay.orders import CardPlay, Entry, PlaneOrders
+from pbmref.rules.fastplay.state import GameState
+from pbmref.rules.hexgrid import Heading, HexNameError
+
+__all__ = ["ParsedLine", "entry_of", "entry_to_orders", "parse_body", "parse_line", "read_body"]
+
+MOVES_PER_TURN = 3  # FP3
+_CARDS = "A, L, R, LS, RS, AF, ST, STL, STR or I"
+_ENTRY_KEYS = ("plane", "enter", "duel")
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    kind: str  # "card" | "fire"
+    value: str  # "LS", "f-A", "f-0"
+    column: int
+    width: int
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedLine:
+    """One body line: ``kind`` plane | move | enter | duel."""
+
+    kind: str
+    move_no: int | None = None
+    move_col: int | None = None
+    items: tuple[Item, ...] = ()
+    hex: str = ""
+    hex_col: int = 1
+    heading: str = ""
+    pilot: str = ""
+
+
+def _number(tok: Token) -> int:
+    digits = "".join(c for c in str(tok) if c.isdigit())
+    return int(digits) if len(digits) < 6 else 10**6
+
+
+class _ToLine(Transformer[Token, Any]):
+    def card(self, c: list[Token]) -> Item:
+        return Item("card", str(c[0]).upper(), c[0].column or 1, len(c[0]))
+
+    def fire(self, c: list[Token]) -> Item:
+        value = "f-A" if str(c[0])[2].upper() == "A" else "f-0"
+        return Item("fire", value, c[0].column or 1, len(c[0]))
+
+    def postal_fire(self, c: list[Token]) -> Item:
+        value = "f-A" if str(c[1]).upper() == "A" else "f-0"
+        return Item("fire", value, c[0].column or 1, len(c[0]) + len(c[1]) + 1)
+
+    def _moves(self, kind: str, c: list[Any]) -> ParsedLine:
+        move_no = move_col = None
+        items: list[Item] = []
+        for x in c:
+            if isinstance(x, Token):
+                if x.type in ("MOVENO", "PMOVENO"):
+                    move_no, move_col = _number(x), x.column
+            else:
+                items.append(x)
+        return ParsedLine(kind, move_no, move_col, tuple(items))
+
+    def plane_line(self, c: list[Any]) -> ParsedLine:
+        return self._moves("plane", c)
+
+    def move_line(self, c: list[Any]) -> ParsedLine:
+        return self._moves("move", c)
+
+    def enter_line(self, c: list[Token]) -> ParsedLine:
+        return ParsedLine("enter", hex=str(c[1]).replace(" ", ""), hex_col=c[1].column or 1,
+                          heading=str(c[2]).upper())
+
+    def duel_line(self, c: list[Token]) -> ParsedLine:
+        return ParsedLine("duel", pilot=str(c[1]))
+
+
+class _KeepMistakes:
+    always_accept = ("MISTAKE_MANOEUVRE", "MISTAKE_SIDEFIRE", "MISTAKE_BOMB",
+                     "MISTAKE_AIRGAME", "MISTAKE_OTHER")
+
+    def process(self, stream: Iterable[Token]) -> Iterable[Token]:
+        return stream
+
+
+@cache
+def line_parser() -> Lark:
+    return Lark(grammar_text("fastplay.lark"), parser="lalr", lexer="contextual",
+                postlex=_KeepMistakes(), transformer=_ToLine(), maybe_placeholders=False)
+
+
+def _explain(exc: UnexpectedInput, text: str) -> OrderSyntaxError:
+    """Plain words for a line the grammar cannot read."""
+    column = getattr(exc, "column", None)
+    if isinstance(exc, UnexpectedToken) and exc.token.type != "$END":
+        tok = exc.token
+        word = str(tok)
+        width = len(word)
+        column = tok.column
+        kind = tok.type
+        if kind == "MISTAKE_MANOEUVRE":
+            return OrderSyntaxError(
+                f"{word} is a tweedekker manoeuvre, not a Fast Play card", rule="FP4",
+                column=column, width=width, expected=f"a card: {_CARDS}",
+                hint="LT and RT are written L and R; to stay in the hex, play ST, STL or STR")
+        if kind == "MISTAKE_SIDEFIRE":
+            return OrderSyntaxError(
+                f"{word}: a Fast Play plane fires only straight ahead", rule="FP7",
+                column=column, width=width, expected="f-A (fire, the default) or f-0 (hold fire)")
+        if kind == "MISTAKE_BOMB":
+            return OrderSyntaxError("there are no bombs in Fast Play", rule="FP3",
+                                    column=column, width=width)
+        if kind == "MISTAKE_AIRGAME":
+            return OrderSyntaxError(
+                f"{word.upper().rstrip(':')}: Fast Play has no zeppelins and no airfields",
+                rule="FP3", column=column, width=width,
+                expected="PLANE, move lines, ENTER <hex> <heading> or DUEL <pilot>")
+        expected = exc.expected if hasattr(exc, "expected") else set()
+        if "HEX" in expected:
+            return OrderSyntaxError(f"{word} is not a hex name", rule="FP14", column=column,
+                                    width=width, expected="ENTER <hex> <heading>, e.g. ENTER A5 N")
+        if "HEADING" in expected:
+            return OrderSyntaxError(f"{word} is not a heading", rule="FP14", column=column,
+                                    width=width, expected="one of N NE SE S SW NW")
+        if "FDIR" in expected:
+            return OrderSyntaxError(f"FIRE {word}: a Fast Play plane fires only straight "
+                                    "ahead", rule="FP7", column=column, width=width,
+                                    expected="FIRE A or FIRE 0")
+        if word.lower().startswith("f-"):
+            return OrderSyntaxError(f"{word} is not a Fast Play fire order", rule="FP7",
+                                    column=column, width=width,
+                                    expected="f-A (fire, the default) or f-0 (hold fire)")
+        if word[:1].isdigit():
+            return OrderSyntaxError(f"{word} is not how a move number is written",
+                                    column=column, width=width,
+                                    expected="a move number and a colon, like 1:")
+        return OrderSyntaxError(f"{word} is not a Fast Play card or order", rule="FP4",
+                                column=column, width=width, expected=f"a card: {_CARDS}")
+    # The line ended too soon.
+    words = text.split()
+    head = words[0].lower().rstrip(":") if words else ""
+    if head == "enter":
+        return OrderSyntaxError("ENTER needs a hex and a heading", rule="FP14",
+                                column=len(text.rstrip()) + 1,
+                                expected="ENTER <hex> <heading>, e.g. ENTER A5 N")
+    if head == "duel":
+        return OrderSyntaxError("DUEL needs the other pilot's name", rule="FP15",
+                                column=len(text.rstrip()) + 1, expected="DUEL <pilot>")
+    if head == "fire":
+        return OrderSyntaxError("FIRE needs A or 0", rule="FP7",
+                                column=len(text.rstrip()) + 1, expected="FIRE A or FIRE 0")
+    return OrderSyntaxError("this line ends too soon", column=column,
+                            expected=f"a card: {_CARDS}")
+
+
+def parse_line(text: str, line_no: int | None = None) -> ParsedLine:
+    """Parse one body line; raises ``OrderSyntaxError`` with line and column."""
+    cleaned = clean_line(text)
+    try:
+        result = line_parser().parse(cleaned)
+    except UnexpectedInput as exc:
+        raise _explain(exc, cleaned).at(line_no, text) from None
+    except LarkError as exc:  # pragma: no cover - kept readable
+        raise OrderSyntaxError(f"cannot read this line ({exc})", line_no=line_no,
+                               line=text) from None
+    assert isinstance(result, ParsedLine)
+    return result
+
+
+@dataclass(slots=True)
+class _Src:
+    line_no: int | None
+    text: str
+    parsed: ParsedLine
+
+
+@dataclass(slots=True)
+class _Draft:
+    moves: dict[int, _Src] = field(default_factory=dict)
+    enter: _Src | None = None
+    duel: _Src | None = None
+    errors: list[OrderMailError] = field(default_factory=list)
+
+
+def _err(cls: type[OrderMailError], src: _Src | None, message: str, rule: str,
+         column: int | None = None, width: int = 1, section: str = "",
+         expected: str | None = None, hint: str | None = None) -> OrderMailError:
+    err = cls(message, rule=rule, line_no=src.line_no if src else None,
+              line=src.text if src else None, column=column, width=width,
+              expected=expected, hint=hint)
+    if section:
+        err.section = section  # type: ignore[attr-defined]
+    return err
+
+
+def _collect(draft: _Draft, lines: Iterable[tuple[int | None, str]], numbered: bool = False,
+             section: str = "") -> None:
+    next_no = 1
+    for index, (line_no, text) in enumerate(lines):
+        try:
+            parsed = parse_line(text, line_no)
+        except OrderMailError as exc:
+            if section:
+                exc.section = section  # type: ignore[attr-defined]
+            draft.errors.append(exc)
+            continue
+        src = _Src(line_no, text, parsed)
+        if parsed.kind in ("enter", "duel"):
+            if getattr(draft, parsed.kind) is not None:
+                draft.errors.append(_err(OrderSyntaxError, src,
+                                         f"{parsed.kind.upper()} is given twice",
+                                         "FP14" if parsed.kind == "enter" else "FP15",
+                                         hint="keep one such line"))
+            else:
+                setattr(draft, parsed.kind, src)
+            continue
+        if parsed.kind == "plane" and parsed.move_no is None and not parsed.items:
+            continue  # a bare PLANE header
+        no = parsed.move_no if parsed.move_no is not None else (
+            index + 1 if numbered else next_no)
+        if not 1 <= no <= MOVES_PER_TURN:
+            draft.errors.append(_err(OrderSyntaxError, src,
+                                     f"there is no move {no}: a turn has three moves", "FP3",
+                                     column=parsed.move_col, section=section,
+                                     expected="a move number 1, 2 or 3"))
+        elif no in draft.moves:
+            first = draft.moves[no]
+            where = f" (line {first.line_no})" if first.line_no is not None else ""
+            draft.errors.append(_err(OrderSyntaxError, src, f"move {no} is given twice{where}",
+                                     "FP3", column=parsed.move_col, section=section,
+                                     hint="keep one line per move"))
+        else:
+            draft.moves[no] = src
+        next_no = no + 1
+
+
+def _play(src: _Src, errors: list[OrderMailError], section: str) -> CardPlay | None:
+    cards = [i for i in src.parsed.items if i.kind == "card"]
+    fires = [i for i in src.parsed.items if i.kind == "fire"]
+    if not cards:
+        errors.append(_err(OrderSyntaxError, src, "a move needs a card", "FP4",
+                           section=section, expected=f"a card: {_CARDS}"))
+        return None
+    if len(cards) > 1:
+        extra = cards[1]
+        errors.append(_err(OrderSyntaxError, src, "one card per move: each line is one move",
+                           "FP4", column=extra.column, width=extra.width, section=section,
+                           hint="put each card on its own numbered line, e.g. 1: A  2: R"))
+        return None
+    values = {f.value for f in fires}
+    if len(values) > 1:
+        errors.append(_err(IllegalOrderError, src,
+                           "f-0 holds fire and f-A fires: a move takes one of them", "FP7",
+                           column=fires[-1].column, width=fires[-1].width, section=section))
+        return None
+    return CardPlay(Card(cards[0].value), hold_fire="f-0" in values)
+
+
+def _plane_of(state: GameState, player: str) -> None:
+    try:
+        state.plane(player)
+    except KeyError:
+        known = ", ".join(p.pilot for p in state.planes) or "nobody"
+        raise UnknownPlayerError(
+            f"{player!r} is not a pilot of this game (pilots: {known})") from None
+
+
+def _finish(state: GameState, player: str, draft: _Draft,
+            section: str = "") -> PlaneOrders:
+    errors = draft.errors
+    moves: list[CardPlay | None] = [None] * MOVES_PER_TURN
+    for no, src in draft.moves.items():
+        moves[no - 1] = _play(src, errors, section)
+    while moves and moves[-1] is None:
+        moves.pop()
+    board = state.board
+    enter: Entry | None = None
+    if draft.enter is not None:
+        p = draft.enter.parsed
+        try:
+            enter = Entry(board.parse(p.hex), Heading.parse(p.heading))
+        except HexNameError as exc:
+            errors.append(_err(IllegalOrderError, draft.enter, str(exc), "FP14",
+                               column=p.hex_col, width=len(p.hex), section="enter"))
+    duel = draft.duel.parsed.pilot if draft.duel is not None else None
+    orders = PlaneOrders(tuple(moves), enter, duel)
+    if not errors:
+        for problem in check_plane_orders(state, player, orders):
+            if problem.part == "move":
+                msrc = draft.moves.get(problem.move)
+                card = next((i for i in msrc.parsed.items if i.kind == "card"), None) \
+                    if msrc else None
+                errors.append(_err(IllegalOrderError, msrc, problem.message, problem.rule,
+                                   column=card.column if card else None,
+                                   width=card.width if card else 1, section=section))
+            elif problem.part == "enter":
+                errors.append(_err(IllegalOrderError, draft.enter, problem.message,
+                                   problem.rule, section="enter"))
+            elif problem.part == "duel":
+                errors.append(_err(IllegalOrderError, draft.duel, problem.message,
+                                   problem.rule, section="duel"))
+            else:
+                errors.append(IllegalOrderError(problem.message, rule=problem.rule))
+    raise_all(errors)
+    return orders
+
+
+def entry_of(orders: PlaneOrders) -> dict[str, Any]:
+    """Typed orders -> the canonical orders entry (the scenario schema)."""
+    entry: dict[str, Any] = {"plane": [m.format() if m is not None else "" for m in orders.moves]}
+    return entry
+
+
+def _entry(state: GameState, orders: PlaneOrders) -> dict[str, Any]:
+    entry = entry_of(orders)
+    if orders.enter is not None:
+        entry["enter"] = f"{state.board.name(orders.enter.hex)} {orders.enter.heading.value}"
+    if orders.duel is not None:
+        entry["duel"] = orders.duel
+    return entry
+
+
+def read_body(state: GameState, player: str,
+              lines: Sequence[tuple[int | None, str]]) -> tuple[dict[str, Any], PlaneOrders]:
+    """Body lines -> (canonical entry, typed orders); raises our errors."""
+    _plane_of(state, player)
+    draft = _Draft()
+    _collect(draft, lines)
+    orders = _finish(state, player, draft)
+    return _entry(state, orders), orders
+
+
+def parse_body(state: GameState, player: str,
+               lines: Sequence[tuple[int | None, str]]) -> dict[str, Any]:
+    """The body lines of an order mail -> the canonical orders entry."""
+    return read_body(state, player, lines)[0]
+
+
+def entry_to_orders(state: GameState, player: str,
+                    entry: Mapping[str, Any] | None) -> PlaneOrders | None:
+    """An orders entry -> typed orders checked against ``state``; None for no entry.
+
+    ``entry``: ``{"plane": ["A", "L f-0", ""], "enter": "A5 N", "duel": "falcon"}``;
+    ``""`` (or a short list) leaves a move without a card (FP17). For errors,
+    ``line_no`` is the line's place in the ``plane`` list (1 = move 1) and
+    ``section`` names the key.
+    """
+    if entry is None:
+        return None
+    if not isinstance(entry, Mapping):
+        raise OrderSyntaxError(f"expected a mapping with plane/enter/duel, found {entry!r}")
+    unknown = [k for k in entry if k not in _ENTRY_KEYS]
+    if unknown:
+        raise OrderSyntaxError(f"unknown key {unknown[0]!r} in Fast Play orders; known keys: "
+                               + ", ".join(_ENTRY_KEYS))
+    _plane_of(state, player)
+    draft = _Draft()
+    plane = entry.get("plane") or []
+    if isinstance(plane, str):
+        plane = [plane]
+    if not isinstance(plane, (list, tuple)):
+        raise OrderSyntaxError(f"plane: expected a list of move lines, found {plane!r}")
+    if len(plane) > MOVES_PER_TURN:
+        draft.errors.append(OrderSyntaxError(
+            f"plane: {len(plane)} lines, but a turn has three moves", rule="FP3",
+            line_no=MOVES_PER_TURN + 1, line=str(plane[MOVES_PER_TURN])))
+        plane = plane[:MOVES_PER_TURN]
+    lines = [(i + 1, "" if v is None else str(v)) for i, v in enumerate(plane)]
+    given = [(n, t) for n, t in lines if t.strip()]
+    for n, text in given:
+        try:
+            parsed = parse_line(text, n)
+        except OrderMailError as exc:
+            exc.section = "plane"  # type: ignore[attr-defined]
+            draft.errors.append(exc)
+            continue
+        if parsed.kind not in ("move", "plane"):
+            draft.errors.append(_err(OrderSyntaxError, _Src(n, text, parsed),
+                                     f"plane: expected a move line, found {text!r}", "FP4",
+                                     section="plane"))
+            continue
+        no = parsed.move_no or n
+        if no != n and parsed.move_no is not None:
+            no = n  # the list position is the move
+        draft.moves[no] = _Src(n, text, parsed)
+    for key in ("enter", "duel"):
+        value = entry.get(key)
+        if value in (None, ""):
+            continue
+        text = f"{key.upper()} {value}"
+        try:
+            parsed = parse_line(text, None)
+        except OrderMailError as exc:
+            exc.section = key  # type: ignore[attr-defined]
+            draft.errors.append(exc)
+            continue
+        setattr(draft, key, _Src(None, text, parsed))
+    return _finish(state, player, draft, section="plane")
