@@ -1,0 +1,372 @@
+"""The game master's commands: new-game, check, status, rerun, extend, pause,
+resume, replace-player, kick, add-observer.
+
+Every command takes ``--games DIR`` (default: ``games_dir`` of the config
+file given with ``--config`` or ``$PBMREF_CONFIG``, else ``games``). The
+single-game ``adjudicate GAME`` lives with ``adjudicate --due`` in
+``cli/mailcmd.py`` and calls ``pbmref.gm.adjudicate``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from pbmref import gm
+from pbmref.store import GameStore, StoreError, parse_duration
+from pbmref.store.yamlio import read_yaml
+
+__all__ = ["games_dir", "register"]
+
+
+def _config(args: argparse.Namespace) -> Any:
+    path = getattr(args, "config", None) or os.environ.get("PBMREF_CONFIG")
+    if not path:
+        return None
+    try:
+        config = importlib.import_module("pbmref.config")
+    except ModuleNotFoundError:
+        return None
+    return config.load_config(path)
+
+
+def games_dir(args: argparse.Namespace) -> Path:
+    """``--games``, else the config's ``games_dir``, else ``games``."""
+    if getattr(args, "games", None):
+        return Path(args.games)
+    cfg = _config(args)
+    if cfg is not None and getattr(cfg, "games_dir", None):
+        return Path(cfg.games_dir)
+    return Path("games")
+
+
+def _store(args: argparse.Namespace) -> GameStore:
+    return GameStore(games_dir(args))
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--games", metavar="DIR", help="the games directory (default: from the "
+                   "config file, else ./games)")
+    p.add_argument("--config", metavar="FILE", help="the referee's config file "
+                   "(default: $PBMREF_CONFIG)")
+
+
+def _fail(message: str, code: int = 1) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return code
+
+
+def _guard(handler: Any) -> Any:
+    """Turn our errors into one plain line on stderr, never a traceback."""
+
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return int(handler(args) or 0)
+        except StoreError as exc:
+            return _fail(str(exc))
+        except (ValueError, KeyError) as exc:
+            return _fail(str(exc.args[0]) if exc.args else str(exc))
+        except Exception as exc:  # the config module's ConfigError and the like
+            if type(exc).__name__.endswith("Error") and type(exc).__module__.startswith(
+                    "pbmref."):
+                return _fail(str(exc))
+            raise
+
+    return run
+
+
+# ------------------------------------------------------------------ new-game
+
+
+def _player(text: str, computer: bool = False) -> gm.PlayerSpec:
+    """``ID:ADDRESS[:NAME[:AIRFIELD]]``, or for a computer player ``ID[:NAME[:AIRFIELD]]``."""
+    parts = text.split(":")
+    if computer:
+        name = parts[1] if len(parts) > 1 else ""
+        field = parts[2] if len(parts) > 2 else ""
+        return gm.PlayerSpec(parts[0], (), name or parts[0], True, field or None)
+    if len(parts) < 2:
+        raise argparse.ArgumentTypeError(f"{text!r}: write a player as ID:ADDRESS[:NAME]")
+    pid, address = parts[0], parts[1]
+    name = parts[2] if len(parts) > 2 else ""
+    airfield = parts[3] if len(parts) > 3 else None
+    return gm.PlayerSpec(pid, (address,), name or pid, False, airfield or None)
+
+
+def _cloud(text: str) -> dict[str, Any]:
+    kind, _, hexes = text.partition(":")
+    if not hexes:
+        raise argparse.ArgumentTypeError(f"{text!r}: write a cloud as KIND:HEX,HEX "
+                                         "(KIND cloud or storm)")
+    return {"kind": kind, "hexes": [h.strip() for h in hexes.split(",") if h.strip()]}
+
+
+def _wind(text: str) -> dict[str, Any]:
+    to, _, strength = text.partition(":")
+    try:
+        return {"to": to.upper(), "strength": int(strength or 1)}
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: write the wind as TO:STRENGTH, "
+                                         "e.g. SW:1") from None
+
+
+def _setting(text: str) -> tuple[str, int]:
+    key, _, value = text.partition("=")
+    try:
+        return key.strip(), int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: write a setting as NAME=NUMBER") from None
+
+
+def handle_new_game(args: argparse.Namespace) -> int:
+    players = [_player(p) for p in args.player or []]
+    players += [_player(p, computer=True) for p in args.computer_player or []]
+    position = None
+    if args.position:
+        doc = read_yaml(args.position)
+        position = doc.mapping("a position (scenario schema)")
+        for key in ("orders", "expect", "seed"):
+            position.pop(key, None)
+    wind = _wind(args.wind) if args.wind else None
+    if wind is not None:
+        wind["changes"] = bool(args.wind_changes)
+    deadline = datetime.fromisoformat(args.deadline) if args.deadline else None
+    result = gm.new_game(
+        _store(args), args.game, players, title=args.title or "", ruleset=args.ruleset,
+        board_side=args.board_side, wind=wind, clouds=[_cloud(c) for c in args.cloud or []],
+        zeppelin=None if args.zeppelin == "none" else args.zeppelin,
+        zeppelin_length=args.zeppelin_length,
+        zeppelin_hexes=args.zeppelin_hexes.split(",") if args.zeppelin_hexes else None,
+        zeppelin_heading=args.zeppelin_heading,
+        rule_settings=dict(args.setting or []), position=position, timezone=args.timezone,
+        deadline=deadline, turn_length=args.turn_length, reminder_hours=args.reminder_hours,
+        early_adjudication=not args.no_early, anonymous=args.anonymous,
+        passwords=not args.no_passwords, observers=args.observer or [], seed=args.seed,
+    )
+    game = result.game
+    print(f"created {game.dir} ({game.settings.ruleset}, {len(game.settings.players)} players)")
+    print(f"  {result.placement}")
+    print(f"  deadline of turn 1: {game.deadline.isoformat() if game.deadline else '-'}")
+    if result.passwords:
+        print("passwords (shown once; only their hashes are stored):")
+        for pid, pw in result.passwords.items():
+            addresses = ", ".join(game.settings.players[pid].addresses)
+            print(f"  {pid:<12} {pw:<28} {addresses}")
+    return 0
+
+
+# ------------------------------------------------------------------ check, status
+
+
+def handle_check(args: argparse.Namespace) -> int:
+    store = _store(args)
+    ids = args.game or store.list_games()
+    if not ids:
+        print(f"no games in {store.dir}")
+        return 0
+    bad = 0
+    for game_id in ids:
+        result = gm.check(store, game_id)
+        if result.ok:
+            print(f"{game_id}: ok ({result.files} files, open turn {result.turn})")
+        else:
+            bad += 1
+            print(f"{game_id}: {len(result.problems)} problem(s); it is not adjudicated "
+                  "until they are fixed")
+            for problem in result.problems:
+                print(f"  {problem}")
+    return 1 if bad else 0
+
+
+def handle_status(args: argparse.Namespace) -> int:
+    store = _store(args)
+    ids = [args.game] if args.game else store.list_games()
+    if not ids:
+        print(f"no games in {store.dir}")
+    code = 0
+    for game_id in ids:
+        try:
+            print(gm.status(store, game_id).text())
+        except StoreError as exc:
+            print(f"{game_id}: cannot be read: {exc}")
+            code = 1
+    return code
+
+
+# ------------------------------------------------------------------ rerun
+
+
+def _mail_reports(args: argparse.Namespace, store: GameStore, game_id: str,
+                  turns: list[int]) -> int:
+    try:
+        referee = importlib.import_module("pbmref.referee")
+    except ModuleNotFoundError:
+        referee = None
+    mail = getattr(referee, "mail_reports", None)
+    if mail is None:
+        print("mailing the new reports is not available yet (pbmref.referee.mail_reports); "
+              "the reports are in the turn folders")
+        return 0
+    mail(store, game_id, turns, config=_config(args))
+    print(f"mailed the new reports of turn(s) {', '.join(map(str, turns))}")
+    return 0
+
+
+def handle_rerun(args: argparse.Namespace) -> int:
+    store = _store(args)
+    result = gm.rerun(store, args.game, args.from_turn, dry_run=args.dry_run)
+    sys.stdout.write(result.text())
+    if args.mail:
+        if args.dry_run:
+            print("--mail ignored with --dry-run")
+        elif result.changed_reports:
+            return _mail_reports(args, store, args.game, sorted(set(result.changed_reports)))
+        else:
+            print("no report changed: nothing to mail")
+    return 0
+
+
+# ------------------------------------------------------------------ deadlines and players
+
+
+def handle_extend(args: argparse.Namespace) -> int:
+    new = gm.extend(_store(args), args.game, parse_duration(args.by))
+    print(f"{args.game}: deadline now {new.isoformat()}")
+    return 0
+
+
+def handle_pause(args: argparse.Namespace) -> int:
+    gm.pause(_store(args), args.game)
+    print(f"{args.game}: paused (orders are still taken in; nothing is adjudicated)")
+    return 0
+
+
+def handle_resume(args: argparse.Namespace) -> int:
+    deadline = gm.resume(_store(args), args.game, datetime.now(UTC))
+    print(f"{args.game}: open again, deadline {deadline.isoformat() if deadline else '-'}")
+    return 0
+
+
+def handle_replace_player(args: argparse.Namespace) -> int:
+    change = gm.replace_player(_store(args), args.game, args.player, address=args.address,
+                               name=args.name, computer=True if args.computer else None)
+    print(f"{args.game}: player {args.player} updated (old settings kept as "
+          f"{change.settings_kept_as.name if change.settings_kept_as else '-'})")
+    if change.password:
+        print(f"  new password for {args.player}: {change.password} (mail it to "
+              f"{args.address})")
+    return 0
+
+
+def handle_kick(args: argparse.Namespace) -> int:
+    change = gm.kick(_store(args), args.game, args.player)
+    print(f"{args.game}: {args.player} kicked; mails from them are ignored"
+          + ("; aircraft removed from the open turn" if change.position_kept_as else ""))
+    return 0
+
+
+def handle_add_observer(args: argparse.Namespace) -> int:
+    change = gm.add_observer(_store(args), args.game, args.address)
+    print(f"{args.game}: {args.address} " + ("is an observer already" if change is None
+                                             else "added as observer"))
+    return 0
+
+
+# ------------------------------------------------------------------ registration
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("new-game", help="create a game folder (prints the passwords)",
+                       description="Create games/GAME with its settings and turn 1.")
+    _common(p)
+    p.add_argument("game", metavar="GAME", help="game id: a-z, 0-9, '-', '_' (max 32)")
+    p.add_argument("--player", action="append", metavar="ID:ADDRESS[:NAME[:AIRFIELD]]")
+    p.add_argument("--computer-player", action="append", metavar="ID[:NAME[:AIRFIELD]]")
+    p.add_argument("--title")
+    p.add_argument("--ruleset", default="tweedekker")
+    p.add_argument("--position", metavar="FILE",
+                   help="turn 1's position (scenario file) instead of building one")
+    p.add_argument("--board-side", type=int, default=10, help="hexes per side (rule B1)")
+    p.add_argument("--wind", metavar="TO:STRENGTH", help="e.g. SW:1 (rule W1)")
+    p.add_argument("--wind-changes", action="store_true", help="the wind may change (W3)")
+    p.add_argument("--cloud", action="append", metavar="KIND:HEX,HEX",
+                   help="cloud or storm group, e.g. storm:J12,K12 (rule C1)")
+    p.add_argument("--zeppelin", choices=("controlled", "drifting", "none"),
+                   default="controlled", help="Z6 controlled (default), Z3 drifting")
+    p.add_argument("--zeppelin-length", type=int, choices=(1, 2), default=2)
+    p.add_argument("--zeppelin-hexes", metavar="HEX[,HEX]", help="drifting: where (nose first)")
+    p.add_argument("--zeppelin-heading", metavar="HEADING")
+    p.add_argument("--setting", action="append", type=_setting, metavar="NAME=NUMBER",
+                   help="a rule setting, e.g. bomb_damage_cap=2")
+    p.add_argument("--timezone", default="UTC", help="IANA zone, e.g. Europe/Berlin")
+    p.add_argument("--deadline", help="turn 1 deadline, ISO (default: turn length from now)")
+    p.add_argument("--turn-length", default="48h")
+    p.add_argument("--reminder-hours", type=float, default=12)
+    p.add_argument("--no-early", action="store_true",
+                   help="never adjudicate before the deadline")
+    p.add_argument("--anonymous", action="store_true")
+    p.add_argument("--no-passwords", action="store_true")
+    p.add_argument("--observer", action="append", metavar="ADDRESS")
+    p.add_argument("--seed", type=int)
+    p.set_defaults(func=_guard(handle_new_game))
+
+    p = sub.add_parser("check", help="validate games' files (all games when none is named)")
+    _common(p)
+    p.add_argument("game", metavar="GAME", nargs="*")
+    p.set_defaults(func=_guard(handle_check))
+
+    p = sub.add_parser("status", help="open turn, deadline and who has sent orders")
+    _common(p)
+    p.add_argument("game", metavar="GAME", nargs="?")
+    p.set_defaults(func=_guard(handle_status))
+
+    p = sub.add_parser("rerun", help="re-adjudicate from a turn after a GM edit; shows the diff",
+                       description="Re-adjudicate turns N.. with the stored (or edited) "
+                       "orders and the recorded dice. Changed files are set aside "
+                       "(NAME.replaced-N) and written anew.")
+    _common(p)
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("--from", dest="from_turn", type=int, required=True, metavar="N")
+    p.add_argument("--dry-run", action="store_true", help="show what would change; write nothing")
+    p.add_argument("--mail", action="store_true", help="mail the changed reports afterwards")
+    p.set_defaults(func=_guard(handle_rerun))
+
+    p = sub.add_parser("extend", help="move the open turn's deadline later")
+    _common(p)
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("--by", required=True, metavar="DURATION", help="e.g. 24h, 2d, 90m")
+    p.set_defaults(func=_guard(handle_extend))
+
+    for name, handler, text in (("pause", handle_pause, "stop adjudicating a game"),
+                                ("resume", handle_resume, "adjudicate a paused game again")):
+        p = sub.add_parser(name, help=text)
+        _common(p)
+        p.add_argument("game", metavar="GAME")
+        p.set_defaults(func=_guard(handler))
+
+    p = sub.add_parser("replace-player", help="give a player's place a new address/name, "
+                       "or to the computer")
+    _common(p)
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("player", metavar="PLAYER")
+    p.add_argument("--address")
+    p.add_argument("--name")
+    p.add_argument("--computer", action="store_true", help="the computer plays it from now on")
+    p.set_defaults(func=_guard(handle_replace_player))
+
+    p = sub.add_parser("kick", help="remove a player from a game")
+    _common(p)
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("player", metavar="PLAYER")
+    p.set_defaults(func=_guard(handle_kick))
+
+    p = sub.add_parser("add-observer", help="an address that gets every report")
+    _common(p)
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("address", metavar="ADDRESS")
+    p.set_defaults(func=_guard(handle_add_observer))
