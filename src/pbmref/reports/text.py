@@ -234,7 +234,7 @@ def _manoeuvre_line(e: dict[str, Any], namer: _Namer) -> list[str]:
         text = f"{who} {code:<3} {src} -> {dst} {hd}, taxiing (L3)"
     else:
         text = f"{who} {code:<3} {src} -> {dst} {hd}"
-    if e.get("reason"):
+    if e.get("reason") and not (outcome == "taxied" and "L3" in str(e.get("reason"))):
         text += f"  ({e.get('reason')})"
     return wrap(text, "  ", " " * 23)
 
@@ -260,12 +260,13 @@ def _vote_line(e: dict[str, Any], namer: _Namer) -> list[str]:
     return out
 
 
-def _event_lines(e: dict[str, Any], namer: _Namer, turn: int) -> list[str]:
+def _event_lines(e: dict[str, Any], namer: _Namer, turn: int,
+                 wind_changed: bool = False) -> list[str]:
     """Any event other than manoeuvres, votes, bursts and hits."""
     k = e.get("kind")
     if k == "zeppelin_move":
         order = e.get("order")
-        how = "drifts" if order == "drift" else f"{order}:"
+        how = "drifts" if order == "drift" else f"flies {order}:"
         text = (f"Zeppelin {e.get('zeppelin')} {how} {_hexes(e.get('from_hexes'))} -> "
                 f"{_hexes(e.get('to_hexes'))}, heading {e.get('heading')}")
         if e.get("reentered"):
@@ -288,13 +289,22 @@ def _event_lines(e: dict[str, Any], namer: _Namer, turn: int) -> list[str]:
         reason = str(e.get("reason", ""))
         rule = {"damage": "V1", "kill": "V2", "zeppelin first hit": "Z5",
                 "zeppelin destroyed": "Z5"}.get(reason, "")
-        target = f" on {namer(e.get('target'))}" if e.get("target") else ""
-        return wrap(f"{namer(e.get('pilot'))} +{e.get('points')} VP for {reason}{target}"
+        target = namer(e.get("target")) if e.get("target") else ""
+        what = {
+            "damage": f"damage to {target}", "kill": f"the kill of {target}",
+            "zeppelin first hit": f"the first hit on {target}",
+            "zeppelin destroyed": f"destroying {target}",
+        }.get(reason, f"{reason} {target}".strip())
+        return wrap(f"{namer(e.get('pilot'))} +{e.get('points')} VP for {what}"
                     + (f" ({rule})" if rule else ""), "  ", "    ")
     if k == "destroyed":
         target = namer(e.get("target"))
         reason = e.get("reason", "gunfire")
-        if e.get("credited_to"):
+        if str(e.get("target")) in namer.zeppelins:
+            by = (f" by {namer(e.get('credited_to'))}'s gunfire"
+                  if e.get("credited_to") else f" by {reason}")
+            text = f"*** {target} is destroyed{by} (Z5)"
+        elif e.get("credited_to"):
             text = f"*** {target} is shot down: a kill for {namer(e.get('credited_to'))} (V2)"
         else:
             text = f"*** {target} is destroyed by {reason}: nobody's kill (V2)"
@@ -352,9 +362,15 @@ def _event_lines(e: dict[str, Any], namer: _Namer, turn: int) -> list[str]:
                     f"win{'s' if len(e.get('winners') or []) == 1 else ''}", "  ", "    ")
     if k == "die":
         sides = e.get("sides", 6)
-        return wrap(f"die ({e.get('purpose')}, {namer(e.get('who'))}): "
-                    f"{e.get('value')}" + ("" if sides == 6 else f" on d{sides}"),
-                    "  ", "    ")
+        die = f"{e.get('value')}" + ("" if sides == 6 else f" on a d{sides}")
+        if e.get("purpose") == "wind change":
+            if wind_changed:
+                return []
+            return wrap(f"Wind: die {die}, the wind holds (W3)", "  ", "    ")
+        who = namer(e.get("who")) if e.get("who") else ""
+        about = f" about {namer(e.get('target'))}" if e.get("target") else ""
+        return wrap(f"Die for {e.get('purpose')}{about}: {who + ' ' if who else ''}"
+                    f"rolls {die} (V5)", "  ", "    ")
     # An event this renderer does not know: show its data rather than lose it.
     rest = ", ".join(f"{key} {val}" for key, val in e.items() if key not in ("kind", "move"))
     return wrap(f"{k}: {rest}", "  ", "    ")
@@ -381,10 +397,12 @@ def _move_section(title: str, events: list[dict[str, Any]], namer: _Namer,
     rest = [e for e in events
             if e.get("kind") not in ("vote", "manoeuvre", "zeppelin_move", "takeoff",
                                      "burst", "hit")]
+    wind_changed = any(e.get("kind") == "wind" for e in rest)
     if rest:
-        lines.append("")
+        if len(lines) > 3:
+            lines.append("")
         for e in rest:
-            lines += _event_lines(e, namer, turn)
+            lines += _event_lines(e, namer, turn, wind_changed)
     if len(lines) == 3:
         lines.append("  nothing happened")
     return lines
@@ -544,7 +562,7 @@ def render_report(report: TurnReport) -> str:
     lines += render_state_tables(report.position_after, namer.names, namer.letters)
     lines += ["", f"ORDERS GIVEN FOR TURN {report.turn} (secret until now)", ""]
     before_pilots = [p for p, a in aircraft_of(report.position_before).items()
-                     if a["state"] != "removed"] or namer.pilots
+                     if a["state"] in IN_FIGHT]
     pilots = before_pilots + sorted(p for p in report.orders if p not in before_pilots)
     lines += render_orders(report.orders, pilots, namer)
     if report.dice:

@@ -1,0 +1,59 @@
+"""``pbmref render GAME``: the game's HTML archive (and the map as SVG).
+
+Writes ``OUT/<game>/index.html`` and one ``turn-NNN.html`` per adjudicated
+turn (default OUT: ``archive``); ``--svg FILE`` also writes the open turn's
+map as a picture. The pages need nothing from outside: open them from disk.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+__all__ = ["register"]
+
+
+def handle_render(args: argparse.Namespace) -> int:
+    from pbmref.cli.gm import games_dir
+    from pbmref.reports.html import write_archive
+    from pbmref.reports.svg import render_svg
+    from pbmref.store import GameStore, StoreError
+
+    try:
+        game = GameStore(games_dir(args)).open(args.game)
+        out = Path(args.out) / game.id
+        written = write_archive(game, out)
+        if args.svg:
+            names = {pid: p.name for pid, p in game.settings.players.items() if p.name}
+            svg = render_svg(game.position, None, names=names,
+                             title=f"{game.settings.title or game.id}: turn {game.turn}")
+            Path(args.svg).write_text(svg, encoding="utf-8")
+            written.append(Path(args.svg))
+    except StoreError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"error: cannot write the archive: {exc}", file=sys.stderr)
+        return 1
+    turns = sum(1 for p in written if p.name.startswith("turn-"))
+    print(f"{game.id}: wrote {out / 'index.html'} and {turns} turn page"
+          f"{'s' if turns != 1 else ''}")
+    if args.svg:
+        print(f"{game.id}: map of turn {game.turn} in {args.svg}")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("render", help="write a game's HTML archive and map pictures",
+                       description="Write OUT/GAME/index.html and one page per played turn "
+                                   "(map and report), for reading offline.")
+    p.add_argument("game", metavar="GAME", help="the game id")
+    p.add_argument("--games", metavar="DIR", help="the games directory (default: from the "
+                   "config file, else ./games)")
+    p.add_argument("--config", metavar="FILE", help="the referee's config file "
+                   "(default: $PBMREF_CONFIG)")
+    p.add_argument("--out", metavar="DIR", default="archive",
+                   help="where the archive goes (default: ./archive)")
+    p.add_argument("--svg", metavar="FILE", help="also write the open turn's map as SVG")
+    p.set_defaults(func=handle_render)
