@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -291,3 +291,21 @@ def test_imap_intake_over_tls(mailservers: MailServers, tmp_path: Path) -> None:
         intake.close()
     assert read_message(raw.raw).subject == "tls"
     assert ms.count(ref, "pbmref-handled") == 1
+
+
+def test_idle_is_renewed_and_arrival_time_is_the_servers(mailservers: MailServers,
+                                                          tmp_path: Path) -> None:
+    ms = mailservers
+    ref = ms.fresh_user("ref")
+    intake = intake_for(ms, ref, tmp_path / "s.json", idle_renew_seconds=0.2)
+    try:
+        assert list(intake.fetch_new()) == []
+        assert intake.wait(1.5) is False  # nothing came: timed out ...
+        assert intake.idles >= 2  # ... renewing IDLE on the way
+        # INTERNALDATE set by APPEND: returned as the same instant, in UTC
+        when = datetime(2026, 11, 29, 23, 59, 58, tzinfo=timezone(timedelta(hours=2)))
+        ms.append(ref, order_mail("player1@game.test", ref, "dated"), msg_time=when)
+        (raw,) = list(intake.fetch_new())
+    finally:
+        intake.close()
+    assert raw.arrived == when and raw.arrived.tzinfo == UTC

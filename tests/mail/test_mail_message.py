@@ -64,12 +64,22 @@ def test_missing_message_id_is_synthesised_and_stable() -> None:
         ("zep1\n orders\n\tturn 7", "zep1 orders turn 7"),  # folded: one line
         ("=?x-unknown?q?abc?=", "abc"),  # unknown charset: still read
         ("=?utf-8?q?broken", "=?utf-8?q?broken"),
+        ("a\x1bb\x07c", "a b c"),  # control characters
     ],
 )
 def test_subject_decoding(subject: str, expected: str) -> None:
     m = read_message(mail(f"From: a@b.c\nSubject: {subject}"))
     assert m.subject == expected
     assert "\n" not in m.subject and "\r" not in m.subject
+
+
+def test_raw_8bit_headers_and_commas_in_encoded_names() -> None:
+    m = read_message(b"From: =?utf-8?q?Doe=2C_J=C3=BCrgen?= <J@X.org>\r\n"
+                     b"To: =?utf-8?q?A=2C_B?= <a@b.c>, c@d.e\r\n"
+                     b"Subject: gr\xc3\xbc\xc3\x9fe \xe9\r\n\r\nx")
+    assert (m.from_name, m.from_addr) == ("Doe, Jürgen", "j@x.org")
+    assert m.to == ("a@b.c", "c@d.e")
+    assert m.subject == "grüße é"
 
 
 # ----------------------------------------------------------------------------- bodies
@@ -86,6 +96,8 @@ def test_subject_decoding(subject: str, expected: str) -> None:
         ("us-ascii", "8bit", "Grüße".encode(), "Grüße"),
         # lying label: says UTF-8, is Latin-1 -> readable with a single-byte reading
         ("utf-8", "8bit", "Grüße".encode("latin-1"), "Grüße"),
+        # mixed: mostly UTF-8 with a stray Windows-1252 byte
+        ("utf-8", "8bit", "Grüße ".encode() + b"\x80", "Grüße €"),
         # unknown label
         ("x-klingon", "8bit", b"qapla", "qapla"),
         # broken base64 does not raise

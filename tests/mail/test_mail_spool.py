@@ -183,3 +183,15 @@ def test_enqueue_order_is_kept(tmp_path: Path, n: int) -> None:
     sender = FakeSender([])
     assert spool.deliver(sender).sent == ids
     assert [m["Subject"] for m in sender.sent] == [f"report {i}" for i in range(n)]
+
+
+def test_prune_old_done_and_sent(tmp_path: Path) -> None:
+    inspool = IncomingSpool(tmp_path / "in")
+    inspool.done(inspool.save(raw("<old@x>")))
+    assert inspool.prune(timedelta(days=1)) == 0
+    assert inspool.prune(timedelta(seconds=-1)) == 1
+    outspool = OutgoingSpool(tmp_path / "out")
+    outspool.enqueue(report())
+    outspool.deliver(FakeSender([]))
+    assert outspool.prune(timedelta(days=1)) == 0
+    assert outspool.prune(timedelta(seconds=-1)) == 1 and outspool.sent() == []

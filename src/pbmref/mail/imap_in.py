@@ -103,6 +103,7 @@ class ImapIntake:
         self._caps: frozenset[bytes] = frozenset()
         self.uidvalidity: int | None = None
         self.connects = 0  # how many times a connection was opened (for tests and logs)
+        self.idles = 0  # how many IDLE commands were issued (each renewal is one)
         self._state = self._load_state()
 
     # ------------------------------------------------------------------ state file
@@ -329,6 +330,7 @@ class ImapIntake:
                 return True
             try:
                 client.idle()
+                self.idles += 1
                 try:
                     responses = client.idle_check(timeout=min(left, self.idle_renew_seconds))
                 finally:

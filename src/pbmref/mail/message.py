@@ -76,8 +76,12 @@ class IncomingMail:
 # --------------------------------------------------------------------------- helpers
 
 
+_CONTROLS = {c: " " for c in range(32) if c != 9} | {127: " "}
+
+
 def _one_line(text: str) -> str:
-    return " ".join(text.split())
+    """Collapse all whitespace and control characters: one clean line."""
+    return " ".join(text.translate(_CONTROLS).split())
 
 
 def _codec(name: str | None) -> str | None:
@@ -89,39 +93,45 @@ def _codec(name: str | None) -> str | None:
         return None
 
 
+def _cp1252_fallback(exc: UnicodeError) -> tuple[str, int]:
+    """Codec error handler: read bytes that are not UTF-8 as Windows-1252 (else U+FFFD)."""
+    if not isinstance(exc, UnicodeDecodeError):
+        raise exc
+    bad = exc.object[exc.start:exc.end]
+    return bad.decode("cp1252", errors="replace"), exc.end
+
+
+codecs.register_error("pbmref-cp1252", _cp1252_fallback)
+
+
 def _decode_bytes(data: bytes, charset: str | None) -> str:
-    """Decode with the declared charset; try UTF-8 when the label lies; replace what is left."""
+    """Decode with the declared charset; when the label lies, read UTF-8 and take the
+    bytes that are not UTF-8 as Windows-1252; never raises."""
     declared = _codec(charset)
-    candidates: list[str] = []
-    if declared and declared not in ("ascii",):
-        candidates.append(declared)
-    candidates.append("utf-8")
-    for cand in candidates:
+    if declared and declared not in ("ascii", "utf-8"):
         try:
-            return data.decode(cand)
+            return data.decode(declared)
         except (UnicodeDecodeError, LookupError):
-            continue
-    # neither fits: a single-byte reading keeps most text readable
-    fallback = declared if declared and declared not in ("ascii", "utf-8") else "cp1252"
-    try:
-        return data.decode(fallback, errors="replace")
-    except LookupError:
-        return data.decode("utf-8", errors="replace")
+            pass
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            try:  # a single-byte label that does not fit: keep its reading, replace the rest
+                return data.decode(declared, errors="replace")
+            except LookupError:
+                pass
+    return data.decode("utf-8", errors="pbmref-cp1252")
 
 
 def _decode_header(value: object) -> str:
     """Decode an RFC 2047 header value; never raises."""
     if value is None:
         return ""
-    if isinstance(value, email.header.Header):
-        chunks = value._chunks  # type: ignore[attr-defined]
-        parts = [(s, str(cs) if cs else None) for s, cs in chunks]
-    else:
-        raw = str(value)
-        try:
-            parts = email.header.decode_header(raw)
-        except Exception:  # noqa: BLE001 - malformed encoded words
-            return _one_line(raw)
+    raw = _raw_str(value)
+    try:
+        parts = email.header.decode_header(raw)
+    except Exception:  # noqa: BLE001 - malformed encoded words
+        return _one_line(raw)
     out: list[str] = []
     for chunk, cs in parts:
         if isinstance(chunk, bytes):
@@ -138,11 +148,12 @@ def _decode_header(value: object) -> str:
 
 
 def _addr(value: str) -> tuple[str, str]:
+    """(decoded display name, lower-cased address) of a raw (undecoded) header value."""
     try:
         name, addr = email.utils.parseaddr(value)
     except Exception:  # noqa: BLE001
         return "", ""
-    return _one_line(name), _one_line(addr).lower()
+    return _decode_header(name), _one_line(addr).lower()
 
 
 def _addr_list(values: Iterable[str]) -> tuple[str, ...]:
@@ -151,6 +162,22 @@ def _addr_list(values: Iterable[str]) -> tuple[str, ...]:
     except Exception:  # noqa: BLE001
         return ()
     return tuple(a.strip().lower() for _, a in pairs if a and "@" in a)
+
+
+def _raw_str(value: object) -> str:
+    """A header value as text without decoding encoded words; raw 8-bit bytes
+    (which the parser keeps as surrogates) are read as UTF-8, else Windows-1252."""
+    if isinstance(value, email.header.Header):
+        chunks = getattr(value, "_chunks", [])
+        text = "".join(str(c[0]) for c in chunks) if chunks else str(value)
+    else:
+        text = str(value)
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        data = text.encode("utf-8", "surrogateescape")
+        return _decode_bytes(data, "utf-8")
 
 
 def _parse_date(value: str | None) -> datetime | None:
@@ -361,9 +388,17 @@ def read_message(raw: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES, size: int | 
         raw_mid = None
     message_id = message_id_of(raw, str(raw_mid) if raw_mid is not None else "")
 
-    from_name, from_addr = _addr(first("from") or "")
-    _, reply_to = _addr(first("reply-to") or "")
-    to = _addr_list(all_of("to") + all_of("cc"))
+    # addresses are parsed from the raw values: a decoded name may hold commas or quotes
+    raw_headers: list[tuple[str, str]] = []
+    for key, value in items:
+        raw_headers.append((str(key).strip().lower(), _raw_str(value)))
+
+    def raw_all(name: str) -> list[str]:
+        return [v for k, v in raw_headers if k == name]
+
+    from_name, from_addr = _addr((raw_all("from") or [""])[0])
+    _, reply_to = _addr((raw_all("reply-to") or [""])[0])
+    to = _addr_list(raw_all("to") + raw_all("cc"))
     subject = _one_line(first("subject") or "")
     in_reply_to_m = _MSGID_RE.search(first("in-reply-to") or "")
     references = tuple(_MSGID_RE.findall(" ".join(all_of("references"))))

@@ -464,6 +464,16 @@ class OutgoingSpool:
         times = [e.next_attempt for e in self.queued()]
         return min(times) if times else None
 
+    def prune(self, older_than: timedelta) -> int:
+        """Delete `sent/` entries created longer ago than `older_than`; returns the count."""
+        limit = _now() - older_than
+        n = 0
+        for entry in self.sent():
+            if entry.created < limit:
+                shutil.rmtree(entry.path, ignore_errors=True)
+                n += 1
+        return n
+
     def _move(self, entry: OutEntry, state: str) -> None:
         target = self.root / self.STATES[state] / entry.id
         os.rename(entry.path, target)

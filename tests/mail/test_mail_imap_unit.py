@@ -1,0 +1,35 @@
+"""ImapIntake pieces that need no server: time conversion and the state file."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from pbmref.mail import IntakeError
+from pbmref.mail.imap_in import ImapIntake, _to_utc
+
+
+def test_internaldate_naive_local_and_aware_become_utc() -> None:
+    aware = datetime(2026, 11, 30, 12, 0, tzinfo=timezone(timedelta(hours=1)))
+    assert _to_utc(aware) == aware and _to_utc(aware).tzinfo == UTC
+    naive = datetime(2026, 11, 30, 12, 0)  # imapclient's normalised form: local time
+    assert _to_utc(naive) == naive.astimezone(UTC)
+
+
+def test_unreachable_server_raises_intake_error_after_backoff(tmp_path: Path) -> None:
+    naps: list[float] = []
+    intake = ImapIntake("127.0.0.1", 1, user="u", password="p", tls=False,
+                        state_file=tmp_path / "s.json", reconnect_attempts=5,
+                        backoff_first=1.0, backoff_max=3.0, sleep=naps.append, timeout=2)
+    with pytest.raises(IntakeError, match="failed 5 times"):
+        list(intake.fetch_new())
+    assert naps == [1.0, 2.0, 3.0, 3.0]  # exponential, capped
+    # a mark that cannot be done is remembered in the state file, not lost
+    intake.mark_handled("7:42")
+    assert json.loads((tmp_path / "s.json").read_text())["pending_marks"] == ["7:42"]
+    with pytest.raises(ValueError):
+        intake.mark_handled("not-a-key")
+    intake.close()
