@@ -33,3 +33,17 @@ def test_unreachable_server_raises_intake_error_after_backoff(tmp_path: Path) ->
     with pytest.raises(ValueError):
         intake.mark_handled("not-a-key")
     intake.close()
+
+
+def test_two_processes_sharing_the_state_file_keep_both_progress(tmp_path: Path) -> None:
+    state = tmp_path / "s.json"
+    a = ImapIntake("h", user="u", password="p", state_file=state)
+    b = ImapIntake("h", user="u", password="p", state_file=state)
+    for intake in (a, b):
+        intake._state["uidvalidity"] = 5
+    a._update_state(lambda st: st.__setitem__("last_uid", 10))
+    b._update_state(lambda st: st["pending_marks"].append("5:3"))
+    a._update_state(lambda st: st["pending_marks"].append("5:4"))
+    data = json.loads(state.read_text())
+    assert data["last_uid"] == 10  # b did not undo a's progress
+    assert sorted(data["pending_marks"]) == ["5:3", "5:4"]  # nor a b's mark

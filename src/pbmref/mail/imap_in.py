@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import functools
 import json
 import logging
@@ -128,6 +129,32 @@ class ImapIntake:
             os.fsync(fh.fileno())
         os.replace(tmp, self.state_file)
 
+    def _update_state(self, change: Callable[[dict[str, Any]], None]) -> None:
+        """Read-modify-write the state file under a lock, so a daemon and a cron run
+        sharing it do not undo each other's progress or forget each other's marks."""
+        if not self.state_file:
+            change(self._state)
+            return
+        self.state_file.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.state_file.with_name(self.state_file.name + ".lock"),
+                     os.O_RDWR | os.O_CREAT, 0o640)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            disk = self._load_state()
+            before = json.dumps(disk, sort_keys=True)
+            mine = self._state
+            if disk.get("uidvalidity") == mine.get("uidvalidity"):
+                mine["last_uid"] = max(int(disk.get("last_uid") or 0),
+                                       int(mine.get("last_uid") or 0))
+                marks = list(mine.get("pending_marks", []))
+                marks += [k for k in disk.get("pending_marks", []) if k not in marks]
+                mine["pending_marks"] = marks
+            change(mine)
+            if json.dumps(mine, sort_keys=True) != before:
+                self._save_state()
+        finally:
+            os.close(fd)
+
     @property
     def last_uid(self) -> int:
         return int(self._state.get("last_uid") or 0)
@@ -154,7 +181,7 @@ class ImapIntake:
                     log.warning("UIDVALIDITY of %s changed (%s -> %s): fetching everything again",
                                 self.folder, self._state.get("uidvalidity"), uidvalidity)
                 self._state = {"uidvalidity": uidvalidity, "last_uid": 0, "pending_marks": []}
-                self._save_state()
+                self._update_state(lambda st: None)
             self.uidvalidity = uidvalidity
             if not client.folder_exists(self.handled_folder):
                 with contextlib.suppress(IMAPClientError):  # created meanwhile by another run
@@ -208,6 +235,7 @@ class ImapIntake:
         """
 
         def search(c: IMAPClient) -> tuple[int, list[int]]:
+            self._update_state(lambda st: None)  # take in another process's progress
             c.noop()  # Dovecot may not show fresh mail to SEARCH without it
             last = self.last_uid
             uids = sorted(u for u in c.search(["UID", f"{last + 1}:*"]) if u > last)
@@ -236,8 +264,7 @@ class ImapIntake:
 
     def _commit(self, validity: int, consumed: int) -> None:
         if self._state.get("uidvalidity") == validity and consumed > self.last_uid:
-            self._state["last_uid"] = consumed
-            self._save_state()
+            self._update_state(lambda st: st.__setitem__("last_uid", max(consumed, st["last_uid"])))
 
     def _fetch(self, c: IMAPClient, uids: list[int]) -> dict[int, tuple[bytes, datetime, int]]:
         out: dict[int, tuple[bytes, datetime, int]] = {}
@@ -282,8 +309,9 @@ class ImapIntake:
         uids = [int(k.split(":")[1]) for k in marks if k.split(":")[0] == str(self.uidvalidity)]
         if uids:
             self._move(client, uids)
-        self._state["pending_marks"] = []
-        self._save_state()
+        done = set(marks)
+        self._update_state(lambda st: st.__setitem__(
+            "pending_marks", [k for k in st.get("pending_marks", []) if k not in done]))
 
     def mark_handled(self, key: str) -> None:
         """Move the mail to the handled folder. If the server cannot be reached the
@@ -300,11 +328,11 @@ class ImapIntake:
             self._run(lambda c: self._move(c, [uid]), "move")
         except IntakeError as exc:
             log.warning("could not move %s now (%s); will retry on the next connection", key, exc)
-            marks = list(self._state.get("pending_marks", []))
-            if key not in marks:
-                marks.append(key)
-            self._state["pending_marks"] = marks
-            self._save_state()
+            def add(st: dict[str, Any]) -> None:
+                if key not in st["pending_marks"]:
+                    st["pending_marks"].append(key)
+
+            self._update_state(add)
 
     def wait(self, timeout: float) -> bool:
         """IDLE until the server reports new mail (renewed every idle_renew_seconds),
