@@ -78,6 +78,7 @@ ORDERS = "orders"
 RESULT_FILES = ("dice.yaml", "events.yaml", "report.txt", "result.yaml")
 _ORDERS_NAME = re.compile(r"(?P<player>[^.]+)(?:\.v(?P<version>\d+))?\.yaml")
 _TURN_DIR = re.compile(r"\d{3,}")
+_ISO_MOMENT = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?([+-]\d\d:\d\d|Z)")
 _ORDERS_KEYS = {
     "player", "turn", "version", "kind", "entry", "raw", "message_id", "received_at", "error",
     "note",
@@ -109,6 +110,27 @@ def _exc_parts(exc: BaseException) -> tuple[KeyPath, str, str]:
     message = getattr(exc, "message", None) or str(exc)
     rule = getattr(exc, "rule", "") or ""
     return path, str(message), str(rule)
+
+
+def _entry_path(entry: Mapping[str, Any], exc: BaseException) -> KeyPath:
+    """Where in an orders entry an order error points (by the line text it quotes)."""
+    path = getattr(exc, "path", None)
+    if isinstance(path, tuple) and path:
+        return path
+    text = getattr(exc, "line", None)
+    if isinstance(text, str) and text.strip():
+        for key, value in entry.items():
+            if isinstance(value, list):
+                for i, item in enumerate(value):
+                    if isinstance(item, str) and item.strip() == text.strip():
+                        return (str(key), i)
+            elif isinstance(value, str) and value.strip() == text.strip():
+                return (str(key),)
+    message = str(getattr(exc, "message", "") or exc)
+    for key in entry:
+        if f"'{key}'" in message:
+            return (str(key),)
+    return ()
 
 
 def _orders_sort_key(name: str) -> tuple[str, int]:
@@ -519,8 +541,9 @@ class Game:
             try:
                 self.ruleset.check_orders(dict(position), player, dict(entry))
             except Exception as exc:  # noqa: BLE001 - any ruleset's validation error
-                path_, message, rule = _exc_parts(exc)
-                raise doc.error(("entry", *path_), message, rule) from None
+                _, message, rule = _exc_parts(exc)
+                raise doc.error(("entry", *_entry_path(entry, exc)), message,
+                                "" if rule == "SYNTAX" else rule) from None
         received = data.get("received_at")
         if received is not None:
             try:
@@ -667,7 +690,10 @@ class Game:
             for key, value in changes.items():
                 pattern = re.compile(rf"^{re.escape(key)}:[ \t]*(?P<v>[^#\n]*?)"
                                      rf"(?P<c>[ \t]+#[^\n]*)?$", re.M)
-                rendered = dump_yaml({key: value}).strip().split(":", 1)[1].strip()
+                if isinstance(value, str) and _ISO_MOMENT.fullmatch(value):
+                    rendered = value  # a YAML timestamp: no quotes needed
+                else:
+                    rendered = dump_yaml({key: value}).strip().split(":", 1)[1].strip()
                 found = pattern.search(text)
                 if found:
                     comment = found.group("c") or ""
