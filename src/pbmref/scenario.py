@@ -274,7 +274,7 @@ def _diplomacy_scenario(data: Mapping[str, Any]) -> dict[str, Any]:
     result = module.run_scenario(dict(data))
     if not isinstance(result, dict):
         raise BrokenFile("the Diplomacy rules returned no result")
-    return result
+    return dict(result)
 
 
 def run_data(

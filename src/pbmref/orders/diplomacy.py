@@ -1,0 +1,473 @@
+"""Reading Diplomacy / Dirigible Diplomacy order lines (grammar/diplomacy.lark).
+
+Two steps, both raising only ``pbmref.orders.errors`` exceptions:
+
+- ``parse_line(text)`` reads one line into a :class:`ParsedOrder` (syntax and
+  province names);
+- ``to_order(parsed, power, position)`` makes the engine's typed order,
+  filling in what the position makes plain (the unit type, a fleet's coast,
+  the one coast a fleet can reach), and with ``strict=True`` checks it
+  against the position (the unit is there, an army does not go to sea, a
+  supporter can reach the place, builds go in free owned home centres within
+  the supply points...).
+
+``parse_body(lines, power, position)`` does both for a whole mail body and
+raises every error at once (a mail is accepted or rejected whole).
+Rule numbers refer to shared/rules/dirigible-diplomacy.md.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from pbmref.orders.errors import IllegalOrderError, OrderMailError, OrderSyntaxError, raise_all
+from pbmref.orders.lines import clean_line, grammar_text
+from pbmref.rules.diplomacy.adjust import balance, build_problem
+from pbmref.rules.diplomacy.dirigible import UPKEEP
+from pbmref.rules.diplomacy.legal import movement_problem, retreat_problem
+from pbmref.rules.diplomacy.map import Loc, display, standard_map
+from pbmref.rules.diplomacy.orders import (
+    Build,
+    Convoy,
+    Devastate,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    Waive,
+)
+from pbmref.rules.diplomacy.retreat import options_for
+from pbmref.rules.diplomacy.state import Position, UnitType
+
+__all__ = [
+    "ParsedOrder",
+    "Place",
+    "parse_body",
+    "parse_line",
+    "parse_orders",
+    "to_order",
+]
+
+_KINDS = {"a": UnitType.ARMY, "army": UnitType.ARMY, "f": UnitType.FLEET, "fleet": UnitType.FLEET,
+          "d": UnitType.DIRIGIBLE, "dirigible": UnitType.DIRIGIBLE, "air": UnitType.DIRIGIBLE}
+
+
+@dataclass(frozen=True)
+class Place:
+    prov: str
+    coast: str
+    column: int  # 1-based column of the name in the line
+    width: int
+    text: str
+
+    @property
+    def loc(self) -> Loc:
+        return Loc(self.prov, self.coast)
+
+
+@dataclass(frozen=True)
+class ParsedOrder:
+    """One line as written: ``action`` is hold | move | retreat | support_hold |
+    support_move | convoy | devastate | build | disband | waive."""
+
+    action: str
+    kind: UnitType | None = None
+    place: Place | None = None
+    target_kind: UnitType | None = None
+    target: Place | None = None
+    dest: Place | None = None
+    via_convoy: bool = False
+    line_no: int | None = None
+    line: str = ""
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    return Lark(grammar_text("diplomacy.lark"), parser="lalr", lexer="contextual",
+                propagate_positions=True)
+
+
+_HYPHENATED = re.compile(r"(?i)\b(mid)-(atlantic)")
+
+_EXPECTED_WORDS = {
+    "ARROW": "'-' and a destination",
+    "SUPPORT": "S (support)",
+    "CONVOY": "C (convoy)",
+    "HOLD": "H (hold)",
+    "WORD": "a province",
+    "ARMY": "a unit type (A, F or D)",
+    "FLEET": "a unit type (A, F or D)",
+    "DIRIGIBLE": "a unit type (A, F or D)",
+    "$END": "the end of the order",
+    "VIA": "'via convoy'",
+    "COAST": "a coast (nc, sc or ec)",
+    "DEVASTATE": "devastate",
+    "DISBAND": "disband",
+    "BUILD": "Build",
+    "WAIVE": "Waive",
+    "RETREAT": "R (retreat)",
+    "SLASH": "a coast such as /sc",
+    "LPAR": "a coast such as (sc)",
+    "RPAR": "')'",
+    "CONVOY_WORD": "'convoy'",
+}
+
+
+def _expected_text(expected: Iterable[str]) -> str:
+    words: list[str] = []
+    for name in sorted(expected):
+        w = _EXPECTED_WORDS.get(name)
+        if w and w not in words:
+            words.append(w)
+    return ", ".join(words) if words else "an order such as 'A Par - Bur'"
+
+
+def _syntax_error(e: UnexpectedInput, text: str, line_no: int | None) -> OrderSyntaxError:
+    column = getattr(e, "column", None)
+    if isinstance(e, UnexpectedEOF) or (isinstance(e, UnexpectedToken) and e.token.type == "$END"):
+        expected = _expected_text(getattr(e, "expected", ()) or ())
+        return OrderSyntaxError(
+            f"the order stops too soon: expected {expected}",
+            line_no=line_no, line=text, column=len(text.rstrip()) + 1, expected=expected,
+            hint="a whole order looks like 'A Par - Bur', 'F Lon S F Nth - Eng' or 'Build A Ber'",
+        )
+    if isinstance(e, UnexpectedToken):
+        tok = e.token
+        expected = _expected_text(e.expected)
+        return OrderSyntaxError(
+            f"'{tok}' is not expected here: expected {expected}",
+            line_no=line_no, line=text, column=column, width=max(1, len(str(tok))),
+            expected=expected,
+            hint="orders look like 'A Par - Bur', 'F Nth C A Lon - Bel', 'D Mun devastate'",
+        )
+    assert isinstance(e, UnexpectedCharacters)
+    pos = e.pos_in_stream or 0
+    ch = text[pos] if pos < len(text) else "?"
+    return OrderSyntaxError(
+        f"'{ch}' cannot be read here",
+        line_no=line_no, line=text, column=column,
+        expected=_expected_text(e.allowed or ()),
+        hint="use letters for provinces, '-' for moves and '/sc' or '(sc)' for coasts",
+    )
+
+
+def _kind(tree: Tree[Token]) -> UnitType:
+    tok = tree.children[0]
+    assert isinstance(tok, Token)
+    return _KINDS[str(tok).lower()]
+
+
+def _place(tree: Tree[Token], text: str, line_no: int | None) -> Place:
+    name_tree = tree.children[0]
+    assert isinstance(name_tree, Tree)
+    words = [t for t in name_tree.children if isinstance(t, Token)]
+    start = words[0].column or 1
+    end_tok = words[-1]
+    end = (end_tok.end_column or (start + len(str(end_tok))))
+    written = " ".join(str(w) for w in words)
+    coast = ""
+    if len(tree.children) > 1:
+        ctree = tree.children[1]
+        assert isinstance(ctree, Tree)
+        for t in ctree.children:
+            if isinstance(t, Token) and t.type == "COAST":
+                coast = str(t).lower()
+    prov = standard_map().lookup(written)
+    if prov is None:
+        hint = None
+        first = standard_map().lookup(str(words[0]))
+        if len(words) > 1 and first is not None:
+            rest = " ".join(str(w) for w in words[1:])
+            hint = f"is a '-' missing? e.g. '{words[0]} - {rest}'"
+        raise OrderSyntaxError(
+            f"'{written}' is not a province of the map",
+            line_no=line_no, line=text, column=start, width=max(1, end - start),
+            expected="a province name or its three-letter abbreviation (Par, Nth, StP)",
+            hint=hint,
+        )
+    return Place(prov, coast, start, max(1, end - start), written)
+
+
+def parse_line(text: str, line_no: int | None = None) -> ParsedOrder:
+    """Read one order line (syntax and province names only)."""
+    clean = _HYPHENATED.sub(r"\1 \2", clean_line(text))
+    if not clean.strip():
+        raise OrderSyntaxError("the line is empty", line_no=line_no, line=text)
+    try:
+        tree = _parser().parse(clean)
+    except UnexpectedInput as e:
+        raise _syntax_error(e, text, line_no) from None
+    action = str(tree.data)
+    kind: UnitType | None = None
+    place: Place | None = None
+    target_kind: UnitType | None = None
+    target: Place | None = None
+    dest: Place | None = None
+    via = False
+    places: list[Place] = []
+    for child in tree.children:
+        if not isinstance(child, Tree):
+            continue
+        if child.data in ("unit", "target", "unit_nokind"):
+            k = None
+            ptree = child.children[-1]
+            if child.data != "unit_nokind":
+                ktree = child.children[0]
+                assert isinstance(ktree, Tree)
+                k = _kind(ktree)
+            assert isinstance(ptree, Tree)
+            p = _place(ptree, text, line_no)
+            if place is None and action not in ("build", "build_nokind"):
+                kind, place = k, p
+            else:
+                target_kind, target = k, p
+        elif child.data == "kind":
+            kind = _kind(child)
+        elif child.data == "place":
+            places.append(_place(child, text, line_no))
+        elif child.data == "via":
+            via = True
+    if action in ("build", "build_nokind"):
+        place = places[0]
+        if action == "build_nokind":
+            raise OrderSyntaxError(
+                "say what to build: A (army), F (fleet) or D (dirigible)",
+                line_no=line_no, line=text, column=place.column, expected="A, F or D",
+            )
+        action = "build"
+    elif places:
+        dest = places[-1]
+    return ParsedOrder(action, kind, place, target_kind, target, dest, via, line_no, text)
+
+
+# ---------------------------------------------------------------------------
+# From a parsed line to the engine's order
+
+
+def _illegal(p: ParsedOrder, message: str, rule: str, at: Place | None = None) -> IllegalOrderError:
+    return IllegalOrderError(
+        message, rule=rule, line_no=p.line_no, line=p.line,
+        column=at.column if at else None, width=at.width if at else 1,
+    )
+
+
+def _rule_of(message: str) -> str:
+    m = re.search(r"\((DD\d+a?)", message)
+    if m:
+        return m.group(1)
+    if "dirigible" in message:
+        return "DD7"
+    return "DD2"
+
+
+def _own_unit(p: ParsedOrder, power: str, pos: Position, place: Place, kind: UnitType | None,
+              dislodged: bool = False) -> tuple[UnitType, Loc]:
+    """The unit the order names, with type and coast filled from the position."""
+    pool = [d.unit for d in pos.dislodged] if dislodged else list(pos.units)
+    here = [u for u in pool if u.prov == place.prov and u.power == power]
+    if kind is not None:
+        here = [u for u in here if u.kind is kind]
+    if len(here) == 1:
+        u = here[0]
+        if not place.coast or place.coast == u.loc.coast:
+            return u.kind, u.loc
+        return u.kind, place.loc
+    if kind is None:
+        if len(here) > 1:
+            raise _illegal(p, f"{power} has more than one unit in {display(place.prov)}: "
+                              "say A, F or D", "DD6", place)
+        raise _illegal(p, f"{power} has no unit in {display(place.prov)}", "DD1", place)
+    return kind, place.loc
+
+
+def _target_loc(pos: Position, place: Place, kind: UnitType | None) -> tuple[UnitType | None, Loc]:
+    for u in pos.units:
+        if u.prov == place.prov and (kind is None or u.kind is kind):
+            if kind is None and any(
+                v.prov == place.prov and v is not u and v.airborne != u.airborne for v in pos.units
+            ):
+                return kind, place.loc
+            return kind, u.loc if not place.coast else place.loc
+    return kind, place.loc
+
+
+def _dest(kind: UnitType, loc: Loc, place: Place) -> Loc:
+    m = standard_map()
+    if kind is not UnitType.FLEET:
+        return Loc(place.prov)  # armies and dirigibles ignore coasts
+    if place.coast or not m.coasts(place.prov):
+        return place.loc
+    options = m.fleet_dests(loc, place.prov)
+    if len(options) == 1:
+        return options[0]
+    return place.loc
+
+
+def to_order(p: ParsedOrder, power: str, pos: Position, *, strict: bool = False) -> Order:
+    """The typed order for a parsed line; ``strict`` checks it like an order mail."""
+    phase = pos.phase.kind
+    if p.action == "waive":
+        return Waive(power)
+    assert p.place is not None
+    if p.action == "build":
+        assert p.kind is not None
+        return Build(power, p.kind, p.place.loc)
+    if p.action == "disband" and phase == "A":
+        kind, loc = _own_unit(p, power, pos, p.place, p.kind)
+        return Disband(power, kind, loc)
+    if phase == "R":
+        kind, loc = _own_unit(p, power, pos, p.place, p.kind, dislodged=True)
+        if p.action == "disband":
+            return Disband(power, kind, loc)
+        if p.action in ("move", "retreat") and p.dest is not None:
+            return Retreat(power, kind, loc, _dest(kind, loc, p.dest))
+        if strict:
+            raise _illegal(p, "in a retreat phase a dislodged unit retreats ('A Mun - Boh') or "
+                              "disbands ('Disband A Mun')", "DD1")
+        return Hold(power, kind, loc)
+    kind, loc = _own_unit(p, power, pos, p.place, p.kind)
+    if p.action == "hold":
+        return Hold(power, kind, loc)
+    if p.action == "devastate":
+        return Devastate(power, kind, loc)
+    if p.action in ("move", "retreat"):
+        assert p.dest is not None
+        return Move(power, kind, loc, _dest(kind, loc, p.dest), p.via_convoy)
+    if p.action == "disband":
+        if strict:
+            raise _illegal(p, "units are disbanded only in retreat and adjustment phases", "DD1")
+        return Hold(power, kind, loc)
+    assert p.target is not None
+    tkind, tloc = _target_loc(pos, p.target, p.target_kind)
+    if p.action == "support_hold":
+        return SupportHold(power, kind, loc, tkind, tloc)
+    assert p.dest is not None
+    if p.action == "support_move":
+        return SupportMove(power, kind, loc, tkind, tloc, p.dest.loc)
+    return Convoy(power, kind, loc, tloc, Loc(p.dest.prov))
+
+
+@dataclass
+class _Builds:
+    """Builds checked so far in one mail (budget left, provinces used)."""
+
+    budget: int | None = None
+    surface: set[str] = field(default_factory=set)
+    air: set[str] = field(default_factory=set)
+
+
+def _check(p: ParsedOrder, o: Order, power: str, pos: Position, state: _Builds) -> None:
+    """Strict checks of one order against the position (raises IllegalOrderError)."""
+    m = standard_map()
+    phase = pos.phase.kind
+    where = p.place
+    if phase == "M":
+        problem = movement_problem(pos, m, o)
+        if problem is not None:
+            at = where
+            if " has no " not in problem:
+                if isinstance(o, Move):
+                    at = p.dest
+                elif isinstance(o, (SupportHold, SupportMove)):
+                    at = p.dest or p.target
+            raise _illegal(p, problem, _rule_of(problem), at)
+        return
+    if phase == "R":
+        problem = retreat_problem(pos, o, options_for(pos, m))
+        if problem is not None:
+            raise _illegal(p, problem, "DD1", p.dest or where)
+        return
+    if isinstance(o, Build):
+        if state.budget is None:
+            state.budget = balance(pos, power)
+        budget = state.budget
+        problem = build_problem(pos, m, o, list(pos.units))
+        if problem is None:
+            if o.kind is UnitType.DIRIGIBLE and o.loc.prov in state.air:
+                problem = f"a second dirigible built in {display(o.loc.prov)} (DD13)"
+            elif o.kind is not UnitType.DIRIGIBLE and o.loc.prov in state.surface:
+                problem = f"a second army or fleet built in {display(o.loc.prov)}"
+        if problem is not None:
+            raise _illegal(p, problem, _rule_of(problem) if "DD" in problem else "DD13", where)
+        need = UPKEEP[o.kind] if pos.dirigible else 1
+        if need > budget:
+            if pos.dirigible:
+                raise _illegal(p, f"not enough supply points: this build costs {need}, "
+                                  f"{max(budget, 0)} left (DD11)", "DD11", where)
+            raise _illegal(p, "no more builds: the power has as many units as centres",
+                           "DD1", where)
+        state.budget = budget - need
+        (state.air if o.kind is UnitType.DIRIGIBLE else state.surface).add(o.loc.prov)
+        return
+    if isinstance(o, Disband):
+        if not any(u.power == power and u.kind is o.kind and u.loc == o.loc for u in pos.units):
+            raise _illegal(p, f"{power} has no {o.unit_text()}", "DD1", where)
+        if balance(pos, power) >= 0:
+            raise _illegal(p, f"{power} has no unit to remove this Winter", "DD1", where)
+        return
+    if isinstance(o, Waive):
+        return
+    raise _illegal(p, "in an adjustment phase only 'Build', 'Disband' and 'Waive' are given", "DD1")
+
+
+def parse_orders(
+    lines: Iterable[tuple[int, str]] | Iterable[str] | str,
+    power: str,
+    position: Position,
+    *,
+    strict: bool = True,
+) -> list[tuple[ParsedOrder, Order]]:
+    """Parse (and with ``strict`` check) a body; every error raised at once."""
+    if isinstance(lines, str):
+        items: list[tuple[int, str]] = list(enumerate(lines.splitlines(), 1))
+    else:
+        items = []
+        for i, item in enumerate(lines, 1):
+            items.append(item if isinstance(item, tuple) else (i, item))
+    out: list[tuple[ParsedOrder, Order]] = []
+    errors: list[OrderMailError] = []
+    seen: dict[tuple[str, bool], int] = {}
+    state = _Builds()
+    for line_no, text in items:
+        body = text.split("#", 1)[0]
+        if not body.strip():
+            continue
+        try:
+            parsed = parse_line(body, line_no)
+            parsed = ParsedOrder(**{**parsed.__dict__, "line": text})
+            order = to_order(parsed, power, position, strict=strict)
+            if strict:
+                _check(parsed, order, power, position, state)
+                if not isinstance(order, (Build, Waive)):
+                    key = (order.loc.prov, order.kind is UnitType.DIRIGIBLE)
+                    if key in seen:
+                        raise _illegal(parsed, f"a second order for {order.unit_text()} "
+                                               f"(first on line {seen[key]})", "DD1", parsed.place)
+                    seen[key] = line_no
+            out.append((parsed, order))
+        except OrderMailError as e:
+            if e.line_no is None:
+                e.at(line_no, text)
+            errors.append(e)
+    raise_all(errors)
+    return out
+
+
+def parse_body(
+    lines: Iterable[tuple[int, str]] | Iterable[str] | str,
+    power: str,
+    position: Position,
+    *,
+    strict: bool = True,
+) -> list[Order]:
+    """The typed orders of a mail body for ``power`` (raises OrderErrors)."""
+    return [o for _, o in parse_orders(lines, power, position, strict=strict)]
