@@ -43,16 +43,16 @@ class Heading(Enum):
 
     @property
     def index(self) -> int:
-        return _HEADINGS.index(self)
+        return _INDEX[self]
 
     @property
     def delta(self) -> tuple[int, int]:
         """The axial step ``(dq, dr)`` to the neighbour in this heading."""
-        return _DELTAS[self.index]
+        return _DELTA_OF[self]
 
     def turned(self, sixths: int) -> Heading:
         """Turned clockwise by ``sixths`` times 60 degrees (negative: left)."""
-        return _HEADINGS[(self.index + sixths) % 6]
+        return _HEADINGS[(_INDEX[self] + sixths) % 6]
 
     def left(self) -> Heading:
         return self.turned(-1)
@@ -84,6 +84,8 @@ class Heading(Enum):
 _HEADINGS: tuple[Heading, ...] = tuple(Heading)
 # N, NE, SE, S, SW, NW in axial coordinates (rule B3).
 _DELTAS: tuple[tuple[int, int], ...] = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
+_INDEX: dict[Heading, int] = {h: i for i, h in enumerate(_HEADINGS)}
+_DELTA_OF: dict[Heading, tuple[int, int]] = dict(zip(_HEADINGS, _DELTAS, strict=True))
 
 
 @dataclass(frozen=True, order=True, slots=True)

@@ -406,7 +406,7 @@ class _Turn:
         """One burst along its line (F3-F6), recording every hit for step 3."""
         reach = self.settings.range
         line = trace_line(start, direction, reach, self.board, self.cloud_hexes,
-                          frozenset(blockers))
+                          blockers.keys())
         hits: list[tuple[Key, int, int]] = []
         for k, h in enumerate(line.hexes, 1):
             amount = burst_damage(k, reach, bonus)

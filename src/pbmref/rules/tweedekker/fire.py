@@ -11,6 +11,7 @@ LineOfFire(hexes=(Hex(q=0, r=-1), Hex(q=0, r=-2)), stopped_by='zeppelin')
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from pbmref.rules.hexgrid import Heading, Hex, HexBoard
@@ -31,8 +32,8 @@ def trace_line(
     direction: Heading,
     reach: int,
     board: HexBoard,
-    clouds: frozenset[Hex],
-    zeppelin_hexes: frozenset[Hex],
+    clouds: AbstractSet[Hex],
+    zeppelin_hexes: AbstractSet[Hex],
 ) -> LineOfFire:
     """Follow a straight line from ``start`` (F3).
 

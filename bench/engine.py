@@ -1,0 +1,113 @@
+"""Tweedekker engine speed: turns adjudicated per second, as ratios to a baseline.
+
+    .venv/bin/python bench/engine.py [SECONDS]      (default 1.0 per measurement)
+
+Two positions, each with a controlled two-hex zeppelin, clouds, a storm and a
+drifting wind: 6 aircraft (a real game) and 60 aircraft (a stress case).
+Every aircraft flies three moves with bursts; every player votes for the
+zeppelin. Baseline, measured in the same run on the same position: copying
+the state once (``dataclasses.replace`` over every aircraft and zeppelin),
+the least any pure ``state -> state`` turn must cost. The ratio says how many
+such copies one adjudicated turn is worth.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from pbmref.rules.dice import Dice  # noqa: E402
+from pbmref.rules.hexgrid import Heading, Hex  # noqa: E402
+from pbmref.rules.tweedekker.engine import adjudicate  # noqa: E402
+from pbmref.rules.tweedekker.orders import (  # noqa: E402
+    FireDir,
+    Manoeuvre,
+    Move,
+    PlaneOrders,
+    TurnOrders,
+    ZeppelinFire,
+    ZeppelinVote,
+)
+from pbmref.rules.tweedekker.state import (  # noqa: E402
+    Aircraft,
+    AircraftState,
+    Cloud,
+    CloudKind,
+    GameState,
+    Settings,
+    Wind,
+    Zeppelin,
+)
+
+MOVES = (Manoeuvre.A, Manoeuvre.L, Manoeuvre.R, Manoeuvre.LS, Manoeuvre.RS)
+
+
+def build(n: int, seed: int = 1) -> tuple[GameState, TurnOrders]:
+    rng = random.Random(seed)
+    settings = Settings()
+    board_hexes = [h for h in _board(settings.board_side) if h.ring() <= 6]
+    planes = []
+    orders: dict[str, PlaneOrders] = {}
+    votes: dict[str, tuple[ZeppelinVote | None, ...]] = {}
+    for i in range(n):
+        pilot = f"p{i:02d}"
+        planes.append(Aircraft(pilot, rng.choice(board_hexes), rng.choice(list(Heading)),
+                               list(Heading)[i % 6], AircraftState.FLYING, landed_turns=0))
+        orders[pilot] = PlaneOrders(tuple(
+            Move(rng.choice(MOVES), (FireDir.A,) if k < 2 else (FireDir.L,)) for k in range(3)))
+        votes[pilot] = tuple(ZeppelinVote(rng.choice(MOVES), rng.choice(list(ZeppelinFire)))
+                             for _ in range(3))
+    zeppelin = Zeppelin("Z", (Hex(0, 0), Hex(0, 1)), Heading.N, 10**6, controlled=True)
+    drifter = Zeppelin("D", (Hex(3, -5), Hex(3, -4)), Heading.N, 10**6)
+    clouds = (Cloud(CloudKind.CLOUD, (Hex(-4, 2), Hex(-4, 3))),
+              Cloud(CloudKind.STORM, (Hex(2, 2),)))
+    state = GameState(turn=3, settings=settings, wind=Wind(Heading.SW, 2, True), clouds=clouds,
+                      aircraft=tuple(planes), zeppelins=(zeppelin, drifter))
+    return state, TurnOrders(plane=orders, zeppelin=votes)
+
+
+def _board(side: int) -> list[Hex]:
+    from pbmref.rules.hexgrid import HexBoard
+
+    return list(HexBoard(side).hexes())
+
+
+def rate(fn: Callable[[], object], seconds: float) -> float:
+    """Calls per second of ``fn`` over about ``seconds``."""
+    count, start = 0, time.perf_counter()
+    deadline = start + seconds
+    while True:
+        for _ in range(10):
+            fn()
+        count += 10
+        now = time.perf_counter()
+        if now >= deadline:
+            return count / (now - start)
+
+
+def copy_state(state: GameState) -> GameState:
+    return replace(state, aircraft=tuple(replace(a) for a in state.aircraft),
+                   zeppelins=tuple(replace(z) for z in state.zeppelins))
+
+
+def main() -> None:
+    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 1.0
+    print(f"{'position':<14}{'turns/s':>12}{'copies/s':>14}{'turn/copy':>12}")
+    for n in (6, 60):
+        state, orders = build(n)
+        _, events = adjudicate(state, orders, Dice(1))  # warm up, and a sanity check
+        assert events, "the bench turn produced no events"
+        turns = rate(lambda s=state, o=orders: adjudicate(s, o, Dice(1)), seconds)
+        copies = rate(lambda s=state: copy_state(s), seconds)
+        label = f"{n} aircraft"
+        print(f"{label:<14}{turns:>12.0f}{copies:>14.0f}{copies / turns:>11.1f}x")
+
+
+if __name__ == "__main__":
+    main()
