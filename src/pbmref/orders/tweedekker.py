@@ -46,6 +46,7 @@ __all__ = [
     "Item",
     "entry_to_orders",
     "parse_body",
+    "parse_position_body",
     "parse_line",
     "read_body",
     "MOVES_PER_TURN",
@@ -637,6 +638,19 @@ def parse_body(state: GameState, player: str,
     ``LT`` becomes ``L``, ``FIRE L+R`` becomes ``f-L f-R``, and so on.
     """
     return read_body(state, player, lines)[0]
+
+
+def parse_position_body(position: Mapping[str, Any], player: str,
+                        lines: Sequence[tuple[int | None, str]]) -> dict[str, Any]:
+    """``parse_body`` for a position given as plain data (the ruleset interface)."""
+    from pbmref.rules.tweedekker.position import PositionError, position_from_dict
+
+    try:
+        state = position_from_dict(position)
+    except PositionError as exc:
+        raise OrderSyntaxError(f"the game's position is broken ({exc}); tell the game master",
+                               rule="INTERNAL") from None
+    return parse_body(state, player, lines)
 
 
 _ENTRY_KEYS = ("plane", "zeppelin", "takeoff", "land")

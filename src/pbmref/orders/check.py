@@ -1,0 +1,179 @@
+"""A whole order mail read for one game: envelope, identity, turn, body.
+
+``check_order_mail`` is what the referee (and ``pbmref orders check``) calls
+with the game's data. It collects every error it can find, so the reply can
+list them all, and raises them together (``OrderErrors``) or returns the
+``CheckedMail``: the envelope, the player, and the canonical orders entry the
+body gives (``None`` when the mail has no body, only commands).
+
+The body is read by the ruleset's body parser (``body_parser(ruleset)``):
+one registered with ``register_body_parser``, else the ruleset's own
+``parse_orders`` (``pbmref.rulesets``). A body parser takes
+``(position: dict, player: str, lines: [(line_no, text)])`` and returns the
+orders entry, raising ``pbmref.orders.errors`` exceptions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pbmref.orders.envelope import (
+    OrderMail,
+    check_password,
+    check_turn,
+    identify_player,
+    scan_order_mail,
+)
+from pbmref.orders.errors import (
+    OrderMailError,
+    OrderSyntaxError,
+    StaleTurnError,
+    UnknownGameError,
+    UnknownPlayerError,
+    raise_all,
+)
+
+__all__ = [
+    "BodyParser",
+    "CheckedMail",
+    "body_parser",
+    "check_order_mail",
+    "format_entry",
+    "register_body_parser",
+]
+
+BodyParser = Callable[[dict[str, Any], str, list[tuple[int, str]]], dict[str, Any]]
+
+_REGISTERED: dict[str, BodyParser] = {}
+
+
+def register_body_parser(ruleset: str, parser: BodyParser) -> None:
+    """Plug in the body reader of a ruleset (overrides the ruleset's parse_orders)."""
+    _REGISTERED[ruleset] = parser
+
+
+def body_parser(ruleset: str) -> BodyParser:
+    """The body reader for ``ruleset``; raises UnknownGameError for an unknown one."""
+    if ruleset in _REGISTERED:
+        return _REGISTERED[ruleset]
+    if ruleset == "tweedekker":
+        from pbmref.orders.tweedekker import parse_position_body
+
+        return parse_position_body
+    from pbmref.rulesets import UnknownRuleset, get_ruleset
+
+    try:
+        return get_ruleset(ruleset).parse_orders
+    except (UnknownRuleset, ModuleNotFoundError, AttributeError) as exc:
+        raise UnknownGameError(f"this referee cannot read orders for the ruleset "
+                               f"{ruleset!r} ({exc})", rule="RULESET") from None
+
+
+@dataclass(frozen=True)
+class CheckedMail:
+    """An accepted order mail: its envelope, the player, the orders entry."""
+
+    mail: OrderMail
+    player: str | None
+    entry: dict[str, Any] | None
+
+    def describe(self) -> list[str]:
+        lines = self.mail.describe()
+        lines.append(f"Player: {self.player}" if self.player else "Player: not identified")
+        if self.entry is None:
+            lines.append("Orders: none in this mail")
+        else:
+            lines.append("Orders:")
+            lines.extend("  " + line for line in format_entry(self.entry))
+        return lines
+
+
+def format_entry(entry: Mapping[str, Any] | Sequence[Any]) -> list[str]:
+    """An orders entry as the lines a player would mail (canonical form)."""
+    if not isinstance(entry, Mapping):
+        return [str(x) for x in entry]
+    out: list[str] = []
+    order = ["plane", "takeoff", "land", "zeppelin"]
+    for key in sorted(entry, key=lambda k: order.index(k) if k in order else 99):
+        value = entry[key]
+        if isinstance(value, (list, tuple)):
+            out.append(key.upper())
+            numbered = key in ("plane", "zeppelin")
+            for n, line in enumerate(value, 1):
+                text = str(line)
+                if numbered:
+                    out.append(f"{n}: {text}" if text else f"{n}: (no vote)")
+                else:
+                    out.append(text)
+        else:
+            out.append(f"{key.upper()} {value}")
+    return out
+
+
+def check_order_mail(
+    subject: str,
+    text: str,
+    *,
+    ruleset: str,
+    position: dict[str, Any],
+    player: str | None = None,
+    sender: str | None = None,
+    addresses: Mapping[str, Iterable[str]] | None = None,
+    open_turn: int | str | None = None,
+    verify_password: Callable[[str, str], bool] | None = None,
+    password_required: bool = True,
+    game_id: str | None = None,
+) -> CheckedMail:
+    """Read an order mail for one game; raises every error found, together.
+
+    ``player`` fixes the player (GM tools); otherwise ``sender`` is looked up
+    in ``addresses`` (player id -> registered addresses), with ``PILOT``
+    choosing among several. ``verify_password(player, password)`` checks the
+    password against the stored hash. ``open_turn`` is the turn (or
+    Diplomacy phase) open now; a mail naming another is stale. ``game_id``
+    is the game the mail was routed to.
+    """
+    mail, errors = scan_order_mail(subject, text)
+    if game_id is not None and mail.game_id is not None and (
+            mail.game_id.casefold() != game_id.casefold()):
+        errors.append(UnknownGameError(
+            f"the mail names game {mail.game_id}, but this is game {game_id}",
+            hint=f"write GAME {game_id}"))
+    try:
+        check_turn(mail, open_turn)
+    except StaleTurnError as exc:
+        raise exc from None  # the whole mail is for another turn: nothing else matters
+    who = player
+    if who is None:
+        if sender is None or addresses is None:
+            if mail.pilot is not None:
+                who = mail.pilot
+            else:
+                errors.append(UnknownPlayerError(
+                    "the mail does not say which player it is from",
+                    hint="add a line PILOT <your pilot>"))
+        else:
+            try:
+                who = identify_player(mail, sender, addresses)
+            except OrderMailError as exc:
+                errors.append(exc)
+    if who is not None and verify_password is not None:
+        try:
+            check_password(mail, lambda pw: verify_password(who, pw), password_required)
+        except OrderMailError as exc:
+            errors.append(exc)
+    entry: dict[str, Any] | None = None
+    if mail.body and who is not None:
+        try:
+            parser = body_parser(ruleset)
+            entry = parser(position, who, list(mail.body))
+        except OrderMailError as exc:
+            errors.append(exc)
+        except Exception as exc:  # noqa: BLE001 - a body reader must not crash the mail
+            errors.append(OrderSyntaxError(
+                f"the orders could not be read ({type(exc).__name__}: {exc})",
+                rule="INTERNAL", hint="tell the game master; this is a referee bug"))
+    raise_all(errors)
+    return CheckedMail(mail, who, entry)

@@ -1,0 +1,476 @@
+"""The envelope of an order mail: game, password, turn, pilot, commands, body.
+
+``read_order_mail(subject, text)`` reads what every order mail has in common,
+whatever the game; the body lines it hands on (with their line numbers in the
+mail as sent) are read by the ruleset's body parser (``pbmref.orders.bodies``).
+
+What it tolerates (shared/spec/orders.md): quoted reply text (``>`` lines,
+also a whole quoted report, and the "On ... wrote:" line above it), a ``-- ``
+signature or ``END``/``SIGNOFF`` (everything after is ignored), a forwarded
+or "Original Message" block, blank lines, ``#`` comments, any letter case,
+non-breaking spaces, Windows or old Mac line ends, a phone's full stops and
+dashes, and commas or semicolons between items. The game may be named in the
+Subject instead (``zep1 orders``, ``Re: [zep1] turn 7 report``); when the
+body names another game the body wins and ``game_note`` says so.
+
+It raises nothing but ``pbmref.orders.errors`` exceptions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import LarkError, UnexpectedInput
+
+from pbmref.orders.errors import (
+    OrderMailError,
+    OrderSyntaxError,
+    StaleTurnError,
+    UnknownGameError,
+    UnknownPlayerError,
+    WrongPasswordError,
+    raise_all,
+)
+from pbmref.orders.lines import clean_line, grammar_text
+
+__all__ = [
+    "COMMANDS",
+    "Command",
+    "OrderMail",
+    "check_password",
+    "check_turn",
+    "game_from_subject",
+    "identify_player",
+    "read_order_mail",
+    "scan_order_mail",
+]
+
+COMMANDS = ("HELP", "ORDERS", "STATUS", "MAP", "HISTORY", "CLEAR")
+_ENVELOPE_WORDS = {"GAME", "PASSWORD", "PASSWD", "PW", "TURN", "PHASE", "PILOT", "PLAYER",
+                   *COMMANDS}
+_END_WORDS = {"END", "SIGNOFF", "SIGN-OFF", "ENDORDERS", "END-ORDERS"}
+_GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+_PHASE = re.compile(r"^[SFW]\d{4}[MRA]$", re.I)
+
+# Lines that end the body: signatures and forwarded or quoted-original blocks.
+_STOP = re.compile(
+    r"^(--|-- .*|_{10,}|-{3,}\s*original message\s*-{3,}|-{3,}\s*forwarded message\s*-{3,}"
+    r"|begin forwarded message:?|from:\s.*@.*)\s*$",
+    re.I,
+)
+# Lines to skip: the attribution above a quote, a phone's signature line.
+_SKIP = re.compile(
+    r"^(on .+ wrote:|.+ (wrote|schrieb|a écrit|skrev|scrisse|escribió)\s?:"
+    r"|sent from my .+|get outlook for .+|sent from .+ (mail|phone)|envoyé de mon .+"
+    r"|von meinem .+ gesendet)\s*$",
+    re.I,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """A command of the mail: HELP, ORDERS, STATUS, MAP, HISTORY n, CLEAR."""
+
+    name: str
+    arg: int | None = None
+    line_no: int | None = None
+
+    def format(self) -> str:
+        return self.name if self.arg is None else f"{self.name} {self.arg}"
+
+
+@dataclass(frozen=True, slots=True)
+class OrderMail:
+    """What the envelope of one order mail says.
+
+    ``game_from`` is ``"body"``, ``"subject"`` or ``""`` (not named);
+    ``game_note`` is set when Subject and body name different games (the body
+    wins). ``body`` holds ``(line_no, text)`` for each body line, numbered as
+    in the mail. ``turn`` is ``TURN n``; ``phase`` is Diplomacy's ``PHASE``.
+    """
+
+    subject: str = ""
+    game_id: str | None = None
+    game_from: str = ""
+    game_note: str | None = None
+    password: str | None = None
+    turn: int | None = None
+    phase: str | None = None
+    pilot: str | None = None
+    commands: tuple[Command, ...] = ()
+    body: tuple[tuple[int, str], ...] = ()
+    ended_at: int | None = None  # the END / signature line, when there was one
+    password_raw: str | None = None  # as written, before a phone's full stop was dropped
+    turn_line_no: int | None = None  # where TURN / PHASE stood
+    turn_line: str | None = None
+    turn_column: int | None = None
+
+    @property
+    def has_orders(self) -> bool:
+        return bool(self.body)
+
+    def command(self, name: str) -> Command | None:
+        for c in self.commands:
+            if c.name == name.upper():
+                return c
+        return None
+
+    def describe(self) -> list[str]:
+        """The envelope in plain lines, for ``pbmref orders check``."""
+        out = []
+        if self.game_id:
+            where = {"body": "from the GAME line", "subject": "from the Subject"}.get(
+                self.game_from, "")
+            out.append(f"Game: {self.game_id} ({where})" if where else f"Game: {self.game_id}")
+        else:
+            out.append("Game: not named")
+        if self.game_note:
+            out.append(f"Note: {self.game_note}")
+        out.append("Password: given" if self.password else "Password: none")
+        if self.turn is not None:
+            out.append(f"Turn: {self.turn}")
+        if self.phase:
+            out.append(f"Phase: {self.phase}")
+        if self.pilot:
+            out.append(f"Pilot: {self.pilot}")
+        if self.commands:
+            out.append("Commands: " + ", ".join(c.format() for c in self.commands))
+        return out
+
+
+class _EnvelopeTransformer(Transformer[Token, Any]):
+    def _value(self, kind: str, children: list[Token]) -> tuple[str, Token, Token]:
+        return (kind, children[0], children[1])
+
+    def game(self, c: list[Token]) -> tuple[str, Token, Token]:
+        return self._value("GAME", c)
+
+    def password(self, c: list[Token]) -> tuple[str, Token, Token]:
+        return self._value("PASSWORD", c)
+
+    def turn(self, c: list[Token]) -> tuple[str, Token, Token]:
+        return self._value("TURN", c)
+
+    def phase(self, c: list[Token]) -> tuple[str, Token, Token]:
+        return self._value("PHASE", c)
+
+    def pilot(self, c: list[Token]) -> tuple[str, Token, Token]:
+        return self._value("PILOT", c)
+
+    def history(self, c: list[Token]) -> tuple[str, Token, Token]:
+        return self._value("HISTORY", c)
+
+    def command(self, c: list[Token]) -> tuple[str, Token, None]:
+        return ("COMMAND", c[0], None)
+
+    def line(self, c: list[Any]) -> list[Any]:
+        return c
+
+
+@cache
+def envelope_parser() -> Lark:
+    return Lark(grammar_text("envelope.lark"), parser="lalr", lexer="contextual",
+                transformer=_EnvelopeTransformer())
+
+
+_KEYWORD_HELP = {
+    "GAME": ("GAME needs the game's name", "the game's name, e.g. GAME zep1"),
+    "PASSWORD": ("PASSWORD needs your password", "your password, e.g. PASSWORD swordfish"),
+    "TURN": ("TURN needs the turn number", "a turn number, e.g. TURN 7"),
+    "PHASE": ("PHASE needs a phase name", "a phase like S1901M, F1901R or W1901A"),
+    "PILOT": ("PILOT needs the pilot's name", "the pilot's name, e.g. PILOT baron"),
+    "HISTORY": ("HISTORY needs a turn number", "a turn number, e.g. HISTORY 5"),
+}
+
+
+def _keyword_of(token: str) -> str:
+    word = token.rstrip(":").upper()
+    return {"PASSWD": "PASSWORD", "PW": "PASSWORD", "PLAYER": "PILOT"}.get(word, word)
+
+
+def _first_word(cleaned: str) -> str:
+    match = re.match(r"\s*([A-Za-z][A-Za-z-]*)", cleaned)
+    return match.group(1).upper() if match else ""
+
+
+def game_from_subject(subject: str) -> str | None:
+    """The game named in a Subject, or None.
+
+    >>> game_from_subject("Re: [zep1] turn 7 report")
+    'zep1'
+    >>> game_from_subject("zep1 orders")
+    'zep1'
+    >>> game_from_subject("Orders for game dd2")
+    'dd2'
+    """
+    text = clean_line(subject or "").strip()
+    bracket = re.search(r"\[\s*([A-Za-z0-9][A-Za-z0-9_.-]*)\s*\]", text)
+    if bracket:
+        return bracket.group(1)
+    named = re.search(r"\bgame[:\s]+([A-Za-z0-9][A-Za-z0-9_.-]*)", text, re.I)
+    if named:
+        return named.group(1)
+    text = re.sub(r"^\s*((re|fwd?|aw|sv|vs|antw|wg|tr)\s*(\[\d+\])?\s*:\s*)+", "", text,
+                  flags=re.I)
+    words = [w.strip(":.,;!?()") for w in text.split()]
+    stop = {"orders", "order", "turn", "report", "for", "my", "the", "a", "phase",
+            "help", "status", "map", "history", "clear", "password", "moves", "votes"}
+    for i, w in enumerate(words):
+        if not w or w.lower() in stop or w.isdigit():
+            continue
+        if i > 0 and words[i - 1].lower() in ("turn", "phase"):
+            continue
+        if _GAME_ID.match(w) and any(c.isdigit() for c in w) or (
+                _GAME_ID.match(w) and len(words) > 1):
+            return w
+        break
+    return None
+
+
+def scan_order_mail(subject: str, text: str) -> tuple[OrderMail, list[OrderMailError]]:
+    """Read the envelope and keep going past errors: (mail, every error found)."""
+    errors: list[OrderMailError] = []
+    if not isinstance(text, str):
+        text = "" if text is None else str(text)
+    if not isinstance(subject, str):
+        subject = "" if subject is None else str(subject)
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    found: dict[str, tuple[str, int, str]] = {}  # kind -> (value, line_no, raw line)
+    commands: list[Command] = []
+    body: list[tuple[int, str]] = []
+    ended_at = None
+    password_raw = None
+    columns: dict[str, tuple[int, int]] = {}
+    for line_no, raw in enumerate(lines, 1):
+        stripped = raw.strip()
+        if stripped.startswith(">") or stripped.startswith("\u203a"):
+            continue  # quoted text of a reply (rule: orders.md, Envelope)
+        if _STOP.match(raw.rstrip("\r\n").replace("\u00a0", " ")) or stripped == "--":
+            ended_at = line_no
+            break
+        cleaned = clean_line(raw)
+        # '#' starts a comment at the line's start or after a space.
+        hash_at = re.search(r"(^|\s)#", cleaned)
+        if hash_at:
+            cleaned = cleaned[:hash_at.start()] + " " * (len(cleaned) - hash_at.start())
+        if not cleaned.strip() or _SKIP.match(cleaned.strip()):
+            continue
+        word = _first_word(cleaned)
+        if word in _END_WORDS:
+            ended_at = line_no
+            break
+        if word not in _ENVELOPE_WORDS:
+            body.append((line_no, raw.rstrip("\r\n")))
+            continue
+        try:
+            items: list[tuple[str, Token, Token | None]] = envelope_parser().parse(
+                cleaned)  # type: ignore[assignment]
+        except UnexpectedInput as exc:
+            errors.append(_envelope_error(exc, cleaned).at(line_no, raw))
+            continue
+        except LarkError as exc:  # pragma: no cover - kept readable all the same
+            errors.append(OrderSyntaxError(f"cannot read this line ({exc})", line_no=line_no,
+                                           line=raw))
+            continue
+        for kind, key_tok, value_tok in items:
+            if kind == "COMMAND" or value_tok is None:
+                commands.append(Command(_keyword_of(str(key_tok)), None, line_no))
+                continue
+            value = str(value_tok)
+            err = _check_value(kind, value, value_tok, line_no, raw)
+            if err is not None:
+                errors.append(err)
+                continue
+            if kind == "HISTORY":
+                commands.append(Command("HISTORY", int(value), line_no))
+                continue
+            if kind == "PASSWORD":
+                start = (value_tok.column or 1) - 1
+                password_raw = raw[start:].split()[0] if raw[start:].split() else value
+            previous = found.get(kind)
+            if previous is not None and _norm(kind, previous[0]) != _norm(kind, value):
+                errors.append(OrderSyntaxError(
+                    f"{kind} is given twice with different values "
+                    f"({previous[0]} on line {previous[1]}, {value} here)",
+                    rule="ENVELOPE", line_no=line_no, line=raw, column=value_tok.column,
+                    width=len(value), hint=f"keep one {kind} line"))
+                continue
+            found[kind] = (value, line_no, raw)
+            columns[kind] = (value_tok.column or 1, len(value))
+    subject_game = game_from_subject(subject)
+    body_game = found["GAME"][0] if "GAME" in found else None
+    note = None
+    if body_game and subject_game and body_game.casefold() != subject_game.casefold():
+        note = (f"the Subject names game {subject_game} but the GAME line names "
+                f"{body_game}; the GAME line wins")
+    game_id = body_game or subject_game
+    turn_at = found.get("TURN") or found.get("PHASE")
+    mail = OrderMail(
+        subject=subject,
+        game_id=game_id,
+        game_from="body" if body_game else ("subject" if subject_game else ""),
+        game_note=note,
+        password=found["PASSWORD"][0] if "PASSWORD" in found else None,
+        turn=int(found["TURN"][0]) if "TURN" in found else None,
+        phase=found["PHASE"][0].upper() if "PHASE" in found else None,
+        pilot=found["PILOT"][0] if "PILOT" in found else None,
+        commands=tuple(commands),
+        body=tuple(body),
+        ended_at=ended_at,
+        password_raw=password_raw,
+        turn_line_no=turn_at[1] if turn_at else None,
+        turn_line=turn_at[2] if turn_at else None,
+        turn_column=(columns.get("TURN") or columns.get("PHASE") or (None, 0))[0],
+    )
+    return mail, errors
+
+
+def _norm(kind: str, value: str) -> str:
+    return value if kind == "PASSWORD" else value.casefold()
+
+
+def _check_value(kind: str, value: str, tok: Token, line_no: int,
+                 raw: str) -> OrderMailError | None:
+    def bad(message: str, expected: str, hint: str | None = None) -> OrderMailError:
+        return OrderSyntaxError(message, rule="ENVELOPE", line_no=line_no, line=raw,
+                                column=tok.column, width=len(value), expected=expected,
+                                hint=hint)
+
+    if kind in ("TURN", "HISTORY"):
+        if not value.isdigit() or len(value) > 6:
+            return bad(f"{kind} needs a turn number, not {value}",
+                       _KEYWORD_HELP[kind][1], f"write {kind} 7 (digits only)")
+    elif kind == "GAME":
+        if not _GAME_ID.match(value):
+            return bad(f"{value} is not a game name", _KEYWORD_HELP["GAME"][1],
+                       "game names are letters, digits, '-', '_' and '.'")
+    elif kind == "PHASE" and not _PHASE.match(value):
+        return bad(f"{value} is not a phase", _KEYWORD_HELP["PHASE"][1],
+                   "S/F/W, the year, then M (moves), R (retreats) or A (adjustments)")
+    return None
+
+
+def _envelope_error(exc: UnexpectedInput, line: str) -> OrderMailError:
+    token = getattr(exc, "token", None)
+    at_end = token is None or getattr(token, "type", "") == "$END"
+    words = line.split()
+    keyword = _keyword_of(words[-1]) if words else ""
+    if at_end:
+        message, expected = _KEYWORD_HELP.get(keyword, ("this line stops too early",
+                                                        "a value"))
+        example = expected.split("e.g. ")[-1] if "e.g. " in expected else None
+        return OrderSyntaxError(message, rule="ENVELOPE", column=len(line.rstrip()) + 1,
+                                expected=expected,
+                                hint=f"write e.g. {example}" if example else None)
+    column = getattr(exc, "column", None)
+    word = str(token) if token is not None else ""
+    return OrderSyntaxError(
+        f"I cannot read {word or 'this'} here", rule="ENVELOPE",
+        column=column if isinstance(column, int) and column > 0 else None,
+        width=max(1, len(word)),
+        expected="GAME, PASSWORD, TURN, PILOT, HELP, ORDERS, STATUS, MAP, HISTORY n or CLEAR",
+        hint="put each order on a line of its own")
+
+
+def read_order_mail(subject: str, text: str) -> OrderMail:
+    """Read the envelope of an order mail; raises our errors (all of them at once)."""
+    mail, errors = scan_order_mail(subject, text)
+    raise_all(errors)
+    return mail
+
+
+# ---------------------------------------------------------------------------
+# Checks against the game (the referee and ``pbmref orders check`` call these)
+
+
+def check_turn(mail: OrderMail, open_turn: int | str | None) -> None:
+    """``TURN n`` / ``PHASE`` must name the open turn, or the mail is stale."""
+    if open_turn is None:
+        return
+    if isinstance(open_turn, int) and not isinstance(open_turn, bool):
+        if mail.turn is not None and mail.turn != open_turn:
+            late = mail.turn < open_turn
+            raise StaleTurnError(
+                f"this mail is for turn {mail.turn}, but turn {open_turn} is open now"
+                + ("; turn " + str(mail.turn) + " has been played already" if late else ""),
+                given=str(mail.turn), open_turn=str(open_turn),
+                line_no=mail.turn_line_no, line=mail.turn_line, column=mail.turn_column,
+                width=len(str(mail.turn)), hint=f"check the latest report and write "
+                f"TURN {open_turn} (or leave the TURN line out)")
+        return
+    phase = str(open_turn).upper()
+    if mail.phase is not None and mail.phase != phase:
+        raise StaleTurnError(
+            f"this mail is for phase {mail.phase}, but {phase} is open now",
+            given=mail.phase, open_turn=phase, line_no=mail.turn_line_no,
+            line=mail.turn_line, hint=f"write PHASE {phase}")
+    if mail.turn is not None:
+        raise StaleTurnError("Diplomacy turns are named by PHASE, not TURN",
+                             given=str(mail.turn), open_turn=phase,
+                             line_no=mail.turn_line_no, line=mail.turn_line, hint=f"write PHASE {phase}")
+
+
+def check_password(mail: OrderMail, verify: Callable[[str], bool],
+                   required: bool = True) -> None:
+    """The mail's password must pass ``verify`` (which compares with the stored hash)."""
+    if mail.password is None:
+        if required:
+            raise WrongPasswordError("this game needs your password, and the mail has none",
+                                     hint="add a line PASSWORD <your password>")
+        return
+    for candidate in dict.fromkeys((mail.password, mail.password_raw)):
+        if candidate and verify(candidate):
+            return
+    raise WrongPasswordError("the password is wrong",
+                             hint="check the password in your welcome mail; passwords "
+                                  "are case-sensitive")
+
+
+def identify_player(mail: OrderMail, sender: str,
+                    addresses: Mapping[str, Iterable[str]]) -> str:
+    """The player id a mail is from: by the sender's registered address (and PILOT).
+
+    ``addresses`` maps each player id to its registered addresses.
+    """
+    address = _address(sender)
+    mine = [pid for pid, addrs in addresses.items()
+            if address and address in {_address(a) for a in addrs}]
+    if mail.pilot is not None:
+        chosen = [pid for pid in mine if pid.casefold() == mail.pilot.casefold()]
+        if chosen:
+            return chosen[0]
+        if mine:
+            raise UnknownPlayerError(
+                f"PILOT {mail.pilot} is not one of your pilots in this game "
+                f"(yours: {', '.join(mine)})", hint=f"write PILOT {mine[0]}")
+    if not mine:
+        raise UnknownPlayerError(
+            f"{address or 'this address'} is not registered for this game",
+            hint="send from the address you gave the game master")
+    if len(mine) > 1:
+        raise UnknownPlayerError(
+            f"you play several pilots here ({', '.join(mine)}); say which",
+            hint=f"add a line PILOT {mine[0]}")
+    return mine[0]
+
+
+def _address(text: str) -> str:
+    match = re.search(r"<([^>]+)>", text or "")
+    return (match.group(1) if match else (text or "")).strip().lower()
+
+
+def check_game(mail: OrderMail, known: Iterable[str]) -> str:
+    """The game id of the mail, which must be one of ``known``; raises UnknownGameError."""
+    names = {k.casefold(): k for k in known}
+    if not mail.game_id:
+        raise UnknownGameError("the mail does not say which game it is for",
+                               hint="add a line GAME <name>, or put the name in the Subject")
+    if mail.game_id.casefold() not in names:
+        raise UnknownGameError(f"there is no game called {mail.game_id}",
+                               hint="check the game's name in your last report")
+    return names[mail.game_id.casefold()]
