@@ -327,7 +327,8 @@ def run_file(path: str | Path) -> ScenarioResult:
         result = run_data(data, lines)
     except Refused as exc:
         where = f"{name}:{exc.line}" if exc.line else name
-        rule = f" (rule {exc.rule})" if exc.rule else ""
+        # Rule numbers only ("M3"); words such as SYNTAX say nothing more.
+        rule = f" (rule {exc.rule})" if any(c.isdigit() for c in exc.rule) else ""
         text_ = f"{where}: {exc.message}{rule}"
         if expected_error is not None:
             if str(expected_error).strip().upper() == exc.rule.upper():
