@@ -260,6 +260,7 @@ def new_game(
 class CheckResult:
     game_id: str
     problems: list[GameFileError] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
     files: int = 0
     turn: int | None = None
 
@@ -289,6 +290,13 @@ def check(store: GameStore, game_id: str) -> CheckResult:
             result.problems.append(exc)
             continue
         odir = game.orders_dir(turn)
+        used: set[str] | None = None
+        if game.is_adjudicated(turn):
+            try:
+                recorded = (game.result(turn) or {}).get("orders") or {}
+                used = set(recorded.values()) if isinstance(recorded, dict) else set()
+            except GameFileError:
+                used = set()
         if odir.is_dir():
             for path in sorted(odir.glob("*.yaml")):
                 if ".replaced-" in path.name:
@@ -297,7 +305,12 @@ def check(store: GameStore, game_id: str) -> CheckResult:
                     game.read_orders_file(path, turn, position)
                     result.files += 1
                 except GameFileError as exc:
-                    result.problems.append(exc)
+                    if used is not None and path.name not in used:
+                        # a played turn's mail that was not used (e.g. left out by a
+                        # re-run because it no longer fits the position)
+                        result.warnings.append(f"left out of turn {turn}: {exc}")
+                    else:
+                        result.problems.append(exc)
         for name in ("dice.yaml", "events.yaml", "result.yaml"):
             try:
                 doc = game.read_turn_file(turn, name)

@@ -174,6 +174,8 @@ def handle_check(args: argparse.Namespace) -> int:
         result = gm.check(store, game_id)
         if result.ok:
             print(f"{game_id}: ok ({result.files} files, open turn {result.turn})")
+            for warning in result.warnings:
+                print(f"  note: {warning}")
         else:
             bad += 1
             print(f"{game_id}: {len(result.problems)} problem(s); it is not adjudicated "

@@ -1,0 +1,28 @@
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from store_fakes import FAKE_POSITION, fake_settings, load_fake
+
+from pbmref.store import GameStore
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def fake_store(tmp_path: Path) -> GameStore:
+    store = GameStore(tmp_path / "games", ruleset_loader=load_fake)
+    store.create("fake1", fake_settings(), FAKE_POSITION)
+    return store
+
+
+@pytest.fixture
+def example_store(tmp_path: Path) -> GameStore:
+    """A copy of the repository's example game (real tweedekker ruleset)."""
+    pytest.importorskip("pbmref.rulesets.tweedekker")
+    games = tmp_path / "games"
+    shutil.copytree(REPO / "games" / "example", games / "example",
+                    ignore=shutil.ignore_patterns(".lock"))
+    return GameStore(games)

@@ -1,0 +1,232 @@
+"""The game store with a tiny fake ruleset: files, orders, deadlines, history."""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from store_fakes import FAKE_POSITION, fake_settings, load_fake
+
+from pbmref import gm
+from pbmref.store import GameExists, GameStore, TurnError
+from pbmref.store.files import set_aside, write_new
+from pbmref.store.yamlio import read_yaml
+
+T0 = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+
+
+def save(game, player, add, mid, minute=0):
+    return game.save_orders(player, {"add": add}, raw=f"{add}\n", message_id=mid,
+                            received_at=T0 + timedelta(minutes=minute))
+
+
+def test_create_writes_settings_position_and_state(fake_store):
+    game = fake_store.open("fake1")
+    assert game.turn == 1
+    assert game.position["score"] == {"ann": 0, "bob": 0}
+    assert game.settings.deadline == datetime(2026, 12, 1, 17, 0, tzinfo=UTC)
+    assert game.settings.turn_length == timedelta(hours=48)
+    assert sorted(game.settings.players) == ["ann", "bob"]
+    assert (game.dir / "state.yaml").is_file()
+    assert fake_store.list_games() == ["fake1"]
+
+
+def test_create_refuses_an_existing_game(fake_store):
+    with pytest.raises(GameExists):
+        fake_store.create("fake1", fake_settings(), FAKE_POSITION)
+
+
+def test_a_resent_mail_is_a_new_version_and_the_latest_is_in_force(fake_store):
+    game = fake_store.open("fake1")
+    first = save(game, "ann", 3, "<a1@x>")
+    second = save(game, "ann", 5, "<a2@x>", 5)
+    assert (first.name, second.name) == ("ann.yaml", "ann.v2.yaml")
+    assert game.orders() == {"ann": {"add": 5}}
+    assert read_yaml(first).data["entry"] == {"add": 3}  # the first mail is kept
+
+
+def test_the_same_message_id_is_stored_once(fake_store):
+    game = fake_store.open("fake1")
+    a = save(game, "ann", 3, "<same@x>")
+    b = save(game, "ann", 3, "<same@x>")
+    assert a == b
+    assert len(game.orders_files()["ann"]) == 1
+
+
+def test_clear_withdraws_and_a_rejected_mail_changes_nothing(fake_store):
+    game = fake_store.open("fake1")
+    save(game, "ann", 3, "<a1@x>")
+    game.save_rejected("bob", raw="X", message_id="<b1@x>", received_at=T0, error="bad")
+    assert game.orders() == {"ann": {"add": 3}}
+    assert not game.has_orders("bob")
+    game.clear_orders("ann", raw="CLEAR", message_id="<a2@x>", received_at=T0)
+    assert game.orders() == {}
+    assert [f.kind for f in game.orders_files()["ann"]] == ["orders", "withdrawal"]
+
+
+def test_orders_are_checked_by_the_ruleset_before_they_are_stored(fake_store):
+    game = fake_store.open("fake1")
+    with pytest.raises(ValueError, match="add must be a whole number"):
+        game.save_orders("ann", {"add": 12}, raw="12", message_id="<x@x>", received_at=T0)
+    assert game.orders_files() == {}
+
+
+def test_player_by_address_ignores_case_and_display_name(fake_store):
+    game = fake_store.open("fake1")
+    assert game.player_by_address("bob@example.ORG").id == "bob"
+    assert game.player_by_address("Ann Smith <ANN@example.org>").id == "ann"
+    assert game.player_by_address("eve@example.org") is None
+
+
+def test_passwords_are_stored_as_hashes_only(tmp_path):
+    store = GameStore(tmp_path, ruleset_loader=load_fake)
+    created = gm.new_game(store, "pw", [gm.PlayerSpec("ann", ("ann@example.org",)),
+                                        gm.PlayerSpec("bob", ("bob@example.org",))],
+                          ruleset="fake", position=FAKE_POSITION, now=T0)
+    game = created.game
+    text = (game.dir / "game.yaml").read_text()
+    for player, password in created.passwords.items():
+        assert password not in text
+        assert game.check_password(player, password)
+        assert not game.check_password(player, password + "x")
+    assert game.settings.players["ann"].password_hash.startswith("scrypt$")
+
+
+def test_adjudication_writes_the_turn_and_opens_the_next(fake_store):
+    game = fake_store.open("fake1")
+    save(game, "ann", 3, "<a1@x>")
+    record = gm.adjudicate(fake_store, "fake1", T0 + timedelta(days=1, hours=6))
+    assert record is not None and record.turn == 1
+    tdir = game.dir / "turns" / "001"
+    for name in ("dice.yaml", "events.yaml", "report.txt", "result.yaml"):
+        assert (tdir / name).is_file(), name
+    game = fake_store.open("fake1")
+    assert game.turn == 2
+    assert game.position["score"] == record.position_after["score"]
+    result = read_yaml(tdir / "result.yaml").data
+    assert result["orders"] == {"ann": "ann.yaml"}
+    assert result["no_orders"] == ["bob"]
+    assert read_yaml(tdir / "dice.yaml").data["dice"] == record.dice
+    # next deadline = old deadline + turn length (the old one was not far behind)
+    assert game.settings.deadline == datetime(2026, 12, 3, 17, 0, tzinfo=UTC)
+    # orders for a finished turn are refused
+    old = fake_store.open("fake1")
+    old.turn = 1
+    with pytest.raises(TurnError):
+        old._check_open_for_orders("ann")
+
+
+def test_far_behind_deadline_starts_from_now(fake_store):
+    late = T0 + timedelta(days=10)
+    record = gm.adjudicate(fake_store, "fake1", late)
+    assert record.next_deadline == late + timedelta(hours=48)
+
+
+def test_not_due_is_not_adjudicated_unless_forced(fake_store):
+    assert gm.adjudicate(fake_store, "fake1", T0) is None
+    assert gm.adjudicate(fake_store, "fake1", T0, force=True).turn == 1
+
+
+def test_paused_game_is_not_due_and_resume_moves_a_passed_deadline(fake_store):
+    gm.pause(fake_store, "fake1")
+    late = T0 + timedelta(days=5)
+    assert fake_store.due(late) == []
+    assert gm.adjudicate(fake_store, "fake1", late) is None
+    deadline = gm.resume(fake_store, "fake1", late)
+    assert deadline == late + timedelta(hours=48)
+    assert fake_store.due(late) == []
+
+
+def test_early_adjudication_when_everyone_has_sent_orders(fake_store):
+    game = fake_store.open("fake1")
+    game.set_scalars({"early_adjudication": True})
+    assert fake_store.due(T0) == []
+    save(game, "ann", 1, "<a@x>")
+    assert fake_store.due(T0) == []
+    save(game, "bob", 1, "<b@x>")
+    assert fake_store.due(T0) == ["fake1"]
+
+
+def test_due_reads_a_deadline_the_gm_edited_by_hand(fake_store):
+    game = fake_store.open("fake1")
+    assert fake_store.due(T0) == []
+    text = (game.dir / "game.yaml").read_text().replace(
+        "deadline: '2026-12-01T18:00:00+01:00'", "deadline: 2026-11-30T10:00:00+01:00")
+    assert "2026-11-30T10" in text
+    (game.dir / "game.yaml").write_text(text)
+    assert fake_store.due(T0) == ["fake1"]
+
+
+def test_extend_keeps_the_gms_comments(fake_store):
+    game = fake_store.open("fake1")
+    path = game.dir / "game.yaml"
+    path.write_text(path.read_text().replace("status: open", "status: open   # keep me"))
+    new = gm.extend(fake_store, "fake1", timedelta(hours=24))
+    assert new == datetime(2026, 12, 2, 17, 0, tzinfo=UTC)
+    assert "# keep me" in path.read_text()
+    assert fake_store.open("fake1").settings.deadline == new
+
+
+def test_opening_reads_only_settings_and_the_open_turn(fake_store):
+    for day in range(1, 4):
+        gm.adjudicate(fake_store, "fake1", T0 + timedelta(days=10 * day))
+    game = fake_store.open("fake1")
+    assert game.turn == 4
+    # break every old turn: opening and due() must not notice
+    for turn in (1, 2, 3):
+        (game.turn_dir(turn) / "position.yaml").write_text("score: [broken\n")
+    assert fake_store.open("fake1").turn == 4
+    assert fake_store.due(T0 + timedelta(days=100)) == ["fake1"]
+
+
+def test_write_new_never_overwrites_and_set_aside_keeps_old_files(tmp_path):
+    path = tmp_path / "events.yaml"
+    write_new(path, "one\n")
+    with pytest.raises(FileExistsError):
+        write_new(path, "two\n")
+    assert path.read_text() == "one\n"
+    aside = set_aside(path)
+    assert aside.name == "events.yaml.replaced-1"
+    write_new(path, "two\n")
+    assert set_aside(path).name == "events.yaml.replaced-2"
+    folder = tmp_path / "003"
+    folder.mkdir()
+    assert set_aside(folder, now=T0).name == "003.old-20261130T120000Z"
+    assert not [n for n in os.listdir(tmp_path) if n.endswith(".tmp")]
+
+
+def test_kick_removes_the_player_and_ignores_their_orders(fake_store):
+    game = fake_store.open("fake1")
+    save(game, "bob", 9, "<b@x>")
+    gm.kick(fake_store, "fake1", "bob")
+    record = gm.adjudicate(fake_store, "fake1", T0, force=True)
+    assert "bob" not in record.orders
+    game = fake_store.open("fake1")
+    assert game.settings.players["bob"].status == "kicked"
+    assert (game.dir / "game.yaml.replaced-1").is_file()
+
+
+def test_replace_player_gives_a_new_address_and_password(fake_store):
+    change = gm.replace_player(fake_store, "fake1", "bob", address="rob@example.org",
+                               name="Rob")
+    game = fake_store.open("fake1")
+    assert game.player_by_address("rob@example.org").id == "bob"
+    assert game.player_by_address("bob@example.org") is None
+    assert change.password and game.check_password("bob", change.password)
+    gm.replace_player(fake_store, "fake1", "ann", computer=True)
+    assert fake_store.open("fake1").settings.players["ann"].computer
+
+
+def test_add_observer_once(fake_store):
+    assert gm.add_observer(fake_store, "fake1", "press@example.org") is not None
+    assert gm.add_observer(fake_store, "fake1", "press@example.org") is None
+    assert fake_store.open("fake1").settings.observers == ("press@example.org",)
+
+
+def test_status_tells_who_sent_orders_but_not_what(fake_store):
+    game = fake_store.open("fake1")
+    save(game, "ann", 7, "<a@x>")
+    text = gm.status(fake_store, "fake1").text()
+    assert "orders in" in text and "waiting" in text
+    assert "add" not in text and "7" not in text.split("deadline")[1].split("\n", 1)[1]
