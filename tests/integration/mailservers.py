@@ -407,6 +407,35 @@ class MailServers:
         with smtplib.SMTP(self.host, self.smtp_port, timeout=10) as s:
             s.sendmail(from_addr, to, raw)
 
+    def write_config(self, folder: str | os.PathLike[str], user: str = "referee",
+                     **extra: Any) -> Path:
+        """Write a pbmref config (mode imap, plain IMAP + SMTP on this harness, the
+        password in a file) into `folder`; returns its path. `extra` adds top-level
+        YAML sections, e.g. limits={"max_message_bytes": 5000}."""
+        import yaml
+
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        pw = folder / f"{user}.password"
+        pw.write_text(self.password(user) + "\n")
+        data: dict[str, Any] = {
+            "games_dir": "games",
+            "spool_dir": "spool",
+            "referee": {"address": self.address(user), "name": "pbmref test referee"},
+            "mail": {
+                "mode": "imap",
+                "imap": {"host": self.host, "port": self.imap_port, "tls": False,
+                         "user": user, "password_file": str(pw), "timeout": 10,
+                         "idle_renew_seconds": 60, "poll_seconds": 1},
+                "smtp": {"host": self.host, "port": self.smtp_port, "security": "none",
+                         "timeout": 10},
+            },
+        }
+        data.update(extra)
+        path = folder / "pbmref.yaml"
+        path.write_text(yaml.safe_dump(data, sort_keys=False))
+        return path
+
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> MailServers:
         if not dovecot_available():

@@ -309,3 +309,28 @@ def test_idle_is_renewed_and_arrival_time_is_the_servers(mailservers: MailServer
     finally:
         intake.close()
     assert raw.arrived == when and raw.arrived.tzinfo == UTC
+
+
+def test_config_from_the_harness_builds_working_intake_and_sender(mailservers: MailServers,
+                                                                  tmp_path: Path) -> None:
+    from pbmref.config import load_config
+    from pbmref.mail import open_intake, open_sender, open_spools
+
+    ms = mailservers
+    ref = ms.fresh_user("ref")
+    cfg = load_config(ms.write_config(tmp_path, ref, limits={"max_message_bytes": 5000}),
+                      required=True)
+    sender = open_sender(cfg)
+    sender.send(make_mail(ms.address(ref), "via config", "x", from_addr=ms.address("player1")))
+    assert ms.wait_count(ref, 1) == 1
+    intake = open_intake(cfg)
+    inspool, _ = open_spools(cfg)
+    try:
+        report = take_in(intake, inspool)
+        (entry,) = report.new
+        assert read_message(entry.raw(), max_bytes=cfg.limits.max_message_bytes).subject == "via config"
+        finish(intake, inspool, entry)
+    finally:
+        intake.close()
+    assert ms.count(ref, "pbmref-handled") == 1
+    assert (tmp_path / "spool" / "imap-state.json").exists()
