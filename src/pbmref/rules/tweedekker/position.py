@@ -122,16 +122,27 @@ def position_from_dict(data: Mapping[str, Any], *, extra_keys: set[str] = frozen
     for key, value in settings_data.items():
         if key not in _SETTING_NAMES and key not in ("zeppelin_damage_points",):
             raise PositionError(("settings", key), f"unknown setting {key!r}")
-        if key != "zeppelin_damage_points":
+        if key == "board_side":
+            _int(value, ("settings", key), 2, 13, "B1")
+        elif key != "zeppelin_damage_points":
             _int(value, ("settings", key), 0)
     if "side" in board_data:
         settings_data["board_side"] = _int(board_data["side"], ("board", "side"), 2, 13, "B1")
     zdp = settings_data.pop("zeppelin_damage_points", None)
+    zpath: Path = ("settings", "zeppelin_damage_points")
     if isinstance(zdp, Mapping):
-        if 1 in zdp:
-            settings_data["zeppelin_damage_points_1"] = zdp[1]
-        if 2 in zdp:
-            settings_data["zeppelin_damage_points_2"] = zdp[2]
+        # {1: 12, 2: 20}: the pool per zeppelin length (Z2).
+        for length, value in zdp.items():
+            if str(length) not in ("1", "2"):
+                raise PositionError((*zpath, str(length)),
+                                    "a zeppelin is 1 or 2 hexes long", "Z2")
+            settings_data[f"zeppelin_damage_points_{length}"] = _int(
+                value, (*zpath, str(length)), 1, None, "Z2")
+    elif zdp is not None:
+        # One number: the pool of the game's zeppelins, whatever their length.
+        pool = _int(zdp, zpath, 1, None, "Z2")
+        settings_data["zeppelin_damage_points_1"] = pool
+        settings_data["zeppelin_damage_points_2"] = pool
     settings = Settings(**settings_data)
     board = HexBoard(settings.board_side)
 
