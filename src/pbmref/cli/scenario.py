@@ -42,6 +42,9 @@ def _expand(names: list[str]) -> list[Path]:
 
 def handle(args: argparse.Namespace) -> int:
     files = _expand(args.files)
+    if not files:
+        print("no scenario files found in " + " ".join(args.files), file=sys.stderr)
+        return EXIT_BROKEN
     worst = EXIT_OK
     counts = {EXIT_OK: 0, EXIT_DIFFERS: 0, EXIT_BROKEN: 0}
     first = True
