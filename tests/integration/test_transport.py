@@ -334,3 +334,34 @@ def test_config_from_the_harness_builds_working_intake_and_sender(mailservers: M
         intake.close()
     assert ms.count(ref, "pbmref-handled") == 1
     assert (tmp_path / "spool" / "imap-state.json").exists()
+
+
+def test_uidvalidity_change_refetches_and_spool_drops_duplicates(mailservers: MailServers,
+                                                                 tmp_path: Path) -> None:
+    ms = mailservers
+    ref = ms.fresh_user("ref")
+    mails = [order_mail("player1@game.test", ref, f"v{i}").replace(
+        b"\r\n\r\n", f"\r\nMessage-ID: <v{i}@game.test>\r\n\r\n".encode(), 1) for i in range(2)]
+    for raw in mails:
+        ms.append(ref, raw, folder="orders")
+    spool = IncomingSpool(tmp_path / "in")
+    intake = intake_for(ms, ref, tmp_path / "s.json", folder="orders")
+    report = take_in(intake, spool)
+    old_key = report.new[0].intake_key
+    intake.close()
+    assert len(report.new) == 2
+    # the folder is rebuilt (new UIDVALIDITY) holding the same mails plus one more
+    client = ms.imap(ref)
+    client.delete_folder("orders")
+    client.logout()
+    for raw in [*mails, order_mail("player1@game.test", ref, "v2")]:
+        ms.append(ref, raw, folder="orders")
+    intake = intake_for(ms, ref, tmp_path / "s.json", folder="orders")
+    try:
+        report = take_in(intake, spool)
+        assert intake.uidvalidity is not None and not old_key.startswith(f"{intake.uidvalidity}:")
+        assert report.duplicates == 2 and len(report.new) == 1
+        intake.mark_handled(old_key)  # a key from before the change: ignored, nothing moved
+        assert ms.count(ref, "orders") == 3
+    finally:
+        intake.close()

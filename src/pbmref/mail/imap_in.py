@@ -321,11 +321,15 @@ class ImapIntake:
             validity, uid = int(validity_s), int(uid_s)
         except ValueError as exc:
             raise ValueError(f"not an IMAP intake key: {key!r}") from exc
-        if self.uidvalidity is not None and validity != self.uidvalidity:
-            log.warning("not moving %s: the folder's UIDVALIDITY is now %s", key, self.uidvalidity)
-            return
+        def move(c: IMAPClient) -> None:
+            if validity != self.uidvalidity:  # checked once connected
+                log.warning("not moving %s: the folder's UIDVALIDITY is now %s",
+                            key, self.uidvalidity)
+                return
+            self._move(c, [uid])
+
         try:
-            self._run(lambda c: self._move(c, [uid]), "move")
+            self._run(move, "move")
         except IntakeError as exc:
             log.warning("could not move %s now (%s); will retry on the next connection", key, exc)
             def add(st: dict[str, Any]) -> None:

@@ -40,13 +40,16 @@ def take_in(intake: Intake, spool: IncomingSpool) -> TakeInReport:
     return report
 
 
-def finish(intake: Intake, spool: IncomingSpool, entry: InEntry) -> None:
-    """After the game was saved: spool entry to done, then the server copy to handled."""
-    spool.done(entry)
+def finish(intake: Intake, spool: IncomingSpool, entry: InEntry) -> InEntry:
+    """After the game was saved: spool entry to done, then the server copy to handled.
+    Returns the entry as it is now (in done/)."""
+    done = spool.done(entry)
     intake.mark_handled(entry.intake_key)
+    return done
 
 
-def set_aside(intake: Intake, spool: IncomingSpool, entry: InEntry, reason: str) -> None:
+def set_aside(intake: Intake, spool: IncomingSpool, entry: InEntry, reason: str) -> InEntry:
     """Shunt a mail that cannot be handled, and move the server copy out of the way."""
-    spool.shunt(entry, reason)
+    shunted = spool.shunt(entry, reason)
     intake.mark_handled(entry.intake_key)
+    return shunted
