@@ -137,3 +137,29 @@ def test_deadline_in_the_game_time_zone() -> None:
     assert format_deadline(moment, "UTC") == "Wed 1 Jul 2026 16:30 UTC"
     assert format_deadline(None) == "none set"
     assert format_deadline(moment, "Not/AZone") == "Wed 1 Jul 2026 16:30 UTC"
+
+
+def test_other_rulesets_get_a_plain_report_without_the_hex_map() -> None:
+    fastplay = yaml.safe_load((HERE.parent / "scenarios" / "fastplay" / "fp05_cards.yaml")
+                              .read_text(encoding="utf-8"))
+    from pbmref.rulesets import get_ruleset
+
+    pos = {k: v for k, v in fastplay.items()
+           if k not in ("orders", "expect", "seed", "description")}
+    outcome = get_ruleset("fastplay").adjudicate(pos, fastplay.get("orders") or {},
+                                                 int(fastplay.get("seed", 1)))
+    report = TurnReport("fp1", "Fast Play", "fastplay", int(pos.get("turn", 1)), pos,
+                        outcome.position, outcome.events, fastplay.get("orders") or {})
+    text = render_report(report)
+    assert_fits(text)
+    assert "WHAT HAPPENED" in text and "Move 1" in text
+    assert "THE SKY" not in text  # the tweedekker hex map is not drawn for Fast Play
+
+    diplomacy = TurnReport(
+        "dip1", "Spring 1901", "diplomacy", 1,
+        {"units": {"FRA": ["A Par"]}}, {"units": {"FRA": ["A Bur"]}},
+        [{"kind": "order", "move": 0, "order": "FRA A Par - Bur", "result": "succeeds"}],
+        {"FRA": ["A Par - Bur"]})  # type: ignore[dict-item]
+    text = render_report(diplomacy)
+    assert_fits(text)
+    assert "FRA: A Bur" in text and "A Par - Bur" in text
