@@ -1,0 +1,1 @@
+"""Computer pilots: players played by the referee (the demo, replaced players)."""

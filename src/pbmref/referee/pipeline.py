@@ -1,0 +1,420 @@
+"""The referee's pipeline: mail in, games changed, answers out.
+
+Order of work for every mail (``shared/spec/referee.md``, "Mail"), in the
+manner of Mailman's runners:
+
+1. the raw message is saved in the incoming spool before anything else
+   (keyed by its Message-ID; a second copy is recognised);
+2. the mail is read and answered: the game is changed (orders stored with
+   the raw text and Message-ID) and the replies are queued in the outgoing
+   spool;
+3. only then is the mail marked handled on the server.
+
+A mail that makes the referee fail is retried a few times and then set
+aside in the spool's ``shunt/`` folder with its reason, and its sender is
+told; it is never lost and never retried for ever. Replies are delivered
+from the outgoing spool, with back-off, each once.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
+from pathlib import Path
+from typing import Any
+
+from pbmref.config import Config
+from pbmref.mail.base import Intake, Sender
+from pbmref.mail.compose import make_mail, make_reply
+from pbmref.mail.message import IncomingMail, never_answer_reason, read_message
+from pbmref.mail.spool import IncomingSpool, InEntry, OutgoingSpool
+from pbmref.orders.envelope import (
+    OrderMail,
+    check_password,
+    check_turn,
+    identify_player,
+    read_order_mail,
+)
+from pbmref.orders.errors import (
+    OrderMailError,
+    StaleTurnError,
+    UnknownPlayerError,
+    WrongPasswordError,
+)
+from pbmref.orders.render import render_errors
+from pbmref.referee import replies
+from pbmref.reports.status import render_map_reply, render_status_for_game
+from pbmref.store import Game, GameStore, StoreError, check_id
+
+log = logging.getLogger("pbmref.referee")
+
+# Orders entry keys that travel together: a new PLANE section replaces the
+# old one with its take-off and landing (orders.md, "Reading rules").
+SECTIONS: dict[str, frozenset[str]] = {
+    "plane": frozenset({"plane", "takeoff", "land", "enter", "duel"}),
+    "zeppelin": frozenset({"zeppelin"}),
+}
+_REPLIED = "replied"  # marker file in a spool entry: its replies are queued
+
+
+def merge_entry(old: dict[str, Any] | None, new: dict[str, Any]) -> dict[str, Any]:
+    """A new mail's orders replace the old ones section by section.
+
+    >>> merge_entry({"plane": ["A"], "land": "BETA", "zeppelin": ["L"]}, {"plane": ["R"]})
+    {'zeppelin': ['L'], 'plane': ['R']}
+    """
+    merged = dict(old or {})
+    for key in new:
+        group = next((g for g in SECTIONS.values() if key in g), frozenset({key}))
+        for k in group:
+            merged.pop(k, None)
+    merged.update(new)
+    return merged
+
+
+@dataclass
+class HandledMail:
+    """What handling one mail did: replies to queue and a line for the log."""
+
+    replies: list[EmailMessage] = field(default_factory=list)
+    summary: str = ""
+    game_id: str | None = None
+    changed: bool = False
+
+
+@dataclass
+class RefereeState:
+    """Small bookkeeping of the referee's own (rate limits, reminders sent)."""
+
+    path: Path
+    data: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, path: Path) -> RefereeState:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            data = {}
+        return cls(path, data if isinstance(data, dict) else {})
+
+    def save(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".tmp")
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump(self.data, fh, indent=1, sort_keys=True)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, self.path)
+
+    def once_per(self, kind: str, key: str, now: datetime, period: timedelta) -> bool:
+        """True (and remembered) when ``kind``/``key`` was not done within ``period``."""
+        table = self.data.setdefault(kind, {})
+        last = table.get(key)
+        if last:
+            try:
+                if now - datetime.fromisoformat(last) < period:
+                    return False
+            except ValueError:
+                pass
+        table[key] = now.isoformat()
+        self.save()
+        return True
+
+
+class Referee:
+    """Reads order mail, keeps the games, answers every mail that may be answered."""
+
+    def __init__(self, config: Config, *, store: GameStore | None = None,
+                 sender: Sender | None = None,
+                 clock: Callable[[], datetime] | None = None) -> None:
+        from pbmref.mail.factory import open_sender, open_spools
+
+        self.config = config
+        self.store = store or GameStore(config.games_dir)
+        self.incoming: IncomingSpool
+        self.outgoing: OutgoingSpool
+        self.incoming, self.outgoing = open_spools(config)
+        self.sender = sender or open_sender(config)
+        self.clock = clock or (lambda: datetime.now(UTC))
+        self.state = RefereeState.load(config.spool_dir / "referee-state.json")
+
+    # ------------------------------------------------------------ addresses
+
+    @property
+    def address(self) -> str:
+        return self.config.referee.address
+
+    def _reply(self, mail: IncomingMail, to: str, body: str) -> EmailMessage:
+        return make_reply(mail, to, body, from_addr=self.address,
+                          from_name=self.config.referee.name, date=self.clock())
+
+    def _mail(self, to: str | list[str], subject: str, body: str, **kw: Any) -> EmailMessage:
+        return make_mail(to, subject, body, from_addr=self.address,
+                         from_name=self.config.referee.name, date=self.clock(), **kw)
+
+    # ------------------------------------------------------------ intake
+
+    def take_in(self, intake: Intake) -> int:
+        """Fetch waiting mail, spool it, handle it, then mark it handled; returns
+        how many mails were handled."""
+        fetched: list[str] = []
+        for raw in intake.fetch_new():
+            entry = self.incoming.save(raw)
+            if entry.duplicate and entry.state != "pending":
+                log.info("mail %s seen before (%s): marked handled again",
+                         entry.message_id, entry.state)
+                intake.mark_handled(raw.key)
+                continue
+            fetched.append(raw.key)
+        handled = self.process_spool(intake)
+        return handled
+
+    def process_spool(self, intake: Intake | None = None) -> int:
+        """Handle every pending spooled mail, oldest first."""
+        count = 0
+        with self.incoming.lock():
+            for entry in self.incoming.pending():
+                self._handle_entry(entry)
+                count += 1
+                if intake is not None and entry.intake_key:
+                    try:
+                        intake.mark_handled(entry.intake_key)
+                    except Exception:  # noqa: BLE001 - the spool has it: it is safe
+                        log.warning("could not mark %s handled on the server",
+                                    entry.intake_key, exc_info=True)
+        return count
+
+    def _handle_entry(self, entry: InEntry) -> None:
+        entry = self.incoming.begin(entry)
+        mail: IncomingMail | None = None
+        try:
+            raw = entry.raw()
+            mail = read_message(raw, max_bytes=self.config.limits.max_message_bytes,
+                                size=entry.size)
+            if not (entry.path / _REPLIED).exists():
+                result = self.handle(mail, raw, arrived=entry.arrived)
+                for msg in result.replies:
+                    self.outgoing.enqueue(msg)
+                (entry.path / _REPLIED).write_text(result.summary + "\n", encoding="utf-8")
+                log.info("mail %s from %s: %s", mail.message_id, mail.from_addr,
+                         result.summary)
+            self.incoming.done(entry)
+        except Exception as exc:  # noqa: BLE001 - set aside, never lost, never a loop
+            reason = f"{type(exc).__name__}: {exc}"
+            log.exception("mail %s failed", entry.message_id)
+            if self.incoming.failed(entry, reason):
+                self._tell_failed(mail)
+
+    def _tell_failed(self, mail: IncomingMail | None) -> None:
+        """Tell the sender that their mail was set aside (registered senders only)."""
+        if mail is None or never_answer_reason(mail, [self.address]):
+            return
+        for game_id in self._games_of(mail.from_addr):
+            self.outgoing.enqueue(self._reply(mail, mail.from_addr, replies.failed(game_id)))
+            return
+
+    # ------------------------------------------------------------ one mail
+
+    def _games_of(self, address: str) -> list[str]:
+        """The open games in which ``address`` is a registered player."""
+        out = []
+        for gid in self.store.list_games():
+            try:
+                game = self.store.open(gid)
+            except Exception:  # noqa: BLE001 - a broken game does not stop the others
+                continue
+            if game.player_by_address(address) is not None:
+                out.append(gid)
+        return out
+
+    def handle(self, mail: IncomingMail, raw: bytes, *, arrived: datetime) -> HandledMail:
+        """Read one mail and act on it; returns the replies (nothing sent yet)."""
+        why = never_answer_reason(mail, [self.address])
+        if why:
+            return HandledMail(summary=f"not answered: {why}")
+        sender = mail.from_addr
+        if mail.oversized:
+            if self._games_of(sender):
+                return HandledMail([self._reply(mail, sender, replies.oversized(
+                    self.config.limits.max_message_bytes))], "refused: oversized")
+            return self._unknown_sender(mail)
+        try:
+            envelope = read_order_mail(mail.subject, mail.text)
+        except OrderMailError as exc:
+            if not self._games_of(sender):
+                return self._unknown_sender(mail)
+            return HandledMail([self._reply(mail, sender, "Your mail was NOT accepted; "
+                                            "nothing was changed.\n\n" + render_errors(exc))],
+                               "rejected: envelope")
+        game_id = self._pick_game(envelope, sender)
+        if game_id is None:
+            mine = self._games_of(sender)
+            if not mine:
+                return self._unknown_sender(mail)
+            return HandledMail([self._reply(mail, sender, replies.unknown_game(
+                envelope.game_id, mine))], "rejected: unknown game")
+        try:
+            game = self.store.open(game_id)
+        except StoreError as exc:
+            log.error("game %s cannot be opened: %s", game_id, exc)
+            if not self._games_of(sender) and not self._registered_in_dir(game_id, sender):
+                return self._unknown_sender(mail)
+            return HandledMail([self._reply(mail, sender, replies.game_unavailable(game_id))],
+                               f"game {game_id} unavailable: {exc}", game_id)
+        return self._handle_for_game(mail, raw, arrived, envelope, game)
+
+    def _registered_in_dir(self, game_id: str, sender: str) -> bool:
+        """Whether ``sender`` appears in a broken game's settings file (text search)."""
+        try:
+            text = (self.store.path(game_id) / "game.yaml").read_text(encoding="utf-8")
+        except OSError:
+            return False
+        return bool(sender) and sender.lower() in text.lower()
+
+    def _pick_game(self, envelope: OrderMail, sender: str) -> str | None:
+        if envelope.game_id:
+            try:
+                check_id(envelope.game_id.lower())
+            except StoreError:
+                return None
+            known = {g.casefold(): g for g in self.store.list_games()}
+            return known.get(envelope.game_id.casefold())
+        mine = self._games_of(sender)
+        return mine[0] if len(mine) == 1 else None
+
+    def _unknown_sender(self, mail: IncomingMail) -> HandledMail:
+        sender = mail.from_addr
+        if self.state.once_per("joined", sender, self.clock(), timedelta(days=1)):
+            return HandledMail([self._reply(mail, sender, replies.how_to_join(self.address))],
+                               "unknown sender: told how to join")
+        return HandledMail(summary="unknown sender: already told today")
+
+    def _deadline_text(self, game: Game) -> str:
+        return replies.when(game.settings.deadline, game.settings.timezone)
+
+    def _handle_for_game(self, mail: IncomingMail, raw: bytes, arrived: datetime,
+                         envelope: OrderMail, game: Game) -> HandledMail:
+        sender = mail.from_addr
+        gid = game.id
+        addresses = {pid: p.addresses for pid, p in game.settings.players.items()
+                     if p.status != "kicked"}
+        try:
+            player_id = identify_player(envelope, sender, addresses)
+        except UnknownPlayerError as exc:
+            if not self._games_of(sender):
+                return self._unknown_sender(mail)
+            if game.player_by_address(sender) is None:
+                return HandledMail([self._reply(mail, sender, replies.not_registered(gid))],
+                                   "rejected: not registered", gid)
+            return HandledMail([self._reply(mail, sender, render_errors(exc))],
+                               "rejected: pilot", gid)
+        player = game.settings.players[player_id]
+        # Replies go to the registered address, never to an unregistered Reply-To.
+        to = sender if sender in {a.lower() for a in player.addresses} else player.addresses[0]
+        try:
+            check_password(envelope, lambda pw: game.check_password(player_id, pw),
+                           required=player.password_hash is not None)
+        except WrongPasswordError:
+            return HandledMail([self._reply(mail, to, replies.wrong_password(gid, sender))],
+                               "rejected: wrong password", gid)
+        notes = [f"Note: {envelope.game_note}"] if envelope.game_note else []
+        sections: list[str] = []
+        for command in envelope.commands:
+            if command.name == "HELP":
+                sections.append(replies.HELP)
+            elif command.name == "HISTORY":
+                turn = command.arg or max(1, game.turn - 1)
+                text = game.report(turn) if game.is_adjudicated(turn) else None
+                sections.append(text or f"There is no report of turn {turn} yet.")
+        with game.lock():
+            # Read the game again under its lock: a turn adjudicated meanwhile
+            # makes this mail late, never a change to the next turn.
+            game.reload()
+            if game.settings.status != "open":
+                body = [replies.game_closed(gid, game.settings.status), *sections]
+                return HandledMail([self._reply(mail, to, "\n\n".join(body))],
+                                   f"game {game.settings.status}", gid)
+            try:
+                check_turn(envelope, game.turn)
+            except StaleTurnError:
+                assert envelope.turn is not None
+                return HandledMail([self._reply(mail, to, replies.stale_turn(
+                    gid, envelope.turn, game.turn, self._deadline_text(game)))],
+                    "rejected: stale turn", gid)
+            deadline = game.settings.deadline
+            wants_change = bool(envelope.body) or any(
+                c.name == "CLEAR" for c in envelope.commands)
+            if wants_change and deadline is not None and arrived > deadline:
+                return HandledMail([self._reply(mail, to, replies.too_late(
+                    gid, replies.when(arrived, game.settings.timezone),
+                    self._deadline_text(game), game.turn))],
+                    "rejected: after the deadline", gid)
+            return self._orders_and_commands(mail, raw, arrived, envelope, game, player_id,
+                                             to, notes, sections)
+
+    def _orders_and_commands(self, mail: IncomingMail, raw: bytes, arrived: datetime,
+                             envelope: OrderMail, game: Game, player_id: str, to: str,
+                             notes: list[str], sections: list[str]) -> HandledMail:
+        gid = game.id
+        text_raw = raw.decode("utf-8", errors="replace")
+        current = game.orders().get(player_id)
+        changed = False
+        summary = "commands answered"
+        names = {pid: p.name for pid, p in game.settings.players.items() if p.name}
+        head: str
+        if any(c.name == "CLEAR" for c in envelope.commands) and not envelope.body:
+            game.clear_orders(player_id, raw=text_raw, message_id=mail.message_id,
+                              received_at=arrived)
+            current = None
+            changed = True
+            summary = "orders withdrawn"
+            head = replies.orders_cleared(gid, game.turn, self._deadline_text(game))
+        elif envelope.body:
+            try:
+                entry = game.ruleset.parse_orders(dict(game.position), player_id,
+                                                  list(envelope.body))
+                merged = merge_entry(current, entry)
+                game.save_orders(player_id, merged, raw=text_raw, message_id=mail.message_id,
+                                 received_at=arrived)
+            except OrderMailError as exc:
+                game.save_rejected(player_id, raw=text_raw, message_id=mail.message_id,
+                                   received_at=arrived, error=str(exc))
+                head = replies.orders_rejected(gid, game.turn, render_errors(exc), current,
+                                               self._deadline_text(game))
+                summary = "rejected: " + "; ".join(e.summary() for e in exc.errors)[:300]
+            else:
+                current = merged
+                changed = True
+                summary = "orders accepted"
+                head = replies.orders_accepted(gid, game.turn, merged,
+                                               self._deadline_text(game), notes)
+        else:
+            head = ""
+        for command in envelope.commands:
+            if command.name == "ORDERS":
+                sections.append(replies.orders_shown(gid, game.turn, current,
+                                                     self._deadline_text(game)))
+            elif command.name == "STATUS":
+                sections.append(render_status_for_game(game))
+            elif command.name == "MAP":
+                sections.append(render_map_reply(game.position, names, game.settings.title))
+        if not head and not sections:
+            sections.append(replies.orders_shown(gid, game.turn, current,
+                                                 self._deadline_text(game)))
+            sections.append("Your mail held no orders or commands; send HELP to see how "
+                            "to write them.")
+        body = "\n\n".join(part.rstrip() for part in [head, *sections] if part)
+        return HandledMail([self._reply(mail, to, body)], summary, gid, changed)
+
+    # ------------------------------------------------------------ sending
+
+    def deliver(self, *, force: bool = False) -> int:
+        """Send what waits in the outgoing spool; returns how many went out."""
+        # Back-off is wall-clock mechanics, not game time: the spool keeps its own clock.
+        report = self.outgoing.deliver(self.sender, force=force)
+        return len(report.sent)

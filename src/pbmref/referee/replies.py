@@ -1,0 +1,250 @@
+"""The words of the referee's replies: short, plain, fit for a phone.
+
+Every function returns text only; the pipeline decides who gets it. Lines
+stay within 70 columns where the content allows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+RULE = "-" * 40
+
+
+def when(moment: datetime | None, timezone: str) -> str:
+    """A deadline as the player reads it, in the game's time zone.
+
+    >>> from datetime import UTC
+    >>> when(datetime(2026, 12, 1, 18, 0, tzinfo=UTC), "Europe/Amsterdam")
+    'Tue 1 Dec 2026 19:00 CET (Europe/Amsterdam)'
+    """
+    if moment is None:
+        return "not set"
+    try:
+        zone = ZoneInfo(timezone)
+    except (KeyError, ValueError):
+        zone = ZoneInfo("UTC")
+        timezone = "UTC"
+    local = moment.astimezone(zone)
+    return f"{local:%a} {local.day} {local:%b %Y %H:%M} {local.tzname()} ({timezone})"
+
+
+def format_entry(entry: Mapping[str, Any]) -> list[str]:
+    """An orders entry as the mail lines that would give it."""
+    lines: list[str] = []
+    if "plane" in entry:
+        lines.append("PLANE")
+        plane = list(entry.get("plane") or [])
+        if not plane:
+            lines.append("  (no moves: stay landed)")
+        lines += [f"  {n}: {m}" for n, m in enumerate(plane, 1)]
+    for key in ("takeoff", "land", "enter", "duel"):
+        if entry.get(key):
+            lines.append(f"{key.upper()} {entry[key]}")
+    if entry.get("zeppelin"):
+        lines.append("ZEPPELIN")
+        lines += [f"  {n}: {v or '(no vote)'}" for n, v in enumerate(entry["zeppelin"], 1)]
+    if entry.get("orders"):
+        lines += [str(o) for o in entry["orders"]]
+    for key, value in entry.items():
+        if key not in ("plane", "takeoff", "land", "enter", "duel", "zeppelin", "orders"):
+            lines.append(f"{key.upper()} {value}")
+    return lines
+
+
+def orders_accepted(game: str, turn: int, entry: Mapping[str, Any] | None,
+                    deadline: str, notes: Sequence[str] = ()) -> str:
+    out = [f"Game {game}, turn {turn}: your orders are accepted.", ""]
+    out += list(notes)
+    if notes:
+        out.append("")
+    out.append("Your orders in force now:")
+    out += ["  " + line for line in format_entry(entry or {})] or ["  (none)"]
+    out += ["", f"Deadline: {deadline}",
+            "You may send new orders until then; a new PLANE or ZEPPELIN",
+            "section replaces the old one. Send CLEAR to withdraw them."]
+    return "\n".join(out)
+
+
+def orders_rejected(game: str, turn: int, errors_text: str,
+                    entry: Mapping[str, Any] | None, deadline: str) -> str:
+    out = [f"Game {game}, turn {turn}: your mail was NOT accepted.",
+           "Nothing was changed.", "", errors_text.rstrip(), ""]
+    if entry:
+        out.append("Your earlier orders stay in force:")
+        out += ["  " + line for line in format_entry(entry)]
+    else:
+        out.append("You have no orders in force for this turn yet.")
+    out += ["", f"Deadline: {deadline}"]
+    return "\n".join(out)
+
+
+def orders_shown(game: str, turn: int, entry: Mapping[str, Any] | None, deadline: str) -> str:
+    out = [f"Game {game}, turn {turn}: your orders in force."]
+    if entry:
+        out += ["  " + line for line in format_entry(entry)]
+    else:
+        out.append("  (none yet: without orders your aircraft flies straight ahead, N1)")
+    out += ["", f"Deadline: {deadline}"]
+    return "\n".join(out)
+
+
+def orders_cleared(game: str, turn: int, deadline: str) -> str:
+    return "\n".join([
+        f"Game {game}, turn {turn}: your orders are withdrawn (CLEAR).",
+        "Without new orders by the deadline your aircraft flies straight",
+        "ahead and does not fire (rule N1).", "", f"Deadline: {deadline}"])
+
+
+def status_text(game: str, title: str, turn: int, deadline: str, sent: Iterable[str],
+                waiting: Iterable[str], game_status: str) -> str:
+    sent = list(sent)
+    waiting = list(waiting)
+    out = [f"Game {game}{f' ({title})' if title else ''}: turn {turn}, {game_status}.",
+           f"Deadline: {deadline}", "",
+           f"Orders received from: {', '.join(sent) if sent else 'nobody yet'}",
+           f"Still to send: {', '.join(waiting) if waiting else 'nobody'}",
+           "", "Orders stay secret until the turn is adjudicated."]
+    return "\n".join(out)
+
+
+def wrong_password(game: str, address: str) -> str:
+    return "\n".join([
+        f"Game {game}: a mail from {address} had a wrong or missing PASSWORD.",
+        "Nothing was changed.", "",
+        "If you sent it, check the password line (PASSWORD yourpassword).",
+        "If you did not, somebody may be sending mail in your name; the",
+        "game master can see this in the game's history."])
+
+
+def stale_turn(game: str, asked: int, open_turn: int, deadline: str) -> str:
+    if asked < open_turn:
+        head = (f"Game {game}: your mail is for turn {asked}, which has already been "
+                f"adjudicated.")
+    else:
+        head = f"Game {game}: your mail is for turn {asked}, but turn {open_turn} is open."
+    return "\n".join([head, "Too late or too early: nothing was used or changed.", "",
+                      f"Turn {open_turn} is open now; its deadline is {deadline}.",
+                      f"Send your orders again with TURN {open_turn} (or no TURN line)."])
+
+
+def too_late(game: str, arrived: str, deadline: str, open_turn: int) -> str:
+    return "\n".join([
+        f"Game {game}: your mail arrived {arrived}, after the deadline",
+        f"({deadline}). It was not used.", "",
+        f"The report of turn {open_turn} follows; send orders for the next turn then."])
+
+
+def game_closed(game: str, status: str) -> str:
+    if status == "paused":
+        return (f"Game {game} is paused by the game master; orders are not taken "
+                "until it resumes. Nothing was changed.")
+    return f"Game {game} has ended; no more orders are taken. Nothing was changed."
+
+
+def game_unavailable(game: str) -> str:
+    return "\n".join([
+        f"Game {game} cannot take orders at the moment: one of its files needs",
+        "the game master's attention. Your mail is kept; please send it again",
+        "once the game master says the game is running. Nothing was changed."])
+
+
+def unknown_game(game: str | None, games: Sequence[str]) -> str:
+    if game is None:
+        head = "Your mail does not say which game it is for."
+    else:
+        head = f"There is no game called {game!r} here."
+    out = [head, "Put a line GAME <id> at the top of your orders, or the game id in",
+           "the Subject."]
+    if games:
+        out += ["", f"Your games: {', '.join(games)}"]
+    return "\n".join(out)
+
+
+def not_registered(game: str) -> str:
+    return "\n".join([
+        f"Your address is not registered for game {game}, so the mail was not used.",
+        "Orders are taken only from the address the game master registered.",
+        "Nothing was changed."])
+
+
+def how_to_join(referee: str) -> str:
+    return "\n".join([
+        "Hello. This is pbmref, a play-by-mail referee. Your address is not",
+        "registered for any game here, so your mail was not read further.",
+        "",
+        "To join a game, write to the game master, who registers your address",
+        "and sends you a password. Then mail your orders to",
+        f"{referee} (send HELP for how to write them).",
+        "",
+        "This note is sent at most once a day per address."])
+
+
+def oversized(limit: int) -> str:
+    return "\n".join([
+        f"Your mail is larger than this referee accepts ({limit // 1000} kB), so it",
+        "was not read. Please send your orders as plain text, without",
+        "attachments or a long quoted history. Nothing was changed."])
+
+
+def failed(game: str | None) -> str:
+    where = f" for game {game}" if game else ""
+    return "\n".join([
+        f"Your mail{where} could not be handled because of a fault in the referee.",
+        "It has been set aside for the game master, who will look at it.",
+        "Nothing was changed; your earlier orders stay in force."])
+
+
+def reminder(game: str, turn: int, deadline: str) -> str:
+    return "\n".join([
+        f"Game {game}: a reminder that your orders for turn {turn} have not",
+        f"arrived yet. The deadline is {deadline}.", "",
+        "Without orders your aircraft flies straight ahead and does not",
+        "fire (rule N1); three such turns in a row and you are removed (N2).",
+        "Send HELP for how to write orders."])
+
+
+HELP = """\
+How to send orders (pbmref)
+
+Write a plain-text mail to the referee, for example:
+
+  GAME zep1
+  PASSWORD swordfish
+  TURN 7
+  PLANE
+  1: LS f-A f-R
+  2: A
+  3: R f-A
+  ZEPPELIN
+  1: L f-B
+  2: A d-B
+  3: f-0
+  END
+
+Manoeuvres (one a move): A ahead, L left turn, R right turn,
+LS slip left, RS slip right, 0 no move (never in move 1, and after
+a 0 in move 2 move 3 is 0 too), I Immelman (aces only).
+Fire: f-A ahead, f-L ahead-left, f-R ahead-right, f-B backward
+(rear gunner only), f-0 hold fire. At most 3 bursts a turn.
+On the ground: TAKEOFF ALPHA|BETA|GAMMA (moves 1 and 2 are A).
+To land: LAND ALPHA|BETA|GAMMA, and fly A from the runway's far hex
+into its near hex, toward your airfield.
+Zeppelin votes: a move (A L LS R RS 0) and one fire vote
+(f-A f-L f-R f-B f-0, or d-B to drop a bomb) for each move.
+
+Commands (alone or beside orders):
+  HELP       this text
+  ORDERS     your orders in force
+  STATUS     the turn, the deadline, who has sent orders
+  MAP        the current map
+  HISTORY n  the report of turn n
+  CLEAR      withdraw your orders for this turn
+
+Your mail is checked at once and answered. A mail with a mistake is
+refused whole and your earlier orders stay in force. Orders are
+secret until the turn is adjudicated.
+"""

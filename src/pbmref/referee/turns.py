@@ -1,0 +1,153 @@
+"""Deadlines: take in waiting mail, adjudicate each due game once, mail the reports.
+
+``adjudicate_due`` is what cron runs (``pbmref adjudicate --due``). Waiting
+mail is taken in first, so orders that reached the server before the
+deadline count even when the daemon was down; their time is the server's
+arrival time. A game whose files are broken is reported and skipped; the
+other games go on. Computer pilots (``replace-player --computer``) get their
+orders written just before their game is adjudicated.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from pbmref import gm
+from pbmref.mail.base import Intake
+from pbmref.mail.compose import Attachment
+from pbmref.referee import replies
+from pbmref.referee.pipeline import Referee
+from pbmref.reports.html import build_turn_report
+from pbmref.store import Game, StoreError, TurnRecord, derive_turn_seed
+
+log = logging.getLogger("pbmref.referee")
+
+
+@dataclass
+class DueReport:
+    """What one run of the deadline job did."""
+
+    taken_in: int = 0
+    adjudicated: list[TurnRecord] = field(default_factory=list)
+    broken: dict[str, str] = field(default_factory=dict)  # game id -> why it was skipped
+    reminders: int = 0
+    sent: int = 0
+
+
+def fill_computer_orders(referee: Referee, game: Game) -> list[str]:
+    """Write orders for computer-played players who have none (tweedekker)."""
+    if game.settings.ruleset != "tweedekker":
+        return []
+    from pbmref.autopilot.tweedekker import choose_orders
+    from pbmref.rules.tweedekker.position import position_from_dict
+
+    have = set(game.orders())
+    state = position_from_dict(game.position)
+    rng = random.Random(derive_turn_seed(game.settings.seed, game.turn) ^ 0x5EED)
+    written = []
+    for pid, player in sorted(game.settings.players.items()):
+        if not (player.computer and player.active) or pid in have:
+            continue
+        entry = choose_orders(state, pid, rng)
+        if not entry:
+            continue
+        game.save_orders(pid, entry, raw="(written by the computer pilot)",
+                         message_id=f"<computer-{game.id}-{game.turn}-{pid}@pbmref>",
+                         received_at=referee.clock())
+        written.append(pid)
+    return written
+
+
+def report_recipients(game: Game) -> list[str]:
+    """Every player's registered addresses and every observer, once each."""
+    out: list[str] = []
+    for player in game.settings.players.values():
+        if player.status == "kicked":
+            continue
+        out += [a for a in player.addresses if a not in out]
+    out += [a for a in game.settings.observers if a not in out]
+    return out
+
+
+def queue_report(referee: Referee, game: Game, turn: int, text: str | None = None,
+                 *, corrected: bool = False) -> int:
+    """Queue the report of ``turn`` to every player and observer, one mail each
+    (so no one sees another's address), with the SVG map attached."""
+    text = text if text is not None else game.report(turn)
+    if text is None:
+        return 0
+    attachments: list[Attachment] = []
+    if game.settings.ruleset in ("tweedekker",):
+        try:
+            from pbmref.reports.svg import render_svg
+
+            report = build_turn_report(game, turn)
+            svg = render_svg(report.position_after, report.events)
+            attachments.append(Attachment(f"{game.id}-turn-{turn:03d}.svg", svg.encode(),
+                                          "image/svg+xml"))
+        except Exception:  # noqa: BLE001 - the text report goes out regardless
+            log.warning("no SVG map for %s turn %s", game.id, turn, exc_info=True)
+    title = game.settings.title or game.id
+    subject = f"[{game.id}] {'corrected ' if corrected else ''}report of turn {turn} - {title}"
+    count = 0
+    for address in report_recipients(game):
+        referee.outgoing.enqueue(referee._mail(address, subject, text, attachments=attachments))
+        count += 1
+    return count
+
+
+def send_reminders(referee: Referee, game_ids: Iterable[str]) -> int:
+    """Remind players without orders, once per turn, some hours before the deadline."""
+    now = referee.clock()
+    count = 0
+    for gid in game_ids:
+        try:
+            game = referee.store.open(gid)
+        except StoreError:
+            continue
+        s = game.settings
+        if s.status != "open" or not s.reminder_hours or s.deadline is None:
+            continue
+        if not (s.deadline - timedelta(hours=s.reminder_hours) <= now < s.deadline):
+            continue
+        for pid in game.waiting_for():
+            key = f"{gid}:{game.turn}:{pid}"
+            if not referee.state.once_per("reminded", key, now, timedelta(days=3650)):
+                continue
+            player = s.players[pid]
+            body = replies.reminder(gid, game.turn, replies.when(s.deadline, s.timezone))
+            for address in player.addresses[:1]:
+                referee.outgoing.enqueue(referee._mail(
+                    address, f"[{gid}] reminder: orders for turn {game.turn}", body))
+                count += 1
+    return count
+
+
+def adjudicate_due(referee: Referee, intake: Intake | None = None, *,
+                   games: Iterable[str] | None = None, force: bool = False) -> DueReport:
+    """Take in mail, adjudicate every due game (or ``games``) once, mail reports."""
+    report = DueReport()
+    if intake is not None:
+        report.taken_in = referee.take_in(intake)
+    now = referee.clock()
+    wanted = list(games) if games is not None else referee.store.due(now)
+    for gid in wanted:
+        try:
+            game = referee.store.open(gid)
+            fill_computer_orders(referee, game)
+            record = gm.adjudicate(referee.store, gid, now, force=force)
+        except StoreError as exc:
+            log.error("game %s not adjudicated: %s", gid, exc)
+            report.broken[gid] = str(exc)
+            continue
+        if record is None:
+            continue
+        report.adjudicated.append(record)
+        queue_report(referee, referee.store.open(gid), record.turn, record.report_text)
+    report.reminders = send_reminders(referee, referee.store.list_games())
+    report.sent = referee.deliver()
+    return report
