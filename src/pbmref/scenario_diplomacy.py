@@ -292,12 +292,15 @@ def _compare(expected: Any, actual: Any, path: str) -> list[str]:
             if want != got:
                 return [f"{path}: expected {sorted(map(str, expected))}, got {sorted(map(str, actual))}"]
             return []
-        if len(expected) != len(actual):
-            return [f"{path}: expected {len(expected)} entries, got {len(actual)}"]
-        res: list[str] = []
-        for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
-            res.extend(_compare(e, a, f"{path}[{i}]"))
-        return res
+        # entries (events, retreats) are found in order among the actual ones
+        i = 0
+        for n, item in enumerate(expected):
+            while i < len(actual) and _compare(item, actual[i], path):
+                i += 1
+            if i >= len(actual):
+                return [f"{path}[{n}]: expected an entry {item!r} (in this order), found none"]
+            i += 1
+        return []
     if _norm(expected) != _norm(actual):
         return [f"{path}: expected {expected!r}, got {actual!r}"]
     return []

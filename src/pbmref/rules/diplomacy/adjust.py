@@ -176,7 +176,13 @@ def run_adjustments(
                 units.remove(u)
                 budget += UPKEEP[u.kind] if pos.dirigible else 1
                 events.append(
-                    Event("removed", power=power, unit=str(u), reason="civil disorder", rule="DD3")
+                    Event(
+                        "removed",
+                        power=power,
+                        unit=str(u),
+                        reason="civil disorder",
+                        rule="DD11" if pos.dirigible else "DD3",
+                    )
                 )
     final = tuple(
         r if r is not None else _fail(orders[i], Reason.ILLEGAL.value)
