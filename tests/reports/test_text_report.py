@@ -92,8 +92,8 @@ def test_dogfight_reads_what_happened() -> None:
 
 def test_zeppelin_raid_cites_the_vote_rules() -> None:
     text = render_report(scenario_report(HERE / "scenarios" / "zeppelin_raid.yaml"))
-    assert "Zeppelin Z movement vote: A 2, L 1 -> A wins (Z7)" in text
-    assert "A 1, R 1 -> tie, the zeppelin holds (Z7)" in text
+    assert "Zeppelin Z movement vote: A 2, L 1 -> A (Z7)" in text
+    assert "A 1, R 1 (Z7: tie, the zeppelin holds)" in text
     assert "votes: Manfred d-B, Biggles d-B, Erich f-A" in text
     assert "hits Erich (Z15)" in text
     assert "bomb ready in turn 8" in text

@@ -248,11 +248,11 @@ def _vote_line(e: dict[str, Any], namer: _Namer) -> list[str]:
         return wrap(f"Zeppelin {e.get('zeppelin')} {half} vote: none cast, {what} (Z7)",
                     "  ", "    ")
     elif e.get("tie"):
-        result = ("tie, the zeppelin holds (Z7)" if half == "movement"
-                  else "tie, the zeppelin holds fire (Z7)")
+        result = ("(Z7: tie, the zeppelin holds)" if half == "movement"
+                  else "(Z7: tie, no fire)")
     else:
-        result = f"{winner} wins (Z7)"
-    out = wrap(f"Zeppelin {e.get('zeppelin')} {half} vote: {counts or '-'} -> {result}",
+        result = f"-> {winner} (Z7)"
+    out = wrap(f"Zeppelin {e.get('zeppelin')} {half} vote: {counts or '-'} {result}",
                "  ", "    ")
     votes = ", ".join(f"{namer(p)} {c}" for p, c in (e.get("votes") or []))
     if votes:
