@@ -24,12 +24,23 @@ from pbmref.orders.errors import OrderSyntaxError
 __all__ = ["CATALOGUE", "Mistake", "explain_tweedekker", "label_of"]
 
 
+# Where a mistake can stand: every spot of a move line (after each kind of
+# line start and each kind of item), after FIRE, and after TAKEOFF/LAND.
+_LINE_STARTS = ("", "1: ", "PLANE ", "PLANE 1: ", "Z1: ", "ZEPPELIN ")
+_AFTER_ITEMS = ("", "A ", "f-A ", "d-B ", "FIRE A ", "- ", "A f-A ")
+ITEM_SPOTS = tuple(start + item for start in _LINE_STARTS for item in _AFTER_ITEMS)
+FIRE_SPOTS = tuple(spot + "FIRE " for spot in ITEM_SPOTS)
+RUNWAY_SPOTS = ("TAKEOFF ", "LAND ", "LAND N ", "TAKEOFF N ", "TAKEOFF BETA ", "LAND BETA ")
+
+
 @dataclass(frozen=True)
 class Mistake:
-    """One kind of mistake: example lines, and how to explain it.
+    """One kind of mistake: how it looks, and how to explain it.
 
-    ``message`` and ``hint`` may use ``{tok}`` (the word as written) and
-    ``{fix}`` (a suggested spelling, from ``fix``).
+    ``examples`` are lines a player wrote (shown in the tests one by one);
+    ``words`` are bad words tried at every spot of ``spots``, so that the
+    mistake is recognised wherever it stands. ``message`` and ``hint`` may
+    use ``{tok}`` (the word as written) and ``{fix}`` (from ``fix``).
     """
 
     label: str
@@ -38,11 +49,17 @@ class Mistake:
     expected: str | None
     hint: str | None
     fix: Callable[[str], str] | None = None
+    words: tuple[str, ...] = ()
+    spots: tuple[str, ...] = ITEM_SPOTS
+
+    def all_examples(self) -> tuple[str, ...]:
+        generated = tuple(spot + word for word in self.words for spot in self.spots)
+        return self.examples + generated
 
 
 def _fire_fix(tok: str) -> str:
     letter = tok[-1].upper() if tok else "A"
-    return f"{tok[0].lower()}-{letter if letter != 'B' or tok[0].lower() == 'f' else 'B'}"
+    return f"{tok[0].lower()}-{letter}"
 
 
 def _number_fix(tok: str) -> str:
@@ -63,52 +80,60 @@ CATALOGUE: tuple[Mistake, ...] = (
         ("fA", "A fA", "1: A fL", "1: LS fR", "PLANE 1: A fR", "Z1: A fB", "A f-A fR",
          "ZEPPELIN A dB", "1: dB", "FIRE A fL"),
         "{tok} needs a dash: write {fix}", _FIRE_WORDS,
-        "fire orders are written f-A, f-L, f-R, f-B, f-0 (bombs d-B)", _fire_fix),
+        "fire orders are written f-A, f-L, f-R, f-B, f-0 (bombs d-B)", _fire_fix,
+        words=("fA", "dB")),
     Mistake(
         "fire-word",
         ("F-FRONT", "A F-FRONT", "1: A f-ahead", "LS f-left", "1: f-AR", "Z1: d-bomb",
          "A f-A f-RL", "A f-1"),
         "{tok} is not a fire order", _FIRE_WORDS,
         "one letter after the dash: f-A, f-L, f-R, f-B or f-0; one item per direction, "
-        "e.g. f-A f-R"),
+        "e.g. f-A f-R", words=("f-front",)),
     Mistake(
         "move-number-bracket",
         ("1) A", "1. A", "2) LS f-A", "PLANE 1) A", "A 1)", "3] A"),
         "{tok} is not how a move number is written", "a move number and a colon, like 1:",
-        "write the number with a colon: {fix} A", _number_fix),
+        "write the number with a colon: {fix} A", _number_fix, words=("1)",)),
     Mistake(
         "move-number-without-colon",
-        ("1 A", "2 LS f-A", "PLANE 1 A", "ZEPPELIN 2 L", "Move 1 A", "A 2", "Z 1 A"),
+        ("1 A", "2 LS f-A", "PLANE 1 A", "ZEPPELIN 2 L", "A 2", "Z 1 A"),
         "the move number {tok} needs a colon after it", "a move number and a colon, like 1:",
-        "write {fix} A", _number_fix),
+        "write {fix} A", _number_fix, words=("1",)),
     Mistake(
         "joined-manoeuvres",
         ("RR", "AA", "1: LSA", "A RR", "PLANE 1: ARS", "Z1: AL", "ALR f-A"),
         "{tok} is not one manoeuvre", f"one manoeuvre per move: {_MANOEUVRES}",
-        "one manoeuvre per move, each move on its own line: {fix}", _joined_fix),
+        "one manoeuvre per move, each move on its own line: {fix}", _joined_fix,
+        words=("RR",)),
     Mistake(
         "fire-direction",
         ("A FIRE", "FIRE", "A FIRE front", "A FIRE X", "FIRE ahead", "A FIRE A+"),
-        "FIRE needs a direction", "a direction after FIRE: A, L, R, B or 0 (FIRE L+R for two)",
-        "write FIRE A, FIRE L+R, or f-A f-L"),
+        "FIRE needs a direction, not {tok}",
+        "a direction after FIRE: A, L, R, B or 0 (FIRE L+R for two)",
+        "write FIRE A, FIRE L+R, or f-A f-L", words=("", "X", "fA", "f-front", "1", "1)",
+                                                     "RR", "PLANE"),
+        spots=FIRE_SPOTS),
     Mistake(
         "runway",
         ("LAND", "LAND DELTA", "TAKEOFF DELTA", "TAKEOFF X", "LAND N", "LAND N X",
          "TAKEOFF BETA A", "LAND ALPHA now"),
         "{tok} is not a runway", "ALPHA, BETA or GAMMA (or LEFT, CENTRE, RIGHT)",
-        "write e.g. TAKEOFF BETA or LAND ALPHA on a line of its own"),
+        "write e.g. TAKEOFF BETA or LAND ALPHA on a line of its own",
+        words=("", "X", "A", "fA", "f-front", "1", "1)", "RR", "PLANE", "f-A", "d-B", "1:"),
+        spots=RUNWAY_SPOTS),
     Mistake(
         "section-word",
         ("A PLANE", "1: ZEPPELIN", "A TAKEOFF", "A LAND BETA", "LS f-A ZEPPELIN", "1: PLANE",
          "PLANE ZEPPELIN", "Z1: A PLANE", "A f-A GAME", "TAKEOFF LAND"),
         "{tok} must start a line of its own", None,
-        "start a new line with PLANE, ZEPPELIN, TAKEOFF or LAND"),
+        "start a new line with PLANE, ZEPPELIN, TAKEOFF or LAND", words=("PLANE",)),
     Mistake(
         "unknown-word",
         ("X", "A X", "1: hello", "PLANE x", "Z1: x", "A f-A x", "1: A f-A f-R x",
-         "ZEPPELIN x", "1: ?", "A - x"),
+         "ZEPPELIN x", "1: %", "A - x"),
         "I cannot read {tok} here", None,
-        "a move line is a manoeuvre ({manoeuvres}) and fire orders ({fire})"),
+        "a move line is a manoeuvre ({manoeuvres}) and fire orders ({fire})",
+        words=("X", "1:")),
 )
 
 _BY_LABEL = {m.label: m for m in CATALOGUE}
@@ -164,6 +189,9 @@ def _state_key(state: Any) -> Any:
     return state if isinstance(state, (int, str, tuple)) else repr(state)
 
 
+_EXAMPLES = [(m.label, m.all_examples()) for m in CATALOGUE]
+_EXAMPLE_WORDS = frozenset(w for _, examples in _EXAMPLES for line in examples
+                           for w in re.split(r"[\s+]+", line) if w)
 _LABELS: dict[tuple[Any, ...], str | None] = {}
 
 
@@ -177,7 +205,10 @@ def label_of(exc: UnexpectedInput) -> str | None:
         tok = exc.token
         if tok.type == "MISTAKE_OTHER" and (_HEXLIKE.match(tok) or _HEADING.match(tok)):
             return "hex-or-heading"
-        key: tuple[Any, ...] = (_state_key(exc.state), tok.type, str(tok).upper(),
+        # match_examples can only match the exact text of a word its examples
+        # hold; any other word is matched by its kind, so one answer serves all.
+        text = str(tok) if str(tok) in _EXAMPLE_WORDS else None
+        key: tuple[Any, ...] = (_state_key(exc.state), tok.type, text,
                                 frozenset(exc.accepts or ()))
     else:
         key = (type(exc).__name__, _state_key(exc.state), str(getattr(exc, "char", "")))
@@ -185,7 +216,7 @@ def label_of(exc: UnexpectedInput) -> str | None:
         if len(_LABELS) > 4096:
             _LABELS.clear()
         _LABELS[key] = exc.match_examples(
-            _parse_for_examples, [(m.label, m.examples) for m in CATALOGUE],
+            _parse_for_examples, _EXAMPLES,
             token_type_match_fallback=True)
     return _LABELS[key]
 

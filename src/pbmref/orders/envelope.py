@@ -258,6 +258,7 @@ def scan_order_mail(subject: str, text: str) -> tuple[OrderMail, list[OrderMailE
         hash_at = re.search(r"(^|\s)#", cleaned)
         if hash_at:
             cleaned = cleaned[:hash_at.start()] + " " * (len(cleaned) - hash_at.start())
+            raw = raw[:hash_at.start()].rstrip()
         if not cleaned.strip() or _SKIP.match(cleaned.strip()):
             continue
         word = _first_word(cleaned)
