@@ -29,11 +29,12 @@ def cell(lines: list[str], board: HexBoard, name: str) -> str:
     h = board.parse(name)
     R = board.radius
     row = lines[1 + 2 * h.r + h.q + 2 * R]
-    x = 3 + 3 * (h.q + R)
+    step = (lines[0].index("B") - lines[0].index("A"))
+    x = 3 + step * (h.q + R)
     return row[x:x + 2]
 
 
-@pytest.mark.parametrize("side", [9, 10])
+@pytest.mark.parametrize("side", [2, 9, 10, 11, 12, 13])
 def test_b1_whole_board_fits_seventy_columns(side: int) -> None:
     lines = render_map({"board": {"side": side}})
     assert len(lines) == 4 * (side - 1) + 3  # file letters above and below

@@ -110,10 +110,11 @@ def render_map(position: Mapping[str, Any], letters: Mapping[str, str] | None = 
                 zep_cells[h] = letter.lower() * 2
                 zep_letter[h] = letter.lower()
 
-    width = MARGIN + 3 * 2 * R + 3
+    step = 3 if MARGIN + 3 * 2 * R + 3 <= 70 else 2  # side 12 and 13: closer files
+    width = MARGIN + step * 2 * R + 3
     rows = [[" "] * width for _ in range(4 * R + 1)]
     for h in board.hexes():
-        x = MARGIN + 3 * (h.q + R)
+        x = MARGIN + step * (h.q + R)
         y = 2 * h.r + h.q + 2 * R
         name = board.name(h)
         inside = f"{int(name[1:]):2d}"
@@ -137,7 +138,7 @@ def render_map(position: Mapping[str, Any], letters: Mapping[str, str] | None = 
         rows[y][x] = inside[0]
         rows[y][x + 1] = inside[1]
         rows[y][x + 2] = right
-    files = " " * MARGIN + "  ".join(chr(ord("A") + c) for c in range(2 * R + 1))
+    files = " " * MARGIN + (" " * (step - 1)).join(chr(ord("A") + c) for c in range(2 * R + 1))
     return [files] + ["".join(row).rstrip() for row in rows] + [files]
 
 
