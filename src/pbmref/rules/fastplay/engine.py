@@ -260,6 +260,7 @@ class _Turn:
                 self.emit(HeldFire(self.move, shooter.pilot, "f-0"))
                 continue
             if shooter.withdrawing:
+                self.emit(HeldFire(self.move, shooter.pilot, "duel won (FP15)"))
                 continue
             target: Plane | None = None
             distance = 0
