@@ -271,7 +271,9 @@ class _Turn:
         out: list[tuple[str, ZeppelinVote]] = []
         for player in sorted(self.orders.zeppelin):
             if player not in self.voters:
-                continue  # Z9: removed for NMR, or not a player of this game
+                # Z9: removed for NMR; Ruling: votes of someone who is not a
+                # player of this game are not counted either.
+                continue
             line: tuple[ZeppelinVote | None, ...] = tuple(self.orders.zeppelin[player])
             vote = line[move - 1] if len(line) >= move else None
             if vote is not None and not vote.empty:
@@ -291,6 +293,9 @@ class _Turn:
             return  # Z7: no votes, or a tie: the zeppelin does not move
         order = Manoeuvre(t.winner)
         before = z.hexes
+        # Ruling (Z4, Z6): the edge rule applies to voted moves as well as to
+        # drift; the seed gives the controlled zeppelin "the same rules for
+        # reappearing".
         z.hexes, z.heading, reentered = move_zeppelin(z.freeze(), order, self.board)
         self.events.append(ZeppelinMoved(move, z.name, order.value, before, z.hexes,
                                          z.heading, reentered))
@@ -360,6 +365,8 @@ class _Turn:
     def land(self, move: int, p: _Plane, order: Manoeuvre) -> None:
         assert p.land is not None
         start = p.hex
+        # Ruling (L4): the landed aircraft keeps its heading (toward the corner);
+        # a take-off sets the runway's heading anyway (L3).
         p.hex = self.board.corner(p.airfield)
         p.state = LANDED
         p.landed_this_turn = True
@@ -411,6 +418,8 @@ class _Turn:
         for k, h in enumerate(line.hexes, 1):
             amount = burst_damage(k, reach, bonus)
             if line.stopped_by == "zeppelin" and k == len(line.hexes):
+                # Ruling (F5): should two zeppelins share the blocking hex, both
+                # take the hit.
                 hits.extend(((_ZEP, name), amount, k) for name in blockers.get(h, ()))
             hits.extend(((_PLANE, q.pilot), amount, k) for q in planes_at.get(h, ())
                         if (_PLANE, q.pilot) != shooter)
@@ -474,7 +483,8 @@ class _Turn:
         start = z.tail if direction is FireDir.B else z.nose
         heading = z.heading.turned(direction.turn)
         if not self.board.contains(start):
-            # Z4: only the hex on the board can fire.
+            # Z4: only the hex on the board can fire. Ruling: the won vote is
+            # recorded as a burst that reached nothing (stopped "off board").
             self.events.append(Burst(move, z.name, choice.value, start, (), "off board", ()))
             return
         self.burst(move, (_ZEP, z.name), start, heading, choice.value, 0, damage,
@@ -488,6 +498,7 @@ class _Turn:
                 corner = self.airfield_at[h]
                 break
         if corner is None:
+            # Z14; when neither hex is on an airfield the readiness is moot.
             self.events.append(BombDropped(move, z.name, votes, "no airfield", None, (),
                                            z.bomb_ready_turn))
             return
@@ -554,6 +565,8 @@ class _Turn:
                     self.events.append(PointsScored(move, gunner[1], amount, "damage",
                                                     p.pilot))
             if p.damage <= 0 and p.state.in_fight:
+                # Ruling (V2): the reason given is gunfire when any gunfire hit
+                # it, else the storm, else the bomb.
                 reason = next(c for c, amount in causes if amount)
                 down.append((p, reason))
         for p, reason in down:
@@ -605,6 +618,8 @@ class _Turn:
                     self.events.append(PointsScored(move, pilot, 2, "zeppelin first hit",
                                                     z.name))
             if destroyer is not None:
+                # Ruling (Z5, V2): destroying a zeppelin earns its 5 points but
+                # is not an aircraft kill, so ``kills`` is not counted up.
                 self.planes[destroyer].vp += 5
                 self.events.append(PointsScored(move, destroyer, 5, "zeppelin destroyed",
                                                 z.name))
@@ -622,8 +637,10 @@ class _Turn:
             on_board = [h for h in z.hexes if self.board.contains(h)]
             table: list[tuple[str, int, int]] = []
             for p in self.planes.values():
+                # Z12: landed aircraft are spared; Ruling: so are aircraft
+                # already shot down in this move's damage step (out of the fight).
                 if not p.airborne or not on_board:
-                    continue  # Z12: landed aircraft are spared
+                    continue
                 distance = min(p.hex.distance(h) for h in on_board)
                 if distance in EXPLOSION_DAMAGE:
                     table.append((p.pilot, distance, EXPLOSION_DAMAGE[distance]))
@@ -717,6 +734,8 @@ class _Turn:
         """W3: 1 backs the wind, 6 veers it."""
         if not self.wind.changes:
             return
+        # Ruling (W3): the die is rolled whenever the game lets the wind
+        # change, also in a calm (strength 0): the heading matters later.
         value = self.roll(0, "wind change", "wind")
         before = self.wind.to
         after = before.left() if value == 1 else before.right() if value == 6 else before
