@@ -365,3 +365,15 @@ def test_uidvalidity_change_refetches_and_spool_drops_duplicates(mailservers: Ma
         assert ms.count(ref, "orders") == 3
     finally:
         intake.close()
+
+
+def test_relay_adds_date_and_message_id_like_a_real_mta(mailservers: MailServers) -> None:
+    ms = mailservers
+    ref = ms.fresh_user("ref")
+    ms.send("player1@game.test", [ms.address(ref)],
+            b"From: player1@game.test\r\nSubject: bare\r\n\r\nGAME zep1\r\n")
+    assert ms.wait_count(ref, 1) == 1
+    (raw,) = ms.fetch_all(ref)
+    mail = read_message(raw)
+    assert mail.date is not None
+    assert mail.message_id.endswith("@relay.game.test>")

@@ -195,3 +195,22 @@ def test_prune_old_done_and_sent(tmp_path: Path) -> None:
     outspool.deliver(FakeSender([]))
     assert outspool.prune(timedelta(days=1)) == 0
     assert outspool.prune(timedelta(seconds=-1)) == 1 and outspool.sent() == []
+
+
+def test_crash_between_send_and_move_gives_at_most_one_duplicate(tmp_path: Path) -> None:
+    spool = OutgoingSpool(tmp_path)
+    spool.enqueue(report())
+
+    class CrashAfterSend(FakeSender):
+        def send(self, msg: EmailMessage) -> None:
+            super().send(msg)
+            raise SystemExit("killed right after the server took the mail")
+
+    crashing = CrashAfterSend([])
+    with pytest.raises(SystemExit):
+        spool.deliver(crashing)
+    assert len(spool.queued()) == 1  # the move to sent/ never happened
+    sender = FakeSender([])
+    assert len(spool.deliver(sender).sent) == 1
+    assert spool.deliver(sender).sent == []
+    assert len(crashing.sent) + len(sender.sent) == 2  # one duplicate, no more, none lost
