@@ -57,7 +57,11 @@ def handle(args: argparse.Namespace) -> int:
                 sys.stdout.write("---\n")
             first = False
             sys.stdout.write(f"# {path}\n")
-            sys.stdout.write(dump_yaml(outcome.result))
+            try:
+                sys.stdout.write(dump_yaml(dict(outcome.result)))
+            except Exception as exc:  # never a traceback: a result YAML cannot hold
+                print(f"{path}: the result cannot be printed as YAML: {exc}", file=sys.stderr)
+                worst = max(worst, EXIT_BROKEN)
         for message in outcome.messages:
             stream = sys.stdout if outcome.code == EXIT_OK else sys.stderr
             print(message, file=stream)
