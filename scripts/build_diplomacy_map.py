@@ -26,6 +26,22 @@ OUT = ROOT / "src" / "pbmref" / "data" / "diplomacy" / "standard.json"
 
 COASTS = {"n": "nc", "s": "sc", "e": "ec", "w": "wc"}
 
+# Borders of the standard board that the source CSVs lack (checked against the
+# published map). Without them Norway would not touch St Petersburg, the Gulf
+# of Bothnia would touch only the Baltic, and so on. Each is added unless the
+# CSVs already have it; run with --as-published to leave them out.
+CORRECTIONS: list[list[str]] = [
+    ["bot", "swe", "sea"],
+    ["bot", "fin", "sea"],
+    ["bot", "lvn", "sea"],
+    ["bot", "stp/sc", "sea"],
+    ["nwy", "stp", "land"],
+    ["nwy", "stp/nc", "sea"],
+    ["lvn", "war", "land"],
+    ["gal", "ukr", "land"],
+    ["mao", "spa/sc", "sea"],
+]
+
 
 def region_name(text: str) -> str:
     text = text.strip()
@@ -35,7 +51,7 @@ def region_name(text: str) -> str:
     return text
 
 
-def build(src: Path) -> dict[str, object]:
+def build(src: Path, corrections: bool = True) -> dict[str, object]:
     provinces: dict[str, dict[str, object]] = {}
     with open(src / "provinces.csv", newline="") as fh:
         for row in csv.DictReader(fh):
@@ -63,7 +79,15 @@ def build(src: Path) -> dict[str, object]:
         next(reader)
         for a, b, terrain in reader:
             borders.append([region_name(a), region_name(b), terrain.strip()])
+    added: list[list[str]] = []
+    if corrections:
+        have = {frozenset((a, b)) for a, b, _ in borders}
+        for a, b, terrain in CORRECTIONS:
+            if frozenset((a, b)) not in have:
+                borders.append([a, b, terrain])
+                added.append([a, b, terrain])
     return {
+        "_corrections": added,
         "_source": (
             "Built by scripts/build_diplomacy_map.py from the standard-map CSVs of "
             "TedDriggs/diplomacy (https://github.com/TedDriggs/diplomacy), MIT licence, "
@@ -75,8 +99,9 @@ def build(src: Path) -> dict[str, object]:
 
 
 def main(argv: list[str]) -> int:
-    src = Path(argv[1]) if len(argv) > 1 else DEFAULT_SRC
-    data = build(src)
+    args = [a for a in argv[1:] if not a.startswith("--")]
+    src = Path(args[0]) if args else DEFAULT_SRC
+    data = build(src, corrections="--as-published" not in argv)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
     print(f"wrote {OUT} ({len(data['provinces'])} provinces, {len(data['borders'])} borders)")  # type: ignore[arg-type]

@@ -17,6 +17,7 @@ from pbmref.rules.diplomacy import (
     Build,
     Convoy,
     Disband,
+    GameMap,
     Hold,
     Loc,
     Move,
@@ -126,7 +127,7 @@ class MainRun:
 
 
 def run_main(
-    case: dict[str, object], edition: str | None
+    case: dict[str, object], edition: str | None, game_map: GameMap | None = None
 ) -> tuple[Position, list[Order], list[str | None], object]:
     orders_map: dict[str, str | None] = case["orders"]  # type: ignore[assignment]
     orders = [parse_order(k, "Main") for k in orders_map]
@@ -144,7 +145,7 @@ def run_main(
         centers=tuple(sorted(home_owners().items())),
         edition=edition or "2023",
     )
-    adj = adjudicate_full(pos, orders)
+    adj = adjudicate_full(pos, orders, game_map=game_map)
     return pos, orders, list(orders_map.values()), adj
 
 
@@ -188,15 +189,15 @@ def build_position(case: dict[str, object]) -> Position:
 
 
 def retreat_run(
-    case: dict[str, object],
+    case: dict[str, object], game_map: GameMap | None = None
 ) -> tuple[list[str], Position, list[Order], list[str | None], object]:
     pre: dict[str, object] = case["preceding_main_phase"]  # type: ignore[assignment]
-    _, orders, expected, adj = run_main(pre, None)
+    _, orders, expected, adj = run_main(pre, None, game_map)
     problems = mismatches(orders, expected, adj.results)  # type: ignore[attr-defined]
     pos = adj.state  # type: ignore[attr-defined]
     r_map: dict[str, str | None] = case["orders"]  # type: ignore[assignment]
     r_orders = [parse_order(k, "Retreat") for k in r_map]
     if pos.phase.kind != "R":
         pos = replace(pos, phase=replace(pos.phase, kind="R"))
-    out = adjudicate_full(pos, r_orders)
+    out = adjudicate_full(pos, r_orders, game_map=game_map)
     return problems, pos, r_orders, list(r_map.values()), out

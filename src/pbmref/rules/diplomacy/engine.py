@@ -31,16 +31,24 @@ class Adjudication:
 
 
 def adjudicate(
-    state: Position, orders: Sequence[Order], rng: random.Random | None = None
+    state: Position,
+    orders: Sequence[Order],
+    rng: random.Random | None = None,
+    *,
+    game_map: GameMap | None = None,
 ) -> tuple[Position, tuple[Event, ...]]:
-    out = adjudicate_full(state, orders, rng)
+    out = adjudicate_full(state, orders, rng, game_map=game_map)
     return out.state, out.events
 
 
 def adjudicate_full(
-    state: Position, orders: Sequence[Order], rng: random.Random | None = None
+    state: Position,
+    orders: Sequence[Order],
+    rng: random.Random | None = None,
+    *,
+    game_map: GameMap | None = None,
 ) -> Adjudication:
-    m = standard_map()
+    m = game_map or standard_map()
     kind = state.phase.kind
     if kind == "M":
         mv = run_movement(state, m, list(orders))
