@@ -7,6 +7,8 @@ import email.policy
 from datetime import UTC, datetime
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pbmref.mail.compose import Attachment, make_mail, make_reply, reply_subject
 from pbmref.mail.message import never_answer_reason, read_message
@@ -76,3 +78,15 @@ def test_report_mail_with_html_and_svg_attachment() -> None:
                      "image/svg+xml"]
     back = read_message(msg.as_bytes())
     assert back.text == "text report\n"  # the plain part is what a reader sees first
+
+
+@settings(max_examples=300, deadline=None)
+@given(subject=st.text(max_size=200), name=st.text(max_size=60), body=st.text(max_size=500))
+def test_fuzz_compose_never_injects_headers(subject: str, name: str, body: str) -> None:
+    original = read_message(f"From: a@b.c\r\nSubject: {subject}\r\n\r\nx".encode(
+        "utf-8", "surrogateescape"))
+    msg = make_reply(original, "jo@example.org", body, from_addr=REF, from_name=name)
+    parsed = email.message_from_bytes(msg.as_bytes(), policy=email.policy.default)
+    assert sorted(parsed.keys()) == sorted(msg.keys())
+    assert parsed["To"] == "jo@example.org"
+    assert parsed["Auto-Submitted"] == "auto-replied"
