@@ -11,7 +11,9 @@ import yaml
 from pbmref.scenario_diplomacy import run_scenario
 
 ROOT = Path(__file__).resolve().parent.parent / "scenarios"
-FILES = sorted((ROOT / "dirigible").glob("*.yaml")) + sorted((ROOT / "diplomacy").glob("*.yaml"))
+FILES = sorted((ROOT / "dirigible").glob("*.yaml")) + sorted(
+    (Path(__file__).resolve().parent / "scenarios").glob("*.yaml")
+)
 
 
 @pytest.mark.parametrize("path", FILES, ids=[f"{p.parent.name}/{p.stem}" for p in FILES])
