@@ -16,6 +16,7 @@ returning; the `servers_up` fixture does that for you afterwards.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,6 +34,8 @@ PRESET_USERS = ["referee", "gm"] + [f"player{i}" for i in range(1, 7)]
 def mailservers() -> Iterator[MailServers]:
     if not dovecot_available():
         pytest.skip(f"{DOVECOT} is not installed (apt-get install dovecot-imapd dovecot-lmtpd)")
+    if os.geteuid() != 0:
+        pytest.skip("the private Dovecot needs root (it stores mail as uid 10000)")
     with MailServers(PRESET_USERS) as servers:
         yield servers
 
