@@ -5,10 +5,15 @@ Typical use by the referee::
 
     intake, sender = open_intake(cfg), open_sender(cfg)
     inspool, outspool = open_spools(cfg)
-    take_in(intake, inspool)                      # save every new mail first
-    for entry in inspool.pending(): ...            # handle; then inspool.done(entry)
-                                                   # and intake.mark_handled(entry.intake_key)
-    outspool.enqueue(make_reply(...)); outspool.deliver(sender)
+    take_in(intake, inspool)                  # 1. save every new mail before anything else
+    with inspool.lock():                      # one process works the spool at a time
+        for entry in inspool.pending():       # oldest arrival first
+            entry = inspool.begin(entry)      # 2. count the attempt (crash-proof)
+            mail = read_message(entry.raw(), max_bytes=..., size=entry.size)
+            ...                               # 3. change and save the game, enqueue replies
+            finish(intake, inspool, entry)    # 4. spool done, then moved on the server
+            # on an exception: inspool.failed(entry, reason) -> shunted after 3 tries
+    outspool.enqueue(make_reply(...)); outspool.deliver(sender)   # sent once, with back-off
 """
 
 from pbmref.mail.base import (
