@@ -1,0 +1,64 @@
+"""Rebuild the played part of ``games/example`` (turn 1's mails and result, turn 2 open).
+
+Run after the engine or the report renderer changed, so the example shows
+their current output: ``.venv/bin/python tests/store/rebuild_example.py``.
+Only ``game.yaml`` and ``turns/001/position.yaml`` are the hand-written source.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from pbmref import gm
+from pbmref.store import GameStore
+
+ZONE = ZoneInfo("Europe/Amsterdam")
+TURN1 = {
+    "baron": ({"takeoff": "BETA", "plane": ["A", "A", "A"], "zeppelin": ["A", "L", "A"]},
+              "PASSWORD triplane-red-19\nTAKEOFF BETA\nPLANE\nA\nA\nA\nZEPPELIN\nA\nL\nA\n"),
+    "biggles": ({"takeoff": "ALPHA", "plane": ["A", "A", "R"], "zeppelin": ["A", "A f-L", "A"]},
+                "PASSWORD camel-sopwith-44\nTAKEOFF ALPHA\nPLANE\nA\nA\nR\n"
+                "ZEPPELIN\nA\nA f-L\nA\n"),
+    "snoopy": ({"takeoff": "BETA", "plane": ["A", "A", "A"], "zeppelin": ["L", "A", "A"]},
+               "PASSWORD doghouse-ace-07\nTAKEOFF BETA\nPLANE\nA\nA\nA\nZEPPELIN\nL\nA\nA\n"),
+    "immelmann": ({"takeoff": "GAMMA", "plane": ["A", "A", "L"], "zeppelin": ["A", "A", "0"]},
+                  "PASSWORD eindecker-mg-16\nTAKEOFF GAMMA\nPLANE\nA\nA\nL\n"
+                  "ZEPPELIN\nA\nA\n0\n"),
+}
+TURN2_BARON = ({"plane": ["A", "L f-A", "A"], "zeppelin": ["A", "A", "A"]},
+               "PASSWORD triplane-red-19\nPLANE\nA\nL f-A\nA\nZEPPELIN\nA\nA\nA\n")
+
+
+def rebuild(games: Path) -> None:
+    game_dir = games / "example"
+    turns = game_dir / "turns"
+    for path in turns.iterdir():
+        if path.name != "001":
+            shutil.rmtree(path)
+    for path in (turns / "001").iterdir():
+        if path.name != "position.yaml":
+            shutil.rmtree(path) if path.is_dir() else path.unlink()
+    for path in game_dir.glob("game.yaml.replaced-*"):
+        path.unlink()
+    (game_dir / "state.yaml").unlink(missing_ok=True)
+    store = GameStore(games)
+    game = store.open("example")
+    game.set_scalars({"deadline": "2026-12-01T20:00:00+01:00", "status": "open"})
+    for i, (player, (entry, raw)) in enumerate(TURN1.items()):
+        game.save_orders(player, entry, raw=raw, message_id=f"<t1-{player}@example>",
+                         received_at=datetime(2026, 11, 30, 9 + i, 15, tzinfo=ZONE))
+    gm.adjudicate(store, "example", datetime(2026, 12, 1, 20, 0, 5, tzinfo=ZONE))
+    game = store.open("example")
+    entry, raw = TURN2_BARON
+    game.save_orders("baron", entry, raw=raw, message_id="<t2-baron@example>",
+                     received_at=datetime(2026, 12, 2, 8, 30, tzinfo=ZONE))
+    print(gm.status(store, "example").text())
+
+
+if __name__ == "__main__":
+    rebuild(Path(sys.argv[1]) if len(sys.argv) > 1 else
+            Path(__file__).resolve().parents[2] / "games")
