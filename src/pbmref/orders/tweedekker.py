@@ -565,7 +565,7 @@ def _check_zeppelin(state: GameState, player: str,
     votes: list[ZeppelinVote | None] = [None] * MOVES_PER_TURN
     if not draft.zeppelin_given:
         return tuple(votes)
-    first = draft.zeppelin_header or sorted_moves(draft.zeppelin)[0]
+    first = draft.zeppelin_header or next(iter(sorted_moves(draft.zeppelin)), None)
     errors = draft.errors
     if player not in state.voters():
         errors.append(_err(
