@@ -200,8 +200,8 @@ def _burst_lines(burst: dict[str, Any], hits: list[dict[str, Any]], namer: _Name
     shown = " ".join(f"{hx}*" if i + 1 in hit_distances else str(hx)
                      for i, hx in enumerate(line)) or "(nowhere)"
     why = {
-        "range": "", "cloud": ", stopped by a cloud (F4)",
-        "zeppelin": ", stopped by the zeppelin (F5)", "edge": ", to the edge",
+        "range": "", "cloud": ", cloud blocks (F4)",
+        "zeppelin": ", zeppelin blocks (F5)", "edge": ", to the edge",
     }.get(str(stop), f", stopped by {stop}")
     text = (f"{namer(burst.get('shooter'))} fires {burst.get('direction')} "
             f"from {burst.get('from_hex')}: {shown}{why}")
