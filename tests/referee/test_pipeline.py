@@ -1,0 +1,206 @@
+"""The referee's promises (shared/spec/referee.md) on the local Maildir default."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from pbmref import gm
+from pbmref.referee.turns import adjudicate_due
+
+from tablekit import T0, Table, body_of
+
+
+def orders(table: Table, player: str = "anna", *lines: str, turn: int | None = None) -> str:
+    head = ["GAME zep1", f"PASSWORD {table.passwords[player]}"]
+    if turn is not None:
+        head.append(f"TURN {turn}")
+    return "\n".join([*head, *lines, "END", "", "-- ", "sent from my phone"])
+
+
+def test_accepted_orders_are_stored_and_confirmed(table: Table) -> None:
+    out = table.send(orders(table, "anna", "PLANE", "TAKEOFF BETA", "1: A", "2: A", "3: L"))
+    assert len(out) == 1
+    reply = out[0]
+    assert reply["To"] == "anna@example.org"
+    assert reply["Subject"] == "Re: orders"
+    assert reply["Auto-Submitted"] == "auto-replied"
+    assert reply["X-Pbmref-Loop"] == "referee@test.invalid"
+    assert reply["In-Reply-To"]
+    text = body_of(reply)
+    assert "accepted" in text and "TAKEOFF BETA" in text and "(UTC)" in text
+    assert table.game().orders()["anna"]["plane"] == ["A", "A", "L"]
+
+
+def test_a_mail_with_an_error_changes_nothing(table: Table) -> None:
+    table.send(orders(table, "anna", "PLANE", "TAKEOFF BETA", "1: A", "2: A", "3: L"))
+    out = table.send(orders(table, "anna", "PLANE", "TAKEOFF BETA", "1: A", "2: 0", "3: A"))
+    text = body_of(out[0])
+    assert "NOT accepted" in text and "M3" in text
+    assert "earlier orders stay in force" in text
+    assert table.game().orders()["anna"]["plane"] == ["A", "A", "L"]
+
+
+def test_a_zeppelin_section_alone_keeps_the_plane_section(table: Table) -> None:
+    table.send(orders(table, "anna", "PLANE", "TAKEOFF BETA", "1: A", "2: A", "3: L"))
+    table.send(orders(table, "anna", "ZEPPELIN", "1: L f-A", "2: A", "3: 0"))
+    entry = table.game().orders()["anna"]
+    assert entry["plane"] == ["A", "A", "L"] and entry["takeoff"] == "BETA"
+    assert entry["zeppelin"][0] == "L f-A"
+
+
+def test_wrong_password_is_answered_to_the_registered_address(table: Table) -> None:
+    out = table.send("GAME zep1\nPASSWORD guess\nPLANE\nTAKEOFF BETA\n1: A\n2: A\n3: A\n",
+                     headers={"Reply-To": "thief@evil.example"})
+    assert len(out) == 1
+    assert out[0]["To"] == "anna@example.org"
+    assert "wrong or missing PASSWORD" in body_of(out[0])
+    assert table.game().orders() == {}
+
+
+def test_another_players_password_does_not_work(table: Table) -> None:
+    body = f"GAME zep1\nPASSWORD {table.passwords['bert']}\nPLANE\nTAKEOFF BETA\n1: A\n2: A\n"
+    out = table.send(body, sender="anna@example.org")
+    assert "wrong or missing PASSWORD" in body_of(out[0])
+    assert table.game().orders() == {}
+
+
+def test_unknown_sender_is_told_how_to_join_once_a_day(table: Table) -> None:
+    first = table.send("GAME zep1\nPLANE\n1: A\n", sender="stranger@example.net")
+    assert len(first) == 1 and "is not\nregistered for any game" in body_of(first[0])
+    assert table.send("hello again", sender="stranger@example.net") == []
+    table.clock.now = T0 + timedelta(days=1, minutes=1)
+    assert len(table.send("third time", sender="stranger@example.net")) == 1
+
+
+@pytest.mark.parametrize("sender,headers", [
+    ("MAILER-DAEMON@example.org", {}),
+    ("anna@example.org", {"Auto-Submitted": "auto-replied"}),
+    ("anna@example.org", {"Precedence": "bulk"}),
+    ("anna@example.org", {"X-Pbmref-Loop": "referee@test.invalid"}),
+    ("referee@test.invalid", {}),
+])
+def test_never_answered(table: Table, sender: str, headers: dict[str, str]) -> None:
+    assert table.send(orders(table, "anna", "PLANE", "TAKEOFF BETA", "1: A", "2: A"),
+                      sender=sender, headers=headers) == []
+    assert table.game().orders() == {}
+
+
+def test_stale_turn_is_refused(table: Table) -> None:
+    out = table.send(orders(table, "anna", "PLANE", "TAKEOFF BETA", "1: A", "2: A", turn=6))
+    assert "turn 1 is open" in body_of(out[0])
+    assert table.game().orders() == {}
+
+
+def test_mail_after_the_deadline_is_too_late(table: Table) -> None:
+    late = T0 + timedelta(hours=49)
+    table.clock.now = late
+    out = table.send(orders(table, "anna", "PLANE", "TAKEOFF BETA", "1: A", "2: A"),
+                     arrived=late)
+    assert "after the deadline" in body_of(out[0])
+    assert table.game().orders() == {}
+
+
+def test_mail_that_reached_the_server_in_time_counts(table: Table) -> None:
+    """The daemon was down: cron takes the mail in first, judged by arrival time."""
+    table.clock.now = T0 + timedelta(hours=49)
+    table.send(orders(table, "anna", "PLANE", "TAKEOFF BETA", "1: A", "2: A", "3: A"),
+               arrived=T0 + timedelta(hours=47))
+    assert table.game().orders()["anna"]["plane"] == ["A", "A", "A"]
+
+
+def test_clear_withdraws_and_orders_shows(table: Table) -> None:
+    table.send(orders(table, "anna", "PLANE", "TAKEOFF BETA", "1: A", "2: A", "3: L"))
+    out = table.send(orders(table, "anna", "CLEAR"))
+    assert "withdrawn" in body_of(out[0])
+    assert "anna" not in table.game().orders()
+    out = table.send(orders(table, "anna", "ORDERS"))
+    assert "none yet" in body_of(out[0])
+
+
+def test_status_never_reveals_orders(table: Table) -> None:
+    table.send(orders(table, "bert", "PLANE", "TAKEOFF GAMMA", "1: A", "2: A", "3: RS"),
+               sender="bert@example.org")
+    out = table.send(orders(table, "anna", "STATUS", "MAP", "HELP"))
+    text = body_of(out[0])
+    assert "received" in text and "waiting" in text and "How to send orders" in text
+    assert "TAKEOFF GAMMA" not in text and "3: RS" not in text
+    assert "bert@example.org" not in text
+
+
+def test_the_subject_alone_may_name_the_game(table: Table) -> None:
+    body = f"PASSWORD {table.passwords['anna']}\nPLANE\nTAKEOFF BETA\n1: A\n2: A\n3: A\n"
+    out = table.send(body, subject="Re: [zep1] turn 1 report")
+    assert "accepted" in body_of(out[0])
+
+
+def test_a_repeated_message_id_is_handled_once(table: Table) -> None:
+    body = orders(table, "anna", "PLANE", "TAKEOFF BETA", "1: A", "2: A", "3: A")
+    assert len(table.send(body, message_id="<same@example.org>")) == 1
+    assert table.send(body, message_id="<same@example.org>") == []
+    assert len(list((table.game().dir / "turns" / "001" / "orders").glob("anna*"))) == 1
+
+
+def test_a_mail_that_crashes_the_referee_is_set_aside_and_answered(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    def boom(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("simulated fault")
+
+    monkeypatch.setattr(type(table.referee), "handle", boom)
+    body = orders(table, "anna", "PLANE", "TAKEOFF BETA", "1: A", "2: A", "3: A")
+    out = table.send(body)
+    for _ in range(3):
+        table.referee.process_spool()
+    table.referee.deliver(force=True)
+    out += table.new_outbox()
+    shunted = table.referee.incoming.shunted()
+    assert len(shunted) == 1 and "simulated fault" in shunted[0][1]
+    assert len(out) == 1 and "set aside" in body_of(out[0])
+    assert table.referee.incoming.pending() == []
+
+
+def test_deadline_adjudicates_once_and_mails_every_player(table: Table) -> None:
+    table.send(orders(table, "anna", "PLANE", "TAKEOFF BETA", "1: A", "2: A", "3: A"))
+    table.clock.now = T0 + timedelta(hours=48, minutes=1)
+    first = adjudicate_due(table.referee, table.intake)
+    second = adjudicate_due(table.referee, table.intake)
+    assert [r.turn for r in first.adjudicated] == [1]
+    assert second.adjudicated == []
+    reports = [m for m in table.new_outbox() if "report of turn 1" in m["Subject"]]
+    assert sorted(m["To"] for m in reports) == [
+        "anna@example.org", "bert@example.org", "cora@example.org"]
+    assert any(p.get_content_type() == "image/svg+xml" for p in reports[0].iter_attachments())
+    assert table.game().turn == 2
+    out = table.send(orders(table, "anna", "PLANE", "1: A", "2: A", turn=1))
+    assert "already been adjudicated" in body_of(out[0])
+
+
+def test_a_computer_pilot_stands_in_for_a_replaced_player(table: Table) -> None:
+    gm.replace_player(table.store, "zep1", "cora", computer=True)
+    table.clock.now = T0 + timedelta(hours=48, minutes=1)
+    adjudicate_due(table.referee, table.intake)
+    played = table.store.open("zep1").orders(1)
+    assert "cora" in played and played["cora"]
+
+
+def test_a_broken_game_stops_only_itself(table: Table) -> None:
+    gm.new_game(table.store, "other", [gm.PlayerSpec("dirk", ("dirk@example.org",))],
+                seed=3, deadline=T0 + timedelta(hours=1), now=T0)
+    settings = table.store.path("zep1") / "game.yaml"
+    settings.write_text(settings.read_text().replace("ruleset:", "ruleset: [", 1))
+    out = table.send("GAME zep1\nPASSWORD x\nPLANE\n1: A\n")
+    assert "needs" in body_of(out[0]) and "attention" in body_of(out[0])
+    table.clock.now = T0 + timedelta(hours=49)
+    report = adjudicate_due(table.referee, table.intake)
+    assert "zep1" in report.broken and "game.yaml" in report.broken["zep1"]
+    assert [r.game_id for r in report.adjudicated] == ["other"]
+
+
+def test_reminder_goes_once_to_those_without_orders(table: Table) -> None:
+    table.send(orders(table, "anna", "PLANE", "TAKEOFF BETA", "1: A", "2: A", "3: A"))
+    table.clock.now = T0 + timedelta(hours=40)
+    adjudicate_due(table.referee, None)
+    adjudicate_due(table.referee, None)
+    reminders = [m for m in table.new_outbox() if "reminder" in m["Subject"]]
+    assert sorted(m["To"] for m in reminders) == ["bert@example.org", "cora@example.org"]
