@@ -5,11 +5,10 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from tablekit import T0, Table, body_of
 
 from pbmref import gm
 from pbmref.referee.turns import adjudicate_due
-
-from tablekit import T0, Table, body_of
 
 
 def orders(table: Table, player: str = "anna", *lines: str, turn: int | None = None) -> str:
