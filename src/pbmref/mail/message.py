@@ -340,7 +340,9 @@ def _headers_only(raw: bytes) -> bytes:
     return raw[: 256 * 1024]
 
 
-def read_message(raw: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES, size: int | None = None) -> IncomingMail:
+def read_message(
+    raw: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES, size: int | None = None
+) -> IncomingMail:
     """Parse `raw` into an `IncomingMail`; never raises.
 
     `size` is the mail's true size when `raw` holds only part of it (an intake may
@@ -391,7 +393,10 @@ def read_message(raw: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES, size: int | 
     # addresses are parsed from the raw values: a decoded name may hold commas or quotes
     raw_headers: list[tuple[str, str]] = []
     for key, value in items:
-        raw_headers.append((str(key).strip().lower(), _raw_str(value)))
+        try:
+            raw_headers.append((str(key).strip().lower(), _raw_str(value)))
+        except Exception:  # noqa: BLE001
+            continue
 
     def raw_all(name: str) -> list[str]:
         return [v for k, v in raw_headers if k == name]
