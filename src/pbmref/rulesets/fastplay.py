@@ -241,14 +241,15 @@ def _event_line(e: Mapping[str, Any]) -> str | None:
     if kind == "fire":
         rolls = " ".join(str(r) for r in e.get("rolls", [])) or "-"
         hits = e["hits"]
+        dice = f"{e['dice']} {'die' if e['dice'] == 1 else 'dice'}"
         return (f"{e['shooter']} fires at {e['target']} ({e['distance']} hex"
-                f"{'es' if e['distance'] != 1 else ''}, {e['dice']} dice): {rolls} -> "
+                f"{'es' if e['distance'] != 1 else ''}, {dice}): {rolls} -> "
                 f"{hits} hit{'s' if hits != 1 else ''}")
     if kind == "critical":
         extra = f", {e['extra_damage']} extra damage" if e.get("extra_damage") else ""
         return f"  critical hit on {e['target']}: {e['roll']} {e['effect']}{extra}"
     if kind == "card_lost":
-        return f"  {e['pilot']} loses a {e['card']} card ({e['cause']})"
+        return f"  {e['pilot']} loses the card {e['card']} ({e['cause']})"
     if kind == "damage":
         return f"{e['target']} takes {e['amount']} damage ({e['cause']}), now {e['hits']}"
     if kind == "shot_down":

@@ -1,0 +1,344 @@
+"""A Fast Play class: up to 24 pilots in two sides, on as many boards as needed.
+
+A class template (YAML, read safely) names the pilots and their sides; one
+board holds ``per_board`` pilots (the seed's 4' mat holds eight), so a class
+with more pilots plays several boards at once, each a separate game
+(``<class>-1``, ``<class>-2`` ...). Pilots are dealt so that every board has
+the sides as even as they can be. Between turns a returning pilot (left,
+down or out: rule FP14) may be sent to another board, the one where the
+sides are most even: the seed's "air traffic controller".
+
+Template::
+
+    class: 7b
+    title: Class 7B
+    per_board: 8
+    turns: 10
+    board: {files: 10, ranks: 10}
+    settings: {critical_hits: false}
+    pilots:
+      anna: {name: Anna, team: Germans, address: anna@school.example}
+      bert: {name: Bert, team: Allies, computer: true}
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pbmref.roster import Roster, apply_turn, record_game_start
+from pbmref.store.errors import DataError
+from pbmref.store.yamlio import read_yaml
+
+__all__ = [
+    "ClassGame", "ClassPilot", "ClassTemplate", "MAX_PILOTS", "Transfer", "choose_board",
+    "load_template", "new_class", "plan_boards", "play_class", "rebalance", "side_counts",
+    "starting_position", "template_from_dict",
+]
+
+MAX_PILOTS = 24
+TEAMS = ("Germans", "Allies")
+_KEYS = {"class", "title", "per_board", "turns", "board", "settings", "pilots", "seed",
+         "turn_length", "timezone"}
+
+
+@dataclass(frozen=True)
+class ClassPilot:
+    id: str
+    name: str
+    team: str
+    address: str = ""
+    computer: bool = False
+
+
+@dataclass(frozen=True)
+class ClassTemplate:
+    id: str
+    pilots: tuple[ClassPilot, ...]
+    title: str = ""
+    per_board: int = 8
+    turns: int = 10
+    files: int = 10
+    ranks: int = 10
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    seed: int = 0
+    turn_length: str = "48h"
+    timezone: str = "UTC"
+
+    def pilot(self, pid: str) -> ClassPilot:
+        for p in self.pilots:
+            if p.id == pid:
+                return p
+        raise KeyError(pid)
+
+
+def template_from_dict(data: Mapping[str, Any]) -> ClassTemplate:
+    """Check a class template; raises ``DataError`` with the key path of a bad value."""
+    if not isinstance(data, Mapping):
+        raise DataError((), "a class template is a mapping: class, pilots, ...")
+    for key in data:
+        if key not in _KEYS:
+            raise DataError((key,), f"unknown key {key!r}; known keys: {', '.join(sorted(_KEYS))}")
+    cid = data.get("class")
+    if not isinstance(cid, str | int) or isinstance(cid, bool) or not str(cid).strip():
+        raise DataError(("class",), "the class needs an id, e.g. class: 7b")
+    raw = data.get("pilots")
+    if not isinstance(raw, Mapping) or not raw:
+        raise DataError(("pilots",), "the class needs pilots: id: {name, team, address}")
+    if len(raw) > MAX_PILOTS:
+        raise DataError(("pilots",), f"{len(raw)} pilots; a class has at most {MAX_PILOTS}")
+    pilots: list[ClassPilot] = []
+    for pid, p in raw.items():
+        path: tuple[str | int, ...] = ("pilots", str(pid))
+        if not isinstance(p, Mapping):
+            raise DataError(path, "expected name, team and address (or computer: true)")
+        team = str(p.get("team", ""))
+        if team not in TEAMS:
+            raise DataError((*path, "team"), f"{team!r} is not a side: Germans or Allies", "FP1")
+        computer = p.get("computer", False)
+        if not isinstance(computer, bool):
+            raise DataError((*path, "computer"), "computer must be true or false")
+        address = str(p.get("address", "") or "")
+        if not address and not computer:
+            raise DataError((*path, "address"), "a pilot needs a mail address (or computer: true)")
+        pilots.append(ClassPilot(str(pid), str(p.get("name", pid)), team, address, computer))
+    for team in TEAMS:
+        if not any(p.team == team for p in pilots):
+            raise DataError(("pilots",), f"nobody flies for the {team}: a class has two sides",
+                            "FP1")
+
+    def number(key: str, default: int, low: int) -> int:
+        value = data.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise DataError((key,), f"{key} must be a whole number of at least {low}")
+        return value
+
+    board = data.get("board") or {}
+    if not isinstance(board, Mapping):
+        raise DataError(("board",), "expected {files: 10, ranks: 10}")
+    settings = data.get("settings") or {}
+    if not isinstance(settings, Mapping):
+        raise DataError(("settings",), "expected a mapping of Fast Play settings")
+    files = board.get("files", 10)
+    ranks = board.get("ranks", 10)
+    for key, value in (("files", files), ("ranks", ranks)):
+        if isinstance(value, bool) or not isinstance(value, int) or not 2 <= value <= 26:
+            raise DataError(("board", key), f"{key} must be a whole number from 2 to 26")
+    return ClassTemplate(
+        id=str(cid).strip(), pilots=tuple(pilots), title=str(data.get("title", "") or cid),
+        per_board=number("per_board", 8, 2), turns=number("turns", 10, 0), files=files,
+        ranks=ranks, settings=dict(settings), seed=number("seed", 0, 0),
+        turn_length=str(data.get("turn_length", "48h")),
+        timezone=str(data.get("timezone", "UTC")))
+
+
+def load_template(path: Path | str) -> ClassTemplate:
+    """Read a class template file; errors name the file and line (GameFileError)."""
+    doc = read_yaml(path)
+    data = doc.mapping("a class template: class, pilots, ...")
+    try:
+        return template_from_dict(data)
+    except DataError as exc:
+        raise doc.error(exc.path, exc.message, exc.rule) from None
+
+
+def plan_boards(template: ClassTemplate) -> list[list[str]]:
+    """Deal the pilots over ``ceil(n / per_board)`` boards, each side spread evenly."""
+    n = max(1, math.ceil(len(template.pilots) / template.per_board))
+    boards: list[list[str]] = [[] for _ in range(n)]
+    germans = [p.id for p in template.pilots if p.team == "Germans"]
+    allies = [p.id for p in template.pilots if p.team == "Allies"]
+    for i, pid in enumerate(germans):
+        boards[i % n].append(pid)
+    ally_count = [0] * n
+    for pid in allies:
+        k = min(range(n), key=lambda b: (ally_count[b] - (len(boards[b]) - ally_count[b]),
+                                         len(boards[b]), b))
+        boards[k].append(pid)
+        ally_count[k] += 1
+    return boards
+
+
+def _spread(count: int, files: int) -> list[int]:
+    if count <= 0:
+        return []
+    return [min(files - 1, int((i + 0.5) * files / count)) for i in range(count)]
+
+
+def starting_position(template: ClassTemplate, players: Sequence[str],
+                      roster: Roster | None = None) -> dict[str, Any]:
+    """Turn 1 of one board (FP2): Germans on the north edge facing S, Allies on
+    the south edge facing N, spread over the files; victories from the roster."""
+    aircraft: dict[str, Any] = {}
+    ace = int(template.settings.get("ace_victories", 5))
+    for team, number, heading in (("Germans", template.ranks, "S"), ("Allies", 1, "N")):
+        mine = [p for p in players if template.pilot(p).team == team]
+        for pid, f in zip(mine, _spread(len(mine), template.files), strict=True):
+            kills = roster.victories(pid) if roster is not None else 0
+            entry: dict[str, Any] = {"team": team, "hex": f"{chr(ord('A') + f)}{number}",
+                                     "heading": heading, "kills": kills, "ace": kills >= ace}
+            if kills >= 2 * ace:
+                entry["double_ace"] = True
+            aircraft[pid] = entry
+    settings = {k: v for k, v in template.settings.items() if k not in ("files", "ranks")}
+    if template.turns:
+        settings["turns"] = template.turns
+    position: dict[str, Any] = {
+        "ruleset": "fastplay", "turn": 1,
+        "board": {"files": template.files, "ranks": template.ranks},
+        "aircraft": aircraft,
+    }
+    if settings:
+        position["settings"] = settings
+    return position
+
+
+@dataclass(frozen=True)
+class ClassGame:
+    game_id: str
+    players: tuple[str, ...]
+    position: dict[str, Any]
+
+
+def new_class(template: ClassTemplate, roster: Roster | None = None) -> list[ClassGame]:
+    """The games of a class: one per board, ids ``<class>-1`` ..."""
+    games = []
+    for i, players in enumerate(plan_boards(template), 1):
+        games.append(ClassGame(f"{template.id}-{i}", tuple(players),
+                               starting_position(template, players, roster)))
+    return games
+
+
+def side_counts(position: Mapping[str, Any]) -> dict[str, int]:
+    """Planes of each side still in the game (not removed for NMR)."""
+    counts = dict.fromkeys(TEAMS, 0)
+    for a in (position.get("aircraft") or {}).values():
+        if a.get("state", "flying") != "removed":
+            counts[str(a["team"])] = counts.get(str(a["team"]), 0) + 1
+    return counts
+
+
+def _imbalance(counts: Mapping[str, int]) -> int:
+    return abs(counts.get("Germans", 0) - counts.get("Allies", 0))
+
+
+def choose_board(positions: Mapping[str, Mapping[str, Any]], team: str) -> str:
+    """The board where one more pilot of ``team`` leaves the sides most even
+    (ties: the board with fewer planes, then the first by id)."""
+    def key(gid: str) -> tuple[int, int, str]:
+        counts = side_counts(positions[gid])
+        counts[team] = counts.get(team, 0) + 1
+        return _imbalance(counts), sum(counts.values()), gid
+    return min(positions, key=key)
+
+
+@dataclass(frozen=True)
+class Transfer:
+    player: str
+    from_game: str
+    to_game: str
+
+
+def rebalance(positions: Mapping[str, Mapping[str, Any]]
+              ) -> tuple[dict[str, dict[str, Any]], list[Transfer]]:
+    """Send returning pilots (left, down, out: FP14) to the board where the sides
+    are most even. A pilot moves only when that makes the sides more even
+    than staying would; the positions are new dicts, the inputs untouched."""
+    out = {gid: {**pos, "aircraft": dict(pos.get("aircraft") or {})}
+           for gid, pos in positions.items()}
+    moves: list[Transfer] = []
+    for gid in sorted(positions):
+        for pid, a in sorted((positions[gid].get("aircraft") or {}).items()):
+            if a.get("state") not in ("left", "down", "out"):
+                continue
+            if pid not in out[gid]["aircraft"]:
+                continue
+            team = str(a["team"])
+            without = {g: {**p, "aircraft": {k: v for k, v in p["aircraft"].items()
+                                             if k != pid}} for g, p in out.items()}
+            target = choose_board(without, team)
+            if target == gid:
+                continue
+            stay = side_counts(without[gid])
+            stay[team] += 1
+            go = side_counts(without[target])
+            go[team] += 1
+            before = _imbalance(stay) + _imbalance(side_counts(without[target]))
+            after = _imbalance(side_counts(without[gid])) + _imbalance(go)
+            if after >= before:
+                continue
+            record = dict(out[gid]["aircraft"].pop(pid))
+            record.pop("hex", None)
+            record.pop("duel", None)
+            out[target]["aircraft"][pid] = record
+            moves.append(Transfer(pid, gid, target))
+    return out, moves
+
+
+OrdersFor = Callable[[str, Mapping[str, Any], str, random.Random], dict[str, Any]]
+
+
+def _autopilot_orders(game_id: str, position: Mapping[str, Any], pilot: str,
+                      rng: random.Random) -> dict[str, Any]:
+    from pbmref.rules.fastplay.autopilot import orders_entry
+    from pbmref.rules.fastplay.position import position_from_dict
+
+    return orders_entry(position_from_dict(position), pilot, rng)
+
+
+@dataclass
+class ClassRun:
+    """What ``play_class`` did: final positions, every turn's events, transfers."""
+
+    positions: dict[str, dict[str, Any]]
+    events: dict[str, list[list[dict[str, Any]]]]
+    transfers: list[tuple[int, Transfer]]
+    roster: Roster
+
+
+def play_class(template: ClassTemplate, roster: Roster, *, turns: int | None = None,
+               seed: int = 0, orders_for: OrdersFor | None = None) -> ClassRun:
+    """Play every board of the class for ``turns`` turns (default: the template's),
+    in step, with computer pilots (or ``orders_for``); the roster is kept up to
+    date and returning pilots are rebalanced between turns."""
+    from pbmref.rulesets.fastplay import RULESET
+
+    for p in template.pilots:
+        roster = roster.register(p.id, p.name, p.team)
+    games = new_class(template, roster)
+    positions = {g.game_id: g.position for g in games}
+    for g in games:
+        roster = record_game_start(roster, g.game_id, g.players)
+    events: dict[str, list[list[dict[str, Any]]]] = {g.game_id: [] for g in games}
+    transfers: list[tuple[int, Transfer]] = []
+    rng = random.Random(seed)
+    get_orders = orders_for or _autopilot_orders
+    n_turns = turns if turns is not None else (template.turns or 10)
+    for turn in range(1, n_turns + 1):
+        for gid in sorted(positions):
+            pos = positions[gid]
+            if pos.get("game_over"):
+                continue
+            orders = {pid: get_orders(gid, pos, pid, rng)
+                      for pid, a in sorted(pos["aircraft"].items())
+                      if a.get("state") != "removed"}
+            outcome = RULESET.adjudicate(pos, orders, seed * 1000 + turn * 31 + len(gid))
+            positions[gid] = outcome.position
+            if outcome.game_over:
+                positions[gid]["game_over"] = True
+                positions[gid]["winners"] = list(outcome.winners)
+            events[gid].append(list(outcome.events))
+            roster = apply_turn(roster, gid, turn, outcome.events)
+        live = {g: p for g, p in positions.items() if not p.get("game_over")}
+        if len(live) > 1:
+            moved, done = rebalance(live)
+            positions.update(moved)
+            transfers.extend((turn, t) for t in done)
+    return ClassRun(positions, events, transfers, roster)
+
+
+__all__ += ["ClassRun", "OrdersFor"]

@@ -1,0 +1,181 @@
+"""Fast Play classes and careers: ``pbmref new-class`` and ``pbmref roster``.
+
+- ``pbmref new-class TEMPLATE [--games DIR]``: one game per board of the
+  class (``<class>-1`` ...), pilots dealt so the sides are even, every pilot
+  registered in the roster (rule FP16) with a sortie for the first board;
+  prints the passwords once.
+- ``pbmref roster [show|update] [--games DIR] [--roster FILE]``: show the
+  careers, or first count every adjudicated Fast Play turn not yet counted
+  (safe to run any number of times).
+- ``pbmref roster rebalance CLASS [--games DIR] [--apply]``: which returning
+  pilots would go to the board where the sides are most even (FP14).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from pbmref.store import GameStore, StoreError
+
+__all__ = ["register"]
+
+
+def _games_dir(args: argparse.Namespace) -> Path:
+    from pbmref.cli.gm import games_dir
+
+    return games_dir(args)
+
+
+def _roster_file(args: argparse.Namespace) -> Path:
+    from pbmref.roster import roster_path
+
+    return Path(args.roster) if args.roster else roster_path(_games_dir(args))
+
+
+def _fail(message: str) -> int:
+    print(f"error: {message}", file=sys.stderr)
+    return 1
+
+
+def _guard(handler: Any) -> Any:
+    def run(args: argparse.Namespace) -> int:
+        from pbmref.roster import RosterError
+
+        try:
+            return int(handler(args) or 0)
+        except (StoreError, RosterError) as exc:
+            return _fail(str(exc))
+        except ValueError as exc:
+            return _fail(str(exc))
+    return run
+
+
+def handle_new_class(args: argparse.Namespace) -> int:
+    from pbmref import gm
+    from pbmref.classroom import load_template, new_class
+    from pbmref.roster import load_roster, record_game_start, save_roster
+
+    template = load_template(args.template)
+    store = GameStore(_games_dir(args))
+    roster_file = _roster_file(args)
+    roster = load_roster(roster_file)
+    for p in template.pilots:
+        roster = roster.register(p.id, p.name, p.team)
+    games = new_class(template, roster)
+    clash = [g.game_id for g in games if store.exists(g.game_id)]
+    if clash:
+        return _fail(f"game {clash[0]} exists already in {store.dir}")
+    deadline = datetime.fromisoformat(args.deadline) if args.deadline else None
+    for g in games:
+        players = []
+        for pid in g.players:
+            p = template.pilot(pid)
+            players.append(gm.PlayerSpec(pid, (p.address,) if p.address else (), p.name,
+                                         p.computer))
+        result = gm.new_game(
+            store, g.game_id, players, title=f"{template.title} (board {g.game_id})",
+            ruleset="fastplay", position=g.position, timezone=template.timezone,
+            deadline=deadline, turn_length=template.turn_length,
+            passwords=not args.no_passwords,
+            seed=(template.seed * 100 + int(g.game_id.rsplit("-", 1)[1])) if template.seed
+            else None)
+        roster = record_game_start(roster, g.game_id, g.players)
+        sides = {"Germans": 0, "Allies": 0}
+        for pid in g.players:
+            sides[template.pilot(pid).team] += 1
+        print(f"created {result.game.dir}: {sides['Germans']} Germans, "
+              f"{sides['Allies']} Allies")
+        for pid, pw in result.passwords.items():
+            print(f"  {pid:<12} {pw:<28} {template.pilot(pid).address}")
+    save_roster(roster_file, roster)
+    print(f"roster: {roster_file} ({len(roster.players)} pilots)")
+    return 0
+
+
+def _update(args: argparse.Namespace) -> tuple[Any, int]:
+    from pbmref.roster import apply_turn, load_roster, save_roster
+
+    roster_file = _roster_file(args)
+    roster = load_roster(roster_file)
+    store = GameStore(_games_dir(args))
+    counted = 0
+    for gid in store.list_games():
+        game = store.open(gid)
+        if game.settings.ruleset != "fastplay":
+            continue
+        for turn in game.turn_numbers():
+            if not game.is_adjudicated(turn) or f"{gid}/{turn}" in roster.applied:
+                continue
+            doc = game.read_turn_file(turn, "events.yaml")
+            events = (doc.mapping().get("events") or []) if doc else []
+            roster = apply_turn(roster, gid, turn, events)
+            counted += 1
+    if counted:
+        save_roster(roster_file, roster)
+    return roster, counted
+
+
+def handle_roster(args: argparse.Namespace) -> int:
+    from pbmref.roster import load_roster, render_roster
+
+    if args.action == "update":
+        roster, counted = _update(args)
+        print(f"{counted} turn{'s' if counted != 1 else ''} counted")
+    elif args.action == "rebalance":
+        return _rebalance(args)
+    else:
+        roster = load_roster(_roster_file(args))
+    if not roster.players:
+        print("the roster is empty")
+        return 0
+    for line in render_roster(roster):
+        print(line)
+    return 0
+
+
+def _rebalance(args: argparse.Namespace) -> int:
+    from pbmref.classroom import rebalance
+
+    if not args.cls:
+        return _fail("name the class: pbmref roster rebalance CLASS")
+    store = GameStore(_games_dir(args))
+    games = [g for g in store.list_games() if g.startswith(f"{args.cls}-")]
+    positions = {g: store.open(g).position for g in games}
+    _, moves = rebalance(positions)
+    if not moves:
+        print("the sides are as even as they can be; nobody moves")
+        return 0
+    for t in moves:
+        print(f"{t.player}: {t.from_game} -> {t.to_game}")
+    print("(the game master moves these pilots with replace-player/kick and an edited "
+          "position; nothing was changed)")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--games", metavar="DIR", help="the games directory (default: from "
+                       "the config file, else ./games)")
+        p.add_argument("--config", metavar="FILE", help="the referee's config file")
+        p.add_argument("--roster", metavar="FILE", help="the roster file (default: "
+                       "roster.yaml in the games directory)")
+
+    p = sub.add_parser("new-class", help="create the Fast Play games of a class (one per board)",
+                       description="Create one Fast Play game per board for a class template.")
+    p.add_argument("template", help="the class template (YAML)")
+    p.add_argument("--deadline", help="deadline of turn 1 (ISO date and time)")
+    p.add_argument("--no-passwords", action="store_true", help="games without passwords")
+    common(p)
+    p.set_defaults(func=_guard(handle_new_class))
+
+    p = sub.add_parser("roster", help="Fast Play pilot careers (FP16)",
+                       description="Show or update the Fast Play roster.")
+    p.add_argument("action", nargs="?", choices=("show", "update", "rebalance"),
+                   default="show")
+    p.add_argument("cls", nargs="?", metavar="CLASS", help="the class (for rebalance)")
+    common(p)
+    p.set_defaults(func=_guard(handle_roster))
