@@ -330,8 +330,6 @@ def run_scenario(data: dict[str, Any]) -> ScenarioResult:
     orders = _orders(data, pos)
     adj = adjudicate_full(pos, orders)
     result = position_to_dict(adj.state)
-    m = standard_map()
-    del m
     dislodged: dict[str, list[str]] = {}
     for d in adj.dislodged:
         dislodged.setdefault(d.unit.power, []).append(_unit_text(d.unit))

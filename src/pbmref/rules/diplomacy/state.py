@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from .map import POWERS, Loc, display
@@ -84,8 +84,6 @@ class Position:
     edition: str = "2023"
     winner: str | None = None
     powers: tuple[str, ...] = POWERS
-    # Power -> unit list already ordered civil-disorder style is not stored; see adjust.py.
-    extra: tuple[tuple[str, str], ...] = field(default=())
 
     # -- helpers ---------------------------------------------------------------
     def owner(self, prov: str) -> str | None:
