@@ -201,7 +201,11 @@ def position_from_dict(data: Mapping[str, Any]) -> Position:
     devastated = frozenset(_loc(str(s), "devastated").prov for s in _list(data.get("devastated"), "devastated"))
     if devastated and variant is not Variant.DIRIGIBLE:
         raise ScenarioError("devastated: only the dirigible variant devastates centres")
+    winner = data.get("winner")
+    if winner is not None:
+        winner = _power(winner, "winner")
     return Position(
+        winner=winner,
         phase=phase,
         units=tuple(sorted(units)),
         centers=centers,
@@ -263,6 +267,10 @@ def position_to_dict(pos: Position) -> dict[str, Any]:
             entry["options"] = [str(x) for x in options[d.unit]]
             retreats.setdefault(d.unit.power, []).append(entry)
         out["retreats"] = retreats
+        out["dislodged"] = {
+            p: [{k: v for k, v in e.items() if k != "options"} for e in entries]
+            for p, entries in retreats.items()
+        }
         out["standoffs"] = sorted(display(p) for p in pos.standoffs)
     out["winner"] = pos.winner
     return out

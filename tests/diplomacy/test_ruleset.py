@@ -1,0 +1,60 @@
+"""The plain-data ruleset interface (pbmref.rulesets.diplomacy): a short game."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbmref.orders.errors import OrderMailError
+from pbmref.rulesets import get_ruleset
+
+
+def test_a_dirigible_year_through_the_interface() -> None:
+    r = get_ruleset("dirigible")
+    pos = {"phase": "W1900A"}
+    out = r.adjudicate(pos, {
+        "FRA": r.parse_orders(pos, "FRA", [(1, "Build A Par"), (2, "Build D Par"), (3, "Build F Bre")]),
+        "GER": {"orders": ["Build A Mun", "Build A Ber"]},
+    }, 0)
+    pos = out.position
+    assert pos["phase"] == "S1901M"
+    assert pos["units"] == {"FRA": ["A Par", "D Par", "F Bre"], "GER": ["A Ber", "A Mun"]}
+    # Spring: France pushes into Burgundy with support from above; the dirigible follows
+    out = r.adjudicate(pos, {
+        "FRA": {"orders": ["A Par - Bur", "D Par - Bur", "F Bre - Mao"]},
+        "GER": {"orders": ["A Mun - Bur"]},
+    }, 0)
+    pos = out.position
+    assert pos["phase"] == "F1901M"
+    assert pos["units"]["FRA"] == ["A Par", "D Bur", "F Mao"]
+    out = r.adjudicate(pos, {
+        "FRA": {"orders": ["A Par - Bur", "D Bur S A Par - Bur"]},
+        "GER": {"orders": ["A Mun - Bur", "A Ber - Kie"]},
+    }, 0)
+    pos = out.position
+    assert pos["units"]["FRA"] == ["A Bur", "D Bur", "F Mao"]
+    assert pos["phase"] == "W1901A"
+    assert out.game_over is False
+
+
+def test_illegal_mail_is_refused() -> None:
+    r = get_ruleset("diplomacy")
+    with pytest.raises(OrderMailError):
+        r.parse_orders({"phase": "S1901M"}, "FRA", [(1, "A Par - Eng")])
+
+
+def test_position_errors_have_a_path() -> None:
+    r = get_ruleset("diplomacy")
+    with pytest.raises(ValueError) as info:
+        r.check_position({"phase": "S1901M", "units": {"FRA": ["A Eng"]}})
+    assert getattr(info.value, "path", None) == ("units", "FRA")
+
+
+def test_retreat_phase_round_trip() -> None:
+    r = get_ruleset("diplomacy")
+    pos = {"phase": "S1901M", "units": {"FRA": ["A Bur", "A Ruh"], "GER": ["A Mun"]}}
+    out = r.adjudicate(pos, {"FRA": {"orders": ["A Bur - Mun", "A Ruh S A Bur - Mun"]}}, 0)
+    assert out.position["phase"] == "S1901R"
+    assert out.position["dislodged"] == {"GER": [{"unit": "A Mun", "attacker_from": "Bur"}]}
+    out = r.adjudicate(out.position, {"GER": {"orders": ["A Mun - Boh"]}}, 0)
+    assert out.position["phase"] == "F1901M"
+    assert out.position["units"]["GER"] == ["A Boh"]
