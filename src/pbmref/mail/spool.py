@@ -421,10 +421,23 @@ class OutgoingSpool:
             meta=meta,
         )
 
-    def enqueue(self, msg: EmailMessage) -> OutEntry:
-        """Queue `msg` durably (atomic); it is sent by the next deliver()."""
+    def enqueue(self, msg: EmailMessage, *, key: str | None = None) -> OutEntry:
+        """Queue `msg` durably (atomic); it is sent by the next deliver().
+
+        With a `key` the call is idempotent: a second enqueue with the same key
+        (say, a reply written again after a crash) returns the first entry and
+        queues nothing, whether that entry is still queued, sent or failed.
+        """
         now = _now()
         entry_id = f"{time.time_ns():020d}-{uuid.uuid4().hex[:10]}"
+        marker: Path | None = None
+        if key is not None:
+            keys = self.root / "keys"
+            keys.mkdir(exist_ok=True)
+            marker = keys / hashlib.sha256(key.encode()).hexdigest()[:32]
+            earlier = self._by_key(marker)
+            if earlier is not None:
+                return earlier
         tmp = self.root / "tmp" / entry_id
         tmp.mkdir()
         meta = {
@@ -438,10 +451,28 @@ class OutgoingSpool:
         _write(tmp / _MSG, msg.as_bytes())
         _write(tmp / _META, json.dumps(meta, indent=1, sort_keys=True).encode())
         _fsync_dir(tmp)
+        if marker is not None:
+            # The key names the entry before the entry becomes visible: a crash
+            # in between leaves a marker without an entry, which _by_key ignores.
+            _write(marker.with_suffix(".tmp"), entry_id.encode())
+            os.replace(marker.with_suffix(".tmp"), marker)
+            _fsync_dir(marker.parent)
         target = self.root / "queue" / entry_id
         os.rename(tmp, target)
         _fsync_dir(target.parent)
         return self._load(target, "queued")
+
+    def _by_key(self, marker: Path) -> OutEntry | None:
+        """The entry a key marker names, if it was committed (in any state)."""
+        try:
+            entry_id = marker.read_text().strip()
+        except FileNotFoundError:
+            return None
+        for state, folder in self.STATES.items():
+            path = self.root / folder / entry_id
+            if path.is_dir():
+                return self._load(path, state)
+        return None
 
     def _list(self, state: str) -> list[OutEntry]:
         folder = self.root / self.STATES[state]

@@ -198,8 +198,9 @@ class Referee:
                                 size=entry.size)
             if not (entry.path / _REPLIED).exists():
                 result = self.handle(mail, raw, arrived=entry.arrived)
-                for msg in result.replies:
-                    self.outgoing.enqueue(msg)
+                for n, msg in enumerate(result.replies):
+                    # Keyed: handling the mail again after a crash queues nothing twice.
+                    self.outgoing.enqueue(msg, key=f"reply:{entry.id}:{n}")
                 (entry.path / _REPLIED).write_text(result.summary + "\n", encoding="utf-8")
                 log.info("mail %s from %s: %s", mail.message_id, mail.from_addr,
                          result.summary)
@@ -215,7 +216,8 @@ class Referee:
         if mail is None or never_answer_reason(mail, [self.address]):
             return
         for game_id in self._games_of(mail.from_addr):
-            self.outgoing.enqueue(self._reply(mail, mail.from_addr, replies.failed(game_id)))
+            self.outgoing.enqueue(self._reply(mail, mail.from_addr, replies.failed(game_id)),
+                                  key=f"failed:{mail.message_id}")
             return
 
     # ------------------------------------------------------------ one mail

@@ -10,6 +10,7 @@ orders written just before their game is adjudicated.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import random
 from collections.abc import Iterable
@@ -93,10 +94,33 @@ def queue_report(referee: Referee, game: Game, turn: int, text: str | None = Non
             log.warning("no SVG map for %s turn %s", game.id, turn, exc_info=True)
     title = game.settings.title or game.id
     subject = f"[{game.id}] {'corrected ' if corrected else ''}report of turn {turn} - {title}"
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
     count = 0
     for address in report_recipients(game):
-        referee.outgoing.enqueue(referee._mail(address, subject, text, attachments=attachments))
+        # Keyed by the report's text: the same report never goes out twice, a
+        # corrected one (after a re-run) does.
+        referee.outgoing.enqueue(referee._mail(address, subject, text, attachments=attachments),
+                                 key=f"report:{game.id}:{turn}:{address}:{digest}")
         count += 1
+    referee.state.data.setdefault("reported", {})[game.id] = max(
+        turn, int(referee.state.data.get("reported", {}).get(game.id, 0)))
+    referee.state.save()
+    return count
+
+
+def queue_missed_reports(referee: Referee) -> int:
+    """Mail the reports of turns adjudicated by a run that died before mailing them."""
+    count = 0
+    reported = referee.state.data.get("reported", {})
+    for gid in referee.store.list_games():
+        try:
+            game = referee.store.open(gid)
+        except StoreError:
+            continue
+        last = game.turn - 1 if game.settings.status == "open" else max(
+            (t for t in game.turn_numbers() if game.is_adjudicated(t)), default=0)
+        if last >= 1 and int(reported.get(gid, 0)) < last and game.is_adjudicated(last):
+            count += queue_report(referee, game, last)
     return count
 
 
@@ -122,7 +146,8 @@ def send_reminders(referee: Referee, game_ids: Iterable[str]) -> int:
             body = replies.reminder(gid, game.turn, replies.when(s.deadline, s.timezone))
             for address in player.addresses[:1]:
                 referee.outgoing.enqueue(referee._mail(
-                    address, f"[{gid}] reminder: orders for turn {game.turn}", body))
+                    address, f"[{gid}] reminder: orders for turn {game.turn}", body),
+                    key=f"reminder:{key}:{address}")
                 count += 1
     return count
 
@@ -148,6 +173,7 @@ def adjudicate_due(referee: Referee, intake: Intake | None = None, *,
             continue
         report.adjudicated.append(record)
         queue_report(referee, referee.store.open(gid), record.turn, record.report_text)
+    queue_missed_reports(referee)
     report.reminders = send_reminders(referee, referee.store.list_games())
     report.sent = referee.deliver()
     return report

@@ -1,0 +1,269 @@
+"""The referee by real mail (issue 6): Dovecot in, SMTP out, no mocks.
+
+Every test has a referee mailbox and player mailboxes of its own on the
+session's private Dovecot; players write through the SMTP relay, the referee
+reads with IMAP and answers through SMTP, and the tests read the players'
+mailboxes.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
+from email.utils import format_datetime, make_msgid
+from pathlib import Path
+
+import pytest
+from mailservers import MailServers
+
+from pbmref import gm
+from pbmref.config import load_config
+from pbmref.mail.factory import open_intake
+from pbmref.referee.pipeline import Referee
+from pbmref.store import GameStore
+
+pytestmark = pytest.mark.integration
+
+PBMREF = [sys.executable, "-m", "pbmref"]
+
+
+@dataclass
+class Site:
+    ms: MailServers
+    root: Path
+    config_path: Path
+    referee_user: str
+    players: dict[str, str]  # player id -> mailbox user
+    passwords: dict[str, str]
+
+    @property
+    def referee_address(self) -> str:
+        return self.ms.address(self.referee_user)
+
+    def config(self):
+        return load_config(self.config_path)
+
+    def order_mail(self, pid: str, lines: str, *, password: str | None = None,
+                   sender: str | None = None, headers: dict[str, str] | None = None,
+                   message_id: str | None = None) -> bytes:
+        msg = EmailMessage()
+        msg["From"] = sender or self.ms.address(self.players[pid])
+        msg["To"] = self.referee_address
+        msg["Subject"] = "zep1 orders"
+        msg["Date"] = format_datetime(datetime.now(UTC))
+        msg["Message-ID"] = message_id or make_msgid(domain="players.test")
+        for k, v in (headers or {}).items():
+            msg[k] = v
+        pw = self.passwords[pid] if password is None else password
+        msg.set_content(f"GAME zep1\nPASSWORD {pw}\n{lines}\nEND\n")
+        return msg.as_bytes()
+
+    def post(self, raw: bytes, sender: str | None = None) -> None:
+        """A player's mail through the SMTP relay into the referee's mailbox."""
+        self.ms.send(sender or "player@players.test", [self.referee_address], raw)
+
+    def round(self) -> Referee:
+        """One pass of the referee: take in, answer, send."""
+        config = self.config()
+        referee = Referee(config)
+        intake = open_intake(config)
+        try:
+            referee.take_in(intake)
+        finally:
+            intake.close()
+        referee.deliver(force=True)
+        return referee
+
+    def inbox(self, pid: str) -> list[EmailMessage]:
+        return [email.message_from_bytes(r, policy=email.policy.default)  # type: ignore[misc]
+                for r in self.ms.fetch_all(self.players[pid])]
+
+
+def text(msg: EmailMessage) -> str:
+    part = msg.get_body(("plain",))
+    return str(part.get_content()) if part is not None else ""
+
+
+@pytest.fixture
+def site(mailservers: MailServers, tmp_path: Path) -> Site:
+    ms = mailservers
+    ref = ms.fresh_user("ref")
+    players = {pid: ms.fresh_user(pid) for pid in ("anna", "bert", "cora")}
+    config_path = ms.write_config(tmp_path, user=ref)
+    config = load_config(config_path)
+    store = GameStore(config.games_dir)
+    created = gm.new_game(
+        store, "zep1",
+        [gm.PlayerSpec(pid, (ms.address(user),), pid.title()) for pid, user in players.items()],
+        title="Real mail", seed=5, deadline=datetime.now(UTC) + timedelta(hours=2),
+        turn_length="48h", early_adjudication=False)
+    return Site(ms, tmp_path, config_path, ref, players, created.passwords)
+
+
+PLANE = "PLANE\nTAKEOFF BETA\n1: A\n2: A\n3: L"
+
+
+def test_order_mail_in_and_its_reply_in_the_players_mailbox(site: Site) -> None:
+    site.post(site.order_mail("anna", PLANE))
+    assert site.ms.wait_count(site.referee_user, 1) == 1
+    site.round()
+    assert site.ms.wait_count(site.players["anna"], 1) == 1
+    reply = site.inbox("anna")[0]
+    assert reply["Subject"] == "Re: zep1 orders"
+    assert reply["Auto-Submitted"] == "auto-replied"
+    assert "your orders are accepted" in text(reply)
+    # handled mail left the referee's INBOX for the handled folder
+    assert site.ms.count(site.referee_user) == 0
+    assert site.ms.count(site.referee_user, "pbmref-handled") == 1
+
+
+def test_wrong_password_and_unknown_sender(site: Site) -> None:
+    stranger = site.ms.fresh_user("stranger")
+    site.post(site.order_mail("bert", PLANE, password="guess"))
+    site.post(site.order_mail("anna", PLANE, sender=site.ms.address(stranger)))
+    site.ms.wait_count(site.referee_user, 2)
+    site.round()
+    assert site.ms.wait_count(site.players["bert"], 1) == 1
+    assert "wrong or missing PASSWORD" in text(site.inbox("bert")[0])
+    assert site.ms.wait_count(stranger, 1) == 1
+    assert GameStore(site.config().games_dir).open("zep1").orders() == {}
+
+
+def test_bounce_and_auto_reply_get_no_answer(site: Site) -> None:
+    site.post(site.order_mail("anna", PLANE, headers={"Auto-Submitted": "auto-replied"}))
+    bounce = (f"From: MAILER-DAEMON@players.test\r\nTo: {site.referee_address}\r\n"
+              "Subject: Undelivered Mail Returned to Sender\r\n\r\nsorry\r\n").encode()
+    site.post(bounce, sender="")
+    site.ms.wait_count(site.referee_user, 2)
+    site.round()
+    time.sleep(0.5)
+    assert site.ms.count(site.players["anna"]) == 0
+    assert site.ms.count(site.referee_user, "pbmref-handled") == 2
+
+
+def test_a_late_mail_is_answered_too_late(site: Site) -> None:
+    store = GameStore(site.config().games_dir)
+    gm.extend(store, "zep1", -timedelta(hours=3))  # the deadline is now in the past
+    site.post(site.order_mail("cora", PLANE))
+    site.ms.wait_count(site.referee_user, 1)
+    site.round()
+    assert site.ms.wait_count(site.players["cora"], 1) == 1
+    assert "after the deadline" in text(site.inbox("cora")[0])
+
+
+def test_a_whole_turn_from_orders_to_reports_in_every_mailbox(site: Site) -> None:
+    for pid in site.players:
+        site.post(site.order_mail(pid, PLANE))
+    site.ms.wait_count(site.referee_user, 3)
+    done = subprocess.run([*PBMREF, "adjudicate", "zep1", "--config", str(site.config_path)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "zep1: turn 1 adjudicated" in done.stdout
+    for pid, user in site.players.items():
+        assert site.ms.wait_count(user, 2) == 2
+        subjects = [m["Subject"] for m in site.inbox(pid)]
+        assert any("report of turn 1" in s for s in subjects), subjects
+        report = next(m for m in site.inbox(pid) if "report of turn 1" in m["Subject"])
+        assert "ORDERS GIVEN FOR TURN 1" in text(report)
+
+
+def _serve(site: Site, log: Path) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [*PBMREF, "serve", "--config", str(site.config_path), "--poll", "0.5"],
+        stdout=open(log, "ab"), stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def _stop(proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
+    if proc.poll() is None:
+        os.killpg(proc.pid, sig)
+    proc.wait(timeout=30)
+
+
+def _stored_message_ids(site: Site) -> list[str]:
+    orders = site.config().games_dir / "zep1" / "turns" / "001" / "orders"
+    found = []
+    for path in orders.glob("*.yaml"):
+        m = re.search(r"^message_id: ['\"]?(<[^>]+>)", path.read_text(), re.M)
+        if m:
+            found.append(m.group(1))
+    return found
+
+
+def _replied_ids(site: Site) -> list[str]:
+    ids = []
+    for pid in site.players:
+        ids += [str(m["In-Reply-To"]) for m in site.inbox(pid) if m["In-Reply-To"]]
+    return ids
+
+
+def test_daemon_killed_mid_batch_loses_nothing_and_answers_once(site: Site) -> None:
+    log = site.root / "serve.log"
+    sent_ids = []
+    for i in range(50):
+        pid = ("anna", "bert", "cora")[i % 3]
+        mid = f"<batch-{i}@players.test>"
+        sent_ids.append(mid)
+        site.post(site.order_mail(pid, f"PLANE\nTAKEOFF BETA\n1: A\n2: A\n3: {'ALR'[i % 3]}",
+                                  message_id=mid))
+    proc = _serve(site, log)
+    try:
+        end = time.monotonic() + 60
+        while len(_replied_ids(site)) < 10 and time.monotonic() < end:
+            time.sleep(0.05)
+        _stop(proc, signal.SIGKILL)  # mid-batch
+        proc = _serve(site, log)
+        end = time.monotonic() + 120
+        while len(_replied_ids(site)) < 50 and time.monotonic() < end:
+            time.sleep(0.2)
+        time.sleep(1.0)  # a duplicate would arrive now
+    finally:
+        _stop(proc)
+    replied = _replied_ids(site)
+    assert sorted(set(replied)) == sorted(sent_ids), log.read_text()[-3000:]
+    assert len(replied) == 50, "a mail was answered twice"
+    stored = _stored_message_ids(site)
+    assert len(stored) == len(set(stored)), "an order mail was stored twice"
+    assert set(stored) == set(sent_ids)
+
+
+def test_imap_server_restarted_while_the_daemon_runs(site: Site, servers_up: MailServers) -> None:
+    log = site.root / "serve.log"
+    proc = _serve(site, log)
+    try:
+        site.post(site.order_mail("anna", PLANE))
+        assert site.ms.wait_count(site.players["anna"], 1, timeout=30) == 1
+        site.ms.kill_imap()
+        time.sleep(1.0)
+        site.ms.restart_imap()
+        site.post(site.order_mail("bert", PLANE))
+        assert site.ms.wait_count(site.players["bert"], 1, timeout=60) == 1, log.read_text()
+    finally:
+        _stop(proc)
+
+
+def test_smtp_down_then_back_every_reply_delivered_once(site: Site,
+                                                         servers_up: MailServers) -> None:
+    site.ms.stop_smtp()
+    for pid in site.players:  # the mail reaches the server another way
+        site.ms.append(site.referee_user, site.order_mail(pid, PLANE))
+    referee = site.round()
+    assert len(referee.outgoing.queued()) == 3  # kept, to be retried
+    for user in site.players.values():
+        assert site.ms.count(user) == 0
+    site.ms.start_smtp()
+    referee.deliver(force=True)
+    referee.deliver(force=True)
+    for user in site.players.values():
+        assert site.ms.wait_count(user, 1) == 1
+    time.sleep(0.5)
+    for user in site.players.values():
+        assert site.ms.count(user) == 1
