@@ -137,7 +137,7 @@ def run_demo(root: Path | str = "demo-games", *, turns: int = 10, seed: int = 19
         f"{turns} turns, seed {seed}")
     say(f"  {created.placement}")
     names = dict((pid, name) for pid, name, _ in PILOTS)
-    for n in range(1, turns + 1):
+    for _ in range(turns):
         game = store.open(GAME_ID)
         if game.settings.status != "open":
             break
