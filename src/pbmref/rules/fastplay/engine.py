@@ -206,8 +206,10 @@ class _Turn:
 
     # -- one move -----------------------------------------------------------
     def manoeuvre(self) -> None:
-        for plane in self.on_board():
-            assert plane.hex is not None
+        for stale in self.on_board():
+            plane = self.planes[stale.pilot]  # a partner's move may have ended a duel
+            if not plane.on_board or plane.hex is None:
+                continue
             pilot = plane.pilot
             left = self.turn_deck[pilot]
             play = self.play(pilot, self.move)
