@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError, UnexpectedInput, VisitError
@@ -59,6 +59,7 @@ MANOEUVRE_WORDS = {
     "RT": Manoeuvre.R, "LS": Manoeuvre.LS, "RS": Manoeuvre.RS, "0": Manoeuvre.ZERO,
     "N": Manoeuvre.ZERO, "O": Manoeuvre.ZERO, "I": Manoeuvre.I,
 }
+_MANOEUVRE_VALUE = {word: m.value for word, m in MANOEUVRE_WORDS.items()}
 FIRE_WORDS = {"A": "f-A", "L": "f-L", "R": "f-R", "B": "f-B", "0": "f-0", "O": "f-0"}
 
 
@@ -66,9 +67,12 @@ FIRE_WORDS = {"A": "f-A", "L": "f-L", "R": "f-R", "B": "f-B", "0": "f-0", "O": "
 # One line, parsed
 
 
-@dataclass(frozen=True, slots=True)
-class Item:
-    """One word of a move line: ``kind`` is man | fire | bomb; ``value`` canonical."""
+class Item(NamedTuple):
+    """One word of a move line: ``kind`` is man | fire | bomb; ``value`` canonical.
+
+    (Named tuples: built for every word of every mail, and cheaper than
+    frozen dataclasses.)
+    """
 
     kind: str
     value: str  # "LS", "f-A", "f-0", "d-B"
@@ -77,8 +81,7 @@ class Item:
     text: str  # as written
 
 
-@dataclass(frozen=True, slots=True)
-class ParsedLine:
+class ParsedLine(NamedTuple):
     """What one body line says, before it is checked against the position.
 
     ``kind``: plane | zeppelin | move (section from context) | takeoff | land.
@@ -102,20 +105,6 @@ def _number(tok: Token) -> int:
 class _LineTransformer(Transformer[Token, Any]):
     """Parse tree of one line -> ``ParsedLine`` (rules M2, F2, Z7)."""
 
-    def manoeuvre(self, children: list[Token]) -> list[Item]:
-        tok = children[0]
-        return [Item("man", MANOEUVRE_WORDS[str(tok).upper()].value, tok.column or 1,
-                     len(tok), str(tok))]
-
-    def fire(self, children: list[Token]) -> list[Item]:
-        tok = children[0]
-        return [Item("fire", FIRE_WORDS[str(tok)[2].upper()], tok.column or 1, len(tok),
-                     str(tok))]
-
-    def bomb(self, children: list[Token]) -> list[Item]:
-        tok = children[0]
-        return [Item("bomb", "d-B", tok.column or 1, len(tok), str(tok))]
-
     def postal_fire(self, children: list[Token]) -> list[Item]:
         kw = children[0]
         out: list[Item] = []
@@ -127,19 +116,25 @@ class _LineTransformer(Transformer[Token, Any]):
                             f"{kw} {tok}"))
         return out
 
-    def sep(self, children: list[Token]) -> list[Item]:
-        return []
-
     def _line(self, kind: str, children: list[Any]) -> ParsedLine:
         move_no = move_col = None
         width = 1
         items: list[Item] = []
         for c in children:
-            if isinstance(c, Token):
-                if c.type in ("MOVENO", "PMOVENO", "ZMOVENO"):
-                    move_no, move_col, width = _number(c), c.column, len(c)
-            else:
+            if isinstance(c, list):  # a postal FIRE A+B
                 items.extend(c)
+                continue
+            kind_ = c.type
+            if kind_ == "MANOEUVRE":
+                items.append(Item("man", _MANOEUVRE_VALUE[c.upper()], c.column or 1,
+                                  len(c), str(c)))
+            elif kind_ == "FIRE":
+                items.append(Item("fire", FIRE_WORDS[c[2].upper()], c.column or 1, len(c),
+                                  str(c)))
+            elif kind_ == "BOMB":
+                items.append(Item("bomb", "d-B", c.column or 1, len(c), str(c)))
+            elif kind_ in ("MOVENO", "PMOVENO", "ZMOVENO"):
+                move_no, move_col, width = _number(c), c.column, len(c)
         return ParsedLine(kind, move_no, move_col, width, tuple(items))
 
     def plane_line(self, children: list[Any]) -> ParsedLine:
@@ -334,7 +329,8 @@ _OUT_OF_FIGHT = {
 }
 
 
-def _plane_move(src: _Src, plane: Aircraft, errors: list[OrderMailError]) -> Move:
+def _plane_move(src: _Src, plane: Aircraft, errors: list[OrderMailError],
+                ace_threshold: int = 15) -> Move:
     """One PLANE move line -> Move, with the per-move checks (M2, V4, F2)."""
     no = src.move_no
     manoeuvres = [i for i in src.parsed.items if i.kind == "man"]
@@ -358,7 +354,8 @@ def _plane_move(src: _Src, plane: Aircraft, errors: list[OrderMailError]) -> Mov
             IllegalOrderError, src,
             "only an ace may fly the Immelman turn I, and your pilot is not an ace yet",
             "V4", item=manoeuvres[0],
-            hint="use L or R to turn; an ace is a pilot who has dealt 15 damage points"))
+            hint=f"use L or R to turn; a pilot becomes an ace after dealing {ace_threshold} "
+                 "damage points"))
     fire: list[FireDir] = []
     hold: Item | None = None
     seen: dict[str, Item] = {}
@@ -416,7 +413,7 @@ def _check_plane(state: GameState, plane: Aircraft, draft: _Draft) -> PlaneOrder
     for no in range(1, last + 1):
         src = draft.plane.get(no)
         # A move left out is flown A without fire (N1).
-        moves.append(_plane_move(src, plane, errors) if src else Move(Manoeuvre.A))
+        moves.append(_plane_move(src, plane, errors, state.settings.ace_threshold) if src else Move(Manoeuvre.A))
 
     # Rule M3: no stall as move 1; after 0 in move 2, move 3 must be 0.
     if moves and moves[0].manoeuvre is Manoeuvre.ZERO and 1 in draft.plane:
