@@ -129,3 +129,38 @@ def test_example_played_then_gm_edit_of_turn_2_and_rerun(example_store):
     assert checked.ok
     # orders that no longer fit the re-run position were left out, and say so
     assert all("left out" in w for w in checked.warnings + result.warnings)
+
+
+def test_game_over_finishes_the_game(fake_store):
+    game = fake_store.open("fake1")
+    game.set_scalars({"deadline": "2026-11-01T00:00:00+00:00"})
+    path = game.turn_dir(1) / "position.yaml"
+    # the GM starts the game close to the end (scores count to 100)
+    game.replace_turn_file(1, "position.yaml", path.read_text().replace("ann: 0", "ann: 99"))
+    record = gm.adjudicate(fake_store, "fake1", T0)
+    assert record.game_over and record.winners == ["ann"] and record.next_deadline is None
+    game = fake_store.open("fake1")
+    assert game.settings.status == "finished" and game.settings.deadline is None
+    assert fake_store.due(T0 + timedelta(days=30)) == []
+    assert gm.adjudicate(fake_store, "fake1", T0 + timedelta(days=30), force=True) is None
+
+
+def test_rerun_that_ends_the_game_earlier_sets_later_turns_aside(fake_store):
+    play_fake(fake_store, 5)
+    game = fake_store.open("fake1")
+    position = game.turn_dir(3) / "position.yaml"
+    data = read_yaml(position).data
+    data["score"]["ann"] = 98  # the GM corrects a score at the start of turn 3
+    position.write_text(dump_yaml(data))
+    result = gm.rerun(fake_store, "fake1", 3)
+    assert any("now ends in turn 3" in w for w in result.warnings)
+    game = fake_store.open("fake1")
+    assert game.turn == 4 and game.settings.status == "finished"
+    assert game.position["game_over"] is True
+    names = sorted(p.name for p in (game.dir / "turns").iterdir())
+    assert names[:4] == ["001", "002", "003", "004"]
+    assert any(n.startswith("005.old-") for n in names)
+    assert any(n.startswith("006.old-") for n in names)
+    assert not (game.turn_dir(4) / "result.yaml").exists()
+    assert (game.turn_dir(4) / "result.yaml.replaced-1").exists()
+    assert not gm.rerun(fake_store, "fake1", 3).changed
