@@ -35,6 +35,7 @@ from .orders import Convoy, Move, Order, SupportHold, SupportMove
 from .state import Unit, UnitType
 
 UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
+_NONE_READ = 1 << 30
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,7 @@ class Resolver:
         self.res: dict[str, bool] = {p: False for p in units}
         self.deps: list[str] = []
         self.guess_reads = 0
+        self.low = _NONE_READ  # lowest dependency-list index read since the last fresh start
         self.szykman: set[str] = set()
         self.moves_into: dict[str, list[str]] = {}
         self.move_supports: dict[str, list[SupportRef]] = {}  # key: mover province
@@ -145,9 +147,18 @@ class Resolver:
             self.guess_reads += 1
             if p not in self.deps:
                 self.deps.append(p)
+            self.low = min(self.low, self.deps.index(p))
             return self.res[p]
+        outer_low = self.low
+        try:
+            return self._resolve_fresh(p)
+        finally:
+            self.low = min(outer_low, self.low)
+
+    def _resolve_fresh(self, p: str) -> bool:
         old = len(self.deps)
         reads = self.guess_reads
+        self.low = _NONE_READ
         self.res[p] = False
         self.state[p] = GUESSING
         first = self._adjudicate(p)
@@ -158,21 +169,29 @@ class Resolver:
             self.res[p] = first
             self.state[p] = RESOLVED
             return first
-        if len(self.deps) == old or self.deps[old] != p:
+        if self.low < old or len(self.deps) == old or self.deps[old] != p:
             # depends on somebody else's guess: keep ours as a guess
             if p not in self.deps:
                 self.deps.append(p)
             self.res[p] = first
             return first
-        # depends on its own guess: try the other guess
+        # depends on its own guess only: try the other guess
         for q in self.deps[old:]:
             self.state[q] = UNRESOLVED
         del self.deps[old:]
+        self.low = _NONE_READ
         self.res[p] = True
         self.state[p] = GUESSING
         second = self._adjudicate(p)
         if self.state[p] == RESOLVED:
             return self.res[p]
+        if self.low < old:
+            # the second guess leans on an outer guess: stay a guess
+            if p not in self.deps:
+                self.deps.append(p)
+            self.res[p] = second
+            return second
+        self.low = _NONE_READ
         if first == second:
             for q in self.deps[old:]:
                 self.state[q] = UNRESOLVED
@@ -186,13 +205,14 @@ class Resolver:
     def _backup(self, old: int) -> None:
         cycle = self.deps[old:]
         del self.deps[old:]
-        convoys = [q for q in cycle if isinstance(self.orders.get(q), Convoy)]
-        if convoys:
+        armies = set()
+        for q in cycle:
+            o = self.orders.get(q)
+            if isinstance(o, Convoy) and o.target.prov not in self.szykman:
+                armies.add(o.target.prov)
+        if armies:
             # Szykman rule: the armies convoyed in the paradox get no convoy route.
-            for q in convoys:
-                o = self.orders[q]
-                assert isinstance(o, Convoy)
-                self.szykman.add(o.target.prov)
+            self.szykman |= armies
             for q in cycle:
                 self.state[q] = UNRESOLVED
         else:
