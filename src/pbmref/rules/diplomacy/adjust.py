@@ -95,7 +95,7 @@ def may_adjust(pos: Position, m: GameMap, power: str) -> bool:
             continue
         surface = any(u.prov == prov and not u.airborne for u in units)
         air = any(u.prov == prov and u.airborne for u in units)
-        if not surface:
+        if not surface and (not pos.dirigible or b >= UPKEEP[UnitType.ARMY]):
             return True
         if pos.dirigible and not air:
             return True
