@@ -1,0 +1,257 @@
+"""Careers across games (FP16) and classes over several boards: the roster adds up."""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from pbmref.classroom import (
+    choose_board,
+    load_template,
+    new_class,
+    plan_boards,
+    play_class,
+    rebalance,
+    side_counts,
+    template_from_dict,
+)
+from pbmref.cli import main
+from pbmref.roster import (
+    Roster,
+    RosterError,
+    apply_turn,
+    load_roster,
+    record_game_start,
+    render_roster,
+    save_roster,
+)
+from pbmref.store.errors import DataError, GameFileError
+
+
+def pilots(germans: int, allies: int, computer: bool = True) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for i in range(germans):
+        out[f"g{i:02d}"] = {"name": f"German {i}", "team": "Germans", "computer": computer}
+    for i in range(allies):
+        out[f"a{i:02d}"] = {"name": f"Ally {i}", "team": "Allies", "computer": computer}
+    return out
+
+
+# --------------------------------------------------------------------- roster
+
+
+def test_victories_sorties_and_a_closed_career() -> None:
+    r = Roster().register("anna", "Anna", "Germans").register("bert", "Bert", "Allies")
+    r = record_game_start(r, "c-1", ["anna", "bert"])
+    events = [
+        {"kind": "victory", "pilot": "anna", "target": "bert"},
+        # anna is put out in the same move: the victory stays with her first pilot
+        {"kind": "shot_down", "target": "anna", "outcome": "out"},
+        {"kind": "victory", "pilot": "bert", "target": "anna"},
+        {"kind": "shot_down", "target": "bert", "outcome": "down"},
+    ]
+    r = apply_turn(r, "c-1", 1, events)
+    anna = r.players["anna"]
+    assert [(c.pilot, c.victories, c.sorties, c.status) for c in anna.careers] == [
+        (1, 1, 1, "out"), (2, 0, 0, "flying")]
+    assert anna.careers[0].closed == "c-1 turn 1"
+    assert r.victories("bert") == 1
+    r = apply_turn(r, "c-1", 2, [{"kind": "entered", "pilot": "anna"},
+                                 {"kind": "entered", "pilot": "bert"}])
+    assert r.current("anna").sorties == 1 and r.current("bert").sorties == 2
+    assert r.totals() == {"victories": 2, "sorties": 4, "out": 1, "pilots": 3}
+
+
+def test_a_turn_is_counted_once() -> None:
+    r = Roster().register("anna", "Anna", "Germans")
+    ev = [{"kind": "victory", "pilot": "anna", "target": "x"}]
+    r = apply_turn(apply_turn(r, "g", 3, ev), "g", 3, ev)
+    assert r.victories("anna") == 1
+    assert record_game_start(record_game_start(r, "g", ["anna"]), "g", ["anna"]) \
+        .current("anna").sorties == 1
+
+
+def test_ace_titles_and_the_side_is_kept() -> None:
+    r = Roster().register("anna", "Anna", "Germans")
+    r = apply_turn(r, "g", 1, [{"kind": "victory", "pilot": "anna"}] * 10)
+    assert r.current("anna").title == "double ace"
+    with pytest.raises(RosterError):
+        r.register("anna", "Anna", "Allies")
+    with pytest.raises(RosterError):
+        r.register("otto", "Otto", "Huns")
+    assert "double ace" in "\n".join(render_roster(r))
+
+
+def test_save_and_load_round_trip(tmp_path: Path) -> None:
+    path = tmp_path / "roster.yaml"
+    assert load_roster(path) == Roster()
+    r = Roster().register("anna", "Anna", "Germans").register("bert", "Bert", "Allies")
+    r = apply_turn(r, "g", 1, [{"kind": "victory", "pilot": "anna"},
+                               {"kind": "shot_down", "target": "bert", "outcome": "out"}])
+    save_roster(path, r)
+    again = load_roster(path)
+    assert again == r
+    assert not list(tmp_path.glob(".*tmp"))  # no temporary file left behind
+    save_roster(path, again)
+    assert load_roster(path) == r
+
+
+def test_a_broken_roster_names_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "roster.yaml"
+    path.write_text("players:\n  anna:\n    team: Germans\n    careers:\n"
+                    "      - {pilot: 1, victories: many}\n")
+    with pytest.raises(GameFileError) as info:
+        load_roster(path)
+    assert info.value.line == 5 and "whole number" in info.value.message
+    path.write_text("players: !!python/object:os.system {}\n")
+    with pytest.raises(GameFileError):
+        load_roster(path)  # the safe loader refuses it
+
+
+# --------------------------------------------------------------------- classroom
+
+
+def test_template_checks() -> None:
+    with pytest.raises(DataError) as info:
+        template_from_dict({"class": "c", "pilots": pilots(13, 12)})
+    assert "at most 24" in info.value.message
+    with pytest.raises(DataError) as info:
+        template_from_dict({"class": "c", "pilots": pilots(3, 0)})
+    assert "Allies" in info.value.message
+    with pytest.raises(DataError) as info:
+        template_from_dict({"class": "c", "pilots": {"x": {"team": "Allies"}}})
+    assert info.value.path == ("pilots", "x", "address")
+
+
+def test_template_file_errors_have_lines(tmp_path: Path) -> None:
+    path = tmp_path / "class.yaml"
+    path.write_text("class: 7b\npilots:\n  anna: {name: Anna, team: Prussians, computer: true}\n")
+    with pytest.raises(GameFileError) as info:
+        load_template(path)
+    assert info.value.line == 3
+
+
+@pytest.mark.parametrize("g, a, boards", [(4, 4, 1), (5, 4, 2), (12, 12, 3), (11, 9, 3),
+                                          (3, 1, 1), (10, 2, 2)])
+def test_boards_hold_at_most_per_board_with_even_sides(g: int, a: int, boards: int) -> None:
+    t = template_from_dict({"class": "c", "pilots": pilots(g, a)})
+    plan = plan_boards(t)
+    assert len(plan) == boards
+    assert sorted(p for b in plan for p in b) == sorted(pilots(g, a))
+    assert all(len(b) <= t.per_board for b in plan)
+    diffs = [abs(sum(1 for p in b if p.startswith("g")) - sum(1 for p in b if p.startswith("a")))
+             for b in plan]
+    assert max(diffs) <= max(1, -(-abs(g - a) // boards))
+
+
+def test_starting_positions_follow_fp2_and_the_roster() -> None:
+    t = template_from_dict({"class": "c", "pilots": pilots(3, 3)})
+    r = Roster()
+    for p in t.pilots:
+        r = r.register(p.id, p.name, p.team)
+    r = apply_turn(r, "old", 1, [{"kind": "victory", "pilot": "g01"}] * 6)
+    (game,) = new_class(t, r)
+    ac = game.position["aircraft"]
+    assert {a["hex"][1:] for k, a in ac.items() if k.startswith("g")} == {"10"}
+    assert {a["heading"] for k, a in ac.items() if k.startswith("a")} == {"N"}
+    assert ac["g01"]["kills"] == 6 and ac["g01"]["ace"] is True
+    assert game.game_id == "c-1"
+
+
+def test_a_returning_pilot_goes_where_the_sides_are_most_even() -> None:
+    def board(g: int, a: int, returning: dict[str, Any] | None = None) -> dict[str, Any]:
+        ac: dict[str, Any] = {}
+        for i in range(g):
+            ac[f"g{i}"] = {"team": "Germans", "hex": f"{'ABCDEFGHIJ'[i]}10", "heading": "S"}
+        for i in range(a):
+            ac[f"a{i}"] = {"team": "Allies", "hex": f"{'ABCDEFGHIJ'[i]}1", "heading": "N"}
+        ac.update(returning or {})
+        return {"turn": 3, "aircraft": ac}
+
+    positions = {"c-1": board(3, 3, {"zed": {"team": "Allies", "state": "down",
+                                             "heading": "N"}}),
+                 "c-2": board(3, 1)}
+    assert choose_board({"c-1": board(3, 3), "c-2": board(3, 1)}, "Allies") == "c-2"
+    moved, transfers = rebalance(positions)
+    assert [(t.player, t.from_game, t.to_game) for t in transfers] == [("zed", "c-1", "c-2")]
+    assert "zed" in moved["c-2"]["aircraft"] and "zed" not in moved["c-1"]["aircraft"]
+    assert side_counts(moved["c-2"]) == {"Germans": 3, "Allies": 2}
+    assert "zed" in positions["c-1"]["aircraft"]  # the input is untouched
+    # a pilot on a board where it keeps the sides even stays
+    _, none = rebalance({"c-1": board(3, 2, {"zed": {"team": "Allies", "state": "left",
+                                                    "heading": "N"}}),
+                         "c-2": board(2, 2)})
+    assert none == []
+
+
+@pytest.mark.slow
+def test_ten_turn_class_game_adds_up() -> None:
+    """20 computer pilots on three boards for ten turns; the roster must agree
+    with every event of every board."""
+    t = template_from_dict({"class": "7b", "pilots": pilots(11, 9), "turns": 10})
+    run = play_class(t, Roster(), seed=4)
+    every = [e for turns in run.events.values() for turn in turns for e in turn]
+    assert len(run.events) == 3 and all(len(v) == 10 for v in run.events.values())
+    victories = Counter(e["pilot"] for e in every if e["kind"] == "victory")
+    entered = sum(1 for e in every if e["kind"] == "entered")
+    outs = sum(1 for e in every if e["kind"] == "shot_down" and e["outcome"] == "out")
+    totals = run.roster.totals()
+    assert totals["victories"] == sum(victories.values()) > 0
+    assert totals["sorties"] == 20 + entered
+    assert totals["out"] == outs and totals["pilots"] == 20 + outs
+    for pid, record in run.roster.players.items():
+        assert sum(c.victories for c in record.careers) == victories[pid]
+    # each board's game score is the victories scored on it
+    for gid, turns in run.events.items():
+        scored = sum(1 for turn in turns for e in turn if e["kind"] == "victory")
+        assert sum(run.positions[gid]["score"].values()) == scored
+        assert run.positions[gid].get("game_over") is True  # ten turns of ten
+    # nobody was lost or duplicated between boards
+    seen = [p for pos in run.positions.values() for p in pos["aircraft"]]
+    assert sorted(seen) == sorted(pilots(11, 9))
+
+
+# --------------------------------------------------------------------- commands
+
+
+def test_new_class_and_roster_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                       ) -> None:
+    from pbmref import gm
+    from pbmref.store import GameStore
+
+    template = tmp_path / "class.yaml"
+    data = {"class": "7b", "title": "Class 7B", "pilots": pilots(5, 5)}
+    data["pilots"]["g00"] = {"name": "Anna", "team": "Germans", "address": "anna@school.example"}
+    template.write_text(yaml.safe_dump(data))
+    games = tmp_path / "games"
+    assert main(["new-class", str(template), "--games", str(games)]) == 0
+    out = capsys.readouterr().out
+    assert "7b-1" in out and "7b-2" in out and "anna@school.example" in out
+    store = GameStore(games)
+    assert store.list_games() == ["7b-1", "7b-2"]
+    assert main(["new-class", str(template), "--games", str(games)]) == 1  # exists already
+    capsys.readouterr()
+    roster = load_roster(games / "roster.yaml")
+    assert len(roster.players) == 10 and roster.totals()["sorties"] == 10
+    gm.adjudicate(store, "7b-1", datetime.now(UTC), force=True)
+    assert main(["roster", "update", "--games", str(games)]) == 0
+    assert "1 turn counted" in capsys.readouterr().out
+    assert main(["roster", "update", "--games", str(games)]) == 0
+    assert "0 turns counted" in capsys.readouterr().out
+    assert main(["roster", "--games", str(games)]) == 0
+    assert "g00" in capsys.readouterr().out
+    assert main(["roster", "rebalance", "7b", "--games", str(games)]) == 0
+
+
+def test_new_class_with_a_bad_template_is_one_line(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    template = tmp_path / "class.yaml"
+    template.write_text("class: x\npilots: {}\n")
+    assert main(["new-class", str(template), "--games", str(tmp_path / "g")]) == 1
+    err = capsys.readouterr().err
+    assert "class.yaml" in err and "pilots" in err and "Traceback" not in err
