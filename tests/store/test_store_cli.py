@@ -113,3 +113,18 @@ def test_errors_are_one_plain_line(games, capsys, argv, words):
     assert code == 1
     assert words in out + err
     assert "Traceback" not in out + err
+
+
+def test_kicking_a_player_who_sent_orders_keeps_the_game_sound(games, capsys):
+    assert run(capsys, "kick", "--games", str(games), "example", "baron")[0] == 0
+    assert run(capsys, "check", "--games", str(games), "example")[0] == 0
+    from datetime import UTC, datetime
+
+    from pbmref import gm
+    from pbmref.store import GameStore
+
+    store = GameStore(games)
+    assert "baron" not in store.open("example").orders()
+    record = gm.adjudicate(store, "example", datetime(2027, 1, 1, tzinfo=UTC))
+    assert record is not None and "baron" not in record.orders
+    assert record.position_after["aircraft"]["baron"]["state"] == "removed"

@@ -534,7 +534,13 @@ class Game:
         if kind not in ORDER_KINDS:
             raise doc.error(("kind",), f"kind {kind!r} is not one of: {', '.join(ORDER_KINDS)}")
         entry = data.get("entry")
-        if kind == "orders":
+        if kind == "orders" and not self.settings.players[player].active:
+            # a kicked or removed player's mails are kept but never used: they are
+            # not checked against a position that no longer has their aircraft
+            if not isinstance(entry, Mapping):
+                raise doc.error(("entry",) if "entry" in data else (),
+                                "orders need an entry: the player's orders as a mapping")
+        elif kind == "orders":
             if not isinstance(entry, Mapping):
                 raise doc.error(("entry",) if "entry" in data else (),
                                 "orders need an entry: the player's orders as a mapping")
@@ -559,9 +565,12 @@ class Game:
 
     def orders_in_force(self, turn: int | None = None,
                         position: Mapping[str, Any] | None = None) -> dict[str, OrdersFile]:
-        """Per player, the order mail in force: the latest accepted one, unless withdrawn."""
+        """Per active player, the order mail in force: the latest accepted one, unless
+        withdrawn. Mails of kicked or removed players are kept but never in force."""
         out: dict[str, OrdersFile] = {}
         for player, files in self.orders_files(turn, position).items():
+            if not self.settings.players[player].active:
+                continue
             for f in reversed(files):
                 if f.kind == "rejected":
                     continue
