@@ -58,3 +58,17 @@ def test_retreat_phase_round_trip() -> None:
     out = r.adjudicate(out.position, {"GER": {"orders": ["A Mun - Boh"]}}, 0)
     assert out.position["phase"] == "F1901M"
     assert out.position["units"]["GER"] == ["A Boh"]
+
+
+def test_render_events() -> None:
+    from pbmref.rulesets.diplomacy import render_events
+
+    r = get_ruleset("dirigible")
+    out = r.adjudicate(
+        {"phase": "F1901M", "units": {"FRA": ["D Mun", "A Bur", "A Ruh"], "GER": ["A Kie"]},
+         "centers": {"GER": ["Mun", "Ber", "Kie"], "FRA": ["Par"]}},
+        {"FRA": {"orders": ["D Mun devastate", "A Bur - Bel"]}}, 0)
+    lines = render_events(out.events)
+    assert "FRA D Mun devastate: succeeds" in lines
+    assert "FRA devastates Mun (DD10)" in lines
+    assert "FRA takes Bel" in lines

@@ -18,7 +18,9 @@ from typing import Any
 
 from pbmref.rulesets import OrdersEntry, Outcome
 
-__all__ = ["RULESET", "DiplomacyRuleset", "PositionError", "ruleset_for", "run_scenario"]
+__all__ = [
+    "RULESET", "DiplomacyRuleset", "PositionError", "render_events", "ruleset_for", "run_scenario",
+]
 
 
 class PositionError(ValueError):
@@ -123,6 +125,37 @@ class DiplomacyRuleset:
             game_over=winner is not None,
             winners=[winner] if winner else [],
         )
+
+
+def render_events(events: list[dict[str, Any]]) -> list[str]:
+    """A phase's events as plain text lines (English), in order."""
+    out: list[str] = []
+    for e in events:
+        kind = e.get("kind")
+        rule = f" ({e['rule']})" if e.get("rule") else ""
+        power = e.get("power", "")
+        if kind == "order":
+            reason = f" ({e['reason']})" if e.get("reason") else ""
+            out.append(f"{e.get('order')}: {e.get('outcome')}{reason}")
+        elif kind == "dislodged":
+            by = f" from {e['province']}" if e.get("province") else ""
+            out.append(f"{power} {e.get('unit')} is dislodged{by}")
+        elif kind == "disbanded":
+            out.append(f"{power} {e.get('unit')} is disbanded: {e.get('reason', '')}{rule}")
+        elif kind == "devastated":
+            out.append(f"{power} devastates {e.get('province')}{rule}")
+        elif kind == "captured":
+            frm = f" ({e['reason']})" if e.get("reason") else ""
+            out.append(f"{power} takes {e.get('province')}{frm}")
+        elif kind == "built":
+            out.append(f"{power} builds {e.get('unit')}")
+        elif kind == "removed":
+            out.append(f"{power} removes {e.get('unit')}: {e.get('reason', '')}{rule}")
+        elif kind == "winner":
+            out.append(f"{power} wins the game{rule}")
+        else:
+            out.append(" ".join(f"{k}={v}" for k, v in e.items()))
+    return out
 
 
 def ruleset_for(name: str) -> DiplomacyRuleset:
