@@ -465,7 +465,7 @@ def adjudicate(store: GameStore, game_id: str, now: datetime, *,
         seed = derive_turn_seed(game.settings.seed, turn)
         outcome = game.ruleset.adjudicate(dict(position), orders, seed)
         next_deadline = None if outcome.game_over else next_deadline_after(
-            game.settings.deadline, game.settings.turn_length, now)
+            game.settings.deadline, game.settings.turn_length, now, game.settings.zone)
         report = build_report(game, turn, position, outcome, orders, next_deadline)
         text = render_report_text(report)
         record = game.record_turn(

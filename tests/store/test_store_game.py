@@ -230,3 +230,14 @@ def test_status_tells_who_sent_orders_but_not_what(fake_store):
     text = gm.status(fake_store, "fake1").text()
     assert "orders in" in text and "waiting" in text
     assert "add" not in text and "7" not in text.split("deadline")[1].split("\n", 1)[1]
+
+
+def test_next_deadline_keeps_the_local_hour_across_daylight_saving():
+    from zoneinfo import ZoneInfo
+
+    from pbmref.store import next_deadline_after
+
+    zone = ZoneInfo("Europe/Amsterdam")
+    old = datetime(2026, 10, 24, 20, 0, tzinfo=zone)  # summer time; winter time from 25 Oct
+    new = next_deadline_after(old, timedelta(hours=48), old, zone)
+    assert (new.day, new.hour, new.utcoffset()) == (26, 20, timedelta(hours=1))

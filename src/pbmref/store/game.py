@@ -32,7 +32,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, tzinfo
 from pathlib import Path
 from typing import Any
 
@@ -877,8 +877,16 @@ class Game:
             return old
 
 
-def next_deadline_after(old: datetime | None, turn_length: timedelta, now: datetime) -> datetime:
-    """Old deadline + turn length; now + turn length when that is already past."""
+def next_deadline_after(old: datetime | None, turn_length: timedelta, now: datetime,
+                        zone: tzinfo | None = None) -> datetime:
+    """Old deadline + turn length; now + turn length when that is already past.
+
+    With the game's ``zone`` the turn length is counted on the local clock, so
+    a 20:00 deadline stays at 20:00 across a daylight-saving change.
+    """
+    if zone is not None:
+        now = now.astimezone(zone)
+        old = old.astimezone(zone) if old is not None else None
     if old is None:
         return now + turn_length
     candidate = old + turn_length
