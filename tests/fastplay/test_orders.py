@@ -170,3 +170,12 @@ def test_ruleset_parse_orders_is_the_same_reader() -> None:
     assert RULESET.parse_orders(position, "anna", [(3, "1: AF"), (4, "2: R f-0")]) == {
         "plane": ["AF", "R f-0"]}
     RULESET.check_orders(position, "anna", {"plane": ["AF", "R f-0"]})
+
+
+def test_a_mail_without_cards_has_no_plane_section() -> None:
+    st = state(anna={"team": "Germans", "state": "left", "heading": "S"},
+               bert={"team": "Allies", "state": "left", "heading": "N"})
+    assert parse_body(st, "anna", body("DUEL bert")) == {"duel": "bert"}
+    assert parse_body(st, "anna", body("ENTER J10 S")) == {"enter": "J10 S"}
+    assert parse_body(st, "anna", body("PLANE", "ENTER J10 S")) == {"plane": [],
+                                                                    "enter": "J10 S"}

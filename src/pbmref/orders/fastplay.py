@@ -222,6 +222,7 @@ class _Draft:
     moves: dict[int, _Src] = field(default_factory=dict)
     enter: _Src | None = None
     duel: _Src | None = None
+    plane_given: bool = False  # a PLANE header or a move line was written
     errors: list[OrderMailError] = field(default_factory=list)
 
 
@@ -257,6 +258,7 @@ def _collect(draft: _Draft, lines: Iterable[tuple[int | None, str]], numbered: b
             else:
                 setattr(draft, parsed.kind, src)
             continue
+        draft.plane_given = True
         if parsed.kind == "plane" and parsed.move_no is None and not parsed.items:
             continue  # a bare PLANE header
         no = parsed.move_no if parsed.move_no is not None else (
@@ -354,8 +356,8 @@ def entry_of(orders: PlaneOrders) -> dict[str, Any]:
     return entry
 
 
-def _entry(state: GameState, orders: PlaneOrders) -> dict[str, Any]:
-    entry = entry_of(orders)
+def _entry(state: GameState, orders: PlaneOrders, plane_given: bool = True) -> dict[str, Any]:
+    entry = entry_of(orders) if plane_given else {}
     if orders.enter is not None:
         entry["enter"] = f"{state.board.name(orders.enter.hex)} {orders.enter.heading.value}"
     if orders.duel is not None:
@@ -365,12 +367,16 @@ def _entry(state: GameState, orders: PlaneOrders) -> dict[str, Any]:
 
 def read_body(state: GameState, player: str,
               lines: Sequence[tuple[int | None, str]]) -> tuple[dict[str, Any], PlaneOrders]:
-    """Body lines -> (canonical entry, typed orders); raises our errors."""
+    """Body lines -> (canonical entry, typed orders); raises our errors.
+
+    The entry has ``plane`` only when the mail had a PLANE section or move
+    lines, so a mail with just ``DUEL bert`` leaves earlier cards in force.
+    """
     _plane_of(state, player)
     draft = _Draft()
     _collect(draft, lines)
     orders = _finish(state, player, draft)
-    return _entry(state, orders), orders
+    return _entry(state, orders, draft.plane_given), orders
 
 
 def parse_body(state: GameState, player: str,
