@@ -671,7 +671,8 @@ class Game:
     def is_due(self, now: datetime) -> bool:
         if self.settings.status != "open":
             return False
-        if self.settings.early_adjudication and self.settings.players and not self.waiting_for():
+        humans = [p for p in self.settings.players.values() if p.active and not p.computer]
+        if self.settings.early_adjudication and humans and not self.waiting_for():
             return True
         return self.settings.deadline is not None and self.settings.deadline <= now
 
