@@ -16,9 +16,17 @@ from pbmref.orders.errors import (
     StaleTurnError,
 )
 
-__all__ = ["render_error", "render_errors"]
+__all__ = ["help_text", "render_error", "render_errors"]
 
 _INDENT = "    "
+_MAX_SHOWN = 20  # errors listed in one reply; the rest are counted
+_MAX_LINE = 100  # characters of a mail line shown above its caret
+_MAX_TEXT = 300  # characters of a problem, expectation or hint
+
+
+def _clip(text: str, limit: int = _MAX_TEXT) -> str:
+    """`text` cut to `limit` characters (a hostile mail must not make a huge reply)."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _rule_words(rule: str) -> str:
@@ -34,14 +42,23 @@ def render_error(error: OrderMailError) -> str:
     lines.append(head)
     if error.line is not None:
         text = error.line.replace("\t", " ").rstrip()
+        start = 0
+        if len(text) > _MAX_LINE:  # show a window of a long line around the bad spot
+            start = max(0, min((error.column or 1) - 1 - 20, len(text) - _MAX_LINE))
+            text = ("..." if start else "") + text[start:start + _MAX_LINE] + (
+                "..." if start + _MAX_LINE < len(text) else "")
+            start -= 3 if start else 0
         lines.append(_INDENT + text)
         if error.column is not None:
-            lines.append(_INDENT + " " * (error.column - 1) + "^" * error.width)
-    lines.append(f"{_INDENT}Problem: {_sentence(error.message + _rule_words(error.rule))}")
+            col = error.column - 1 - start
+            width = max(1, min(error.width, len(text) - col))
+            lines.append(_INDENT + " " * col + "^" * width)
+    message = _clip(error.message) + _rule_words(error.rule)
+    lines.append(f"{_INDENT}Problem: {_sentence(message)}")
     if error.expected:
-        lines.append(f"{_INDENT}Expected: {_sentence(error.expected)}")
+        lines.append(f"{_INDENT}Expected: {_sentence(_clip(error.expected))}")
     if error.hint:
-        lines.append(f"{_INDENT}How to fix: {_sentence(error.hint)}")
+        lines.append(f"{_INDENT}How to fix: {_sentence(_clip(error.hint))}")
     return "\n".join(lines)
 
 
@@ -65,8 +82,11 @@ def render_errors(errors: OrderMailError | Iterable[OrderMailError]) -> str:
             found.extend(e.errors)
     if not found:
         return "Your orders were accepted."
-    blocks = [render_error(e) for e in _ordered(found)]
+    ordered = _ordered(found)
+    blocks = [render_error(e) for e in ordered[:_MAX_SHOWN]]
     count = len(found)
+    if count > _MAX_SHOWN:
+        blocks.append(f"... and {count - _MAX_SHOWN} more problems, not shown here.")
     if all(isinstance(e, StaleTurnError) for e in found):
         intro = "Your mail was NOT used: it is for another turn."
     elif all(isinstance(e, IdentityError) for e in found):
@@ -82,3 +102,34 @@ def render_errors(errors: OrderMailError | Iterable[OrderMailError]) -> str:
 def _ordered(errors: Sequence[OrderMailError]) -> list[OrderMailError]:
     return sorted(errors, key=lambda e: (e.line_no is not None, e.line_no or 0,
                                          e.column or 0))
+
+
+_TWEEDEKKER_HELP = """\
+How to write your orders (tweedekker)
+
+GAME zep1            the game (or put it in the Subject)
+PASSWORD yourword    your password
+TURN 7               optional: the turn you mean
+PLANE                your aircraft, one line per move:
+1: LS f-A f-R          manoeuvre, then fire orders
+2: A
+3: R f-A
+ZEPPELIN             your votes for the zeppelin:
+1: L f-B               movement vote and/or one fire vote
+2: A d-B               d-B votes to drop a bomb
+3: f-0
+TAKEOFF BETA         take off (moves 1 and 2 must be A)
+LAND ALPHA           land this turn at your airfield
+END                  everything below is ignored
+
+Manoeuvres: A ahead, L / R turn, LS / RS slip, 0 stay (not as move 1;
+after 0 in move 2, move 3 is 0 too), I Immelman (aces only).
+Fire: f-A ahead, f-L ahead-left, f-R ahead-right, f-B backward (rear gun
+only), f-0 hold fire. At most 3 bursts a turn, one per direction a move.
+Commands: HELP, ORDERS, STATUS, MAP, HISTORY 5, CLEAR.
+"""
+
+
+def help_text(ruleset: str = "tweedekker") -> str:
+    """The reply to HELP: the order words, on a phone screen."""
+    return _TWEEDEKKER_HELP

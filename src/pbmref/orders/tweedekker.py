@@ -571,10 +571,16 @@ def _check_zeppelin(state: GameState, player: str,
             "Z9", hint="leave out the ZEPPELIN section"))
         return tuple(votes)
     if state.controlled_zeppelin() is None:
-        errors.append(_err(
-            IllegalOrderError, first,
-            "there is no zeppelin steered by votes in this game", "Z6",
-            hint="leave out the ZEPPELIN section"))
+        if any(z.controlled for z in state.zeppelins):
+            errors.append(_err(
+                IllegalOrderError, first,
+                "the zeppelin has been destroyed, so there is nothing left to vote for",
+                "Z12", hint="leave out the ZEPPELIN section"))
+        else:
+            errors.append(_err(
+                IllegalOrderError, first,
+                "there is no zeppelin steered by votes in this game", "Z6",
+                hint="leave out the ZEPPELIN section"))
         return tuple(votes)
     for no, src in draft.zeppelin.items():
         votes[no - 1] = _zeppelin_vote(src, errors)

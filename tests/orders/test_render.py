@@ -1,0 +1,56 @@
+"""The reply text for rejected mails, and the HELP text."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from pbmref.orders.check import check_order_mail
+from pbmref.orders.errors import IllegalOrderError, OrderErrors, OrderMailError
+from pbmref.orders.render import help_text, render_error, render_errors
+
+from .conftest import POSITIONS
+
+
+def test_caret_sits_under_the_bad_word() -> None:
+    err = IllegalOrderError("a move takes one fire vote", rule="Z14", line_no=9,
+                            line="2: LS f-A d-B", column=11, width=3, hint="keep one")
+    block = render_error(err).splitlines()
+    assert block[0] == "Line 9:"
+    text, caret = block[1], block[2]
+    assert text.strip() == "2: LS f-A d-B"
+    assert text[caret.index("^"):caret.index("^") + 3] == "d-B"
+    assert "(rule Z14)" in block[3] and block[-1].startswith("    How to fix: Keep one")
+
+
+def test_reply_lists_every_error_in_mail_order() -> None:
+    errors = OrderErrors([
+        IllegalOrderError("second", rule="F1", line_no=7, line="x"),
+        IllegalOrderError("first", rule="M3", line_no=3, line="y"),
+    ])
+    reply = render_errors(errors)
+    assert reply.index("Line 3:") < reply.index("Line 7:")
+    assert "2 problems" in reply and "earlier orders" in reply
+
+
+def test_reply_never_shows_lark_internals() -> None:
+    with pytest.raises(OrderMailError) as info:
+        check_order_mail("", "GAME zep1\nPLANE\n1: A FIRE\n2: %%\nLAND\n", ruleset="tweedekker",
+                         position=POSITIONS["zep1"], player="baron")
+    reply = render_errors(info.value)
+    assert not re.search(r"Token|\$END|MANOEUVRE|FIRE_KW|Expected one of", reply)
+    assert reply.count("Line ") == 3
+
+
+def test_help_text_examples_are_accepted() -> None:
+    lines = []
+    for line in help_text().splitlines()[2:]:
+        order = re.split(r"\s{2,}", line.strip())[0]
+        if order.startswith("TAKEOFF"):
+            break
+        lines.append(order)
+    checked = check_order_mail("", "\n".join(lines), ruleset="tweedekker",
+                               position=POSITIONS["zep1"], player="baron", open_turn=7)
+    assert checked.entry == {"plane": ["LS f-A f-R", "A", "R f-A"],
+                             "zeppelin": ["L f-B", "A d-B", "f-0"]}
