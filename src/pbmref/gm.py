@@ -313,12 +313,8 @@ def check(store: GameStore, game_id: str) -> CheckResult:
                         result.problems.append(exc)
         for name in ("dice.yaml", "events.yaml", "result.yaml"):
             try:
-                doc = game.read_turn_file(turn, name)
-                if doc is not None:
-                    doc.mapping()
+                if game.read_record(turn, name) is not None:
                     result.files += 1
-                if name == "dice.yaml":
-                    game.recorded_seed(turn)
             except GameFileError as exc:
                 result.problems.append(exc)
     return result
@@ -561,11 +557,7 @@ def rerun(store: GameStore, game_id: str, from_turn: int, *, dry_run: bool = Fal
             in_force = _usable_orders(game, in_force_all)
             orders = {p: dict(f.entry or {}) for p, f in in_force.items()}
             seed = game.turn_seed(turn)
-            dice_doc = game.read_turn_file(turn, "dice.yaml")
-            replay = None
-            if dice_doc is not None:
-                raw = dice_doc.mapping().get("dice")
-                replay = [int(d) for d in raw] if isinstance(raw, list) else None
+            replay = game.recorded_dice(turn)
             outcome = _run_ruleset(game.ruleset, dict(position), orders, seed, replay)
             next_deadline = _recorded_time(game, old_result.get("next_deadline"))
             adjudicated_at = _recorded_time(game, old_result.get("adjudicated_at")) or now

@@ -84,6 +84,12 @@ _ORDERS_KEYS = {
     "note",
 }
 ORDER_KINDS = ("orders", "withdrawal", "rejected")
+_RECORD_KEYS = {
+    "dice.yaml": {"turn", "seed", "dice"},
+    "events.yaml": {"turn", "events"},
+    "result.yaml": {"turn", "adjudicated_at", "seed", "orders", "no_orders", "game_over",
+                    "winners", "next_deadline", "note"},
+}
 
 RulesetLoader = Callable[[str], Ruleset]
 
@@ -755,18 +761,49 @@ class Game:
         path = self.turn_dir(turn) / name
         return read_yaml(path) if path.is_file() else None
 
-    def result(self, turn: int) -> dict[str, Any] | None:
-        doc = self.read_turn_file(turn, "result.yaml")
-        return doc.mapping() if doc else None
-
-    def recorded_seed(self, turn: int) -> int | None:
-        doc = self.read_turn_file(turn, "dice.yaml")
+    def read_record(self, turn: int, name: str) -> dict[str, Any] | None:
+        """A turn's dice.yaml, events.yaml or result.yaml, checked (None if absent)."""
+        doc = self.read_turn_file(turn, name)
         if doc is None:
             return None
-        seed = doc.mapping().get("seed")
+        data = doc.mapping()
+        allowed = _RECORD_KEYS[name]
+        for key in data:
+            if key not in allowed:
+                raise doc.error((key,), f"unknown key {key!r}; known keys: "
+                                        f"{', '.join(sorted(allowed))}")
+        if "turn" in data and data["turn"] != turn:
+            raise doc.error(("turn",), f"turn {data['turn']!r} differs from the folder's "
+                                       f"turn {turn}")
+        seed = data.get("seed", 0)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise doc.error(("seed",), f"seed must be a whole number, found {seed!r}")
-        return seed
+        dice = data.get("dice", [])
+        if not isinstance(dice, list) or not all(
+                isinstance(d, int) and not isinstance(d, bool) and d >= 1 for d in dice):
+            raise doc.error(("dice",), "dice must be a list of whole numbers from 1 up")
+        events = data.get("events", [])
+        if not isinstance(events, list) or not all(isinstance(e, Mapping) for e in events):
+            raise doc.error(("events",), "events must be a list of mappings")
+        orders = data.get("orders", {})
+        if not isinstance(orders, Mapping):
+            raise doc.error(("orders",), "orders must map player ids to orders file names")
+        for player in orders:
+            if player not in self.settings.players:
+                raise doc.error(("orders", player), f"{player!r} is not a player of this game")
+        return data
+
+    def result(self, turn: int) -> dict[str, Any] | None:
+        return self.read_record(turn, "result.yaml")
+
+    def recorded_seed(self, turn: int) -> int | None:
+        data = self.read_record(turn, "dice.yaml")
+        return None if data is None or "seed" not in data else int(data["seed"])
+
+    def recorded_dice(self, turn: int) -> list[int] | None:
+        """The dice recorded for a played turn (for replaying it, rule V5)."""
+        data = self.read_record(turn, "dice.yaml")
+        return None if data is None else [int(d) for d in data.get("dice", [])]
 
     def turn_seed(self, turn: int) -> int:
         recorded = self.recorded_seed(turn)
