@@ -142,6 +142,8 @@ def _game_context(path: str, no_password: bool) -> dict[str, Any]:
     }
     if not no_password and hasattr(game, "check_password"):
         context["verify_password"] = game.check_password
+        context["password_required"] = lambda pid: bool(
+            getattr(players.get(pid), "password_hash", None))
     return context
 
 

@@ -123,7 +123,7 @@ def check_order_mail(
     addresses: Mapping[str, Iterable[str]] | None = None,
     open_turn: int | str | None = None,
     verify_password: Callable[[str, str], bool] | None = None,
-    password_required: bool = True,
+    password_required: bool | Callable[[str], bool] = True,
     game_id: str | None = None,
 ) -> CheckedMail:
     """Read an order mail for one game; raises every error found, together.
@@ -131,7 +131,8 @@ def check_order_mail(
     ``player`` fixes the player (GM tools); otherwise ``sender`` is looked up
     in ``addresses`` (player id -> registered addresses), with ``PILOT``
     choosing among several. ``verify_password(player, password)`` checks the
-    password against the stored hash. ``open_turn`` is the turn (or
+    password against the stored hash; ``password_required`` (a flag, or a
+    function of the player id) says whether a mail without one is refused. ``open_turn`` is the turn (or
     Diplomacy phase) open now; a mail naming another is stale. ``game_id``
     is the game the mail was routed to.
     """
@@ -160,8 +161,9 @@ def check_order_mail(
             except OrderMailError as exc:
                 errors.append(exc)
     if who is not None and verify_password is not None:
+        required = password_required(who) if callable(password_required) else password_required
         try:
-            check_password(mail, lambda pw: verify_password(who, pw), password_required)
+            check_password(mail, lambda pw: verify_password(who, pw), required)
         except OrderMailError as exc:
             errors.append(exc)
     entry: dict[str, Any] | None = None
