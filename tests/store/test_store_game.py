@@ -241,3 +241,15 @@ def test_next_deadline_keeps_the_local_hour_across_daylight_saving():
     old = datetime(2026, 10, 24, 20, 0, tzinfo=zone)  # summer time; winter time from 25 Oct
     new = next_deadline_after(old, timedelta(hours=48), old, zone)
     assert (new.day, new.hour, new.utcoffset()) == (26, 20, timedelta(hours=1))
+
+
+def test_reminders_due_in_the_window_while_someone_is_missing(fake_store):
+    game = fake_store.open("fake1")
+    game.set_scalars({"reminder_hours": 12})
+    deadline = game.settings.deadline
+    assert fake_store.reminders_due(deadline - timedelta(hours=13)) == []
+    assert fake_store.reminders_due(deadline - timedelta(hours=2)) == ["fake1"]
+    assert fake_store.reminders_due(deadline) == []
+    save(game, "ann", 1, "<a@x>")
+    save(game, "bob", 1, "<b@x>")
+    assert fake_store.reminders_due(deadline - timedelta(hours=2)) == []

@@ -273,6 +273,35 @@ class GameStore:
         return out
 
 
+    def reminders_due(self, now: datetime) -> list[str]:
+        """Open games within their reminder window (deadline - reminder_hours <= now <
+        deadline) that still wait for someone's orders; reads only the state index."""
+        out = []
+        for game_id in self.list_games():
+            try:
+                info = read_state(self.dir / game_id)
+            except GameFileError:
+                continue
+            hours = info.get("reminder_hours") or 0
+            deadline = _moment(info.get("deadline"))
+            if (info.get("status", "open") != "open" or not hours or deadline is None
+                    or info.get("waiting_for") == [] or not isinstance(hours, (int, float))):
+                continue
+            if deadline - timedelta(hours=hours) <= now < deadline:
+                out.append(game_id)
+        return out
+
+
+def _moment(value: Any) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        moment = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+    except ValueError:
+        return None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
 def _stamp(path: Path) -> list[int]:
     try:
         st = path.stat()
@@ -289,7 +318,7 @@ def read_state(game_dir: Path) -> dict[str, Any]:
     except GameFileError:
         data = {}
     stamp = _stamp(game_dir / GAME_FILE)
-    if data.get("settings_stamp") != stamp or "turn" not in data:
+    if data.get("settings_stamp") != stamp or "turn" not in data or "reminder_hours" not in data:
         doc = read_yaml(game_dir / GAME_FILE).mapping()
         zone = doc.get("timezone", "UTC")
         try:
@@ -303,6 +332,7 @@ def read_state(game_dir: Path) -> dict[str, Any]:
             data["broken"] = True
         data["status"] = doc.get("status", "open")
         data["early_adjudication"] = bool(doc.get("early_adjudication", False))
+        data["reminder_hours"] = doc.get("reminder_hours", 0)
         data.setdefault("turn", 1)
     return data
 
@@ -314,17 +344,10 @@ def state_is_due(info: Mapping[str, Any], now: datetime) -> bool:
         return False
     if info.get("early_adjudication") and info.get("players") and not info.get("waiting_for"):
         return True
-    deadline = info.get("deadline")
-    if deadline is None:
+    if info.get("deadline") is None:
         return False
-    try:
-        moment = deadline if isinstance(deadline, datetime) else datetime.fromisoformat(
-            str(deadline))
-    except ValueError:
-        return True
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment <= now
+    moment = _moment(info.get("deadline"))
+    return moment is None or moment <= now
 
 
 def open_game(path: Path | str, *, ruleset_loader: RulesetLoader | None = None) -> Game:
@@ -690,6 +713,7 @@ class Game:
             "deadline": _iso(s.deadline),
             "status": s.status,
             "early_adjudication": s.early_adjudication,
+            "reminder_hours": s.reminder_hours,
             "players": len([p for p in s.players.values() if p.active and not p.computer]),
             "waiting_for": self.waiting_for(),
             "settings_stamp": _stamp(self.dir / GAME_FILE),
