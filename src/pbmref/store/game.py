@@ -397,10 +397,11 @@ class Game:
         except (GameFileError, ValueError, TypeError):
             turn = 0
         if turn < 1 or not (self.turn_dir(turn) / "position.yaml").is_file():
-            turns = self.turn_numbers()
+            turns = [t for t in self.turn_numbers()
+                     if (self.turn_dir(t) / "position.yaml").is_file()]
             if not turns:
                 raise GameFileError(self.dir / TURNS, "no turn folder with a position.yaml")
-            turn = turns[0]
+            turn = turns[-1]  # the state index is missing or stale: the latest turn
         # after a crash between writing a turn's result and the state file
         while (self.turn_dir(turn) / "result.yaml").exists() and (
                 self.turn_dir(turn + 1) / "position.yaml").exists():
