@@ -54,3 +54,25 @@ def test_help_text_examples_are_accepted() -> None:
                                position=POSITIONS["zep1"], player="baron", open_turn=7)
     assert checked.entry == {"plane": ["LS f-A f-R", "A", "R f-A"],
                              "zeppelin": ["L f-B", "A d-B", "f-0"]}
+
+
+def test_a_new_mail_replaces_orders_section_by_section() -> None:
+    from pbmref.orders.check import merge_entries
+
+    old = {"plane": ["A", "L"], "takeoff": "BETA", "zeppelin": ["L", "", "f-0"]}
+    assert merge_entries(old, {"plane": ["R"]}) == {"plane": ["R"],
+                                                    "zeppelin": ["L", "", "f-0"]}
+    assert merge_entries(old, {"zeppelin": ["A", "", ""]}) == {
+        "plane": ["A", "L"], "takeoff": "BETA", "zeppelin": ["A", "", ""]}
+    assert merge_entries(old, None) == old  # commands only: nothing changes
+    assert merge_entries(old, None, clear=True) is None  # CLEAR
+    assert merge_entries(old, {"plane": []}, clear=True) == {"plane": []}
+
+
+def test_doctests() -> None:
+    import doctest
+
+    from pbmref.orders import check, envelope, lines
+
+    for module in (check, envelope, lines):
+        assert doctest.testmod(module).failed == 0

@@ -72,7 +72,7 @@ def _joined_fix(tok: str) -> str:
 
 
 _FIRE_WORDS = "f-A (ahead), f-L (ahead-left), f-R (ahead-right), f-B (backward), f-0 (hold fire)"
-_MANOEUVRES = "A, L, R, LS, RS, 0 (I for aces)"
+_MANOEUVRES = "A, L, R, LS, RS, 0, or I for aces"
 
 CATALOGUE: tuple[Mistake, ...] = (
     Mistake(
@@ -163,6 +163,12 @@ _HEADING = re.compile(r"^(ne|nw|se|sw|north|south|east|west)$", re.I)
 
 def expected_words(accepts: Any) -> str | None:
     """Terminal names -> "a manoeuvre (...), a fire order (...) or the end of the line"."""
+    names = set(accepts or ())
+    if {"MOVENO", "PLANE_KW", "MANOEUVRE"} <= names:  # the start of a line
+        return "a move (like 1: LS f-A), PLANE, ZEPPELIN, TAKEOFF or LAND"
+    if {"MANOEUVRE", "FIRE", "$END"} <= names:  # within a move line
+        return (f"a manoeuvre ({_MANOEUVRES}), a fire order (f-A f-L f-R f-B f-0), "
+                "or the end of the line")
     words: list[str] = []
     for name in sorted(accepts or (), key=lambda n: list(_TERMINAL_WORDS).index(n)
                        if n in _TERMINAL_WORDS else 99):
@@ -272,7 +278,12 @@ def explain_tweedekker(exc: UnexpectedInput, line: str) -> OrderSyntaxError:
     fix = mistake.fix(tok_text) if mistake.fix else ""
     fmt = {"tok": tok_text, "fix": fix, "manoeuvres": _MANOEUVRES,
            "fire": "f-A f-L f-R f-B f-0"}
+    hint = mistake.hint.format(**fmt) if mistake.hint else None
+    first_word = column is not None and column == len(line) - len(line.lstrip()) + 1
+    if mistake.label == "unknown-word" and first_word:
+        # A greeting or a signature without "-- " above it: say how to keep it.
+        hint = ("if this line is a greeting or a signature, write END on a line above it "
+                "(everything after END is ignored), or start it with #")
     return OrderSyntaxError(
         mistake.message.format(**fmt), column=column, width=width,
-        expected=mistake.expected or plain_expected,
-        hint=mistake.hint.format(**fmt) if mistake.hint else None)
+        expected=mistake.expected or plain_expected, hint=hint)

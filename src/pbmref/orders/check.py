@@ -41,6 +41,7 @@ __all__ = [
     "body_parser",
     "check_order_mail",
     "format_entry",
+    "merge_entries",
     "register_body_parser",
 ]
 
@@ -179,3 +180,31 @@ def check_order_mail(
                 rule="INTERNAL", hint="tell the game master; this is a referee bug"))
     raise_all(errors)
     return CheckedMail(mail, who, entry)
+
+
+# Keys that travel with the PLANE section (TAKEOFF / LAND apply to the aircraft).
+_SECTION_OF = {"plane": "plane", "takeoff": "plane", "land": "plane", "zeppelin": "zeppelin",
+               "enter": "plane", "duel": "plane"}
+
+
+def merge_entries(old: Any, new: Any, *, clear: bool = False) -> Any:
+    """The orders in force after a valid mail (orders.md, "Reading rules").
+
+    Section by section: a new PLANE section (with its TAKEOFF/LAND) replaces
+    the old one, and an earlier ZEPPELIN section stays unless the new mail
+    has one. ``clear`` (the CLEAR command) withdraws everything first.
+    Entries that are not mappings (a Diplomacy order list) are replaced whole.
+
+    >>> merge_entries({"plane": ["A"], "zeppelin": ["L", "", ""]}, {"plane": ["R"]})
+    {'zeppelin': ['L', '', ''], 'plane': ['R']}
+    """
+    if clear:
+        old = None
+    if new is None:
+        return old
+    if not isinstance(new, Mapping) or not isinstance(old, Mapping):
+        return new
+    replaced = {_SECTION_OF.get(k, k) for k in new}
+    merged = {k: v for k, v in old.items() if _SECTION_OF.get(k, k) not in replaced}
+    merged.update(new)
+    return merged
