@@ -97,7 +97,28 @@ def hash_password(password: str, *, salt: bytes | None = None) -> str:
 
 
 def verify_password(password: str, stored: str) -> bool:
-    """Does ``password`` match the stored hash (scrypt or pbkdf2_sha256)?"""
+    """Does ``password`` match the stored hash (scrypt or pbkdf2_sha256)?
+
+    A match is remembered for the life of the process (like a mail server's
+    auth cache): scrypt costs tens of milliseconds on purpose, and a busy
+    referee checks the same player's password on every mail. Only matches are
+    kept, so a guess still pays the full price every time.
+    """
+    key = (password, stored)
+    if key in _VERIFIED:
+        return True
+    if _verify(password, stored):
+        if len(_VERIFIED) > 4096:
+            _VERIFIED.clear()
+        _VERIFIED.add(key)
+        return True
+    return False
+
+
+_VERIFIED: set[tuple[str, str]] = set()
+
+
+def _verify(password: str, stored: str) -> bool:
     try:
         parts = stored.split("$")
         if parts[0] == "scrypt" and len(parts) == 6:
