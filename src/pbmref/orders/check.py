@@ -126,6 +126,7 @@ def check_order_mail(
     verify_password: Callable[[str, str], bool] | None = None,
     password_required: bool | Callable[[str], bool] = True,
     game_id: str | None = None,
+    known_games: Iterable[str] | None = None,
 ) -> CheckedMail:
     """Read an order mail for one game; raises every error found, together.
 
@@ -135,9 +136,10 @@ def check_order_mail(
     password against the stored hash; ``password_required`` (a flag, or a
     function of the player id) says whether a mail without one is refused. ``open_turn`` is the turn (or
     Diplomacy phase) open now; a mail naming another is stale. ``game_id``
-    is the game the mail was routed to.
+    is the game the mail was routed to; ``known_games`` helps find the game
+    in the Subject.
     """
-    mail, errors = scan_order_mail(subject, text)
+    mail, errors = scan_order_mail(subject, text, known_games=known_games)
     if game_id is not None and mail.game_id is not None and (
             mail.game_id.casefold() != game_id.casefold()):
         errors.append(UnknownGameError(

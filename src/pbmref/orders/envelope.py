@@ -198,8 +198,16 @@ def _first_word(cleaned: str) -> str:
     return match.group(1).upper() if match else ""
 
 
-def game_from_subject(subject: str) -> str | None:
+_SUBJECT_AFTER = {"orders", "order", "turn", "report", "moves", "votes", "phase", "status",
+                  "help", "map", "history"}
+
+
+def game_from_subject(subject: str, known: Iterable[str] | None = None) -> str | None:
     """The game named in a Subject, or None.
+
+    A name in brackets wins; then ``game NAME``; then a word before
+    ``orders``/``turn``/``report``, or one with a digit. With ``known`` game
+    ids, any word of the Subject that is one of them is the game.
 
     >>> game_from_subject("Re: [zep1] turn 7 report")
     'zep1'
@@ -207,6 +215,10 @@ def game_from_subject(subject: str) -> str | None:
     'zep1'
     >>> game_from_subject("Orders for game dd2")
     'dd2'
+    >>> game_from_subject("Hello there") is None
+    True
+    >>> game_from_subject("Re: dogfight", known=["Dogfight"])
+    'Dogfight'
     """
     text = clean_line(subject or "").strip()
     bracket = re.search(r"\[\s*([A-Za-z0-9][A-Za-z0-9_.-]*)\s*\]", text)
@@ -215,24 +227,30 @@ def game_from_subject(subject: str) -> str | None:
     named = re.search(r"\bgame[:\s]+([A-Za-z0-9][A-Za-z0-9_.-]*)", text, re.I)
     if named:
         return named.group(1)
+    words = [w.strip(":.,;!?()[]") for w in text.split()]
+    if known is not None:
+        names = {k.casefold(): k for k in known}
+        for w in words:
+            if w.casefold() in names:
+                return names[w.casefold()]
     text = re.sub(r"^\s*((re|fwd?|aw|sv|vs|antw|wg|tr)\s*(\[\d+\])?\s*:\s*)+", "", text,
                   flags=re.I)
     words = [w.strip(":.,;!?()") for w in text.split()]
-    stop = {"orders", "order", "turn", "report", "for", "my", "the", "a", "phase",
-            "help", "status", "map", "history", "clear", "password", "moves", "votes"}
+    stop = {"orders", "order", "turn", "report", "for", "my", "the", "a", "phase", "help",
+            "status", "map", "history", "clear", "password", "moves", "votes", "re", "fwd"}
     for i, w in enumerate(words):
-        if not w or w.lower() in stop or w.isdigit():
+        if not w or w.lower() in stop or w.isdigit() or not _GAME_ID.match(w):
             continue
         if i > 0 and words[i - 1].lower() in ("turn", "phase"):
             continue
-        if _GAME_ID.match(w) and any(c.isdigit() for c in w) or (
-                _GAME_ID.match(w) and len(words) > 1):
+        followed = i + 1 < len(words) and words[i + 1].lower() in _SUBJECT_AFTER
+        if followed or any(c.isdigit() or c in "-_" for c in w):
             return w
-        break
     return None
 
 
-def scan_order_mail(subject: str, text: str) -> tuple[OrderMail, list[OrderMailError]]:
+def scan_order_mail(subject: str, text: str, *, known_games: Iterable[str] | None = None
+                    ) -> tuple[OrderMail, list[OrderMailError]]:
     """Read the envelope and keep going past errors: (mail, every error found)."""
     errors: list[OrderMailError] = []
     if not isinstance(text, str):
@@ -303,7 +321,7 @@ def scan_order_mail(subject: str, text: str) -> tuple[OrderMail, list[OrderMailE
                 continue
             found[kind] = (value, line_no, raw)
             columns[kind] = (value_tok.column or 1, len(value))
-    subject_game = game_from_subject(subject)
+    subject_game = game_from_subject(subject, known_games)
     body_game = found["GAME"][0] if "GAME" in found else None
     note = None
     if body_game and subject_game and body_game.casefold() != subject_game.casefold():
@@ -378,9 +396,14 @@ def _envelope_error(exc: UnexpectedInput, line: str) -> OrderMailError:
         hint="put each order on a line of its own")
 
 
-def read_order_mail(subject: str, text: str) -> OrderMail:
-    """Read the envelope of an order mail; raises our errors (all of them at once)."""
-    mail, errors = scan_order_mail(subject, text)
+def read_order_mail(subject: str, text: str, *,
+                    known_games: Iterable[str] | None = None) -> OrderMail:
+    """Read the envelope of an order mail; raises our errors (all of them at once).
+
+    ``known_games`` (optional): the game ids this referee runs, to find the
+    game in any word of the Subject.
+    """
+    mail, errors = scan_order_mail(subject, text, known_games=known_games)
     raise_all(errors)
     return mail
 
