@@ -4,11 +4,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from store_fakes import FAKE_POSITION, fake_settings, load_fake
+from store_fakes import FAKE_POSITION, REPO, fake_settings, load_fake
 
 from pbmref.store import GameStore
-
-REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

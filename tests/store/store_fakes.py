@@ -5,10 +5,13 @@ orders entries: ``{add: 0-9}``."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 from pbmref.rulesets import Outcome
 from pbmref.store.errors import DataError
+
+REPO = Path(__file__).resolve().parents[2]  # the repository, for games/example
 
 
 class FakeRuleset:

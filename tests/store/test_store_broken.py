@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import REPO
+from store_fakes import REPO
 
 from pbmref import gm
 from pbmref.cli import main

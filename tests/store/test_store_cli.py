@@ -8,7 +8,7 @@ import types
 
 import pytest
 import yaml
-from conftest import REPO
+from store_fakes import REPO
 
 from pbmref.cli import main
 
