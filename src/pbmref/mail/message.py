@@ -147,12 +147,23 @@ def _decode_header(value: object) -> str:
     return _one_line(joined.replace("\x00", ""))
 
 
+_ANGLE_ADDR_RE = re.compile(r"<([^<>\s@]+@[^<>\s@]+)>\s*$")
+
+
 def _addr(value: str) -> tuple[str, str]:
-    """(decoded display name, lower-cased address) of a raw (undecoded) header value."""
+    """(decoded display name, lower-cased address) of a raw (undecoded) header value.
+
+    A value ending in ``<local@domain>`` has that address, whatever its display
+    name holds (an encoded word with ``:`` or ``@`` in it confuses parseaddr).
+    """
     try:
         name, addr = email.utils.parseaddr(value)
     except Exception:  # noqa: BLE001
         return "", ""
+    angle = _ANGLE_ADDR_RE.search(_one_line(value))
+    if angle and angle.group(1).lower() != _one_line(addr).lower():
+        addr = angle.group(1)
+        name = _one_line(value)[:angle.start()].strip().strip('"')
     return _decode_header(name), _one_line(addr).lower()
 
 
@@ -458,6 +469,8 @@ def never_answer_reason(mail: IncomingMail, our_addresses: Iterable[str]) -> str
         return f"sent by the referee itself ({mail.from_addr})"
     if not mail.from_addr:
         return "no sender address (bounce or broken mail)"
+    if "@" not in mail.from_addr.strip("@"):
+        return f"no usable sender address ({mail.from_addr!r} has no domain)"
     local = mail.from_addr.split("@", 1)[0]
     if local in _BOUNCE_LOCALS:
         return f"bounce from {mail.from_addr}"

@@ -60,6 +60,14 @@ SECTIONS: dict[str, frozenset[str]] = {
     "zeppelin": frozenset({"zeppelin"}),
 }
 _REPLIED = "replied"  # marker file in a spool entry: its replies are queued
+# At most this many replies to one address within REPLY_WINDOW: a robot that
+# answers every mail without the auto-reply headers (a naive vacation responder)
+# and the referee would otherwise write to each other for ever.
+REPLY_BUDGET = 30
+REPLY_WINDOW = timedelta(hours=1)
+# At most this many "how to join" notes in all within REPLY_WINDOW: a flood of
+# mail with forged senders must not make the referee a source of backscatter.
+STRANGER_BUDGET = 50
 
 
 def merge_entry(old: dict[str, Any] | None, new: dict[str, Any]) -> dict[str, Any]:
@@ -121,9 +129,42 @@ class RefereeState:
                     return False
             except ValueError:
                 pass
+        for other, stamp in list(table.items()):  # forget what is past its period
+            try:
+                if now - datetime.fromisoformat(stamp) >= period:
+                    del table[other]
+            except (TypeError, ValueError):
+                del table[other]
         table[key] = now.isoformat()
         self.save()
         return True
+
+    def within_budget(self, kind: str, key: str, now: datetime, limit: int,
+                      period: timedelta) -> bool:
+        """True (and counted) while ``kind``/``key`` was used fewer than ``limit``
+        times within ``period``; keys with no use in the period are forgotten."""
+        table = self.data.setdefault(kind, {})
+
+        def recent(stamps: Any) -> list[str]:
+            out = []
+            for stamp in stamps if isinstance(stamps, list) else []:
+                try:
+                    if now - datetime.fromisoformat(stamp) < period:
+                        out.append(stamp)
+                except (TypeError, ValueError):
+                    continue
+            return out
+
+        for other in [k for k in table if k != key]:
+            if not recent(table[other]):
+                del table[other]
+        stamps = recent(table.get(key))
+        allowed = len(stamps) < limit
+        if allowed:
+            stamps.append(now.isoformat())
+        table[key] = stamps
+        self.save()
+        return allowed
 
 
 class Referee:
@@ -198,6 +239,10 @@ class Referee:
                                 size=entry.size)
             if not (entry.path / _REPLIED).exists():
                 result = self.handle(mail, raw, arrived=entry.arrived)
+                kept = [m for m in result.replies if self._reply_allowed(m)]
+                if len(kept) < len(result.replies):
+                    result.summary += "; reply withheld: reply budget of the address used up"
+                    result.replies = kept
                 for n, msg in enumerate(result.replies):
                     # Keyed: handling the mail again after a crash queues nothing twice.
                     self.outgoing.enqueue(msg, key=f"reply:{entry.id}:{n}")
@@ -210,6 +255,15 @@ class Referee:
             log.exception("mail %s failed", entry.message_id)
             if self.incoming.failed(entry, reason):
                 self._tell_failed(mail)
+
+    def _reply_allowed(self, msg: EmailMessage) -> bool:
+        """Whether another reply to the mail's recipient fits REPLY_BUDGET."""
+        to = str(msg.get("To", "")).strip().lower()
+        if self.state.within_budget("replies", to, self.clock(), REPLY_BUDGET, REPLY_WINDOW):
+            return True
+        log.warning("not answering %s: %d replies within %s already (a mail loop?)",
+                    to, REPLY_BUDGET, REPLY_WINDOW)
+        return False
 
     def _tell_failed(self, mail: IncomingMail | None) -> None:
         """Tell the sender that their mail was set aside (registered senders only)."""
@@ -291,7 +345,9 @@ class Referee:
 
     def _unknown_sender(self, mail: IncomingMail) -> HandledMail:
         sender = mail.from_addr
-        if self.state.once_per("joined", sender, self.clock(), timedelta(days=1)):
+        if (self.state.once_per("joined", sender, self.clock(), timedelta(days=1))
+                and self.state.within_budget("strangers", "*", self.clock(),
+                                             STRANGER_BUDGET, REPLY_WINDOW)):
             return HandledMail([self._reply(mail, sender, replies.how_to_join(self.address))],
                                "unknown sender: told how to join")
         return HandledMail(summary="unknown sender: already told today")
