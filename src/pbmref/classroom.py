@@ -246,8 +246,9 @@ class Transfer:
 def rebalance(positions: Mapping[str, Mapping[str, Any]]
               ) -> tuple[dict[str, dict[str, Any]], list[Transfer]]:
     """Send returning pilots (left, down, out: FP14) to the board where the sides
-    are most even. A pilot moves only when that makes the sides more even
-    than staying would; the positions are new dicts, the inputs untouched."""
+    are most even. A pilot moves only when that makes the less even of the two
+    boards more even (or, as even, the two together); the positions are new
+    dicts, the inputs untouched."""
     out = {gid: {**pos, "aircraft": dict(pos.get("aircraft") or {})}
            for gid, pos in positions.items()}
     moves: list[Transfer] = []
@@ -267,9 +268,10 @@ def rebalance(positions: Mapping[str, Mapping[str, Any]]
             stay[team] += 1
             go = side_counts(without[target])
             go[team] += 1
-            before = _imbalance(stay) + _imbalance(side_counts(without[target]))
-            after = _imbalance(side_counts(without[gid])) + _imbalance(go)
-            if after >= before:
+            # Better when the worse of the two boards gets more even (then the sum).
+            b = (_imbalance(stay), _imbalance(side_counts(without[target])))
+            a = (_imbalance(side_counts(without[gid])), _imbalance(go))
+            if (max(a), sum(a)) >= (max(b), sum(b)):
                 continue
             record = dict(out[gid]["aircraft"].pop(pid))
             record.pop("hex", None)
@@ -277,6 +279,69 @@ def rebalance(positions: Mapping[str, Mapping[str, Any]]
             out[target]["aircraft"][pid] = record
             moves.append(Transfer(pid, gid, target))
     return out, moves
+
+
+def apply_transfers(store: Any, transfers: Sequence[Transfer]) -> list[str]:
+    """Move returning pilots between the class's game folders (``GameStore``).
+
+    For each transfer the pilot's plane record (without hex) and its player
+    entry (addresses, password hash) are added to the target game first and
+    then taken out of the source, each file checked before it is written and
+    the old one kept aside. A pilot whose orders for the open turn are already
+    in force in the source game is not moved (they were written for that
+    board). Returns one plain line per transfer saying what was done.
+    """
+    from pbmref.store.yamlio import YamlDoc
+
+    done: list[str] = []
+    for t in transfers:
+        src, dst = store.open(t.from_game), store.open(t.to_game)
+        with src.lock(), dst.lock():
+            src.reload()
+            dst.reload()
+            if src.has_orders(t.player):
+                done.append(f"{t.player}: not moved, orders for turn {src.turn} of "
+                            f"{t.from_game} are in force")
+                continue
+            record = dict((src.position.get("aircraft") or {}).get(t.player) or {})
+            if record.get("state") not in ("left", "down", "out"):
+                done.append(f"{t.player}: not moved, the plane is not returning")
+                continue
+            record.pop("hex", None)
+            record.pop("duel", None)
+            player = dict(src.settings.players[t.player].__dict__)
+            entry = {"name": player["name"], "addresses": list(player["addresses"]),
+                     "computer": player["computer"], "status": player["status"]}
+            if player.get("password_hash"):
+                entry["password_hash"] = player["password_hash"]
+
+            def add(data: dict[str, Any], entry: dict[str, Any] = entry,
+                    pid: str = t.player) -> None:
+                data["players"] = {**data["players"], pid: entry}
+
+            def remove(data: dict[str, Any], pid: str = t.player) -> None:
+                data["players"] = {k: v for k, v in data["players"].items() if k != pid}
+
+            for game, change in ((dst, "add"), (src, "remove")):
+                position = dict(game.position)
+                aircraft = dict(position.get("aircraft") or {})
+                if change == "add":
+                    aircraft[t.player] = record
+                else:
+                    aircraft.pop(t.player, None)
+                position["aircraft"] = aircraft
+                if change == "add":  # the player first, then the plane
+                    game.update_settings(add)
+                    game.reload()
+                game.check_position_doc(
+                    YamlDoc(game.turn_dir(game.turn) / "position.yaml", "", position),
+                    game.turn)
+                game.replace_turn_file(game.turn, "position.yaml",
+                                       game.position_text(game.turn, position))
+                if change == "remove":  # the plane first, then the player
+                    game.update_settings(remove)
+            done.append(f"{t.player}: moved from {t.from_game} to {t.to_game}")
+    return done
 
 
 OrdersFor = Callable[[str, Mapping[str, Any], str, random.Random], dict[str, Any]]
@@ -341,4 +406,4 @@ def play_class(template: ClassTemplate, roster: Roster, *, turns: int | None = N
     return ClassRun(positions, events, transfers, roster)
 
 
-__all__ += ["ClassRun", "OrdersFor"]
+__all__ += ["ClassRun", "OrdersFor", "apply_transfers"]

@@ -255,3 +255,38 @@ def test_new_class_with_a_bad_template_is_one_line(tmp_path: Path,
     assert main(["new-class", str(template), "--games", str(tmp_path / "g")]) == 1
     err = capsys.readouterr().err
     assert "class.yaml" in err and "pilots" in err and "Traceback" not in err
+
+
+def test_rebalance_apply_moves_a_returning_pilot_between_game_folders(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from pbmref.store import GameStore
+
+    template = tmp_path / "class.yaml"
+    data = {"class": "c", "pilots": pilots(5, 5)}
+    data["pilots"]["g00"] = {"name": "Anna", "team": "Germans", "address": "anna@school.example"}
+    template.write_text(yaml.safe_dump(data))
+    games = tmp_path / "games"
+    assert main(["new-class", str(template), "--games", str(games)]) == 0
+    store = GameStore(games)
+    game = store.open("c-1")
+    position = dict(game.position)
+    ac = {k: dict(v) for k, v in position["aircraft"].items()}
+    assert sorted(ac) == ["a00", "a02", "a04", "g00", "g02", "g04"]
+    ac["a00"]["state"] = "removed"
+    ac["a02"]["state"] = "removed"
+    ac["g00"]["state"] = "left"
+    del ac["g00"]["hex"]
+    position["aircraft"] = ac
+    game.replace_turn_file(1, "position.yaml", game.position_text(1, position))
+    capsys.readouterr()
+    assert main(["roster", "rebalance", "c", "--games", str(games)]) == 0
+    assert "g00: c-1 -> c-2" in capsys.readouterr().out
+    assert "g00" in store.open("c-1").position["aircraft"]  # only shown
+    assert main(["roster", "rebalance", "c", "--games", str(games), "--apply"]) == 0
+    assert "g00: moved from c-1 to c-2" in capsys.readouterr().out
+    one, two = store.open("c-1"), store.open("c-2")
+    assert "g00" not in one.position["aircraft"] and "g00" not in one.settings.players
+    assert two.position["aircraft"]["g00"]["state"] == "left"
+    assert two.settings.players["g00"].addresses == ("anna@school.example",)
+    assert two.settings.players["g00"].password_hash
+    assert main(["check", "c-2", "--games", str(games)]) == 0

@@ -8,7 +8,8 @@
   careers, or first count every adjudicated Fast Play turn not yet counted
   (safe to run any number of times).
 - ``pbmref roster rebalance CLASS [--games DIR] [--apply]``: which returning
-  pilots would go to the board where the sides are most even (FP14).
+  pilots would go to the board where the sides are most even (FP14), and with
+  ``--apply`` move them (player entry and plane) to that board's game.
 """
 
 from __future__ import annotations
@@ -138,7 +139,7 @@ def handle_roster(args: argparse.Namespace) -> int:
 
 
 def _rebalance(args: argparse.Namespace) -> int:
-    from pbmref.classroom import rebalance
+    from pbmref.classroom import apply_transfers, rebalance
 
     if not args.cls:
         return _fail("name the class: pbmref roster rebalance CLASS")
@@ -149,10 +150,13 @@ def _rebalance(args: argparse.Namespace) -> int:
     if not moves:
         print("the sides are as even as they can be; nobody moves")
         return 0
+    if args.apply:
+        for line in apply_transfers(store, moves):
+            print(line)
+        return 0
     for t in moves:
         print(f"{t.player}: {t.from_game} -> {t.to_game}")
-    print("(the game master moves these pilots with replace-player/kick and an edited "
-          "position; nothing was changed)")
+    print("(nothing was changed; --apply moves them)")
     return 0
 
 
@@ -177,5 +181,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("action", nargs="?", choices=("show", "update", "rebalance"),
                    default="show")
     p.add_argument("cls", nargs="?", metavar="CLASS", help="the class (for rebalance)")
+    p.add_argument("--apply", action="store_true",
+                   help="rebalance: move the pilots (default: only show who would move)")
     common(p)
     p.set_defaults(func=_guard(handle_roster))
