@@ -179,3 +179,9 @@ def test_a_mail_without_cards_has_no_plane_section() -> None:
     assert parse_body(st, "anna", body("ENTER J10 S")) == {"enter": "J10 S"}
     assert parse_body(st, "anna", body("PLANE", "ENTER J10 S")) == {"plane": [],
                                                                     "enter": "J10 S"}
+
+
+def test_card_counts_are_reported_beside_unreadable_lines() -> None:
+    err = refuse(state(), "1: AF", "2: AF", "3: LT")
+    assert sorted((e.line_no, e.rule) for e in err.errors) == [(11, "FP4"), (12, "FP4")]
+    assert isinstance(err.errors[0], IllegalOrderError)

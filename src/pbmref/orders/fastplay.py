@@ -329,23 +329,27 @@ def _finish(state: GameState, player: str, draft: _Draft,
                                column=p.hex_col, width=len(p.hex), section="enter"))
     duel = draft.duel.parsed.pilot if draft.duel is not None else None
     orders = PlaneOrders(tuple(moves), enter, duel)
-    if not errors:
-        for problem in check_plane_orders(state, player, orders):
-            if problem.part == "move":
-                msrc = draft.moves.get(problem.move)
-                card = next((i for i in msrc.parsed.items if i.kind == "card"), None) \
-                    if msrc else None
-                errors.append(_err(IllegalOrderError, msrc, problem.message, problem.rule,
-                                   column=card.column if card else None,
-                                   width=card.width if card else 1, section=section))
-            elif problem.part == "enter":
-                errors.append(_err(IllegalOrderError, draft.enter, problem.message,
-                                   problem.rule, section="enter"))
-            elif problem.part == "duel":
-                errors.append(_err(IllegalOrderError, draft.duel, problem.message,
-                                   problem.rule, section="duel"))
-            else:
-                errors.append(IllegalOrderError(problem.message, rule=problem.rule))
+    # With lines that could not be read, only the card counts (FP4, FP6) are
+    # certain; the path (FP13) and the rest wait for a readable mail.
+    broken = bool(errors)
+    for problem in check_plane_orders(state, player, orders):
+        if broken and problem.rule not in ("FP4", "FP6"):
+            continue
+        if problem.part == "move":
+            msrc = draft.moves.get(problem.move)
+            card = next((i for i in msrc.parsed.items if i.kind == "card"), None) \
+                if msrc else None
+            errors.append(_err(IllegalOrderError, msrc, problem.message, problem.rule,
+                               column=card.column if card else None,
+                               width=card.width if card else 1, section=section))
+        elif problem.part == "enter":
+            errors.append(_err(IllegalOrderError, draft.enter, problem.message,
+                               problem.rule, section="enter"))
+        elif problem.part == "duel":
+            errors.append(_err(IllegalOrderError, draft.duel, problem.message,
+                               problem.rule, section="duel"))
+        else:
+            errors.append(IllegalOrderError(problem.message, rule=problem.rule))
     raise_all(errors)
     return orders
 
