@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pbmref.orders.errors import IllegalOrderError, OrderMailError, OrderSyntaxError
 from pbmref.orders.fastplay import entry_to_orders, parse_body
@@ -185,3 +187,15 @@ def test_card_counts_are_reported_beside_unreadable_lines() -> None:
     err = refuse(state(), "1: AF", "2: AF", "3: LT")
     assert sorted((e.line_no, e.rule) for e in err.errors) == [(11, "FP4"), (12, "FP4")]
     assert isinstance(err.errors[0], IllegalOrderError)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet=st.sampled_from(list("ALRSIFTN0-: f1234bdEVDUzp\t.")),
+                        max_size=20), max_size=5))
+def test_any_text_gives_orders_or_our_errors(lines: list[str]) -> None:
+    try:
+        entry = parse_body(state(), "anna", body(*lines))
+    except OrderMailError as exc:
+        assert exc.message and all(e.message for e in exc.errors)
+    else:
+        assert entry_to_orders(state(), "anna", entry) is not None
