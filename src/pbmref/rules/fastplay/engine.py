@@ -198,7 +198,7 @@ class _Turn:
             if not (entering(self.start, self.start.plane(pilot))
                     and entering(self.start, self.start.plane(partner))):
                 continue
-            if a.team is b.team or not (a.on_board and b.on_board):
+            if a.team is b.team or not (a.on_board and b.on_board) or a.duel or b.duel:
                 continue
             self.planes[pilot] = a.but(duel=partner)
             self.planes[partner] = b.but(duel=pilot)
