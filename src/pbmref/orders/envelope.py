@@ -63,6 +63,8 @@ _STOP = re.compile(
     r"|begin forwarded message:?|from:\s.*@.*)\s*$",
     re.I,
 )
+# A line drawn across: only dashes, stars, equals signs, dots (not "--").
+_RULER = re.compile(r"^\s*([-=*_~.+#]\s*){3,}$")
 # Lines to skip: the attribution above a quote, a phone's signature line.
 _SKIP = re.compile(
     r"^(on .+ wrote:|.+ (wrote|schrieb|a écrit|skrev|scrisse|escribió)\s?:"
@@ -277,7 +279,7 @@ def scan_order_mail(subject: str, text: str, *, known_games: Iterable[str] | Non
         if hash_at:
             cleaned = cleaned[:hash_at.start()] + " " * (len(cleaned) - hash_at.start())
             raw = raw[:hash_at.start()].rstrip()
-        if not cleaned.strip() or _SKIP.match(cleaned.strip()):
+        if not cleaned.strip() or _SKIP.match(cleaned.strip()) or _RULER.match(cleaned):
             continue
         word = _first_word(cleaned)
         if word in _END_WORDS:

@@ -7,6 +7,7 @@ column found in the cleaned line is the column in the line the player wrote.
 from __future__ import annotations
 
 import importlib.resources
+import re
 
 __all__ = ["clean_line", "grammar_text"]
 
@@ -36,17 +37,25 @@ _SAME_WIDTH = str.maketrans({
 })
 
 _TRAILING = ".!?'\"`*_"
+_BULLET = re.compile(r"^\s*[\u2022\u00b7\u25aa\u25cf\u2023*-]\s+(?=\S)")
 
 
 def clean_line(text: str) -> str:
     """The line with look-alike characters made plain, column for column.
 
-    Stray punctuation at the end (a phone's full stop) becomes spaces.
+    Stray punctuation at the end (a phone's full stop) and a list bullet at
+    the start become spaces.
 
     >>> clean_line("1:\u00a0LS f\u2013A, f-R.")
     '1: LS f-A  f-R '
+    >>> clean_line("\u2022 2: A")
+    '  2: A'
     """
     text = text.translate(_SAME_WIDTH).rstrip("\r\n")
+    # A list bullet a phone or a mail program put in front of the line.
+    bullet = _BULLET.match(text)
+    if bullet:
+        text = " " * bullet.end() + text[bullet.end():]
     stripped = text.rstrip()
     end = len(stripped)
     while end > 0 and stripped[end - 1] in _TRAILING:
