@@ -76,6 +76,7 @@ class PlayerSpec:
     name: str = ""
     computer: bool = False
     airfield: str | None = None  # tweedekker: own airfield (B5); default spread out
+    power: str | None = None  # diplomacy/dirigible: the power played (AUS ... TUR)
 
 
 @dataclass(frozen=True)
@@ -163,6 +164,68 @@ def _tweedekker_position(
     return position_to_dict(position_from_dict(position)), placement
 
 
+# ---- Diplomacy and Dirigible Diplomacy (issue 10): powers and the opening position
+
+DIPLOMACY_RULESETS = ("diplomacy", "dirigible")
+
+
+def assign_powers(players: Sequence[PlayerSpec]) -> dict[str, str]:
+    """Player id -> power (AUS ENG FRA GER ITA RUS TUR).
+
+    A player keeps the power named by ``power`` (or by an id or ``airfield`` that
+    is a power code); the others get the free powers in the usual order. Powers
+    nobody plays stay in civil disorder (their units hold, DD3).
+    """
+    from pbmref.rules.diplomacy import POWERS
+
+    if len(players) > len(POWERS):
+        raise ValueError(f"Diplomacy has {len(POWERS)} powers; {len(players)} players given")
+    out: dict[str, str] = {}
+    for p in players:
+        wish = next((str(w).upper() for w in (p.power, p.id, p.airfield)
+                     if w and str(w).upper() in POWERS), None)
+        if p.power and str(p.power).upper() not in POWERS:
+            raise ValueError(f"{p.id}: {p.power!r} is not a power; powers: {', '.join(POWERS)}")
+        if wish is not None:
+            if wish in out.values():
+                raise ValueError(f"{wish} is given to two players")
+            out[p.id] = wish
+    free = [pw for pw in POWERS if pw not in out.values()]
+    for p in players:
+        if p.id not in out:
+            out[p.id] = free.pop(0)
+    return {p.id: out[p.id] for p in players}
+
+
+def _diplomacy_position(players: Sequence[PlayerSpec], ruleset: str,
+                        position: Mapping[str, Any] | None) -> tuple[dict[str, Any], str]:
+    """The engine's opening position (DD4: Spring 1901; DD12: Winter 1900 builds),
+    or the GM's ``position``, with the players' powers under ``players``."""
+    from pbmref.rules.diplomacy.state import Variant, initial_position
+    from pbmref.scenario_diplomacy import position_to_dict
+
+    if position is None:
+        out = position_to_dict(initial_position(Variant(ruleset)))
+        how = f"opening position of {ruleset} ({out['phase']})"
+    else:
+        out = dict(position)
+        out.setdefault("ruleset", ruleset)
+        how = f"position given by the game master ({out.get('phase', '?')})"
+    if not out.get("players"):
+        out["players"] = assign_powers(players)
+    powers = ", ".join(f"{pid} {pw}" for pid, pw in out["players"].items())
+    return out, f"{how}; powers: {powers}"
+
+
+def open_phase(game: Game) -> str | None:
+    """The open Diplomacy phase (``S1901M``), or None for other rulesets: the
+    name players see for a Diplomacy turn (reports, replies, STATUS)."""
+    if game.settings.ruleset not in DIPLOMACY_RULESETS:
+        return None
+    phase = game.position.get("phase")
+    return str(phase) if phase else None
+
+
 def new_game(
     store: GameStore,
     game_id: str,
@@ -204,7 +267,9 @@ def new_game(
     now = now or datetime.now(UTC)
     seed = seed if seed is not None else random.SystemRandom().randrange(1, 2**31)
     length = turn_length if isinstance(turn_length, timedelta) else parse_duration(turn_length)
-    if position is None:
+    if ruleset in DIPLOMACY_RULESETS:  # issue 10: powers, opening position
+        position, placement = _diplomacy_position(players, ruleset, position)
+    elif position is None:
         if ruleset != "tweedekker":
             raise ValueError(f"new-game builds tweedekker positions; for {ruleset} give the "
                              "position of turn 1 (a scenario file)")
@@ -341,11 +406,13 @@ class GameStatus:
     timezone: str
     players: tuple[PlayerStatus, ...]
     observers: tuple[str, ...]
+    phase: str | None = None  # Diplomacy: the open phase, e.g. S1901M
 
     def text(self) -> str:
         dl = self.deadline.astimezone(_zone(self.timezone)).strftime("%a %d %b %Y %H:%M %Z") \
             if self.deadline else "none"
-        lines = [f"{self.id}: {self.title} ({self.ruleset}) - {self.status}, turn {self.turn}, "
+        turn = f"phase {self.phase} (turn {self.turn})" if self.phase else f"turn {self.turn}"
+        lines = [f"{self.id}: {self.title} ({self.ruleset}) - {self.status}, {turn}, "
                  f"deadline {dl}"]
         for p in self.players:
             mark = "orders in" if p.has_orders else "waiting"
@@ -377,7 +444,7 @@ def status(store: GameStore, game_id: str) -> GameStatus:
         deadline=s.deadline, timezone=s.timezone,
         players=tuple(PlayerStatus(p.id, p.name, p.status, p.computer, p.id in in_force,
                                    len(files.get(p.id, []))) for p in s.players.values()),
-        observers=s.observers,
+        observers=s.observers, phase=open_phase(game),
     )
 
 

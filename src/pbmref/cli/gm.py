@@ -151,7 +151,9 @@ def handle_new_game(args: argparse.Namespace) -> int:
     game = result.game
     print(f"created {game.dir} ({game.settings.ruleset}, {len(game.settings.players)} players)")
     print(f"  {result.placement}")
-    print(f"  deadline of turn 1: {game.deadline.isoformat() if game.deadline else '-'}")
+    phase = gm.open_phase(game)  # Diplomacy: turn 1 is named by its phase (issue 10)
+    print(f"  deadline of {'phase ' + phase if phase else 'turn 1'}: "
+          f"{game.deadline.isoformat() if game.deadline else '-'}")
     if result.passwords:
         print("passwords (shown once; only their hashes are stored):")
         for pid, pw in result.passwords.items():
@@ -287,10 +289,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                        description="Create games/GAME with its settings and turn 1.")
     _common(p)
     p.add_argument("game", metavar="GAME", help="game id: a-z, 0-9, '-', '_' (max 32)")
-    p.add_argument("--player", action="append", metavar="ID:ADDRESS[:NAME[:AIRFIELD]]")
+    p.add_argument("--player", action="append", metavar="ID:ADDRESS[:NAME[:AIRFIELD]]",
+                   help="a player; for --ruleset diplomacy/dirigible the fourth field is "
+                   "the power (AUS ENG FRA GER ITA RUS TUR), else powers go in that order")
     p.add_argument("--computer-player", action="append", metavar="ID[:NAME[:AIRFIELD]]")
     p.add_argument("--title")
-    p.add_argument("--ruleset", default="tweedekker")
+    p.add_argument("--ruleset", default="tweedekker",
+                   choices=("tweedekker", "fastplay", "diplomacy", "dirigible"))
     p.add_argument("--position", metavar="FILE",
                    help="turn 1's position (scenario file) instead of building one")
     p.add_argument("--board-side", type=int, default=10, help="hexes per side (rule B1)")

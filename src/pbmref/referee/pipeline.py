@@ -352,6 +352,14 @@ class Referee:
                                "unknown sender: told how to join")
         return HandledMail(summary="unknown sender: already told today")
 
+    @staticmethod
+    def _turn_name(game: Game) -> int | str:
+        """The open turn as players know it: its number, or for Diplomacy the
+        phase (``S1901M``, issue 10), which ``PHASE`` lines are checked against."""
+        if game.settings.ruleset in ("diplomacy", "dirigible"):
+            return str(game.position.get("phase") or game.turn)
+        return game.turn
+
     def _deadline_text(self, game: Game) -> str:
         return replies.when(game.settings.deadline, game.settings.timezone)
 
@@ -384,7 +392,8 @@ class Referee:
         sections: list[str] = []
         for command in envelope.commands:
             if command.name == "HELP":
-                sections.append(replies.HELP)
+                sections.append(replies.HELP_DIPLOMACY if isinstance(
+                    self._turn_name(game), str) else replies.HELP)
             elif command.name == "HISTORY":
                 turn = command.arg or max(1, game.turn - 1)
                 text = game.report(turn) if game.is_adjudicated(turn) else None
@@ -398,11 +407,12 @@ class Referee:
                 return HandledMail([self._reply(mail, to, "\n\n".join(body))],
                                    f"game {game.settings.status}", gid)
             try:
-                check_turn(envelope, game.turn)
+                check_turn(envelope, self._turn_name(game))
             except StaleTurnError:
-                assert envelope.turn is not None
+                asked = envelope.phase or envelope.turn
+                assert asked is not None
                 return HandledMail([self._reply(mail, to, replies.stale_turn(
-                    gid, envelope.turn, game.turn, self._deadline_text(game)))],
+                    gid, asked, self._turn_name(game), self._deadline_text(game)))],
                     "rejected: stale turn", gid)
             deadline = game.settings.deadline
             wants_change = bool(envelope.body) or any(
@@ -410,7 +420,7 @@ class Referee:
             if wants_change and deadline is not None and arrived > deadline:
                 return HandledMail([self._reply(mail, to, replies.too_late(
                     gid, replies.when(arrived, game.settings.timezone),
-                    self._deadline_text(game), game.turn))],
+                    self._deadline_text(game), self._turn_name(game)))],
                     "rejected: after the deadline", gid)
             return self._orders_and_commands(mail, raw, arrived, envelope, game, player_id,
                                              to, notes, sections)
@@ -431,7 +441,7 @@ class Referee:
             current = None
             changed = True
             summary = "orders withdrawn"
-            head = replies.orders_cleared(gid, game.turn, self._deadline_text(game))
+            head = replies.orders_cleared(gid, self._turn_name(game), self._deadline_text(game))
         elif envelope.body:
             try:
                 entry = game.ruleset.parse_orders(dict(game.position), player_id,
@@ -442,27 +452,33 @@ class Referee:
             except OrderMailError as exc:
                 game.save_rejected(player_id, raw=text_raw, message_id=mail.message_id,
                                    received_at=arrived, error=str(exc))
-                head = replies.orders_rejected(gid, game.turn, render_errors(exc), current,
+                head = replies.orders_rejected(gid, self._turn_name(game), render_errors(exc),
+                                               current,
                                                self._deadline_text(game))
                 summary = "rejected: " + "; ".join(e.summary() for e in exc.errors)[:300]
             else:
                 current = merged
                 changed = True
                 summary = "orders accepted"
-                head = replies.orders_accepted(gid, game.turn, merged,
+                head = replies.orders_accepted(gid, self._turn_name(game), merged,
                                                self._deadline_text(game), notes)
         else:
             head = ""
         for command in envelope.commands:
             if command.name == "ORDERS":
-                sections.append(replies.orders_shown(gid, game.turn, current,
+                sections.append(replies.orders_shown(gid, self._turn_name(game), current,
                                                      self._deadline_text(game)))
             elif command.name == "STATUS":
                 sections.append(render_status_for_game(game))
+            elif command.name == "MAP" and isinstance(self._turn_name(game), str):
+                from pbmref.reports.diplomacy import render_position_text  # issue 10
+
+                sections.append(render_position_text(game.position, names,
+                                                     game.settings.title))
             elif command.name == "MAP":
                 sections.append(render_map_reply(game.position, names, game.settings.title))
         if not head and not sections:
-            sections.append(replies.orders_shown(gid, game.turn, current,
+            sections.append(replies.orders_shown(gid, self._turn_name(game), current,
                                                  self._deadline_text(game)))
             sections.append("Your mail held no orders or commands; send HELP to see how "
                             "to write them.")

@@ -13,6 +13,20 @@ from zoneinfo import ZoneInfo
 
 RULE = "-" * 40
 
+# A turn is a number in the air games and a phase name (``S1901M``) in
+# Diplomacy (issue 10): every function below that takes ``turn`` takes either,
+# and a phase name also picks the Diplomacy wording (units hold, DD3).
+Turn = int | str
+
+
+def turn_words(turn: Turn) -> str:
+    """``turn 7``, or ``phase S1901M`` for Diplomacy."""
+    return f"phase {turn}" if isinstance(turn, str) else f"turn {turn}"
+
+
+def _diplomacy(turn: Turn) -> bool:
+    return isinstance(turn, str)
+
 
 def when(moment: datetime | None, timezone: str) -> str:
     """A deadline as the player reads it, in the game's time zone.
@@ -55,23 +69,29 @@ def format_entry(entry: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def orders_accepted(game: str, turn: int, entry: Mapping[str, Any] | None,
+def orders_accepted(game: str, turn: Turn, entry: Mapping[str, Any] | None,
                     deadline: str, notes: Sequence[str] = ()) -> str:
-    out = [f"Game {game}, turn {turn}: your orders are accepted.", ""]
+    out = [f"Game {game}, {turn_words(turn)}: your orders are accepted.", ""]
     out += list(notes)
     if notes:
         out.append("")
     out.append("Your orders in force now:")
     out += ["  " + line for line in format_entry(entry or {})] or ["  (none)"]
+    if _diplomacy(turn):
+        out += ["", f"Deadline: {deadline}",
+                "You may send new orders until then; a new mail's orders",
+                "replace all of these. Units without an order hold.",
+                "Send CLEAR to withdraw them."]
+        return "\n".join(out)
     out += ["", f"Deadline: {deadline}",
             "You may send new orders until then; a new PLANE or ZEPPELIN",
             "section replaces the old one. Send CLEAR to withdraw them."]
     return "\n".join(out)
 
 
-def orders_rejected(game: str, turn: int, errors_text: str,
+def orders_rejected(game: str, turn: Turn, errors_text: str,
                     entry: Mapping[str, Any] | None, deadline: str) -> str:
-    out = [f"Game {game}, turn {turn}: your mail was NOT accepted.",
+    out = [f"Game {game}, {turn_words(turn)}: your mail was NOT accepted.",
            "Nothing was changed.", "", errors_text.rstrip(), ""]
     if entry:
         out.append("Your earlier orders stay in force:")
@@ -82,17 +102,25 @@ def orders_rejected(game: str, turn: int, errors_text: str,
     return "\n".join(out)
 
 
-def orders_shown(game: str, turn: int, entry: Mapping[str, Any] | None, deadline: str) -> str:
-    out = [f"Game {game}, turn {turn}: your orders in force."]
+def orders_shown(game: str, turn: Turn, entry: Mapping[str, Any] | None, deadline: str) -> str:
+    out = [f"Game {game}, {turn_words(turn)}: your orders in force."]
     if entry:
         out += ["  " + line for line in format_entry(entry)]
+    elif _diplomacy(turn):
+        out.append("  (none yet: without orders your units hold, DD3)")
     else:
         out.append("  (none yet: without orders your aircraft flies straight ahead, N1)")
     out += ["", f"Deadline: {deadline}"]
     return "\n".join(out)
 
 
-def orders_cleared(game: str, turn: int, deadline: str) -> str:
+def orders_cleared(game: str, turn: Turn, deadline: str) -> str:
+    if _diplomacy(turn):
+        return "\n".join([
+            f"Game {game}, {turn_words(turn)}: your orders are withdrawn (CLEAR).",
+            "Without new orders by the deadline your units hold, dislodged",
+            "units are disbanded and nothing is built (rule DD3).", "",
+            f"Deadline: {deadline}"])
     return "\n".join([
         f"Game {game}, turn {turn}: your orders are withdrawn (CLEAR).",
         "Without new orders by the deadline your aircraft flies straight",
@@ -120,7 +148,15 @@ def wrong_password(game: str, address: str) -> str:
         "game master can see this in the game's history."])
 
 
-def stale_turn(game: str, asked: int, open_turn: int, deadline: str) -> str:
+def stale_turn(game: str, asked: Turn, open_turn: Turn, deadline: str) -> str:
+    if _diplomacy(open_turn):
+        return "\n".join([
+            f"Game {game}: your mail is for {turn_words(asked)}, but "
+            f"{turn_words(open_turn)} is open.",
+            "Too late or too early: nothing was used or changed.", "",
+            f"Phase {open_turn} is open now; its deadline is {deadline}.",
+            f"Send your orders again with PHASE {open_turn} (or no PHASE line)."])
+    assert isinstance(asked, int) and isinstance(open_turn, int)
     if asked < open_turn:
         head = (f"Game {game}: your mail is for turn {asked}, which has already been "
                 f"adjudicated.")
@@ -131,11 +167,12 @@ def stale_turn(game: str, asked: int, open_turn: int, deadline: str) -> str:
                       f"Send your orders again with TURN {open_turn} (or no TURN line)."])
 
 
-def too_late(game: str, arrived: str, deadline: str, open_turn: int) -> str:
+def too_late(game: str, arrived: str, deadline: str, open_turn: Turn) -> str:
     return "\n".join([
         f"Game {game}: your mail arrived {arrived}, after the deadline",
         f"({deadline}). It was not used.", "",
-        f"The report of turn {open_turn} follows; send orders for the next turn then."])
+        f"The report of {turn_words(open_turn)} follows; send orders for the next "
+        f"{'phase' if _diplomacy(open_turn) else 'turn'} then."])
 
 
 def game_closed(game: str, status: str) -> str:
@@ -198,7 +235,13 @@ def failed(game: str | None) -> str:
         "Nothing was changed; your earlier orders stay in force."])
 
 
-def reminder(game: str, turn: int, deadline: str) -> str:
+def reminder(game: str, turn: Turn, deadline: str) -> str:
+    if _diplomacy(turn):
+        return "\n".join([
+            f"Game {game}: a reminder that your orders for {turn_words(turn)} have",
+            f"not arrived yet. The deadline is {deadline}.", "",
+            "Without orders your units hold, dislodged units are disbanded",
+            "and nothing is built (rule DD3). Send HELP for how to write orders."])
     return "\n".join([
         f"Game {game}: a reminder that your orders for turn {turn} have not",
         f"arrived yet. The deadline is {deadline}.", "",
@@ -247,4 +290,43 @@ Commands (alone or beside orders):
 Your mail is checked at once and answered. A mail with a mistake is
 refused whole and your earlier orders stay in force. Orders are
 secret until the turn is adjudicated.
+"""
+
+
+HELP_DIPLOMACY = """\
+How to send orders (pbmref, Diplomacy and Dirigible Diplomacy)
+
+Write a plain-text mail to the referee, one order a line, e.g.:
+
+  GAME dip1
+  PASSWORD swordfish
+  PHASE S1901M
+  A Par - Bur
+  F Lon S F Nth - Eng
+  A Lon - Bel via convoy
+  F Nth C A Lon - Bel
+  D Mun S A Ber - Mun
+  D Mun devastate
+  END
+
+Movement: hold (A Par H), move (-), support (S), convoy (C).
+Dirigibles (D) move to any neighbour, support dirigibles, support
+the army or fleet in their own province (DD8) and devastate
+(D Mun devastate, DD10). Retreats: A Mun - Boh, or Disband A Mun.
+Winter: Build A Par, Build F StP/sc, Build D Ber, Disband A War,
+Waive. Units without an order hold; missed retreats disband.
+PHASE is optional; when given it must be the open phase.
+
+Commands (alone or beside orders):
+  HELP       this text
+  ORDERS     your orders in force
+  STATUS     the phase, the deadline, who has sent orders
+  MAP        the board now
+  HISTORY n  the report of turn n (the n-th phase played)
+  CLEAR      withdraw your orders for this phase
+
+Your mail is checked at once and answered. A mail with a mistake is
+refused whole and your earlier orders stay in force; a new mail's
+orders replace all earlier ones. Orders are secret until the phase
+is adjudicated.
 """

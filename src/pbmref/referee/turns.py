@@ -82,6 +82,18 @@ def queue_report(referee: Referee, game: Game, turn: int, text: str | None = Non
     if text is None:
         return 0
     attachments: list[Attachment] = []
+    label = f"turn {turn}"
+    if game.settings.ruleset in ("diplomacy", "dirigible"):  # issue 10: the board, by phase
+        try:
+            from pbmref.reports.diplomacy import render_diplomacy_svg
+
+            report = build_turn_report(game, turn)
+            label = str(report.position_before.get("phase") or label)
+            svg = render_diplomacy_svg(report.position_after)
+            attachments.append(Attachment(f"{game.id}-{label}.svg", svg.encode(),
+                                          "image/svg+xml"))
+        except Exception:  # noqa: BLE001 - the text report goes out regardless
+            log.warning("no SVG map for %s turn %s", game.id, turn, exc_info=True)
     if game.settings.ruleset in ("tweedekker",):
         try:
             from pbmref.reports.svg import render_svg
@@ -93,7 +105,7 @@ def queue_report(referee: Referee, game: Game, turn: int, text: str | None = Non
         except Exception:  # noqa: BLE001 - the text report goes out regardless
             log.warning("no SVG map for %s turn %s", game.id, turn, exc_info=True)
     title = game.settings.title or game.id
-    subject = f"[{game.id}] {'corrected ' if corrected else ''}report of turn {turn} - {title}"
+    subject = f"[{game.id}] {'corrected ' if corrected else ''}report of {label} - {title}"
     digest = hashlib.sha256(text.encode()).hexdigest()[:16]
     count = 0
     for address in report_recipients(game):
@@ -143,10 +155,11 @@ def send_reminders(referee: Referee, game_ids: Iterable[str]) -> int:
             if not referee.state.once_per("reminded", key, now, timedelta(days=3650)):
                 continue
             player = s.players[pid]
-            body = replies.reminder(gid, game.turn, replies.when(s.deadline, s.timezone))
+            name = referee._turn_name(game)  # Diplomacy: the phase (issue 10)
+            body = replies.reminder(gid, name, replies.when(s.deadline, s.timezone))
             for address in player.addresses[:1]:
                 referee.outgoing.enqueue(referee._mail(
-                    address, f"[{gid}] reminder: orders for turn {game.turn}", body),
+                    address, f"[{gid}] reminder: orders for {replies.turn_words(name)}", body),
                     key=f"reminder:{key}:{address}")
                 count += 1
     return count

@@ -20,6 +20,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from pbmref.reports.diplomacy import render_diplomacy_svg
 from pbmref.reports.model import TurnReport
 from pbmref.reports.svg import render_svg
 from pbmref.reports.text import format_deadline, render_report
@@ -34,6 +35,7 @@ __all__ = [
 ]
 
 MAP_RULESETS = ("tweedekker",)  # the rulesets render_svg can draw
+DIPLOMACY_RULESETS = ("diplomacy", "dirigible")  # drawn by render_diplomacy_svg (issue 10)
 
 STYLE = """
 body { margin: 0; background: #efe9da; color: #2b2b2b;
@@ -90,9 +92,14 @@ def render_turn_page(report: TurnReport, report_text: str | None = None, *,
     text = report_text if report_text is not None else render_report(report)
     title = report.title or report.game_id
     heading = f"{title}: turn {report.turn}"
+    if report.ruleset in DIPLOMACY_RULESETS:  # a Diplomacy turn is named by its phase
+        heading = f"{title}: {report.position_before.get('phase', report.turn)}"
     if report.ruleset in MAP_RULESETS:
         svg = render_svg(report.position_after, report.events, names=report.names,
                          title=f"After turn {report.turn}")
+        map_html = f'<section class="map">\n{svg}</section>'
+    elif report.ruleset in DIPLOMACY_RULESETS:  # issue 10: the board after the phase
+        svg = render_diplomacy_svg(report.position_after)
         map_html = f'<section class="map">\n{svg}</section>'
     else:
         map_html = ""
@@ -131,6 +138,9 @@ def render_index(game_id: str, title: str, turns: Sequence[TurnLink], *,
     if position is not None and ruleset in MAP_RULESETS:
         svg = render_svg(position, None, names=names,
                          title=f"The sky now: turn {position.get('turn', '?')}")
+        now = f'<main><section class="map">\n{svg}</section></main>'
+    elif position is not None and ruleset in DIPLOMACY_RULESETS:  # issue 10
+        svg = render_diplomacy_svg(position)
         now = f'<main><section class="map">\n{svg}</section></main>'
     body = (f"<header><h1>{escape(heading)}</h1><p>game {escape(game_id)} &middot; "
             f"{escape(ruleset)}{' &middot; ' + escape(status_line) if status_line else ''}"

@@ -34,7 +34,7 @@ def render_map_reply(position: Mapping[str, Any], names: Mapping[str, str] | Non
     return "\n".join(line[:WIDTH].rstrip() for line in lines) + "\n"
 
 
-def render_status(*, game_id: str, title: str, turn: int, deadline: datetime | None,
+def render_status(*, game_id: str, title: str, turn: int | str, deadline: datetime | None,
                   timezone: str = "UTC", players: Mapping[str, str],
                   sent: Iterable[str], inactive: Iterable[str] = (),
                   status: str = "open") -> str:
@@ -46,7 +46,10 @@ def render_status(*, game_id: str, title: str, turn: int, deadline: datetime | N
     have = set(sent)
     gone = set(inactive)
     lines = wrap(f"{title or game_id} [game {game_id}]", "")
-    if status == "open":
+    if isinstance(turn, str):  # Diplomacy: the phase names the turn (issue 10)
+        lines += wrap(f"Phase {turn} is open. Deadline: {format_deadline(deadline, timezone)}"
+                      if status == "open" else f"Phase {turn}: the game is {status}.", "", "  ")
+    elif status == "open":
         lines += wrap(f"Turn {turn} is open. Deadline: {format_deadline(deadline, timezone)}",
                       "", "  ")
     else:
@@ -76,7 +79,10 @@ def render_status_for_game(game: Any) -> str:
     s = game.settings
     players = {pid: p.name or pid for pid, p in s.players.items()}
     inactive = [pid for pid, p in s.players.items() if not p.active]
-    return render_status(game_id=game.id, title=s.title, turn=game.turn, deadline=s.deadline,
+    turn: int | str = game.turn
+    if s.ruleset in ("diplomacy", "dirigible"):  # issue 10: named by the phase
+        turn = str(game.position.get("phase") or game.turn)
+    return render_status(game_id=game.id, title=s.title, turn=turn, deadline=s.deadline,
                          timezone=s.timezone, players=players,
                          sent=list(game.orders_in_force()), inactive=inactive,
                          status=s.status)

@@ -608,6 +608,10 @@ def _other_ruleset_body(report: TurnReport, namer: _Namer) -> list[str]:
 
 def render_report(report: TurnReport) -> str:
     """The whole turn report as text, every line at most 70 characters."""
+    if report.ruleset in ("diplomacy", "dirigible"):  # issue 10: phases, DD2a results
+        from pbmref.reports.diplomacy import render_diplomacy_report
+
+        return render_diplomacy_report(report)
     namer = _Namer(report)
     if report.ruleset != "tweedekker":
         lines = _header(report, namer) + _other_ruleset_body(report, namer)
