@@ -226,12 +226,13 @@ def _to_servers(raw: bytes, domain: str) -> bytes:
 def test_corpus_through_dovecot_and_smtp(hard_servers: Any, tmp_path: Path) -> None:
     from datetime import UTC, datetime
 
+    from hardkit import set_passwords
+
     from pbmref import gm
     from pbmref.config import load_config
     from pbmref.mail.factory import open_intake
     from pbmref.referee.pipeline import Referee
     from pbmref.store import GameStore
-    from hardkit import set_passwords
 
     ms = hard_servers
     ref = ms.fresh_user("ref")

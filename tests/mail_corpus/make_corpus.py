@@ -237,13 +237,13 @@ def build() -> dict[str, bytes]:
     m["74_from_the_referee_itself"] = plain(74, "Game zep1, turn 1: your orders are accepted.\n",
                                             sender=REF, subject="Re: orders")
     m["75_mailer_daemon_bounce"] = (
-        "From: MAILER-DAEMON@example.org\r\nTo: referee@test.invalid\r\n"
-        "Subject: Undelivered Mail Returned to Sender\r\nMessage-ID: <corpus-75@example.org>\r\n"
-        "MIME-Version: 1.0\r\nContent-Type: multipart/report; report-type=delivery-status; "
-        "boundary=R\r\n\r\n--R\r\nContent-Type: text/plain\r\n\r\nGAME zep1\r\n--R\r\n"
-        "Content-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; mx.example.org\r\n"
-        "\r\nFinal-Recipient: rfc822; anna@example.org\r\nAction: failed\r\nStatus: 5.1.1\r\n"
-        "\r\n--R--\r\n").encode()
+        b"From: MAILER-DAEMON@example.org\r\nTo: referee@test.invalid\r\n"
+        b"Subject: Undelivered Mail Returned to Sender\r\nMessage-ID: <corpus-75@example.org>\r\n"
+        b"MIME-Version: 1.0\r\nContent-Type: multipart/report; report-type=delivery-status; "
+        b"boundary=R\r\n\r\n--R\r\nContent-Type: text/plain\r\n\r\nGAME zep1\r\n--R\r\n"
+        b"Content-Type: message/delivery-status\r\n\r\nReporting-MTA: dns; mx.example.org\r\n"
+        b"\r\nFinal-Recipient: rfc822; anna@example.org\r\nAction: failed\r\nStatus: 5.1.1\r\n"
+        b"\r\n--R--\r\n")
     m["76_report_from_ordinary_address"] = m["75_mailer_daemon_bounce"].replace(
         b"MAILER-DAEMON@example.org", ANNA.encode()).replace(b"corpus-75", b"corpus-76")
     m["77_postmaster_bounce"] = plain(77, envelope(), sender="postmaster@example.org")

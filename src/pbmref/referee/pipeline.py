@@ -49,7 +49,7 @@ from pbmref.orders.errors import (
 from pbmref.orders.render import render_errors
 from pbmref.referee import replies
 from pbmref.reports.status import render_map_reply, render_status_for_game
-from pbmref.store import Game, GameStore, StoreError, check_id
+from pbmref.store import Game, GameFileError, GameStore, StoreError, check_id
 
 log = logging.getLogger("pbmref.referee")
 
@@ -322,7 +322,14 @@ class Referee:
                 return self._unknown_sender(mail)
             return HandledMail([self._reply(mail, sender, replies.game_unavailable(game_id))],
                                f"game {game_id} unavailable: {exc}", game_id)
-        return self._handle_for_game(mail, raw, arrived, envelope, game)
+        try:
+            return self._handle_for_game(mail, raw, arrived, envelope, game)
+        except GameFileError as exc:  # e.g. an orders file the game master broke
+            log.error("game %s cannot take orders: %s", game_id, exc)
+            player = game.player_by_address(sender)
+            to = player.addresses[0] if player is not None else sender
+            return HandledMail([self._reply(mail, to, replies.game_unavailable(game_id))],
+                               f"game {game_id} unavailable: {exc}", game_id)
 
     def _registered_in_dir(self, game_id: str, sender: str) -> bool:
         """Whether ``sender`` appears in a broken game's settings file (text search)."""

@@ -49,6 +49,7 @@ from pbmref.store.errors import (
 from pbmref.store.files import replace_file, set_aside, write_new
 from pbmref.store.lock import GameLock
 from pbmref.store.settings import (
+    ID_RE,
     GameSettings,
     Player,
     check_id,
@@ -213,6 +214,9 @@ class GameStore:
         """Open and check a game; raises GameNotFound, InvalidId or GameFileError."""
         path = self.path(game_id)
         if not (path / GAME_FILE).is_file():
+            if (path / TURNS).is_dir():  # a game whose settings file was deleted
+                raise GameFileError(path / GAME_FILE, "missing: the game's settings and "
+                                    "players file is gone (restore it from a backup)")
             raise GameNotFound(f"no game {game_id!r} in {self.dir}")
         return Game(path, ruleset_loader=self.ruleset_loader)
 
@@ -270,7 +274,15 @@ class GameStore:
                 continue
             if state_is_due(info, now):
                 out.append(game_id)
-        return out
+        # a game folder whose game.yaml was deleted: listed, so opening it reports that
+        if self.dir.is_dir():
+            for entry in os.scandir(self.dir):
+                if (entry.is_dir() and not entry.name.startswith(".")
+                        and ID_RE.fullmatch(entry.name)
+                        and os.path.isdir(os.path.join(entry.path, TURNS))
+                        and not os.path.exists(os.path.join(entry.path, GAME_FILE))):
+                    out.append(entry.name)
+        return sorted(out)
 
 
     def reminders_due(self, now: datetime) -> list[str]:
@@ -320,6 +332,10 @@ def read_state(game_dir: Path) -> dict[str, Any]:
     stamp = _stamp(game_dir / GAME_FILE)
     if data.get("settings_stamp") != stamp or "turn" not in data or "reminder_hours" not in data:
         doc = read_yaml(game_dir / GAME_FILE).mapping()
+        try:  # a file the game master broke: listed as due, so the error is reported
+            settings_from_dict(doc, game_dir.name)
+        except Exception:  # noqa: BLE001
+            data["broken"] = True
         zone = doc.get("timezone", "UTC")
         try:
             from zoneinfo import ZoneInfo
@@ -376,6 +392,9 @@ class Game:
     def reload(self) -> None:
         """Read settings, the open turn number and its position again."""
         self.settings_doc = read_yaml(self.dir / GAME_FILE)
+        if not self.settings_doc.mapping():
+            raise GameFileError(self.dir / GAME_FILE, "the file is empty: it must hold the "
+                                "game's settings and players", line=1)
         try:
             self.settings: GameSettings = settings_from_dict(self.settings_doc.mapping(), self.id)
         except DataError as exc:
@@ -396,6 +415,11 @@ class Game:
             turn = int(state.get("turn", 0))
         except (GameFileError, ValueError, TypeError):
             turn = 0
+        if turn >= 1 and self.turn_dir(turn).is_dir() and not (
+                self.turn_dir(turn) / "position.yaml").is_file():
+            raise GameFileError(self.turn_dir(turn) / "position.yaml",
+                                f"missing: turn {turn} is open, but the position at its "
+                                "start is gone (restore the file, or run pbmref rerun)")
         if turn < 1 or not (self.turn_dir(turn) / "position.yaml").is_file():
             turns = [t for t in self.turn_numbers()
                      if (self.turn_dir(t) / "position.yaml").is_file()]
@@ -406,6 +430,12 @@ class Game:
         while (self.turn_dir(turn) / "result.yaml").exists() and (
                 self.turn_dir(turn + 1) / "position.yaml").exists():
             turn += 1
+        after = self.turn_dir(turn + 1)
+        if (self.turn_dir(turn) / "result.yaml").exists() and after.is_dir() and not (
+                after / "position.yaml").exists():
+            raise GameFileError(after / "position.yaml",
+                                f"missing: turn {turn} was adjudicated, but the position at "
+                                f"the start of turn {turn + 1} is gone")
         return turn
 
     def turn_numbers(self) -> list[int]:
@@ -486,6 +516,9 @@ class Game:
 
     def check_position_doc(self, doc: YamlDoc, turn: int | None = None) -> dict[str, Any]:
         data = doc.mapping("a position (scenario schema)")
+        if not data:
+            raise GameFileError(doc.path, "the file is empty: it must hold the position at "
+                                          "the start of the turn (scenario schema)", line=1)
         if turn is not None and "turn" in data and data["turn"] != turn:
             raise doc.error(("turn",), f"turn {data['turn']!r} differs from the folder's "
                                        f"turn {turn}")
