@@ -208,7 +208,7 @@ def build() -> dict[str, bytes]:
     quoted = "\n".join("> " + line for line in envelope("bert").splitlines())
     m["61_quoted_reply_with_berts_password"] = plain(
         61, "I agree with Bert:\n\nOn Sun, bert@example.org wrote:\n" + quoted + "\n")
-    att = MIMEMultipart("mixed")
+    att = MIMEMultipart("mixed", boundary="attached-orders")
     att.attach(MIMEText("see attached orders", "plain", "utf-8"))
     a2 = MIMEText(envelope("bert"), "plain", "utf-8")
     a2.add_header("Content-Disposition", "attachment", filename="orders.txt")
