@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import signal
+import threading
 import time
 from types import FrameType
 
@@ -41,8 +42,9 @@ class Daemon:
                      handled, len(due.adjudicated), due.sent)
 
     def run(self, *, rounds: int | None = None) -> None:
-        signal.signal(signal.SIGTERM, self.stop)
-        signal.signal(signal.SIGINT, self.stop)
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, self.stop)
+            signal.signal(signal.SIGINT, self.stop)
         done = 0
         backoff = 1.0
         while not self.stopping and (rounds is None or done < rounds):

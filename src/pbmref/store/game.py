@@ -95,6 +95,11 @@ _RECORD_KEYS = {
 RulesetLoader = Callable[[str], Ruleset]
 
 
+# Orders files read without a position check, by (path, mtime, size, turn): files
+# the referee writes are never rewritten in place, and a GM's edit changes the stamp.
+_READ_CACHE: dict[tuple[str, int, int, int], OrdersFile] = {}
+
+
 def turn_dir_name(turn: int) -> str:
     return f"{turn:03d}"
 
@@ -548,13 +553,20 @@ class Game:
         return self.turn_dir(self.turn if turn is None else turn) / ORDERS
 
     def orders_files(self, turn: int | None = None,
-                     position: Mapping[str, Any] | None = None) -> dict[str, list[OrdersFile]]:
-        """Every stored order mail of a turn, per player, oldest first (all checked)."""
+                     position: Mapping[str, Any] | None = None, *,
+                     check: bool = True) -> dict[str, list[OrdersFile]]:
+        """Every stored order mail of a turn, per player, oldest first.
+
+        With ``check`` every accepted entry is checked against the position (as
+        ``pbmref check`` does); without it the files are only read, which is
+        what finding the orders in force and spotting a repeated Message-ID
+        need (the one in force is checked by ``orders_in_force``).
+        """
         turn = self.turn if turn is None else turn
         odir = self.orders_dir(turn)
         if not odir.is_dir():
             return {}
-        if position is None:
+        if position is None and check:
             position = self.position if turn == self.turn else self.read_position(turn)
         names = []
         for entry in os.scandir(odir):
@@ -568,14 +580,34 @@ class Game:
             names.append(name)
         out: dict[str, list[OrdersFile]] = {}
         for name in sorted(names, key=_orders_sort_key):
-            f = self.read_orders_file(odir / name, turn, position)
+            f = self.read_orders_file(odir / name, turn, position if check else None)
             out.setdefault(f.player, []).append(f)
         return out
 
     def read_orders_file(self, path: Path, turn: int,
-                          position: Mapping[str, Any]) -> OrdersFile:
+                          position: Mapping[str, Any] | None) -> OrdersFile:
+        """Read one orders file; with a ``position`` its entry is checked against it."""
         m = _ORDERS_NAME.fullmatch(path.name)
         assert m is not None
+        if position is None:
+            try:
+                st = path.stat()
+                stamp = (str(path), st.st_mtime_ns, st.st_size, turn)
+            except OSError:
+                stamp = None
+            cached = _READ_CACHE.get(stamp) if stamp else None
+            if cached is not None and cached.player in self.settings.players:
+                return cached
+            f = self._read_orders_file(path, turn, None, m)
+            if stamp is not None:
+                if len(_READ_CACHE) > 20000:
+                    _READ_CACHE.clear()
+                _READ_CACHE[stamp] = f
+            return f
+        return self._read_orders_file(path, turn, position, m)
+
+    def _read_orders_file(self, path: Path, turn: int, position: Mapping[str, Any] | None,
+                          m: re.Match[str]) -> OrdersFile:
         doc = read_yaml(path)
         data = doc.mapping("an orders record")
         for key in data:
@@ -608,7 +640,8 @@ class Game:
                 raise doc.error(("entry",) if "entry" in data else (),
                                 "orders need an entry: the player's orders as a mapping")
             try:
-                self.ruleset.check_orders(dict(position), player, dict(entry))
+                if position is not None:  # None: read only, the caller checks what it uses
+                    self.ruleset.check_orders(dict(position), player, dict(entry))
             except Exception as exc:  # noqa: BLE001 - any ruleset's validation error
                 _, message, rule = _exc_parts(exc)
                 raise doc.error(("entry", *_entry_path(entry, exc)), message,
@@ -630,8 +663,9 @@ class Game:
                         position: Mapping[str, Any] | None = None) -> dict[str, OrdersFile]:
         """Per active player, the order mail in force: the latest accepted one, unless
         withdrawn. Mails of kicked or removed players are kept but never in force."""
+        turn = self.turn if turn is None else turn
         out: dict[str, OrdersFile] = {}
-        for player, files in self.orders_files(turn, position).items():
+        for player, files in self.orders_files(turn, check=False).items():
             if not self.settings.players[player].active:
                 continue
             for f in reversed(files):
@@ -640,6 +674,11 @@ class Game:
                 if f.kind == "orders":
                     out[player] = f
                 break
+        if out:
+            if position is None:
+                position = self.position if turn == self.turn else self.read_position(turn)
+            for player, f in out.items():  # the mails in force are checked as read
+                out[player] = self.read_orders_file(f.path, turn, position)
         return out
 
     def orders(self, turn: int | None = None) -> dict[str, dict[str, Any]]:
@@ -676,7 +715,7 @@ class Game:
             self._check_open_for_orders(player)
             mid = record.get("message_id")
             if mid:
-                for f in self.orders_files().get(player, []):
+                for f in self.orders_files(check=False).get(player, []):
                     if f.message_id == mid:
                         return f.path  # this mail was stored already (handled once)
             version = self._next_version(player)
