@@ -164,7 +164,10 @@ def _addr(value: str) -> tuple[str, str]:
     if angle and angle.group(1).lower() != _one_line(addr).lower():
         addr = angle.group(1)
         name = _one_line(value)[:angle.start()].strip().strip('"')
-    return _decode_header(name), _one_line(addr).lower()
+    addr = _one_line(addr)
+    if " " in addr or any(ord(c) < 32 or c in "\x7f\ufffd" for c in addr):
+        addr = ""  # control bytes or spaces: no address a reply could go to
+    return _decode_header(name), addr.lower()
 
 
 def _addr_list(values: Iterable[str]) -> tuple[str, ...]:
