@@ -166,7 +166,7 @@ def _orders_section(report: TurnReport, names: Mapping[str, str]) -> list[str]:
     dislodged = _mapping(before.get("dislodged"))
     retreats = _mapping(before.get("retreats"))
     players = _players_of(before)
-    lines = ["", f"ORDERS AND RESULTS ({phase} was secret until now)", ""]
+    lines = ["", f"ORDERS AND RESULTS OF {phase} (secret until now)", ""]
     for power in POWERS:
         given = by_power.get(power, [])
         has_units = bool(_list(units.get(power)))
@@ -250,7 +250,8 @@ def _retreat_section(after: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def _centre_table(position: Mapping[str, Any], names: Mapping[str, str]) -> list[str]:
+def _centre_table(position: Mapping[str, Any], names: Mapping[str, str],
+                  when: str = "AFTER THIS PHASE") -> list[str]:
     from pbmref.rules.diplomacy import POWERS
     from pbmref.rules.diplomacy.dirigible import WIN_DIRIGIBLE, WIN_STANDARD
 
@@ -261,7 +262,7 @@ def _centre_table(position: Mapping[str, Any], names: Mapping[str, str]) -> list
     centers = _mapping(position.get("centers"))
     units = _mapping(position.get("units"))
     head = "SUPPLY CENTRES" + (" AND SUPPLY POINTS (DD11)" if dirigible else "")
-    lines = ["", f"{head} AFTER THIS PHASE", ""]
+    lines = ["", f"{head} {when}".rstrip(), ""]
     if dirigible:
         lines.append("  Power  Centres  Count  Points  Upkeep  Units")
     else:
@@ -336,17 +337,19 @@ def render_diplomacy_report(report: TurnReport) -> str:
                       f"{_deadline(report)}", "  ", "    ")
     lines.append(RULE)
     lines += ["", "POWERS", ""]
+    counts = _counts(after)
     for power in POWERS:
-        lines += wrap(_power_label(power, after, names), "  ", "    ")
+        out = "" if any(counts[power][i] for i in (0, 2)) else ": out of the game"
+        lines += wrap(_power_label(power, after, names) + out, "  ", "    ")
     lines += _orders_section(report, names)
     lines += _events_section(report, names)
     lines += _retreat_section(after)
     lines += _centre_table(after, names)
     lines += ["", RULE]
     if report.game_over or winner:
-        counts = _counts(after).get(winner, (0, 0, 0))
+        held = counts.get(winner, (0, 0, 0))[1]
         lines += wrap(f"The game is over: {_power_names().get(winner, winner)} holds "
-                      f"{counts[1]} supply centres. Thank you for playing.", "  ", "  ")
+                      f"{held} supply centres. Thank you for playing.", "  ", "  ")
     else:
         lines += wrap(f"Orders for {next_phase} by {_deadline(report)}. Write PHASE "
                       f"{next_phase} in your mail; send MAP or STATUS for a fresh look.",
@@ -375,7 +378,7 @@ def render_position_text(position: Mapping[str, Any], names: Mapping[str, str] |
            f"({phase_words(phase)})"
     lines = wrap(head, "", "  ")
     lines += _retreat_section(position)
-    lines += _centre_table(position, names)[1:]
+    lines += _centre_table(position, names, when="NOW")
     return "\n".join(_fit(lines)) + "\n"
 
 

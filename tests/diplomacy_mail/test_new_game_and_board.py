@@ -1,0 +1,137 @@
+"""Issue 10: ``pbmref new-game --ruleset diplomacy|dirigible`` and the SVG board.
+
+The game the command makes is played by mail at once (DD12: the dirigible
+game opens with Winter 1900 builds), and the board picture has one ``unit``
+element per unit, in the power's colour, with its letter, in its province
+and coast.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+from xml.etree import ElementTree
+
+import pytest
+import yaml
+from dipkit import REFEREE, Clock, body_of
+
+from pbmref.cli import main
+from pbmref.config import Config, MailConfig, MaildirConfig, RefereeConfig
+from pbmref.mail.maildir_in import MaildirIntake
+from pbmref.mail.outbox import read_maildir
+from pbmref.referee.pipeline import Referee
+from pbmref.reports.diplomacy import POWER_COLOURS, render_diplomacy_svg
+from pbmref.rules.diplomacy.state import Variant, initial_position
+from pbmref.scenario_diplomacy import position_to_dict
+from pbmref.store import GameStore
+
+SVG = "{http://www.w3.org/2000/svg}"
+POWERS = ["AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR"]
+NAMES = ["anton", "edith", "fleur", "gustav", "ilaria", "raisa", "tarik"]
+
+
+def new_game(tmp_path: Path, ruleset: str, capsys: pytest.CaptureFixture[str]) -> str:
+    args = ["new-game", "g1", "--games", str(tmp_path / "games"), "--ruleset", ruleset,
+            "--deadline", "2099-03-02T12:00:00+00:00", "--seed", "4"]
+    for name in NAMES:
+        args += ["--player", f"{name}:{name}@example.org:{name.title()}"]
+    assert main(args) == 0
+    return capsys.readouterr().out
+
+
+@pytest.mark.parametrize("ruleset,phase,units", [("dirigible", "W1900A", 0),
+                                                 ("diplomacy", "S1901M", 22)])
+def test_new_game_prints_passwords_and_powers(tmp_path: Path, ruleset: str, phase: str,
+                                              units: int,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    out = new_game(tmp_path, ruleset, capsys)
+    assert f"deadline of phase {phase}" in out
+    for name, power in zip(NAMES, POWERS, strict=True):
+        assert re.search(rf"^  {name} +\S+ +{name}@example.org$", out, re.M), out
+        assert f"{name} {power}" in out
+    game = GameStore(tmp_path / "games").open("g1")
+    assert game.position["phase"] == phase
+    assert game.position["players"] == dict(zip(NAMES, POWERS, strict=True))
+    assert sum(len(v) for v in game.position["units"].values()) == units
+    assert main(["status", "g1", "--games", str(tmp_path / "games")]) == 0
+    assert f"phase {phase} (turn 1)" in capsys.readouterr().out
+
+
+def test_the_new_dirigible_game_takes_winter_1900_builds_by_mail(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = new_game(tmp_path, "dirigible", capsys)
+    password = re.search(r"^  raisa +(\S+)", out, re.M)
+    assert password is not None
+    config = Config(
+        games_dir=tmp_path / "games", spool_dir=tmp_path / "spool",
+        referee=RefereeConfig(address=REFEREE, name="Referee"),
+        mail=MailConfig(mode="maildir", maildir=MaildirConfig(
+            inbox=tmp_path / "inbox", outbox=tmp_path / "outbox")))
+    referee = Referee(config, clock=Clock(datetime(2026, 3, 1, 12, tzinfo=UTC)))
+    intake = MaildirIntake(config.mail.maildir.inbox)
+    body = (f"GAME g1\nPASSWORD {password.group(1)}\nPHASE W1900A\n"
+            "Build A Mos\nBuild D Mos\nBuild F StP/sc\nBuild F StP/nc\nEND\n")
+    raw = (f"From: raisa@example.org\nTo: {REFEREE}\nSubject: builds\n"
+           f"Message-ID: <b1@example.org>\n\n{body}").encode()
+    intake.deliver(raw)
+    referee.take_in(intake)
+    referee.deliver(force=True)
+    reply = body_of(read_maildir(tmp_path / "outbox")[-1])
+    # DD12: no fleet on St Petersburg's north coast in 1900; the mail is refused whole
+    assert "NOT accepted" in reply and "Line 7:" in reply and "DD12" in reply, reply
+    assert GameStore(tmp_path / "games").open("g1").orders() == {}
+
+
+def units_in(svg: str) -> list[ElementTree.Element]:
+    root = ElementTree.fromstring(svg)
+    return [e for e in root.iter() if "unit" in (e.get("class") or "").split()]
+
+
+def test_svg_has_one_unit_element_per_unit_in_its_province_and_coast() -> None:
+    position = position_to_dict(initial_position(Variant.STANDARD))
+    svg = render_diplomacy_svg(position)
+    found = units_in(svg)
+    assert len(found) == 22
+    by_unit = {(e.get("data-power"), e.get("data-unit")): e for e in found}
+    for power, units in position["units"].items():
+        for unit in units:
+            e = by_unit[(power, unit)]
+            assert e.get("fill") == POWER_COLOURS[power]
+            assert e.get("data-province") == unit.split()[1].split("/")[0].lower()
+            letters = [t.text for t in e.iter(f"{SVG}text")]
+            assert letters == [unit[0]]
+    assert by_unit[("RUS", "F StP/sc")].get("data-coast") == "sc"
+
+
+def test_svg_coasts_and_layers_are_told_apart() -> None:
+    position = {
+        "ruleset": "dirigible", "phase": "F1902R",
+        "units": {"RUS": ["F StP/nc"], "GER": ["A Mun", "D Mun"], "FRA": ["F Spa/sc"]},
+        "centers": {"GER": ["Mun"], "FRA": ["Spa"]},
+        "devastated": ["Mun"],
+        "dislodged": {"AUS": [{"unit": "A Tyr"}]},
+    }
+    svg = render_diplomacy_svg(position)
+    found = units_in(svg)
+    assert len(found) == 4  # the dislodged army is drawn, but not as a unit
+    where = {}
+    for e in found:
+        shape = next(iter(e))
+        while shape.tag == f"{SVG}title":
+            shape = list(e)[1]
+        where[e.get("data-unit")] = (shape.get("cx") or shape.get("x"),
+                                     shape.get("cy") or shape.get("y"))
+    assert where["A Mun"] != where["D Mun"]  # two layers, both visible (DD6)
+    nc = render_diplomacy_svg({**position, "units": {"RUS": ["F StP/sc"]}})
+    assert units_in(nc)[0].get("data-coast") == "sc"
+    root = ElementTree.fromstring(svg)
+    assert any("devastated" in (e.get("class") or "") for e in root.iter())
+    assert sum("dislodged" in (e.get("class") or "").split() for e in root.iter()) == 1
+
+
+def test_the_near_victory_position_draws() -> None:
+    data = yaml.safe_load((Path(__file__).parent / "near_victory.yaml").read_text())
+    svg = render_diplomacy_svg(data)
+    assert len(units_in(svg)) == sum(len(v) for v in data["units"].values())
