@@ -39,7 +39,7 @@ from pbmref.referee.daemon import Daemon  # noqa: E402
 from pbmref.referee.pipeline import Referee  # noqa: E402
 from pbmref.store import GameStore  # noqa: E402
 
-PLAYERS = 6
+PLAYERS = 25  # 500 mails = 20 a player: under the referee's per-address loop limit
 PLANES = ("TAKEOFF BETA\n1: A\n2: A\n3: L", "TAKEOFF ALPHA\n1: A\n2: A\n3: R",
           "TAKEOFF GAMMA\n1: A\n2: A\n3: A")
 

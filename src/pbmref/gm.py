@@ -128,8 +128,16 @@ def _tweedekker_position(
     board = HexBoard(board_side)
     free = [a for a in AIRFIELD_ORDER if a not in {p.airfield for p in players}]
     aircraft: dict[str, Any] = {}
+    unplaced = 0
     for p in players:
-        field_name = p.airfield or free.pop(0)
+        # Ruling (B5): six airfields; with more pilots than free airfields the
+        # airfields are shared in turn, each pilot still owning one.
+        if p.airfield:
+            field_name = p.airfield
+        else:
+            pool = free or list(AIRFIELD_ORDER)
+            field_name = pool[unplaced % len(pool)]
+            unplaced += 1
         corner = Heading.parse(field_name)
         aircraft[p.id] = {"hex": board.name(board.corner(corner)), "state": "landed",
                           "airfield": corner.value}
