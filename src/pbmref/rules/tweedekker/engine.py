@@ -248,7 +248,7 @@ class _Turn:
             self.fire_aircraft(move, damage)
             self.fire_zeppelin(move, damage)
             destroyed = self.apply_damage(move, damage)
-            self.explode(move, destroyed)
+            self.explode(move, destroyed, damage)
             for p in self.planes.values():
                 if move == 2 and p.takeoff is not None and p.state is TAXIING:
                     p.state = FLYING  # L3: airborne after move 2
@@ -538,6 +538,17 @@ class _Turn:
             tied = [k for k in tied if rolls[k] == best]
         return tied[0]
 
+    def credit_kill(self, move: int, p: _Plane, damage: _MoveDamage) -> str | None:
+        """V2: the kill of an aircraft shot down this move, if gunfire hit it; 5 VP."""
+        winner = self.kill_winner(move, p.pilot, damage.gunfire.get((_PLANE, p.pilot), {}))
+        credited = winner[1] if winner is not None and winner[0] == _PLANE else None
+        if credited is not None:
+            killer = self.planes[credited]
+            killer.vp += 5
+            killer.kills += 1
+            self.events.append(PointsScored(move, credited, 5, "kill", p.pilot))
+        return credited
+
     def apply_damage(self, move: int, damage: _MoveDamage) -> list[_Zep]:
         """Step 3 (T2): gunfire, bombs and storms added up and applied together."""
         # C2: flying or taxiing aircraft and zeppelins ending the move in a storm.
@@ -571,14 +582,7 @@ class _Turn:
                 down.append((p, reason))
         for p, reason in down:
             p.state = AircraftState.DOWN
-            gun = damage.gunfire.get((_PLANE, p.pilot), {})
-            winner = self.kill_winner(move, p.pilot, gun)
-            credited = winner[1] if winner is not None and winner[0] == _PLANE else None
-            if credited is not None:
-                killer = self.planes[credited]
-                killer.vp += 5
-                killer.kills += 1
-                self.events.append(PointsScored(move, credited, 5, "kill", p.pilot))
+            credited = self.credit_kill(move, p, damage)
             self.events.append(ShotDown(move, p.pilot, credited, reason))
 
         destroyed: list[_Zep] = []
@@ -628,7 +632,7 @@ class _Turn:
                                             "gunfire" if gun else "storm"))
         return destroyed
 
-    def explode(self, move: int, destroyed: list[_Zep]) -> None:
+    def explode(self, move: int, destroyed: list[_Zep], damage: _MoveDamage) -> None:
         """Step 4 (T2, Z12): explosions, then destruction checked again."""
         if not destroyed:
             return
@@ -652,8 +656,13 @@ class _Turn:
                 hurt.append(p)
         for p in hurt:
             if p.damage <= 0 and p.state.in_fight:
-                p.state = AircraftState.DOWN  # nobody's kill (V2, Z12)
-                self.events.append(ShotDown(move, p.pilot, None, "explosion"))
+                p.state = AircraftState.DOWN
+                # V2: the explosion is part of the move (T2 step 4), so an
+                # aircraft gunfire hit in this move and finished by the blast is
+                # the kill of its top gunner; one hit by the blast alone is
+                # nobody's kill (Z12 earns no points itself).
+                credited = self.credit_kill(move, p, damage)
+                self.events.append(ShotDown(move, p.pilot, credited, "explosion"))
 
     # ------------------------------------------------------------------ end of turn
 
