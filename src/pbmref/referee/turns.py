@@ -13,9 +13,10 @@ from __future__ import annotations
 import hashlib
 import logging
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import timedelta
+from typing import Any
 
 from pbmref import gm
 from pbmref.mail.base import Intake
@@ -40,12 +41,16 @@ class DueReport:
 
 
 def fill_computer_orders(referee: Referee, game: Game) -> list[str]:
-    """Write orders for computer-played players who have none (tweedekker)."""
-    if game.settings.ruleset != "tweedekker":
-        return []
-    from pbmref.autopilot.tweedekker import choose_orders
-    from pbmref.rules.tweedekker.position import position_from_dict
-
+    """Write orders for computer-played players who have none (the air games)."""
+    choose: Callable[[Any, str, random.Random], dict[str, Any]]
+    if game.settings.ruleset == "tweedekker":
+        from pbmref.autopilot.tweedekker import choose_orders as choose
+        from pbmref.rules.tweedekker.position import position_from_dict
+    elif game.settings.ruleset == "fastplay":
+        from pbmref.rules.fastplay.autopilot import orders_entry as choose
+        from pbmref.rules.fastplay.position import position_from_dict  # type: ignore[assignment]
+    else:
+        return []  # Diplomacy: a missing power's units hold (DD3)
     have = set(game.orders())
     state = position_from_dict(game.position)
     rng = random.Random(derive_turn_seed(game.settings.seed, game.turn) ^ 0x5EED)
@@ -53,7 +58,7 @@ def fill_computer_orders(referee: Referee, game: Game) -> list[str]:
     for pid, player in sorted(game.settings.players.items()):
         if not (player.computer and player.active) or pid in have:
             continue
-        entry = choose_orders(state, pid, rng)
+        entry = choose(state, pid, rng)
         if not entry:
             continue
         game.save_orders(pid, entry, raw="(written by the computer pilot)",
