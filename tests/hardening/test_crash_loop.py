@@ -1,0 +1,172 @@
+"""Crash loop on the real servers: the daemon (``pbmref serve``, its own process
+group) is killed with SIGKILL at random (seeded) moments while 200 mails arrive
+and two cron runs (``pbmref adjudicate --due``) happen, one before and one after
+the deadlines; it is restarted each time. At the end every order is stored once,
+every mail answered (at most one duplicate per kill, none lost), and each game
+advanced exactly once per deadline (shared/spec/referee.md, "Mail" and
+"Deadlines and turns")."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from crashkit import (
+    DaemonProcess,
+    as_utc,
+    cron,
+    order_mail,
+    replies_by_origin,
+    stored_message_ids,
+    turn_history,
+    wait_for,
+)
+from hardkit import PASSWORDS, set_passwords
+
+from pbmref import gm
+from pbmref.config import load_config
+from pbmref.store import GameStore
+
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
+
+SEED = 20261130
+MAILS = 200
+GAMES = {"crash-a": 30, "crash-b": 50}  # game -> seconds from the start to its deadline
+PLAYERS = {"crash-a": [f"p{i:03d}" for i in range(0, 5)],
+           "crash-b": [f"p{i:03d}" for i in range(5, 10)]}
+FIGURES: dict[str, Any] = {}
+
+
+def _body(rng: random.Random, game: str, password: str) -> str:
+    kind = rng.random()
+    if kind < 0.55:
+        moves = " ".join(rng.choice(["L", "R", "A"]) for _ in range(1))
+        return (f"GAME {game}\nPASSWORD {password}\nPLANE\nTAKEOFF BETA\n1: A\n2: A\n"
+                f"3: {moves}\nEND\n")
+    if kind < 0.75:
+        return f"GAME {game}\nPASSWORD {password}\nSTATUS\nORDERS\nEND\n"
+    if kind < 0.9:
+        return f"GAME {game}\nPASSWORD not-{password}\nPLANE\n1: A\nEND\n"
+    return f"GAME {game}\nPASSWORD {password}\nPLANE\n1: Q Q Q\nEND\n"
+
+
+def test_sigkill_at_random_moments_loses_nothing(hard_servers: Any, tmp_path: Path) -> None:
+    ms = hard_servers
+    rng = random.Random(SEED)
+    ref = ms.fresh_user("crashref")
+    config_path = ms.write_config(tmp_path / "ref", user=ref)
+    config = load_config(config_path)
+    store = GameStore(config.games_dir)
+    start = datetime.now(UTC)
+    passwords = {}
+    for game, seconds in GAMES.items():
+        players = [gm.PlayerSpec(p, (ms.address(p),), p) for p in PLAYERS[game]]
+        made = gm.new_game(store, game, players, seed=rng.randrange(1, 10**6),
+                           deadline=start + timedelta(seconds=seconds), turn_length="1m",
+                           early_adjudication=False, reminder_hours=0)
+        pw = {p: f"{p}-{game}-pw" for p in PLAYERS[game]}
+        set_passwords(store, game, pw)
+        passwords.update({(game, p): v for p, v in pw.items()})
+        del made
+    assert PASSWORDS  # (the corpus passwords are not used here)
+    before = {p: len(ms.fetch_all(p)) for g in PLAYERS.values() for p in g}
+
+    log = tmp_path / "daemon.log"
+    daemon = DaemonProcess(config_path, log)
+    daemon.start()
+    sent: dict[str, str] = {}  # Message-ID -> player
+    done = threading.Event()
+
+    def sender() -> None:
+        srng = random.Random(SEED + 1)
+        for i in range(MAILS):
+            game = srng.choice(list(GAMES))
+            player = srng.choice(PLAYERS[game])
+            mid = f"<crash-{i:03d}-{player}@players.test>"
+            body = _body(srng, game, passwords[(game, player)])
+            ms.send(ms.address(player), [ms.address(ref)],
+                    order_mail(ms.address(player), ms.address(ref), mid, body))
+            sent[mid] = player
+            time.sleep(0.3)
+        done.set()
+
+    crons: list[int] = []
+
+    def cron_runs() -> None:
+        time.sleep(20)  # before the first deadline
+        crons.append(cron(config_path, tmp_path / "cron.log"))
+        time.sleep(max(0.0, (start + timedelta(seconds=56) - datetime.now(UTC)).total_seconds()))
+        crons.append(cron(config_path, tmp_path / "cron.log"))  # after both deadlines
+
+    threads = [threading.Thread(target=sender), threading.Thread(target=cron_runs)]
+    for t in threads:
+        t.start()
+    try:
+        while not done.is_set():
+            time.sleep(rng.uniform(1.5, 5.0))
+            daemon.kill()
+            time.sleep(rng.uniform(0.0, 0.8))
+            daemon.start()
+        for t in threads:
+            t.join(timeout=300)
+
+        def boxes() -> dict[str, list[bytes]]:
+            return {p: ms.fetch_all(p)[before[p]:] for p in before}
+
+        def all_answered() -> bool:
+            answers, _ = replies_by_origin(boxes())
+            return all(answers[m] >= 1 for m in sent)
+
+        assert wait_for(all_answered, timeout=180, step=2.0), "some mails were never answered"
+        # stop away from a deadline, so the last one passed is surely adjudicated
+        for game in GAMES:
+            open_deadline = store.open(game).settings.deadline
+            assert open_deadline is not None
+            gap = (open_deadline - datetime.now(UTC)).total_seconds()
+            if -8 < gap < 8:
+                time.sleep(gap + 8)
+        time.sleep(3)
+    finally:
+        stop_status = daemon.stop()
+    stopped_at = datetime.now(UTC)
+
+    answers, reports = replies_by_origin(boxes())
+    lost = [m for m in sent if answers[m] == 0]
+    duplicates = sum(max(0, answers[m] - 1) for m in sent)
+    report_dupes = sum(n - 1 for n in reports.values() if n > 1)
+    stored = stored_message_ids(config.games_dir)
+    twice = {m: n for m, n in stored.items() if n > 1}
+    FIGURES.update(kills=daemon.kills, mails=len(sent), duplicates=duplicates,
+                   report_duplicates=report_dupes, crons=crons, lost=len(lost),
+                   stored=len(stored))
+    print(f"crash loop: {FIGURES}")
+
+    assert len(sent) == MAILS and lost == []
+    assert duplicates + report_dupes <= daemon.kills, FIGURES
+    assert twice == {}, f"Message-IDs stored twice: {twice}"
+    assert all(c in (0, 1) for c in crons) and len(crons) == 2
+    assert stop_status in (0, -15)
+    for game in GAMES:
+        game_dir = config.games_dir / game
+        history = turn_history(game_dir)
+        assert history, f"{game} was never adjudicated"
+        deadline = as_utc(start + timedelta(seconds=GAMES[game]))
+        for record in history:
+            assert as_utc(record["adjudicated_at"]) >= deadline, (game, record["turn"])
+            deadline = as_utc(record["next_deadline"])
+        assert [r["turn"] for r in history] == list(range(1, len(history) + 1))
+        assert deadline > stopped_at - timedelta(seconds=8), f"{game}: a deadline was missed"
+        assert not list(game_dir.glob("turns/*/*.replaced-*")), "a turn was written twice"
+        # every player got each turn's report (a duplicate only through a kill)
+        for player in PLAYERS[game]:
+            for record in history:
+                subject = [s for (p, s), _ in reports.items()
+                           if p == player and f"[{game}] report of turn {record['turn']} " in s]
+                assert subject, f"{player} got no report of {game} turn {record['turn']}"
+    assert not list((config.spool_dir / "in" / "shunt").iterdir()), "mail was set aside"
+    assert ms.count(ref) == 0, "mail left in the referee's INBOX"
