@@ -136,6 +136,7 @@ def handle_new_game(args: argparse.Namespace) -> int:
     if wind is not None:
         wind["changes"] = bool(args.wind_changes)
     deadline = datetime.fromisoformat(args.deadline) if args.deadline else None
+    cfg = _config(args)  # its ``deadlines`` section gives the defaults below
     result = gm.new_game(
         _store(args), args.game, players, title=args.title or "", ruleset=args.ruleset,
         board_side=args.board_side, wind=wind, clouds=[_cloud(c) for c in args.cloud or []],
@@ -144,8 +145,12 @@ def handle_new_game(args: argparse.Namespace) -> int:
         zeppelin_hexes=args.zeppelin_hexes.split(",") if args.zeppelin_hexes else None,
         zeppelin_heading=args.zeppelin_heading,
         rule_settings=dict(args.setting or []), position=position, timezone=args.timezone,
-        deadline=deadline, turn_length=args.turn_length, reminder_hours=args.reminder_hours,
-        early_adjudication=not args.no_early, anonymous=args.anonymous,
+        deadline=deadline, turn_length=args.turn_length,
+        reminder_hours=args.reminder_hours if args.reminder_hours is not None else (
+            cfg.deadlines.reminder_hours if cfg is not None else 12),
+        early_adjudication=not args.no_early and (
+            cfg.deadlines.early_adjudication if cfg is not None else True),
+        anonymous=args.anonymous,
         passwords=not args.no_passwords, observers=args.observer or [], seed=args.seed,
     )
     game = result.game
@@ -313,7 +318,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--timezone", default="UTC", help="IANA zone, e.g. Europe/Berlin")
     p.add_argument("--deadline", help="turn 1 deadline, ISO (default: turn length from now)")
     p.add_argument("--turn-length", default="48h")
-    p.add_argument("--reminder-hours", type=float, default=12)
+    p.add_argument("--reminder-hours", type=float, default=None,
+                   help="remind players without orders this many hours before the deadline "
+                        "(default: the config's deadlines.reminder_hours, else 12; 0: never)")
     p.add_argument("--no-early", action="store_true",
                    help="never adjudicate before the deadline")
     p.add_argument("--anonymous", action="store_true")
