@@ -192,8 +192,10 @@ def assign_powers(players: Sequence[PlayerSpec]) -> dict[str, str]:
     for p in players:
         wish = next((str(w).upper() for w in (p.power, p.id, p.airfield)
                      if w and str(w).upper() in POWERS), None)
-        if p.power and str(p.power).upper() not in POWERS:
-            raise ValueError(f"{p.id}: {p.power!r} is not a power; powers: {', '.join(POWERS)}")
+        for named in (p.power, p.airfield):  # the CLI's fourth field names the power
+            if named and str(named).upper() not in POWERS:
+                raise ValueError(f"{p.id}: {named!r} is not a power; powers: "
+                                 f"{', '.join(POWERS)}")
         if wish is not None:
             if wish in out.values():
                 raise ValueError(f"{wish} is given to two players")
@@ -218,6 +220,8 @@ def _diplomacy_position(players: Sequence[PlayerSpec], ruleset: str,
     else:
         out = dict(position)
         out.setdefault("ruleset", ruleset)
+        if out["ruleset"] != ruleset:
+            raise ValueError(f"the position is for {out['ruleset']}, the game is {ruleset}")
         how = f"position given by the game master ({out.get('phase', '?')})"
     if not out.get("players"):
         out["players"] = assign_powers(players)
