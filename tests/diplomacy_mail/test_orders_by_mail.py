@@ -116,3 +116,50 @@ def test_a_late_mail_for_an_adjudicated_phase(dip: DipTable) -> None:
     dip.deadline()
     text = dip.reply("fleur", "A Par - Bur", phase="S1901M")
     assert "phase S1901M, but phase F1901M is open" in text
+
+
+def test_a_turn_number_in_a_diplomacy_mail_is_refused(dip: DipTable) -> None:
+    out = dip.send("fleur", "TURN 1", "A Par - Bur")
+    text = body_of(out[0])
+    assert "your mail is for turn 1, but phase S1901M is open" in text
+    assert dip.game().orders() == {}
+
+
+def test_the_reminder_names_the_phase_and_dd3(dip: DipTable) -> None:
+    from datetime import timedelta
+
+    from pbmref.referee.turns import send_reminders
+
+    dip.game().set_scalars({"reminder_hours": 6})
+    dip.reply("fleur", "A Par - Bur")
+    dip.clock.now = dip.game().settings.deadline - timedelta(hours=2)
+    assert send_reminders(dip.referee, ["dip1"]) == len(PLAYERS) - 1
+    dip.referee.deliver(force=True)
+    mails = dip.new_outbox()
+    assert address("fleur") not in [m["To"] for m in mails]
+    assert mails[0]["Subject"] == "[dip1] reminder: orders for phase S1901M"
+    assert "your units hold" in body_of(mails[0]) and "DD3" in body_of(mails[0])
+
+
+def test_dd1_no_winter_when_nobody_may_adjust(dip: DipTable) -> None:
+    dip.deadline()  # nobody sent orders: every unit holds (DD3)
+    assert dip.phase() == "F1901M"
+    mails = dip.deadline()
+    assert dip.phase() == "S1902M"  # no captures, no builds: no W1901A (DD1)
+    assert "Next: S1902M (Spring 1902 movement)" in body_of(mails[0])
+
+
+def test_dd1_a_capture_in_the_fall_opens_the_winter_builds(dip: DipTable) -> None:
+    dip.reply("fleur", "A Mar - Spa", phase="S1901M")
+    dip.deadline()
+    mails = dip.deadline()
+    text = body_of(mails[0])
+    assert "FRA takes Spa" in text and "Next: W1901A (Winter 1901 adjustments)" in text
+    assert dip.phase() == "W1901A"
+    refused = dip.reply("fleur", "Build A Spa")  # not a home centre
+    assert "NOT accepted" in refused
+    assert "accepted" in dip.reply("fleur", "Build A Mar", phase="W1901A")
+    text = body_of(dip.deadline()[0])
+    assert "Build A Mar - succeeds" in text and "FRA builds A Mar" in text
+    assert dip.phase() == "S1902M"
+    assert "A Mar" in dip.game().position["units"]["FRA"]
