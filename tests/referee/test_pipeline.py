@@ -28,7 +28,8 @@ def test_accepted_orders_are_stored_and_confirmed(table: Table) -> None:
     assert reply["X-Pbmref-Loop"] == "referee@test.invalid"
     assert reply["In-Reply-To"]
     text = body_of(reply)
-    assert "accepted" in text and "TAKEOFF BETA" in text and "(UTC)" in text
+    assert "accepted" in text and "TAKEOFF BETA" in text
+    assert "Deadline: Tue 3 Mar 2026 12:00 UTC" in text
     assert table.game().orders()["anna"]["plane"] == ["A", "A", "L"]
 
 

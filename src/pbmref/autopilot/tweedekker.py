@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pbmref.rules.hexgrid import Heading, Hex, HexBoard
+from pbmref.rules.tweedekker.movement import manoeuvre as fly
 from pbmref.rules.tweedekker.orders import FireDir, Manoeuvre, Move
 from pbmref.rules.tweedekker.state import (
     Aircraft,
@@ -70,25 +71,6 @@ _ENEMY_GUESS = ((Manoeuvre.A, 0.32), (Manoeuvre.L, 0.17), (Manoeuvre.R, 0.17),
                 (Manoeuvre.LS, 0.17), (Manoeuvre.RS, 0.17))
 
 
-def fly(hex_: Hex, heading: Heading, manoeuvre: Manoeuvre) -> tuple[Hex, Heading]:
-    """Where a manoeuvre takes an aircraft (rule M2).
-
-    >>> fly(Hex(0, 0), Heading.N, Manoeuvre.L)
-    (Hex(q=-1, r=0), <Heading.NW: 'NW'>)
-    """
-    if manoeuvre is Manoeuvre.A:
-        return hex_.step(heading), heading
-    if manoeuvre is Manoeuvre.L:
-        return hex_.step(heading.left()), heading.left()
-    if manoeuvre is Manoeuvre.R:
-        return hex_.step(heading.right()), heading.right()
-    if manoeuvre is Manoeuvre.LS:
-        return hex_.step(heading.left()), heading
-    if manoeuvre is Manoeuvre.RS:
-        return hex_.step(heading.right()), heading
-    if manoeuvre is Manoeuvre.I:
-        return hex_.step(heading), heading.opposite()
-    return hex_, heading
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
-from zoneinfo import ZoneInfo
+
+from pbmref.reports.text import format_deadline
 
 RULE = "-" * 40
 
@@ -29,21 +30,13 @@ def _diplomacy(turn: Turn) -> bool:
 
 
 def when(moment: datetime | None, timezone: str) -> str:
-    """A deadline as the player reads it, in the game's time zone.
+    """A deadline as the player reads it, in the game's time zone (as in reports).
 
     >>> from datetime import UTC
     >>> when(datetime(2026, 12, 1, 18, 0, tzinfo=UTC), "Europe/Amsterdam")
     'Tue 1 Dec 2026 19:00 CET (Europe/Amsterdam)'
     """
-    if moment is None:
-        return "not set"
-    try:
-        zone = ZoneInfo(timezone)
-    except (KeyError, ValueError):
-        zone = ZoneInfo("UTC")
-        timezone = "UTC"
-    local = moment.astimezone(zone)
-    return f"{local:%a} {local.day} {local:%b %Y %H:%M} {local.tzname()} ({timezone})"
+    return format_deadline(moment, timezone)
 
 
 def format_entry(entry: Mapping[str, Any]) -> list[str]:

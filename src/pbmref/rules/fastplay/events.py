@@ -11,12 +11,10 @@ turn. Every die is a ``DieRolled`` event, in the order rolled.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
-from enum import Enum
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from pbmref.rules.fastplay.board import FastBoard
+from pbmref.rules.eventdata import Event, event_to_dict
 from pbmref.rules.hexgrid import Heading, Hex
 
 __all__ = [
@@ -27,10 +25,6 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    kind: ClassVar[str] = "event"
-    move: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,22 +200,8 @@ class GameEnded(Event):
     score: tuple[tuple[str, int], ...]
 
 
-def _plain(value: Any, board: FastBoard) -> Any:
-    if isinstance(value, Hex):
-        return board.name(value)
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, tuple):
-        return [_plain(v, board) for v in value]
-    return value
 
 
-def event_to_dict(event: Event, board: FastBoard) -> dict[str, Any]:
-    """The event as plain data (names for hexes and headings)."""
-    out: dict[str, Any] = {"kind": event.kind}
-    for f in dataclasses.fields(event):
-        out[f.name] = _plain(getattr(event, f.name), board)
-    return out
 
 
 EVENT_TYPES: dict[str, type[Event]] = {

@@ -21,11 +21,15 @@ from pbmref.rules.fastplay.board import FastBoard
 from pbmref.rules.fastplay.cards import DECK_COUNTS, FULL_DECK, Card, sort_deck
 from pbmref.rules.fastplay.state import GameState, Plane, PlaneState, Settings, Team
 from pbmref.rules.hexgrid import Heading, HexNameError
-from pbmref.rules.tweedekker.position import PositionError
+from pbmref.rules.plaindata import KeyPath as Path
+from pbmref.rules.plaindata import PositionError
+from pbmref.rules.plaindata import boolean as _bool
+from pbmref.rules.plaindata import check_keys as _check_keys
+from pbmref.rules.plaindata import mapping as _mapping
+from pbmref.rules.plaindata import whole as _int
 
 __all__ = ["PositionError", "position_from_dict", "position_to_dict"]
 
-Path = tuple[str | int, ...]
 
 _TOP_KEYS = {
     "ruleset", "turn", "seed", "board", "settings", "aircraft", "orders", "expect",
@@ -39,36 +43,12 @@ _PLANE_KEYS = {
 _SETTING_NAMES = {f.name for f in dataclasses.fields(Settings)}
 
 
-def _mapping(value: Any, path: Path) -> Mapping[str, Any]:
-    if value is None:
-        return {}
-    if not isinstance(value, Mapping):
-        raise PositionError(path, f"expected a mapping of keys to values, found {value!r}")
-    return value
 
 
-def _check_keys(data: Mapping[str, Any], allowed: set[str], path: Path) -> None:
-    for key in data:
-        if key not in allowed:
-            known = ", ".join(sorted(allowed))
-            raise PositionError((*path, key), f"unknown key {key!r}; known keys: {known}")
 
 
-def _int(value: Any, path: Path, low: int | None = None, high: int | None = None,
-         rule: str = "") -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise PositionError(path, f"expected a whole number, found {value!r}", rule)
-    if low is not None and value < low:
-        raise PositionError(path, f"{value} is below the least allowed value {low}", rule)
-    if high is not None and value > high:
-        raise PositionError(path, f"{value} is above the most allowed value {high}", rule)
-    return value
 
 
-def _bool(value: Any, path: Path) -> bool:
-    if not isinstance(value, bool):
-        raise PositionError(path, f"expected true or false, found {value!r}")
-    return value
 
 
 def _settings(data: Mapping[str, Any]) -> Settings:

@@ -6,19 +6,18 @@ of the turn (T3). Every die is an ``DieRolled`` event (V5).
 
 ``event_to_dict`` gives the YAML/JSON form, with hexes written as names:
 
->>> from pbmref.rules.hexgrid import Hex, HexBoard
+>>> from pbmref.rules.hexgrid import HexBoard
 >>> event_to_dict(Repaired(0, "baron", 2, 8), HexBoard(10))
 {'kind': 'repaired', 'move': 0, 'pilot': 'baron', 'amount': 2, 'damage': 8}
 """
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
-from enum import Enum
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from pbmref.rules.hexgrid import Heading, Hex, HexBoard
+from pbmref.rules.eventdata import Event, event_to_dict
+from pbmref.rules.hexgrid import Heading, Hex
 
 __all__ = [
     "AcePromoted",
@@ -48,10 +47,6 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    kind: ClassVar[str] = "event"
-    move: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,22 +279,8 @@ class GameEnded(Event):
     reason: str  # "last aircraft", "no aircraft left", "turn limit"
 
 
-def _plain(value: Any, board: HexBoard) -> Any:
-    if isinstance(value, Hex):
-        return board.name(value)
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, tuple):
-        return [_plain(v, board) for v in value]
-    return value
 
 
-def event_to_dict(event: Event, board: HexBoard) -> dict[str, Any]:
-    """The event as plain data (names for hexes and headings)."""
-    out: dict[str, Any] = {"kind": event.kind}
-    for f in dataclasses.fields(event):
-        out[f.name] = _plain(getattr(event, f.name), board)
-    return out
 
 
 EVENT_TYPES: dict[str, type[Event]] = {

@@ -18,6 +18,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbmref.rules.hexgrid import Heading, Hex, HexBoard, HexNameError
+from pbmref.rules.plaindata import KeyPath as Path
+from pbmref.rules.plaindata import PositionError
+from pbmref.rules.plaindata import boolean as _bool
+from pbmref.rules.plaindata import check_keys as _check_keys
+from pbmref.rules.plaindata import mapping as _mapping
+from pbmref.rules.plaindata import whole as _int
 from pbmref.rules.tweedekker.state import (
     Aircraft,
     AircraftState,
@@ -32,46 +38,17 @@ from pbmref.rules.tweedekker.state import (
 
 __all__ = ["PositionError", "position_from_dict", "position_to_dict"]
 
-Path = tuple[str | int, ...]
 
 
-class PositionError(ValueError):
-    """A position value that breaks a rule; ``path`` locates it in the file."""
-
-    def __init__(self, path: Path, message: str, rule: str = "") -> None:
-        self.path = path
-        self.message = message
-        self.rule = rule
-        where = ".".join(str(p) for p in path)
-        super().__init__(f"{where}: {message}" + (f" (rule {rule})" if rule else ""))
 
 
 _SETTING_NAMES = {f.name for f in dataclasses.fields(Settings)}
 
 
-def _mapping(value: Any, path: Path) -> Mapping[str, Any]:
-    if value is None:
-        return {}
-    if not isinstance(value, Mapping):
-        raise PositionError(path, f"expected a mapping of keys to values, found {value!r}")
-    return value
 
 
-def _int(value: Any, path: Path, low: int | None = None, high: int | None = None,
-         rule: str = "") -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise PositionError(path, f"expected a whole number, found {value!r}", rule)
-    if low is not None and value < low:
-        raise PositionError(path, f"{value} is below the least allowed value {low}", rule)
-    if high is not None and value > high:
-        raise PositionError(path, f"{value} is above the most allowed value {high}", rule)
-    return value
 
 
-def _bool(value: Any, path: Path) -> bool:
-    if not isinstance(value, bool):
-        raise PositionError(path, f"expected true or false, found {value!r}")
-    return value
 
 
 def _heading(value: Any, path: Path) -> Heading:
@@ -91,11 +68,6 @@ def _hex(value: Any, path: Path, board: HexBoard, off_board_ok: bool = False) ->
     return hex_
 
 
-def _check_keys(data: Mapping[str, Any], allowed: set[str], path: Path) -> None:
-    for key in data:
-        if key not in allowed:
-            known = ", ".join(sorted(allowed))
-            raise PositionError((*path, key), f"unknown key {key!r}; known keys: {known}")
 
 
 _TOP_KEYS = {
