@@ -260,6 +260,12 @@ def build() -> dict[str, bytes]:
     m["83_password_line_100k"] = plain(83, envelope(password="p" * 100_000))
     m["84_bare_lf_and_cr_line_ends"] = (head(84).replace("\r\n", "\n") + "\n"
                                         + envelope().replace("\n", "\r")).encode()
+    # found by bench/fuzz.py: text that only looks like an encoded word was decoded
+    # again when the reply was written, giving the reply a header of its own
+    m["85_message_id_holding_an_encoded_word"] = plain(
+        85, envelope(), mid="<x=?utf-8?q?=0D=0ABcc:_victim@evil.example=0D=0A?=y@example.org>")
+    inner = base64.b64encode(b"=?utf-8?q?=0D=0ABcc:_victim@evil.example?=").decode()
+    m["86_subject_double_encoded_bcc"] = plain(86, envelope(), subject=f"=?utf-8?b?{inner}?=")
     return m
 
 

@@ -31,8 +31,14 @@ class Attachment:
 
 
 def clean_header(value: str) -> str:
-    """One line, no CR/LF/NUL: safe as any header value."""
-    return " ".join(str(value).replace("\x00", " ").split())
+    """One line, no CR/LF/NUL: safe as any header value.
+
+    ``=?`` is broken up too: the email package decodes RFC 2047 encoded words
+    in a value it is given, so text that merely looks like one (a subject or a
+    Message-ID from a hostile mail) could otherwise turn back into a CR LF and
+    a header of its own (``Bcc:``) when the mail is written.
+    """
+    return " ".join(str(value).replace("\x00", " ").replace("=?", "= ?").split())
 
 
 def reply_subject(subject: str) -> str:
