@@ -165,7 +165,6 @@ def _orders_section(report: TurnReport, names: Mapping[str, str]) -> list[str]:
     units = _mapping(before.get("units"))
     dislodged = _mapping(before.get("dislodged"))
     retreats = _mapping(before.get("retreats"))
-    players = _players_of(before)
     lines = ["", f"ORDERS AND RESULTS OF {phase} (secret until now)", ""]
     for power in POWERS:
         given = by_power.get(power, [])
@@ -176,8 +175,10 @@ def _orders_section(report: TurnReport, names: Mapping[str, str]) -> list[str]:
                 why = "no orders: every unit holds (DD3)"
             elif kind == "R" and must_retreat:
                 why = "no orders: its dislodged units are disbanded (DD3)"
-            elif kind == "A" and power in players and _adjusts(before, power):
-                why = "no orders: nothing built; removals as in civil disorder (DD3, DD11)"
+            elif kind == "A" and _adjusts(before, power) != 0:
+                why = ("no orders: nothing built (DD3)" if _adjusts(before, power) > 0 else
+                       "no orders: units removed in civil disorder (DD3"
+                       + (", DD11)" if report.ruleset == "dirigible" else ")"))
             else:
                 continue
             lines += wrap(f"{_power_label(power, before, names)}: {why}", "  ", "    ")
@@ -191,12 +192,20 @@ def _orders_section(report: TurnReport, names: Mapping[str, str]) -> list[str]:
     return lines
 
 
-def _adjusts(position: Mapping[str, Any], power: str) -> bool:
-    owned, scoring, units = _counts(position)[power]
-    if str(position.get("ruleset", "")) == "dirigible":
-        points, upkeep = _supply_points(position)[power]
-        return points != upkeep
-    return owned != units
+def _adjusts(position: Mapping[str, Any], power: str) -> int:
+    """+1 when the power may build, -1 when it must remove, 0 when it has nothing
+    to order in a Winter adjustment (DD1, DD11), by the engine's own rules."""
+    from pbmref.rules.diplomacy import standard_map
+    from pbmref.rules.diplomacy.adjust import balance, may_adjust
+    from pbmref.scenario_diplomacy import ScenarioError, position_from_dict
+
+    try:
+        pos = position_from_dict(position)
+    except ScenarioError:
+        return 0
+    if not may_adjust(pos, standard_map(), power):
+        return 0
+    return -1 if balance(pos, power) < 0 else 1
 
 
 def _events_section(report: TurnReport, names: Mapping[str, str]) -> list[str]:
