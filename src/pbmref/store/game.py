@@ -98,6 +98,16 @@ RulesetLoader = Callable[[str], Ruleset]
 # Orders files read without a position check, by (path, mtime, size, turn): files
 # the referee writes are never rewritten in place, and a GM's edit changes the stamp.
 _READ_CACHE: dict[tuple[str, int, int, int], OrdersFile] = {}
+# Orders files checked against a position, by the stamps of both files.
+_CHECKED: dict[tuple[tuple[str, int, int], tuple[str, int, int]], OrdersFile] = {}
+
+
+def _stamp_of(path: Path) -> tuple[str, int, int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (str(path), st.st_mtime_ns, st.st_size)
 
 
 def turn_dir_name(turn: int) -> str:
@@ -675,10 +685,24 @@ class Game:
                     out[player] = f
                 break
         if out:
+            # The mails in force are checked against the position as they are read.
+            # A check is remembered by the stamps of the orders file and of the
+            # position file: neither changes unless somebody writes it anew.
+            pstamp = None
             if position is None:
+                pstamp = _stamp_of(self.turn_dir(turn) / "position.yaml")
                 position = self.position if turn == self.turn else self.read_position(turn)
-            for player, f in out.items():  # the mails in force are checked as read
-                out[player] = self.read_orders_file(f.path, turn, position)
+            for player, f in out.items():
+                fstamp = _stamp_of(f.path)
+                key = (fstamp, pstamp) if pstamp and fstamp else None
+                checked = _CHECKED.get(key) if key else None
+                if checked is None or checked.player not in self.settings.players:
+                    checked = self.read_orders_file(f.path, turn, position)
+                    if key:
+                        if len(_CHECKED) > 20000:
+                            _CHECKED.clear()
+                        _CHECKED[key] = checked
+                out[player] = checked
         return out
 
     def orders(self, turn: int | None = None) -> dict[str, dict[str, Any]]:
