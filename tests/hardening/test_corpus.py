@@ -289,3 +289,27 @@ def test_corpus_through_dovecot_and_smtp(hard_servers: Any, tmp_path: Path) -> N
     finally:
         intake.close()
     assert problems == []
+
+
+def test_a_mail_the_referee_died_on_three_times_is_set_aside_and_answered(
+        tmp_path: Path) -> None:
+    """A mail during whose handling the referee was killed at every try (a poison
+    mail, or bad luck in a crash loop) is shunted by the spool; its sender hears so."""
+    from pbmref.mail.base import RawMail
+
+    table = make_table(tmp_path)
+    raw = (f"From: {PLAYERS['anna']}\r\nTo: {REFEREE}\r\nSubject: orders\r\n"
+           "Message-ID: <poison@example.org>\r\n\r\n"
+           + table.order_mail("anna", "STATUS").replace("\n", "\r\n")).encode()
+    entry = table.referee.incoming.save(RawMail("k1", raw, T0))
+    for _ in range(3):  # three attempts begun, none finished: killed each time
+        entry = table.referee.incoming.begin(entry)
+    table.referee.process_spool()
+    table.referee.deliver(force=True)
+    out = [parse(r) for r in table.new_outbox()]
+    assert [str(m["To"]) for m in out] == [PLAYERS["anna"]]
+    assert "set aside" in _squash(body_of(out[0]))
+    assert len(table.referee.incoming.shunted()) == 1
+    table.referee.process_spool()  # told once only
+    table.referee.deliver(force=True)
+    assert table.new_outbox() == []

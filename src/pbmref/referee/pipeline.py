@@ -219,7 +219,14 @@ class Referee:
         """Handle every pending spooled mail, oldest first."""
         count = 0
         with self.incoming.lock():
-            for entry in self.incoming.pending():
+            shunted_before = {e.id for e, _ in self.incoming.shunted()}
+            pending = self.incoming.pending()
+            for entry, _reason in self.incoming.shunted():
+                # pending() gave up on it: the referee died while handling it, each
+                # time. Its sender is told, as after any failure, and it leaves the inbox.
+                if entry.id not in shunted_before:
+                    self._tell_given_up(entry, intake)
+            for entry in pending:
                 self._handle_entry(entry)
                 count += 1
                 if intake is not None and entry.intake_key:
@@ -264,6 +271,17 @@ class Referee:
         log.warning("not answering %s: %d replies within %s already (a mail loop?)",
                     to, REPLY_BUDGET, REPLY_WINDOW)
         return False
+
+    def _tell_given_up(self, entry: InEntry, intake: Intake | None) -> None:
+        try:
+            mail = read_message(entry.raw(), max_bytes=self.config.limits.max_message_bytes,
+                                size=entry.size)
+            self._tell_failed(mail)
+            if intake is not None and entry.intake_key:
+                intake.mark_handled(entry.intake_key)
+        except Exception:  # noqa: BLE001 - telling is a courtesy; the GM sees the shunt
+            log.warning("could not tell the sender of set-aside mail %s", entry.message_id,
+                        exc_info=True)
 
     def _tell_failed(self, mail: IncomingMail | None) -> None:
         """Tell the sender that their mail was set aside (registered senders only)."""
