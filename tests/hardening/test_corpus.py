@@ -313,3 +313,46 @@ def test_a_mail_the_referee_died_on_three_times_is_set_aside_and_answered(
     table.referee.process_spool()  # told once only
     table.referee.deliver(force=True)
     assert table.new_outbox() == []
+
+
+@pytest.mark.integration
+def test_a_30_mb_mail_through_dovecot_is_refused_politely(hard_servers: Any,
+                                                          tmp_path: Path) -> None:
+    """Over IMAP only the headers of a mail above the size limit are fetched."""
+    from datetime import UTC, datetime
+
+    from hardkit import set_passwords
+
+    from pbmref import gm
+    from pbmref.config import load_config
+    from pbmref.mail.factory import open_intake
+    from pbmref.referee.pipeline import Referee
+    from pbmref.store import GameStore
+
+    ms = hard_servers
+    ref = ms.fresh_user("bigref")
+    config = load_config(ms.write_config(tmp_path, user=ref))
+    store = GameStore(config.games_dir)
+    gm.new_game(store, "zep1", [gm.PlayerSpec("cora", (ms.address("cora"),), "Cora")],
+                seed=3, deadline=datetime.now(UTC) + timedelta(hours=48), reminder_hours=0)
+    set_passwords(store, "zep1", {"cora": PASSWORDS["cora"]})
+    head = (f"From: {ms.address('cora')}\r\nTo: {ms.address(ref)}\r\nSubject: album\r\n"
+            "Message-ID: <big-imap@example.org>\r\n\r\n").encode()
+    line = b"GAME zep1 PASSWORD cora-pass-3 " * 3 + b"\r\n"
+    ms.append(ref, head + line * (30 * 1024 * 1024 // len(line)))
+    before = fingerprint(config.games_dir)
+    n = ms.count("cora")
+    referee = Referee(config, store=store)
+    intake = open_intake(config)
+    try:
+        assert referee.take_in(intake) == 1
+        referee.deliver(force=True)
+    finally:
+        intake.close()
+    got = ms.fetch_all("cora")[n:]
+    check_replies("30 MB over IMAP", {"reply": ms.address("cora"), "says": [
+        "larger than this referee accepts"]}, got)
+    assert changed_files(before, fingerprint(config.games_dir)) == []
+    spooled = list((config.spool_dir / "in" / "done").glob("*/*"))
+    assert sum(p.stat().st_size for p in spooled) < 1_000_000, "the whole mail was fetched"
+    assert ms.count(ref) == 0
