@@ -103,7 +103,8 @@ def test_dd3_missed_removal_and_builds(played) -> None:
     text = report_of(log, "W1905A")
     assert "Build A Par - succeeds" in text and "FRA builds A Par" in text
     assert "RUS removes A Ukr: civil disorder (DD11)" in text
-    assert "Russia (RUS, Raisa): no orders" in text
+    assert "Russia (RUS, Raisa): no orders: units removed in civil disorder" in text
+    assert "Turkey (TUR, Tarik): no orders: nothing built (DD3)" in text
     assert "Next: S1906M" in text
 
 
