@@ -4,7 +4,8 @@ and two cron runs (``pbmref adjudicate --due``) happen, one before and one after
 the deadlines; it is restarted each time. At the end every order is stored once,
 every mail answered (at most one duplicate per kill, none lost), and each game
 advanced exactly once per deadline (shared/spec/referee.md, "Mail" and
-"Deadlines and turns")."""
+"Deadlines and turns"). Also: Dovecot and the SMTP relay going down under a
+running daemon."""
 
 from __future__ import annotations
 
@@ -170,3 +171,56 @@ def test_sigkill_at_random_moments_loses_nothing(hard_servers: Any, tmp_path: Pa
                 assert subject, f"{player} got no report of {game} turn {record['turn']}"
     assert not list((config.spool_dir / "in" / "shunt").iterdir()), "mail was set aside"
     assert ms.count(ref) == 0, "mail left in the referee's INBOX"
+
+
+def test_server_outages_lose_nothing(hard_servers: Any, tmp_path: Path) -> None:
+    """Dovecot crashes (its process group killed) and the SMTP relay stops for a
+    while, both under a running daemon: every mail is still answered once."""
+    ms = hard_servers
+    ref = ms.fresh_user("outref")
+    config_path = ms.write_config(tmp_path / "ref", user=ref)
+    config = load_config(config_path)
+    store = GameStore(config.games_dir)
+    players = [f"p{i:03d}" for i in range(10, 14)]
+    made = gm.new_game(store, "outage", [gm.PlayerSpec(p, (ms.address(p),), p) for p in players],
+                       seed=5, deadline=datetime.now(UTC) + timedelta(hours=2),
+                       early_adjudication=False, reminder_hours=0)
+    before = {p: len(ms.fetch_all(p)) for p in players}
+    daemon = DaemonProcess(config_path, tmp_path / "daemon.log")
+    daemon.start()
+    sent: dict[str, str] = {}
+
+    def send_some(n: int, tag: str) -> None:
+        for i in range(n):
+            player = players[i % len(players)]
+            mid = f"<outage-{tag}-{i}@players.test>"
+            body = (f"GAME outage\nPASSWORD {made.passwords[player]}\nPLANE\nTAKEOFF BETA\n"
+                    "1: A\n2: A\n3: A\nEND\n")
+            ms.send(ms.address(player), [ms.address(ref)],
+                    order_mail(ms.address(player), ms.address(ref), mid, body))
+            sent[mid] = player
+
+    def boxes() -> dict[str, list[bytes]]:
+        return {p: ms.fetch_all(p)[before[p]:] for p in players}
+
+    try:
+        send_some(10, "a")
+        time.sleep(2)
+        ms.kill_imap()  # Dovecot crashes mid-stream
+        time.sleep(3)
+        ms.start_imap()
+        send_some(10, "b")
+        ms.stop_smtp()  # replies cannot go out for a while ...
+        time.sleep(6)
+        ms.start_smtp()  # ... and are sent on the spool's retry
+        send_some(10, "c")
+        assert wait_for(lambda: all(replies_by_origin(boxes())[0][m] >= 1 for m in sent),
+                        timeout=240, step=2.0), "some mails were never answered"
+    finally:
+        ms.start_imap()
+        ms.start_smtp()
+        daemon.stop()
+    answers, _ = replies_by_origin(boxes())
+    assert {m: answers[m] for m in sent} == {m: 1 for m in sent}
+    assert max(stored_message_ids(config.games_dir).values()) == 1
+    assert ms.count(ref) == 0
