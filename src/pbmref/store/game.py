@@ -26,6 +26,7 @@ with the file, line and what is wrong. Opening a game reads ``game.yaml``,
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import os
 import re
@@ -98,6 +99,9 @@ RulesetLoader = Callable[[str], Ruleset]
 # Orders files read without a position check, by (path, mtime, size, turn): files
 # the referee writes are never rewritten in place, and a GM's edit changes the stamp.
 _READ_CACHE: dict[tuple[str, int, int, int], OrdersFile] = {}
+# Checked positions, by the stamps of position.yaml and game.yaml (whose players
+# the check uses) and the turn.
+_POSITIONS: dict[tuple[Any, Any, int], dict[str, Any]] = {}
 # Orders files checked against a position, by the stamps of both files.
 _CHECKED: dict[tuple[tuple[str, int, int], tuple[str, int, int]], OrdersFile] = {}
 
@@ -526,8 +530,17 @@ class Game:
         return self._position
 
     def read_position(self, turn: int) -> dict[str, Any]:
-        doc = read_yaml(self.turn_dir(turn) / "position.yaml")
-        return self.check_position_doc(doc, turn)
+        """The position at the start of ``turn``, checked (read once per file stamp)."""
+        path = self.turn_dir(turn) / "position.yaml"
+        key = (_stamp_of(path), _stamp_of(self.dir / GAME_FILE), turn)
+        cached = _POSITIONS.get(key) if key[0] and key[1] else None
+        if cached is None:
+            cached = self.check_position_doc(read_yaml(path), turn)
+            if key[0] and key[1]:
+                if len(_POSITIONS) > 2000:
+                    _POSITIONS.clear()
+                _POSITIONS[key] = cached
+        return copy.deepcopy(cached)  # callers may change their copy
 
     def check_position_doc(self, doc: YamlDoc, turn: int | None = None) -> dict[str, Any]:
         data = doc.mapping("a position (scenario schema)")
