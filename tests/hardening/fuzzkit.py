@@ -159,6 +159,10 @@ raw_bytes = st.one_of(
         b"multipart/mixed; boundary=x", b"text/plain; charset=", b"utf-16", b"x-unknown",
         b"Content-Transfer-Encoding: ", b"base64", b"quoted-printable", b"\r\n", b"\n",
         b"--x", b"--x--", b"=?utf-8?q?", b"?=", b"=0D=0A", b"anna@example.org", b"<a@b>",
-        b"\x00", b"\xff\xfe", b"GAME zep1", b"\t", b" ", b":"]), st.binary(max_size=20)),
+        b"\x00", b"\xff\xfe", b"GAME zep1", b"\t", b" ", b":",
+        # text that looks like an encoded word, also inside a Message-ID or double-encoded
+        b"<x=?utf-8?q?=0D=0ABcc:_v@evil.example?=@b>",
+        b"=?utf-8?b?PT91dGYtOD9xPz0wRD0wQUJjYzpfdkBldmlsLmV4YW1wbGU/PQ==?="]),
+        st.binary(max_size=20)),
         max_size=60).map(b"".join),
 )

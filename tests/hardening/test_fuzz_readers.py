@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import base64
+
 from fuzzkit import (
     RULESETS,
     body_lines,
@@ -61,3 +63,30 @@ def test_known_good_bodies_are_accepted() -> None:
     for ruleset, (player, lines) in cases.items():
         assert body_target(ruleset, player, lines) == "orders", ruleset
     assert envelope_target("orders", "GAME zep1\nPASSWORD x\nPLANE\n1: A\n") == "mail"
+
+
+header_piece = st.sampled_from([
+    "=?utf-8?q?", "=?utf-8?b?", "=?iso-8859-1?q?", "?=", "=0A", "=0D", "=0D=0A", "Bcc:", "To:",
+    "_", " ", "victim@evil.example", "PT0/", "Cg==", "DQo=", "<", ">", "@", "x", "Re:",
+    "=3D=3Futf-8=3Fq=3F", "=3F=3D", "\t"])
+
+
+payload = st.lists(st.sampled_from(["=0A", "=0D", "Bcc:", "_", "victim@evil.example", "x",
+                                     "=20", ":"]), max_size=8).map("".join)
+encoded_word = st.builds("=?utf-8?q?{}?=".format, payload)
+double_encoded = encoded_word.map(
+    lambda w: "=?utf-8?b?" + base64.b64encode(w.encode()).decode() + "?=")
+value = st.one_of(st.lists(header_piece, max_size=14).map("".join), encoded_word,
+                  double_encoded,
+                  st.tuples(st.text(max_size=5), encoded_word).map("".join))
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(subject=value, mid=value)
+def test_reply_headers_stay_clean_for_any_subject_and_message_id(subject: str,
+                                                                  mid: str) -> None:
+    """Header values built of encoded-word pieces (the class of the Bcc: injection
+    bench/fuzz.py found) never give the referee's reply a header of its own."""
+    raw = (f"From: anna@example.org\r\nSubject: {subject}\r\n"
+           f"Message-ID: <{mid.replace(' ', '')}@example.org>\r\n\r\nhello\r\n").encode()
+    assert message_target(raw) in ("mail", "empty")
