@@ -139,7 +139,7 @@ def test_deadline_in_the_game_time_zone() -> None:
     assert format_deadline(moment, "Not/AZone") == "Wed 1 Jul 2026 16:30 UTC"
 
 
-def test_other_rulesets_get_a_plain_report_without_the_hex_map() -> None:
+def test_other_rulesets_get_their_own_report_not_the_hex_map() -> None:
     fastplay = yaml.safe_load((HERE.parent / "scenarios" / "fastplay" / "fp05_cards.yaml")
                               .read_text(encoding="utf-8"))
     from pbmref.rulesets import get_ruleset
@@ -152,8 +152,9 @@ def test_other_rulesets_get_a_plain_report_without_the_hex_map() -> None:
                         outcome.position, outcome.events, fastplay.get("orders") or {})
     text = render_report(report)
     assert_fits(text)
-    assert "WHAT HAPPENED" in text and "Move 1" in text
+    assert "MOVE BY MOVE" in text and "Move 1" in text
     assert "THE SKY" not in text  # the tweedekker hex map is not drawn for Fast Play
+    assert "THE BOARD AT THE START OF TURN" in text  # its own board (issue 9, FP1)
 
     diplomacy = TurnReport(
         "dip1", "Spring 1901", "diplomacy", 1,

@@ -99,7 +99,7 @@ def queue_report(referee: Referee, game: Game, turn: int, text: str | None = Non
                                           "image/svg+xml"))
         except Exception:  # noqa: BLE001 - the text report goes out regardless
             log.warning("no SVG map for %s turn %s", game.id, turn, exc_info=True)
-    if game.settings.ruleset in ("tweedekker",):
+    if game.settings.ruleset in ("tweedekker", "fastplay"):
         try:
             from pbmref.reports.svg import render_svg
 

@@ -34,7 +34,7 @@ __all__ = [
     "write_archive",
 ]
 
-MAP_RULESETS = ("tweedekker",)  # the rulesets render_svg can draw
+MAP_RULESETS = ("tweedekker", "fastplay")  # the rulesets render_svg can draw
 DIPLOMACY_RULESETS = ("diplomacy", "dirigible")  # drawn by render_diplomacy_svg (issue 10)
 
 STYLE = """
@@ -157,12 +157,13 @@ def _summary(events: list[dict[str, Any]], names: dict[str, str]) -> str:
         return names.get(str(who)) or str(who)
 
     parts: list[str] = []
-    bursts = sum(1 for e in events if e.get("kind") == "burst")
-    hits = sum(1 for e in events if e.get("kind") == "hit")
+    bursts = sum(1 for e in events if e.get("kind") in ("burst", "fire"))
+    hits = sum(1 if e.get("kind") == "hit" else int(e.get("hits") or 0)
+               for e in events if e.get("kind") in ("hit", "fire"))  # fire: Fast Play
     if bursts:
         parts.append(f"{bursts} bursts, {hits} hits")
     for e in events:
-        if e.get("kind") == "destroyed":
+        if e.get("kind") in ("destroyed", "shot_down"):
             parts.append(f"{name(e.get('target'))} down")
         elif e.get("kind") == "ace":
             parts.append(f"{name(e.get('pilot'))} an ace")

@@ -23,6 +23,12 @@ __all__ = ["render_map_reply", "render_status", "render_status_for_game"]
 def render_map_reply(position: Mapping[str, Any], names: Mapping[str, str] | None = None,
                      title: str = "") -> str:
     """The answer to MAP: the board now, its key and the state of play."""
+    from pbmref.reports.svg import is_fastplay
+
+    if is_fastplay(position):  # issue 9: the rectangular board
+        from pbmref.reports.fastplay_text import render_fastplay_map_reply
+
+        return render_fastplay_map_reply(position, names, title)
     names = dict(names or {})
     letters = pilot_letters(aircraft_of(position), zeppelins_of(position))
     turn = position.get("turn", "?")

@@ -612,6 +612,10 @@ def render_report(report: TurnReport) -> str:
         from pbmref.reports.diplomacy import render_diplomacy_report
 
         return render_diplomacy_report(report)
+    if report.ruleset == "fastplay":  # issue 9: the rectangular board, FP rules
+        from pbmref.reports.fastplay_text import render_fastplay_report
+
+        return render_fastplay_report(report)
     namer = _Namer(report)
     if report.ruleset != "tweedekker":
         lines = _header(report, namer) + _other_ruleset_body(report, namer)

@@ -1,0 +1,393 @@
+"""The Fast Play turn report as text, and the character map of its board.
+
+The board of rule FP1 is a rectangle of flat-topped hexes, ``files`` wide
+and ``ranks`` high; files A, C, E... sit half a hex lower than B, D, F...
+The character map draws one column per file (lettered above and below) and
+two text rows per hex, so the half-hex stagger shows. Each text row holds
+the hexes of every other file, all with the same number, and that number is
+written at both ends of the row: a hex's name is its column letter and the
+number at either end of its row. An empty hex is a dot.
+
+A plane is a letter and a heading mark (``Av`` heading S, ``/a`` SW, the mark
+on the side of the nose, as on the tweedekker map); the letter is upper case
+for the Germans and lower case for the Allies (FP1), and the key under the
+map says whose letter it is. Two planes in one hex show both letters, three
+or more the first and ``+``.
+
+The report (``render_fastplay_report``) has: a header, the board after the
+turn with its key, move by move with every die (the words of
+``pbmref.rulesets.fastplay.render_events``), the planes table (hex, heading,
+side, damage of ``hits_to_down``, victories, ace, cards left, NMR), the score
+by side, the orders given (secret until now), the dice rolled and the next
+deadline. Every line is at most 70 characters. Nothing here recomputes a
+rule: it only reads the stored position, events and orders.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pbmref.reports.asciimap import piece_mark
+from pbmref.reports.common import WIDTH, pilot_letters, wrap
+from pbmref.reports.model import TurnReport
+from pbmref.rules.fastplay.board import FastBoard
+from pbmref.rules.hexgrid import HexNameError
+
+__all__ = [
+    "fastplay_board",
+    "fastplay_letters",
+    "fastplay_planes",
+    "render_fastplay_map",
+    "render_fastplay_map_reply",
+    "render_fastplay_report",
+    "render_fastplay_tables",
+]
+
+RULE = "=" * WIDTH
+DECK_SIZE = 20  # FP4: a full deck
+SIDES = ("Germans", "Allies")
+STATE_WORDS = {
+    "flying": "flying", "left": "left (FP13)", "down": "down (FP9)",
+    "out": "out (FP9)", "removed": "removed",
+}
+
+
+# ---------------------------------------------------------------- reading
+
+
+def fastplay_board(position: Mapping[str, Any]) -> FastBoard:
+    """The board of a Fast Play position (``board: {files, ranks}``, FP1)."""
+    board = position.get("board") or {}
+    settings = position.get("settings") or {}
+    try:
+        files = int(board.get("files", settings.get("files", 10)))
+        ranks = int(board.get("ranks", settings.get("ranks", 10)))
+        return FastBoard(files, ranks)
+    except (TypeError, ValueError, AttributeError):
+        return FastBoard()
+
+
+def fastplay_planes(position: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Every plane's entry by pilot id, sorted, with the position's defaults."""
+    out: dict[str, dict[str, Any]] = {}
+    planes = position.get("aircraft") or {}
+    for pilot in sorted(planes, key=str):
+        entry = dict(planes[pilot] or {})
+        entry.setdefault("team", "Germans")
+        entry.setdefault("state", "flying")
+        entry.setdefault("heading", "S" if entry["team"] == "Germans" else "N")
+        for key in ("hits", "kills", "nmr"):
+            entry.setdefault(key, 0)
+        entry.setdefault("ace", False)
+        out[str(pilot)] = entry
+    return out
+
+
+def fastplay_letters(*positions: Mapping[str, Any]) -> dict[str, str]:
+    """One map letter per pilot, upper case for Germans, lower for Allies (FP1)."""
+    planes: dict[str, dict[str, Any]] = {}
+    for position in positions:
+        planes.update(fastplay_planes(position))
+    letters = pilot_letters(planes)
+    return {p: (letters[p] if planes[p]["team"] == "Germans" else letters[p].lower())
+            for p in planes}
+
+
+def _on_board(a: Mapping[str, Any]) -> bool:
+    return a.get("state") == "flying" and a.get("hex") is not None
+
+
+def _cards_left(a: Mapping[str, Any]) -> int:
+    deck = a.get("deck")
+    return len(deck) if isinstance(deck, list) else DECK_SIZE
+
+
+def _hits_to_down(position: Mapping[str, Any]) -> int:
+    try:
+        return int((position.get("settings") or {}).get("hits_to_down", 6))
+    except (TypeError, ValueError):
+        return 6
+
+
+# ---------------------------------------------------------------- the map
+
+
+def _step(files: int) -> int:
+    """Columns between files: as wide as 70 columns allow."""
+    for step in (5, 4, 3):
+        if 4 + step * (files - 1) + 6 <= WIDTH:
+            return step
+    return 2
+
+
+def render_fastplay_map(position: Mapping[str, Any],
+                        letters: Mapping[str, str] | None = None) -> list[str]:
+    """The board's lines: file letters above and below, numbers at both edges.
+
+    >>> lines = render_fastplay_map({"board": {"files": 3, "ranks": 2}, "aircraft": {
+    ...     "anna": {"team": "Germans", "hex": "B2", "heading": "S"},
+    ...     "bert": {"team": "Allies", "hex": "A1", "heading": "NE"}}})
+    >>> print("\\n".join(lines))
+        A    B    C
+     2       Av        2
+     2  .         .    2
+     1       .         1
+     1  b/        .    1
+        A    B    C
+    """
+    board = fastplay_board(position)
+    planes = fastplay_planes(position)
+    if letters is None:
+        letters = fastplay_letters(position)
+    pieces: dict[Any, list[str]] = {}
+    for pilot, a in planes.items():
+        if not _on_board(a):
+            continue
+        try:
+            h = board.parse(str(a["hex"]))
+        except HexNameError:
+            continue
+        if board.contains(h):
+            pieces.setdefault(h, []).append(piece_mark(letters.get(pilot, "?"), a["heading"]))
+    step = _step(board.files)
+    margin = 4
+    last_x = margin + step * (board.files - 1)
+    width = last_x + 6
+    rows = [[" "] * width for _ in range(2 * board.ranks)]
+
+    def y_of(f: int, n: int) -> int:
+        # files A, C, E... half a hex lower than B, D, F... (FP1)
+        return 2 * (board.ranks - n) + (1 if f % 2 == 0 else 0)
+
+    for f in range(board.files):
+        x = margin + step * f
+        for n in range(1, board.ranks + 1):
+            here = pieces.get(board.hex_at(f, n), [])
+            if len(here) == 1:
+                inside = here[0]
+            elif len(here) == 2:
+                inside = "".join(p.strip("^/\\v") for p in here)
+            elif here:
+                inside = here[0].strip("^/\\v") + "+"
+            else:
+                inside = ". "
+            y = y_of(f, n)
+            rows[y][x] = inside[0]
+            rows[y][x + 1] = inside[1]
+    for y in range(2 * board.ranks):  # each row's number at both edges
+        label = list(f"{board.ranks - y // 2:2d}")
+        rows[y][0:2] = label
+        rows[y][last_x + 4:last_x + 6] = label
+    files = " " * margin + (" " * (step - 1)).join(
+        chr(ord("A") + f) for f in range(board.files))
+    return [files] + ["".join(r).rstrip() for r in rows] + [files]
+
+
+def map_key(position: Mapping[str, Any], letters: Mapping[str, str],
+            names: Mapping[str, str] | None = None) -> list[str]:
+    """Whose letter is which, by side, and what the marks mean."""
+    names = names or {}
+    planes = fastplay_planes(position)
+    lines: list[str] = []
+    for side in SIDES:
+        entries = []
+        for pilot, a in planes.items():
+            if a["team"] != side:
+                continue
+            shown = names.get(pilot) or pilot
+            where = "" if _on_board(a) else f" ({a['state']})"
+            entries.append(f"{letters.get(pilot, '?')} {shown}{where}")
+        edge = "north" if side == "Germans" else "south"
+        case = "upper" if side == "Germans" else "lower"
+        lines += wrap(f"{side} ({case} case, {edge} edge): "
+                      + (", ".join(entries) or "none"), "  ", "    ")
+    lines.append("  Heading: A^ N, A/ NE, A\\ SE, Av S, /A SW, \\A NW; "
+                 "Ab two planes,")
+    lines.append("  A+ three or more. A hex is its column letter and the number")
+    lines.append("  at either end of its row (E8: column E, a row numbered 8).")
+    return lines
+
+
+# ---------------------------------------------------------------- tables
+
+
+def render_fastplay_tables(position: Mapping[str, Any],
+                           names: Mapping[str, str] | None = None,
+                           letters: Mapping[str, str] | None = None) -> list[str]:
+    """The planes table and the score by side."""
+    names = names or {}
+    planes = fastplay_planes(position)
+    if letters is None:
+        letters = fastplay_letters(position)
+    down = _hits_to_down(position)
+    lines = ["", "PLANES", "",
+             "  Pilot          Side    Hex Hdg State    Hits Kills Ace  Cards NMR",
+             "  " + "-" * 66]
+    for pilot, a in planes.items():
+        shown = f"{letters.get(pilot, '?')} {names.get(pilot) or pilot}"[:14]
+        on = _on_board(a)
+        hex_ = str(a.get("hex")) if on else "-"
+        hdg = str(a.get("heading")) if on else "-"
+        state = str(a.get("state"))
+        ace = "2xACE" if a.get("double_ace") else ("ACE" if a.get("ace") else "-")
+        hits = f"{a['hits']}/{down}"
+        lines.append(f"  {shown:<14} {str(a['team'])[:7]:<7} {hex_:<3} {hdg:<3} "
+                     f"{state[:8]:<8} {hits:>4} {a['kills']:>5} {ace:<5} "
+                     f"{_cards_left(a):>4} {a['nmr']:>3}")
+    lines += wrap(f"(Hits: damage points of {down}, shot down at {down}, FP9; "
+                  "Kills: the pilot's victories, FP16; Ace at "
+                  f"{(position.get('settings') or {}).get('ace_victories', 5)} (FP11); "
+                  f"Cards: left of {DECK_SIZE} (FP6).)", "  ", "  ")
+    notes = []
+    for pilot, a in planes.items():
+        extra = []
+        if a.get("duel"):
+            extra.append(f"in a duel with {names.get(a['duel']) or a['duel']} (FP15)")
+        if a.get("withdrawing"):
+            extra.append("duel won: out of the fight until it leaves (FP15)")
+        if a.get("burning"):
+            extra.append("burning (FP12)")
+        if a.get("gun_hits"):
+            extra.append(f"gun hit: {a['gun_hits']} die fewer (FP12)")
+        if a.get("state") in ("left", "down", "out") and not position.get("game_over"):
+            extra.append("returns next turn (FP14)"
+                         + (" as a new pilot" if a.get("state") == "out" else ""))
+        if extra:
+            notes += wrap(f"{names.get(pilot) or pilot}: " + "; ".join(extra), "  ", "    ")
+    if notes:
+        lines += [""] + notes
+    score = position.get("score") or {}
+    lines += ["", "SCORE (victories in this game, FP19)", ""]
+    lines.append("  " + "   ".join(f"{side} {score.get(side, 0)}" for side in SIDES))
+    return lines
+
+
+def _render_orders(report: TurnReport) -> list[str]:
+    from pbmref.reports.text import render_orders
+
+    def name(p: str) -> str:
+        return report.names.get(p) or p
+
+    before = fastplay_planes(report.position_before)
+    pilots = [p for p, a in before.items() if a.get("state") != "removed"]
+    pilots += sorted(p for p in report.orders if p not in pilots)
+    return render_orders(report.orders, pilots, name)
+
+
+# ---------------------------------------------------------------- the report
+
+
+def _header(report: TurnReport) -> list[str]:
+    from pbmref.reports.text import format_deadline
+
+    lines = [RULE]
+    title = (report.title or report.game_id).upper()
+    tag = f"game {report.game_id}"
+    if len(title) + len(tag) + 4 <= WIDTH:
+        lines.append(f"  {title}{' ' * (WIDTH - 2 - len(title) - len(tag))}{tag}")
+    else:
+        lines += wrap(title, "  ")
+        lines.append(f"  {tag}")
+    lines += wrap(f"Fast Play - report of turn {report.turn}", "  ")
+    if report.game_over:
+        winners = ", ".join(report.winners) or "nobody"
+        lines += wrap(f"GAME OVER. Winners: {winners} (FP19)", "  ")
+    else:
+        next_turn = report.position_after.get("turn", report.turn + 1)
+        lines += wrap(f"Next deadline (turn {next_turn}): "
+                      f"{format_deadline(report.next_deadline, report.timezone)}",
+                      "  ", "    ")
+    lines.append(RULE)
+    return lines
+
+
+_WHO = ("pilot", "shooter", "target", "who", "winner", "credited_to")
+
+
+def _named(events: list[dict[str, Any]], names: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The events with every pilot id replaced by the pilot's display name."""
+    if not names:
+        return events
+    out = []
+    for e in events:
+        e = dict(e)
+        for key in _WHO:
+            if isinstance(e.get(key), str):
+                e[key] = names.get(e[key]) or e[key]
+        if isinstance(e.get("pilots"), list | tuple):
+            e["pilots"] = [names.get(str(p)) or p for p in e["pilots"]]
+        out.append(e)
+    return out
+
+
+def _moves(report: TurnReport) -> list[str]:
+    from pbmref.rulesets.fastplay import render_events
+
+    lines = ["", "MOVE BY MOVE (every die shown)", ""]
+    for line in render_events(_named(report.events, report.names)):
+        indent = len(line) - len(line.lstrip())
+        lines += wrap(line.strip(), " " * (indent + 2), " " * (indent + 6))
+    if not report.events:
+        lines.append("  No events were recorded for this turn.")
+    return lines
+
+
+def _fit(lines: list[str]) -> list[str]:
+    out: list[str] = []
+    for line in lines:
+        line = line.rstrip()
+        while len(line) > WIDTH:
+            out.append(line[:WIDTH])
+            line = "  " + line[WIDTH:]
+        out.append(line)
+    return out
+
+
+def render_fastplay_report(report: TurnReport) -> str:
+    """A Fast Play turn report as text, every line at most 70 characters."""
+    from pbmref.reports.text import format_deadline
+
+    letters = fastplay_letters(report.position_before, report.position_after)
+    after = report.position_after
+    when = "at the end of the game" if report.game_over else (
+        f"at the start of turn {after.get('turn', report.turn + 1)}")
+    lines = _header(report)
+    lines += ["", f"THE BOARD {when.upper()}", ""]
+    lines += ["  Germans' edge (north)"]
+    lines += render_fastplay_map(after, letters)
+    lines += ["  Allies' edge (south)", ""]
+    lines += map_key(after, letters, report.names)
+    lines += _moves(report)
+    lines += render_fastplay_tables(after, report.names, letters)
+    lines += ["", f"ORDERS GIVEN FOR TURN {report.turn} (secret until now)", ""]
+    lines += _render_orders(report)
+    if report.dice:
+        lines += ["", *wrap("Dice rolled this turn: " + " ".join(str(d) for d in report.dice),
+                            "", "  ")]
+    lines += ["", RULE]
+    if report.game_over:
+        lines += wrap("The game is over. Thank you for flying.", "  ")
+    else:
+        next_turn = after.get("turn", report.turn + 1)
+        lines += wrap(f"Orders for turn {next_turn} by "
+                      f"{format_deadline(report.next_deadline, report.timezone)}. "
+                      "Send MAP or STATUS for a fresh look.", "  ", "  ")
+    lines.append(RULE)
+    return "\n".join(_fit(lines)) + "\n"
+
+
+def render_fastplay_map_reply(position: Mapping[str, Any],
+                              names: Mapping[str, str] | None = None,
+                              title: str = "") -> str:
+    """The answer to MAP in a Fast Play game: the board now, its key, the planes."""
+    names = dict(names or {})
+    letters = fastplay_letters(position)
+    turn = position.get("turn", "?")
+    head = f"{title + ': ' if title else ''}the board at the start of turn {turn}"
+    lines = wrap(head, "", "  ") + ["", "  Germans' edge (north)"]
+    lines += render_fastplay_map(position, letters)
+    lines += ["  Allies' edge (south)", ""]
+    lines += map_key(position, letters, names)
+    lines += render_fastplay_tables(position, names, letters)
+    return "\n".join(_fit(lines)) + "\n"
