@@ -94,6 +94,25 @@ class DiplomacyRuleset:
         orders = _orders_layer().parse_body(body_lines, _power(position, player), pos)
         return {"orders": [str(o) for o in orders]}
 
+    def needs_orders(self, position: dict[str, Any], player: str) -> bool:
+        """Has this player anything to order in the open phase (DD1)? A power with
+        no units in a movement phase, no dislodged unit in a retreat phase, or no
+        build or removal due in a Winter phase is not waited for."""
+        from pbmref.rules.diplomacy.adjust import may_adjust
+        from pbmref.rules.diplomacy.map import standard_map
+
+        try:
+            pos = _position(position, self.name)
+            power = _power(position, player)
+        except Exception:  # noqa: BLE001 - unsure: wait for the player, as before
+            return True
+        kind = pos.phase.kind
+        if kind == "R":
+            return any(d.unit.power == power for d in pos.dislodged)
+        if kind == "A":
+            return may_adjust(pos, standard_map(), power)
+        return bool(pos.units_of(power))
+
     def check_orders(self, position: dict[str, Any], player: str, entry: OrdersEntry) -> None:
         pos = _position(position, self.name)
         lines = list(enumerate(_lines(entry), 1))

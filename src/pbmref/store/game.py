@@ -802,10 +802,14 @@ class Game:
     # ------------------------------------------------------------ deadlines
 
     def waiting_for(self) -> list[str]:
-        """Active human players without orders in force for the open turn."""
+        """Active human players without orders in force for the open turn, leaving
+        out those who have nothing to order (a ruleset's optional ``needs_orders``,
+        e.g. a Diplomacy power without a dislodged unit in a retreat phase)."""
         have = set(self.orders_in_force())
+        needs = getattr(self.ruleset, "needs_orders", None)
         return [p.id for p in self.settings.players.values()
-                if p.active and not p.computer and p.id not in have]
+                if p.active and not p.computer and p.id not in have
+                and (needs is None or needs(self.position, p.id))]
 
     def is_due(self, now: datetime) -> bool:
         if self.settings.status != "open":
