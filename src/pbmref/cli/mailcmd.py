@@ -52,7 +52,9 @@ def handle_adjudicate(args: argparse.Namespace) -> int:
         intake.close()
     for record in report.adjudicated:
         end = " (game over)" if record.game_over else ""
-        print(f"{record.game_id}: turn {record.turn} adjudicated{end}")
+        phase = record.position_before.get("phase")  # Diplomacy names its turns
+        print(f"{record.game_id}: {f'phase {phase}' if phase else f'turn {record.turn}'} "
+              f"adjudicated{end}")
     for gid, why in report.broken.items():
         print(f"{gid}: NOT adjudicated: {why}", file=sys.stderr)
     if not report.adjudicated and not report.broken:
