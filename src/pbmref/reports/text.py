@@ -536,7 +536,9 @@ def render_orders(orders: Mapping[str, Mapping[str, Any]], pilots: list[str],
             if moves is None:
                 continue
             parts = [f"{i}: {m}" for i, m in enumerate(moves, 1) if str(m).strip()]
-            lines += wrap(f"{section.upper():<9} " + ("   ".join(parts) if parts else "(none)"),
+            # An empty PLANE section keeps a landed aircraft on the ground (L2a).
+            empty = "(stay landed, L2a)" if section == "plane" else "(no votes)"
+            lines += wrap(f"{section.upper():<9} " + ("   ".join(parts) if parts else empty),
                           "    ", "              ")
         other = [k for k in entry if k not in ("plane", "zeppelin", "takeoff", "land",
                                                "enter", "duel", "raw", "message_id")]
