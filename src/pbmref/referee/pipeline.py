@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -68,6 +69,25 @@ REPLY_WINDOW = timedelta(hours=1)
 # At most this many "how to join" notes in all within REPLY_WINDOW: a flood of
 # mail with forged senders must not make the referee a source of backscatter.
 STRANGER_BUDGET = 50
+
+
+_PASSWORD_LINE = re.compile(r"(?im)^([ \t>]*(?:password|passwd|pw)\b[ \t:=]*)\S+")
+
+
+def hide_password(text: str, envelope: OrderMail) -> str:
+    """The raw mail as stored in the game folder, its password hidden.
+
+    Conformance (orders.md: "Only a hash is stored"): the orders files keep
+    the raw text of each mail (referee.md) but never the password itself.
+
+    >>> hide_password("GAME z\nPASSWORD swordfish\nPLANE", OrderMail(password="swordfish"))
+    'GAME z\nPASSWORD (hidden)\nPLANE'
+    """
+    for secret in (envelope.password, envelope.password_raw):
+        if secret and len(secret) >= 4:
+            text = text.replace(secret, "(hidden)")
+    return _PASSWORD_LINE.sub(lambda m: m.group(1).rstrip() + " (hidden)"
+                              if not m.group(0).endswith("(hidden)") else m.group(0), text)
 
 
 def merge_entry(old: dict[str, Any] | None, new: dict[str, Any]) -> dict[str, Any]:
@@ -414,6 +434,27 @@ class Referee:
             return HandledMail([self._reply(mail, to, replies.wrong_password(gid, sender))],
                                "rejected: wrong password", gid)
         notes = [f"Note: {envelope.game_note}"] if envelope.game_note else []
+        return self._identified(mail, raw, arrived, envelope, game, player_id, to, notes)
+
+    def _identified(self, mail: IncomingMail, raw: bytes, arrived: datetime,
+                    envelope: OrderMail, game: Game, player_id: str, to: str,
+                    notes: list[str]) -> HandledMail:
+        """The mail of an identified player (password checked): commands and orders."""
+        result = self._identified_replies(mail, raw, arrived, envelope, game, player_id, to,
+                                          notes)
+        if notes:
+            # Conformance (orders.md, Envelope): when the body's GAME wins over the
+            # Subject "the reply says so" -- in every reply, not only accepted orders.
+            for n, msg in enumerate(result.replies):
+                text = str(msg.get_body(("plain",)).get_content())  # type: ignore[union-attr]
+                if notes[0] not in text:
+                    result.replies[n] = self._reply(mail, to, "\n".join(notes) + "\n\n" + text)
+        return result
+
+    def _identified_replies(self, mail: IncomingMail, raw: bytes, arrived: datetime,
+                            envelope: OrderMail, game: Game, player_id: str, to: str,
+                            notes: list[str]) -> HandledMail:
+        gid = game.id
         sections: list[str] = []
         for command in envelope.commands:
             if command.name == "HELP":
@@ -436,16 +477,26 @@ class Referee:
             except StaleTurnError:
                 asked = envelope.phase or envelope.turn
                 assert asked is not None
-                return HandledMail([self._reply(mail, to, replies.stale_turn(
-                    gid, asked, self._turn_name(game), self._deadline_text(game)))],
+                # Conformance (orders.md, Reading rules): every reply shows the
+                # sender's complete orders in force, also when the mail was stale.
+                return HandledMail([self._reply(mail, to, "\n\n".join([
+                    replies.stale_turn(gid, asked, self._turn_name(game),
+                                       self._deadline_text(game)),
+                    replies.orders_shown(gid, self._turn_name(game),
+                                         game.orders().get(player_id),
+                                         self._deadline_text(game))]))],
                     "rejected: stale turn", gid)
             deadline = game.settings.deadline
             wants_change = bool(envelope.body) or any(
                 c.name == "CLEAR" for c in envelope.commands)
             if wants_change and deadline is not None and arrived > deadline:
-                return HandledMail([self._reply(mail, to, replies.too_late(
-                    gid, replies.when(arrived, game.settings.timezone),
-                    self._deadline_text(game), self._turn_name(game)))],
+                return HandledMail([self._reply(mail, to, "\n\n".join([
+                    replies.too_late(gid, replies.when(arrived, game.settings.timezone),
+                                     self._deadline_text(game), self._turn_name(game)),
+                    # Conformance (orders.md): every reply shows the orders in force.
+                    replies.orders_shown(gid, self._turn_name(game),
+                                         game.orders().get(player_id),
+                                         self._deadline_text(game))]))],
                     "rejected: after the deadline", gid)
             return self._orders_and_commands(mail, raw, arrived, envelope, game, player_id,
                                              to, notes, sections)
@@ -454,7 +505,7 @@ class Referee:
                              envelope: OrderMail, game: Game, player_id: str, to: str,
                              notes: list[str], sections: list[str]) -> HandledMail:
         gid = game.id
-        text_raw = raw.decode("utf-8", errors="replace")
+        text_raw = hide_password(raw.decode("utf-8", errors="replace"), envelope)
         current = game.orders().get(player_id)
         changed = False
         summary = "commands answered"
@@ -471,7 +522,10 @@ class Referee:
             try:
                 entry = game.ruleset.parse_orders(dict(game.position), player_id,
                                                   list(envelope.body))
-                merged = merge_entry(current, entry)
+                # Conformance (orders.md: "CLEAR withdraws everything"): CLEAR beside
+                # new orders withdraws the earlier ones first; the new ones stand.
+                clear = any(c.name == "CLEAR" for c in envelope.commands)
+                merged = merge_entry(None if clear else current, entry)
                 game.save_orders(player_id, merged, raw=text_raw, message_id=mail.message_id,
                                  received_at=arrived)
             except OrderMailError as exc:
@@ -507,6 +561,12 @@ class Referee:
                                                  self._deadline_text(game)))
             sections.append("Your mail held no orders or commands; send HELP to see how "
                             "to write them.")
+        elif not head and not any(c.name == "ORDERS" for c in envelope.commands):
+            # Conformance (orders.md, Reading rules): every reply shows the sender's
+            # complete orders in force and the deadline, also one to HELP, MAP,
+            # STATUS or HISTORY alone.
+            sections.append(replies.orders_shown(gid, self._turn_name(game), current,
+                                                 self._deadline_text(game)))
         body = "\n\n".join(part.rstrip() for part in [head, *sections] if part)
         return HandledMail([self._reply(mail, to, body)], summary, gid, changed)
 

@@ -332,7 +332,6 @@ def settings_from_dict(data: Mapping[str, Any], game_id: str) -> GameSettings:
     if not isinstance(raw_players, Mapping) or not raw_players:
         raise DataError(("players",), "a game needs players: a mapping of player id to details")
     players: dict[str, Player] = {}
-    seen_addresses: dict[str, str] = {}
     for pid, p in raw_players.items():
         path: KeyPath = ("players", str(pid))
         try:
@@ -348,11 +347,9 @@ def settings_from_dict(data: Mapping[str, Any], game_id: str) -> GameSettings:
             raise DataError((*path, "addresses"),
                             "a player needs at least one registered mail address "
                             "(or computer: true)")
-        for i, a in enumerate(addresses):
-            other = seen_addresses.setdefault(a.lower(), pid)
-            if other != pid:
-                raise DataError((*path, "addresses", i),
-                                f"{a} is already registered for player {other!r}")
+        # Conformance (orders.md, "PILOT <name> picks one of the sender's pilots when
+        # an address plays several"): one address may be registered for several
+        # players; a mail from it names its pilot with PILOT (identify_player).
         pw = p.get("password_hash")
         if pw is not None and (not isinstance(pw, str) or not _hash_ok(pw)):
             raise DataError((*path, "password_hash"),
