@@ -403,6 +403,8 @@ class Referee:
         phase (``S1901M``, issue 10), which ``PHASE`` lines are checked against."""
         if game.settings.ruleset in ("diplomacy", "dirigible"):
             return str(game.position.get("phase") or game.turn)
+        if game.settings.ruleset == "fastplay":  # issue 9: FP17 wording, Fast Play HELP
+            return replies.FastPlayTurn(game.turn)
         return game.turn
 
     def _deadline_text(self, game: Game) -> str:
@@ -458,8 +460,7 @@ class Referee:
         sections: list[str] = []
         for command in envelope.commands:
             if command.name == "HELP":
-                sections.append(replies.HELP_DIPLOMACY if isinstance(
-                    self._turn_name(game), str) else replies.HELP)
+                sections.append(replies.help_for(self._turn_name(game)))
             elif command.name == "HISTORY":
                 turn = command.arg or max(1, game.turn - 1)
                 text = game.report(turn) if game.is_adjudicated(turn) else None

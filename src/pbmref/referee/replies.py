@@ -20,6 +20,32 @@ RULE = "-" * 40
 Turn = int | str
 
 
+class FastPlayTurn(int):
+    """A Fast Play turn number (issue 9): a number like any other turn, but
+    the replies word the orders a missing mail gets by rule FP17, not N1.
+
+    >>> t = FastPlayTurn(3)
+    >>> t == 3, f"turn {t}", _fastplay(t), _fastplay(3)
+    (True, 'turn 3', True, False)
+    """
+
+
+def _fastplay(turn: Turn) -> bool:
+    return isinstance(turn, FastPlayTurn)
+
+
+def help_for(turn: Turn) -> str:
+    """The HELP text for the game's ruleset, told by how its turns are named."""
+    if _diplomacy(turn):
+        return HELP_DIPLOMACY
+    return HELP_FASTPLAY if _fastplay(turn) else HELP
+
+
+_NO_ORDERS_FP = ("Without orders your plane plays, each move, the first of A, L, R,",
+                 "ST that keeps it on the board and fires ahead (rule FP17); three",
+                 "such turns in a row and you are removed.")
+
+
 def turn_words(turn: Turn) -> str:
     """``turn 7``, or ``phase S1901M`` for Diplomacy."""
     return f"phase {turn}" if isinstance(turn, str) else f"turn {turn}"
@@ -101,6 +127,8 @@ def orders_shown(game: str, turn: Turn, entry: Mapping[str, Any] | None, deadlin
         out += ["  " + line for line in format_entry(entry)]
     elif _diplomacy(turn):
         out.append("  (none yet: without orders your units hold, DD3)")
+    elif _fastplay(turn):
+        out.append("  (none yet: without orders the referee flies your plane, FP17)")
     else:
         out.append("  (none yet: without orders your aircraft flies straight ahead, N1)")
     out += ["", f"Deadline: {deadline}"]
@@ -114,6 +142,12 @@ def orders_cleared(game: str, turn: Turn, deadline: str) -> str:
             "Without new orders by the deadline your units hold, dislodged",
             "units are disbanded and nothing is built (rule DD3).", "",
             f"Deadline: {deadline}"])
+    if _fastplay(turn):
+        return "\n".join([
+            f"Game {game}, turn {turn}: your orders are withdrawn (CLEAR).",
+            "Without new orders by the deadline your plane plays, each move,",
+            "the first of A, L, R, ST that keeps it on the board and fires",
+            "ahead (rule FP17).", "", f"Deadline: {deadline}"])
     return "\n".join([
         f"Game {game}, turn {turn}: your orders are withdrawn (CLEAR).",
         "Without new orders by the deadline your aircraft flies straight",
@@ -235,6 +269,11 @@ def reminder(game: str, turn: Turn, deadline: str) -> str:
             f"not arrived yet. The deadline is {deadline}.", "",
             "Without orders your units hold, dislodged units are disbanded",
             "and nothing is built (rule DD3). Send HELP for how to write orders."])
+    if _fastplay(turn):
+        return "\n".join([
+            f"Game {game}: a reminder that your orders for turn {turn} have not",
+            f"arrived yet. The deadline is {deadline}.", "", *_NO_ORDERS_FP,
+            "Send HELP for how to write orders."])
     return "\n".join([
         f"Game {game}: a reminder that your orders for turn {turn} have not",
         f"arrived yet. The deadline is {deadline}.", "",
@@ -322,4 +361,47 @@ Your mail is checked at once and answered. A mail with a mistake is
 refused whole and your earlier orders stay in force; a new mail's
 orders replace all earlier ones. Orders are secret until the phase
 is adjudicated.
+"""
+
+
+HELP_FASTPLAY = """\
+How to send orders (pbmref, Fast Play)
+
+Write a plain-text mail to the referee, for example:
+
+  GAME 7b-1
+  PASSWORD swordfish
+  TURN 3
+  PLANE
+  1: LS
+  2: A f-0
+  3: AF
+  END
+
+Each turn you play three cards from your deck, one a move (FP4):
+A ahead, L left turn, R right turn, LS slip left, RS slip right,
+AF two hexes ahead, ST stall (stay), STL / STR stall and turn left
+or right, I Immelman. A deck holds three each of A L R LS RS and
+one each of AF ST STL STR I; a card may be played in one turn as
+often as your deck holds it, and lost cards are gone (FP6).
+Your plane fires ahead at the nearest enemy within 5 hexes by itself
+(FP7); write f-0 after a card to hold fire that move.
+Coming back after leaving or a crash landing (FP14): ENTER <hex>
+<heading>, e.g. ENTER C10 S, on an edge hex at least 6 hexes from
+every enemy. Two pilots who both come back may each write
+DUEL <other pilot> (FP15). With 4 or more hits you may fly off
+the board (FP13). Missing cards are flown for you (FP17).
+
+Commands (alone or beside orders):
+  HELP       this text
+  ORDERS     your orders in force
+  STATUS     the turn, the deadline, who has sent orders
+  MAP        the board now, with every plane
+  HISTORY n  the report of turn n
+  CLEAR      withdraw your orders for this turn
+
+Your mail is checked at once and answered. A mail with a mistake is
+refused whole and your earlier orders stay in force; a new PLANE
+section replaces the old one with its ENTER and DUEL. Orders are
+secret until the turn is adjudicated.
 """

@@ -1,0 +1,259 @@
+"""A Fast Play class played by mail end to end, on the Maildir default (issue 9).
+
+``pbmref new-class`` makes the games of a class from its template (one per
+board, FP16 roster); each pupil mails the orders the Fast Play autopilot
+picks (the envelope, a ``PLANE`` section, ``ENTER`` when returning, FP14);
+every mail goes through ``Referee.take_in`` and is accepted; at each deadline
+``adjudicate_due`` mails every pupil the report with the board drawn and the
+SVG map attached; afterwards ``pbmref roster update`` adds the careers up.
+No servers: the inbox and outbox are Maildir folders.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
+from email.utils import format_datetime, make_msgid
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from pbmref.autopilot.fastplay import order_mail_body, pupil_mail
+from pbmref.cli import main
+from pbmref.config import Config, MailConfig, MaildirConfig, RefereeConfig
+from pbmref.mail.maildir_in import MaildirIntake
+from pbmref.mail.outbox import read_maildir
+from pbmref.referee.pipeline import Referee
+from pbmref.referee.turns import adjudicate_due
+from pbmref.roster import load_roster
+from pbmref.store import GameStore
+
+REFEREE = "referee@school.invalid"
+T0 = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)
+TURNS = 3
+PUPILS = {
+    "anna": ("Anna", "Germans"), "bart": ("Bart", "Germans"), "cees": ("Cees", "Germans"),
+    "dirk": ("Dirk", "Germans"), "emma": ("Emma", "Allies"), "fenna": ("Fenna", "Allies"),
+    "gijs": ("Gijs", "Allies"), "hugo": ("Hugo", "Allies"),
+}
+
+
+class Clock:
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@dataclass
+class School:
+    root: Path
+    games: Path
+    referee: Referee
+    intake: MaildirIntake
+    clock: Clock
+    store: GameStore
+    passwords: dict[str, str]
+    new_class_output: str
+    seen: int = 0
+    log: list[str] = field(default_factory=list)
+
+    def mail(self, sender: str, body: str, subject: str = "orders") -> list[EmailMessage]:
+        import os
+
+        msg = EmailMessage()
+        msg["From"] = sender
+        msg["To"] = REFEREE
+        msg["Subject"] = subject
+        msg["Date"] = format_datetime(self.clock())
+        msg["Message-ID"] = make_msgid(domain="school.example")
+        msg.set_content(body)
+        key = self.intake.deliver(msg.as_bytes())
+        stamp = self.clock().timestamp()
+        os.utime(self.intake.root / "new" / key, (stamp, stamp))
+        assert self.referee.take_in(self.intake) == 1
+        self.referee.deliver(force=True)
+        return self.outbox()
+
+    def outbox(self) -> list[EmailMessage]:
+        everything = read_maildir(self.root / "outbox")
+        fresh = everything[self.seen:]
+        self.seen = len(everything)
+        return fresh
+
+
+def body_of(msg: EmailMessage) -> str:
+    part = msg.get_body(("plain",))
+    assert part is not None
+    return str(part.get_content())
+
+
+def address(pid: str) -> str:
+    return f"{pid}@school.example"
+
+
+@pytest.fixture
+def school(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> School:
+    template = tmp_path / "7b.yaml"
+    template.write_text(yaml.safe_dump({
+        "class": "7b", "title": "Class 7B", "per_board": 4, "turns": 6, "seed": 9,
+        "turn_length": "48h",
+        "pilots": {pid: {"name": name, "team": team, "address": address(pid)}
+                   for pid, (name, team) in PUPILS.items()},
+    }), encoding="utf-8")
+    games = tmp_path / "games"
+    assert main(["new-class", str(template), "--games", str(games),
+                 "--deadline", (T0 + timedelta(hours=48)).isoformat()]) == 0
+    out = capsys.readouterr().out
+    passwords: dict[str, str] = {}
+    for line in out.splitlines():
+        m = re.fullmatch(r"\s+(\w+)\s+(\S+)\s+(\S+@\S+)", line)
+        if m:
+            assert m.group(3) == address(m.group(1))
+            passwords[m.group(1)] = m.group(2)
+    config = Config(
+        games_dir=games, spool_dir=tmp_path / "spool",
+        referee=RefereeConfig(address=REFEREE, name="Referee"),
+        mail=MailConfig(mode="maildir", maildir=MaildirConfig(
+            inbox=tmp_path / "inbox", outbox=tmp_path / "outbox")))
+    clock = Clock(T0)
+    store = GameStore(games)
+    referee = Referee(config, store=store, clock=clock)
+    return School(tmp_path, games, referee, MaildirIntake(config.mail.maildir.inbox), clock,
+                  store, passwords, out)
+
+
+def test_new_class_registers_every_pupil_and_prints_passwords(school: School) -> None:
+    assert school.store.list_games() == ["7b-1", "7b-2"]
+    assert sorted(school.passwords) == sorted(PUPILS)  # printed once, one per pupil
+    seen = set()
+    for gid in school.store.list_games():
+        game = school.store.open(gid)
+        assert game.settings.ruleset == "fastplay"
+        sides = [PUPILS[pid][1] for pid in game.settings.players]
+        assert sides.count("Germans") == sides.count("Allies") == 2  # even sides
+        for pid, player in game.settings.players.items():
+            assert player.addresses == (address(pid),)
+            assert player.name == PUPILS[pid][0]
+            assert game.check_password(pid, school.passwords[pid])
+            assert not game.check_password(pid, "guess")
+            seen.add(pid)
+    assert seen == set(PUPILS)
+
+
+def test_help_map_and_status_by_mail_speak_fast_play(school: School) -> None:
+    pw = school.passwords["anna"]
+    gid = next(g for g in school.store.list_games()
+               if "anna" in school.store.open(g).settings.players)
+    [reply] = school.mail(address("anna"), f"GAME {gid}\nPASSWORD {pw}\nHELP\nMAP\nSTATUS\n")
+    text = body_of(reply)
+    print(text)
+    assert "ENTER" in text and "FP4" in text  # the Fast Play HELP, not tweedekker's
+    assert "TAKEOFF" not in text and "ZEPPELIN" not in text
+    assert "the board at the start of turn 1" in text and "Germans' edge (north)" in text
+    assert "PLANES" in text and "Turn 1 is open." in text
+    assert max(len(line) for line in text.splitlines()) <= 70
+    [reply] = school.mail(address("anna"), f"GAME {gid}\nPASSWORD {pw}\nORDERS\n")
+    assert "FP17" in body_of(reply) and "N1" not in body_of(reply)
+
+
+def play_turn(school: School, turn: int, rng: random.Random) -> dict[str, dict[str, Any]]:
+    """Every active pupil mails the autopilot's orders; each is accepted."""
+    given: dict[str, dict[str, Any]] = {}
+    for gid in school.store.list_games():
+        game = school.store.open(gid)
+        if game.settings.status != "open":
+            continue
+        assert game.turn == turn
+        for pid, player in sorted(game.settings.players.items()):
+            if not player.active:
+                continue
+            entry, body = pupil_mail(game.position, gid, school.passwords[pid], pid, rng)
+            replies = school.mail(address(pid), body)
+            assert len(replies) == 1 and replies[0]["To"] == address(pid)
+            text = body_of(replies[0])
+            assert f"Game {gid}, turn {turn}: your orders are accepted." in text, text
+            assert "PLANE" in text
+            stored = school.store.open(gid).orders()[pid]
+            assert stored["plane"] == [c for c in entry["plane"] if c]
+            assert stored.get("enter") == entry.get("enter")
+            given[f"{gid}/{pid}"] = entry
+    return given
+
+
+def test_a_class_plays_three_turns_by_mail(school: School,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    rng = random.Random(2026)
+    entries = 0
+    for turn in range(1, TURNS + 1):
+        entries += len(play_turn(school, turn, rng))
+        deadline = max(school.store.open(g).settings.deadline  # type: ignore[type-var]
+                       for g in school.store.list_games())
+        school.clock.now = deadline + timedelta(minutes=1)
+        due = adjudicate_due(school.referee, school.intake)
+        assert sorted(r.game_id for r in due.adjudicated) == ["7b-1", "7b-2"]
+        assert not due.broken
+        reports = school.outbox()
+        by_pupil = {str(m["To"]): m for m in reports if "report of turn" in str(m["Subject"])}
+        assert sorted(by_pupil) == sorted(address(p) for p in PUPILS)  # every pupil
+        for to, msg in by_pupil.items():
+            gid = str(msg["Subject"]).split("]")[0].lstrip("[")
+            assert str(msg["Subject"]).startswith(f"[{gid}] report of turn {turn} ")
+            text = body_of(msg)
+            assert f"Fast Play - report of turn {turn}" in text
+            assert "THE BOARD AT THE" in text and "MOVE BY MOVE" in text
+            assert "PLANES" in text and "SCORE" in text and "ORDERS GIVEN" in text
+            assert max(len(line) for line in text.splitlines()) <= 70
+            pid = to.split("@")[0]
+            assert f"{PUPILS[pid][0]}:" in text  # the pupil's own orders, shown
+            svgs = [a for a in msg.iter_attachments()
+                    if a.get_content_type() == "image/svg+xml"]
+            assert len(svgs) == 1
+            svg = svgs[0].get_content()
+            svg = svg.decode() if isinstance(svg, bytes) else svg
+            game = school.store.open(gid)
+            flying = [p for p, a in game.position["aircraft"].items()
+                      if a.get("state") == "flying"]
+            for p in flying:
+                assert f'id="aircraft-{p}"' in svg
+        for gid in school.store.list_games():
+            game = school.store.open(gid)
+            assert game.is_adjudicated(turn)
+            assert game.turn == turn + 1 or game.settings.status != "open"
+    assert entries == TURNS * len(PUPILS)
+
+    # the roster adds up afterwards (FP16), and counts each turn once
+    capsys.readouterr()
+    assert main(["roster", "update", "--games", str(school.games)]) == 0
+    out = capsys.readouterr().out
+    assert f"{2 * TURNS} turns counted" in out
+    roster = load_roster(school.games / "roster.yaml")
+    victories = 0
+    for gid in school.store.list_games():
+        for turn in range(1, TURNS + 1):
+            doc = school.store.open(gid).read_turn_file(turn, "events.yaml")
+            events = doc.mapping().get("events") or [] if doc else []
+            victories += sum(1 for e in events if e.get("kind") == "victory")
+    assert sum(roster.victories(p) for p in PUPILS) + sum(
+        c.victories for rec in roster.players.values() for c in rec.careers[:-1]) == victories
+    for pid in PUPILS:
+        assert roster.players[pid].careers[0].sorties >= 1
+    assert main(["roster", "update", "--games", str(school.games)]) == 0
+    assert "0 turns counted" in capsys.readouterr().out
+
+
+def test_a_second_mail_replaces_the_plane_section_with_its_entry(school: School) -> None:
+    """FP14: ENTER and DUEL travel with the PLANE section; a new mail's
+    section replaces all three (orders.md, reading rules)."""
+    game = school.store.open("7b-1")
+    pid = sorted(game.settings.players)[0]
+    pw = school.passwords[pid]
+    school.mail(address(pid), order_mail_body("7b-1", pw, 1, {"plane": ["A", "A", "L"]}))
+    school.mail(address(pid), order_mail_body("7b-1", pw, 1, {"plane": ["L", "A"]}))
+    assert school.store.open("7b-1").orders()[pid] == {"plane": ["L", "A"]}
