@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import re
+import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
@@ -34,8 +35,9 @@ from pbmref.roster import load_roster
 from pbmref.store import GameStore
 
 REFEREE = "referee@school.invalid"
+SVGNS = "{http://www.w3.org/2000/svg}"
 T0 = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)
-TURNS = 3
+TURNS = 4  # the class template's turn limit (FP19)
 PUPILS = {
     "anna": ("Anna", "Germans"), "bart": ("Bart", "Germans"), "cees": ("Cees", "Germans"),
     "dirk": ("Dirk", "Germans"), "emma": ("Emma", "Allies"), "fenna": ("Fenna", "Allies"),
@@ -102,7 +104,7 @@ def address(pid: str) -> str:
 def school(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> School:
     template = tmp_path / "7b.yaml"
     template.write_text(yaml.safe_dump({
-        "class": "7b", "title": "Class 7B", "per_board": 4, "turns": 6, "seed": 9,
+        "class": "7b", "title": "Class 7B", "per_board": 4, "turns": TURNS, "seed": 9,
         "turn_length": "48h",
         "pilots": {pid: {"name": name, "team": team, "address": address(pid)}
                    for pid, (name, team) in PUPILS.items()},
@@ -153,7 +155,6 @@ def test_help_map_and_status_by_mail_speak_fast_play(school: School) -> None:
                if "anna" in school.store.open(g).settings.players)
     [reply] = school.mail(address("anna"), f"GAME {gid}\nPASSWORD {pw}\nHELP\nMAP\nSTATUS\n")
     text = body_of(reply)
-    print(text)
     assert "ENTER" in text and "FP4" in text  # the Fast Play HELP, not tweedekker's
     assert "TAKEOFF" not in text and "ZEPPELIN" not in text
     assert "the board at the start of turn 1" in text and "Germans' edge (north)" in text
@@ -163,16 +164,15 @@ def test_help_map_and_status_by_mail_speak_fast_play(school: School) -> None:
     assert "FP17" in body_of(reply) and "N1" not in body_of(reply)
 
 
-def play_turn(school: School, turn: int, rng: random.Random) -> dict[str, dict[str, Any]]:
-    """Every active pupil mails the autopilot's orders; each is accepted."""
+def play_turn(school: School, turn: int, rng: random.Random,
+              silent: tuple[str, ...] = ()) -> dict[str, dict[str, Any]]:
+    """Every active pupil but ``silent`` mails the autopilot's orders; each is accepted."""
     given: dict[str, dict[str, Any]] = {}
     for gid in school.store.list_games():
         game = school.store.open(gid)
-        if game.settings.status != "open":
-            continue
-        assert game.turn == turn
+        assert game.settings.status == "open" and game.turn == turn
         for pid, player in sorted(game.settings.players.items()):
-            if not player.active:
+            if not player.active or pid in silent:
                 continue
             entry, body = pupil_mail(game.position, gid, school.passwords[pid], pid, rng)
             replies = school.mail(address(pid), body)
@@ -180,6 +180,8 @@ def play_turn(school: School, turn: int, rng: random.Random) -> dict[str, dict[s
             text = body_of(replies[0])
             assert f"Game {gid}, turn {turn}: your orders are accepted." in text, text
             assert "PLANE" in text
+            if entry.get("enter"):
+                assert f"ENTER {entry['enter']}" in text  # FP14, shown back
             stored = school.store.open(gid).orders()[pid]
             assert stored["plane"] == [c for c in entry["plane"] if c]
             assert stored.get("enter") == entry.get("enter")
@@ -187,63 +189,113 @@ def play_turn(school: School, turn: int, rng: random.Random) -> dict[str, dict[s
     return given
 
 
-def test_a_class_plays_three_turns_by_mail(school: School,
-                                           capsys: pytest.CaptureFixture[str]) -> None:
+def check_reports(school: School, turn: int, last: bool) -> None:
+    """Every pupil got one report mail of ``turn``, with the board and the SVG map."""
+    reports = school.outbox()
+    by_pupil = {str(m["To"]): m for m in reports if "report of turn" in str(m["Subject"])}
+    assert sorted(by_pupil) == sorted(address(p) for p in PUPILS)  # every pupil, once
+    assert len([m for m in reports if "report of turn" in str(m["Subject"])]) == len(PUPILS)
+    for to, msg in by_pupil.items():
+        gid = str(msg["Subject"]).split("]")[0].lstrip("[")
+        assert str(msg["Subject"]).startswith(f"[{gid}] report of turn {turn} ")
+        text = body_of(msg)
+        assert f"Fast Play - report of turn {turn}" in text
+        assert "THE BOARD AT THE" in text and "MOVE BY MOVE" in text
+        assert "PLANES" in text and "SCORE" in text and "ORDERS GIVEN" in text
+        assert ("GAME OVER" in text) == last
+        assert max(len(line) for line in text.splitlines()) <= 70
+        pid = to.split("@")[0]
+        assert f"  {PUPILS[pid][0]}:" in text  # the pupil's own orders, or none
+        svgs = [a for a in msg.iter_attachments() if a.get_content_type() == "image/svg+xml"]
+        assert len(svgs) == 1
+        svg = svgs[0].get_content()
+        svg = svg.decode() if isinstance(svg, bytes) else svg
+        root = ET.fromstring(svg)
+        ids = sorted(g.get("id") or "" for g in root.iter(f"{SVGNS}g")
+                     if (g.get("id") or "").startswith("aircraft-"))
+        position = school.store.open(gid).read_position(turn + 1) if not last else \
+            school.store.open(gid).position
+        flying = sorted(f"aircraft-{p}" for p, a in position["aircraft"].items()
+                        if a.get("state") == "flying")
+        assert ids == flying  # one element per plane on the board
+
+
+def test_a_class_plays_its_game_by_mail(school: School, tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
     rng = random.Random(2026)
     entries = 0
     for turn in range(1, TURNS + 1):
-        entries += len(play_turn(school, turn, rng))
+        silent = ("hugo",) if turn == 2 else ()
+        entries += len(play_turn(school, turn, rng, silent))
         deadline = max(school.store.open(g).settings.deadline  # type: ignore[type-var]
                        for g in school.store.list_games())
+        if silent:  # a reminder before the deadline, to the pupil without orders only
+            school.clock.now = deadline - timedelta(hours=1)
+            due = adjudicate_due(school.referee, school.intake)
+            hugo_game = next(g for g in school.store.list_games()
+                             if "hugo" in school.store.open(g).settings.players)
+            assert [r.game_id for r in due.adjudicated] == [g for g in school.store.list_games()
+                                                            if g != hugo_game]
+            check_only = school.outbox()
+            reminders = [m for m in check_only if "reminder" in str(m["Subject"])]
+            assert [str(m["To"]) for m in reminders] == [address("hugo")]
+            early = {str(m["To"]) for m in check_only if "report of turn 2" in str(m["Subject"])}
+            others = school.store.open(next(g for g in school.store.list_games()
+                                            if g != hugo_game)).settings.players
+            assert early == {address(p) for p in others}  # all in: adjudicated early
+            assert "FP17" in body_of(reminders[0]) and "N1" not in body_of(reminders[0])
+            school.clock.now = deadline + timedelta(minutes=1)
+            due = adjudicate_due(school.referee, school.intake)
+            assert [r.game_id for r in due.adjudicated] == [hugo_game]
+            late = [m for m in school.outbox() if "report of turn 2" in str(m["Subject"])]
+            assert {str(m["To"]) for m in late} == {
+                address(p) for p in school.store.open(hugo_game).settings.players}
+            hugo_report = next(m for m in late if str(m["To"]) == address("hugo"))
+            text = body_of(hugo_report)
+            assert "  Hugo: no orders received" in text
+            row = next(line for line in text.splitlines() if line.startswith("  h Hugo"))
+            assert row.split()[-1] == "1"  # one NMR (FP17)
+            continue
         school.clock.now = deadline + timedelta(minutes=1)
         due = adjudicate_due(school.referee, school.intake)
         assert sorted(r.game_id for r in due.adjudicated) == ["7b-1", "7b-2"]
         assert not due.broken
-        reports = school.outbox()
-        by_pupil = {str(m["To"]): m for m in reports if "report of turn" in str(m["Subject"])}
-        assert sorted(by_pupil) == sorted(address(p) for p in PUPILS)  # every pupil
-        for to, msg in by_pupil.items():
-            gid = str(msg["Subject"]).split("]")[0].lstrip("[")
-            assert str(msg["Subject"]).startswith(f"[{gid}] report of turn {turn} ")
-            text = body_of(msg)
-            assert f"Fast Play - report of turn {turn}" in text
-            assert "THE BOARD AT THE" in text and "MOVE BY MOVE" in text
-            assert "PLANES" in text and "SCORE" in text and "ORDERS GIVEN" in text
-            assert max(len(line) for line in text.splitlines()) <= 70
-            pid = to.split("@")[0]
-            assert f"{PUPILS[pid][0]}:" in text  # the pupil's own orders, shown
-            svgs = [a for a in msg.iter_attachments()
-                    if a.get_content_type() == "image/svg+xml"]
-            assert len(svgs) == 1
-            svg = svgs[0].get_content()
-            svg = svg.decode() if isinstance(svg, bytes) else svg
-            game = school.store.open(gid)
-            flying = [p for p, a in game.position["aircraft"].items()
-                      if a.get("state") == "flying"]
-            for p in flying:
-                assert f'id="aircraft-{p}"' in svg
+        check_reports(school, turn, last=turn == TURNS)
         for gid in school.store.list_games():
             game = school.store.open(gid)
             assert game.is_adjudicated(turn)
-            assert game.turn == turn + 1 or game.settings.status != "open"
-    assert entries == TURNS * len(PUPILS)
+            if turn < TURNS:
+                assert game.turn == turn + 1 and game.settings.status == "open"
+            else:
+                assert game.settings.status != "open"  # the turn limit (FP19)
+    assert entries == TURNS * len(PUPILS) - 1
+
+    # the archive shows the board of every turn
+    from pbmref.reports.html import write_archive
+
+    written = write_archive(school.store.open("7b-1"), tmp_path / "archive")
+    pages = {p.name: p.read_text(encoding="utf-8") for p in written}
+    assert sorted(pages) == ["index.html"] + [f"turn-{t:03d}.html" for t in range(1, TURNS + 1)]
+    assert all("fastplay-map" in page for page in pages.values())
 
     # the roster adds up afterwards (FP16), and counts each turn once
     capsys.readouterr()
     assert main(["roster", "update", "--games", str(school.games)]) == 0
-    out = capsys.readouterr().out
-    assert f"{2 * TURNS} turns counted" in out
+    assert f"{2 * TURNS} turns counted" in capsys.readouterr().out
     roster = load_roster(school.games / "roster.yaml")
     victories = 0
+    outs = 0
     for gid in school.store.list_games():
         for turn in range(1, TURNS + 1):
             doc = school.store.open(gid).read_turn_file(turn, "events.yaml")
-            events = doc.mapping().get("events") or [] if doc else []
+            events = (doc.mapping().get("events") or []) if doc else []
             victories += sum(1 for e in events if e.get("kind") == "victory")
-    assert sum(roster.victories(p) for p in PUPILS) + sum(
-        c.victories for rec in roster.players.values() for c in rec.careers[:-1]) == victories
-    for pid in PUPILS:
-        assert roster.players[pid].careers[0].sorties >= 1
+            outs += sum(1 for e in events
+                        if e.get("kind") == "shot_down" and e.get("outcome") == "out")
+    totals = roster.totals()
+    assert totals["victories"] == victories and totals["out"] == outs
+    assert victories > 0  # the pupils did meet
+    assert all(roster.players[pid].careers[0].sorties >= 1 for pid in PUPILS)
     assert main(["roster", "update", "--games", str(school.games)]) == 0
     assert "0 turns counted" in capsys.readouterr().out
 
@@ -257,3 +309,8 @@ def test_a_second_mail_replaces_the_plane_section_with_its_entry(school: School)
     school.mail(address(pid), order_mail_body("7b-1", pw, 1, {"plane": ["A", "A", "L"]}))
     school.mail(address(pid), order_mail_body("7b-1", pw, 1, {"plane": ["L", "A"]}))
     assert school.store.open("7b-1").orders()[pid] == {"plane": ["L", "A"]}
+    from pbmref.referee.pipeline import merge_entry
+
+    old = {"plane": ["A", "A", "A"], "enter": "C10 S", "duel": "emma"}
+    assert merge_entry(old, {"plane": ["L"]}) == {"plane": ["L"]}
+    assert merge_entry(old, {"enter": "A10 S"}) == {"enter": "A10 S"}
