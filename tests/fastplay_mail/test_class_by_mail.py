@@ -179,7 +179,7 @@ def play_turn(school: School, turn: int, rng: random.Random,
             assert len(replies) == 1 and replies[0]["To"] == address(pid)
             text = body_of(replies[0])
             assert f"Game {gid}, turn {turn}: your orders are accepted." in text, text
-            assert "PLANE" in text
+            assert "PLANE" in text and "ZEPPELIN" not in text
             if entry.get("enter"):
                 assert f"ENTER {entry['enter']}" in text  # FP14, shown back
             stored = school.store.open(gid).orders()[pid]
@@ -314,3 +314,18 @@ def test_a_second_mail_replaces_the_plane_section_with_its_entry(school: School)
     old = {"plane": ["A", "A", "A"], "enter": "C10 S", "duel": "emma"}
     assert merge_entry(old, {"plane": ["L"]}) == {"plane": ["L"]}
     assert merge_entry(old, {"enter": "A10 S"}) == {"enter": "A10 S"}
+
+
+def test_the_help_example_is_a_good_fast_play_mail(school: School) -> None:
+    """What HELP shows a pupil is accepted as written (FP4, FP7)."""
+    from pbmref.referee.replies import HELP_FASTPLAY
+
+    assert max(len(line) for line in HELP_FASTPLAY.splitlines()) <= 70
+    example = HELP_FASTPLAY.split("for example:")[1].split("END")[0]
+    body = "\n".join(line.strip() for line in example.strip().splitlines()[3:])
+    game = school.store.open("7b-1")
+    pid = sorted(game.settings.players)[0]
+    mail = f"GAME 7b-1\nPASSWORD {school.passwords[pid]}\nTURN 1\n{body}\nEND\n"
+    [reply] = school.mail(address(pid), mail)
+    assert "your orders are accepted" in body_of(reply)
+    assert school.store.open("7b-1").orders()[pid] == {"plane": ["LS", "A f-0", "AF"]}

@@ -102,6 +102,12 @@ def orders_accepted(game: str, turn: Turn, entry: Mapping[str, Any] | None,
                 "replace all of these. Units without an order hold.",
                 "Send CLEAR to withdraw them."]
         return "\n".join(out)
+    if _fastplay(turn):
+        out += ["", f"Deadline: {deadline}",
+                "You may send new orders until then; a new PLANE section",
+                "replaces the old one with its ENTER and DUEL. Send CLEAR to",
+                "withdraw them."]
+        return "\n".join(out)
     out += ["", f"Deadline: {deadline}",
             "You may send new orders until then; a new PLANE or ZEPPELIN",
             "section replaces the old one. Send CLEAR to withdraw them."]
@@ -198,8 +204,11 @@ def too_late(game: str, arrived: str, deadline: str, open_turn: Turn) -> str:
     return "\n".join([
         f"Game {game}: your mail arrived {arrived}, after the deadline",
         f"({deadline}). It was not used.", "",
-        f"The report of {turn_words(open_turn)} follows; send orders for the next "
-        f"{'phase' if _diplomacy(open_turn) else 'turn'} then."])
+        # Conformance (referee.md: answered "too late, not used, with the new
+        # turn's number"): name the turn that opens next.
+        f"The report of {turn_words(open_turn)} follows; send orders for "
+        + ("the next phase then." if _diplomacy(open_turn)
+           else f"turn {int(open_turn) + 1} then.")])
 
 
 def game_closed(game: str, status: str) -> str:
