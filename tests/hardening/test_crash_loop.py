@@ -33,7 +33,7 @@ from pbmref import gm
 from pbmref.config import load_config
 from pbmref.store import GameStore
 
-pytestmark = [pytest.mark.integration, pytest.mark.slow]
+real_servers = [pytest.mark.integration, pytest.mark.slow]
 
 SEED = 20261130
 MAILS = 200
@@ -56,6 +56,8 @@ def _body(rng: random.Random, game: str, password: str) -> str:
     return f"GAME {game}\nPASSWORD {password}\nPLANE\n1: Q Q Q\nEND\n"
 
 
+@real_servers[0]
+@real_servers[1]
 def test_sigkill_at_random_moments_loses_nothing(hard_servers: Any, tmp_path: Path) -> None:
     ms = hard_servers
     rng = random.Random(SEED)
@@ -173,6 +175,8 @@ def test_sigkill_at_random_moments_loses_nothing(hard_servers: Any, tmp_path: Pa
     assert ms.count(ref) == 0, "mail left in the referee's INBOX"
 
 
+@real_servers[0]
+@real_servers[1]
 def test_server_outages_lose_nothing(hard_servers: Any, tmp_path: Path) -> None:
     """Dovecot crashes (its process group killed) and the SMTP relay stops for a
     while, both under a running daemon: every mail is still answered once."""
@@ -224,3 +228,28 @@ def test_server_outages_lose_nothing(hard_servers: Any, tmp_path: Path) -> None:
     assert {m: answers[m] for m in sent} == {m: 1 for m in sent}
     assert max(stored_message_ids(config.games_dir).values()) == 1
     assert ms.count(ref) == 0
+
+
+def test_daemon_and_cron_share_what_they_did(tmp_path: Path) -> None:
+    """The daemon and a cron run each hold the referee's small state (reminders sent,
+    reply budgets, join notes); neither repeats what the other already did."""
+    from hardkit import T0, make_table
+
+    from pbmref.referee.pipeline import Referee
+    from pbmref.referee.turns import adjudicate_due
+
+    table = make_table(tmp_path)
+    table.store.open("zep1").set_scalars({"reminder_hours": 12})
+    daemon = table.referee
+    cron_run = Referee(daemon.config, store=table.store, clock=table.clock)
+    table.clock.now = T0 + timedelta(hours=40)
+    assert adjudicate_due(cron_run, None).reminders == 3
+    assert adjudicate_due(daemon, None).reminders == 0  # cron reminded them already
+    stranger = ("From: someone@example.net\r\nTo: referee@test.invalid\r\n"
+                "Subject: hi\r\nMessage-ID: <{n}@example.net>\r\n\r\nhello\r\n")
+    from pbmref.mail.base import RawMail
+
+    for n, referee in enumerate((cron_run, daemon)):
+        referee.incoming.save(RawMail(f"k{n}", stranger.format(n=n).encode(), table.clock()))
+        referee.process_spool()
+    assert len(daemon.outgoing.queued()) == 1  # one join note, not two

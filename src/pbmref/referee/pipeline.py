@@ -18,11 +18,13 @@ from the outgoing spool, with back-off, each once.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import logging
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
@@ -139,8 +141,26 @@ class RefereeState:
             os.fsync(fh.fileno())
         os.replace(tmp, self.path)
 
+    @contextmanager
+    def _fresh(self) -> Iterator[None]:
+        """Hold the state's lock and read it again: the daemon and cron runs each
+        keep a copy, and one must not undo (or repeat) what the other recorded."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path.with_name(self.path.name + ".lock"), os.O_RDWR | os.O_CREAT,
+                     0o640)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            self.data = RefereeState.load(self.path).data
+            yield
+        finally:
+            os.close(fd)
+
     def once_per(self, kind: str, key: str, now: datetime, period: timedelta) -> bool:
         """True (and remembered) when ``kind``/``key`` was not done within ``period``."""
+        with self._fresh():
+            return self._once_per(kind, key, now, period)
+
+    def _once_per(self, kind: str, key: str, now: datetime, period: timedelta) -> bool:
         table = self.data.setdefault(kind, {})
         last = table.get(key)
         if last:
@@ -163,6 +183,11 @@ class RefereeState:
                       period: timedelta) -> bool:
         """True (and counted) while ``kind``/``key`` was used fewer than ``limit``
         times within ``period``; keys with no use in the period are forgotten."""
+        with self._fresh():
+            return self._within_budget(kind, key, now, limit, period)
+
+    def _within_budget(self, kind: str, key: str, now: datetime, limit: int,
+                       period: timedelta) -> bool:
         table = self.data.setdefault(kind, {})
 
         def recent(stamps: Any) -> list[str]:
