@@ -769,7 +769,8 @@ def extend(store: GameStore, game_id: str, by: timedelta) -> datetime:
 
 
 def pause(store: GameStore, game_id: str) -> None:
-    """Stop adjudication (orders are still taken in) until ``resume``."""
+    """Stop adjudication until ``resume``; the referee refuses order mail meanwhile
+    (``replies.game_closed``)."""
     game = store.open(game_id)
     with game.lock():
         game.reload()

@@ -251,7 +251,10 @@ def handle_extend(args: argparse.Namespace) -> int:
 
 def handle_pause(args: argparse.Namespace) -> int:
     gm.pause(_store(args), args.game)
-    print(f"{args.game}: paused (orders are still taken in; nothing is adjudicated)")
+    # Conformance: say what players get -- the referee answers order mail to a
+    # paused game with "paused ... orders are not taken" (replies.game_closed).
+    print(f"{args.game}: paused (nothing is adjudicated; order mail is answered "
+          "'paused' and not used until resume)")
     return 0
 
 

@@ -428,13 +428,21 @@ class OutgoingSpool:
         (say, a reply written again after a crash) returns the first entry and
         queues nothing, whether that entry is still queued, sent or failed.
         """
+        if key is None:
+            return self._enqueue(msg, None)
+        keys = self.root / "keys"
+        keys.mkdir(exist_ok=True)
+        # Conformance (referee.md: adjudicate --due "safe to run twice or
+        # concurrently with the daemon"): two processes queueing the same key
+        # (say, a report) must not both pass the check below; the lock makes
+        # check, marker and commit one step.
+        with _flock(keys / ".lock"):
+            return self._enqueue(msg, keys / hashlib.sha256(key.encode()).hexdigest()[:32])
+
+    def _enqueue(self, msg: EmailMessage, marker: Path | None) -> OutEntry:
         now = _now()
         entry_id = f"{time.time_ns():020d}-{uuid.uuid4().hex[:10]}"
-        marker: Path | None = None
-        if key is not None:
-            keys = self.root / "keys"
-            keys.mkdir(exist_ok=True)
-            marker = keys / hashlib.sha256(key.encode()).hexdigest()[:32]
+        if marker is not None:
             earlier = self._by_key(marker)
             if earlier is not None:
                 return earlier
@@ -454,8 +462,9 @@ class OutgoingSpool:
         if marker is not None:
             # The key names the entry before the entry becomes visible: a crash
             # in between leaves a marker without an entry, which _by_key ignores.
-            _write(marker.with_suffix(".tmp"), entry_id.encode())
-            os.replace(marker.with_suffix(".tmp"), marker)
+            marker_tmp = marker.with_name(f".{marker.name}.{os.getpid()}.tmp")
+            _write(marker_tmp, entry_id.encode())
+            os.replace(marker_tmp, marker)
             _fsync_dir(marker.parent)
         target = self.root / "queue" / entry_id
         os.rename(tmp, target)

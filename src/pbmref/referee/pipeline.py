@@ -134,7 +134,9 @@ class RefereeState:
 
     def save(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(".tmp")
+        # A name of this process's own: the daemon and cron runs save at the same
+        # time (referee.md: adjudicate --due runs concurrently with the daemon).
+        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.{id(self)}.tmp")
         with open(tmp, "w", encoding="utf-8") as fh:
             json.dump(self.data, fh, indent=1, sort_keys=True)
             fh.flush()
