@@ -89,7 +89,6 @@ def main() -> int:
          lambda i, s, n: message_target(mutate(mails[i], s, n))),
     ]
     print(f"fuzzing: {args.examples} examples per target, seed {args.seed}")
-    print(f"{'target':<32}{'examples':>9}{'ex/s':>9}{'baseline ex/s':>15}{'ratio':>9}  results")
     problems = 0
     for name, strategy, target in targets:
         base_t, base_seen, _ = run(name, strategy, noop, args.examples, args.seed)
@@ -98,8 +97,8 @@ def main() -> int:
         nb = sum(base_seen.values()) or 1
         per, per_base = t / max(n, 1), base_t / nb
         kinds = ", ".join(f"{k} {v}" for k, v in seen.most_common())
-        print(f"{name:<32}{n:>9}{n / t:>9.0f}{nb / base_t:>15.0f}{per / per_base:>8.1f}x  "
-              f"{kinds}")
+        print(f"{name}: {n} examples, {n / t:.0f}/s (baseline {nb / base_t:.0f}/s); "
+              f"time per example {per / per_base:.1f}x the baseline; results: {kinds}")
         if found:
             problems += 1
             print(f"  FOUND in {name}:\n{found}")

@@ -9,6 +9,8 @@ cores, memory, Python, date) heads the file; the scripts' full output follows
 for reference.
 
 Run: ``.venv/bin/python bench/report.py [--out bench/RESULTS.md] [--only NAME ...]``
+(``--only`` re-runs some scripts and keeps the other runs already in the file;
+``--reread`` rebuilds the table from the outputs recorded in the file.)
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ REPO = BENCH.parent
 ORDER = ["engine", "orders", "store", "diplomacy", "mail_transport", "mail", "fuzz"]
 TIMEOUT = 1800
 
-_RATIO = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)x(?![\w])|\bratio\s+(\d+(?:\.\d+)?)")
+_RATIO = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)x(?![\w])|\bratio\s+(\d+(?:\.\d+)?)"
+                    r"|\bcosts\s+(\d+(?:\.\d+)?)\s+copies")
 
 
 @dataclass
@@ -74,9 +77,12 @@ def figures(output: str) -> list[tuple[str, float]]:
     for raw in output.splitlines():
         line = " ".join(raw.split())
         for found in _RATIO.finditer(line):
-            if re.search(r"(aim|<=|>=|<|>)\W*$", line[:found.start()]):
+            before = line[:found.start()]
+            if re.search(r"(aim|<=|>=|<|>)\W*$", before):
                 continue  # a target the script states, not a measurement
-            value = float(found.group(1) or found.group(2))
+            if found.group(2) and before.count("(") > before.count(")"):
+                continue  # "(games ratio 10)": the ratio expected, said in passing
+            value = float(next(g for g in found.groups() if g))
             out.append((line, value))
     return out
 
@@ -122,22 +128,42 @@ def write(runs: list[Run], out: Path) -> None:
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
+def reread(path: Path) -> list[Run]:
+    """The runs recorded in an earlier RESULTS.md (to rebuild its table)."""
+    text = path.read_text(encoding="utf-8")
+    runs = []
+    for found in re.finditer(r"### (\w+)\.py \(exit (-?\d+), (\d+) s\)\n\n```\n(.*?)\n```",
+                             text, re.S):
+        output = found.group(4)
+        runs.append(Run(found.group(1), int(found.group(2)), float(found.group(3)), output,
+                        figures(output.split("\n[stderr]\n")[0])))
+    return runs
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", type=Path, default=BENCH / "RESULTS.md")
     ap.add_argument("--only", nargs="*", help="run only these scripts (names without .py)")
+    ap.add_argument("--reread", action="store_true",
+                    help="run nothing: rebuild the table from the outputs in --out")
     args = ap.parse_args()
+    if args.reread:
+        write(reread(args.out), args.out)
+        print(f"rewrote {args.out}")
+        return 0
     names = [n for n in ORDER if (BENCH / f"{n}.py").exists()]
     names += sorted(p.stem for p in BENCH.glob("*.py")
                     if p.stem not in ORDER and p.stem != "report" and not p.stem.startswith("_"))
     if args.only:
         names = [n for n in names if n in args.only]
-    runs = []
+    runs = reread(args.out) if args.only and args.out.exists() else []
+    runs = [r for r in runs if r.name not in names]
     for name in names:
         print(f"running bench/{name}.py ...", flush=True)
         r = run(name)
         print(f"  exit {r.status} in {r.seconds:.0f} s, {len(r.figures)} figure(s)", flush=True)
         runs.append(r)
+    runs.sort(key=lambda r: (ORDER + [r.name]).index(r.name))
     write(runs, args.out)
     print(f"wrote {args.out}")
     return 0 if all(r.status == 0 for r in runs) else 1
