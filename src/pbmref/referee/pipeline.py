@@ -77,7 +77,7 @@ _PASSWORD_LINE = re.compile(r"(?im)^([ \t>]*(?:password|passwd|pw)\b[ \t:=]*)\S+
 
 
 def hide_password(text: str, envelope: OrderMail) -> str:
-    """The raw mail as stored in the game folder, its password hidden.
+    r"""The raw mail as stored in the game folder, its password hidden.
 
     Conformance (orders.md: "Only a hash is stored"): the orders files keep
     the raw text of each mail (referee.md) but never the password itself.
