@@ -1,7 +1,8 @@
 """Crash loop on the real servers: the daemon (``pbmref serve``, its own process
 group) is killed with SIGKILL at random (seeded) moments while 200 mails arrive
-and two cron runs (``pbmref adjudicate --due``) happen, one before and one after
-the deadlines; it is restarted each time. At the end every order is stored once,
+and cron runs (``pbmref adjudicate --due``) happen: one before the deadlines, one
+while the daemon is down over a deadline, one racing the daemon after the other
+deadline; it is restarted each time. At the end every order is stored once,
 every mail answered (at most one duplicate per kill, none lost), and each game
 advanced exactly once per deadline (shared/spec/referee.md, "Mail" and
 "Deadlines and turns"). Also: Dovecot and the SMTP relay going down under a
@@ -99,12 +100,29 @@ def test_sigkill_at_random_moments_loses_nothing(hard_servers: Any, tmp_path: Pa
         done.set()
 
     crons: list[int] = []
+    guard = threading.Lock()  # one of the threads at a time kills or starts the daemon
+    held_down = threading.Event()
+
+    def at(seconds: float) -> None:
+        time.sleep(max(0.0, (start + timedelta(seconds=seconds) - datetime.now(UTC))
+                       .total_seconds()))
 
     def cron_runs() -> None:
-        time.sleep(20)  # before the first deadline
+        at(20)  # before any deadline: nothing to adjudicate
         crons.append(cron(config_path, tmp_path / "cron.log"))
-        time.sleep(max(0.0, (start + timedelta(seconds=56) - datetime.now(UTC)).total_seconds()))
-        crons.append(cron(config_path, tmp_path / "cron.log"))  # after both deadlines
+        # the daemon is down over crash-a's deadline: cron adjudicates it, after
+        # taking in the mail that reached the server while the daemon was down
+        at(GAMES["crash-a"] - 4)
+        with guard:
+            held_down.set()
+            daemon.kill()
+        at(GAMES["crash-a"] + 2)
+        crons.append(cron(config_path, tmp_path / "cron.log"))
+        with guard:
+            held_down.clear()
+            daemon.start()
+        at(GAMES["crash-b"] + 6)  # crash-b's deadline passed with the daemon up
+        crons.append(cron(config_path, tmp_path / "cron.log"))
 
     threads = [threading.Thread(target=sender), threading.Thread(target=cron_runs)]
     for t in threads:
@@ -112,9 +130,14 @@ def test_sigkill_at_random_moments_loses_nothing(hard_servers: Any, tmp_path: Pa
     try:
         while not done.is_set():
             time.sleep(rng.uniform(1.5, 5.0))
-            daemon.kill()
+            with guard:
+                if held_down.is_set():
+                    continue
+                daemon.kill()
             time.sleep(rng.uniform(0.0, 0.8))
-            daemon.start()
+            with guard:
+                if not held_down.is_set():
+                    daemon.start()
         for t in threads:
             t.join(timeout=300)
 
@@ -152,7 +175,9 @@ def test_sigkill_at_random_moments_loses_nothing(hard_servers: Any, tmp_path: Pa
     assert len(sent) == MAILS and lost == []
     assert duplicates + report_dupes <= daemon.kills, FIGURES
     assert twice == {}, f"Message-IDs stored twice: {twice}"
-    assert all(c in (0, 1) for c in crons) and len(crons) == 2
+    assert all(c in (0, 1) for c in crons) and len(crons) == 3
+    assert "crash-a: turn 1 adjudicated" in (tmp_path / "cron.log").read_text(), (
+        "cron did not adjudicate the game whose deadline passed while the daemon was down")
     assert stop_status in (0, -15)
     for game in GAMES:
         game_dir = config.games_dir / game
