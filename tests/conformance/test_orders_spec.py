@@ -335,6 +335,7 @@ def _replies_of_every_kind(table: Table) -> list[tuple[str, str, str]]:
         ("orders", "what did I send", mail(table, "anna", "ORDERS")),
         ("stale", "late orders", mail(table, "anna", *TAKEOFF, turn=3)),
         ("empty", "hello", mail(table, "anna")),
+        ("envelope error", "typo", mail(table, "anna", "TURN seven", "PLANE", "1: A")),
     ]
     out = []
     for kind, subject, body in cases:
@@ -377,10 +378,11 @@ def test_orders_are_secret_until_adjudicated_then_in_the_report(table: Table) ->
     table.clock.now = DEADLINE + timedelta(minutes=1)
     adjudicate_due(table.referee, table.intake)
     reports = [m for m in table.new_outbox() if "[zep1] report of turn 1" in m["Subject"]]
-    assert reports
+    assert len(reports) == 5  # every player and the observer
     for report in reports:
         text = body_of(report)
-        assert "RS" in text and "f-A" in text, text
+        orders = text[text.index("ORDERS GIVEN FOR TURN 1"):]
+        assert "Anna:" in orders and "TAKEOFF GAMMA" in orders and "3: RS f-A" in orders
     assert T0 < DEADLINE
 
 
@@ -476,3 +478,18 @@ def test_diplomacy_body(tmp_path: Path, capsys: pytest.CaptureFixture[str], orde
                         ok: bool) -> None:
     code, out = _check(tmp_path, _diplomacy(), f"GAME dip1\n{orders}\nEND\n", "FRA", capsys)
     assert code == (0 if ok else 1), out
+
+
+def test_an_envelope_error_reveals_no_orders_without_the_password(table: Table) -> None:
+    table.send(mail(table, "anna", "PLANE", "TAKEOFF GAMMA", "1: A", "2: A", "3: RS f-A"))
+    body = mail(table, "anna", "TURN seven").replace(table.passwords["anna"], "guess")
+    text = reply_of(table, body)
+    assert "TURN seven" in text and "GAMMA" not in text and "RS f-A" not in text
+
+
+def test_takeoff_alone_is_shown_as_it_will_be_flown(table: Table) -> None:
+    """A TAKEOFF line without moves: the aircraft takes off flying A (N1, L3);
+    the reply must not say it stays landed."""
+    text = reply_of(table, mail(table, "anna", "TAKEOFF ALPHA"))
+    assert "accepted" in text and "TAKEOFF ALPHA" in text
+    assert "stay landed" not in text

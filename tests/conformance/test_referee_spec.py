@@ -665,3 +665,74 @@ def test_the_html_archive_of_a_turn(table: Table) -> None:
     written = write_archive(table.game(), table.root / "arch")
     pages = [p for p in written if p.name.startswith("turn-")]
     assert pages and "<svg" in pages[0].read_text()
+
+
+def test_orders_files_are_never_rewritten_in_place(table: Table) -> None:
+    table.send(mail(table, "anna", *TAKEOFF))
+    folder = table.game().dir / "turns" / "001" / "orders"
+    first = {p: p.read_bytes() for p in folder.iterdir()}
+    table.send(mail(table, "anna", "PLANE", "TAKEOFF GAMMA", "1: A", "2: A", "3: R"))
+    table.send(mail(table, "anna", "CLEAR"))
+    assert all(p.read_bytes() == b for p, b in first.items())
+    assert len(list(folder.iterdir())) == len(first) + 2
+
+
+def test_rerun_uses_the_recorded_dice_not_new_ones(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """W3 rolls a die every turn; after the GM changes the game's seed a re-run
+    still replays the recorded die (referee.md, V5) and so changes nothing."""
+    table = make_table(tmp_path)
+    gm.new_game(table.store, "windy", [gm.PlayerSpec("anna", ("anna@example.org",),
+                                                     airfield="N"),
+                                       gm.PlayerSpec("bert", ("bert@example.org",),
+                                                     airfield="S")],
+                wind={"to": "N", "strength": 1, "changes": True}, seed=99,
+                deadline=DEADLINE, reminder_hours=0, early_adjudication=False, now=T0,
+                passwords=False)
+    table.clock.now = AFTER
+    adjudicate_due(table.referee, table.intake)
+    dice_file = tmp_path / "games" / "windy" / "turns" / "001" / "dice.yaml"
+    dice = yaml.safe_load(dice_file.read_text())
+    assert len(dice["dice"]) == 1  # the W3 die
+    settings = tmp_path / "games" / "windy" / "game.yaml"
+    settings.write_text(settings.read_text().replace("seed: 99", "seed: 12345"))
+    games = str(tmp_path / "games")
+    assert main(["rerun", "windy", "--from", "1", "--games", games]) == 0
+    assert "nothing changed" in capsys.readouterr().out
+    # the recorded die is what counts: the GM sets it to the other extreme
+    other = 6 if dice["dice"][0] != 6 else 1
+    dice_file.write_text(dice_file.read_text().replace(f"- {dice['dice'][0]}", f"- {other}")
+                         .replace(f"[{dice['dice'][0]}]", f"[{other}]"))
+    assert main(["rerun", "windy", "--from", "1", "--dry-run", "--games", games]) == 0
+    out = capsys.readouterr().out
+    assert "changed" in out and "nothing changed" not in out
+
+
+def _diplomacy_table(tmp_path: Path) -> tuple[Table, dict[str, str]]:
+    table = make_table(tmp_path)
+    created = gm.new_game(table.store, "dip1", [
+        gm.PlayerSpec("fra", ("anna@example.org",), power="FRA"),
+        gm.PlayerSpec("ger", ("gerd@example.org",), power="GER")],
+        ruleset="diplomacy", seed=4, deadline=DEADLINE, reminder_hours=0,
+        early_adjudication=False, now=T0)
+    return table, created.passwords
+
+
+def test_phase_not_open_rejects_a_diplomacy_mail_as_stale(tmp_path: Path) -> None:
+    table, passwords = _diplomacy_table(tmp_path)
+    head = f"GAME dip1\nPASSWORD {passwords['fra']}\n"
+    text = body_of(only_reply(table.send(head + "PHASE F1901M\nA Par - Bur\nEND\n")))
+    assert "S1901M" in text and "nothing was used or changed" in text
+    assert "fra" not in table.store.open("dip1").orders()
+    text = body_of(only_reply(table.send(head + "PHASE S1901M\nA Par - Bur\nEND\n")))
+    assert "accepted" in text and "A Par - Bur" in text
+    assert "UTC" in text  # the deadline with its time zone
+
+
+def test_the_report_shows_each_aircrafts_state(table: Table) -> None:
+    _play_turn_one(table)
+    text = table.game().report(1) or ""
+    table_head = next(line for line in text.splitlines() if "Pilot" in line and "Hex" in line)
+    for column in ("Hex", "Hdg", "DP", "Ammo", "VP", "NMR"):
+        assert column in table_head, column
+    assert "ZEPPELIN Z" in text and "wind" in text.lower() and "Next deadline" in text

@@ -42,6 +42,7 @@ from pbmref.orders.envelope import (
     check_turn,
     identify_player,
     read_order_mail,
+    scan_order_mail,
 )
 from pbmref.orders.errors import (
     OrderMailError,
@@ -369,8 +370,10 @@ class Referee:
         except OrderMailError as exc:
             if not self._games_of(sender):
                 return self._unknown_sender(mail)
+            shown = self._orders_in_force_text(mail, sender)
             return HandledMail([self._reply(mail, sender, "Your mail was NOT accepted; "
-                                            "nothing was changed.\n\n" + render_errors(exc))],
+                                            "nothing was changed.\n\n" + render_errors(exc)
+                                            + (f"\n\n{shown}" if shown else ""))],
                                "rejected: envelope")
         game_id = self._pick_game(envelope, sender)
         if game_id is None:
@@ -395,6 +398,28 @@ class Referee:
             to = player.addresses[0] if player is not None else sender
             return HandledMail([self._reply(mail, to, replies.game_unavailable(game_id))],
                                f"game {game_id} unavailable: {exc}", game_id)
+
+    def _orders_in_force_text(self, mail: IncomingMail, sender: str) -> str | None:
+        """The sender's orders in force and the deadline, for the reply to a mail
+        whose envelope has an error -- only when its game, player and password can
+        still be told from it (orders.md: every reply shows them; they stay secret
+        from anyone without the password)."""
+        try:
+            envelope, _ = scan_order_mail(mail.subject, mail.text)
+            game_id = self._pick_game(envelope, sender)
+            if game_id is None:
+                return None
+            game = self.store.open(game_id)
+            addresses = {pid: p.addresses for pid, p in game.settings.players.items()
+                         if p.status != "kicked"}
+            player_id = identify_player(envelope, sender, addresses)
+            player = game.settings.players[player_id]
+            check_password(envelope, lambda pw: game.check_password(player_id, pw),
+                           required=player.password_hash is not None)
+            return replies.orders_shown(game.id, self._turn_name(game),
+                                        game.orders().get(player_id), self._deadline_text(game))
+        except (OrderMailError, StoreError):
+            return None
 
     def _registered_in_dir(self, game_id: str, sender: str) -> bool:
         """Whether ``sender`` appears in a broken game's settings file (text search)."""

@@ -71,7 +71,11 @@ def format_entry(entry: Mapping[str, Any]) -> list[str]:
     if "plane" in entry:
         lines.append("PLANE")
         plane = list(entry.get("plane") or [])
-        if not plane:
+        if not plane and entry.get("takeoff"):
+            # A take-off without moves flies A in every move (N1), it does not stay
+            # landed (the reply must show the orders as they will be used).
+            lines.append("  (no moves: A in every move, rule N1)")
+        elif not plane:
             lines.append("  (no moves: stay landed)")
         lines += [f"  {n}: {m}" for n, m in enumerate(plane, 1)]
     for key in ("takeoff", "land", "enter", "duel"):
