@@ -101,6 +101,19 @@ def replies_by_origin(boxes: dict[str, list[bytes]]) -> tuple[Counter[str], Coun
     return answers, reports
 
 
+def reply_texts(boxes: dict[str, list[bytes]]) -> dict[str, list[str]]:
+    """In-Reply-To -> the text of each reply to that mail."""
+    out: dict[str, list[str]] = {}
+    for raws in boxes.values():
+        for raw in raws:
+            msg = email.message_from_bytes(raw, policy=email.policy.default)
+            irt = str(msg.get("In-Reply-To") or "").strip()
+            body = msg.get_body(("plain",))
+            if irt and body is not None:
+                out.setdefault(irt, []).append(" ".join(str(body.get_content()).split()))
+    return out
+
+
 def stored_message_ids(games: Path) -> Counter[str]:
     """How often each Message-ID appears in the games' orders files."""
     seen: Counter[str] = Counter()

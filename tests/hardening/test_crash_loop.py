@@ -24,6 +24,7 @@ from crashkit import (
     cron,
     order_mail,
     replies_by_origin,
+    reply_texts,
     stored_message_ids,
     turn_history,
     wait_for,
@@ -84,6 +85,7 @@ def test_sigkill_at_random_moments_loses_nothing(hard_servers: Any, tmp_path: Pa
     daemon = DaemonProcess(config_path, log)
     daemon.start()
     sent: dict[str, str] = {}  # Message-ID -> player
+    orders_sent: dict[str, tuple[str, datetime]] = {}  # valid orders: Message-ID -> game, when
     done = threading.Event()
 
     def sender() -> None:
@@ -96,6 +98,8 @@ def test_sigkill_at_random_moments_loses_nothing(hard_servers: Any, tmp_path: Pa
             ms.send(ms.address(player), [ms.address(ref)],
                     order_mail(ms.address(player), ms.address(ref), mid, body))
             sent[mid] = player
+            if "TAKEOFF" in body and "not-" not in body:
+                orders_sent[mid] = (game, datetime.now(UTC))
             time.sleep(0.3)
         done.set()
 
@@ -173,6 +177,13 @@ def test_sigkill_at_random_moments_loses_nothing(hard_servers: Any, tmp_path: Pa
     print(f"crash loop: {FIGURES}")
 
     assert len(sent) == MAILS and lost == []
+    # orders that reached the server before their game's deadline were used, also
+    # those that waited while the daemon was down (judged by arrival time)
+    texts = reply_texts(boxes())
+    for mid, (game, when) in orders_sent.items():
+        if when < start + timedelta(seconds=GAMES[game] - 1):
+            assert "your orders are accepted" in texts[mid][0], (mid, texts[mid][0][:200])
+            assert stored[mid] == 1, mid
     assert duplicates + report_dupes <= daemon.kills, FIGURES
     assert twice == {}, f"Message-IDs stored twice: {twice}"
     assert all(c in (0, 1) for c in crons) and len(crons) == 3
