@@ -736,3 +736,26 @@ def test_the_report_shows_each_aircrafts_state(table: Table) -> None:
     for column in ("Hex", "Hdg", "DP", "Ammo", "VP", "NMR"):
         assert column in table_head, column
     assert "ZEPPELIN Z" in text and "wind" in text.lower() and "Next deadline" in text
+
+
+def test_zeppelin_votes_alone_are_not_orders_for_early_adjudication(tmp_path: Path) -> None:
+    """Votes never spare an NMR (N3): a pilot who has only voted so far is still
+    waited for, and reminded, though a later PLANE section is the normal next mail
+    (orders.md: sections are replaced one by one)."""
+    table = make_table(tmp_path)
+    gm.new_game(table.store, "quick", [
+        gm.PlayerSpec("anna", ("anna@example.org",), airfield="N"),
+        gm.PlayerSpec("bert", ("bert@example.org",), airfield="S")],
+        seed=5, deadline=DEADLINE, early_adjudication=True, reminder_hours=12, now=T0,
+        passwords=False)
+    table.send("GAME quick\nZEPPELIN\n1: L\n")
+    table.send("GAME quick\nPLANE\nTAKEOFF BETA\n1: A\n2: A\n3: A\n", sender="bert@example.org")
+    assert adjudicate_due(table.referee, table.intake).adjudicated == []
+    table.clock.now = DEADLINE - timedelta(hours=6)
+    adjudicate_due(table.referee, table.intake)
+    reminded = [str(m["To"]) for m in table.new_outbox()
+                if "[quick] reminder" in str(m["Subject"])]
+    assert reminded == ["anna@example.org"]
+    table.send("GAME quick\nPLANE\nTAKEOFF ALPHA\n1: A\n2: A\n3: A\n")
+    done = adjudicate_due(table.referee, table.intake).adjudicated
+    assert [(r.game_id, r.turn) for r in done] == [("quick", 1)]

@@ -73,6 +73,17 @@ class TweedekkerRuleset:
         state = position_from_dict(position)
         _orders_layer().entry_to_orders(state, player, entry or {})
 
+    def counts_as_orders(self, position: dict[str, Any], player: str,
+                         entry: OrdersEntry) -> bool:
+        """Whether ``entry`` spares the player an NMR, for early adjudication and
+        reminders (referee.md). Zeppelin votes never count for N1 (N3, Z8): a
+        pilot whose aircraft is in the fight has sent orders only with a PLANE
+        section (or TAKEOFF/LAND); one out of the fight has only votes to send.
+        """
+        craft = (position.get("aircraft") or {}).get(player) or {}
+        in_fight = str(craft.get("state", "landed")).lower() in ("flying", "landed", "taxiing")
+        return not in_fight or any(k in (entry or {}) for k in ("plane", "takeoff", "land"))
+
     def adjudicate(
         self,
         position: dict[str, Any],

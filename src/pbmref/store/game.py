@@ -805,7 +805,14 @@ class Game:
         """Active human players without orders in force for the open turn, leaving
         out those who have nothing to order (a ruleset's optional ``needs_orders``,
         e.g. a Diplomacy power without a dislodged unit in a retreat phase)."""
-        have = set(self.orders_in_force())
+        in_force = self.orders_in_force()
+        # Conformance (referee.md: early adjudication "when every active player has
+        # sent orders"; reminders to "players without orders"): a ruleset's optional
+        # ``counts_as_orders`` says whether an entry spares an NMR (tweedekker:
+        # zeppelin votes alone do not, N3).
+        counts = getattr(self.ruleset, "counts_as_orders", None)
+        have = {pid for pid, f in in_force.items()
+                if counts is None or counts(self.position, pid, f.entry or {})}
         needs = getattr(self.ruleset, "needs_orders", None)
         return [p.id for p in self.settings.players.values()
                 if p.active and not p.computer and p.id not in have
