@@ -424,6 +424,8 @@ POSITION_RULES = [
      ["L3"]),
     ({"state": "landed", "hex": "J19"}, "PLANE\nTAKEOFF BETA\n1: A f-A\n2: A\n3: A", False,
      ["L3"]),
+    ({}, "PLANE\n1: A\n2: A\n3: A\nLAND CENTRE", True, []),  # LAND Left/Centre/Right
+    ({}, "PLANE\n1: A\n2: A\n3: A\nLAND DELTA", False, ["DELTA"]),
     ({"state": "removed", "nmr": 3}, "ZEPPELIN\n1: L", False, ["removed"]),
     ({"state": "down"}, "ZEPPELIN\n1: L f-A", True, []),  # Z9: shot down still votes
     ({"state": "left"}, "ZEPPELIN\n1: R", True, []),
@@ -493,3 +495,24 @@ def test_takeoff_alone_is_shown_as_it_will_be_flown(table: Table) -> None:
     text = reply_of(table, mail(table, "anna", "TAKEOFF ALPHA"))
     assert "accepted" in text and "TAKEOFF ALPHA" in text
     assert "stay landed" not in text
+
+
+def test_a_non_ascii_subject_is_quoted_with_re(table: Table) -> None:
+    out = table.send(mail(table, "anna", *TAKEOFF), subject="Befehle für Zug 1 — zep1")
+    assert len(out) == 1 and out[0]["Subject"] == "Re: Befehle für Zug 1 — zep1"
+
+
+def test_a_game_without_passwords_takes_mail_without_one(table: Table) -> None:
+    from pbmref import gm
+
+    gm.new_game(table.store, "open1", [gm.PlayerSpec("anna", ("anna@example.org",),
+                                                     airfield="N")],
+                seed=1, deadline=DEADLINE, passwords=False, now=T0)
+    text = reply_of(table, "GAME open1\nPLANE\nTAKEOFF BETA\n1: A\n2: A\n")
+    assert "accepted" in text
+
+
+@pytest.mark.parametrize("name", ["ZEP1", "Zep1"])
+def test_the_game_name_is_case_insensitive(table: Table, name: str) -> None:
+    text = reply_of(table, mail(table, "anna", *TAKEOFF).replace("GAME zep1", f"GAME {name}"))
+    assert "accepted" in text

@@ -479,6 +479,13 @@ def test_a_file_the_gm_broke_is_reported_and_the_game_waits(
     code = main(["check", "zep1", "--games", str(table.root / "games")])
     out = capsys.readouterr().out
     assert code == 1 and "position.yaml" in out and "line" in out
+    assert main(["check", "--games", str(table.root / "games")]) == 1  # all games
+    capsys.readouterr()
+    # once the GM fixed the file, the game is adjudicated again
+    position.write_text(text)
+    assert main(["check", "zep1", "--games", str(table.root / "games")]) == 0
+    assert [r.game_id for r in adjudicate_due(table.referee, table.intake).adjudicated] == [
+        "zep1"]
 
 
 def test_check_a_good_game(table: Table, capsys: pytest.CaptureFixture[str]) -> None:
@@ -759,3 +766,15 @@ def test_zeppelin_votes_alone_are_not_orders_for_early_adjudication(tmp_path: Pa
     table.send("GAME quick\nPLANE\nTAKEOFF ALPHA\n1: A\n2: A\n3: A\n")
     done = adjudicate_due(table.referee, table.intake).adjudicated
     assert [(r.game_id, r.turn) for r in done] == [("quick", 1)]
+
+
+def test_render_and_status_never_show_orders_of_the_open_turn(
+        table: Table, capsys: pytest.CaptureFixture[str]) -> None:
+    _play_turn_one(table)
+    table.send(mail(table, "anna", "ZEPPELIN", "1: RS f-B", "2: LS d-B"))
+    out_dir = table.root / "archive"
+    assert main(["render", "zep1", "--games", str(table.root / "games"), "--out",
+                 str(out_dir), "--svg", str(table.root / "map.svg")]) == 0
+    for page in [*out_dir.rglob("*.html"), table.root / "map.svg"]:
+        text = page.read_text()
+        assert "RS f-B" not in text and "LS d-B" not in text, page

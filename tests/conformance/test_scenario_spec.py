@@ -583,3 +583,12 @@ def test_diplomacy_retreat_keys(tmp_path: Path, capsys: pytest.CaptureFixture[st
     doc["orders"] = {"GER": ["A Ruh S A Mun"]}  # an order of the wrong phase: illegal
     doc["expect"] = {"units": {"GER": ["A Mun"]}}
     assert run(tmp_path, capsys, doc).code == 0
+
+
+def test_a_scenario_is_read_with_a_safe_loader(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    marker = tmp_path / "pwned"
+    text = (f"ruleset: tweedekker\nevil: !!python/object/apply:os.system ['touch {marker}']\n"
+            "aircraft: {}\n")
+    r = run(tmp_path, capsys, text)
+    assert r.code == 2 and not marker.exists()
