@@ -778,3 +778,29 @@ def test_render_and_status_never_show_orders_of_the_open_turn(
     for page in [*out_dir.rglob("*.html"), table.root / "map.svg"]:
         text = page.read_text()
         assert "RS f-B" not in text and "LS d-B" not in text, page
+
+
+def test_a_mail_handled_only_after_its_turn_was_adjudicated_is_too_late(table: Table) -> None:
+    """The mail reached the server before the deadline but the referee took it in
+    only after the turn had been adjudicated (a daemon that fetched it just as
+    cron ran): it was meant for the adjudicated turn, so it is answered too late,
+    not used, with the new turn's number -- never silently used for the next turn."""
+    key = table.intake.deliver(raw_mail("anna@example.org",
+                                        mail(table, "anna", *TAKEOFF)).as_bytes())
+    sent = (DEADLINE - timedelta(minutes=3)).timestamp()
+    os.utime(table.intake.root / "new" / key, (sent, sent))
+    table.clock.now = AFTER
+    adjudicate_due(table.referee, None)  # cron's run, without this mail
+    table.new_outbox()
+    table.referee.take_in(table.intake)
+    table.referee.deliver(force=True)
+    text = body_of(only_reply(table.new_outbox()))
+    assert "not used" in text and "turn 2" in text.lower(), text
+    assert "anna" not in table.game().orders()  # not taken as orders for turn 2
+
+
+def test_the_next_deadline_is_in_the_future_after_a_late_cron(table: Table) -> None:
+    table.clock.now = DEADLINE + timedelta(days=5, hours=1)
+    adjudicate_due(table.referee, table.intake)
+    deadline = table.game().settings.deadline
+    assert deadline is not None and deadline > table.clock.now

@@ -459,6 +459,22 @@ class Referee:
             return replies.FastPlayTurn(game.turn)
         return game.turn
 
+    @staticmethod
+    def _turn_started(game: Game) -> datetime | None:
+        """When the open turn began: the adjudication of the turn before it."""
+        if game.turn <= 1:
+            return None
+        try:
+            result = game.result(game.turn - 1) or {}
+        except StoreError:
+            return None
+        value = result.get("adjudicated_at")
+        try:
+            moment = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+        except ValueError:
+            return None
+        return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
     def _deadline_text(self, game: Game) -> str:
         return replies.when(game.settings.deadline, game.settings.timezone)
 
@@ -542,6 +558,20 @@ class Referee:
             deadline = game.settings.deadline
             wants_change = bool(envelope.body) or any(
                 c.name == "CLEAR" for c in envelope.commands)
+            started = self._turn_started(game)
+            if wants_change and started is not None and arrived < started:
+                # Conformance (referee.md: a mail whose turn was adjudicated is
+                # answered too late, not used, with the new turn's number): it
+                # reached the server before the last adjudication but is read only
+                # now (a retried or late-fetched mail); it was meant for that turn,
+                # never for this one.
+                return HandledMail([self._reply(mail, to, "\n\n".join([
+                    replies.missed_turn(gid, replies.when(arrived, game.settings.timezone),
+                                        self._turn_name(game), self._deadline_text(game)),
+                    replies.orders_shown(gid, self._turn_name(game),
+                                         game.orders().get(player_id),
+                                         self._deadline_text(game))]))],
+                    "rejected: its turn was adjudicated before it was read", gid)
             if wants_change and deadline is not None and arrived > deadline:
                 return HandledMail([self._reply(mail, to, "\n\n".join([
                     replies.too_late(gid, replies.when(arrived, game.settings.timezone),

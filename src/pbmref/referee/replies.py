@@ -215,6 +215,16 @@ def too_late(game: str, arrived: str, deadline: str, open_turn: Turn) -> str:
            else f"turn {int(open_turn) + 1} then.")])
 
 
+def missed_turn(game: str, arrived: str, open_turn: Turn, deadline: str) -> str:
+    """A mail that reached the server in time for a turn already adjudicated
+    when the referee read it (it is never used for the next turn)."""
+    return "\n".join([
+        f"Game {game}: your mail arrived {arrived}, but the referee read it only",
+        "after that turn had been adjudicated. It was not used.", "",
+        f"{turn_words(open_turn).capitalize()} is open now; its deadline is {deadline}.",
+        "Please send your orders for it again."])
+
+
 def game_closed(game: str, status: str) -> str:
     if status == "paused":
         return (f"Game {game} is paused by the game master; orders are not taken "
