@@ -133,6 +133,8 @@ def test_soak_memory_and_handles_stay_flat(hard_servers: Any, tmp_path: Path) ->
     FIGURES.update(seconds=SECONDS, mails=len(sent), samples=len(samples),
                    rss_first_kb=rss_first, rss_last_kb=rss_last,
                    rss_ratio=round(rss_last / rss_first, 3), rss_max_kb=max(s[1] for s in samples),
+                   rss_trend_kb=[samples[min(len(samples) - 1, i * len(samples) // 5)][1]
+                                 for i in range(6)],
                    fd_first=fd_first, fd_last=fd_last, fd_max=max(s[2] for s in samples),
                    turns_adjudicated=sum(turns.values()),
                    reports=sum(reports.values()))

@@ -99,6 +99,9 @@ RulesetLoader = Callable[[str], Ruleset]
 # Orders files read without a position check, by (path, mtime, size, turn): files
 # the referee writes are never rewritten in place, and a GM's edit changes the stamp.
 _READ_CACHE: dict[tuple[str, int, int, int], OrdersFile] = {}
+# About 5 kB an entry: the soak test (tests/hardening/test_soak.py) saw the daemon's
+# memory climb with every orders file ever read when the bound was 20000.
+_READ_CACHE_MAX = 2000
 # Checked positions, by the stamps of position.yaml and game.yaml (whose players
 # the check uses) and the turn.
 _POSITIONS: dict[tuple[Any, Any, int], dict[str, Any]] = {}
@@ -537,8 +540,9 @@ class Game:
         if cached is None:
             cached = self.check_position_doc(read_yaml(path), turn)
             if key[0] and key[1]:
-                if len(_POSITIONS) > 2000:
-                    _POSITIONS.clear()
+                if len(_POSITIONS) >= 500:  # forget the older half (a position is big)
+                    for old in list(_POSITIONS)[:250]:
+                        del _POSITIONS[old]
                 _POSITIONS[key] = cached
         return copy.deepcopy(cached)  # callers may change their copy
 
@@ -623,8 +627,9 @@ class Game:
                 return cached
             f = self._read_orders_file(path, turn, None, m)
             if stamp is not None:
-                if len(_READ_CACHE) > 20000:
-                    _READ_CACHE.clear()
+                if len(_READ_CACHE) >= _READ_CACHE_MAX:  # forget the older half
+                    for old in list(_READ_CACHE)[:_READ_CACHE_MAX // 2]:
+                        del _READ_CACHE[old]
                 _READ_CACHE[stamp] = f
             return f
         return self._read_orders_file(path, turn, position, m)
