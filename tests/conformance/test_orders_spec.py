@@ -516,3 +516,53 @@ def test_a_game_without_passwords_takes_mail_without_one(table: Table) -> None:
 def test_the_game_name_is_case_insensitive(table: Table, name: str) -> None:
     text = reply_of(table, mail(table, "anna", *TAKEOFF).replace("GAME zep1", f"GAME {name}"))
     assert "accepted" in text
+
+
+# Every example line of orders.md's Diplomacy body, each in the phase it belongs to.
+DIPLOMACY_SPEC_LINES = [
+    # (phase, units, extra position keys, player, lines)
+    ("S1901M", {"ENG": ["A Lon", "F Nth"]}, {}, "ENG",
+     ["A Lon - Bel via convoy", "F Nth C A Lon - Bel"]),
+    ("S1901M", {"ENG": ["F Lon", "F Nth"]}, {}, "ENG", ["F Lon S F Nth - Eng"]),
+    ("S1901M", {"FRA": ["A Par"]}, {}, "FRA", ["A Par - Bur"]),
+    ("S1901M", {"GER": ["D Mun", "A Ber"]}, {}, "GER", ["D Mun S A Ber - Mun"]),
+    ("S1901M", {"FRA": ["D Mun"]}, {}, "FRA", ["D Mun devastate"]),
+    ("S1901R", {"FRA": ["A Mun"]},
+     {"dislodged": {"GER": [{"unit": "A Mun", "attacker_from": "Bur"}]}}, "GER",
+     ["A Mun - Boh"]),
+    ("S1901R", {"FRA": ["A Mun"]},
+     {"dislodged": {"GER": [{"unit": "A Mun", "attacker_from": "Bur"}]}}, "GER",
+     ["Disband A Mun"]),
+    ("W1901A", {"GER": ["A Kie"]}, {}, "GER", ["Build D Ber", "Waive"]),
+    ("W1901A", {"RUS": ["A Mos"]}, {}, "RUS", ["Build F StP/sc"]),
+    ("W1901A", {"RUS": ["A War", "A Mos"]}, {"centers": {"RUS": ["Mos"]}}, "RUS",
+     ["Disband A War"]),
+]
+
+
+@pytest.mark.parametrize("phase,units,extra,player,lines", DIPLOMACY_SPEC_LINES)
+def test_every_diplomacy_example_line_of_the_spec(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], phase: str,
+        units: dict[str, list[str]], extra: dict[str, Any], player: str,
+        lines: list[str]) -> None:
+    position: dict[str, Any] = {
+        "ruleset": "dirigible", "phase": phase, "units": units,
+        "centers": {"ENG": ["Lon", "Edi", "Lvp"], "FRA": ["Par", "Bre", "Mar"],
+                    "GER": ["Ber", "Kie", "Mun"], "RUS": ["StP", "Mos", "War", "Sev"]}}
+    position.update(extra)
+    code, out = _check(tmp_path, position, "GAME dip1\n" + "\n".join(lines) + "\nEND\n",
+                       player, capsys)
+    assert code == 0, out
+    for line in lines:
+        assert line in out
+
+
+def test_fastplay_enter_and_duel_lines(tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    position = {"ruleset": "fastplay", "turn": 3, "board": {"files": 10, "ranks": 10},
+                "aircraft": {"anna": {"team": "Germans", "state": "left", "heading": "S"},
+                             "bert": {"team": "Allies", "state": "down", "heading": "N"}}}
+    code, out = _check(tmp_path, position,
+                       "GAME fp1\nENTER E10 S\nDUEL bert\nPLANE\n1: ST\n2: STL\n3: STR\nEND\n",
+                       "anna", capsys)
+    assert code == 0, out
