@@ -592,3 +592,36 @@ def test_a_scenario_is_read_with_a_safe_loader(tmp_path: Path,
             "aircraft: {}\n")
     r = run(tmp_path, capsys, text)
     assert r.code == 2 and not marker.exists()
+
+
+def test_the_scenario_runner_uses_the_referees_engine(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A turn the referee adjudicated, written down as a scenario (its position,
+    the orders used and its recorded seed), gives the referee's next position."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from datetime import timedelta
+
+    from speckit import DEADLINE, make_table
+
+    from pbmref.referee.turns import adjudicate_due
+
+    table = make_table(tmp_path / "ref")
+    pw = table.passwords
+    table.send(f"GAME zep1\nPASSWORD {pw['anna']}\nPLANE\nTAKEOFF BETA\n1: A\n2: A\n3: L\n"
+               "ZEPPELIN\n1: L\n2: A\n3: R f-A\nEND\n")
+    table.send(f"GAME zep1\nPASSWORD {pw['bert']}\nPLANE\nTAKEOFF GAMMA\n1: A\n2: A\n3: RS\n"
+               "ZEPPELIN\n1: L\n2: A d-B\nEND\n", sender="bert@example.org")
+    table.clock.now = DEADLINE + timedelta(minutes=1)
+    adjudicate_due(table.referee, table.intake)
+    turns = table.game().dir / "turns"
+    doc = yaml.safe_load((turns / "001" / "position.yaml").read_text())
+    doc["seed"] = yaml.safe_load((turns / "001" / "dice.yaml").read_text())["seed"]
+    doc["orders"] = table.game().orders(1)
+    r = run(tmp_path, capsys, doc)
+    assert r.code == 0, r.err
+    after = yaml.safe_load((turns / "002" / "position.yaml").read_text())
+    for key in ("aircraft", "zeppelins", "wind", "clouds"):
+        assert r.result.get(key) == after.get(key), key
+    assert r.result["turn"] == after["turn"] == 2
