@@ -82,6 +82,16 @@ def handle_mail(args: argparse.Namespace) -> int:
     if args.action == "shunted":
         for entry, reason in referee.incoming.shunted():
             print(f"{entry.id}  {entry.message_id}  {reason}")
+    if args.action == "retry":
+        # A mail set aside after a fault goes back in the queue, once the GM
+        # has fixed the cause; the next round of the daemon (or this) handles it.
+        if not args.ids:
+            print("name the shunted mail(s) to retry (see: pbmref mail shunted)",
+                  file=sys.stderr)
+            return 2
+        for entry_id in args.ids:
+            referee.incoming.unshunt(entry_id)
+        print(f"handled {referee.process_spool()} mail(s); sent {referee.deliver()} mail(s)")
     return 0
 
 
@@ -108,9 +118,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=_guard(handle_adjudicate))
 
     p = sub.add_parser("mail", help="mail chores: fetch, deliver the outgoing spool, "
-                                    "list shunted mail")
+                                    "list shunted mail, retry it")
     common(p)
-    p.add_argument("action", choices=("fetch", "deliver", "shunted"))
+    p.add_argument("action", choices=("fetch", "deliver", "shunted", "retry"))
+    p.add_argument("ids", nargs="*", metavar="ID", help="retry: the shunted mails to retry")
     p.add_argument("-v", "--verbose", action="store_true")
     p.set_defaults(func=_guard(handle_mail))
 
