@@ -132,3 +132,20 @@ def wrap(text: str, indent: str = "", subsequent: str | None = None,
         subsequent_indent=indent if subsequent is None else subsequent,
         break_long_words=True, break_on_hyphens=False,
     ) or [indent.rstrip()]
+
+
+def fit_width(lines: Iterable[str]) -> list[str]:
+    """Last guard of every text report: no line longer than WIDTH, whatever the
+    data held (a longer line goes on, indented, on the next).
+
+    >>> fit_width(["x" * 72])
+    ['xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', '  xx']
+    """
+    out: list[str] = []
+    for line in lines:
+        line = line.rstrip()
+        while len(line) > WIDTH:
+            out.append(line[:WIDTH])
+            line = "  " + line[WIDTH:]
+        out.append(line)
+    return out

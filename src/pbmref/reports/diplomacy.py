@@ -22,13 +22,13 @@ Map data: the standard board of the TedDriggs/diplomacy project (MIT); see
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from pbmref.reports.common import WIDTH, wrap
+from pbmref.reports.common import WIDTH, fit_width, wrap
 from pbmref.reports.model import TurnReport
 
 __all__ = [
@@ -364,18 +364,9 @@ def render_diplomacy_report(report: TurnReport) -> str:
                       f"{next_phase} in your mail; send MAP or STATUS for a fresh look.",
                       "  ", "  ")
     lines.append(RULE)
-    return "\n".join(_fit(lines)) + "\n"
+    return "\n".join(fit_width(lines)) + "\n"
 
 
-def _fit(lines: Sequence[str]) -> list[str]:
-    out: list[str] = []
-    for line in lines:
-        line = line.rstrip()
-        while len(line) > WIDTH:
-            out.append(line[:WIDTH])
-            line = "  " + line[WIDTH:]
-        out.append(line)
-    return out
 
 
 def render_position_text(position: Mapping[str, Any], names: Mapping[str, str] | None = None,
@@ -388,7 +379,7 @@ def render_position_text(position: Mapping[str, Any], names: Mapping[str, str] |
     lines = wrap(head, "", "  ")
     lines += _retreat_section(position)
     lines += _centre_table(position, names, when="NOW")
-    return "\n".join(_fit(lines)) + "\n"
+    return "\n".join(fit_width(lines)) + "\n"
 
 
 # ---------------------------------------------------------------- SVG

@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pbmref.reports.asciimap import piece_mark
-from pbmref.reports.common import WIDTH, pilot_letters, wrap
+from pbmref.reports.common import WIDTH, fit_width, pilot_letters, wrap
 from pbmref.reports.model import TurnReport
 from pbmref.rules.fastplay.board import FastBoard
 from pbmref.rules.hexgrid import HexNameError
@@ -333,15 +333,6 @@ def _moves(report: TurnReport) -> list[str]:
     return lines
 
 
-def _fit(lines: list[str]) -> list[str]:
-    out: list[str] = []
-    for line in lines:
-        line = line.rstrip()
-        while len(line) > WIDTH:
-            out.append(line[:WIDTH])
-            line = "  " + line[WIDTH:]
-        out.append(line)
-    return out
 
 
 def render_fastplay_report(report: TurnReport) -> str:
@@ -374,7 +365,7 @@ def render_fastplay_report(report: TurnReport) -> str:
                       f"{format_deadline(report.next_deadline, report.timezone)}. "
                       "Send MAP or STATUS for a fresh look.", "  ", "  ")
     lines.append(RULE)
-    return "\n".join(_fit(lines)) + "\n"
+    return "\n".join(fit_width(lines)) + "\n"
 
 
 def render_fastplay_map_reply(position: Mapping[str, Any],
@@ -390,4 +381,4 @@ def render_fastplay_map_reply(position: Mapping[str, Any],
     lines += ["  Allies' edge (south)", ""]
     lines += map_key(position, letters, names)
     lines += render_fastplay_tables(position, names, letters)
-    return "\n".join(_fit(lines)) + "\n"
+    return "\n".join(fit_width(lines)) + "\n"

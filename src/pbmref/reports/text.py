@@ -26,6 +26,7 @@ from pbmref.reports.common import (
     WIDTH,
     aircraft_of,
     clouds_of,
+    fit_width,
     pilot_letters,
     wrap,
     zeppelins_of,
@@ -547,16 +548,6 @@ def render_orders(orders: Mapping[str, Mapping[str, Any]], pilots: list[str],
     return lines
 
 
-def _fit(lines: list[str]) -> list[str]:
-    """Last guard: no line longer than WIDTH, whatever the data held."""
-    out: list[str] = []
-    for line in lines:
-        line = line.rstrip()
-        while len(line) > WIDTH:
-            out.append(line[:WIDTH])
-            line = "  " + line[WIDTH:]
-        out.append(line)
-    return out
 
 
 def _other_ruleset_body(report: TurnReport, namer: _Namer) -> list[str]:
@@ -628,7 +619,7 @@ def render_report(report: TurnReport) -> str:
                       f"Next deadline: {format_deadline(report.next_deadline, report.timezone)}",
                       "  ", "  ")
         lines.append(RULE)
-        return "\n".join(_fit(lines)) + "\n"
+        return "\n".join(fit_width(lines)) + "\n"
     lines = _header(report, namer)
     lines += _map_section(report, namer)
     lines += _postal_lines(report, namer)
@@ -651,4 +642,4 @@ def render_report(report: TurnReport) -> str:
                       f"{format_deadline(report.next_deadline, report.timezone)}. "
                       "Send MAP or STATUS for a fresh look.", "  ", "  ")
     lines.append(RULE)
-    return "\n".join(_fit(lines)) + "\n"
+    return "\n".join(fit_width(lines)) + "\n"
