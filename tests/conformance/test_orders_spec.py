@@ -566,3 +566,27 @@ def test_fastplay_enter_and_duel_lines(tmp_path: Path,
                        "GAME fp1\nENTER E10 S\nDUEL bert\nPLANE\n1: ST\n2: STL\n3: STR\nEND\n",
                        "anna", capsys)
     assert code == 0, out
+
+
+@pytest.mark.parametrize("cte", ["7bit", "quoted-printable", "base64"])
+def test_the_stored_raw_mail_never_holds_the_password(table: Table, cte: str) -> None:
+    import email
+    import email.policy
+    from email.message import EmailMessage
+
+    msg = EmailMessage()
+    msg["From"] = "anna@example.org"
+    msg["To"] = "referee@test.invalid"
+    msg["Subject"] = "orders"
+    msg["Message-ID"] = f"<pw-{cte}@example.org>"
+    msg.set_content(mail(table, "anna", *TAKEOFF), charset="utf-8", cte=cte)
+    table.send_raw(msg.as_bytes())
+    secret = table.passwords["anna"]
+    (orders_file,) = (table.game().dir / "turns" / "001" / "orders").iterdir()
+    raw = yaml.safe_load(orders_file.read_text())["raw"]
+    stored = email.message_from_string(raw, policy=email.policy.default)
+    body = stored.get_body(("plain",))
+    assert body is not None
+    text = str(body.get_content())
+    assert "TAKEOFF BETA" in text and "PASSWORD (hidden)" in text
+    assert secret not in text and secret not in raw

@@ -18,6 +18,8 @@ from the outgoing spool, with back-off, each once.
 
 from __future__ import annotations
 
+import email
+import email.policy
 import fcntl
 import json
 import logging
@@ -86,11 +88,39 @@ def hide_password(text: str, envelope: OrderMail) -> str:
     >>> hide_password("GAME z\nPASSWORD swordfish\nPLANE", OrderMail(password="swordfish"))
     'GAME z\nPASSWORD (hidden)\nPLANE'
     """
-    for secret in (envelope.password, envelope.password_raw):
-        if secret and len(secret) >= 4:
-            text = text.replace(secret, "(hidden)")
-    return _PASSWORD_LINE.sub(lambda m: m.group(1).rstrip() + " (hidden)"
-                              if not m.group(0).endswith("(hidden)") else m.group(0), text)
+    secrets = [s for s in (envelope.password, envelope.password_raw) if s and len(s) >= 4]
+
+    def mask(value: str) -> str:
+        for secret in secrets:
+            value = value.replace(secret, "(hidden)")
+        return _PASSWORD_LINE.sub(lambda m: m.group(1).rstrip() + " (hidden)"
+                                  if not m.group(0).endswith("(hidden)") else m.group(0),
+                                  value)
+
+    return mask(_hide_in_encoded_parts(text, mask))
+
+
+def _hide_in_encoded_parts(text: str, mask: Callable[[str], str]) -> str:
+    """``text`` (a whole message) with ``mask`` applied inside its base64 text
+    parts, which a plain search of the message cannot see into."""
+    if "base64" not in text.lower():
+        return text
+    try:
+        msg = email.message_from_string(text, policy=email.policy.default)
+        changed = False
+        for part in msg.walk():
+            if (part.is_multipart() or part.get_content_maintype() != "text"
+                    or str(part.get("Content-Transfer-Encoding", "")).lower() != "base64"):
+                continue
+            content = part.get_content()
+            hidden = mask(content)
+            if hidden != content:
+                part.set_content(hidden, subtype=part.get_content_subtype(), charset="utf-8",
+                                 cte="base64")
+                changed = True
+        return msg.as_string() if changed else text
+    except Exception:  # noqa: BLE001 - a mail the parser cannot rewrite keeps its text
+        return text
 
 
 def merge_entry(old: dict[str, Any] | None, new: dict[str, Any]) -> dict[str, Any]:
