@@ -274,7 +274,7 @@ def _diplomacy_scenario(data: Mapping[str, Any]) -> dict[str, Any]:
     result = module.run_scenario(dict(data))
     if not isinstance(result, dict):
         raise BrokenFile("the Diplomacy rules returned no result")
-    # Conformance (scenario.md: exit 0 "when every expected value matches"): keep
+    # Conformance (scenario.md: exit 0 only on a full match of expect): keep
     # the result object itself, whose ``differences`` come from the Diplomacy
     # comparison (unit and centre lists in any order, order keys normalised);
     # a plain dict copy lost them and the order of a list decided the verdict.

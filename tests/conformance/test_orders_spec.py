@@ -69,8 +69,8 @@ def test_the_game_may_stand_in_the_subject(table: Table, subject: str) -> None:
 @pytest.mark.parametrize("extra", [TAKEOFF, ("STATUS",), ("PLANE", "1: 0")])
 def test_the_body_wins_over_the_subject_and_the_reply_says_so(
         table: Table, extra: tuple[str, ...]) -> None:
-    """orders.md: GAME in the body wins over the Subject "and the reply says so";
-    that holds for every reply to the mail, not only for accepted orders."""
+    """orders.md, Envelope: the GAME line beats a Subject naming another game and
+    the player is told -- in every reply to the mail, not only accepting ones."""
     text = reply_of(table, mail(table, "anna", *extra), subject="Re: [zep2] turn 1 report")
     assert "Game zep1" in text or "game zep1" in text
     assert "zep2" in text, "the reply must say that the Subject named another game"

@@ -186,7 +186,7 @@ def test_every_reply_carries_the_loop_headers_and_threading(table: Table) -> Non
 
 
 def test_every_mail_the_referee_sends_carries_auto_submitted(table: Table) -> None:
-    """Reports and reminders too (referee.md: "every mail the referee sends")."""
+    """Reports and reminders too: the loop headers are on all outgoing mail (referee.md)."""
     table.clock.now = DEADLINE - timedelta(hours=6)
     adjudicate_due(table.referee, table.intake)  # reminders
     table.clock.now = AFTER

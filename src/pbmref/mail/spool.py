@@ -432,8 +432,8 @@ class OutgoingSpool:
             return self._enqueue(msg, None)
         keys = self.root / "keys"
         keys.mkdir(exist_ok=True)
-        # Conformance (referee.md: adjudicate --due "safe to run twice or
-        # concurrently with the daemon"): two processes queueing the same key
+        # Conformance (referee.md, deadlines: cron runs may overlap each other and
+        # the daemon): two processes queueing the same key
         # (say, a report) must not both pass the check below; the lock makes
         # check, marker and commit one step.
         with _flock(keys / ".lock"):

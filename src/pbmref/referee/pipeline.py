@@ -82,7 +82,7 @@ _PASSWORD_LINE = re.compile(r"(?im)^([ \t>]*(?:password|passwd|pw)\b[ \t:=]*)\S+
 def hide_password(text: str, envelope: OrderMail) -> str:
     r"""The raw mail as stored in the game folder, its password hidden.
 
-    Conformance (orders.md: "Only a hash is stored"): the orders files keep
+    Conformance (orders.md, PASSWORD: the secret itself is never kept): the orders files keep
     the raw text of each mail (referee.md) but never the password itself.
 
     >>> hide_password("GAME z\nPASSWORD swordfish\nPLANE", OrderMail(password="swordfish"))
@@ -543,8 +543,8 @@ class Referee:
         result = self._identified_replies(mail, raw, arrived, envelope, game, player_id, to,
                                           notes)
         if notes:
-            # Conformance (orders.md, Envelope): when the body's GAME wins over the
-            # Subject "the reply says so" -- in every reply, not only accepted orders.
+            # Conformance (orders.md, Envelope): when the GAME line overrides the
+            # Subject, every reply tells the player, not only one accepting orders.
             for n, msg in enumerate(result.replies):
                 text = str(msg.get_body(("plain",)).get_content())  # type: ignore[union-attr]
                 if notes[0] not in text:
@@ -635,7 +635,7 @@ class Referee:
             try:
                 entry = game.ruleset.parse_orders(dict(game.position), player_id,
                                                   list(envelope.body))
-                # Conformance (orders.md: "CLEAR withdraws everything"): CLEAR beside
+                # Conformance (orders.md, Reading rules: CLEAR takes back all): CLEAR beside
                 # new orders withdraws the earlier ones first; the new ones stand.
                 clear = any(c.name == "CLEAR" for c in envelope.commands)
                 merged = merge_entry(None if clear else current, entry)

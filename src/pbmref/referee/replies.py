@@ -208,8 +208,8 @@ def too_late(game: str, arrived: str, deadline: str, open_turn: Turn) -> str:
     return "\n".join([
         f"Game {game}: your mail arrived {arrived}, after the deadline",
         f"({deadline}). It was not used.", "",
-        # Conformance (referee.md: answered "too late, not used, with the new
-        # turn's number"): name the turn that opens next.
+        # Conformance (referee.md, deadlines: a late mail's answer gives the
+        # number of the turn that comes next): name it.
         f"The report of {turn_words(open_turn)} follows; send orders for "
         + ("the next phase then." if _diplomacy(open_turn)
            else f"turn {int(open_turn) + 1} then.")])

@@ -811,8 +811,8 @@ class Game:
         out those who have nothing to order (a ruleset's optional ``needs_orders``,
         e.g. a Diplomacy power without a dislodged unit in a retreat phase)."""
         in_force = self.orders_in_force()
-        # Conformance (referee.md: early adjudication "when every active player has
-        # sent orders"; reminders to "players without orders"): a ruleset's optional
+        # Conformance (referee.md, deadlines: early adjudication once all active
+        # players have ordered; reminders to those who have not): a ruleset's optional
         # ``counts_as_orders`` says whether an entry spares an NMR (tweedekker:
         # zeppelin votes alone do not, N3).
         counts = getattr(self.ruleset, "counts_as_orders", None)

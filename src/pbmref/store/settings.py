@@ -347,8 +347,8 @@ def settings_from_dict(data: Mapping[str, Any], game_id: str) -> GameSettings:
             raise DataError((*path, "addresses"),
                             "a player needs at least one registered mail address "
                             "(or computer: true)")
-        # Conformance (orders.md, "PILOT <name> picks one of the sender's pilots when
-        # an address plays several"): one address may be registered for several
+        # Conformance (orders.md, PILOT: one address may fly several pilots): one
+        # address may be registered for several
         # players; a mail from it names its pilot with PILOT (identify_player).
         pw = p.get("password_hash")
         if pw is not None and (not isinstance(pw, str) or not _hash_ok(pw)):
