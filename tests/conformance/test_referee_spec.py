@@ -804,3 +804,40 @@ def test_the_next_deadline_is_in_the_future_after_a_late_cron(table: Table) -> N
     adjudicate_due(table.referee, table.intake)
     deadline = table.game().settings.deadline
     assert deadline is not None and deadline > table.clock.now
+
+
+GM_COMMANDS_ON_A_MISSING_GAME = [
+    ["check", "nosuch"], ["status", "nosuch"], ["rerun", "nosuch", "--from", "1"],
+    ["extend", "nosuch", "--by", "24h"], ["pause", "nosuch"], ["resume", "nosuch"],
+    ["replace-player", "nosuch", "anna", "--address", "a@example.org"],
+    ["kick", "nosuch", "anna"], ["render", "nosuch"],
+]
+
+
+@pytest.mark.parametrize("argv", GM_COMMANDS_ON_A_MISSING_GAME, ids=lambda a: a[0])
+def test_gm_commands_on_a_missing_game_fail_in_plain_words(
+        table: Table, capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    code = main([*argv, "--games", str(table.root / "games")])
+    captured = capsys.readouterr()
+    assert code != 0
+    said = captured.out + captured.err
+    assert "nosuch" in said and "Traceback" not in said
+
+
+def test_new_game_from_a_scenario_file(tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """A GM may start a game from a scenario file's position (scenario.md)."""
+    scenario = tmp_path / "start.yaml"
+    scenario.write_text(yaml.safe_dump({
+        "ruleset": "tweedekker", "turn": 1, "seed": 4,
+        "aircraft": {"anna": {"airfield": "N"}, "bert": {"airfield": "S"}},
+        "zeppelins": {"Z": {"hexes": ["J10", "J9"], "heading": "N", "controlled": True}},
+        "orders": {"anna": {"plane": ["A"]}}, "expect": {"turn": 2}}))
+    games = str(tmp_path / "games")
+    assert main(["new-game", "g2", "--games", games, "--position", str(scenario),
+                 "--player", "anna:anna@example.org", "--player", "bert:bert@example.org"]) == 0
+    assert main(["check", "g2", "--games", games]) == 0
+    position = yaml.safe_load((tmp_path / "games" / "g2" / "turns" / "001" / "position.yaml")
+                              .read_text())
+    assert position["zeppelins"]["Z"]["hexes"] == ["J10", "J9"]
+    assert "orders" not in position and "expect" not in position
