@@ -591,6 +591,15 @@ def test_what_pause_tells_the_gm_is_what_players_get(
     assert "paused" in text
 
 
+def test_a_reply_from_a_paused_game_shows_the_orders_in_force(
+        table: Table, capsys: pytest.CaptureFixture[str]) -> None:
+    table.send(mail(table, "anna", *TAKEOFF))
+    assert main(["pause", "zep1", "--games", str(table.root / "games")]) == 0
+    text = body_of(only_reply(table.send(mail(table, "anna", "PLANE", "1: 0"))))
+    assert "paused" in text and "TAKEOFF BETA" in text and "3: L" in text
+    assert "Tue 3 Mar 2026 12:00 UTC" in text
+
+
 def test_replace_player_gives_the_place_a_new_address(
         table: Table, capsys: pytest.CaptureFixture[str]) -> None:
     games = str(table.root / "games")

@@ -569,6 +569,12 @@ class Referee:
             game.reload()
             if game.settings.status != "open":
                 body = [replies.game_closed(gid, game.settings.status), *sections]
+                if game.settings.status == "paused":
+                    # Conformance (orders.md, Reading rules): the reply shows the
+                    # orders that stay in force for when the game resumes.
+                    body.append(replies.orders_shown(gid, self._turn_name(game),
+                                                     game.orders().get(player_id),
+                                                     self._deadline_text(game)))
                 return HandledMail([self._reply(mail, to, "\n\n".join(body))],
                                    f"game {game.settings.status}", gid)
             try:
