@@ -625,3 +625,34 @@ def test_the_scenario_runner_uses_the_referees_engine(
     for key in ("aircraft", "zeppelins", "wind", "clouds"):
         assert r.result.get(key) == after.get(key), key
     assert r.result["turn"] == after["turn"] == 2
+
+
+ORDERS_BY_STATE = [
+    # (state, orders, refused under)
+    ("flying", {"plane": ["A", "A", "A"]}, None),
+    ("down", {"plane": ["A", "A", "A"]}, "V2"),
+    ("removed", {"plane": ["A", "A", "A"]}, "N2"),
+    ("flying", {"takeoff": "BETA", "plane": ["A", "A", "A"]}, "L3"),
+    ("flying", {"land": "ALPHA", "plane": ["A", "A", "A"]}, None),
+    ("down", {"zeppelin": ["L"]}, None),  # Z9: the shot-down pilot still votes
+    ("flying", {"zeppelin": ["L"]}, None),
+    ("removed", {"zeppelin": ["L"]}, "Z9"),
+]
+
+
+@pytest.mark.parametrize("state,orders,rule", ORDERS_BY_STATE)
+def test_orders_a_pilot_in_that_state_could_not_mail_are_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], state: str,
+        orders: dict[str, Any], rule: str | None) -> None:
+    doc = air({"baron": {"hex": "J10", "heading": "N", "state": state,
+                         "nmr": 3 if state == "removed" else 0},
+               "falcon": {"hex": "C3", "heading": "N"}, "hawk": {"hex": "Q3", "heading": "N"}},
+              {"baron": orders},
+              zeppelins={"Z": {"hexes": ["J5", "J4"], "heading": "N", "controlled": True}})
+    r = run(tmp_path, capsys, doc)
+    if rule is None:
+        assert r.code == 0, r.err
+    else:
+        assert r.code == 2 and f"(rule {rule})" in r.err, r.err
+        doc["expect"] = {"error": rule}
+        assert run(tmp_path, capsys, doc).code == 0
