@@ -123,6 +123,11 @@ def _hide_in_encoded_parts(text: str, mask: Callable[[str], str]) -> str:
         return text
 
 
+def _whole_address(address: str) -> re.Pattern[str]:
+    """A pattern finding ``address`` as a whole address, in any case."""
+    return re.compile(r"(?<![\w.+-])" + re.escape(address) + r"(?![\w.-])", re.IGNORECASE)
+
+
 def merge_entry(old: dict[str, Any] | None, new: dict[str, Any]) -> dict[str, Any]:
     """A new mail's orders replace the old ones section by section.
 
@@ -452,12 +457,18 @@ class Referee:
             return None
 
     def _registered_in_dir(self, game_id: str, sender: str) -> bool:
-        """Whether ``sender`` appears in a broken game's settings file (text search)."""
+        """Whether ``sender`` stands as a whole address in a broken game's settings
+        file (a text search: the file cannot be read as YAML). ``a@example.org``
+        inside ``anna@example.org`` does not count, so a stranger learns nothing.
+
+        >>> bool(_whole_address("a@example.org").search("- anna@example.org"))
+        False
+        """
         try:
             text = (self.store.path(game_id) / "game.yaml").read_text(encoding="utf-8")
         except OSError:
             return False
-        return bool(sender) and sender.lower() in text.lower()
+        return bool(sender) and bool(_whole_address(sender).search(text))
 
     def _pick_game(self, envelope: OrderMail, sender: str) -> str | None:
         if envelope.game_id:
