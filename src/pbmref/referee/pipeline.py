@@ -20,17 +20,12 @@ from __future__ import annotations
 
 import email
 import email.policy
-import fcntl
-import json
 import logging
-import os
 import re
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
-from pathlib import Path
 from typing import Any
 
 from pbmref.config import Config
@@ -54,6 +49,7 @@ from pbmref.orders.errors import (
 )
 from pbmref.orders.render import render_errors
 from pbmref.referee import replies
+from pbmref.referee.state import RefereeState
 from pbmref.reports.status import render_map_reply, render_status_for_game
 from pbmref.store import Game, GameFileError, GameStore, StoreError, check_id
 
@@ -153,101 +149,6 @@ class HandledMail:
     changed: bool = False
 
 
-@dataclass
-class RefereeState:
-    """Small bookkeeping of the referee's own (rate limits, reminders sent)."""
-
-    path: Path
-    data: dict[str, Any] = field(default_factory=dict)
-
-    @classmethod
-    def load(cls, path: Path) -> RefereeState:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            data = {}
-        return cls(path, data if isinstance(data, dict) else {})
-
-    def save(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        # A name of this process's own: the daemon and cron runs save at the same
-        # time (referee.md: adjudicate --due runs concurrently with the daemon).
-        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.{id(self)}.tmp")
-        with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump(self.data, fh, indent=1, sort_keys=True)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, self.path)
-
-    @contextmanager
-    def _fresh(self) -> Iterator[None]:
-        """Hold the state's lock and read it again: the daemon and cron runs each
-        keep a copy, and one must not undo (or repeat) what the other recorded."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path.with_name(self.path.name + ".lock"), os.O_RDWR | os.O_CREAT,
-                     0o640)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            self.data = RefereeState.load(self.path).data
-            yield
-        finally:
-            os.close(fd)
-
-    def once_per(self, kind: str, key: str, now: datetime, period: timedelta) -> bool:
-        """True (and remembered) when ``kind``/``key`` was not done within ``period``."""
-        with self._fresh():
-            return self._once_per(kind, key, now, period)
-
-    def _once_per(self, kind: str, key: str, now: datetime, period: timedelta) -> bool:
-        table = self.data.setdefault(kind, {})
-        last = table.get(key)
-        if last:
-            try:
-                if now - datetime.fromisoformat(last) < period:
-                    return False
-            except ValueError:
-                pass
-        for other, stamp in list(table.items()):  # forget what is past its period
-            try:
-                if now - datetime.fromisoformat(stamp) >= period:
-                    del table[other]
-            except (TypeError, ValueError):
-                del table[other]
-        table[key] = now.isoformat()
-        self.save()
-        return True
-
-    def within_budget(self, kind: str, key: str, now: datetime, limit: int,
-                      period: timedelta) -> bool:
-        """True (and counted) while ``kind``/``key`` was used fewer than ``limit``
-        times within ``period``; keys with no use in the period are forgotten."""
-        with self._fresh():
-            return self._within_budget(kind, key, now, limit, period)
-
-    def _within_budget(self, kind: str, key: str, now: datetime, limit: int,
-                       period: timedelta) -> bool:
-        table = self.data.setdefault(kind, {})
-
-        def recent(stamps: Any) -> list[str]:
-            out = []
-            for stamp in stamps if isinstance(stamps, list) else []:
-                try:
-                    if now - datetime.fromisoformat(stamp) < period:
-                        out.append(stamp)
-                except (TypeError, ValueError):
-                    continue
-            return out
-
-        for other in [k for k in table if k != key]:
-            if not recent(table[other]):
-                del table[other]
-        stamps = recent(table.get(key))
-        allowed = len(stamps) < limit
-        if allowed:
-            stamps.append(now.isoformat())
-        table[key] = stamps
-        self.save()
-        return allowed
 
 
 class Referee:

@@ -119,16 +119,13 @@ def queue_report(referee: Referee, game: Game, turn: int, text: str | None = Non
         referee.outgoing.enqueue(referee._mail(address, subject, text, attachments=attachments),
                                  key=f"report:{game.id}:{turn}:{address}:{digest}")
         count += 1
-    referee.state.data.setdefault("reported", {})[game.id] = max(
-        turn, int(referee.state.data.get("reported", {}).get(game.id, 0)))
-    referee.state.save()
+    referee.state.raise_to("reported", game.id, turn)
     return count
 
 
 def queue_missed_reports(referee: Referee) -> int:
     """Mail the reports of turns adjudicated by a run that died before mailing them."""
     count = 0
-    reported = referee.state.data.get("reported", {})
     for gid in referee.store.list_games():
         try:
             game = referee.store.open(gid)
@@ -136,7 +133,7 @@ def queue_missed_reports(referee: Referee) -> int:
             continue
         last = game.turn - 1 if game.settings.status == "open" else max(
             (t for t in game.turn_numbers() if game.is_adjudicated(t)), default=0)
-        if last >= 1 and int(reported.get(gid, 0)) < last and game.is_adjudicated(last):
+        if last >= 1 and referee.state.last("reported", gid) < last and game.is_adjudicated(last):
             count += queue_report(referee, game, last)
     return count
 
