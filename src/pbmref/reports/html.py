@@ -161,7 +161,8 @@ def _summary(events: list[dict[str, Any]], names: dict[str, str]) -> str:
     hits = sum(1 if e.get("kind") == "hit" else int(e.get("hits") or 0)
                for e in events if e.get("kind") in ("hit", "fire"))  # fire: Fast Play
     if bursts:
-        parts.append(f"{bursts} bursts, {hits} hits")
+        parts.append(f"{bursts} burst{'s' if bursts != 1 else ''}, "
+                     f"{hits} hit{'s' if hits != 1 else ''}")
     for e in events:
         if e.get("kind") in ("destroyed", "shot_down"):
             parts.append(f"{name(e.get('target'))} down")
