@@ -204,3 +204,11 @@ def test_reminder_goes_once_to_those_without_orders(table: Table) -> None:
     adjudicate_due(table.referee, None)
     reminders = [m for m in table.new_outbox() if "reminder" in m["Subject"]]
     assert sorted(m["To"] for m in reminders) == ["bert@example.org", "cora@example.org"]
+
+
+def test_a_kicked_player_is_told_so(table: Table) -> None:
+    gm.kick(table.store, "zep1", "bert")
+    out = table.send(orders(table, "bert", "PLANE", "TAKEOFF BETA", "1: A", "2: A"),
+                     sender="bert@example.org")
+    assert len(out) == 1 and "removed you from game zep1" in body_of(out[0])
+    assert "bert" not in table.game().orders()

@@ -431,9 +431,13 @@ class Referee:
         except UnknownPlayerError as exc:
             if not self._games_of(sender):
                 return self._unknown_sender(mail)
-            if game.player_by_address(sender) is None:
+            known = game.player_by_address(sender)
+            if known is None:
                 return HandledMail([self._reply(mail, sender, replies.not_registered(gid))],
                                    "rejected: not registered", gid)
+            if known.status == "kicked":
+                return HandledMail([self._reply(mail, sender, replies.kicked(gid))],
+                                   "rejected: kicked", gid)
             return HandledMail([self._reply(mail, sender, render_errors(exc))],
                                "rejected: pilot", gid)
         player = game.settings.players[player_id]

@@ -258,6 +258,13 @@ def not_registered(game: str) -> str:
         "Nothing was changed."])
 
 
+def kicked(game: str) -> str:
+    return "\n".join([
+        f"The game master has removed you from game {game}, so your mail was not used.",
+        "Nothing was changed. If you think this is a mistake, write to the game",
+        "master, not to the referee."])
+
+
 def how_to_join(referee: str) -> str:
     return "\n".join([
         "Hello. This is pbmref, a play-by-mail referee. Your address is not",
