@@ -390,6 +390,9 @@ def test_a_reminder_some_hours_before_the_deadline_to_those_without_orders(
     assert "anna@example.org" not in to
     assert {"bert@example.org", "cora@example.org", "duo@example.org"} == set(to)
     assert all("Tue 3 Mar 2026 12:00 UTC" in body_of(m) for m in reminders)
+    # one address flying two pilots gets a reminder for each, naming the pilot
+    duo = sorted(body_of(m).split(";")[0] for m in reminders if str(m["To"]) == "duo@example.org")
+    assert duo == ["This reminder is for your pilot Dirk", "This reminder is for your pilot Emil"]
 
 
 def _run(args: list[str], cwd: Path) -> subprocess.Popen[str]:

@@ -159,6 +159,11 @@ def send_reminders(referee: Referee, game_ids: Iterable[str]) -> int:
             player = s.players[pid]
             name = referee._turn_name(game)  # Diplomacy: the phase (issue 10)
             body = replies.reminder(gid, name, replies.when(s.deadline, s.timezone))
+            shared = [q for q in s.players.values()
+                      if q.id != pid and set(q.addresses) & set(player.addresses)]
+            if shared:  # one address flies several pilots: say which one (PILOT)
+                body = (f"This reminder is for your pilot {player.name or pid}; "
+                        f"write PILOT {pid} in its orders.\n\n{body}")
             for address in player.addresses[:1]:
                 referee.outgoing.enqueue(referee._mail(
                     address, f"[{gid}] reminder: orders for {replies.turn_words(name)}", body),
