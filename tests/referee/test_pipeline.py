@@ -212,3 +212,10 @@ def test_a_kicked_player_is_told_so(table: Table) -> None:
                      sender="bert@example.org")
     assert len(out) == 1 and "removed you from game zep1" in body_of(out[0])
     assert "bert" not in table.game().orders()
+
+
+def test_a_subject_that_names_no_game_here_gets_no_body_wins_note(table: Table) -> None:
+    out = table.send(orders(table, "anna", "PLANE", "TAKEOFF BETA", "1: A", "2: A"),
+                     subject="orders (utf-8)")
+    text = body_of(out[0])
+    assert "accepted" in text and "Note:" not in text

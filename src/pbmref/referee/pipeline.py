@@ -37,6 +37,7 @@ from pbmref.orders.envelope import (
     OrderMail,
     check_password,
     check_turn,
+    game_from_subject,
     identify_player,
     read_order_mail,
     scan_order_mail,
@@ -449,7 +450,12 @@ class Referee:
         except WrongPasswordError:
             return HandledMail([self._reply(mail, to, replies.wrong_password(gid, sender))],
                                "rejected: wrong password", gid)
-        notes = [f"Note: {envelope.game_note}"] if envelope.game_note else []
+        # The body-wins note, only when the Subject names a game that exists here
+        # (a Subject like "orders (utf-8)" names no game at all).
+        subject_game = game_from_subject(mail.subject, self.store.list_games())
+        games_here = {g.casefold() for g in self.store.list_games()}
+        notes = ([f"Note: {envelope.game_note}"] if envelope.game_note and subject_game
+                 and subject_game.casefold() in games_here else [])
         return self._identified(mail, raw, arrived, envelope, game, player_id, to, notes)
 
     def _identified(self, mail: IncomingMail, raw: bytes, arrived: datetime,
