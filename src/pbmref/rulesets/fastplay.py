@@ -19,13 +19,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pbmref.rules.dice import Dice
 from pbmref.rules.fastplay.engine import adjudicate_turn
-from pbmref.rules.fastplay.events import event_to_dict
 from pbmref.rules.fastplay.orders import PlaneOrders, TurnOrders
 from pbmref.rules.fastplay.position import position_from_dict, position_to_dict
 from pbmref.rules.fastplay.state import GameState
-from pbmref.rulesets import OrdersEntry, Outcome
+from pbmref.rulesets import OrdersEntry
+from pbmref.rulesets.air import AirRuleset
 
 __all__ = [
     "RULESET", "FastPlayRuleset", "ScenarioError", "ScenarioResult", "render_events",
@@ -47,44 +46,13 @@ def turn_orders(state: GameState, orders: Mapping[str, OrdersEntry]) -> TurnOrde
     return TurnOrders(plane=plane)
 
 
-@dataclass(frozen=True)
-class FastPlayRuleset:
-    name: str = "fastplay"
-
-    def check_position(self, data: dict[str, Any]) -> None:
-        """Raise ``PositionError`` (with the key path) for a wrong position."""
-        position_from_dict(data)
-
-    def parse_orders(
-        self, position: dict[str, Any], player: str, body_lines: list[tuple[int, str]]
-    ) -> OrdersEntry:
-        state = position_from_dict(position)
-        result: OrdersEntry = _orders_layer().parse_body(state, player, body_lines)
-        return result
-
-    def check_orders(self, position: dict[str, Any], player: str, entry: OrdersEntry) -> None:
-        state = position_from_dict(position)
-        _orders_layer().entry_to_orders(state, player, entry or {})
-
-    def adjudicate(
-        self,
-        position: dict[str, Any],
-        orders: dict[str, OrdersEntry],
-        seed: int,
-        replay: list[int] | None = None,
-    ) -> Outcome:
-        """One turn. ``replay``: dice recorded by an earlier run of it."""
-        state = position_from_dict(position)
-        dice = Dice(seed, replay=replay)
-        new_state, events = adjudicate_turn(state, turn_orders(state, orders), dice)
-        board = state.board
-        return Outcome(
-            position=position_to_dict(new_state),
-            events=[event_to_dict(e, board) for e in events],
-            dice=dice.values(),
-            game_over=new_state.game_over,
-            winners=list(new_state.winners),
-        )
+class FastPlayRuleset(AirRuleset):
+    name = "fastplay"
+    orders_module = "pbmref.orders.fastplay"
+    position_from_dict = staticmethod(position_from_dict)
+    position_to_dict = staticmethod(position_to_dict)
+    turn_orders = staticmethod(turn_orders)
+    run_engine = staticmethod(adjudicate_turn)
 
 
 RULESET = FastPlayRuleset()

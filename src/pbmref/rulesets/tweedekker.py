@@ -9,16 +9,14 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
-from pbmref.rules.dice import Dice
 from pbmref.rules.tweedekker import engine
-from pbmref.rules.tweedekker.events import event_to_dict
 from pbmref.rules.tweedekker.orders import PlaneOrders, TurnOrders, ZeppelinVote
 from pbmref.rules.tweedekker.position import position_from_dict, position_to_dict
 from pbmref.rules.tweedekker.state import GameState
-from pbmref.rulesets import OrdersEntry, Outcome
+from pbmref.rulesets import OrdersEntry
+from pbmref.rulesets.air import AirRuleset
 
 __all__ = ["RULESET", "TweedekkerRuleset", "turn_orders"]
 
@@ -52,26 +50,13 @@ def turn_orders(state: GameState, orders: Mapping[str, OrdersEntry]) -> TurnOrde
     return TurnOrders(plane=plane, zeppelin=zeppelin)
 
 
-@dataclass(frozen=True)
-class TweedekkerRuleset:
-    name: str = "tweedekker"
-
-    def check_position(self, data: dict[str, Any]) -> None:
-        """Raise ``PositionError`` (with the key path) for a wrong position."""
-        position_from_dict(data)
-
-    def parse_orders(
-        self, position: dict[str, Any], player: str, body_lines: list[tuple[int, str]]
-    ) -> OrdersEntry:
-        """Read one player's order-mail body into an orders entry (orders layer)."""
-        state = position_from_dict(position)
-        result: OrdersEntry = _orders_layer().parse_body(state, player, body_lines)
-        return result
-
-    def check_orders(self, position: dict[str, Any], player: str, entry: OrdersEntry) -> None:
-        """Raise the orders layer's ``OrderError`` when the entry is not allowed."""
-        state = position_from_dict(position)
-        _orders_layer().entry_to_orders(state, player, entry or {})
+class TweedekkerRuleset(AirRuleset):
+    name = "tweedekker"
+    orders_module = "pbmref.orders.tweedekker"
+    position_from_dict = staticmethod(position_from_dict)
+    position_to_dict = staticmethod(position_to_dict)
+    turn_orders = staticmethod(turn_orders)
+    run_engine = staticmethod(engine.adjudicate)
 
     def counts_as_orders(self, position: dict[str, Any], player: str,
                          entry: OrdersEntry) -> bool:
@@ -83,26 +68,6 @@ class TweedekkerRuleset:
         craft = (position.get("aircraft") or {}).get(player) or {}
         in_fight = str(craft.get("state", "landed")).lower() in ("flying", "landed", "taxiing")
         return not in_fight or any(k in (entry or {}) for k in ("plane", "takeoff", "land"))
-
-    def adjudicate(
-        self,
-        position: dict[str, Any],
-        orders: dict[str, OrdersEntry],
-        seed: int,
-        replay: list[int] | None = None,
-    ) -> Outcome:
-        """One turn. ``replay``: dice recorded by an earlier run of it (V5)."""
-        state = position_from_dict(position)
-        dice = Dice(seed, replay=replay)
-        new_state, events = engine.adjudicate(state, turn_orders(state, orders), dice)
-        board = state.board
-        return Outcome(
-            position=position_to_dict(new_state),
-            events=[event_to_dict(e, board) for e in events],
-            dice=dice.values(),
-            game_over=new_state.game_over,
-            winners=list(new_state.winners),
-        )
 
 
 RULESET = TweedekkerRuleset()
