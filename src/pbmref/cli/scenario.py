@@ -34,7 +34,7 @@ def _expand(names: list[str]) -> list[Path]:
     for name in names:
         path = Path(name)
         if path.is_dir():
-            out.extend(sorted(path.glob("*.yaml")) + sorted(path.glob("*.yml")))
+            out.extend(sorted(path.rglob("*.yaml")) + sorted(path.rglob("*.yml")))  # and below
         else:
             out.append(path)
     return out
