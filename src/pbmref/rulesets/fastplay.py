@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pbmref.expect import compare
 from pbmref.rules.fastplay.engine import adjudicate_turn
 from pbmref.rules.fastplay.orders import PlaneOrders, TurnOrders
 from pbmref.rules.fastplay.position import position_from_dict, position_to_dict
@@ -80,43 +81,6 @@ class ScenarioResult:
 _SCENARIO_ONLY = ("orders", "expect", "seed", "description", "title")
 
 
-def _differences(expected: Any, actual: Any, path: str = "") -> list[str]:
-    """How ``actual`` fails to contain ``expected`` (mappings: any subset; lists of
-    mappings: found in order; other lists: item by item)."""
-    where = path or "result"
-    if isinstance(expected, Mapping):
-        if not isinstance(actual, Mapping):
-            return [f"{where}: expected {expected!r}, got {actual!r}"]
-        out: list[str] = []
-        for key, value in expected.items():
-            sub = f"{path}.{key}" if path else str(key)
-            if key not in actual:
-                out.append(f"{sub}: expected {value!r}, but there is none")
-            else:
-                out.extend(_differences(value, actual[key], sub))
-        return out
-    if isinstance(expected, list):
-        if not isinstance(actual, list):
-            return [f"{where}: expected {expected!r}, got {actual!r}"]
-        if expected and all(isinstance(e, Mapping) for e in expected):
-            i = 0
-            for n, item in enumerate(expected):
-                while i < len(actual) and _differences(item, actual[i]):
-                    i += 1
-                if i >= len(actual):
-                    return [f"{where}[{n}]: expected an entry {item!r} (in this order), "
-                            "found none"]
-                i += 1
-            return []
-        if len(expected) != len(actual) or any(
-                _differences(e, a) for e, a in zip(expected, actual, strict=False)):
-            return [f"{where}: expected {expected!r}, got {actual!r}"]
-        return []
-    same = expected == actual and (isinstance(expected, bool) == isinstance(actual, bool))
-    if not same and not (isinstance(expected, str | int) and isinstance(actual, str | int)
-                         and not isinstance(expected, bool) and str(expected) == str(actual)):
-        return [f"{where}: expected {expected!r}, got {actual!r}"]
-    return []
 
 
 def run_scenario(data: dict[str, Any]) -> ScenarioResult:
@@ -163,7 +127,7 @@ def run_scenario(data: dict[str, Any]) -> ScenarioResult:
     result = dict(outcome.position)
     result["events"] = list(outcome.events)
     return ScenarioResult(outcome.position, list(outcome.events),
-                          _differences(expect, result))
+                          compare(expect, result))
 
 
 # --------------------------------------------------------------------------- rendering
