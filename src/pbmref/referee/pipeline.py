@@ -212,17 +212,27 @@ class Referee:
                 if entry.id not in shunted_before:
                     self._tell_given_up(entry, intake)
             for entry in pending:
-                self._handle_entry(entry)
+                self._handle_entry(entry, intake)
                 count += 1
-                if intake is not None and entry.intake_key:
-                    try:
-                        intake.mark_handled(entry.intake_key)
-                    except Exception:  # noqa: BLE001 - the spool has it: it is safe
-                        log.warning("could not mark %s handled on the server",
-                                    entry.intake_key, exc_info=True)
         return count
 
-    def _handle_entry(self, entry: InEntry) -> None:
+    def _mark(self, intake: Intake | None, entry: InEntry) -> None:
+        """Mark (move) the mail on the server; the spool has it, so a failure here
+        only leaves it there until a later round marks it again."""
+        if intake is None or not entry.intake_key:
+            return
+        try:
+            intake.mark_handled(entry.intake_key)
+        except Exception:  # noqa: BLE001 - the spool has it: it is safe
+            log.warning("could not mark %s handled on the server", entry.intake_key,
+                        exc_info=True)
+
+    def _handle_entry(self, entry: InEntry, intake: Intake | None = None) -> None:
+        """Handle one spooled mail: answer it, mark it on the server, then call it
+        done. Marking comes before ``done``: a crash in between leaves the entry
+        pending, so the next round handles it again (nothing twice: orders are
+        stored once per Message-ID, replies are keyed) and marks it; the other way
+        round, a crash could leave a handled mail in the server's inbox for good."""
         entry = self.incoming.begin(entry)
         mail: IncomingMail | None = None
         try:
@@ -241,12 +251,14 @@ class Referee:
                 (entry.path / _REPLIED).write_text(result.summary + "\n", encoding="utf-8")
                 log.info("mail %s from %s: %s", mail.message_id, mail.from_addr,
                          result.summary)
+            self._mark(intake, entry)
             self.incoming.done(entry)
         except Exception as exc:  # noqa: BLE001 - set aside, never lost, never a loop
             reason = f"{type(exc).__name__}: {exc}"
             log.exception("mail %s failed", entry.message_id)
             if self.incoming.failed(entry, reason):
                 self._tell_failed(mail)
+            self._mark(intake, entry)  # the spool keeps it for the next try
 
     def _reply_allowed(self, msg: EmailMessage) -> bool:
         """Whether another reply to the mail's recipient fits REPLY_BUDGET."""
