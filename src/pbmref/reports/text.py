@@ -550,53 +550,6 @@ def render_orders(orders: Mapping[str, Mapping[str, Any]], pilots: list[str],
 
 
 
-def _other_ruleset_body(report: TurnReport, namer: _Namer) -> list[str]:
-    """Fast Play and Diplomacy: the ruleset's own event lines and the pieces.
-
-    Only tweedekker gets the hex map and the full tables; other rulesets show
-    what happened in the words of their ruleset module (``render_events``)
-    and a plain list of where everything stands.
-    """
-    import importlib
-
-    from pbmref.rulesets import RULESET_MODULES
-
-    lines = ["", "WHAT HAPPENED", ""]
-    module_name = RULESET_MODULES.get(report.ruleset)
-    render_events = None
-    if module_name:
-        try:
-            render_events = getattr(importlib.import_module(module_name), "render_events", None)
-        except ImportError:
-            render_events = None
-    if render_events is not None:
-        for line in render_events(report.events):
-            indent = len(line) - len(line.lstrip())
-            lines += wrap(line.strip(), " " * (indent + 2), " " * (indent + 4))
-    else:
-        for e in report.events:
-            lines += _event_lines(e, namer, report.turn)
-    if not report.events:
-        lines.append("  No events were recorded for this turn.")
-    after = report.position_after
-    planes = after.get("aircraft") or {}
-    if isinstance(planes, Mapping) and planes:
-        lines += ["", "AIRCRAFT", ""]
-        for pilot in sorted(planes, key=str):
-            a = dict(planes[pilot] or {})
-            a.setdefault("state", "-")
-            extras = ", ".join(f"{k} {v}" for k, v in a.items()
-                               if k not in ("hex", "heading", "state", "deck"))
-            lines += wrap(f"{namer(pilot)}: {a.get('hex', '-')} {a.get('heading', '')} "
-                          f"{a['state']}; {extras}", "  ", "    ")
-    for key in ("units", "centers", "dislodged"):
-        value = after.get(key)
-        if isinstance(value, Mapping) and value:
-            lines += ["", key.upper(), ""]
-            for owner, items in sorted(value.items()):
-                shown = ", ".join(str(i) for i in items) if isinstance(items, list) else items
-                lines += wrap(f"{owner}: {shown}", "  ", "    ")
-    return lines
 
 
 def render_report(report: TurnReport) -> str:
@@ -610,16 +563,6 @@ def render_report(report: TurnReport) -> str:
 
         return render_fastplay_report(report)
     namer = _Namer(report)
-    if report.ruleset != "tweedekker":
-        lines = _header(report, namer) + _other_ruleset_body(report, namer)
-        lines += ["", f"ORDERS GIVEN FOR TURN {report.turn} (secret until now)", ""]
-        lines += render_orders(report.orders, sorted(report.orders), namer)
-        lines += ["", RULE]
-        lines += wrap("The game is over." if report.game_over else
-                      f"Next deadline: {format_deadline(report.next_deadline, report.timezone)}",
-                      "  ", "  ")
-        lines.append(RULE)
-        return "\n".join(fit_width(lines)) + "\n"
     lines = _header(report, namer)
     lines += _map_section(report, namer)
     lines += _postal_lines(report, namer)
