@@ -30,9 +30,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pbmref.base.yamlfile import read_yaml
 from pbmref.roster import Roster, apply_turn, record_game_start
 from pbmref.store.errors import DataError
-from pbmref.store.yamlio import read_yaml
 
 __all__ = [
     "ClassGame", "ClassPilot", "ClassTemplate", "MAX_PILOTS", "Transfer", "choose_board",
@@ -291,7 +291,7 @@ def apply_transfers(store: Any, transfers: Sequence[Transfer]) -> list[str]:
     in force in the source game is not moved (they were written for that
     board). Returns one plain line per transfer saying what was done.
     """
-    from pbmref.store.yamlio import YamlDoc
+    from pbmref.base.yamlfile import YamlDoc
 
     done: list[str] = []
     for t in transfers:

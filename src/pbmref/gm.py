@@ -18,6 +18,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from pbmref.base.files import set_aside
+from pbmref.base.times import format_duration, parse_datetime, parse_duration
+from pbmref.base.yamlfile import YamlDoc, dump_yaml
 from pbmref.reports.model import TurnReport
 from pbmref.rulesets import Outcome, Ruleset
 from pbmref.store import (
@@ -32,12 +35,9 @@ from pbmref.store import (
     hash_password,
     new_password,
     next_deadline_after,
-    parse_duration,
 )
-from pbmref.store.files import set_aside
 from pbmref.store.game import RESULT_FILES
-from pbmref.store.settings import format_duration, parse_datetime, settings_to_dict
-from pbmref.store.yamlio import YamlDoc, dump_yaml
+from pbmref.store.settings import settings_to_dict
 
 __all__ = [
     "CheckResult",

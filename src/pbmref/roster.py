@@ -32,9 +32,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from pbmref.base.files import replace_file
+from pbmref.base.yamlfile import dump_yaml, read_yaml
 from pbmref.store.errors import GameFileError
-from pbmref.store.files import replace_file
-from pbmref.store.yamlio import dump_yaml, read_yaml
 
 __all__ = [
     "Career", "GameFileError", "PlayerRecord", "Roster", "RosterError", "apply_turn",

@@ -21,13 +21,13 @@ from typing import Any
 import yaml
 from hypothesis import strategies as st
 
+from pbmref.base.yamlfile import dump_yaml, load_text
 from pbmref.mail.compose import make_reply
 from pbmref.mail.message import IncomingMail, read_message
 from pbmref.orders.envelope import OrderMail, read_order_mail
 from pbmref.orders.errors import OrderMailError
 from pbmref.orders.render import render_errors
 from pbmref.rulesets import get_ruleset
-from pbmref.store.yamlio import dump_yaml, load_text
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO / "tests" / "mail_corpus"

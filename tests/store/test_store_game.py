@@ -9,9 +9,9 @@ import pytest
 from store_fakes import FAKE_POSITION, fake_settings, load_fake
 
 from pbmref import gm
+from pbmref.base.files import set_aside, write_new
+from pbmref.base.yamlfile import read_yaml
 from pbmref.store import GameExists, GameStore, TurnError
-from pbmref.store.files import set_aside, write_new
-from pbmref.store.yamlio import read_yaml
 
 T0 = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 

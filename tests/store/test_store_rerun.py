@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from pbmref import gm
+from pbmref.base.yamlfile import dump_yaml, read_yaml
 from pbmref.store import GameStore, TurnError
-from pbmref.store.yamlio import dump_yaml, read_yaml
 
 T0 = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 

@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from pbmref import gm
-from pbmref.store import GameStore, StoreError, parse_duration
-from pbmref.store.yamlio import read_yaml
+from pbmref.base.times import parse_duration
+from pbmref.base.yamlfile import read_yaml
+from pbmref.store import GameStore, StoreError
 
 __all__ = ["games_dir", "register"]
 

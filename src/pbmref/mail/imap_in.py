@@ -15,7 +15,6 @@
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import functools
 import json
 import logging
@@ -30,6 +29,8 @@ from typing import Any, TypeVar
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError
 
+from pbmref.base.files import replace_file
+from pbmref.base.locks import FileLock
 from pbmref.mail.base import IntakeError, RawMail
 
 __all__ = ["ImapIntake"]
@@ -122,12 +123,7 @@ class ImapIntake:
     def _save_state(self) -> None:
         if not self.state_file:
             return
-        self.state_file.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.state_file.with_name(f".{self.state_file.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(self._state, indent=1), encoding="utf-8")
-        with open(tmp, "rb+") as fh:
-            os.fsync(fh.fileno())
-        os.replace(tmp, self.state_file)
+        replace_file(self.state_file, json.dumps(self._state, indent=1))
 
     def _update_state(self, change: Callable[[dict[str, Any]], None]) -> None:
         """Read-modify-write the state file under a lock, so a daemon and a cron run
@@ -136,10 +132,7 @@ class ImapIntake:
             change(self._state)
             return
         self.state_file.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.state_file.with_name(self.state_file.name + ".lock"),
-                     os.O_RDWR | os.O_CREAT, 0o640)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+        with FileLock(self.state_file.with_name(self.state_file.name + ".lock")):
             disk = self._load_state()
             before = json.dumps(disk, sort_keys=True)
             mine = self._state
@@ -152,8 +145,6 @@ class ImapIntake:
             change(mine)
             if json.dumps(mine, sort_keys=True) != before:
                 self._save_state()
-        finally:
-            os.close(fd)
 
     @property
     def last_uid(self) -> int:

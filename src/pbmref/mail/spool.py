@@ -20,8 +20,6 @@ from __future__ import annotations
 import contextlib
 import email
 import email.policy
-import errno
-import fcntl
 import hashlib
 import json
 import logging
@@ -36,6 +34,10 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
+from pbmref.base.errors import LockTimeout
+from pbmref.base.files import commit_dir, fsync_dir, replace_file, write_synced
+from pbmref.base.locks import FileLock
+from pbmref.base.times import moment
 from pbmref.mail.base import PermanentFailure, RawMail, Sender, TemporaryFailure
 from pbmref.mail.message import message_id_of
 
@@ -62,32 +64,8 @@ class SpoolBusy(Exception):
 # --------------------------------------------------------------------------- file helpers
 
 
-def _fsync_dir(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def _write(path: Path, data: bytes) -> None:
-    """Write and fsync `path` (which must not be visible to readers yet)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o640)
-    try:
-        view = memoryview(data)
-        while view:
-            n = os.write(fd, view)
-            view = view[n:]
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def _replace_json(folder: Path, name: str, data: dict[str, Any]) -> None:
-    tmp = folder / f".{name}.{os.getpid()}.tmp"
-    _write(tmp, json.dumps(data, indent=1, sort_keys=True).encode())
-    os.replace(tmp, folder / name)
-    _fsync_dir(folder)
+    replace_file(folder / name, json.dumps(data, indent=1, sort_keys=True))
 
 
 def _read_json(path: Path) -> dict[str, Any]:
@@ -103,11 +81,7 @@ def _iso(dt: datetime) -> str:
 
 
 def _parse_iso(text: Any, default: datetime) -> datetime:
-    try:
-        dt = datetime.fromisoformat(str(text))
-    except ValueError:
-        return default
-    return dt if dt.tzinfo else dt.replace(tzinfo=UTC)
+    return moment(text) or default
 
 
 def _now() -> datetime:
@@ -116,28 +90,15 @@ def _now() -> datetime:
 
 @contextlib.contextmanager
 def _flock(path: Path, *, blocking: bool = True) -> Iterator[None]:
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o640)
+    lock = FileLock(path, timeout=None if blocking else 0)
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))
-        except BlockingIOError as exc:
-            raise SpoolBusy(str(path)) from exc
+        lock.acquire()
+    except LockTimeout as exc:
+        raise SpoolBusy(str(path)) from exc
+    try:
         yield
     finally:
-        os.close(fd)  # releases the lock
-
-
-def _commit_dir(tmp: Path, target: Path) -> bool:
-    """Rename the folder `tmp` to `target`; False (and tmp removed) when target exists."""
-    try:
-        os.rename(tmp, target)
-    except OSError as exc:
-        if exc.errno in (errno.EEXIST, errno.ENOTEMPTY):
-            shutil.rmtree(tmp, ignore_errors=True)
-            return False
-        raise
-    _fsync_dir(target.parent)
-    return True
+        lock.release()
 
 
 # --------------------------------------------------------------------------- incoming
@@ -227,11 +188,11 @@ class IncomingSpool:
                 "attempts": 0,
                 "errors": [],
             }
-            _write(tmp / _MSG, mail.raw)
-            _write(tmp / _META, json.dumps(meta, indent=1, sort_keys=True).encode())
-            _fsync_dir(tmp)
+            write_synced(tmp / _MSG, mail.raw)
+            write_synced(tmp / _META, json.dumps(meta, indent=1, sort_keys=True).encode())
+            fsync_dir(tmp)
             target = self.root / "new" / key
-            if not _commit_dir(tmp, target):
+            if not commit_dir(tmp, target):
                 return replace(self._load(target, "pending"), duplicate=True)
             return self._load(target, "pending")
 
@@ -285,7 +246,7 @@ class IncomingSpool:
 
     def shunt(self, entry: InEntry, reason: str) -> InEntry:
         """Set the mail aside in `shunt/` with `reason.txt`; it is not retried."""
-        _write(entry.path / _REASON, (reason.rstrip() + "\n").encode("utf-8", "replace"))
+        write_synced(entry.path / _REASON, (reason.rstrip() + "\n").encode("utf-8", "replace"))
         log.warning("shunted incoming mail %s (%s): %s", entry.id, entry.message_id, reason)
         return self._move(entry, "shunt")
 
@@ -319,8 +280,8 @@ class IncomingSpool:
             shutil.rmtree(entry.path, ignore_errors=True)
         else:
             os.rename(entry.path, target)
-            _fsync_dir(target.parent)
-            _fsync_dir(entry.path.parent)
+            fsync_dir(target.parent)
+            fsync_dir(entry.path.parent)
         return self._load(target, state)
 
     def process(self, handler: Callable[[InEntry], None]) -> dict[str, int]:
@@ -456,19 +417,19 @@ class OutgoingSpool:
             "subject": str(msg.get("Subject", "")),
             "message_id": str(msg.get("Message-ID", "")),
         }
-        _write(tmp / _MSG, msg.as_bytes())
-        _write(tmp / _META, json.dumps(meta, indent=1, sort_keys=True).encode())
-        _fsync_dir(tmp)
+        write_synced(tmp / _MSG, msg.as_bytes())
+        write_synced(tmp / _META, json.dumps(meta, indent=1, sort_keys=True).encode())
+        fsync_dir(tmp)
         if marker is not None:
             # The key names the entry before the entry becomes visible: a crash
             # in between leaves a marker without an entry, which _by_key ignores.
             marker_tmp = marker.with_name(f".{marker.name}.{os.getpid()}.tmp")
-            _write(marker_tmp, entry_id.encode())
+            write_synced(marker_tmp, entry_id.encode())
             os.replace(marker_tmp, marker)
-            _fsync_dir(marker.parent)
+            fsync_dir(marker.parent)
         target = self.root / "queue" / entry_id
         os.rename(tmp, target)
-        _fsync_dir(target.parent)
+        fsync_dir(target.parent)
         return self._load(target, "queued")
 
     def _by_key(self, marker: Path) -> OutEntry | None:
@@ -517,7 +478,7 @@ class OutgoingSpool:
     def _move(self, entry: OutEntry, state: str) -> None:
         target = self.root / self.STATES[state] / entry.id
         os.rename(entry.path, target)
-        _fsync_dir(target.parent)
+        fsync_dir(target.parent)
 
     def deliver(
         self,
@@ -551,7 +512,7 @@ class OutgoingSpool:
             meta["attempts"] = entry.attempts + 1
             meta["last_error"] = f"{type(exc).__name__}: {exc}"[:2000]
             _replace_json(entry.path, _META, meta)
-            _write(entry.path / _REASON, (meta["last_error"] + "\n").encode())
+            write_synced(entry.path / _REASON, (meta["last_error"] + "\n").encode())
             self._move(entry, "failed")
             report.failed.append(entry.id)
             log.warning("outgoing %s failed for good: %s", entry.id, exc)
@@ -565,7 +526,7 @@ class OutgoingSpool:
             if (now - entry.created).total_seconds() >= self.give_up_after:
                 meta["gave_up"] = _iso(now)
                 _replace_json(entry.path, _META, meta)
-                _write(entry.path / _REASON, f"gave up after {attempts} attempts: {exc}\n".encode())
+                write_synced(entry.path / _REASON, f"gave up after {attempts} attempts: {exc}\n".encode())
                 self._move(entry, "failed")
                 report.failed.append(entry.id)
                 return

@@ -9,15 +9,17 @@ undo or repeat what the other recorded.
 
 from __future__ import annotations
 
-import fcntl
 import json
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+
+from pbmref.base.files import replace_file
+from pbmref.base.locks import FileLock
+from pbmref.base.times import parse_datetime
 
 __all__ = ["RefereeState"]
 
@@ -37,29 +39,18 @@ class RefereeState:
         return cls(path, data if isinstance(data, dict) else {})
 
     def save(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        # A name of this process's own: the daemon and cron runs save at the same
-        # time (referee.md: adjudicate --due runs concurrently with the daemon).
-        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.{id(self)}.tmp")
-        with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump(self.data, fh, indent=1, sort_keys=True)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, self.path)
+        # replace_file writes under a name of its own: the daemon and cron runs save
+        # at the same time (referee.md: adjudicate --due runs beside the daemon).
+        replace_file(self.path, json.dumps(self.data, indent=1, sort_keys=True))
 
     @contextmanager
     def _fresh(self) -> Iterator[None]:
         """Hold the state's lock and read it again: the daemon and cron runs each
         keep a copy, and one must not undo (or repeat) what the other recorded."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path.with_name(self.path.name + ".lock"), os.O_RDWR | os.O_CREAT,
-                     0o640)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+        with FileLock(self.path.with_name(self.path.name + ".lock")):
             self.data = RefereeState.load(self.path).data
             yield
-        finally:
-            os.close(fd)
 
     def once_per(self, kind: str, key: str, now: datetime, period: timedelta) -> bool:
         """True (and remembered) when ``kind``/``key`` was not done within ``period``."""
@@ -71,13 +62,13 @@ class RefereeState:
         last = table.get(key)
         if last:
             try:
-                if now - datetime.fromisoformat(last) < period:
+                if now - parse_datetime(last, UTC) < period:
                     return False
             except ValueError:
                 pass
         for other, stamp in list(table.items()):  # forget what is past its period
             try:
-                if now - datetime.fromisoformat(stamp) >= period:
+                if now - parse_datetime(stamp, UTC) >= period:
                     del table[other]
             except (TypeError, ValueError):
                 del table[other]
@@ -100,7 +91,7 @@ class RefereeState:
             out = []
             for stamp in stamps if isinstance(stamps, list) else []:
                 try:
-                    if now - datetime.fromisoformat(stamp) < period:
+                    if now - parse_datetime(stamp, UTC) < period:
                         out.append(stamp)
                 except (TypeError, ValueError):
                     continue

@@ -34,7 +34,6 @@ from pbmref.store.settings import (
     check_id,
     hash_password,
     new_password,
-    parse_duration,
     verify_password,
 )
 
@@ -61,7 +60,6 @@ __all__ = [
     "new_password",
     "next_deadline_after",
     "open_game",
-    "parse_duration",
     "turn_dir_name",
     "verify_password",
 ]

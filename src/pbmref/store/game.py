@@ -37,6 +37,9 @@ from datetime import UTC, datetime, timedelta, tzinfo
 from pathlib import Path
 from typing import Any
 
+from pbmref.base.files import replace_file, set_aside, write_new
+from pbmref.base.locks import FileLock
+from pbmref.base.yamlfile import YamlDoc, dump_yaml, read_yaml
 from pbmref.rulesets import Outcome, Ruleset, UnknownRuleset, get_ruleset
 from pbmref.store.errors import (
     DataError,
@@ -47,8 +50,6 @@ from pbmref.store.errors import (
     KeyPath,
     TurnError,
 )
-from pbmref.store.files import replace_file, set_aside, write_new
-from pbmref.store.lock import GameLock
 from pbmref.store.settings import (
     ID_RE,
     GameSettings,
@@ -58,7 +59,6 @@ from pbmref.store.settings import (
     settings_from_dict,
     verify_password,
 )
-from pbmref.store.yamlio import YamlDoc, dump_yaml, read_yaml
 
 __all__ = [
     "GAME_FILE",
@@ -404,7 +404,7 @@ class Game:
         self.dir = Path(path)
         self.id = check_id(game_id or self.dir.name)
         self._loader = ruleset_loader
-        self._lock = GameLock(self.dir / LOCK_FILE)
+        self._lock = FileLock(self.dir / LOCK_FILE, mode=0o644)
         self._lock_depth = 0
         self._position: dict[str, Any] | None = None
         self.reload()
@@ -884,7 +884,7 @@ class Game:
                 keep_old=True)
 
     def _replace_settings_text(self, text: str, *, keep_old: bool) -> Path | None:
-        from pbmref.store.yamlio import load_text
+        from pbmref.base.yamlfile import load_text
 
         path = self.dir / GAME_FILE
         data = load_text(text, path)

@@ -37,6 +37,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from pbmref.base.times import format_duration, parse_datetime, parse_duration
 from pbmref.store.errors import DataError, InvalidId, KeyPath
 
 __all__ = [
@@ -45,11 +46,8 @@ __all__ = [
     "GameSettings",
     "Player",
     "check_id",
-    "format_duration",
     "hash_password",
     "new_password",
-    "parse_datetime",
-    "parse_duration",
     "settings_from_dict",
     "settings_to_dict",
     "verify_password",
@@ -152,56 +150,6 @@ _WORDS = (
 def new_password() -> str:
     """A password easy to type in a mail: two words and a number (``spad-camel-47``)."""
     return f"{secrets.choice(_WORDS)}-{secrets.choice(_WORDS)}-{secrets.randbelow(90) + 10}"
-
-
-# ---------------------------------------------------------------- durations, times
-
-_DURATION_RE = re.compile(r"(?:(\d+)w)?(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?")
-
-
-def parse_duration(value: object) -> timedelta:
-    """``"48h"``, ``"2d"``, ``"1d12h"``, ``"90m"``, ``"1w"``; a bare number means hours."""
-    if isinstance(value, bool):
-        raise ValueError(f"{value!r} is not a length of time like 48h, 2d or 90m")
-    if isinstance(value, (int, float)):
-        if value <= 0:
-            raise ValueError("a length of time must be more than zero")
-        return timedelta(hours=value)
-    text = str(value).strip().lower().replace(" ", "")
-    m = _DURATION_RE.fullmatch(text)
-    if not text or not m or not any(m.groups()):
-        raise ValueError(f"{value!r} is not a length of time like 48h, 2d, 1d12h or 90m")
-    w, d, h, mi = (int(g or 0) for g in m.groups())
-    delta = timedelta(weeks=w, days=d, hours=h, minutes=mi)
-    if delta <= timedelta(0):
-        raise ValueError("a length of time must be more than zero")
-    return delta
-
-
-def format_duration(delta: timedelta) -> str:
-    minutes = int(delta.total_seconds() // 60)
-    days, rest = divmod(minutes, 24 * 60)
-    hours, mins = divmod(rest, 60)
-    if not rest and days:
-        return f"{days * 24}h" if days <= 3 else f"{days}d"
-    out = (f"{days}d" if days else "") + (f"{hours}h" if hours else "") + (
-        f"{mins}m" if mins else "")
-    return out or "0m"
-
-
-def parse_datetime(value: object, zone: ZoneInfo) -> datetime:
-    """An ISO date-time; one without an offset is read in the game's time zone."""
-    if isinstance(value, datetime):
-        moment = value
-    else:
-        try:
-            moment = datetime.fromisoformat(str(value).strip().replace("Z", "+00:00"))
-        except ValueError:
-            raise ValueError(
-                f"{value!r} is not a date and time like 2026-12-02T20:00:00+01:00") from None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=zone)
-    return moment
 
 
 # ---------------------------------------------------------------- the settings

@@ -1,4 +1,4 @@
-"""Crash-safe file writes for game folders.
+"""Crash-safe file writes, for game folders, spools and the referee's bookkeeping.
 
 - ``write_new(path, text)``: a file the referee writes once. It is written to
   a temporary file in the same folder, flushed to disk, then linked into
@@ -9,6 +9,10 @@
 - ``replace_file(path, text)``: for the small files that are meant to change
   (the state index, a game master's settings edited by a command): the same,
   with an atomic rename over the old file.
+- ``write_synced(path, data)``: write and flush a file nobody reads yet (a
+  temporary name, or inside a folder that is renamed into place whole);
+- ``commit_dir(tmp, target)``: rename a finished folder into place, unless
+  one of that name is there already;
 - ``set_aside(path)``: moves a file or folder out of the way before a re-run
   writes its replacement: ``events.yaml`` -> ``events.yaml.replaced-1``,
   ``turns/003`` -> ``turns/003.old-20261130T101500Z``.
@@ -17,26 +21,50 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import shutil
 import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
-__all__ = ["fsync_dir", "replace_file", "set_aside", "write_new"]
+__all__ = ["commit_dir", "fsync_dir", "replace_file", "set_aside", "write_new", "write_synced"]
 
 
 def fsync_dir(path: Path) -> None:
     """Flush a folder's entries (new names, renames) to disk."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    except OSError:
-        return
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
     try:
         os.fsync(fd)
-    except OSError:
-        pass
     finally:
         os.close(fd)
+
+
+def write_synced(path: Path, data: bytes, mode: int = 0o640) -> None:
+    """Write and fsync ``path``, which no reader may see yet."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    try:
+        view = memoryview(data)
+        while view:
+            n = os.write(fd, view)
+            view = view[n:]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def commit_dir(tmp: Path, target: Path) -> bool:
+    """Rename the folder ``tmp`` to ``target``; False (and ``tmp`` removed) when
+    ``target`` exists already."""
+    try:
+        os.rename(tmp, target)
+    except OSError as exc:
+        if exc.errno in (errno.EEXIST, errno.ENOTEMPTY):
+            shutil.rmtree(tmp, ignore_errors=True)
+            return False
+        raise
+    fsync_dir(target.parent)
+    return True
 
 
 def _temp_with(path: Path, data: bytes) -> Path:

@@ -20,7 +20,7 @@ from typing import Any
 
 import yaml
 
-from pbmref.store.errors import GameFileError, KeyPath
+from pbmref.base.errors import GameFileError, KeyPath
 
 __all__ = ["YamlDoc", "dump_yaml", "line_of", "load_text", "read_yaml"]
 
