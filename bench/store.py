@@ -54,9 +54,9 @@ def make_game(store: GameStore, game_id: str, turns: int) -> None:
     for turn in range(1, turns + 1):
         position = dict(game.position)
         position["turn"] = turn + 1
-        game.save_orders("baron", {}, raw="", message_id=f"<{turn}>", received_at=T0)
+        game.book.save("baron", {}, raw="", message_id=f"<{turn}>", received_at=T0)
         outcome = Outcome(position=position, events=events, dice=[3] * 20)
-        game.record_turn(outcome, seed=turn, orders_used={"baron": "baron.yaml"},
+        game.history.record(outcome, seed=turn, orders_used={"baron": "baron.yaml"},
                          report_text="report\n" * 80, next_deadline=T0 + timedelta(days=turn),
                          adjudicated_at=T0, orders={})
 

@@ -29,7 +29,7 @@ def reply_of(table: Table, body: str, **kw: Any) -> str:
 
 
 def stored(table: Table, player: str = "anna") -> dict[str, Any] | None:
-    return table.game().orders().get(player)
+    return table.game().book.entries().get(player)
 
 
 # ------------------------------------------------------------------ envelope
@@ -125,14 +125,14 @@ def test_pilot_picks_one_of_several_pilots_of_an_address(table: Table, pilot: st
 def test_an_address_with_several_pilots_must_say_which(table: Table) -> None:
     text = reply_of(table, mail(table, "dirk", *TAKEOFF), sender="duo@example.org")
     assert "PILOT" in text and "dirk" in text and "emil" in text
-    assert table.game().orders() == {}
+    assert table.game().book.entries() == {}
 
 
 def test_pilot_cannot_pick_another_addresses_pilot(table: Table) -> None:
     text = reply_of(table, mail(table, "bert", *TAKEOFF, pilot="bert"),
                     sender="anna@example.org")
     assert "not one of your pilots" in text or "wrong or missing PASSWORD" in text
-    assert table.game().orders() == {}
+    assert table.game().book.entries() == {}
 
 
 @pytest.mark.parametrize("ending", ["END", "end", "SIGNOFF", "-- ", "--"])

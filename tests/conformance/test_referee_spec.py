@@ -154,7 +154,7 @@ def test_mail_that_must_never_be_answered_is_not_and_is_logged(
         headers: dict[str, str]) -> None:
     caplog.set_level(logging.INFO, logger="pbmref")
     assert table.send(mail(table, "anna", *TAKEOFF), sender=sender, headers=headers) == []
-    assert table.game().orders() == {}
+    assert table.game().book.entries() == {}
     assert any("not answered" in r.getMessage() for r in caplog.records), why
 
 
@@ -213,7 +213,7 @@ def test_plain_text_is_read_first(table: Table) -> None:
     msg.add_alternative("<p>GAME zep1<br>PLANE<br>1: 0</p>", subtype="html")
     out = only_reply(table.send_raw(msg.as_bytes()))
     assert "accepted" in body_of(out)
-    assert table.game().orders()["anna"]["plane"] == ["A", "A", "L"]
+    assert table.game().book.entries()["anna"]["plane"] == ["A", "A", "L"]
 
 
 def test_an_html_only_mail_is_read_from_its_text(table: Table) -> None:
@@ -223,7 +223,7 @@ def test_an_html_only_mail_is_read_from_its_text(table: Table) -> None:
     msg.set_content(html, subtype="html")
     out = only_reply(table.send_raw(msg.as_bytes()))
     assert "accepted" in body_of(out), body_of(out)
-    assert table.game().orders()["anna"]["plane"] == ["A", "A", "L"]
+    assert table.game().book.entries()["anna"]["plane"] == ["A", "A", "L"]
 
 
 @pytest.mark.parametrize("charset,cte", [
@@ -245,14 +245,14 @@ def test_attachments_are_ignored(table: Table) -> None:
                        filename="map.png")
     out = only_reply(table.send_raw(msg.as_bytes()))
     assert "accepted" in body_of(out)
-    assert table.game().orders()["anna"]["plane"] == ["A", "A", "L"]
+    assert table.game().book.entries()["anna"]["plane"] == ["A", "A", "L"]
 
 
 def test_orders_only_in_an_attachment_are_not_read(table: Table) -> None:
     msg = raw_mail("anna@example.org", f"GAME zep1\nPASSWORD {table.passwords['anna']}\n")
     msg.add_attachment("PLANE\nTAKEOFF BETA\n1: A\n2: A\n", filename="orders.txt")
     only_reply(table.send_raw(msg.as_bytes()))
-    assert table.game().orders() == {}
+    assert table.game().book.entries() == {}
 
 
 def test_oversized_mail_is_refused_politely(tmp_path: Path) -> None:
@@ -261,7 +261,7 @@ def test_oversized_mail_is_refused_politely(tmp_path: Path) -> None:
     out = only_reply(table.send(body))
     text = body_of(out)
     assert "larger than" in text and "not read" in text and out["To"] == "anna@example.org"
-    assert table.game().orders() == {}
+    assert table.game().book.entries() == {}
 
 
 # ------------------------------------------------------------------ identification
@@ -270,7 +270,7 @@ def test_oversized_mail_is_refused_politely(tmp_path: Path) -> None:
 def test_an_unregistered_sender_changes_nothing(table: Table) -> None:
     out = table.send(mail(table, "anna", *TAKEOFF), sender="mallory@evil.example")
     assert all(m["To"] == "mallory@evil.example" for m in out)
-    assert table.game().orders() == {}
+    assert table.game().book.entries() == {}
 
 
 @pytest.mark.parametrize("password_ok", [True, False])
@@ -334,7 +334,7 @@ def test_orders_that_reached_the_server_in_time_count_though_the_daemon_was_down
     assert main(["adjudicate", "--due", "--config", str(cfg)]) == 0
     out = capsys.readouterr().out
     assert "zep1: turn 1 adjudicated" in out
-    used = table.store.open("zep1").orders(1)
+    used = table.store.open("zep1").book.entries(1)
     assert used["anna"]["plane"] == ["A", "A", "L"]
 
 
@@ -350,7 +350,7 @@ def test_a_mail_after_the_deadline_is_too_late_with_the_new_turn_number(table: T
     text = body_of(reply)
     assert "after the deadline" in text and "not used" in text
     assert "turn 2" in text, "the reply names the new turn"
-    assert "anna" not in table.store.open("zep1").orders(1)
+    assert "anna" not in table.store.open("zep1").book.entries(1)
 
 
 def test_a_mail_for_an_adjudicated_turn_is_too_late(table: Table) -> None:
@@ -359,7 +359,7 @@ def test_a_mail_for_an_adjudicated_turn_is_too_late(table: Table) -> None:
     table.new_outbox()
     text = body_of(only_reply(table.send(mail(table, "anna", *TAKEOFF, turn=1))))
     assert "already been adjudicated" in text and "Turn 2 is open" in text
-    assert table.game().orders() == {}
+    assert table.game().book.entries() == {}
 
 
 def test_early_adjudication_when_every_active_player_has_sent_orders(tmp_path: Path) -> None:
@@ -425,7 +425,7 @@ def test_adjudicate_due_concurrently_with_itself_and_the_daemon(tmp_path: Path) 
         assert sorted(p.name for p in turns.iterdir() if p.is_dir()) == ["001", "002"]
         assert not list(turns.rglob("*.replaced-*")), "a turn adjudicated twice"
     # every mail reached the server before the deadline: all count for turn 1
-    assert set(table.store.open("zep1").orders(1)) >= {"anna", "bert", "cora"}
+    assert set(table.store.open("zep1").book.entries(1)) >= {"anna", "bert", "cora"}
     # mail delivered later by whoever finds it in the spool
     main(["mail", "deliver", "--config", str(cfg)])
     outbox = read_maildir(tmp_path / "outbox")
@@ -589,7 +589,7 @@ def test_what_pause_tells_the_gm_is_what_players_get(
     assert main(["pause", "zep1", "--games", str(table.root / "games")]) == 0
     said = capsys.readouterr().out
     text = body_of(only_reply(table.send(mail(table, "anna", *TAKEOFF))))
-    taken = table.game().orders().get("anna") is not None
+    taken = table.game().book.entries().get("anna") is not None
     assert not taken and "paused" in said and "not used" in said, (said, text)
     assert "paused" in text
 
@@ -612,7 +612,7 @@ def test_replace_player_gives_the_place_a_new_address(
     password = out.split("new password for cora: ")[1].split()[0]
     old = table.send(f"GAME zep1\nPASSWORD {table.passwords['cora']}\n" + "\n".join(TAKEOFF),
                      sender="cora@example.org")
-    assert "cora" not in table.game().orders()
+    assert "cora" not in table.game().book.entries()
     assert all("accepted" not in body_of(m) for m in old)
     new = only_reply(table.send(f"GAME zep1\nPASSWORD {password}\n" + "\n".join(TAKEOFF),
                                 sender="cora2@example.net"))
@@ -623,7 +623,7 @@ def test_kick_ignores_the_players_mail_and_stops_their_reports(
         table: Table, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["kick", "zep1", "cora", "--games", str(table.root / "games")]) == 0
     table.send(mail(table, "cora", *TAKEOFF), sender="cora@example.org")
-    assert "cora" not in table.game().orders()
+    assert "cora" not in table.game().book.entries()
     table.clock.now = AFTER
     adjudicate_due(table.referee, table.intake)
     to = [str(m["To"]) for m in zep1_reports(table.new_outbox())]
@@ -678,7 +678,7 @@ def test_the_text_report_has_what_a_player_needs(table: Table) -> None:
 
 
 def test_the_html_archive_of_a_turn(table: Table) -> None:
-    from pbmref.reports.html import write_archive
+    from pbmref.archive import write_archive
 
     _play_turn_one(table)
     written = write_archive(table.game(), table.root / "arch")
@@ -742,7 +742,7 @@ def test_phase_not_open_rejects_a_diplomacy_mail_as_stale(tmp_path: Path) -> Non
     head = f"GAME dip1\nPASSWORD {passwords['fra']}\n"
     text = body_of(only_reply(table.send(head + "PHASE F1901M\nA Par - Bur\nEND\n")))
     assert "S1901M" in text and "nothing was used or changed" in text
-    assert "fra" not in table.store.open("dip1").orders()
+    assert "fra" not in table.store.open("dip1").book.entries()
     text = body_of(only_reply(table.send(head + "PHASE S1901M\nA Par - Bur\nEND\n")))
     assert "accepted" in text and "A Par - Bur" in text
     assert "UTC" in text  # the deadline with its time zone
@@ -750,7 +750,7 @@ def test_phase_not_open_rejects_a_diplomacy_mail_as_stale(tmp_path: Path) -> Non
 
 def test_the_report_shows_each_aircrafts_state(table: Table) -> None:
     _play_turn_one(table)
-    text = table.game().report(1) or ""
+    text = table.game().history.report(1) or ""
     table_head = next(line for line in text.splitlines() if "Pilot" in line and "Hex" in line)
     for column in ("Hex", "Hdg", "DP", "Ammo", "VP", "NMR"):
         assert column in table_head, column
@@ -808,7 +808,7 @@ def test_a_mail_handled_only_after_its_turn_was_adjudicated_is_too_late(table: T
     table.referee.deliver(force=True)
     text = body_of(only_reply(table.new_outbox()))
     assert "not used" in text and "turn 2" in text.lower(), text
-    assert "anna" not in table.game().orders()  # not taken as orders for turn 2
+    assert "anna" not in table.game().book.entries()  # not taken as orders for turn 2
 
 
 def test_the_next_deadline_is_in_the_future_after_a_late_cron(table: Table) -> None:

@@ -618,7 +618,7 @@ def test_the_scenario_runner_uses_the_referees_engine(
     turns = table.game().dir / "turns"
     doc = yaml.safe_load((turns / "001" / "position.yaml").read_text())
     doc["seed"] = yaml.safe_load((turns / "001" / "dice.yaml").read_text())["seed"]
-    doc["orders"] = table.game().orders(1)
+    doc["orders"] = table.game().book.entries(1)
     r = run(tmp_path, capsys, doc)
     assert r.code == 0, r.err
     after = yaml.safe_load((turns / "002" / "position.yaml").read_text())

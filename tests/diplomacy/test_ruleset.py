@@ -1,4 +1,4 @@
-"""The plain-data ruleset interface (pbmref.rulesets.diplomacy): a short game."""
+"""The Ruleset objects of Diplomacy and Dirigible Diplomacy: a short game."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ def test_a_dirigible_year_through_the_interface() -> None:
     r = get_ruleset("dirigible")
     pos = {"phase": "W1900A"}
     out = r.adjudicate(pos, {
-        "FRA": r.parse_orders(pos, "FRA", [(1, "Build A Par"), (2, "Build D Par"), (3, "Build F Bre")]),
+        "FRA": r.read_orders(r.decode(pos), "FRA", [(1, "Build A Par"), (2, "Build D Par"),
+                                                   (3, "Build F Bre")]),
         "GER": {"orders": ["Build A Mun", "Build A Ber"]},
     }, 0)
     pos = out.position
@@ -39,13 +40,13 @@ def test_a_dirigible_year_through_the_interface() -> None:
 def test_illegal_mail_is_refused() -> None:
     r = get_ruleset("diplomacy")
     with pytest.raises(OrderMailError):
-        r.parse_orders({"phase": "S1901M"}, "FRA", [(1, "A Par - Eng")])
+        r.read_orders(r.decode({"phase": "S1901M"}), "FRA", [(1, "A Par - Eng")])
 
 
 def test_position_errors_have_a_path() -> None:
     r = get_ruleset("diplomacy")
     with pytest.raises(ValueError) as info:
-        r.check_position({"phase": "S1901M", "units": {"FRA": ["A Eng"]}})
+        r.decode({"phase": "S1901M", "units": {"FRA": ["A Eng"]}})
     assert getattr(info.value, "path", None) == ("units", "FRA")
 
 
@@ -61,7 +62,7 @@ def test_retreat_phase_round_trip() -> None:
 
 
 def test_render_events() -> None:
-    from pbmref.rulesets.diplomacy import render_events
+    from pbmref.reports.diplomacy import render_events
 
     r = get_ruleset("dirigible")
     out = r.adjudicate(

@@ -6,7 +6,10 @@ from typing import Any
 
 import pytest
 
-from pbmref.scenario_diplomacy import ScenarioError, run_scenario
+from pbmref.rulesets.base import ScenarioError
+from pbmref.rulesets.diplomacy import DiplomacyRuleset
+
+run_scenario = DiplomacyRuleset().run_scenario
 
 
 @pytest.mark.parametrize(("data", "words"), [

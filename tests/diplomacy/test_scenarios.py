@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pbmref.scenario_diplomacy import run_scenario
+from pbmref.rulesets import get_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent / "scenarios"
 FILES = sorted((ROOT / "dirigible").glob("*.yaml")) + sorted(
@@ -20,7 +20,7 @@ FILES = sorted((ROOT / "dirigible").glob("*.yaml")) + sorted(
 def test_scenario(path: Path) -> None:
     data = yaml.safe_load(path.read_text())
     assert data.get("expect"), "a scenario without expect asserts nothing"
-    result = run_scenario(data)
+    result = get_ruleset(data.get("ruleset", "diplomacy")).run_scenario(data)
     assert result.differences == []
 
 

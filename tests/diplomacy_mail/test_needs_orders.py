@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbmref.rulesets.diplomacy import ruleset_for
+from pbmref.rulesets import get_ruleset
 
 CENTERS = {"FRA": ["Par", "Mar", "Bre"], "GER": ["Ber", "Kie", "Mun"], "ITA": ["Rom"]}
 
@@ -24,5 +24,6 @@ CENTERS = {"FRA": ["Par", "Mar", "Bre"], "GER": ["Ber", "Kie", "Mun"], "ITA": ["
 def test_needs_orders(phase: str, units: dict, dislodged: dict, expect: dict) -> None:
     position = {"ruleset": "diplomacy", "phase": phase, "units": units,
                 "dislodged": dislodged, "centers": CENTERS, "devastated": []}
-    ruleset = ruleset_for("diplomacy")
-    assert {p: ruleset.needs_orders(position, p) for p in expect} == expect
+    ruleset = get_ruleset("diplomacy")
+    board = ruleset.decode(position)
+    assert {p: ruleset.needs_orders(board, p) for p in expect} == expect

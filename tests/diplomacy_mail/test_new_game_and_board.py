@@ -23,8 +23,8 @@ from pbmref.mail.maildir_in import MaildirIntake
 from pbmref.mail.outbox import read_maildir
 from pbmref.referee.pipeline import Referee
 from pbmref.reports.diplomacy import POWER_COLOURS, render_diplomacy_svg
+from pbmref.rules.diplomacy.codec import position_to_dict
 from pbmref.rules.diplomacy.state import Variant, initial_position
-from pbmref.scenario_diplomacy import position_to_dict
 from pbmref.store import GameStore
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -81,7 +81,7 @@ def test_the_new_dirigible_game_takes_winter_1900_builds_by_mail(
     reply = body_of(read_maildir(tmp_path / "outbox")[-1])
     # DD12: no fleet on St Petersburg's north coast in 1900; the mail is refused whole
     assert "NOT accepted" in reply and "Line 7:" in reply and "DD12" in reply, reply
-    assert GameStore(tmp_path / "games").open("g1").orders() == {}
+    assert GameStore(tmp_path / "games").open("g1").book.entries() == {}
 
 
 def units_in(svg: str) -> list[ElementTree.Element]:

@@ -33,7 +33,7 @@ def test_good_orders_are_confirmed_with_the_orders_in_force(dip: DipTable) -> No
     assert "phase S1901M: your orders are accepted" in text
     assert "A Par - Bur\n  F Bre - Mao\n  A Mar S A Par - Bur" in text
     assert "Deadline: Mon 2 Mar 2026 12:00 UTC" in text
-    assert dip.game().orders()["fleur"] == {
+    assert dip.game().book.entries()["fleur"] == {
         "orders": ["A Par - Bur", "F Bre - Mao", "A Mar S A Par - Bur"]}
 
 
@@ -56,20 +56,20 @@ def test_a_bad_order_rejects_the_whole_mail_and_changes_nothing(dip: DipTable) -
     assert caret.strip() == "^^^" and caret.index("^") == len("    A Mar - ")
     assert "Mos is not next to Mar" in text
     assert "earlier orders stay in force" in text and "A Par - Bur" in text
-    assert dip.game().orders()["fleur"] == {"orders": ["A Par - Bur"]}
+    assert dip.game().book.entries()["fleur"] == {"orders": ["A Par - Bur"]}
 
 
 def test_ordering_another_powers_unit_is_refused(dip: DipTable) -> None:
     text = dip.reply("fleur", "A Mun - Bur")
     assert "NOT accepted" in text
-    assert "fleur" not in dip.game().orders()
+    assert "fleur" not in dip.game().book.entries()
 
 
 def test_a_wrong_phase_is_stale_and_refused(dip: DipTable) -> None:
     text = dip.reply("fleur", "A Par - Bur", phase="F1901M")
     assert "phase F1901M, but phase S1901M is open" in text
     assert "PHASE S1901M" in text
-    assert dip.game().orders() == {}
+    assert dip.game().book.entries() == {}
 
 
 def test_help_status_and_map_speak_diplomacy(dip: DipTable) -> None:
@@ -88,7 +88,7 @@ def test_clear_and_orders_commands(dip: DipTable) -> None:
     assert "A Par - Bur" in dip.reply("fleur", "ORDERS")
     text = dip.reply("fleur", "CLEAR")
     assert "withdrawn" in text and "units hold" in text
-    assert "fleur" not in dip.game().orders()
+    assert "fleur" not in dip.game().book.entries()
     assert "without orders your units hold, DD3" in dip.reply("fleur", "ORDERS")
 
 
@@ -122,7 +122,7 @@ def test_a_turn_number_in_a_diplomacy_mail_is_refused(dip: DipTable) -> None:
     out = dip.send("fleur", "TURN 1", "A Par - Bur")
     text = body_of(out[0])
     assert "your mail is for turn 1, but phase S1901M is open" in text
-    assert dip.game().orders() == {}
+    assert dip.game().book.entries() == {}
 
 
 def test_the_reminder_names_the_phase_and_dd3(dip: DipTable) -> None:
@@ -130,10 +130,10 @@ def test_the_reminder_names_the_phase_and_dd3(dip: DipTable) -> None:
 
     from pbmref.referee.turns import send_reminders
 
-    dip.game().set_scalars({"reminder_hours": 6})
+    dip.game().change_settings({"reminder_hours": 6})
     dip.reply("fleur", "A Par - Bur")
     dip.clock.now = dip.game().settings.deadline - timedelta(hours=2)
-    assert send_reminders(dip.referee, ["dip1"]) == len(PLAYERS) - 1
+    assert send_reminders(dip.referee) == len(PLAYERS) - 1
     dip.referee.deliver(force=True)
     mails = dip.new_outbox()
     assert address("fleur") not in [m["To"] for m in mails]

@@ -31,7 +31,9 @@ from pbmref.rules.fastplay.events import Event
 from pbmref.rules.fastplay.legality import check_plane_orders, default_entry
 from pbmref.rules.fastplay.position import PositionError
 from pbmref.rules.hexgrid import Heading, Hex
-from pbmref.rulesets.fastplay import RULESET
+from pbmref.rulesets import get_ruleset
+
+RULESET = get_ruleset("fastplay")
 
 
 class Scripted:

@@ -13,7 +13,9 @@ from pbmref.orders.fastplay import entry_to_orders, parse_body
 from pbmref.rules.fastplay.cards import Card
 from pbmref.rules.fastplay.position import position_from_dict
 from pbmref.rules.fastplay.state import GameState
-from pbmref.rulesets.fastplay import RULESET
+from pbmref.rulesets import get_ruleset
+
+RULESET = get_ruleset("fastplay")
 
 
 def state(**planes: dict[str, Any]) -> GameState:
@@ -169,9 +171,10 @@ def test_ruleset_parse_orders_is_the_same_reader() -> None:
     position = {"turn": 2, "aircraft": {
         "anna": {"team": "Germans", "hex": "E5", "heading": "S"},
         "bert": {"team": "Allies", "hex": "J1", "heading": "N"}}}
-    assert RULESET.parse_orders(position, "anna", [(3, "1: AF"), (4, "2: R f-0")]) == {
+    state = RULESET.decode(position)
+    assert RULESET.read_orders(state, "anna", [(3, "1: AF"), (4, "2: R f-0")]) == {
         "plane": ["AF", "R f-0"]}
-    RULESET.check_orders(position, "anna", {"plane": ["AF", "R f-0"]})
+    RULESET.check_orders(state, "anna", {"plane": ["AF", "R f-0"]})
 
 
 def test_a_mail_without_cards_has_no_plane_section() -> None:

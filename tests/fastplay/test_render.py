@@ -7,7 +7,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pbmref.rulesets.fastplay import ScenarioError, render_events, run_scenario
+from pbmref.reports.fastplay_text import render_events
+from pbmref.rulesets import get_ruleset
+from pbmref.rulesets.base import ScenarioError
+
+run_scenario = get_ruleset("fastplay").run_scenario
 
 SCENARIOS = Path(__file__).parents[1] / "scenarios" / "fastplay"
 

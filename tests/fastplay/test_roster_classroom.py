@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 import yaml
 
-from pbmref.classroom import (
+from pbmref.cli import main
+from pbmref.gm.classroom import (
     choose_board,
     load_template,
     new_class,
@@ -20,8 +21,7 @@ from pbmref.classroom import (
     side_counts,
     template_from_dict,
 )
-from pbmref.cli import main
-from pbmref.roster import (
+from pbmref.gm.roster import (
     Roster,
     RosterError,
     apply_turn,
@@ -277,7 +277,7 @@ def test_rebalance_apply_moves_a_returning_pilot_between_game_folders(
     ac["g00"]["state"] = "left"
     del ac["g00"]["hex"]
     position["aircraft"] = ac
-    game.replace_turn_file(1, "position.yaml", game.position_text(1, position))
+    game.history.replace(1, "position.yaml", game.history.position_text(1, position))
     capsys.readouterr()
     assert main(["roster", "rebalance", "c", "--games", str(games)]) == 0
     assert "g00: c-1 -> c-2" in capsys.readouterr().out

@@ -17,7 +17,9 @@ import pytest
 import yaml
 
 from pbmref.cli import main
-from pbmref.rulesets.fastplay import run_scenario
+from pbmref.rulesets import get_ruleset
+
+run_scenario = get_ruleset("fastplay").run_scenario
 
 SCENARIO_DIR = Path(__file__).parents[1] / "scenarios" / "fastplay"
 SCENARIOS = sorted(SCENARIO_DIR.glob("*.yaml"))

@@ -24,14 +24,15 @@ from typing import Any
 import pytest
 import yaml
 
-from pbmref.autopilot.fastplay import order_mail_body, pupil_mail
 from pbmref.cli import main
 from pbmref.config import Config, MailConfig, MaildirConfig, RefereeConfig
+from pbmref.gm.roster import load_roster
 from pbmref.mail.maildir_in import MaildirIntake
 from pbmref.mail.outbox import read_maildir
+from pbmref.orders.check import order_mail
 from pbmref.referee.pipeline import Referee
 from pbmref.referee.turns import adjudicate_due
-from pbmref.roster import load_roster
+from pbmref.rulesets import get_ruleset
 from pbmref.store import GameStore
 
 REFEREE = "referee@school.invalid"
@@ -143,8 +144,8 @@ def test_new_class_registers_every_pupil_and_prints_passwords(school: School) ->
         for pid, player in game.settings.players.items():
             assert player.addresses == (address(pid),)
             assert player.name == PUPILS[pid][0]
-            assert game.check_password(pid, school.passwords[pid])
-            assert not game.check_password(pid, "guess")
+            assert game.settings.check_password(pid, school.passwords[pid])
+            assert not game.settings.check_password(pid, "guess")
             seen.add(pid)
     assert seen == set(PUPILS)
 
@@ -174,7 +175,9 @@ def play_turn(school: School, turn: int, rng: random.Random,
         for pid, player in sorted(game.settings.players.items()):
             if not player.active or pid in silent:
                 continue
-            entry, body = pupil_mail(game.position, gid, school.passwords[pid], pid, rng)
+            entry = get_ruleset("fastplay").computer_orders(game.open.state, pid, rng)
+            assert entry is not None
+            body = order_mail(gid, school.passwords[pid], f"TURN {game.turn}", entry)
             replies = school.mail(address(pid), body)
             assert len(replies) == 1 and replies[0]["To"] == address(pid)
             text = body_of(replies[0])
@@ -182,7 +185,7 @@ def play_turn(school: School, turn: int, rng: random.Random,
             assert "PLANE" in text and "ZEPPELIN" not in text
             if entry.get("enter"):
                 assert f"ENTER {entry['enter']}" in text  # FP14, shown back
-            stored = school.store.open(gid).orders()[pid]
+            stored = school.store.open(gid).book.entries()[pid]
             assert stored["plane"] == [c for c in entry["plane"] if c]
             assert stored.get("enter") == entry.get("enter")
             given[f"{gid}/{pid}"] = entry
@@ -263,7 +266,7 @@ def test_a_class_plays_its_game_by_mail(school: School, tmp_path: Path,
         check_reports(school, turn, last=turn == TURNS)
         for gid in school.store.list_games():
             game = school.store.open(gid)
-            assert game.is_adjudicated(turn)
+            assert game.history.is_adjudicated(turn)
             if turn < TURNS:
                 assert game.turn == turn + 1 and game.settings.status == "open"
             else:
@@ -271,7 +274,7 @@ def test_a_class_plays_its_game_by_mail(school: School, tmp_path: Path,
     assert entries == TURNS * len(PUPILS) - 1
 
     # the archive shows the board of every turn
-    from pbmref.reports.html import write_archive
+    from pbmref.archive import write_archive
 
     written = write_archive(school.store.open("7b-1"), tmp_path / "archive")
     pages = {p.name: p.read_text(encoding="utf-8") for p in written}
@@ -287,7 +290,7 @@ def test_a_class_plays_its_game_by_mail(school: School, tmp_path: Path,
     outs = 0
     for gid in school.store.list_games():
         for turn in range(1, TURNS + 1):
-            doc = school.store.open(gid).read_turn_file(turn, "events.yaml")
+            doc = school.store.open(gid).history.read_file(turn, "events.yaml")
             events = (doc.mapping().get("events") or []) if doc else []
             victories += sum(1 for e in events if e.get("kind") == "victory")
             outs += sum(1 for e in events
@@ -306,11 +309,10 @@ def test_a_second_mail_replaces_the_plane_section_with_its_entry(school: School)
     game = school.store.open("7b-1")
     pid = sorted(game.settings.players)[0]
     pw = school.passwords[pid]
-    school.mail(address(pid), order_mail_body("7b-1", pw, 1, {"plane": ["A", "A", "L"]}))
-    school.mail(address(pid), order_mail_body("7b-1", pw, 1, {"plane": ["L", "A"]}))
-    assert school.store.open("7b-1").orders()[pid] == {"plane": ["L", "A"]}
-    from pbmref.referee.pipeline import merge_entry
-
+    school.mail(address(pid), order_mail("7b-1", pw, "TURN 1", {"plane": ["A", "A", "L"]}))
+    school.mail(address(pid), order_mail("7b-1", pw, "TURN 1", {"plane": ["L", "A"]}))
+    assert school.store.open("7b-1").book.entries()[pid] == {"plane": ["L", "A"]}
+    merge_entry = get_ruleset("fastplay").merge_orders
     old = {"plane": ["A", "A", "A"], "enter": "C10 S", "duel": "emma"}
     assert merge_entry(old, {"plane": ["L"]}) == {"plane": ["L"]}
     assert merge_entry(old, {"enter": "A10 S"}) == {"enter": "A10 S"}
@@ -318,7 +320,7 @@ def test_a_second_mail_replaces_the_plane_section_with_its_entry(school: School)
 
 def test_the_help_example_is_a_good_fast_play_mail(school: School) -> None:
     """What HELP shows a pupil is accepted as written (FP4, FP7)."""
-    from pbmref.referee.replies import HELP_FASTPLAY
+    from pbmref.rulesets.fastplay import HELP as HELP_FASTPLAY
 
     assert max(len(line) for line in HELP_FASTPLAY.splitlines()) <= 70
     example = HELP_FASTPLAY.split("for example:")[1].split("END")[0]
@@ -328,4 +330,4 @@ def test_the_help_example_is_a_good_fast_play_mail(school: School) -> None:
     mail = f"GAME 7b-1\nPASSWORD {school.passwords[pid]}\nTURN 1\n{body}\nEND\n"
     [reply] = school.mail(address(pid), mail)
     assert "your orders are accepted" in body_of(reply)
-    assert school.store.open("7b-1").orders()[pid] == {"plane": ["LS", "A f-0", "AF"]}
+    assert school.store.open("7b-1").book.entries()[pid] == {"plane": ["LS", "A f-0", "AF"]}

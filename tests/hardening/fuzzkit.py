@@ -89,14 +89,14 @@ def body_target(ruleset: str, player: str, lines: list[str]) -> str:
     position = positions()[ruleset][0]
     numbered = list(enumerate(lines, 1))
     try:
-        entry = rules.parse_orders(dict(position), player, numbered)
+        entry = rules.read_orders(rules.decode(position), player, numbered)
     except OrderMailError as exc:
         for e in exc.errors:
             assert e.message
         assert render_errors(exc)
         return "error"
     # what the referee stores passes the ruleset's check and reads back the same
-    rules.check_orders(dict(position), player, entry)
+    rules.check_orders(rules.decode(position), player, entry)
     stored = dump_yaml({"entry": entry})
     assert load_text(stored, "orders.yaml") == {"entry": entry}, stored
     return "orders"

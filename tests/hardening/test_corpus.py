@@ -109,14 +109,14 @@ def test_corpus_mail_on_maildir(corpus_table: Table, name: str) -> None:
         table.send_raw((CORPUS / spec["before"]).read_bytes())
         table.handled.add(spec["before"])
     table.clock.now += timedelta(minutes=3)  # stay well inside the reply budget
-    bert_before = table.game().orders().get("bert")
+    bert_before = table.game().book.entries().get("bert")
     before = fingerprint(table.games)
     raws = table.send_raw((CORPUS / name).read_bytes())
     table.handled.add(name)
     after = fingerprint(table.games)
     check_replies(name, spec, raws)
     check_game_change(name, spec["game"], "anna", before, after, table.games)
-    assert table.game().orders().get("bert") == bert_before
+    assert table.game().book.entries().get("bert") == bert_before
     assert table.referee.incoming.shunted() == [], f"{name}: the referee failed on it"
     assert table.referee.incoming.pending() == []
     assert not PWNED.exists()

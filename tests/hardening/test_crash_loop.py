@@ -275,7 +275,7 @@ def test_daemon_and_cron_share_what_they_did(tmp_path: Path) -> None:
     from pbmref.referee.turns import adjudicate_due
 
     table = make_table(tmp_path)
-    table.store.open("zep1").set_scalars({"reminder_hours": 12})
+    table.store.open("zep1").change_settings({"reminder_hours": 12})
     daemon = table.referee
     cron_run = Referee(daemon.config, store=table.store, clock=table.clock)
     table.clock.now = T0 + timedelta(hours=40)

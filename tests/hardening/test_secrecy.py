@@ -66,7 +66,7 @@ def test_the_other_players_own_orders_reply_shows_them(secret_table: Table) -> N
 
 
 def test_reminders_reveal_nothing(secret_table: Table) -> None:
-    secret_table.store.open("zep1").set_scalars({"reminder_hours": 12})
+    secret_table.store.open("zep1").change_settings({"reminder_hours": 12})
     secret_table.clock.now = T0 + timedelta(hours=40)
     adjudicate_due(secret_table.referee, None)
     mails = [m for m in secret_table.outbox_messages() if "reminder" in str(m["Subject"])]

@@ -135,7 +135,7 @@ def test_wrong_password_and_unknown_sender(site: Site) -> None:
     assert site.ms.wait_count(site.players["bert"], 1) == 1
     assert "wrong or missing PASSWORD" in text(site.inbox("bert")[0])
     assert site.ms.wait_count(stranger, 1) == 1
-    assert GameStore(site.config().games_dir).open("zep1").orders() == {}
+    assert GameStore(site.config().games_dir).open("zep1").book.entries() == {}
 
 
 def test_bounce_and_auto_reply_get_no_answer(site: Site) -> None:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
+from pbmref.orders.tweedekker import parse_body
 from pbmref.rules.tweedekker.position import position_from_dict
 from pbmref.rules.tweedekker.state import GameState
 
@@ -23,6 +25,12 @@ POSITIONS: dict[str, Any] = load_yaml("positions.yaml")
 
 def position(name: str) -> GameState:
     return position_from_dict(POSITIONS[name])
+
+
+def reader(name: str) -> Callable[[str, list[tuple[int, str]]], dict[str, Any]]:
+    """The body reader of a mail for the position ``name`` (``check_order_mail``)."""
+    state = position(name)
+    return lambda player, lines: parse_body(state, player, lines)
 
 
 @pytest.fixture

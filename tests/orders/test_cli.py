@@ -74,9 +74,6 @@ def test_missing_files_are_plain_errors(tmp_path: Path, position_file: Path,
 
 
 def test_game_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    store = pytest.importorskip("pbmref.store")
-    if not hasattr(store, "open_game"):
-        pytest.skip("the store has no open_game yet")
     code = main(["new-game", "--games", str(tmp_path), "--player",
                  "baron:baron@example.org:Manfred:N", "--player",
                  "biggles:biggles@example.org:Biggles:S", "--no-passwords",

@@ -13,7 +13,7 @@ from pbmref.orders.errors import OrderMailError
 from pbmref.orders.render import render_errors
 from pbmref.orders.tweedekker import entry_of, entry_to_orders, parse_body
 
-from .conftest import POSITIONS, position
+from .conftest import position, reader
 
 STATE = position("zep1")
 PLAYERS = [*STATE.pilots(), "nobody"]
@@ -92,9 +92,8 @@ def test_entries_give_orders_or_our_error(player: str, entry: Any) -> None:
 def test_whole_mail_gives_orders_or_our_error(subject: str, body: str,
                                               player: str | None) -> None:
     try:
-        checked = check_order_mail(subject, body, ruleset="tweedekker",
-                                   position=POSITIONS["zep1"], player=player, open_turn=7,
-                                   game_id="zep1")
+        checked = check_order_mail(subject, body, read_body=reader("zep1"), player=player,
+                                   open_turn=7, game_id="zep1")
     except OrderMailError as exc:
         assert render_errors(exc).startswith("Your ")
         return

@@ -10,16 +10,16 @@ from pbmref.orders.check import check_order_mail
 from pbmref.orders.errors import OrderMailError
 from pbmref.orders.render import render_errors
 
-from .conftest import POSITIONS, load_yaml
+from .conftest import POSITIONS, load_yaml, reader
 
 MAILS: list[dict[str, Any]] = load_yaml("mails.yaml")
 
 
 def _check(case: dict[str, Any]) -> Any:
-    position = POSITIONS[case.get("position", "zep1")]
+    name = case.get("position", "zep1")
+    position = POSITIONS[name]
     kwargs: dict[str, Any] = {
-        "ruleset": "tweedekker",
-        "position": position,
+        "read_body": reader(name),
         "open_turn": case.get("open_turn", position["turn"]),
         "game_id": case.get("game_id", "zep1" if "position" not in case else None),
     }

@@ -8,9 +8,9 @@ import pytest
 
 from pbmref.orders.check import check_order_mail
 from pbmref.orders.errors import IllegalOrderError, OrderErrors, OrderMailError
-from pbmref.orders.render import help_text, render_error, render_errors
+from pbmref.orders.render import render_error, render_errors
 
-from .conftest import POSITIONS
+from .conftest import reader
 
 
 def test_caret_sits_under_the_bad_word() -> None:
@@ -36,37 +36,37 @@ def test_reply_lists_every_error_in_mail_order() -> None:
 
 def test_reply_never_shows_lark_internals() -> None:
     with pytest.raises(OrderMailError) as info:
-        check_order_mail("", "GAME zep1\nPLANE\n1: A FIRE\n2: %%\nLAND\n", ruleset="tweedekker",
-                         position=POSITIONS["zep1"], player="baron")
+        check_order_mail("", "GAME zep1\nPLANE\n1: A FIRE\n2: %%\nLAND\n",
+                         read_body=reader("zep1"), player="baron")
     reply = render_errors(info.value)
     assert not re.search(r"Token|\$END|MANOEUVRE|FIRE_KW|Expected one of", reply)
     assert reply.count("Line ") == 3
 
 
 def test_help_text_examples_are_accepted() -> None:
+    from pbmref.rulesets.tweedekker import HELP
+
     lines = []
-    for line in help_text().splitlines()[2:]:
+    for line in HELP.split("for example:")[1].split("END")[0].splitlines():
         order = re.split(r"\s{2,}", line.strip())[0]
         if order.startswith("TAKEOFF"):
             break
         lines.append(order)
-    checked = check_order_mail("", "\n".join(lines), ruleset="tweedekker",
-                               position=POSITIONS["zep1"], player="baron", open_turn=7)
+    checked = check_order_mail("", "\n".join(lines), read_body=reader("zep1"),
+                               player="baron", open_turn=7)
     assert checked.entry == {"plane": ["LS f-A f-R", "A", "R f-A"],
                              "zeppelin": ["L f-B", "A d-B", "f-0"]}
 
 
 def test_a_new_mail_replaces_orders_section_by_section() -> None:
-    from pbmref.orders.check import merge_entries
+    from pbmref.rulesets.tweedekker import TweedekkerRuleset
 
+    merge = TweedekkerRuleset().merge_orders
     old = {"plane": ["A", "L"], "takeoff": "BETA", "zeppelin": ["L", "", "f-0"]}
-    assert merge_entries(old, {"plane": ["R"]}) == {"plane": ["R"],
-                                                    "zeppelin": ["L", "", "f-0"]}
-    assert merge_entries(old, {"zeppelin": ["A", "", ""]}) == {
+    assert merge(old, {"plane": ["R"]}) == {"plane": ["R"], "zeppelin": ["L", "", "f-0"]}
+    assert merge(old, {"zeppelin": ["A", "", ""]}) == {
         "plane": ["A", "L"], "takeoff": "BETA", "zeppelin": ["A", "", ""]}
-    assert merge_entries(old, None) == old  # commands only: nothing changes
-    assert merge_entries(old, None, clear=True) is None  # CLEAR
-    assert merge_entries(old, {"plane": []}, clear=True) == {"plane": []}
+    assert merge(None, {"plane": []}) == {"plane": []}  # CLEAR beside orders: old is None
 
 
 def test_doctests() -> None:

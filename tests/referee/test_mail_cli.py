@@ -37,6 +37,6 @@ def test_a_shunted_mail_is_listed_and_retried(table: Table, tmp_path: Path,
     monkeypatch.setattr(type(table.referee), "handle", original)  # the GM fixed the cause
     assert main(["mail", "retry", listed[0], "--config", str(config)]) == 0
     assert "handled 1 mail(s)" in capsys.readouterr().out
-    assert table.game().orders()["anna"]["plane"] == ["A", "A", "A"]
+    assert table.game().book.entries()["anna"]["plane"] == ["A", "A", "A"]
     replies = [m for m in table.new_outbox() if "accepted" in body_of(m)]
     assert len(replies) == 1

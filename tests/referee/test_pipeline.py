@@ -30,7 +30,7 @@ def test_accepted_orders_are_stored_and_confirmed(table: Table) -> None:
     text = body_of(reply)
     assert "accepted" in text and "TAKEOFF BETA" in text
     assert "Deadline: Tue 3 Mar 2026 12:00 UTC" in text
-    assert table.game().orders()["anna"]["plane"] == ["A", "A", "L"]
+    assert table.game().book.entries()["anna"]["plane"] == ["A", "A", "L"]
 
 
 def test_a_mail_with_an_error_changes_nothing(table: Table) -> None:
@@ -39,13 +39,13 @@ def test_a_mail_with_an_error_changes_nothing(table: Table) -> None:
     text = body_of(out[0])
     assert "NOT accepted" in text and "M3" in text
     assert "earlier orders stay in force" in text
-    assert table.game().orders()["anna"]["plane"] == ["A", "A", "L"]
+    assert table.game().book.entries()["anna"]["plane"] == ["A", "A", "L"]
 
 
 def test_a_zeppelin_section_alone_keeps_the_plane_section(table: Table) -> None:
     table.send(orders(table, "anna", "PLANE", "TAKEOFF BETA", "1: A", "2: A", "3: L"))
     table.send(orders(table, "anna", "ZEPPELIN", "1: L f-A", "2: A", "3: 0"))
-    entry = table.game().orders()["anna"]
+    entry = table.game().book.entries()["anna"]
     assert entry["plane"] == ["A", "A", "L"] and entry["takeoff"] == "BETA"
     assert entry["zeppelin"][0] == "L f-A"
 
@@ -56,14 +56,14 @@ def test_wrong_password_is_answered_to_the_registered_address(table: Table) -> N
     assert len(out) == 1
     assert out[0]["To"] == "anna@example.org"
     assert "wrong or missing PASSWORD" in body_of(out[0])
-    assert table.game().orders() == {}
+    assert table.game().book.entries() == {}
 
 
 def test_another_players_password_does_not_work(table: Table) -> None:
     body = f"GAME zep1\nPASSWORD {table.passwords['bert']}\nPLANE\nTAKEOFF BETA\n1: A\n2: A\n"
     out = table.send(body, sender="anna@example.org")
     assert "wrong or missing PASSWORD" in body_of(out[0])
-    assert table.game().orders() == {}
+    assert table.game().book.entries() == {}
 
 
 def test_unknown_sender_is_told_how_to_join_once_a_day(table: Table) -> None:
@@ -84,13 +84,13 @@ def test_unknown_sender_is_told_how_to_join_once_a_day(table: Table) -> None:
 def test_never_answered(table: Table, sender: str, headers: dict[str, str]) -> None:
     assert table.send(orders(table, "anna", "PLANE", "TAKEOFF BETA", "1: A", "2: A"),
                       sender=sender, headers=headers) == []
-    assert table.game().orders() == {}
+    assert table.game().book.entries() == {}
 
 
 def test_stale_turn_is_refused(table: Table) -> None:
     out = table.send(orders(table, "anna", "PLANE", "TAKEOFF BETA", "1: A", "2: A", turn=6))
     assert "turn 1 is open" in body_of(out[0])
-    assert table.game().orders() == {}
+    assert table.game().book.entries() == {}
 
 
 def test_mail_after_the_deadline_is_too_late(table: Table) -> None:
@@ -99,7 +99,7 @@ def test_mail_after_the_deadline_is_too_late(table: Table) -> None:
     out = table.send(orders(table, "anna", "PLANE", "TAKEOFF BETA", "1: A", "2: A"),
                      arrived=late)
     assert "after the deadline" in body_of(out[0])
-    assert table.game().orders() == {}
+    assert table.game().book.entries() == {}
 
 
 def test_mail_that_reached_the_server_in_time_counts(table: Table) -> None:
@@ -107,14 +107,14 @@ def test_mail_that_reached_the_server_in_time_counts(table: Table) -> None:
     table.clock.now = T0 + timedelta(hours=49)
     table.send(orders(table, "anna", "PLANE", "TAKEOFF BETA", "1: A", "2: A", "3: A"),
                arrived=T0 + timedelta(hours=47))
-    assert table.game().orders()["anna"]["plane"] == ["A", "A", "A"]
+    assert table.game().book.entries()["anna"]["plane"] == ["A", "A", "A"]
 
 
 def test_clear_withdraws_and_orders_shows(table: Table) -> None:
     table.send(orders(table, "anna", "PLANE", "TAKEOFF BETA", "1: A", "2: A", "3: L"))
     out = table.send(orders(table, "anna", "CLEAR"))
     assert "withdrawn" in body_of(out[0])
-    assert "anna" not in table.game().orders()
+    assert "anna" not in table.game().book.entries()
     out = table.send(orders(table, "anna", "ORDERS"))
     assert "none yet" in body_of(out[0])
 
@@ -180,7 +180,7 @@ def test_a_computer_pilot_stands_in_for_a_replaced_player(table: Table) -> None:
     gm.replace_player(table.store, "zep1", "cora", computer=True)
     table.clock.now = T0 + timedelta(hours=48, minutes=1)
     adjudicate_due(table.referee, table.intake)
-    played = table.store.open("zep1").orders(1)
+    played = table.store.open("zep1").book.entries(1)
     assert "cora" in played and played["cora"]
 
 
@@ -211,7 +211,7 @@ def test_a_kicked_player_is_told_so(table: Table) -> None:
     out = table.send(orders(table, "bert", "PLANE", "TAKEOFF BETA", "1: A", "2: A"),
                      sender="bert@example.org")
     assert len(out) == 1 and "removed you from game zep1" in body_of(out[0])
-    assert "bert" not in table.game().orders()
+    assert "bert" not in table.game().book.entries()
 
 
 def test_a_subject_that_names_no_game_here_gets_no_body_wins_note(table: Table) -> None:

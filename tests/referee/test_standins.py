@@ -6,8 +6,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from pbmref import gm
-from pbmref.classroom import new_class, template_from_dict
 from pbmref.config import Config, MailConfig, MaildirConfig
+from pbmref.gm.classroom import new_class, template_from_dict
 from pbmref.referee.pipeline import Referee
 from pbmref.referee.turns import adjudicate_due, fill_computer_orders
 from pbmref.store import GameStore
@@ -34,7 +34,7 @@ def test_fastplay_computer_pilot_orders_pass_validation(tmp_path: Path) -> None:
     game = store.open(board.game_id)
     written = fill_computer_orders(referee, game)
     assert sorted(written) == sorted(board.players)
-    orders = store.open(board.game_id).orders()  # read back: each is checked as in force
+    orders = store.open(board.game_id).book.entries()  # read back: each is checked as in force
     assert set(orders) == set(board.players)
     report = adjudicate_due(referee, None, games=[board.game_id], force=True)
     assert [r.turn for r in report.adjudicated] == [1]
@@ -48,6 +48,6 @@ def test_tweedekker_replaced_player_is_flown_by_the_computer(tmp_path: Path) -> 
     gm.replace_player(store, "z", "bert", computer=True)
     referee = _referee(tmp_path, store)
     adjudicate_due(referee, None)
-    played = store.open("z").orders(1)
+    played = store.open("z").book.entries(1)
     assert "bert" in played and played["bert"].get("takeoff")
     assert "anna" not in played  # a human without orders stays an NMR (N1)

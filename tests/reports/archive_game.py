@@ -49,7 +49,7 @@ def make_game(games_dir: Path, game_id: str = "arch3") -> GameStore:
     for turn in (1, 2, 3):
         game = store.open(game_id)
         for player, entry in ORDERS[turn].items():
-            game.save_orders(player, entry, raw="(test)", message_id=f"<{turn}.{player}@t>",
+            game.book.save(player, entry, raw="(test)", message_id=f"<{turn}.{player}@t>",
                              received_at=now - timedelta(hours=1))
         record = gm.adjudicate(store, game_id, now, force=True)
         assert record is not None, f"turn {turn} was not adjudicated"

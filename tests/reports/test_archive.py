@@ -10,6 +10,7 @@ import yaml
 
 from pbmref.cli import main
 from pbmref.reports.html import render_turn_page
+from pbmref.rulesets import get_ruleset
 
 from .archive_game import make_game
 from .engine_run import run_scenario
@@ -20,7 +21,10 @@ HERE = Path(__file__).parent
 def test_turn_page_has_map_report_and_links() -> None:
     report = run_scenario(yaml.safe_load(
         (HERE / "scenarios" / "dogfight.yaml").read_text(encoding="utf-8")))
-    page = render_turn_page(report, prev_href="turn-006.html", next_href=None)
+    tweedekker = get_ruleset("tweedekker")
+    page = render_turn_page(report, tweedekker.render_report(report), label="turn 7",
+                            map_svg=tweedekker.render_map_svg(report),
+                            prev_href="turn-006.html", next_href=None)
     assert page.startswith("<!DOCTYPE html>")
     assert '<a rel="prev" id="prev" href="turn-006.html">' in page
     assert 'id="next"' not in page

@@ -16,17 +16,17 @@ from typing import Any
 import pytest
 import yaml
 
+from pbmref.reports.fastplay_svg import render_fastplay_svg
 from pbmref.reports.fastplay_text import fastplay_letters, render_fastplay_map
 from pbmref.reports.html import render_index, render_turn_page
 from pbmref.reports.model import TurnReport
-from pbmref.reports.status import render_map_reply
-from pbmref.reports.svg import render_svg
-from pbmref.reports.text import render_report
 from pbmref.rules.fastplay.board import FastBoard
 from pbmref.rules.fastplay.position import position_from_dict, position_to_dict
-from pbmref.rulesets.fastplay import RULESET
+from pbmref.rulesets import get_ruleset
 
 from .test_text_report import assert_fits, check_golden
+
+RULESET = get_ruleset("fastplay")
 
 HERE = Path(__file__).parent
 TURNS = sorted((HERE / "fastplay").glob("*.yaml"))
@@ -57,14 +57,14 @@ def test_two_fastplay_turns_at_least() -> None:
 
 @pytest.mark.parametrize("path", TURNS, ids=[p.stem for p in TURNS])
 def test_fastplay_report_matches_golden(path: Path) -> None:
-    text = render_report(fastplay_report(path))
+    text = RULESET.render_report(fastplay_report(path))
     assert_fits(text)
     check_golden(f"fastplay_{path.stem}", text)
 
 
 def test_fp_report_reads_what_happened() -> None:
     report = fastplay_report(HERE / "fastplay" / "fp_dogfight.yaml")
-    text = render_report(report)
+    text = RULESET.render_report(report)
     assert "THE BOARD AT THE START OF TURN 5" in text
     assert "Next deadline (turn 5): Tue 1 Dec 2026 18:00 CET (Europe/Amsterdam)" in text
     # move by move in the ruleset's own words, every die shown (FP8)
@@ -83,7 +83,7 @@ def test_fp_report_reads_what_happened() -> None:
 
 
 def test_fp_report_of_the_last_turn() -> None:
-    text = render_report(fastplay_report(HERE / "fastplay" / "fp_last_turn.yaml"))
+    text = RULESET.render_report(fastplay_report(HERE / "fastplay" / "fp_last_turn.yaml"))
     assert "GAME OVER. Winners: Germans (FP19)" in text
     assert "THE BOARD AT THE END OF THE GAME" in text
     assert "Duel: Dora and Gus fight it out alone" in text  # FP15
@@ -133,8 +133,8 @@ def test_fp1_every_board_fits_seventy_columns(files: int, ranks: int) -> None:
 @pytest.mark.parametrize("path", TURNS, ids=[p.stem for p in TURNS])
 def test_fp_svg_one_element_per_plane_with_paths(path: Path) -> None:
     report = fastplay_report(path)
-    svg = render_svg(report.position_after, report.events, names=report.names,
-                     title=f"After turn {report.turn}")
+    svg = RULESET.render_map_svg(report)
+    assert svg is not None
     root = ET.fromstring(svg)
     ids = [g.get("id") for g in root.iter(f"{SVG}g")
            if (g.get("id") or "").startswith("aircraft-")]
@@ -153,7 +153,7 @@ def test_fp_svg_one_element_per_plane_with_paths(path: Path) -> None:
 
 def test_fp_svg_path_off_the_board_and_planes_in_one_hex() -> None:
     report = fastplay_report(HERE / "fastplay" / "fp_dogfight.yaml")
-    root = ET.fromstring(render_svg(report.position_after, report.events))
+    root = ET.fromstring(render_fastplay_svg(report.position_after, report.events))
     hanna = next(p for p in root.iter(f"{SVG}polyline") if "path-hanna" in p.get("class", ""))
     assert hanna.findtext(f"{SVG}title") == "hanna: flew H6 I6 J6 and off the board"
     anna = next(g for g in root.iter(f"{SVG}g") if g.get("id") == "aircraft-anna")
@@ -165,17 +165,18 @@ def test_fp_svg_path_off_the_board_and_planes_in_one_hex() -> None:
 
 def test_fp_archive_page_and_index_show_the_board() -> None:
     report = fastplay_report(HERE / "fastplay" / "fp_dogfight.yaml")
-    page = render_turn_page(report)
+    page = render_turn_page(report, RULESET.render_report(report), label="turn 4",
+                            map_svg=RULESET.render_map_svg(report))
     assert 'class="pbmref-map fastplay-map"' in page and 'id="aircraft-anna"' in page
     assert "THE BOARD AT THE START OF TURN 5" in page
     index = render_index("fp", "Class 7B", [], ruleset="fastplay",
-                         position=report.position_after, names=NAMES)
+                         map_svg=RULESET.render_position_svg(report.position_after, NAMES))
     assert 'id="aircraft-dora"' in index
 
 
 def test_fp_map_reply() -> None:
     report = fastplay_report(HERE / "fastplay" / "fp_dogfight.yaml")
-    text = render_map_reply(report.position_after, NAMES, "Class 7B")
+    text = RULESET.map_reply(report.position_after, NAMES, "Class 7B")
     assert_fits(text)
     assert text.startswith("Class 7B: the board at the start of turn 5")
     assert "PLANES" in text and "SCORE" in text and "THE SKY" not in text

@@ -134,7 +134,7 @@ def test_map_reply_fits_and_shows_the_state() -> None:
 
 def test_status_reply_tells_who_without_what() -> None:
     text = render_status(
-        game_id="zep1", title="The Zeppelin Raid", turn=5,
+        game_id="zep1", title="The Zeppelin Raid", turn="Turn 5",
         deadline=datetime(2026, 12, 3, 20, 0, tzinfo=UTC), timezone="Europe/London",
         players={"baron": "Manfred", "carl": "Carl", "dora": "Dora"},
         sent=["baron"], inactive=["dora"])

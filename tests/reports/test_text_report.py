@@ -150,7 +150,7 @@ def test_other_rulesets_get_their_own_report_not_the_hex_map() -> None:
                                                  int(fastplay.get("seed", 1)))
     report = TurnReport("fp1", "Fast Play", "fastplay", int(pos.get("turn", 1)), pos,
                         outcome.position, outcome.events, fastplay.get("orders") or {})
-    text = render_report(report)
+    text = get_ruleset("fastplay").render_report(report)
     assert_fits(text)
     assert "MOVE BY MOVE" in text and "Move 1" in text
     assert "THE SKY" not in text  # the tweedekker hex map is not drawn for Fast Play
@@ -161,6 +161,6 @@ def test_other_rulesets_get_their_own_report_not_the_hex_map() -> None:
         {"units": {"FRA": ["A Par"]}}, {"units": {"FRA": ["A Bur"]}},
         [{"kind": "order", "move": 0, "order": "FRA A Par - Bur", "result": "succeeds"}],
         {"FRA": ["A Par - Bur"]})  # type: ignore[dict-item]
-    text = render_report(diplomacy)
+    text = get_ruleset("diplomacy").render_report(diplomacy)
     assert_fits(text)
     assert "FRA: A Bur" in text and "A Par - Bur" in text

@@ -6,8 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from pbmref.base.yamlfile import YamlDoc, load_text
 from pbmref.cli import main
-from pbmref.scenario import compare, load_yaml, run_file
+from pbmref.rulesets.expect import compare
+from pbmref.rulesets.scenario_files import run_file
 
 BASE = """\
 ruleset: tweedekker
@@ -89,11 +91,11 @@ def test_cli_prints_yaml_and_returns_worst_code(
     assert "2 scenarios: 1 passed, 0 differ, 1 broken" in capsys.readouterr().err
 
 
-def test_load_yaml_maps_key_paths_to_lines() -> None:
-    data, lines = load_yaml(BASE)
-    assert data["aircraft"]["valk"]["hex"] == "J5"
-    assert lines[("aircraft", "valk", "hex")] == 6
-    assert lines[("orders", "baron", "plane", "1")] == 8
+def test_yaml_key_paths_give_lines() -> None:
+    doc = YamlDoc(Path("s.yaml"), BASE, load_text(BASE, "s.yaml"))
+    assert doc.data["aircraft"]["valk"]["hex"] == "J5"
+    assert doc.line(("aircraft", "valk", "hex")) == 6
+    assert doc.line(("orders", "baron", "plane", 1)) == 8
 
 
 def test_compare_lists_of_mappings_in_order_and_scalars() -> None:

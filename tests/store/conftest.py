@@ -19,7 +19,6 @@ def fake_store(tmp_path: Path) -> GameStore:
 @pytest.fixture
 def example_store(tmp_path: Path) -> GameStore:
     """A copy of the repository's example game (real tweedekker ruleset)."""
-    pytest.importorskip("pbmref.rulesets.tweedekker")
     games = tmp_path / "games"
     shutil.copytree(REPO / "games" / "example", games / "example",
                     ignore=shutil.ignore_patterns(".lock"))

@@ -47,14 +47,14 @@ def rebuild(games: Path) -> None:
     (game_dir / "state.yaml").unlink(missing_ok=True)
     store = GameStore(games)
     game = store.open("example")
-    game.set_scalars({"deadline": "2026-12-01T20:00:00+01:00", "status": "open"})
+    game.change_settings({"deadline": "2026-12-01T20:00:00+01:00", "status": "open"})
     for i, (player, (entry, raw)) in enumerate(TURN1.items()):
-        game.save_orders(player, entry, raw=raw, message_id=f"<t1-{player}@example>",
+        game.book.save(player, entry, raw=raw, message_id=f"<t1-{player}@example>",
                          received_at=datetime(2026, 11, 30, 9 + i, 15, tzinfo=ZONE))
     gm.adjudicate(store, "example", datetime(2026, 12, 1, 20, 0, 5, tzinfo=ZONE))
     game = store.open("example")
     entry, raw = TURN2_BARON
-    game.save_orders("baron", entry, raw=raw, message_id="<t2-baron@example>",
+    game.book.save("baron", entry, raw=raw, message_id="<t2-baron@example>",
                      received_at=datetime(2026, 12, 2, 8, 30, tzinfo=ZONE))
     print(gm.status(store, "example").text())
 

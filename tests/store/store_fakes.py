@@ -8,36 +8,58 @@ import random
 from pathlib import Path
 from typing import Any
 
-from pbmref.rulesets import Outcome
-from pbmref.store.errors import DataError
+from pbmref.orders.errors import IllegalOrderError
+from pbmref.rules.plaindata import PositionError
+from pbmref.rulesets import Outcome, Ruleset, Words
+from pbmref.rulesets.base import Opening, ScenarioResult
 
 REPO = Path(__file__).resolve().parents[2]  # the repository, for games/example
 
 
-class FakeRuleset:
+class FakeRuleset(Ruleset):
     name = "fake"
+    title = "Fake"
+    words = Words(noun="turn", keyword="TURN", help="", none_yet="", accepted=(),
+                  cleared=(), reminder=())
 
-    def check_position(self, data: dict[str, Any]) -> None:
+    def opening(self, players: Any, options: Any, seed: int, position: Any = None) -> Opening:
+        return Opening(dict(position), "position given by the game master")
+
+    def decode(self, data: Any) -> dict[str, Any]:
         for key in data:
             if key not in ("ruleset", "turn", "score", "game_over", "winners"):
-                raise DataError((key,), f"unknown key {key!r}")
+                raise PositionError((key,), f"unknown key {key!r}")
         for player, n in (data.get("score") or {}).items():
             if not isinstance(n, int) or n < 0:
-                raise DataError(("score", player), f"a score is a whole number >= 0, not {n!r}")
+                raise PositionError(("score", player),
+                                    f"a score is a whole number >= 0, not {n!r}")
+        return dict(data)
 
-    def parse_orders(self, position: dict[str, Any], player: str,
-                     body_lines: list[tuple[int, str]]) -> dict[str, Any]:
-        return {"add": int(body_lines[0][1])}
+    def encode(self, state: Any) -> dict[str, Any]:
+        return dict(state)
 
-    def check_orders(self, position: dict[str, Any], player: str, entry: dict[str, Any]) -> None:
-        if player not in (position.get("score") or {}):
-            raise DataError((), f"{player} has no score in this position")
+    def read_orders(self, state: Any, player: str,
+                    lines: list[tuple[int, str]]) -> dict[str, Any]:
+        return {"add": int(lines[0][1])}
+
+    def check_orders(self, state: Any, player: str, entry: Any) -> None:
+        if player not in (state.get("score") or {}):
+            raise IllegalOrderError(f"{player} has no score in this position")
         add = entry.get("add")
         if not isinstance(add, int) or not 0 <= add <= 9:
-            raise DataError(("add",), f"add must be a whole number 0-9, not {add!r}")
+            raise IllegalOrderError(f"add must be a whole number 0-9, not {add!r}")
 
-    def adjudicate(self, position: dict[str, Any], orders: dict[str, Any], seed: int,
-                   replay: list[int] | None = None) -> Outcome:
+    def render_report(self, report: Any) -> str:
+        return "\n".join([f"{report.title} - turn {report.turn}", *map(str, report.events)]) + "\n"
+
+    def map_reply(self, position: Any, names: Any, title: str) -> str:
+        return ""
+
+    def play_scenario(self, data: Any, expect: Any) -> ScenarioResult:
+        raise NotImplementedError
+
+    def adjudicate(self, position: Any, orders: Any, seed: int,
+                   replay: Any = None) -> Outcome:
         rng = random.Random(seed)
         replay = list(replay or [])
         score = dict(position.get("score") or {})

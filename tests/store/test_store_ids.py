@@ -47,8 +47,8 @@ def test_player_ids_in_game_yaml_are_checked(tmp_path):
 
 def test_orders_file_names_must_be_player_ids(fake_store):
     game = fake_store.open("fake1")
-    odir = game.orders_dir()
+    odir = game.book.folder()
     odir.mkdir(parents=True)
     (odir / "Ann.yaml").write_text("entry: {add: 1}\n")
     with pytest.raises(GameFileError, match="not a player of this game"):
-        game.orders()
+        game.book.entries()

@@ -29,7 +29,7 @@ def play_fake(store: GameStore, turns: int) -> None:
     for turn in range(1, turns + 1):
         game = store.open("fake1")
         for player, add in (("ann", turn), ("bob", 1)):
-            game.save_orders(player, {"add": add}, raw=str(add), message_id=f"<{player}{turn}>",
+            game.book.save(player, {"add": add}, raw=str(add), message_id=f"<{player}{turn}>",
                              received_at=T0)
         assert gm.adjudicate(store, "fake1", T0 + timedelta(days=3 * turn)).turn == turn
 
@@ -39,11 +39,11 @@ def test_rerun_after_a_gm_edit_changes_later_turns_and_keeps_old_files(fake_stor
     game = fake_store.open("fake1")
     before = snapshot(game.dir)
     old_final = game.position["score"]
-    edit_orders(game.orders_dir(2) / "ann.yaml", add=9)  # the GM settles a dispute
+    edit_orders(game.book.folder(2) / "ann.yaml", add=9)  # the GM settles a dispute
 
     dry = gm.rerun(fake_store, "fake1", 2, dry_run=True)
     assert dry.changed and snapshot(game.dir) == {**before, "turns/002/orders/ann.yaml":
-                                                  (game.orders_dir(2) / "ann.yaml").read_text()}
+                                                  (game.book.folder(2) / "ann.yaml").read_text()}
 
     result = gm.rerun(fake_store, "fake1", 2)
     changed = {(c.turn, c.name) for c in result.changes}
@@ -95,7 +95,7 @@ def play_example(store: GameStore) -> None:
         game = store.open("example")
         assert game.turn == turn
         for player, entry in orders.items():
-            game.save_orders(player, entry, raw="\n".join(entry["plane"]),
+            game.book.save(player, entry, raw="\n".join(entry["plane"]),
                              message_id=f"<{player}-{turn}@example>", received_at=now)
         record = gm.adjudicate(store, "example", now)
         assert record is not None and record.turn == turn
@@ -108,7 +108,7 @@ def test_example_played_then_gm_edit_of_turn_2_and_rerun(example_store):
     assert game.turn == 5
     old_turn3 = game.read_position(3)["aircraft"]["baron"]
     old_final = game.position["aircraft"]["baron"]
-    orders_file = game.orders_in_force(2)["baron"].path
+    orders_file = game.book.in_force(2)["baron"].path
     edit_orders(orders_file, plane=["L", "L", "A"])  # baron's mail was misread, says the GM
 
     result = gm.rerun(example_store, "example", 2)
@@ -133,10 +133,10 @@ def test_example_played_then_gm_edit_of_turn_2_and_rerun(example_store):
 
 def test_game_over_finishes_the_game(fake_store):
     game = fake_store.open("fake1")
-    game.set_scalars({"deadline": "2026-11-01T00:00:00+00:00"})
+    game.change_settings({"deadline": "2026-11-01T00:00:00+00:00"})
     path = game.turn_dir(1) / "position.yaml"
     # the GM starts the game close to the end (scores count to 100)
-    game.replace_turn_file(1, "position.yaml", path.read_text().replace("ann: 0", "ann: 99"))
+    game.history.replace(1, "position.yaml", path.read_text().replace("ann: 0", "ann: 99"))
     record = gm.adjudicate(fake_store, "fake1", T0)
     assert record.game_over and record.winners == ["ann"] and record.next_deadline is None
     game = fake_store.open("fake1")

@@ -8,19 +8,20 @@ which is called with the parsed arguments and returns the exit status.
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from collections.abc import Sequence
 
+from pbmref.cli import demo, gm, mailcmd, orders, render, roster, scenario
+
 # One module per command group; each adds its subcommands.
 COMMAND_MODULES = (
-    "pbmref.cli.scenario",   # pbmref scenario
-    "pbmref.cli.orders",     # pbmref orders check
-    "pbmref.cli.gm",         # new-game, check, status, rerun, extend, pause, ...
-    "pbmref.cli.mailcmd",    # serve, adjudicate, fetch
-    "pbmref.cli.render",     # render
-    "pbmref.cli.demo",       # demo
-    "pbmref.cli.roster",     # roster (fastplay careers)
+    scenario,   # pbmref scenario
+    orders,     # pbmref orders check
+    gm,         # new-game, check, status, rerun, extend, pause, ...
+    mailcmd,    # serve, adjudicate, fetch
+    render,     # render
+    demo,       # demo
+    roster,     # roster (Fast Play careers)
 )
 
 
@@ -31,13 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version="pbmref 0.1.0")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:  # a command group not built yet
-            if exc.name != name:
-                raise
-            continue
+    for module in COMMAND_MODULES:
         module.register(sub)
     return parser
 

@@ -10,7 +10,6 @@ single-game ``adjudicate GAME`` lives with ``adjudicate --due`` in
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 from datetime import UTC, datetime
@@ -20,20 +19,19 @@ from typing import Any
 from pbmref import gm
 from pbmref.base.times import parse_duration
 from pbmref.base.yamlfile import read_yaml
+from pbmref.config import Config, load_config
+from pbmref.referee import mail_reports
+from pbmref.rulesets import RULESETS
 from pbmref.store import GameStore, StoreError
 
 __all__ = ["games_dir", "register"]
 
 
-def _config(args: argparse.Namespace) -> Any:
+def _config(args: argparse.Namespace) -> Config | None:
     path = getattr(args, "config", None) or os.environ.get("PBMREF_CONFIG")
     if not path:
         return None
-    try:
-        config = importlib.import_module("pbmref.config")
-    except ModuleNotFoundError:
-        return None
-    return config.load_config(path)
+    return load_config(path)
 
 
 def games_dir(args: argparse.Namespace) -> Path:
@@ -41,7 +39,7 @@ def games_dir(args: argparse.Namespace) -> Path:
     if getattr(args, "games", None):
         return Path(args.games)
     cfg = _config(args)
-    if cfg is not None and getattr(cfg, "games_dir", None):
+    if cfg is not None and cfg.games_dir:
         return Path(cfg.games_dir)
     return Path("games")
 
@@ -157,9 +155,12 @@ def handle_new_game(args: argparse.Namespace) -> int:
     game = result.game
     print(f"created {game.dir} ({game.settings.ruleset}, {len(game.settings.players)} players)")
     print(f"  {result.placement}")
-    phase = gm.open_phase(game)  # Diplomacy: turn 1 is named by its phase (issue 10)
-    print(f"  deadline of {'phase ' + phase if phase else 'turn 1'}: "
-          f"{game.deadline.isoformat() if game.deadline else '-'}")
+    deadline = game.settings.deadline
+    print(f"  deadline of {game.ruleset.words.turn(game.turn_label)}: "
+          f"{deadline.isoformat() if deadline else '-'}")
+    if result.unplayed:
+        print(f"  warning: nobody plays {', '.join(result.unplayed)}; their units hold "
+              "(civil disorder, DD3)")
     if result.passwords:
         print("passwords (shown once; only their hashes are stored):")
         for pid, pw in result.passwords.items():
@@ -213,16 +214,7 @@ def handle_status(args: argparse.Namespace) -> int:
 
 def _mail_reports(args: argparse.Namespace, store: GameStore, game_id: str,
                   turns: list[int]) -> int:
-    try:
-        referee = importlib.import_module("pbmref.referee")
-    except ModuleNotFoundError:
-        referee = None
-    mail = getattr(referee, "mail_reports", None)
-    if mail is None:
-        print("mailing the new reports is not available yet (pbmref.referee.mail_reports); "
-              "the reports are in the turn folders")
-        return 0
-    mail(store, game_id, turns, config=_config(args))
+    mail_reports(store, game_id, turns, config=_config(args))
     print(f"mailed the new reports of turn(s) {', '.join(map(str, turns))}")
     return 0
 
@@ -304,7 +296,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--computer-player", action="append", metavar="ID[:NAME[:AIRFIELD]]")
     p.add_argument("--title")
     p.add_argument("--ruleset", default="tweedekker",
-                   choices=("tweedekker", "fastplay", "diplomacy", "dirigible"))
+                   choices=sorted(RULESETS))
     p.add_argument("--position", metavar="FILE",
                    help="turn 1's position (scenario file) instead of building one")
     p.add_argument("--board-side", type=int, default=10, help="hexes per side (rule B1)")

@@ -11,12 +11,19 @@ Exit status: 0 accepted, 1 rejected, 2 the command could not run.
 from __future__ import annotations
 
 import argparse
-import email
-import email.policy
 import sys
-from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
+
+from pbmref.base.errors import GameFileError
+from pbmref.base.yamlfile import read_yaml
+from pbmref.mail.message import read_message
+from pbmref.orders.check import check_order_mail
+from pbmref.orders.errors import OrderMailError
+from pbmref.orders.render import render_errors
+from pbmref.rules.plaindata import PositionError
+from pbmref.rulesets import UnknownRuleset, get_ruleset
+from pbmref.store import StoreError, open_game
 
 __all__ = ["register"]
 
@@ -45,7 +52,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def _read_mail(path: str) -> tuple[str, str, str | None]:
-    """(subject, body text, From) of a message file or plain text."""
+    """(subject, body text, From) of a message file or plain text, read as the
+    referee reads mail (``pbmref.mail.message``)."""
     raw = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
     head = raw[:4096].decode("utf-8", "replace").replace("\r\n", "\n")
     first_block = head.split("\n\n", 1)[0]
@@ -54,32 +62,11 @@ def _read_mail(path: str) -> tuple[str, str, str | None]:
                           for line in first_block.split("\n")[:30])
     if not looks_like_mail:
         return "", raw.decode("utf-8", "replace"), None
-    msg = email.message_from_bytes(raw, policy=email.policy.default)
-    subject = str(msg.get("Subject", "") or "")
-    sender = str(msg.get("From", "") or "") or None
-    text = ""
-    if isinstance(msg, EmailMessage):
-        part = msg.get_body(preferencelist=("plain", "html"))
-        if part is not None:
-            try:
-                text = part.get_content()
-            except (LookupError, ValueError):
-                payload = part.get_payload(decode=True)
-                text = payload.decode("utf-8", "replace") if isinstance(payload, bytes) else ""
-            if part.get_content_type() == "text/html":
-                import html
-                import re
-
-                text = html.unescape(re.sub(r"<br\s*/?>|</p>|</div>", "\n", text, flags=re.I))
-                text = re.sub(r"<[^>]+>", "", text)
-    return subject, str(text), sender
+    mail = read_message(raw)
+    return mail.subject, mail.text, mail.from_addr or None
 
 
 def _check(args: argparse.Namespace) -> int:
-    from pbmref.orders.check import check_order_mail
-    from pbmref.orders.errors import OrderMailError
-    from pbmref.orders.render import render_errors
-
     try:
         subject, text, sender = _read_mail(args.mail)
     except OSError as exc:
@@ -122,57 +109,44 @@ class _Fail(Exception):
 
 def _game_context(path: str, no_password: bool) -> dict[str, Any]:
     try:
-        from pbmref.store import open_game
-    except ImportError:
-        try:
-            from pbmref.store.game import open_game
-        except ImportError as exc:
-            raise _Fail(f"the game store is not available ({exc}); use --position") from None
-    try:
         game = open_game(path)
-    except Exception as exc:  # noqa: BLE001 - the store's own error text is plain words
+    except StoreError as exc:  # the store's own error text is plain words
         raise _Fail(str(exc)) from None
     players = game.settings.players
     context: dict[str, Any] = {
-        "ruleset": game.settings.ruleset,
-        "position": game.position,
-        "open_turn": _open_turn(game.settings.ruleset, game.position, game.turn),
+        "read_body": lambda player, lines: game.ruleset.read_orders(game.open.state, player,
+                                                                    lines),
+        "open_turn": game.turn_label,
         "addresses": {pid: p.addresses for pid, p in players.items()},
-        "game_id": getattr(game, "id", None),
+        "game_id": game.id,
     }
-    if not no_password and hasattr(game, "check_password"):
-        context["verify_password"] = game.check_password
-        context["password_required"] = lambda pid: bool(
-            getattr(players.get(pid), "password_hash", None))
+    if not no_password:
+        context["verify_password"] = game.settings.check_password
+        context["password_required"] = lambda pid: bool(players[pid].password_hash) \
+            if pid in players else True
     return context
 
 
-def _open_turn(ruleset: str, position: dict[str, Any], turn: int | None) -> int | str | None:
-    if ruleset in ("diplomacy", "dirigible") and position.get("phase"):
-        return str(position["phase"])
-    return turn
-
-
-def _position_context(path: str, ruleset: str | None) -> dict[str, Any]:
-    import yaml
-
+def _position_context(path: str, ruleset_name: str | None) -> dict[str, Any]:
     try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise _Fail(f"cannot read {path}: {exc.strerror or exc}") from None
-    except yaml.YAMLError as exc:
-        raise _Fail(f"{path} is not valid YAML: {exc}") from None
-    if not isinstance(data, dict):
-        raise _Fail(f"{path}: expected a position (a mapping of keys), found {type(data).__name__}")
-    name = ruleset or str(data.get("ruleset", "tweedekker"))
+        data = read_yaml(path).mapping("a position (a mapping of keys)")
+    except GameFileError as exc:
+        raise _Fail(str(exc)) from None
+    try:
+        ruleset = get_ruleset(ruleset_name or str(data.get("ruleset", "tweedekker")))
+    except UnknownRuleset as exc:
+        raise _Fail(str(exc)) from None
     position = {k: v for k, v in data.items() if k not in ("orders", "expect", "seed",
                                                             "description", "title")}
+    try:
+        state = ruleset.decode(position)
+    except PositionError as exc:
+        raise _Fail(f"{path}: {exc}") from None
     turn = data.get("turn") if isinstance(data.get("turn"), int) else None
     return {
-        "ruleset": name,
-        "position": position,
-        "open_turn": _open_turn(name, data, turn) if turn is not None or data.get("phase")
-        else None,
+        "read_body": lambda player, lines: ruleset.read_orders(state, player, lines),
+        "open_turn": ruleset.turn_label(position, turn or 0)
+        if turn is not None or data.get("phase") else None,
         "addresses": {},
         "verify_password": None,
     }

@@ -11,14 +11,14 @@ import argparse
 import sys
 from pathlib import Path
 
+from pbmref.archive import write_archive
+from pbmref.cli.gm import games_dir
+from pbmref.store import GameStore, StoreError
+
 __all__ = ["register"]
 
 
 def handle_render(args: argparse.Namespace) -> int:
-    from pbmref.cli.gm import games_dir
-    from pbmref.reports.html import write_archive
-    from pbmref.reports.svg import render_svg
-    from pbmref.store import GameStore, StoreError
 
     try:
         game = GameStore(games_dir(args)).open(args.game)
@@ -26,8 +26,10 @@ def handle_render(args: argparse.Namespace) -> int:
         written = write_archive(game, out)
         if args.svg:
             names = {pid: p.name for pid, p in game.settings.players.items() if p.name}
-            svg = render_svg(game.position, None, names=names,
-                             title=f"{game.settings.title or game.id}: turn {game.turn}")
+            svg = game.ruleset.render_position_svg(game.position, names)
+            if svg is None:
+                print(f"error: {game.ruleset.title} has no map picture", file=sys.stderr)
+                return 1
             Path(args.svg).write_text(svg, encoding="utf-8")
             written.append(Path(args.svg))
     except StoreError as exc:

@@ -32,7 +32,7 @@ def _games_dir(args: argparse.Namespace) -> Path:
 
 
 def _roster_file(args: argparse.Namespace) -> Path:
-    from pbmref.roster import roster_path
+    from pbmref.gm.roster import roster_path
 
     return Path(args.roster) if args.roster else roster_path(_games_dir(args))
 
@@ -44,7 +44,7 @@ def _fail(message: str) -> int:
 
 def _guard(handler: Any) -> Any:
     def run(args: argparse.Namespace) -> int:
-        from pbmref.roster import RosterError
+        from pbmref.gm.roster import RosterError
 
         try:
             return int(handler(args) or 0)
@@ -57,8 +57,8 @@ def _guard(handler: Any) -> Any:
 
 def handle_new_class(args: argparse.Namespace) -> int:
     from pbmref import gm
-    from pbmref.classroom import load_template, new_class
-    from pbmref.roster import load_roster, record_game_start, save_roster
+    from pbmref.gm.classroom import load_template, new_class
+    from pbmref.gm.roster import load_roster, record_game_start, save_roster
 
     template = load_template(args.template)
     store = GameStore(_games_dir(args))
@@ -98,7 +98,7 @@ def handle_new_class(args: argparse.Namespace) -> int:
 
 
 def _update(args: argparse.Namespace) -> tuple[Any, int]:
-    from pbmref.roster import apply_turn, load_roster, save_roster
+    from pbmref.gm.roster import apply_turn, load_roster, save_roster
 
     roster_file = _roster_file(args)
     roster = load_roster(roster_file)
@@ -106,14 +106,12 @@ def _update(args: argparse.Namespace) -> tuple[Any, int]:
     counted = 0
     for gid in store.list_games():
         game = store.open(gid)
-        if game.settings.ruleset != "fastplay":
+        if not game.ruleset.careers:
             continue
         for turn in game.turn_numbers():
-            if not game.is_adjudicated(turn) or f"{gid}/{turn}" in roster.applied:
+            if not game.history.is_adjudicated(turn) or f"{gid}/{turn}" in roster.applied:
                 continue
-            doc = game.read_turn_file(turn, "events.yaml")
-            events = (doc.mapping().get("events") or []) if doc else []
-            roster = apply_turn(roster, gid, turn, events)
+            roster = apply_turn(roster, gid, turn, game.history.events(turn))
             counted += 1
     if counted:
         save_roster(roster_file, roster)
@@ -121,7 +119,7 @@ def _update(args: argparse.Namespace) -> tuple[Any, int]:
 
 
 def handle_roster(args: argparse.Namespace) -> int:
-    from pbmref.roster import load_roster, render_roster
+    from pbmref.gm.roster import load_roster, render_roster
 
     if args.action == "update":
         roster, counted = _update(args)
@@ -139,7 +137,7 @@ def handle_roster(args: argparse.Namespace) -> int:
 
 
 def _rebalance(args: argparse.Namespace) -> int:
-    from pbmref.classroom import apply_transfers, rebalance
+    from pbmref.gm.classroom import apply_transfers, rebalance
 
     if not args.cls:
         return _fail("name the class: pbmref roster rebalance CLASS")

@@ -1,4 +1,4 @@
-"""``pbmref scenario FILE...``: run scenario files (spec/scenario.md).
+"""``pbmref scenario FILE...``: run scenario files (docs/scenario-format.md).
 
 Prints each resulting position with its events as YAML on standard output;
 differences from ``expect`` and errors go to standard error as
@@ -12,7 +12,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from pbmref.scenario import EXIT_BROKEN, EXIT_DIFFERS, EXIT_OK, dump_yaml, run_file
+from pbmref.base.yamlfile import dump_yaml
+from pbmref.rulesets.scenario_files import EXIT_BROKEN, EXIT_DIFFERS, EXIT_OK, run_file
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -10,15 +10,16 @@ The pieces (``shared/spec/orders.md`` is the contract):
   ``parse_body(state, player, lines) -> entry`` and
   ``entry_to_orders(state, player, entry) -> (PlaneOrders | None, votes)``.
   Fast Play and Diplomacy bodies live beside it (``fastplay``, ``diplomacy``).
-- ``pbmref.orders.check``: ``check_order_mail(subject, text, ruleset=...,
-  position=..., ...) -> CheckedMail``, the whole mail for one game; body
-  readers plug in with ``register_body_parser`` (default: the ruleset's
-  ``parse_orders``).
+- ``pbmref.orders.check``: ``check_order_mail(subject, text, read_body=...,
+  ...) -> CheckedMail``, the whole mail for one game (the body read by the
+  reader the caller passes: a ruleset's ``read_orders``); ``order_mail``
+  writes the mail that gives an orders entry.
 - ``pbmref.orders.errors``: every error (``OrderMailError`` and its kinds);
   ``pbmref.orders.render.render_errors`` writes the reply a player reads.
 - ``pbmref.orders.catalogue``: common mistakes, told apart with Lark's
   ``match_examples``.
 
-Nothing here imports the store, the mail layer or the referee; nothing lets a
-Lark exception out.
+This layer sits on the rules (it makes their typed orders) and below the
+rulesets; nothing here imports the rulesets, the store, the mail layer or
+the referee, and nothing lets a Lark exception out.
 """

@@ -6,11 +6,11 @@ list them all, and raises them together (``OrderErrors``) or returns the
 ``CheckedMail``: the envelope, the player, and the canonical orders entry the
 body gives (``None`` when the mail has no body, only commands).
 
-The body is read by the ruleset's body parser (``body_parser(ruleset)``):
-one registered with ``register_body_parser``, else the ruleset's own
-``parse_orders`` (``pbmref.rulesets``). A body parser takes
-``(position: dict, player: str, lines: [(line_no, text)])`` and returns the
-orders entry, raising ``pbmref.orders.errors`` exceptions.
+The body is read by the ``read_body`` the caller passes (a ruleset's
+``read_orders`` on the open turn): it takes ``(player, [(line_no, text)])``
+and returns the orders entry, raising ``pbmref.orders.errors`` exceptions.
+``mail_lines`` and ``order_mail`` go the other way: an orders entry as the
+lines (and the whole mail) a player would write.
 """
 
 from __future__ import annotations
@@ -36,40 +36,15 @@ from pbmref.orders.errors import (
 )
 
 __all__ = [
-    "BodyParser",
+    "BodyReader",
     "CheckedMail",
-    "body_parser",
     "check_order_mail",
     "format_entry",
-    "merge_entries",
-    "register_body_parser",
+    "mail_lines",
+    "order_mail",
 ]
 
-BodyParser = Callable[[dict[str, Any], str, list[tuple[int, str]]], dict[str, Any]]
-
-_REGISTERED: dict[str, BodyParser] = {}
-
-
-def register_body_parser(ruleset: str, parser: BodyParser) -> None:
-    """Plug in the body reader of a ruleset (overrides the ruleset's parse_orders)."""
-    _REGISTERED[ruleset] = parser
-
-
-def body_parser(ruleset: str) -> BodyParser:
-    """The body reader for ``ruleset``; raises UnknownGameError for an unknown one."""
-    if ruleset in _REGISTERED:
-        return _REGISTERED[ruleset]
-    if ruleset == "tweedekker":
-        from pbmref.orders.tweedekker import parse_position_body
-
-        return parse_position_body
-    from pbmref.rulesets import UnknownRuleset, get_ruleset
-
-    try:
-        return get_ruleset(ruleset).parse_orders
-    except (UnknownRuleset, ModuleNotFoundError, AttributeError) as exc:
-        raise UnknownGameError(f"this referee cannot read orders for the ruleset "
-                               f"{ruleset!r} ({exc})", rule="RULESET") from None
+BodyReader = Callable[[str, list[tuple[int, str]]], dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -113,12 +88,40 @@ def format_entry(entry: Mapping[str, Any] | Sequence[Any]) -> list[str]:
     return out
 
 
+def mail_lines(entry: Mapping[str, Any]) -> list[str]:
+    """The body lines of an order mail that gives ``entry`` (what a computer
+    player writes); moves and votes left empty are left out.
+
+    >>> mail_lines({"plane": ["A", "L f-0"], "takeoff": "BETA", "zeppelin": ["", "A d-B"]})
+    ['PLANE', '1: A', '2: L f-0', 'TAKEOFF BETA', 'ZEPPELIN', '2: A d-B']
+    """
+    lines: list[str] = []
+    if "plane" in entry:
+        lines.append("PLANE")
+        lines += [f"{n}: {m}" for n, m in enumerate(entry["plane"] or [], 1) if str(m).strip()]
+    for key in ("takeoff", "land", "enter", "duel"):
+        if entry.get(key):
+            lines.append(f"{key.upper()} {entry[key]}")
+    if entry.get("zeppelin"):
+        lines.append("ZEPPELIN")
+        lines += [f"{n}: {v}" for n, v in enumerate(entry["zeppelin"], 1) if v]
+    lines += [str(o) for o in entry.get("orders") or []]
+    return lines
+
+
+def order_mail(game_id: str, password: str, turn: str, entry: Mapping[str, Any],
+               extra: Iterable[str] = ()) -> str:
+    """A whole order mail: the envelope (``turn`` is its line, ``TURN 3`` or
+    ``PHASE S1901M``), the lines of ``entry``, ``extra`` lines, then END."""
+    lines = [f"GAME {game_id}", f"PASSWORD {password}", turn, *mail_lines(entry), *extra, "END"]
+    return "\n".join(lines) + "\n"
+
+
 def check_order_mail(
     subject: str,
     text: str,
     *,
-    ruleset: str,
-    position: dict[str, Any],
+    read_body: BodyReader,
     player: str | None = None,
     sender: str | None = None,
     addresses: Mapping[str, Iterable[str]] | None = None,
@@ -130,7 +133,9 @@ def check_order_mail(
 ) -> CheckedMail:
     """Read an order mail for one game; raises every error found, together.
 
-    ``player`` fixes the player (GM tools); otherwise ``sender`` is looked up
+    ``read_body(player, lines)`` reads the body's ``(line_no, text)`` lines
+    into the orders entry of that player (a ruleset's ``read_orders`` on the
+    open turn), raising ``OrderMailError``. ``player`` fixes the player (GM tools); otherwise ``sender`` is looked up
     in ``addresses`` (player id -> registered addresses), with ``PILOT``
     choosing among several. ``verify_password(player, password)`` checks the
     password against the stored hash; ``password_required`` (a flag, or a
@@ -172,8 +177,7 @@ def check_order_mail(
     entry: dict[str, Any] | None = None
     if mail.body and who is not None:
         try:
-            parser = body_parser(ruleset)
-            entry = parser(position, who, list(mail.body))
+            entry = read_body(who, list(mail.body))
         except OrderMailError as exc:
             errors.append(exc)
         except Exception as exc:  # noqa: BLE001 - a body reader must not crash the mail
@@ -182,31 +186,3 @@ def check_order_mail(
                 rule="INTERNAL", hint="tell the game master; this is a referee bug"))
     raise_all(errors)
     return CheckedMail(mail, who, entry)
-
-
-# Keys that travel with the PLANE section (TAKEOFF / LAND apply to the aircraft).
-_SECTION_OF = {"plane": "plane", "takeoff": "plane", "land": "plane", "zeppelin": "zeppelin",
-               "enter": "plane", "duel": "plane"}
-
-
-def merge_entries(old: Any, new: Any, *, clear: bool = False) -> Any:
-    """The orders in force after a valid mail (orders.md, "Reading rules").
-
-    Section by section: a new PLANE section (with its TAKEOFF/LAND) replaces
-    the old one, and an earlier ZEPPELIN section stays unless the new mail
-    has one. ``clear`` (the CLEAR command) withdraws everything first.
-    Entries that are not mappings (a Diplomacy order list) are replaced whole.
-
-    >>> merge_entries({"plane": ["A"], "zeppelin": ["L", "", ""]}, {"plane": ["R"]})
-    {'zeppelin': ['L', '', ''], 'plane': ['R']}
-    """
-    if clear:
-        old = None
-    if new is None:
-        return old
-    if not isinstance(new, Mapping) or not isinstance(old, Mapping):
-        return new
-    replaced = {_SECTION_OF.get(k, k) for k in new}
-    merged = {k: v for k, v in old.items() if _SECTION_OF.get(k, k) not in replaced}
-    merged.update(new)
-    return merged

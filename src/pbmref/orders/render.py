@@ -16,7 +16,7 @@ from pbmref.orders.errors import (
     StaleTurnError,
 )
 
-__all__ = ["help_text", "render_error", "render_errors"]
+__all__ = ["render_error", "render_errors"]
 
 _INDENT = "    "
 _MAX_SHOWN = 20  # errors listed in one reply; the rest are counted
@@ -102,34 +102,3 @@ def render_errors(errors: OrderMailError | Iterable[OrderMailError]) -> str:
 def _ordered(errors: Sequence[OrderMailError]) -> list[OrderMailError]:
     return sorted(errors, key=lambda e: (e.line_no is not None, e.line_no or 0,
                                          e.column or 0))
-
-
-_TWEEDEKKER_HELP = """\
-How to write your orders (tweedekker)
-
-GAME zep1            the game (or put it in the Subject)
-PASSWORD yourword    your password
-TURN 7               optional: the turn you mean
-PLANE                your aircraft, one line per move:
-1: LS f-A f-R          manoeuvre, then fire orders
-2: A
-3: R f-A
-ZEPPELIN             your votes for the zeppelin:
-1: L f-B               movement vote and/or one fire vote
-2: A d-B               d-B votes to drop a bomb
-3: f-0
-TAKEOFF BETA         take off (moves 1 and 2 must be A)
-LAND ALPHA           land this turn at your airfield
-END                  everything below is ignored
-
-Manoeuvres: A ahead, L / R turn, LS / RS slip, 0 stay (not as move 1;
-after 0 in move 2, move 3 is 0 too), I Immelman (aces only).
-Fire: f-A ahead, f-L ahead-left, f-R ahead-right, f-B backward (rear gun
-only), f-0 hold fire. At most 3 bursts a turn, one per direction a move.
-Commands: HELP, ORDERS, STATUS, MAP, HISTORY 5, CLEAR.
-"""
-
-
-def help_text(ruleset: str = "tweedekker") -> str:
-    """The reply to HELP: the order words, on a phone screen."""
-    return _TWEEDEKKER_HELP

@@ -28,6 +28,7 @@ from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from typing import Any
 
+from pbmref.base.times import moment
 from pbmref.config import Config
 from pbmref.mail.base import Intake, Sender
 from pbmref.mail.compose import make_mail, make_reply
@@ -51,17 +52,11 @@ from pbmref.orders.errors import (
 from pbmref.orders.render import render_errors
 from pbmref.referee import replies
 from pbmref.referee.state import RefereeState
-from pbmref.reports.status import render_map_reply, render_status_for_game
+from pbmref.reports.status import render_status
 from pbmref.store import Game, GameFileError, GameStore, StoreError, check_id
 
 log = logging.getLogger("pbmref.referee")
 
-# Orders entry keys that travel together: a new PLANE section replaces the
-# old one with its take-off and landing (orders.md, "Reading rules").
-SECTIONS: dict[str, frozenset[str]] = {
-    "plane": frozenset({"plane", "takeoff", "land", "enter", "duel"}),
-    "zeppelin": frozenset({"zeppelin"}),
-}
 _REPLIED = "replied"  # marker file in a spool entry: its replies are queued
 # At most this many replies to one address within REPLY_WINDOW: a robot that
 # answers every mail without the auto-reply headers (a naive vacation responder)
@@ -125,21 +120,6 @@ def _whole_address(address: str) -> re.Pattern[str]:
     return re.compile(r"(?<![\w.+-])" + re.escape(address) + r"(?![\w.-])", re.IGNORECASE)
 
 
-def merge_entry(old: dict[str, Any] | None, new: dict[str, Any]) -> dict[str, Any]:
-    """A new mail's orders replace the old ones section by section.
-
-    >>> merge_entry({"plane": ["A"], "land": "BETA", "zeppelin": ["L"]}, {"plane": ["R"]})
-    {'zeppelin': ['L'], 'plane': ['R']}
-    """
-    merged = dict(old or {})
-    for key in new:
-        group = next((g for g in SECTIONS.values() if key in g), frozenset({key}))
-        for k in group:
-            merged.pop(k, None)
-    merged.update(new)
-    return merged
-
-
 @dataclass
 class HandledMail:
     """What handling one mail did: replies to queue and a line for the log."""
@@ -148,6 +128,54 @@ class HandledMail:
     summary: str = ""
     game_id: str | None = None
     changed: bool = False
+
+
+@dataclass
+class Letter:
+    """One order mail for one game, as it is being answered: the mail, its
+    envelope, the game it names, and (once known) the player, the registered
+    address the reply goes to, notes for the reply and the commands' answers."""
+
+    mail: IncomingMail
+    raw: bytes
+    arrived: datetime
+    envelope: OrderMail
+    game: Game
+    player: str = ""
+    to: str = ""
+    notes: list[str] = field(default_factory=list)
+    sections: list[str] = field(default_factory=list)
+
+
+def _turn_name(game: Game) -> replies.TurnName:
+    """The open turn as players know it: its number, or for Diplomacy the phase
+    (``S1901M``), which ``PHASE`` lines are checked against."""
+    return replies.TurnName(game.turn_label, game.ruleset.words)
+
+
+def _deadline_text(game: Game) -> str:
+    return replies.when(game.settings.deadline, game.settings.timezone)
+
+
+def _turn_started(game: Game) -> datetime | None:
+    """When the open turn began: the adjudication of the turn before it."""
+    if game.turn <= 1:
+        return None
+    try:
+        result = game.history.result(game.turn - 1) or {}
+    except StoreError:
+        return None
+    return moment(result.get("adjudicated_at"))
+
+
+def _status(game: Game, turn: replies.TurnName) -> str:
+    """The answer to STATUS: the open turn, its deadline, who has orders in."""
+    s = game.settings
+    return render_status(
+        game_id=game.id, title=s.title, turn=turn.title(), deadline=s.deadline,
+        timezone=s.timezone, players={pid: p.name or pid for pid, p in s.players.items()},
+        sent=list(game.book.in_force()), inactive=[p for p, q in s.players.items()
+                                                   if not q.active], status=s.status)
 
 
 
@@ -179,7 +207,7 @@ class Referee:
         return make_reply(mail, to, body, from_addr=self.address,
                           from_name=self.config.referee.name, date=self.clock())
 
-    def _mail(self, to: str | list[str], subject: str, body: str, **kw: Any) -> EmailMessage:
+    def mail_to(self, to: str | list[str], subject: str, body: str, **kw: Any) -> EmailMessage:
         return make_mail(to, subject, body, from_addr=self.address,
                          from_name=self.config.referee.name, date=self.clock(), **kw)
 
@@ -299,7 +327,7 @@ class Referee:
                 game = self.store.open(gid)
             except Exception:  # noqa: BLE001 - a broken game does not stop the others
                 continue
-            if game.player_by_address(address) is not None:
+            if game.settings.player_by_address(address) is not None:
                 out.append(gid)
         return out
 
@@ -339,11 +367,12 @@ class Referee:
                 return self._unknown_sender(mail)
             return HandledMail([self._reply(mail, sender, replies.game_unavailable(game_id))],
                                f"game {game_id} unavailable: {exc}", game_id)
+        letter = Letter(mail, raw, arrived, envelope, game)
         try:
-            return self._handle_for_game(mail, raw, arrived, envelope, game)
+            return self._handle_for_game(letter)
         except GameFileError as exc:  # e.g. an orders file the game master broke
             log.error("game %s cannot take orders: %s", game_id, exc)
-            player = game.player_by_address(sender)
+            player = game.settings.player_by_address(sender)
             to = player.addresses[0] if player is not None else sender
             return HandledMail([self._reply(mail, to, replies.game_unavailable(game_id))],
                                f"game {game_id} unavailable: {exc}", game_id)
@@ -363,10 +392,10 @@ class Referee:
                          if p.status != "kicked"}
             player_id = identify_player(envelope, sender, addresses)
             player = game.settings.players[player_id]
-            check_password(envelope, lambda pw: game.check_password(player_id, pw),
+            check_password(envelope, lambda pw: game.settings.check_password(player_id, pw),
                            required=player.password_hash is not None)
-            return replies.orders_shown(game.id, self._turn_name(game),
-                                        game.orders().get(player_id), self._deadline_text(game))
+            return replies.orders_shown(game.id, _turn_name(game),
+                                        game.book.entry_of(player_id), _deadline_text(game))
         except (OrderMailError, StoreError):
             return None
 
@@ -404,47 +433,24 @@ class Referee:
                                "unknown sender: told how to join")
         return HandledMail(summary="unknown sender: already told today")
 
-    @staticmethod
-    def _turn_name(game: Game) -> int | str:
-        """The open turn as players know it: its number, or for Diplomacy the
-        phase (``S1901M``, issue 10), which ``PHASE`` lines are checked against."""
-        if game.settings.ruleset in ("diplomacy", "dirigible"):
-            return str(game.position.get("phase") or game.turn)
-        if game.settings.ruleset == "fastplay":  # issue 9: FP17 wording, Fast Play HELP
-            return replies.FastPlayTurn(game.turn)
-        return game.turn
+    def _answer(self, letter: Letter, body: str, summary: str,
+                changed: bool = False) -> HandledMail:
+        """The one reply to an identified player's mail."""
+        return HandledMail([self._reply(letter.mail, letter.to, body)], summary,
+                           letter.game.id, changed)
 
-    @staticmethod
-    def _turn_started(game: Game) -> datetime | None:
-        """When the open turn began: the adjudication of the turn before it."""
-        if game.turn <= 1:
-            return None
-        try:
-            result = game.result(game.turn - 1) or {}
-        except StoreError:
-            return None
-        value = result.get("adjudicated_at")
-        try:
-            moment = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
-        except ValueError:
-            return None
-        return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-
-    def _deadline_text(self, game: Game) -> str:
-        return replies.when(game.settings.deadline, game.settings.timezone)
-
-    def _handle_for_game(self, mail: IncomingMail, raw: bytes, arrived: datetime,
-                         envelope: OrderMail, game: Game) -> HandledMail:
+    def _handle_for_game(self, letter: Letter) -> HandledMail:
+        mail, game = letter.mail, letter.game
         sender = mail.from_addr
         gid = game.id
         addresses = {pid: p.addresses for pid, p in game.settings.players.items()
                      if p.status != "kicked"}
         try:
-            player_id = identify_player(envelope, sender, addresses)
+            letter.player = identify_player(letter.envelope, sender, addresses)
         except UnknownPlayerError as exc:
             if not self._games_of(sender):
                 return self._unknown_sender(mail)
-            known = game.player_by_address(sender)
+            known = game.settings.player_by_address(sender)
             if known is None:
                 return HandledMail([self._reply(mail, sender, replies.not_registered(gid))],
                                    "rejected: not registered", gid)
@@ -453,175 +459,154 @@ class Referee:
                                    "rejected: kicked", gid)
             return HandledMail([self._reply(mail, sender, render_errors(exc))],
                                "rejected: pilot", gid)
-        player = game.settings.players[player_id]
+        player = game.settings.players[letter.player]
         # Replies go to the registered address, never to an unregistered Reply-To.
-        to = sender if sender in {a.lower() for a in player.addresses} else player.addresses[0]
+        letter.to = sender if sender in {a.lower() for a in player.addresses} else \
+            player.addresses[0]
         try:
-            check_password(envelope, lambda pw: game.check_password(player_id, pw),
+            check_password(letter.envelope,
+                           lambda pw: game.settings.check_password(player.id, pw),
                            required=player.password_hash is not None)
         except WrongPasswordError:
-            return HandledMail([self._reply(mail, to, replies.wrong_password(gid, sender))],
-                               "rejected: wrong password", gid)
+            return self._answer(letter, replies.wrong_password(gid, sender),
+                                "rejected: wrong password")
         # The body-wins note, only when the Subject names a game that exists here
         # (a Subject like "orders (utf-8)" names no game at all).
-        subject_game = game_from_subject(mail.subject, self.store.list_games())
-        games_here = {g.casefold() for g in self.store.list_games()}
-        notes = ([f"Note: {envelope.game_note}"] if envelope.game_note and subject_game
-                 and subject_game.casefold() in games_here else [])
-        return self._identified(mail, raw, arrived, envelope, game, player_id, to, notes)
-
-    def _identified(self, mail: IncomingMail, raw: bytes, arrived: datetime,
-                    envelope: OrderMail, game: Game, player_id: str, to: str,
-                    notes: list[str]) -> HandledMail:
-        """The mail of an identified player (password checked): commands and orders."""
-        result = self._identified_replies(mail, raw, arrived, envelope, game, player_id, to,
-                                          notes)
-        if notes:
+        games_here = self.store.list_games()
+        subject_game = game_from_subject(mail.subject, games_here)
+        if (letter.envelope.game_note and subject_game
+                and subject_game.casefold() in {g.casefold() for g in games_here}):
+            letter.notes.append(f"Note: {letter.envelope.game_note}")
+        result = self._identified(letter)
+        if letter.notes:
             # Conformance (orders.md, Envelope): when the GAME line overrides the
             # Subject, every reply tells the player, not only one accepting orders.
             for n, msg in enumerate(result.replies):
                 text = str(msg.get_body(("plain",)).get_content())  # type: ignore[union-attr]
-                if notes[0] not in text:
-                    result.replies[n] = self._reply(mail, to, "\n".join(notes) + "\n\n" + text)
+                if letter.notes[0] not in text:
+                    result.replies[n] = self._reply(mail, letter.to,
+                                                    "\n".join(letter.notes) + "\n\n" + text)
         return result
 
-    def _identified_replies(self, mail: IncomingMail, raw: bytes, arrived: datetime,
-                            envelope: OrderMail, game: Game, player_id: str, to: str,
-                            notes: list[str]) -> HandledMail:
+    def _identified(self, letter: Letter) -> HandledMail:
+        """The mail of an identified player (password checked): commands and orders."""
+        game, envelope = letter.game, letter.envelope
         gid = game.id
-        sections: list[str] = []
         for command in envelope.commands:
             if command.name == "HELP":
-                sections.append(replies.help_for(self._turn_name(game)))
+                letter.sections.append(game.ruleset.words.help)
             elif command.name == "HISTORY":
-                turn = command.arg or max(1, game.turn - 1)
-                text = game.report(turn) if game.is_adjudicated(turn) else None
-                sections.append(text or f"There is no report of turn {turn} yet.")
+                wanted = command.arg or max(1, game.turn - 1)
+                text = game.history.report(wanted) if game.history.is_adjudicated(wanted) \
+                    else None
+                letter.sections.append(text or f"There is no report of turn {wanted} yet.")
         with game.lock():
             # Read the game again under its lock: a turn adjudicated meanwhile
             # makes this mail late, never a change to the next turn.
             game.reload()
+            turn, deadline_text = _turn_name(game), _deadline_text(game)
+
+            def in_force() -> str:
+                return replies.orders_shown(gid, turn, game.book.entry_of(letter.player),
+                                            deadline_text)
+
             if game.settings.status != "open":
-                body = [replies.game_closed(gid, game.settings.status), *sections]
+                body = [replies.game_closed(gid, game.settings.status), *letter.sections]
                 if game.settings.status == "paused":
                     # Conformance (orders.md, Reading rules): the reply shows the
                     # orders that stay in force for when the game resumes.
-                    body.append(replies.orders_shown(gid, self._turn_name(game),
-                                                     game.orders().get(player_id),
-                                                     self._deadline_text(game)))
-                return HandledMail([self._reply(mail, to, "\n\n".join(body))],
-                                   f"game {game.settings.status}", gid)
+                    body.append(in_force())
+                return self._answer(letter, "\n\n".join(body), f"game {game.settings.status}")
             try:
-                check_turn(envelope, self._turn_name(game))
+                check_turn(envelope, turn.label)
             except StaleTurnError:
                 asked = envelope.phase or envelope.turn
                 assert asked is not None
                 # Conformance (orders.md, Reading rules): every reply shows the
                 # sender's complete orders in force, also when the mail was stale.
-                return HandledMail([self._reply(mail, to, "\n\n".join([
-                    replies.stale_turn(gid, asked, self._turn_name(game),
-                                       self._deadline_text(game)),
-                    replies.orders_shown(gid, self._turn_name(game),
-                                         game.orders().get(player_id),
-                                         self._deadline_text(game))]))],
-                    "rejected: stale turn", gid)
+                return self._answer(letter, "\n\n".join([
+                    replies.stale_turn(gid, asked, turn, deadline_text), in_force()]),
+                    "rejected: stale turn")
             deadline = game.settings.deadline
             wants_change = bool(envelope.body) or any(
                 c.name == "CLEAR" for c in envelope.commands)
-            started = self._turn_started(game)
+            started = _turn_started(game)
+            arrived = letter.arrived
             if wants_change and started is not None and arrived < started:
                 # Conformance (referee.md: a mail whose turn was adjudicated is
                 # answered too late, not used, with the new turn's number): it
                 # reached the server before the last adjudication but is read only
                 # now (a retried or late-fetched mail); it was meant for that turn,
                 # never for this one.
-                return HandledMail([self._reply(mail, to, "\n\n".join([
+                return self._answer(letter, "\n\n".join([
                     replies.missed_turn(gid, replies.when(arrived, game.settings.timezone),
-                                        self._turn_name(game), self._deadline_text(game)),
-                    replies.orders_shown(gid, self._turn_name(game),
-                                         game.orders().get(player_id),
-                                         self._deadline_text(game))]))],
-                    "rejected: its turn was adjudicated before it was read", gid)
+                                        turn, deadline_text), in_force()]),
+                    "rejected: its turn was adjudicated before it was read")
             if wants_change and deadline is not None and arrived > deadline:
-                return HandledMail([self._reply(mail, to, "\n\n".join([
+                return self._answer(letter, "\n\n".join([
                     replies.too_late(gid, replies.when(arrived, game.settings.timezone),
-                                     self._deadline_text(game), self._turn_name(game)),
+                                     deadline_text, turn),
                     # Conformance (orders.md): every reply shows the orders in force.
-                    replies.orders_shown(gid, self._turn_name(game),
-                                         game.orders().get(player_id),
-                                         self._deadline_text(game))]))],
-                    "rejected: after the deadline", gid)
-            return self._orders_and_commands(mail, raw, arrived, envelope, game, player_id,
-                                             to, notes, sections)
+                    in_force()]), "rejected: after the deadline")
+            return self._orders_and_commands(letter, turn, deadline_text)
 
-    def _orders_and_commands(self, mail: IncomingMail, raw: bytes, arrived: datetime,
-                             envelope: OrderMail, game: Game, player_id: str, to: str,
-                             notes: list[str], sections: list[str]) -> HandledMail:
+    def _orders_and_commands(self, letter: Letter, turn: replies.TurnName,
+                             deadline_text: str) -> HandledMail:
+        game, envelope, mail, player = letter.game, letter.envelope, letter.mail, letter.player
         gid = game.id
-        text_raw = hide_password(raw.decode("utf-8", errors="replace"), envelope)
-        current = game.orders().get(player_id)
+        text_raw = hide_password(letter.raw.decode("utf-8", errors="replace"), envelope)
+        current = game.book.entry_of(player)
         changed = False
         summary = "commands answered"
-        names = {pid: p.name for pid, p in game.settings.players.items() if p.name}
-        head: str
-        if any(c.name == "CLEAR" for c in envelope.commands) and not envelope.body:
-            game.clear_orders(player_id, raw=text_raw, message_id=mail.message_id,
-                              received_at=arrived)
+        clear = any(c.name == "CLEAR" for c in envelope.commands)
+        head = ""
+        if clear and not envelope.body:
+            game.book.clear(player, raw=text_raw, message_id=mail.message_id,
+                            received_at=letter.arrived)
             current = None
             changed = True
             summary = "orders withdrawn"
-            head = replies.orders_cleared(gid, self._turn_name(game), self._deadline_text(game))
+            head = replies.orders_cleared(gid, turn, deadline_text)
         elif envelope.body:
             try:
-                entry = game.ruleset.parse_orders(dict(game.position), player_id,
-                                                  list(envelope.body))
+                entry = game.ruleset.read_orders(game.open.state, player, list(envelope.body))
                 # Conformance (orders.md, Reading rules: CLEAR takes back all): CLEAR beside
                 # new orders withdraws the earlier ones first; the new ones stand.
-                clear = any(c.name == "CLEAR" for c in envelope.commands)
-                merged = merge_entry(None if clear else current, entry)
-                game.save_orders(player_id, merged, raw=text_raw, message_id=mail.message_id,
-                                 received_at=arrived)
+                merged = game.ruleset.merge_orders(None if clear else current, entry)
+                game.book.save(player, merged, raw=text_raw, message_id=mail.message_id,
+                               received_at=letter.arrived, checked=True)
             except OrderMailError as exc:
-                game.save_rejected(player_id, raw=text_raw, message_id=mail.message_id,
-                                   received_at=arrived, error=str(exc))
-                head = replies.orders_rejected(gid, self._turn_name(game), render_errors(exc),
-                                               current,
-                                               self._deadline_text(game))
+                game.book.reject(player, raw=text_raw, message_id=mail.message_id,
+                                 received_at=letter.arrived, error=str(exc))
+                head = replies.orders_rejected(gid, turn, render_errors(exc), current,
+                                               deadline_text)
                 summary = "rejected: " + "; ".join(e.summary() for e in exc.errors)[:300]
             else:
                 current = merged
                 changed = True
                 summary = "orders accepted"
-                head = replies.orders_accepted(gid, self._turn_name(game), merged,
-                                               self._deadline_text(game), notes)
-        else:
-            head = ""
+                head = replies.orders_accepted(gid, turn, merged, deadline_text, letter.notes)
+        sections = letter.sections
+        names = {pid: p.name for pid, p in game.settings.players.items() if p.name}
         for command in envelope.commands:
             if command.name == "ORDERS":
-                sections.append(replies.orders_shown(gid, self._turn_name(game), current,
-                                                     self._deadline_text(game)))
+                sections.append(replies.orders_shown(gid, turn, current, deadline_text))
             elif command.name == "STATUS":
-                sections.append(render_status_for_game(game))
-            elif command.name == "MAP" and isinstance(self._turn_name(game), str):
-                from pbmref.reports.diplomacy import render_position_text  # issue 10
-
-                sections.append(render_position_text(game.position, names,
-                                                     game.settings.title))
+                sections.append(_status(game, turn))
             elif command.name == "MAP":
-                sections.append(render_map_reply(game.position, names, game.settings.title))
+                sections.append(game.ruleset.map_reply(game.position, names,
+                                                       game.settings.title))
         if not head and not sections:
-            sections.append(replies.orders_shown(gid, self._turn_name(game), current,
-                                                 self._deadline_text(game)))
+            sections.append(replies.orders_shown(gid, turn, current, deadline_text))
             sections.append("Your mail held no orders or commands; send HELP to see how "
                             "to write them.")
         elif not head and not any(c.name == "ORDERS" for c in envelope.commands):
             # Conformance (orders.md, Reading rules): every reply shows the sender's
             # complete orders in force and the deadline, also one to HELP, MAP,
             # STATUS or HISTORY alone.
-            sections.append(replies.orders_shown(gid, self._turn_name(game), current,
-                                                 self._deadline_text(game)))
+            sections.append(replies.orders_shown(gid, turn, current, deadline_text))
         body = "\n\n".join(part.rstrip() for part in [head, *sections] if part)
-        return HandledMail([self._reply(mail, to, body)], summary, gid, changed)
+        return self._answer(letter, body, summary, changed)
 
     # ------------------------------------------------------------ sending
 

@@ -6,53 +6,33 @@ stay within 70 columns where the content allows.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from pbmref.reports.text import format_deadline
+from pbmref.rulesets import Words
 
 RULE = "-" * 40
 
-# A turn is a number in the air games and a phase name (``S1901M``) in
-# Diplomacy (issue 10): every function below that takes ``turn`` takes either,
-# and a phase name also picks the Diplomacy wording (units hold, DD3).
-Turn = int | str
 
+@dataclass(frozen=True)
+class TurnName:
+    """The open turn as players name it (a number, or a Diplomacy phase such as
+    ``S1901M``), with the words its game kind uses in replies."""
 
-class FastPlayTurn(int):
-    """A Fast Play turn number (issue 9): a number like any other turn, but
-    the replies word the orders a missing mail gets by rule FP17, not N1.
+    label: int | str
+    words: Words
 
-    >>> t = FastPlayTurn(3)
-    >>> t == 3, f"turn {t}", _fastplay(t), _fastplay(3)
-    (True, 'turn 3', True, False)
-    """
+    def __str__(self) -> str:
+        """``turn 7`` or ``phase S1901M``."""
+        return self.words.turn(self.label)
 
-
-def _fastplay(turn: Turn) -> bool:
-    return isinstance(turn, FastPlayTurn)
-
-
-def help_for(turn: Turn) -> str:
-    """The HELP text for the game's ruleset, told by how its turns are named."""
-    if _diplomacy(turn):
-        return HELP_DIPLOMACY
-    return HELP_FASTPLAY if _fastplay(turn) else HELP
-
-
-_NO_ORDERS_FP = ("Without orders your plane plays, each move, the first of A, L, R,",
-                 "ST that keeps it on the board and fires ahead (rule FP17); three",
-                 "such turns in a row and you are removed.")
-
-
-def turn_words(turn: Turn) -> str:
-    """``turn 7``, or ``phase S1901M`` for Diplomacy."""
-    return f"phase {turn}" if isinstance(turn, str) else f"turn {turn}"
-
-
-def _diplomacy(turn: Turn) -> bool:
-    return isinstance(turn, str)
+    def title(self) -> str:
+        """``Turn 7`` or ``Phase S1901M`` (at the start of a sentence)."""
+        text = str(self)
+        return text[:1].upper() + text[1:]
 
 
 def when(moment: datetime | None, timezone: str) -> str:
@@ -92,35 +72,21 @@ def format_entry(entry: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def orders_accepted(game: str, turn: Turn, entry: Mapping[str, Any] | None,
+def orders_accepted(game: str, turn: TurnName, entry: Mapping[str, Any] | None,
                     deadline: str, notes: Sequence[str] = ()) -> str:
-    out = [f"Game {game}, {turn_words(turn)}: your orders are accepted.", ""]
+    out = [f"Game {game}, {turn}: your orders are accepted.", ""]
     out += list(notes)
     if notes:
         out.append("")
     out.append("Your orders in force now:")
     out += ["  " + line for line in format_entry(entry or {})] or ["  (none)"]
-    if _diplomacy(turn):
-        out += ["", f"Deadline: {deadline}",
-                "You may send new orders until then; a new mail's orders",
-                "replace all of these. Units without an order hold.",
-                "Send CLEAR to withdraw them."]
-        return "\n".join(out)
-    if _fastplay(turn):
-        out += ["", f"Deadline: {deadline}",
-                "You may send new orders until then; a new PLANE section",
-                "replaces the old one with its ENTER and DUEL. Send CLEAR to",
-                "withdraw them."]
-        return "\n".join(out)
-    out += ["", f"Deadline: {deadline}",
-            "You may send new orders until then; a new PLANE or ZEPPELIN",
-            "section replaces the old one. Send CLEAR to withdraw them."]
+    out += ["", f"Deadline: {deadline}", *turn.words.accepted]
     return "\n".join(out)
 
 
-def orders_rejected(game: str, turn: Turn, errors_text: str,
+def orders_rejected(game: str, turn: TurnName, errors_text: str,
                     entry: Mapping[str, Any] | None, deadline: str) -> str:
-    out = [f"Game {game}, {turn_words(turn)}: your mail was NOT accepted.",
+    out = [f"Game {game}, {turn}: your mail was NOT accepted.",
            "Nothing was changed.", "", errors_text.rstrip(), ""]
     if entry:
         out.append("Your earlier orders stay in force:")
@@ -131,49 +97,20 @@ def orders_rejected(game: str, turn: Turn, errors_text: str,
     return "\n".join(out)
 
 
-def orders_shown(game: str, turn: Turn, entry: Mapping[str, Any] | None, deadline: str) -> str:
-    out = [f"Game {game}, {turn_words(turn)}: your orders in force."]
+def orders_shown(game: str, turn: TurnName, entry: Mapping[str, Any] | None,
+                 deadline: str) -> str:
+    out = [f"Game {game}, {turn}: your orders in force."]
     if entry:
         out += ["  " + line for line in format_entry(entry)]
-    elif _diplomacy(turn):
-        out.append("  (none yet: without orders your units hold, DD3)")
-    elif _fastplay(turn):
-        out.append("  (none yet: without orders the referee flies your plane, FP17)")
     else:
-        out.append("  (none yet: without orders your aircraft flies straight ahead, N1)")
+        out.append(turn.words.none_yet)
     out += ["", f"Deadline: {deadline}"]
     return "\n".join(out)
 
 
-def orders_cleared(game: str, turn: Turn, deadline: str) -> str:
-    if _diplomacy(turn):
-        return "\n".join([
-            f"Game {game}, {turn_words(turn)}: your orders are withdrawn (CLEAR).",
-            "Without new orders by the deadline your units hold, dislodged",
-            "units are disbanded and nothing is built (rule DD3).", "",
-            f"Deadline: {deadline}"])
-    if _fastplay(turn):
-        return "\n".join([
-            f"Game {game}, turn {turn}: your orders are withdrawn (CLEAR).",
-            "Without new orders by the deadline your plane plays, each move,",
-            "the first of A, L, R, ST that keeps it on the board and fires",
-            "ahead (rule FP17).", "", f"Deadline: {deadline}"])
-    return "\n".join([
-        f"Game {game}, turn {turn}: your orders are withdrawn (CLEAR).",
-        "Without new orders by the deadline your aircraft flies straight",
-        "ahead and does not fire (rule N1).", "", f"Deadline: {deadline}"])
-
-
-def status_text(game: str, title: str, turn: int, deadline: str, sent: Iterable[str],
-                waiting: Iterable[str], game_status: str) -> str:
-    sent = list(sent)
-    waiting = list(waiting)
-    out = [f"Game {game}{f' ({title})' if title else ''}: turn {turn}, {game_status}.",
-           f"Deadline: {deadline}", "",
-           f"Orders received from: {', '.join(sent) if sent else 'nobody yet'}",
-           f"Still to send: {', '.join(waiting) if waiting else 'nobody'}",
-           "", "Orders stay secret until the turn is adjudicated."]
-    return "\n".join(out)
+def orders_cleared(game: str, turn: TurnName, deadline: str) -> str:
+    return "\n".join([f"Game {game}, {turn}: your orders are withdrawn (CLEAR).",
+                      *turn.words.cleared, "", f"Deadline: {deadline}"])
 
 
 def wrong_password(game: str, address: str) -> str:
@@ -185,43 +122,37 @@ def wrong_password(game: str, address: str) -> str:
         "game master can see this in the game's history."])
 
 
-def stale_turn(game: str, asked: Turn, open_turn: Turn, deadline: str) -> str:
-    if _diplomacy(open_turn):
-        return "\n".join([
-            f"Game {game}: your mail is for {turn_words(asked)}, but "
-            f"{turn_words(open_turn)} is open.",
-            "Too late or too early: nothing was used or changed.", "",
-            f"Phase {open_turn} is open now; its deadline is {deadline}.",
-            f"Send your orders again with PHASE {open_turn} (or no PHASE line)."])
-    assert isinstance(asked, int) and isinstance(open_turn, int)
-    if asked < open_turn:
-        head = (f"Game {game}: your mail is for turn {asked}, which has already been "
-                f"adjudicated.")
+def stale_turn(game: str, asked: int | str, turn: TurnName, deadline: str) -> str:
+    open_turn = turn.label
+    words = turn.words
+    # the mail's own TURN or PHASE line, named as the player wrote it
+    mine = f"turn {asked}" if isinstance(asked, int) else f"phase {asked}"
+    if isinstance(asked, int) and isinstance(open_turn, int) and asked < open_turn:
+        head = f"Game {game}: your mail is for {mine}, which has already been adjudicated."
     else:
-        head = f"Game {game}: your mail is for turn {asked}, but turn {open_turn} is open."
+        head = f"Game {game}: your mail is for {mine}, but {turn} is open."
     return "\n".join([head, "Too late or too early: nothing was used or changed.", "",
-                      f"Turn {open_turn} is open now; its deadline is {deadline}.",
-                      f"Send your orders again with TURN {open_turn} (or no TURN line)."])
+                      f"{turn.title()} is open now; its deadline is {deadline}.",
+                      f"Send your orders again with {words.keyword} {open_turn} "
+                      f"(or no {words.keyword} line)."])
 
 
-def too_late(game: str, arrived: str, deadline: str, open_turn: Turn) -> str:
+def too_late(game: str, arrived: str, deadline: str, turn: TurnName) -> str:
     return "\n".join([
         f"Game {game}: your mail arrived {arrived}, after the deadline",
         f"({deadline}). It was not used.", "",
         # Conformance (referee.md, deadlines: a late mail's answer gives the
         # number of the turn that comes next): name it.
-        f"The report of {turn_words(open_turn)} follows; send orders for "
-        + ("the next phase then." if _diplomacy(open_turn)
-           else f"turn {int(open_turn) + 1} then.")])
+        f"The report of {turn} follows; send orders for {turn.words.after(turn.label)} then."])
 
 
-def missed_turn(game: str, arrived: str, open_turn: Turn, deadline: str) -> str:
+def missed_turn(game: str, arrived: str, turn: TurnName, deadline: str) -> str:
     """A mail that reached the server in time for a turn already adjudicated
     when the referee read it (it is never used for the next turn)."""
     return "\n".join([
         f"Game {game}: your mail arrived {arrived}, but the referee read it only",
         "after that turn had been adjudicated. It was not used.", "",
-        f"{turn_words(open_turn).capitalize()} is open now; its deadline is {deadline}.",
+        f"{turn.title()} is open now; its deadline is {deadline}.",
         "Please send your orders for it again."])
 
 
@@ -292,146 +223,7 @@ def failed(game: str | None) -> str:
         "Nothing was changed; your earlier orders stay in force."])
 
 
-def reminder(game: str, turn: Turn, deadline: str) -> str:
-    if _diplomacy(turn):
-        return "\n".join([
-            f"Game {game}: a reminder that your orders for {turn_words(turn)} have",
-            f"not arrived yet. The deadline is {deadline}.", "",
-            "Without orders your units hold, dislodged units are disbanded",
-            "and nothing is built (rule DD3). Send HELP for how to write orders."])
-    if _fastplay(turn):
-        return "\n".join([
-            f"Game {game}: a reminder that your orders for turn {turn} have not",
-            f"arrived yet. The deadline is {deadline}.", "", *_NO_ORDERS_FP,
-            "Send HELP for how to write orders."])
+def reminder(game: str, turn: TurnName, deadline: str) -> str:
     return "\n".join([
-        f"Game {game}: a reminder that your orders for turn {turn} have not",
-        f"arrived yet. The deadline is {deadline}.", "",
-        "Without orders your aircraft flies straight ahead and does not",
-        "fire (rule N1); three such turns in a row and you are removed (N2).",
-        "Send HELP for how to write orders."])
-
-
-HELP = """\
-How to send orders (pbmref)
-
-Write a plain-text mail to the referee, for example:
-
-  GAME zep1
-  PASSWORD swordfish
-  TURN 7
-  PLANE
-  1: LS f-A f-R
-  2: A
-  3: R f-A
-  ZEPPELIN
-  1: L f-B
-  2: A d-B
-  3: f-0
-  END
-
-Manoeuvres (one a move): A ahead, L left turn, R right turn,
-LS slip left, RS slip right, 0 no move (never in move 1, and after
-a 0 in move 2 move 3 is 0 too), I Immelman (aces only).
-Fire: f-A ahead, f-L ahead-left, f-R ahead-right, f-B backward
-(rear gunner only), f-0 hold fire. At most 3 bursts a turn.
-On the ground: TAKEOFF ALPHA|BETA|GAMMA (moves 1 and 2 are A).
-To land: LAND ALPHA|BETA|GAMMA, and fly A from the runway's far hex
-into its near hex, toward your airfield.
-Zeppelin votes: a move (A L LS R RS 0) and one fire vote
-(f-A f-L f-R f-B f-0, or d-B to drop a bomb) for each move.
-
-Commands (alone or beside orders):
-  HELP       this text
-  ORDERS     your orders in force
-  STATUS     the turn, the deadline, who has sent orders
-  MAP        the current map
-  HISTORY n  the report of turn n
-  CLEAR      withdraw your orders for this turn
-
-Your mail is checked at once and answered. A mail with a mistake is
-refused whole and your earlier orders stay in force. Orders are
-secret until the turn is adjudicated.
-"""
-
-
-HELP_DIPLOMACY = """\
-How to send orders (pbmref, Diplomacy and Dirigible Diplomacy)
-
-Write a plain-text mail to the referee, one order a line, e.g.:
-
-  GAME dip1
-  PASSWORD swordfish
-  PHASE S1901M
-  A Par - Bur
-  F Lon S F Nth - Eng
-  A Lon - Bel via convoy
-  F Nth C A Lon - Bel
-  D Mun S A Ber - Mun
-  D Mun devastate
-  END
-
-Movement: hold (A Par H), move (-), support (S), convoy (C).
-Dirigibles (D) move to any neighbour, support dirigibles, support
-the army or fleet in their own province (DD8) and devastate
-(D Mun devastate, DD10). Retreats: A Mun - Boh, or Disband A Mun.
-Winter: Build A Par, Build F StP/sc, Build D Ber, Disband A War,
-Waive. Units without an order hold; missed retreats disband.
-PHASE is optional; when given it must be the open phase.
-
-Commands (alone or beside orders):
-  HELP       this text
-  ORDERS     your orders in force
-  STATUS     the phase, the deadline, who has sent orders
-  MAP        the board now
-  HISTORY n  the report of turn n (the n-th phase played)
-  CLEAR      withdraw your orders for this phase
-
-Your mail is checked at once and answered. A mail with a mistake is
-refused whole and your earlier orders stay in force; a new mail's
-orders replace all earlier ones. Orders are secret until the phase
-is adjudicated.
-"""
-
-
-HELP_FASTPLAY = """\
-How to send orders (pbmref, Fast Play)
-
-Write a plain-text mail to the referee, for example:
-
-  GAME 7b-1
-  PASSWORD swordfish
-  TURN 3
-  PLANE
-  1: LS
-  2: A f-0
-  3: AF
-  END
-
-Each turn you play three cards from your deck, one a move (FP4):
-A ahead, L left turn, R right turn, LS slip left, RS slip right,
-AF two hexes ahead, ST stall (stay), STL / STR stall and turn left
-or right, I Immelman. A deck holds three each of A L R LS RS and
-one each of AF ST STL STR I; a card may be played in one turn as
-often as your deck holds it, and lost cards are gone (FP6).
-Your plane fires ahead at the nearest enemy within 5 hexes by itself
-(FP7); write f-0 after a card to hold fire that move.
-Coming back after leaving or a crash landing (FP14): ENTER <hex>
-<heading>, e.g. ENTER C10 S, on an edge hex at least 6 hexes from
-every enemy. Two pilots who both come back may each write
-DUEL <other pilot> (FP15). With 4 or more hits you may fly off
-the board (FP13). Missing cards are flown for you (FP17).
-
-Commands (alone or beside orders):
-  HELP       this text
-  ORDERS     your orders in force
-  STATUS     the turn, the deadline, who has sent orders
-  MAP        the board now, with every plane
-  HISTORY n  the report of turn n
-  CLEAR      withdraw your orders for this turn
-
-Your mail is checked at once and answered. A mail with a mistake is
-refused whole and your earlier orders stay in force; a new PLANE
-section replaces the old one with its ENTER and DUEL. Orders are
-secret until the turn is adjudicated.
-"""
+        f"Game {game}: a reminder that your orders for {turn} have not",
+        f"arrived yet. The deadline is {deadline}.", "", *turn.words.reminder])

@@ -13,17 +13,17 @@ from __future__ import annotations
 import hashlib
 import logging
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any
 
 from pbmref import gm
+from pbmref.archive import stored_report
 from pbmref.mail.base import Intake
 from pbmref.mail.compose import Attachment
 from pbmref.referee import replies
 from pbmref.referee.pipeline import Referee
-from pbmref.reports.html import build_turn_report
+from pbmref.referee.replies import TurnName
 from pbmref.store import Game, StoreError, TurnRecord, derive_turn_seed
 
 log = logging.getLogger("pbmref.referee")
@@ -41,29 +41,21 @@ class DueReport:
 
 
 def fill_computer_orders(referee: Referee, game: Game) -> list[str]:
-    """Write orders for computer-played players who have none (the air games)."""
-    choose: Callable[[Any, str, random.Random], dict[str, Any]]
-    if game.settings.ruleset == "tweedekker":
-        from pbmref.autopilot.tweedekker import choose_orders as choose
-        from pbmref.rules.tweedekker.position import position_from_dict
-    elif game.settings.ruleset == "fastplay":
-        from pbmref.rules.fastplay.autopilot import orders_entry as choose
-        from pbmref.rules.fastplay.position import position_from_dict  # type: ignore[assignment]
-    else:
-        return []  # Diplomacy: a missing power's units hold (DD3)
-    have = set(game.orders())
-    state = position_from_dict(game.position)
+    """Write orders for computer-played players who have none yet (the game's
+    ruleset plays them; a game kind without a computer player leaves them out:
+    a Diplomacy power in civil disorder holds, DD3)."""
+    have = set(game.book.in_force(check=False))
     rng = random.Random(derive_turn_seed(game.settings.seed, game.turn) ^ 0x5EED)
     written = []
     for pid, player in sorted(game.settings.players.items()):
         if not (player.computer and player.active) or pid in have:
             continue
-        entry = choose(state, pid, rng)
+        entry = game.ruleset.computer_orders(game.open.state, pid, rng)
         if not entry:
             continue
-        game.save_orders(pid, entry, raw="(written by the computer pilot)",
-                         message_id=f"<computer-{game.id}-{game.turn}-{pid}@pbmref>",
-                         received_at=referee.clock())
+        game.book.save(pid, entry, raw="(written by the computer pilot)",
+                       message_id=f"<computer-{game.id}-{game.turn}-{pid}@pbmref>",
+                       received_at=referee.clock())
         written.append(pid)
     return written
 
@@ -82,33 +74,17 @@ def report_recipients(game: Game) -> list[str]:
 def queue_report(referee: Referee, game: Game, turn: int, text: str | None = None,
                  *, corrected: bool = False) -> int:
     """Queue the report of ``turn`` to every player and observer, one mail each
-    (so no one sees another's address), with the SVG map attached."""
-    text = text if text is not None else game.report(turn)
+    (so no one sees another's address), with the map attached."""
+    text = text if text is not None else game.history.report(turn)
     if text is None:
         return 0
+    report = stored_report(game, turn)
+    label = game.ruleset.report_label(report)
     attachments: list[Attachment] = []
-    label = f"turn {turn}"
-    if game.settings.ruleset in ("diplomacy", "dirigible"):  # issue 10: the board, by phase
-        try:
-            from pbmref.reports.diplomacy import render_diplomacy_svg
-
-            report = build_turn_report(game, turn)
-            label = str(report.position_before.get("phase") or label)
-            svg = render_diplomacy_svg(report.position_after)
-            attachments.append(Attachment(f"{game.id}-{label}.svg", svg.encode(),
-                                          "image/svg+xml"))
-        except Exception:  # noqa: BLE001 - the text report goes out regardless
-            log.warning("no SVG map for %s turn %s", game.id, turn, exc_info=True)
-    if game.settings.ruleset in ("tweedekker", "fastplay"):
-        try:
-            from pbmref.reports.svg import render_svg
-
-            report = build_turn_report(game, turn)
-            svg = render_svg(report.position_after, report.events)
-            attachments.append(Attachment(f"{game.id}-turn-{turn:03d}.svg", svg.encode(),
-                                          "image/svg+xml"))
-        except Exception:  # noqa: BLE001 - the text report goes out regardless
-            log.warning("no SVG map for %s turn %s", game.id, turn, exc_info=True)
+    svg = game.ruleset.render_map_svg(report)
+    if svg is not None:
+        attachments.append(Attachment(f"{game.id}-{game.ruleset.file_label(report)}.svg",
+                                      svg.encode(), "image/svg+xml"))
     title = game.settings.title or game.id
     subject = f"[{game.id}] {'corrected ' if corrected else ''}report of {label} - {title}"
     digest = hashlib.sha256(text.encode()).hexdigest()[:16]
@@ -116,7 +92,7 @@ def queue_report(referee: Referee, game: Game, turn: int, text: str | None = Non
     for address in report_recipients(game):
         # Keyed by the report's text: the same report never goes out twice, a
         # corrected one (after a re-run) does.
-        referee.outgoing.enqueue(referee._mail(address, subject, text, attachments=attachments),
+        referee.outgoing.enqueue(referee.mail_to(address, subject, text, attachments=attachments),
                                  key=f"report:{game.id}:{turn}:{address}:{digest}")
         count += 1
     referee.state.raise_to("reported", game.id, turn)
@@ -131,42 +107,41 @@ def queue_missed_reports(referee: Referee) -> int:
             game = referee.store.open(gid)
         except StoreError:
             continue
+        played = game.history.is_adjudicated
         last = game.turn - 1 if game.settings.status == "open" else max(
-            (t for t in game.turn_numbers() if game.is_adjudicated(t)), default=0)
-        if last >= 1 and referee.state.last("reported", gid) < last and game.is_adjudicated(last):
+            (t for t in game.turn_numbers() if played(t)), default=0)
+        if last >= 1 and referee.state.last("reported", gid) < last and played(last):
             count += queue_report(referee, game, last)
     return count
 
 
-def send_reminders(referee: Referee, game_ids: Iterable[str]) -> int:
+def send_reminders(referee: Referee) -> int:
     """Remind players without orders, once per turn, some hours before the deadline."""
     now = referee.clock()
     count = 0
-    for gid in game_ids:
+    for gid in referee.store.reminders_due(now):
         try:
             game = referee.store.open(gid)
         except StoreError:
             continue
         s = game.settings
-        if s.status != "open" or not s.reminder_hours or s.deadline is None:
+        if not game.schedule.reminder_due(now):
             continue
-        if not (s.deadline - timedelta(hours=s.reminder_hours) <= now < s.deadline):
-            continue
+        turn = TurnName(game.turn_label, game.ruleset.words)
         for pid in game.waiting_for():
             key = f"{gid}:{game.turn}:{pid}"
             if not referee.state.once_per("reminded", key, now, timedelta(days=3650)):
                 continue
             player = s.players[pid]
-            name = referee._turn_name(game)  # Diplomacy: the phase (issue 10)
-            body = replies.reminder(gid, name, replies.when(s.deadline, s.timezone))
+            body = replies.reminder(gid, turn, replies.when(s.deadline, s.timezone))
             shared = [q for q in s.players.values()
                       if q.id != pid and set(q.addresses) & set(player.addresses)]
             if shared:  # one address flies several pilots: say which one (PILOT)
                 body = (f"This reminder is for your pilot {player.name or pid}; "
                         f"write PILOT {pid} in its orders.\n\n{body}")
             for address in player.addresses[:1]:
-                referee.outgoing.enqueue(referee._mail(
-                    address, f"[{gid}] reminder: orders for {replies.turn_words(name)}", body),
+                referee.outgoing.enqueue(referee.mail_to(
+                    address, f"[{gid}] reminder: orders for {turn}", body),
                     key=f"reminder:{key}:{address}")
                 count += 1
     return count
@@ -194,6 +169,6 @@ def adjudicate_due(referee: Referee, intake: Intake | None = None, *,
         report.adjudicated.append(record)
         queue_report(referee, referee.store.open(gid), record.turn, record.report_text)
     queue_missed_reports(referee)
-    report.reminders = send_reminders(referee, referee.store.list_games())
+    report.reminders = send_reminders(referee)
     report.sent = referee.deliver()
     return report

@@ -30,17 +30,17 @@ from xml.sax.saxutils import escape, quoteattr
 
 from pbmref.reports.common import WIDTH, fit_width, wrap
 from pbmref.reports.model import TurnReport
+from pbmref.rules.diplomacy.state import Variant
 
 __all__ = [
     "POWER_COLOURS",
-    "diplomacy_ruleset",
     "phase_words",
     "render_diplomacy_report",
     "render_diplomacy_svg",
+    "render_events",
     "render_position_text",
 ]
 
-RULESETS = ("diplomacy", "dirigible")
 RULE = "=" * WIDTH
 
 # The customary colours of the powers on the board.
@@ -56,8 +56,9 @@ _SEASONS = {"S": "Spring", "F": "Fall", "W": "Winter"}
 _KINDS = {"M": "movement", "R": "retreats", "A": "adjustments"}
 
 
-def diplomacy_ruleset(ruleset: str) -> bool:
-    return ruleset in RULESETS
+def _dirigible(data: Mapping[str, Any]) -> bool:
+    """A Dirigible Diplomacy position (its own variant of the rules, DD5-DD14)."""
+    return Variant(str(data.get("ruleset") or Variant.STANDARD)) is Variant.DIRIGIBLE
 
 
 def phase_words(phase: Any) -> str:
@@ -178,7 +179,7 @@ def _orders_section(report: TurnReport, names: Mapping[str, str]) -> list[str]:
             elif kind == "A" and _adjusts(before, power) != 0:
                 why = ("no orders: nothing built (DD3)" if _adjusts(before, power) > 0 else
                        "no orders: units removed in civil disorder (DD3"
-                       + (", DD11)" if report.ruleset == "dirigible" else ")"))
+                       + (", DD11)" if _dirigible(report.position_before) else ")"))
             else:
                 continue
             lines += wrap(f"{_power_label(power, before, names)}: {why}", "  ", "    ")
@@ -197,11 +198,12 @@ def _adjusts(position: Mapping[str, Any], power: str) -> int:
     to order in a Winter adjustment (DD1, DD11), by the engine's own rules."""
     from pbmref.rules.diplomacy import standard_map
     from pbmref.rules.diplomacy.adjust import balance, may_adjust
-    from pbmref.scenario_diplomacy import ScenarioError, position_from_dict
+    from pbmref.rules.diplomacy.codec import position_from_dict
+    from pbmref.rules.plaindata import PositionError
 
     try:
         pos = position_from_dict(position)
-    except ScenarioError:
+    except PositionError:
         return 0
     if not may_adjust(pos, standard_map(), power):
         return 0
@@ -264,7 +266,7 @@ def _centre_table(position: Mapping[str, Any], names: Mapping[str, str],
     from pbmref.rules.diplomacy import POWERS
     from pbmref.rules.diplomacy.dirigible import WIN_DIRIGIBLE, WIN_STANDARD
 
-    dirigible = str(position.get("ruleset", "")) == "dirigible"
+    dirigible = _dirigible(position)
     need = WIN_DIRIGIBLE if dirigible else WIN_STANDARD
     counts = _counts(position)
     points = _supply_points(position) if dirigible else {}
@@ -328,7 +330,7 @@ def render_diplomacy_report(report: TurnReport) -> str:
     before, after = report.position_before, report.position_after
     phase = str(before.get("phase", report.turn))
     next_phase = str(after.get("phase", ""))
-    variant = "Dirigible Diplomacy" if report.ruleset == "dirigible" else "Diplomacy"
+    variant = "Dirigible Diplomacy" if _dirigible(report.position_before) else "Diplomacy"
     title = (report.title or report.game_id).upper()
     tag = f"game {report.game_id}"
     lines = [RULE]
@@ -340,7 +342,7 @@ def render_diplomacy_report(report: TurnReport) -> str:
     winner = str(after.get("winner") or "") or (report.winners[0] if report.winners else "")
     if report.game_over or winner:
         lines += wrap(f"GAME OVER. {_power_label(winner, after, names)} wins "
-                      f"({'DD14' if report.ruleset == 'dirigible' else 'DD4'}).", "  ", "    ")
+                      f"({'DD14' if _dirigible(report.position_before) else 'DD4'}).", "  ", "    ")
     else:
         lines += wrap(f"Next: {next_phase} ({phase_words(next_phase)}), orders by "
                       f"{_deadline(report)}", "  ", "    ")
@@ -532,3 +534,34 @@ def render_diplomacy_svg(position: Mapping[str, Any], *, title: str = "") -> str
                    f'font-size="22" font-weight="bold">{escape(str(winner))} wins</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def render_events(events: list[dict[str, Any]]) -> list[str]:
+    """A phase's events as plain text lines (English), in order."""
+    out: list[str] = []
+    for e in events:
+        kind = e.get("kind")
+        rule = f" ({e['rule']})" if e.get("rule") else ""
+        power = e.get("power", "")
+        if kind == "order":
+            reason = f" ({e['reason']})" if e.get("reason") else ""
+            out.append(f"{e.get('order')}: {e.get('outcome')}{reason}")
+        elif kind == "dislodged":
+            by = f" from {e['province']}" if e.get("province") else ""
+            out.append(f"{power} {e.get('unit')} is dislodged{by}")
+        elif kind == "disbanded":
+            out.append(f"{power} {e.get('unit')} is disbanded: {e.get('reason', '')}{rule}")
+        elif kind == "devastated":
+            out.append(f"{power} devastates {e.get('province')}{rule}")
+        elif kind == "captured":
+            frm = f" ({e['reason']})" if e.get("reason") else ""
+            out.append(f"{power} takes {e.get('province')}{frm}")
+        elif kind == "built":
+            out.append(f"{power} builds {e.get('unit')}")
+        elif kind == "removed":
+            out.append(f"{power} removes {e.get('unit')}: {e.get('reason', '')}{rule}")
+        elif kind == "winner":
+            out.append(f"{power} wins the game{rule}")
+        else:
+            out.append(" ".join(f"{k}={v}" for k, v in e.items()))
+    return out

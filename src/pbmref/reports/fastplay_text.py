@@ -16,7 +16,7 @@ or more the first and ``+``.
 
 The report (``render_fastplay_report``) has: a header, the board after the
 turn with its key, move by move with every die (the words of
-``pbmref.rulesets.fastplay.render_events``), the planes table (hex, heading,
+``render_events``), the planes table (hex, heading,
 side, damage of ``hits_to_down``, victories, ace, cards left, NMR), the score
 by side, the orders given (secret until now), the dice rolled and the next
 deadline. Every line is at most 70 characters. Nothing here recomputes a
@@ -25,7 +25,7 @@ rule: it only reads the stored position, events and orders.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbmref.reports.asciimap import piece_mark
@@ -322,8 +322,6 @@ def _named(events: list[dict[str, Any]], names: Mapping[str, str]) -> list[dict[
 
 
 def _moves(report: TurnReport) -> list[str]:
-    from pbmref.rulesets.fastplay import render_events
-
     lines = ["", "MOVE BY MOVE (every die shown)", ""]
     for line in render_events(_named(report.events, report.names)):
         indent = len(line) - len(line.lstrip())
@@ -382,3 +380,98 @@ def render_fastplay_map_reply(position: Mapping[str, Any],
     lines += map_key(position, letters, names)
     lines += render_fastplay_tables(position, names, letters)
     return "\n".join(fit_width(lines)) + "\n"
+
+
+_SHOWN_ELSEWHERE = {"fire", "crash", "burn", "critical"}
+
+
+def _event_line(e: Mapping[str, Any]) -> str | None:
+    kind = e.get("kind")
+    if kind == "die":
+        if e.get("purpose") in _SHOWN_ELSEWHERE:
+            return None
+        sides = e.get("sides", 6)
+        die = "die" if sides == 6 else f"d{sides}"
+        return f"  {e['purpose']} {die} for {e['who']}: {e['value']}"
+    if kind == "nmr":
+        return f"{e['pilot']}: no orders ({e['count']} in a row); the referee flies the plane"
+    if kind == "burn":
+        return f"{e['pilot']} is burning: rolls {e['roll']}, {e['outcome']}"
+    if kind == "entered":
+        how = "as ordered" if e["chosen_by"] == "orders" else "placed by the referee"
+        near = f", nearest enemy {e['distance']} hexes" if e.get("distance") else ""
+        new = " (a new pilot)" if e.get("new_pilot") else ""
+        return f"{e['pilot']}{new} enters at {e['hex']} facing {e['heading']}, {how}{near}"
+    if kind == "duel":
+        return f"Duel: {' and '.join(e['pilots'])} fight it out alone"
+    if kind == "duel_over":
+        who = " and ".join(e["pilots"])
+        if e.get("winner"):
+            return (f"Duel of {who} over ({e['reason']}): {e['winner']} wins and must fly "
+                    "off the board before fighting again")
+        return f"Duel of {who} over ({e['reason']})"
+    if kind == "manoeuvre":
+        card = e.get("card") or "no card"
+        note = f" [{e['reason']}]" if e.get("reason") else ""
+        if e.get("outcome") == "left":
+            return f"{e['pilot']}: {card} from {e['from_hex']}, flies off the board{note}"
+        if e.get("outcome") == "stayed":
+            return f"{e['pilot']}: {card}, stays at {e['from_hex']} facing {e['heading']}{note}"
+        return f"{e['pilot']}: {card} {e['from_hex']} -> {e['to_hex']} {e['heading']}{note}"
+    if kind == "held_fire":
+        return f"{e['pilot']} holds fire ({e['reason']})"
+    if kind == "fire":
+        rolls = " ".join(str(r) for r in e.get("rolls", [])) or "-"
+        hits = e["hits"]
+        dice = f"{e['dice']} {'die' if e['dice'] == 1 else 'dice'}"
+        return (f"{e['shooter']} fires at {e['target']} ({e['distance']} hex"
+                f"{'es' if e['distance'] != 1 else ''}, {dice}): {rolls} -> "
+                f"{hits} hit{'s' if hits != 1 else ''}")
+    if kind == "critical":
+        extra = f", {e['extra_damage']} extra damage" if e.get("extra_damage") else ""
+        return f"  critical hit on {e['target']}: {e['roll']} {e['effect']}{extra}"
+    if kind == "card_lost":
+        return f"  {e['pilot']} loses the card {e['card']} ({e['cause']})"
+    if kind == "damage":
+        return f"{e['target']} takes {e['amount']} damage ({e['cause']}), now {e['hits']}"
+    if kind == "shot_down":
+        fate = ("lands safely and flies again next turn" if e["outcome"] == "down"
+                else "is put out of action")
+        return f"{e['target']} is shot down: crash roll {e['crash_roll']}, {fate}"
+    if kind == "victory":
+        return (f"Victory for {e['pilot']} over {e['target']} ({e['damage']} damage this "
+                f"turn), {e['victories']} in all")
+    if kind == "ace":
+        return f"{e['pilot']} is now {'a double ace' if e['title'] == 'double ace' else 'an ace'}" \
+               f" with {e['victories']} victories"
+    if kind == "removed":
+        return f"{e['pilot']} is removed from the game ({e['reason']})"
+    if kind == "game_over":
+        score = ", ".join(f"{t} {n}" for t, n in e.get("score", []))
+        return f"The game is over ({e['reason']}): {' and '.join(e['winners'])} win ({score})"
+    if kind == "refused":
+        return f"{e.get('pilot', '')}: orders refused: {e.get('message', '')}"
+    return None
+
+
+def render_events(events: Sequence[Mapping[str, Any]]) -> list[str]:
+    """A turn's events as plain text lines, grouped by move, every die shown."""
+    lines: list[str] = []
+    current: int | None = None
+    ended = False
+    for e in events:
+        move = int(e.get("move", 0))
+        if move != current:
+            if move == 0 and current is not None:
+                heading, ended = "End of the turn", True
+            elif move == 0:
+                heading = "Before the moves"
+            else:
+                heading = f"Move {move}"
+            if not (move == 0 and ended and current == 0):
+                lines.append(f"{heading}:")
+            current = move
+        text = _event_line(e)
+        if text is not None:
+            lines.append(text if text.startswith("  ") else f"  {text}")
+    return lines

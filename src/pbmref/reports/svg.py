@@ -75,13 +75,6 @@ class _Geometry:
         return " ".join(pts)
 
 
-def is_fastplay(position: Mapping[str, Any]) -> bool:
-    """A Fast Play position: so named, or on a rectangular board (FP1)."""
-    board = position.get("board")
-    return position.get("ruleset") == "fastplay" or (
-        isinstance(board, Mapping) and "files" in board)
-
-
 def _plane_shape(colour: str) -> str:
     """A little biplane seen from above, nose up (rotated into its heading)."""
     return (
@@ -97,13 +90,9 @@ def _plane_shape(colour: str) -> str:
 
 def render_svg(position: Mapping[str, Any], events: list[dict[str, Any]] | None = None,
                *, names: Mapping[str, str] | None = None, title: str | None = None) -> str:
-    """The position (scenario schema) as an SVG document; ``events`` adds the
-    paths flown and the bursts fired this turn. A Fast Play position (its
-    rectangular ``board: {files, ranks}``, FP1) is drawn by ``fastplay_svg``."""
-    if is_fastplay(position):
-        from pbmref.reports.fastplay_svg import render_fastplay_svg
-
-        return render_fastplay_svg(position, events, names=names, title=title)
+    """A tweedekker position (scenario schema) as an SVG document; ``events``
+    adds the paths flown and the bursts fired this turn. (Fast Play boards are
+    drawn by ``fastplay_svg``.)"""
     names = dict(names or {})
     events = list(events or [])
     board = board_of(position)

@@ -553,15 +553,8 @@ def render_orders(orders: Mapping[str, Mapping[str, Any]], pilots: list[str],
 
 
 def render_report(report: TurnReport) -> str:
-    """The whole turn report as text, every line at most 70 characters."""
-    if report.ruleset in ("diplomacy", "dirigible"):  # issue 10: phases, DD2a results
-        from pbmref.reports.diplomacy import render_diplomacy_report
-
-        return render_diplomacy_report(report)
-    if report.ruleset == "fastplay":  # issue 9: the rectangular board, FP rules
-        from pbmref.reports.fastplay_text import render_fastplay_report
-
-        return render_fastplay_report(report)
+    """The whole tweedekker turn report as text, every line at most 70 characters.
+    (Fast Play and Diplomacy reports have renderers of their own.)"""
     namer = _Namer(report)
     lines = _header(report, namer)
     lines += _map_section(report, namer)

@@ -1,72 +1,126 @@
-"""What the two air rulesets share behind the plain-data interface.
+"""What the two air rulesets (tweedekker, Fast Play) share behind ``Ruleset``.
 
-Each air ruleset names its position codec, its orders-layer module (imported
-late: it sits above the rules), its engine and how stored entries become
-typed orders; reading, checking and adjudicating then go the same way.
+Each names its position codec, its orders-layer readers, its engine and how
+stored entries become typed orders; decoding, checking, adjudicating with
+replayed dice and running scenario files then go the same way for both.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Mapping
+from abc import abstractmethod
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from pbmref.orders.errors import OrderMailError
 from pbmref.rules.dice import Dice
 from pbmref.rules.eventdata import Event, event_to_dict
-from pbmref.rulesets import OrdersEntry, Outcome
+from pbmref.rules.plaindata import PositionError
+from pbmref.rulesets.base import (
+    Outcome,
+    Ruleset,
+    ScenarioError,
+    ScenarioResult,
+)
+from pbmref.rulesets.expect import compare
 
-__all__ = ["AirRuleset"]
+__all__ = ["AirRuleset", "order_error_path"]
+
+# Keys of a scenario file that are not part of the position.
+SCENARIO_ONLY = ("orders", "expect", "seed", "description", "title")
 
 
-class AirRuleset:
-    """The plain-data Ruleset of an air game; subclasses fill in the parts."""
+def order_error_path(exc: OrderMailError, player: str, entry: Any) -> tuple[str | int, ...]:
+    """Where in a scenario's ``orders.PLAYER`` an order error points (its section
+    and its place in the list), for the file's line."""
+    path: tuple[str | int, ...] = ("orders", player)
+    section: str | None = None
+    line_no = exc.line_no
+    if not isinstance(entry, Mapping):
+        return path
+    if section is None and isinstance(line_no, int):
+        for name in ("plane", "zeppelin"):
+            items = entry.get(name)
+            if isinstance(items, list) and 0 < line_no <= len(items) and (
+                exc.line is None or str(items[line_no - 1]).strip() == str(exc.line).strip()
+            ):
+                section = name
+                break
+    if section is None:
+        return path
+    path = (*path, str(section).lower())
+    if isinstance(line_no, int) and line_no > 0:
+        path = (*path, line_no - 1)
+    return path
 
-    name: ClassVar[str]
-    orders_module: ClassVar[str]  # e.g. "pbmref.orders.tweedekker"
 
-    # The parts, as static functions of the subclass.
-    position_from_dict: Callable[[Mapping[str, Any]], Any]
-    position_to_dict: Callable[[Any], dict[str, Any]]
-    turn_orders: Callable[[Any, Mapping[str, OrdersEntry]], Any]
-    run_engine: Callable[[Any, Any, Dice], tuple[Any, tuple[Event, ...]]]
+class AirRuleset(Ruleset):
+    """A Ruleset of an air game; subclasses name the parts."""
 
-    def orders_layer(self) -> Any:
-        return importlib.import_module(self.orders_module)
+    player_keys: ClassVar[tuple[str, ...]] = ("aircraft",)
 
-    def check_position(self, data: dict[str, Any]) -> None:
-        """Raise ``PositionError`` (with the key path) for a wrong position."""
-        type(self).position_from_dict(data)
+    @abstractmethod
+    def typed_orders(self, state: Any, orders: Mapping[str, Mapping[str, Any]]) -> Any:
+        """Every player's stored entry as the engine's typed orders of one turn;
+        raises ``OrderMailError`` for an entry a player could not have mailed."""
 
-    def parse_orders(
-        self, position: dict[str, Any], player: str, body_lines: list[tuple[int, str]]
-    ) -> OrdersEntry:
-        """Read one player's order-mail body into an orders entry (orders layer)."""
-        state = type(self).position_from_dict(position)
-        result: OrdersEntry = self.orders_layer().parse_body(state, player, body_lines)
-        return result
+    @abstractmethod
+    def run_engine(self, state: Any, orders: Any, dice: Dice) -> tuple[Any, tuple[Event, ...]]:
+        """The engine's turn: ``(state, orders, dice) -> (state, events)``."""
 
-    def check_orders(self, position: dict[str, Any], player: str, entry: OrdersEntry) -> None:
-        """Raise the orders layer's ``OrderError`` when the entry is not allowed."""
-        state = type(self).position_from_dict(position)
-        self.orders_layer().entry_to_orders(state, player, entry or {})
+    def check_orders(self, state: Any, player: str, entry: Mapping[str, Any]) -> None:
+        self.typed_orders(state, {player: entry})
 
-    def adjudicate(
-        self,
-        position: dict[str, Any],
-        orders: dict[str, OrdersEntry],
-        seed: int,
-        replay: list[int] | None = None,
-    ) -> Outcome:
-        """One turn. ``replay``: dice recorded by an earlier run of it (V5)."""
-        cls = type(self)
-        state = cls.position_from_dict(position)
-        dice = Dice(seed, replay=replay)
-        new_state, events = cls.run_engine(state, cls.turn_orders(state, orders), dice)
+    def remove_player(self, data: Mapping[str, Any], player: str) -> dict[str, Any] | None:
+        """The aircraft of a kicked player is out of play (state ``removed``)."""
+        aircraft = data.get("aircraft")
+        if not isinstance(aircraft, Mapping) or player not in aircraft:
+            return None
+        entry = dict(aircraft[player])
+        if entry.get("state") in ("left", "down", "removed"):
+            return None
+        entry["state"] = "removed"
+        return {**data, "aircraft": {**aircraft, player: entry}}
+
+    def adjudicate(self, position: Mapping[str, Any], orders: Mapping[str, Mapping[str, Any]],
+                   seed: int, replay: Sequence[int] | None = None) -> Outcome:
+        state = self.decode(position)
+        dice = Dice(seed, replay=list(replay) if replay is not None else None)
+        new_state, events = self.run_engine(state, self.typed_orders(state, orders), dice)
         board = state.board
         return Outcome(
-            position=cls.position_to_dict(new_state),
+            position=self.encode(new_state),
             events=[event_to_dict(e, board) for e in events],
             dice=dice.values(),
             game_over=new_state.game_over,
             winners=list(new_state.winners),
         )
+
+    def play_scenario(self, data: Mapping[str, Any], expect: Any) -> ScenarioResult:
+        position = {k: v for k, v in data.items() if k not in SCENARIO_ONLY}
+        try:
+            state = self.decode(position)
+        except PositionError as exc:
+            raise ScenarioError.of_position(exc) from None
+        orders = data.get("orders") or {}
+        if not isinstance(orders, Mapping):
+            raise ScenarioError("orders: expected one entry per player", path=("orders",))
+        for player, entry in orders.items():
+            if entry is not None and not isinstance(entry, Mapping):
+                raise ScenarioError(f"orders of {player}: expected a mapping such as "
+                                    "{plane: [...], zeppelin: [...]}", path=("orders", player))
+            try:
+                self.check_orders(state, str(player), dict(entry or {}))
+            except OrderMailError as exc:
+                raise ScenarioError(f"orders of {player}: {exc.message}", exc.rule,
+                                    order_error_path(exc, str(player), entry)) from None
+        seed = data.get("seed", 0)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ScenarioError(f"seed: expected a whole number, found {seed!r}", path=("seed",))
+        outcome = self.adjudicate(position, {str(p): dict(e or {}) for p, e in orders.items()},
+                                  seed)
+        result = dict(outcome.position)
+        if outcome.game_over:
+            result["game_over"] = True
+            result["winners"] = list(outcome.winners)
+        result["events"] = list(outcome.events)
+        return ScenarioResult(result, compare(expect or {}, result))

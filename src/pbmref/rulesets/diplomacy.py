@@ -1,111 +1,332 @@
-"""Diplomacy and Dirigible Diplomacy behind the plain-data ruleset interface.
+"""Diplomacy and Dirigible Diplomacy as ``Ruleset`` objects.
 
 Positions are the scenario schema's Diplomacy keys (``phase``, ``units``,
 ``centers``, ``dislodged``, ``standoffs``, ``devastated``, ``winner``,
-``settings``); see ``pbmref.scenario_diplomacy``. A player is a power: the
-player id is the power code (``FRA``), or ``position["players"][id]`` names it.
-An orders entry is ``{"orders": ["A Par - Bur", ...]}`` (canonical order lines);
-a bare list of lines is accepted too.
-
-Also here for the scenario runner: ``run_scenario`` (re-exported).
+``settings``; the codec is ``pbmref.rules.diplomacy.codec``), plus
+``players``: which player plays which power (a player id that is a power
+code, ``FRA``, plays that power). An orders entry is ``{"orders": ["A Par -
+Bur", ...]}`` (canonical order lines, read by ``pbmref.orders.diplomacy``).
+One phase is played per turn (DD1); players name a turn by its phase.
 """
 
 from __future__ import annotations
 
-import importlib
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
-from pbmref.rulesets import OrdersEntry, Outcome
+from pbmref.orders.diplomacy import parse_body, parse_line, parse_orders, to_order
+from pbmref.orders.errors import OrderMailError, UnknownPlayerError
+from pbmref.reports.diplomacy import (
+    render_diplomacy_report,
+    render_diplomacy_svg,
+    render_position_text,
+)
+from pbmref.reports.model import TurnReport
+from pbmref.rules.diplomacy import (
+    POWERS,
+    Order,
+    Position,
+    Variant,
+    adjudicate_full,
+    order_key,
+)
+from pbmref.rules.diplomacy.adjust import balance, may_adjust
+from pbmref.rules.diplomacy.codec import position_from_dict, position_to_dict, unit_text
+from pbmref.rules.diplomacy.dirigible import supply_points
+from pbmref.rules.diplomacy.map import standard_map
+from pbmref.rules.diplomacy.state import initial_position
+from pbmref.rules.plaindata import PositionError
+from pbmref.rulesets.base import (
+    Lines,
+    NewGameOptions,
+    Opening,
+    OrdersEntry,
+    Outcome,
+    PlayerSpec,
+    Ruleset,
+    ScenarioError,
+    ScenarioResult,
+    Words,
+)
 
-__all__ = [
-    "RULESET", "DiplomacyRuleset", "PositionError", "render_events", "ruleset_for", "run_scenario",
-]
-
-
-class PositionError(ValueError):
-    """A wrong position value; ``path`` locates it (first key of the message)."""
-
-    def __init__(self, path: tuple[str | int, ...], message: str, rule: str = "") -> None:
-        self.path = path
-        self.message = message
-        self.rule = rule
-        super().__init__(f"{'.'.join(map(str, path))}: {message}")
-
-
-def _scen() -> Any:
-    return importlib.import_module("pbmref.scenario_diplomacy")
-
-
-def _orders_layer() -> Any:
-    return importlib.import_module("pbmref.orders.diplomacy")
-
-
-def run_scenario(data: dict[str, Any]) -> Any:
-    return _scen().run_scenario(data)
-
-
-def _position(data: dict[str, Any], name: str) -> Any:
-    scen = _scen()
-    merged = dict(data)
-    merged.setdefault("ruleset", name)
-    try:
-        return scen.position_from_dict(merged)
-    except scen.ScenarioError as exc:
-        head, _, rest = exc.message.partition(": ")
-        path = tuple(head.split(".")) if rest else ()
-        raise PositionError(path, rest or exc.message) from None
-
-
-def _power(position: dict[str, Any], player: str) -> str:
-    players = position.get("players") or {}
-    power = str(players.get(player, player)).strip().upper()
-    from pbmref.rules.diplomacy import POWERS
-
-    if power not in POWERS:
-        raise _orders_errors().UnknownPlayerError(
-            f"{player} plays no power of this game (powers: {', '.join(POWERS)})")
-    return power
-
-
-def _orders_errors() -> Any:
-    return importlib.import_module("pbmref.orders.errors")
-
-
-def _lines(entry: OrdersEntry | list[str] | None) -> list[str]:
-    if entry is None:
-        return []
-    if isinstance(entry, list):
-        return [str(x) for x in entry]
-    return [str(x) for x in entry.get("orders") or []]
+__all__ = ["Board", "DiplomacyRuleset", "DirigibleRuleset", "assign_powers"]
 
 
 @dataclass(frozen=True)
-class DiplomacyRuleset:
-    name: str = "diplomacy"
+class Board:
+    """A decoded Diplomacy position and who plays which power."""
 
-    def check_position(self, data: dict[str, Any]) -> None:
-        _position(data, self.name)
+    position: Position
+    players: Mapping[str, str] = field(default_factory=dict)  # player id -> power
 
-    def parse_orders(
-        self, position: dict[str, Any], player: str, body_lines: list[tuple[int, str]]
-    ) -> OrdersEntry:
-        pos = _position(position, self.name)
-        orders = _orders_layer().parse_body(body_lines, _power(position, player), pos)
+    def power_of(self, player: str) -> str:
+        power = str(self.players.get(player, player)).strip().upper()
+        if power not in POWERS:
+            raise UnknownPlayerError(
+                f"{player} plays no power of this game (powers: {', '.join(POWERS)})")
+        return power
+
+
+def _lines(entry: Mapping[str, Any] | Sequence[Any] | None) -> list[str]:
+    if entry is None:
+        return []
+    if isinstance(entry, Mapping):
+        return [str(x) for x in entry.get("orders") or []]
+    return [str(x) for x in entry]
+
+
+def assign_powers(players: Sequence[PlayerSpec]) -> dict[str, str]:
+    """Player id -> power (AUS ENG FRA GER ITA RUS TUR).
+
+    A player keeps the power named by ``power`` (or by an id or ``airfield`` that
+    is a power code); the others get the free powers in the usual order. Powers
+    nobody plays stay in civil disorder (their units hold, DD3).
+    """
+    if len(players) > len(POWERS):
+        raise ValueError(f"Diplomacy has {len(POWERS)} powers; {len(players)} players given")
+    out: dict[str, str] = {}
+    for p in players:
+        wish = next((str(w).upper() for w in (p.power, p.id, p.airfield)
+                     if w and str(w).upper() in POWERS), None)
+        for named in (p.power, p.airfield):  # the CLI's fourth field names the power
+            if named and str(named).upper() not in POWERS:
+                raise ValueError(f"{p.id}: {named!r} is not a power; powers: "
+                                 f"{', '.join(POWERS)}")
+        if wish is not None:
+            if wish in out.values():
+                raise ValueError(f"{wish} is given to two players")
+            out[p.id] = wish
+    free = [pw for pw in POWERS if pw not in out.values()]
+    for p in players:
+        if p.id not in out:
+            out[p.id] = free.pop(0)
+    return {p.id: out[p.id] for p in players}
+
+
+# ---------------------------------------------------------------- scenario files
+
+
+def _power_code(name: object, where: tuple[str | int, ...]) -> str:
+    p = str(name).strip().upper()
+    if p not in POWERS:
+        raise ScenarioError(f"unknown power {name!r}; powers are {', '.join(POWERS)}",
+                            path=where)
+    return p
+
+
+def _powers_mapping(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    value = data.get(key) or {}
+    if not isinstance(value, Mapping):
+        raise ScenarioError("expected a mapping of powers", path=(key,))
+    return value
+
+
+def _items(value: object, where: tuple[str | int, ...]) -> list[Any]:
+    if value is None:
+        return []
+    if isinstance(value, (str, int)):
+        return [value]
+    if not isinstance(value, list):
+        raise ScenarioError("expected a list", path=where)
+    return value
+
+
+def _scenario_orders(data: Mapping[str, Any], pos: Position) -> list[Order]:
+    out: list[Order] = []
+    for power, items in _powers_mapping(data, "orders").items():
+        pw = _power_code(power, ("orders",))
+        for n, line in enumerate(_items(items, ("orders", pw)), 1):
+            try:
+                parsed = parse_line(str(line), n)
+                out.append(to_order(parsed, pw, pos, strict=False))
+            except OrderMailError as exc:
+                caret = exc.caret()
+                detail = f"\n{caret}" if caret else ""
+                raise ScenarioError(f"{exc.message}{detail}",
+                                    path=("orders", pw, n - 1)) from None
+    return out
+
+
+def _compare(expected: Any, actual: Any, path: str) -> list[str]:
+    """Subset comparison; lists of scalars compare as sets (unit order is free)."""
+    if isinstance(expected, Mapping):
+        if not isinstance(actual, Mapping):
+            return [f"{path}: expected {expected!r}, got {actual!r}"]
+        out: list[str] = []
+        for k, v in expected.items():
+            sub = f"{path}.{k}" if path else str(k)
+            if str(k) not in actual:
+                if v in ([], {}, None):
+                    continue
+                out.append(f"{sub}: expected {v!r}, but there is none")
+                continue
+            out.extend(_compare(v, actual[str(k)], sub))
+        return out
+    if isinstance(expected, list):
+        if not isinstance(actual, list):
+            return [f"{path}: expected {expected!r}, got {actual!r}"]
+        if all(not isinstance(e, (Mapping, list)) for e in expected):
+            want = sorted(_norm(e) for e in expected)
+            got = sorted(_norm(a) for a in actual)
+            if want != got:
+                return [f"{path}: expected {sorted(map(str, expected))}, got {sorted(map(str, actual))}"]
+            return []
+        # entries (events, retreats) are found in order among the actual ones
+        i = 0
+        for n, item in enumerate(expected):
+            while i < len(actual) and _compare(item, actual[i], path):
+                i += 1
+            if i >= len(actual):
+                return [f"{path}[{n}]: expected an entry {item!r} (in this order), found none"]
+            i += 1
+        return []
+    if _norm(expected) != _norm(actual):
+        return [f"{path}: expected {expected!r}, got {actual!r}"]
+    return []
+
+
+def _norm(value: Any) -> str:
+    if value is None:
+        return "null"
+    return " ".join(str(value).replace("(", "/").replace(")", "").lower().split())
+
+
+def _normalise_expect(expect: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(expect)
+    results = expect.get("results")
+    if isinstance(results, Mapping):
+        out["results"] = {" ".join(str(k).split()).lower(): v for k, v in results.items()}
+    return out
+
+
+HELP = """\
+How to send orders (pbmref, Diplomacy and Dirigible Diplomacy)
+
+Write a plain-text mail to the referee, one order a line, e.g.:
+
+  GAME dip1
+  PASSWORD swordfish
+  PHASE S1901M
+  A Par - Bur
+  F Lon S F Nth - Eng
+  A Lon - Bel via convoy
+  F Nth C A Lon - Bel
+  D Mun S A Ber - Mun
+  D Mun devastate
+  END
+
+Movement: hold (A Par H), move (-), support (S), convoy (C).
+Dirigibles (D) move to any neighbour, support dirigibles, support
+the army or fleet in their own province (DD8) and devastate
+(D Mun devastate, DD10). Retreats: A Mun - Boh, or Disband A Mun.
+Winter: Build A Par, Build F StP/sc, Build D Ber, Disband A War,
+Waive. Units without an order hold; missed retreats disband.
+PHASE is optional; when given it must be the open phase.
+
+Commands (alone or beside orders):
+  HELP       this text
+  ORDERS     your orders in force
+  STATUS     the phase, the deadline, who has sent orders
+  MAP        the board now
+  HISTORY n  the report of turn n (the n-th phase played)
+  CLEAR      withdraw your orders for this phase
+
+Your mail is checked at once and answered. A mail with a mistake is
+refused whole and your earlier orders stay in force; a new mail's
+orders replace all earlier ones. Orders are secret until the phase
+is adjudicated.
+"""
+
+WORDS = Words(
+    noun="phase", keyword="PHASE", help=HELP, next_after="the next phase",
+    none_yet="  (none yet: without orders your units hold, DD3)",
+    accepted=("You may send new orders until then; a new mail's orders",
+              "replace all of these. Units without an order hold.",
+              "Send CLEAR to withdraw them."),
+    cleared=("Without new orders by the deadline your units hold, dislodged",
+             "units are disbanded and nothing is built (rule DD3)."),
+    reminder=("Without orders your units hold, dislodged units are disbanded",
+              "and nothing is built (rule DD3). Send HELP for how to write orders."),
+)
+
+
+class DiplomacyRuleset(Ruleset):
+    """Standard Diplomacy (DD1-DD4), as the DATC adjudicates it."""
+
+    name: ClassVar[str] = "diplomacy"
+    title: ClassVar[str] = "Diplomacy"
+    words: ClassVar[Words] = WORDS
+    variant: ClassVar[Variant] = Variant.STANDARD
+    player_keys: ClassVar[tuple[str, ...]] = ()
+
+    # ------------------------------------------------------------ a new game
+
+    def opening(self, players: Sequence[PlayerSpec], options: NewGameOptions, seed: int,
+                position: Mapping[str, Any] | None = None) -> Opening:
+        """The engine's opening position (DD4: Spring 1901; DD12: Winter 1900
+        builds), or the GM's ``position``, with the players' powers under
+        ``players``."""
+        del options, seed
+        if position is None:
+            out = position_to_dict(initial_position(self.variant))
+            how = f"opening position of {self.name} ({out['phase']})"
+        else:
+            out = dict(position)
+            out.setdefault("ruleset", self.name)
+            if out["ruleset"] != self.name:
+                raise ValueError(f"the position is for {out['ruleset']}, the game is "
+                                 f"{self.name}")
+            how = f"position given by the game master ({out.get('phase', '?')})"
+        if not out.get("players"):
+            out["players"] = assign_powers(players)
+        powers = ", ".join(f"{pid} {pw}" for pid, pw in out["players"].items())
+        return Opening(out, f"{how}; powers: {powers}")
+
+    def unplayed(self, position: Mapping[str, Any]) -> list[str]:
+        played = {str(p).upper() for p in (position.get("players") or {}).values()}
+        return [p for p in POWERS if p not in played]
+
+    # ------------------------------------------------------------ positions
+
+    def decode(self, data: Mapping[str, Any]) -> Board:
+        merged = dict(data)
+        merged.setdefault("ruleset", self.name)
+        players = data.get("players") or {}
+        if not isinstance(players, Mapping):
+            raise PositionError(("players",), "expected a mapping of player ids to powers")
+        return Board(position_from_dict(merged), {str(k): str(v) for k, v in players.items()})
+
+    def encode(self, state: Board) -> dict[str, Any]:
+        out = position_to_dict(state.position)
+        if state.players:
+            out["players"] = dict(state.players)
+        return out
+
+    def reads_positions_of(self, name: str) -> bool:
+        return name in (DiplomacyRuleset.name, DirigibleRuleset.name)
+
+    def turn_label(self, position: Mapping[str, Any], turn: int) -> int | str:
+        return str(position.get("phase") or turn)
+
+    # ------------------------------------------------------------ orders
+
+    def read_orders(self, state: Board, player: str, lines: Lines) -> OrdersEntry:
+        orders = parse_body(lines, state.power_of(player), state.position)
         return {"orders": [str(o) for o in orders]}
 
-    def needs_orders(self, position: dict[str, Any], player: str) -> bool:
+    def check_orders(self, state: Board, player: str, entry: Mapping[str, Any]) -> None:
+        parse_body(list(enumerate(_lines(entry), 1)), state.power_of(player), state.position)
+
+    def needs_orders(self, state: Board, player: str) -> bool:
         """Has this player anything to order in the open phase (DD1)? A power with
         no units in a movement phase, no dislodged unit in a retreat phase, or no
         build or removal due in a Winter phase is not waited for."""
-        from pbmref.rules.diplomacy.adjust import may_adjust
-        from pbmref.rules.diplomacy.map import standard_map
-
+        pos = state.position
         try:
-            pos = _position(position, self.name)
-            power = _power(position, player)
-        except Exception:  # noqa: BLE001 - unsure: wait for the player, as before
-            return True
+            power = state.power_of(player)
+        except UnknownPlayerError:
+            return True  # unsure: wait for the player
         kind = pos.phase.kind
         if kind == "R":
             return any(d.unit.power == power for d in pos.dislodged)
@@ -113,72 +334,93 @@ class DiplomacyRuleset:
             return may_adjust(pos, standard_map(), power)
         return bool(pos.units_of(power))
 
-    def check_orders(self, position: dict[str, Any], player: str, entry: OrdersEntry) -> None:
-        pos = _position(position, self.name)
-        lines = list(enumerate(_lines(entry), 1))
-        _orders_layer().parse_body(lines, _power(position, player), pos)
+    # ------------------------------------------------------------ adjudication
 
-    def adjudicate(
-        self, position: dict[str, Any], orders: dict[str, OrdersEntry], seed: int
-    ) -> Outcome:
-        from pbmref.rules.diplomacy import adjudicate_full
-
-        pos = _position(position, self.name)
-        typed = []
+    def adjudicate(self, position: Mapping[str, Any], orders: Mapping[str, Mapping[str, Any]],
+                   seed: int, replay: Sequence[int] | None = None) -> Outcome:
+        """One phase; Diplomacy rolls no dice (``seed`` and ``replay`` are unused)."""
+        del seed, replay
+        board = self.decode(position)
+        typed: list[Order] = []
         for player, entry in orders.items():
-            power = _power(position, player)
-            for parsed, order in _orders_layer().parse_orders(
-                list(enumerate(_lines(entry), 1)), power, pos, strict=False
-            ):
-                del parsed
+            power = board.power_of(player)
+            for _parsed, order in parse_orders(list(enumerate(_lines(entry), 1)), power,
+                                               board.position, strict=False):
                 typed.append(order)
-        adj = adjudicate_full(pos, typed)
-        new = _scen().position_to_dict(adj.state)
-        for key in ("players",):
-            if key in position:
-                new[key] = position[key]
+        adj = adjudicate_full(board.position, typed)
+        new = position_to_dict(adj.state)
+        if "players" in position:
+            new["players"] = position["players"]
         winner = adj.state.winner
-        return Outcome(
-            position=new,
-            events=[e.to_dict() for e in adj.events],
-            game_over=winner is not None,
-            winners=[winner] if winner else [],
-        )
+        return Outcome(position=new, events=[e.to_dict() for e in adj.events],
+                       game_over=winner is not None, winners=[winner] if winner else [])
+
+    # ------------------------------------------------------------ reports
+
+    def render_report(self, report: TurnReport) -> str:
+        return render_diplomacy_report(report)
+
+    def render_map_svg(self, report: TurnReport) -> str | None:
+        return render_diplomacy_svg(report.position_after)
+
+    def render_position_svg(self, position: Mapping[str, Any],
+                            names: Mapping[str, str]) -> str | None:
+        return render_diplomacy_svg(position)
+
+    def map_reply(self, position: Mapping[str, Any], names: Mapping[str, str],
+                  title: str) -> str:
+        return render_position_text(position, names, title)
+
+    def report_label(self, report: TurnReport) -> str:
+        return str(report.position_before.get("phase") or self.words.turn(report.turn))
+
+    def file_label(self, report: TurnReport) -> str:
+        return str(report.position_before.get("phase") or f"turn-{report.turn:03d}")
+
+    # ------------------------------------------------------------ scenarios
+
+    def play_scenario(self, data: Mapping[str, Any], expect: Any) -> ScenarioResult:
+        """One phase of a scenario. A line that cannot be read is an error of the
+        file; a readable order the rules do not allow is adjudicated as not given
+        (DD2): the unit holds, the order fails, and the reason is in the events."""
+        if not isinstance(data, Mapping):
+            raise ScenarioError("a scenario is a mapping of keys (ruleset, phase, units, "
+                                "orders ...)")
+        try:
+            pos = position_from_dict({"ruleset": self.name, **data})
+        except PositionError as exc:
+            raise ScenarioError.of_position(exc) from None
+        adj = adjudicate_full(pos, _scenario_orders(data, pos))
+        result = position_to_dict(adj.state)
+        dislodged: dict[str, list[str]] = {}
+        for d in adj.dislodged:
+            dislodged.setdefault(d.unit.power, []).append(unit_text(d.unit))
+        for e in adj.events:
+            if e.kind == "dislodged" and e.unit and e.unit.startswith("D "):
+                dislodged.setdefault(str(e.power), []).append(e.unit)
+        result["dislodged"] = {p: sorted(v) for p, v in sorted(dislodged.items())}
+        result["results"] = {order_key(r.order): r.outcome.value for r in adj.results}
+        if pos.variant is Variant.DIRIGIBLE:
+            basis = pos if pos.phase.kind == "A" else adj.state
+            result["supply_points"] = {p: supply_points(basis, p) for p in basis.powers}
+            result["upkeep_balance"] = {p: balance(basis, p) for p in basis.powers}
+        events = [e.to_dict() for e in adj.events]
+        result["events"] = events
+        differences: list[str] = []
+        if expect is not None:
+            if not isinstance(expect, Mapping):
+                raise ScenarioError("expected a mapping of results", path=("expect",))
+            actual = dict(result)
+            actual["results"] = {" ".join(k.split()).lower(): v
+                                 for k, v in result["results"].items()}
+            differences = _compare(_normalise_expect(expect), actual, "")
+        return ScenarioResult(result, differences)
 
 
-def render_events(events: list[dict[str, Any]]) -> list[str]:
-    """A phase's events as plain text lines (English), in order."""
-    out: list[str] = []
-    for e in events:
-        kind = e.get("kind")
-        rule = f" ({e['rule']})" if e.get("rule") else ""
-        power = e.get("power", "")
-        if kind == "order":
-            reason = f" ({e['reason']})" if e.get("reason") else ""
-            out.append(f"{e.get('order')}: {e.get('outcome')}{reason}")
-        elif kind == "dislodged":
-            by = f" from {e['province']}" if e.get("province") else ""
-            out.append(f"{power} {e.get('unit')} is dislodged{by}")
-        elif kind == "disbanded":
-            out.append(f"{power} {e.get('unit')} is disbanded: {e.get('reason', '')}{rule}")
-        elif kind == "devastated":
-            out.append(f"{power} devastates {e.get('province')}{rule}")
-        elif kind == "captured":
-            frm = f" ({e['reason']})" if e.get("reason") else ""
-            out.append(f"{power} takes {e.get('province')}{frm}")
-        elif kind == "built":
-            out.append(f"{power} builds {e.get('unit')}")
-        elif kind == "removed":
-            out.append(f"{power} removes {e.get('unit')}: {e.get('reason', '')}{rule}")
-        elif kind == "winner":
-            out.append(f"{power} wins the game{rule}")
-        else:
-            out.append(" ".join(f"{k}={v}" for k, v in e.items()))
-    return out
+class DirigibleRuleset(DiplomacyRuleset):
+    """Dirigible Diplomacy: airship fleets, supply points, devastation (DD5-DD14)."""
 
+    name: ClassVar[str] = "dirigible"
+    title: ClassVar[str] = "Dirigible Diplomacy"
+    variant: ClassVar[Variant] = Variant.DIRIGIBLE
 
-def ruleset_for(name: str) -> DiplomacyRuleset:
-    return DiplomacyRuleset(name)
-
-
-RULESET = DiplomacyRuleset()

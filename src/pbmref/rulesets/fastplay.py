@@ -1,227 +1,156 @@
-"""The Fast Play ruleset behind the plain-data interface of ``pbmref.rulesets``.
+"""Fast Play, the classroom dice rules, as a ``Ruleset``.
 
-Positions and orders come in as the scenario schema's plain data; the engine
-in ``pbmref.rules.fastplay`` adjudicates, and order lines are read by the
-orders layer (``pbmref.orders.fastplay``), imported late because it sits above.
-
-Also here, for the scenario runner and the reports:
-
-- ``run_scenario(data) -> ScenarioResult(position, events, differences)``
-  (raises ``ScenarioError`` for a scenario that cannot run, with ``rule`` set
-  when its orders are refused);
-- ``render_events(events) -> list[str]``: a turn's events as plain text lines.
+The engine is ``pbmref.rules.fastplay``; order lines are read by
+``pbmref.orders.fastplay``; reports are drawn by ``pbmref.reports.fastplay_text``
+and ``fastplay_svg``. A class's boards are built by ``pbmref.gm.classroom``
+(new games are always given their position).
 """
 
 from __future__ import annotations
 
-import importlib
+import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
-from pbmref.expect import compare
+from pbmref.orders.fastplay import entry_to_orders, parse_body
+from pbmref.reports.fastplay_svg import render_fastplay_svg
+from pbmref.reports.fastplay_text import render_fastplay_map_reply, render_fastplay_report
+from pbmref.reports.model import TurnReport
+from pbmref.rules.dice import Dice
+from pbmref.rules.eventdata import Event
+from pbmref.rules.fastplay.autopilot import orders_entry
 from pbmref.rules.fastplay.engine import adjudicate_turn
 from pbmref.rules.fastplay.orders import PlaneOrders, TurnOrders
 from pbmref.rules.fastplay.position import position_from_dict, position_to_dict
 from pbmref.rules.fastplay.state import GameState
-from pbmref.rulesets import OrdersEntry
 from pbmref.rulesets.air import AirRuleset
+from pbmref.rulesets.base import Lines, NewGameOptions, Opening, OrdersEntry, PlayerSpec, Words
 
-__all__ = [
-    "RULESET", "FastPlayRuleset", "ScenarioError", "ScenarioResult", "render_events",
-    "run_scenario", "turn_orders",
-]
+__all__ = ["FastPlayRuleset", "turn_orders"]
 
 
-def _orders_layer() -> Any:
-    return importlib.import_module("pbmref.orders.fastplay")
-
-
-def turn_orders(state: GameState, orders: Mapping[str, OrdersEntry]) -> TurnOrders:
+def turn_orders(state: GameState, orders: Mapping[str, Mapping[str, Any]]) -> TurnOrders:
     """Every player's stored entry as typed orders; a player left out sent no mail."""
     plane: dict[str, PlaneOrders] = {}
     for player, entry in orders.items():
-        typed = _orders_layer().entry_to_orders(state, str(player), entry or {})
+        typed = entry_to_orders(state, str(player), entry or {})
         if typed is not None:
             plane[str(player)] = typed
     return TurnOrders(plane=plane)
 
 
+HELP = """\
+How to send orders (pbmref, Fast Play)
+
+Write a plain-text mail to the referee, for example:
+
+  GAME 7b-1
+  PASSWORD swordfish
+  TURN 3
+  PLANE
+  1: LS
+  2: A f-0
+  3: AF
+  END
+
+Each turn you play three cards from your deck, one a move (FP4):
+A ahead, L left turn, R right turn, LS slip left, RS slip right,
+AF two hexes ahead, ST stall (stay), STL / STR stall and turn left
+or right, I Immelman. A deck holds three each of A L R LS RS and
+one each of AF ST STL STR I; a card may be played in one turn as
+often as your deck holds it, and lost cards are gone (FP6).
+Your plane fires ahead at the nearest enemy within 5 hexes by itself
+(FP7); write f-0 after a card to hold fire that move.
+Coming back after leaving or a crash landing (FP14): ENTER <hex>
+<heading>, e.g. ENTER C10 S, on an edge hex at least 6 hexes from
+every enemy. Two pilots who both come back may each write
+DUEL <other pilot> (FP15). With 4 or more hits you may fly off
+the board (FP13). Missing cards are flown for you (FP17).
+
+Commands (alone or beside orders):
+  HELP       this text
+  ORDERS     your orders in force
+  STATUS     the turn, the deadline, who has sent orders
+  MAP        the board now, with every plane
+  HISTORY n  the report of turn n
+  CLEAR      withdraw your orders for this turn
+
+Your mail is checked at once and answered. A mail with a mistake is
+refused whole and your earlier orders stay in force; a new PLANE
+section replaces the old one with its ENTER and DUEL. Orders are
+secret until the turn is adjudicated.
+"""
+
+_WITHOUT_ORDERS = ("Without orders your plane plays, each move, the first of A, L, R,",
+                   "ST that keeps it on the board and fires ahead (rule FP17); three",
+                   "such turns in a row and you are removed.")
+
+WORDS = Words(
+    noun="turn", keyword="TURN", help=HELP,
+    none_yet="  (none yet: without orders the referee flies your plane, FP17)",
+    accepted=("You may send new orders until then; a new PLANE section",
+              "replaces the old one with its ENTER and DUEL. Send CLEAR to",
+              "withdraw them."),
+    cleared=("Without new orders by the deadline your plane plays, each move,",
+             "the first of A, L, R, ST that keeps it on the board and fires",
+             "ahead (rule FP17)."),
+    reminder=(*_WITHOUT_ORDERS, "Send HELP for how to write orders."),
+)
+
+
 class FastPlayRuleset(AirRuleset):
-    name = "fastplay"
-    orders_module = "pbmref.orders.fastplay"
-    position_from_dict = staticmethod(position_from_dict)
-    position_to_dict = staticmethod(position_to_dict)
-    turn_orders = staticmethod(turn_orders)
-    run_engine = staticmethod(adjudicate_turn)
+    name: ClassVar[str] = "fastplay"
+    title: ClassVar[str] = "Fast Play"
+    words: ClassVar[Words] = WORDS
+    sections: ClassVar[Mapping[str, frozenset[str]]] = {
+        "plane": frozenset({"plane", "enter", "duel"}),
+    }
+    careers: ClassVar[bool] = True  # FP16
 
+    def decode(self, data: Mapping[str, Any]) -> GameState:
+        return position_from_dict(data)
 
-RULESET = FastPlayRuleset()
+    def encode(self, state: GameState) -> dict[str, Any]:
+        return position_to_dict(state)
 
+    def read_orders(self, state: GameState, player: str, lines: Lines) -> OrdersEntry:
+        return parse_body(state, player, lines)
 
-# --------------------------------------------------------------------------- scenarios
+    def typed_orders(self, state: GameState,
+                     orders: Mapping[str, Mapping[str, Any]]) -> TurnOrders:
+        return turn_orders(state, orders)
 
+    def run_engine(self, state: GameState, orders: TurnOrders,
+                   dice: Dice) -> tuple[GameState, tuple[Event, ...]]:
+        return adjudicate_turn(state, orders, dice)
 
-class ScenarioError(ValueError):
-    """A scenario that cannot run; ``rule`` is set when orders were refused."""
+    def opening(self, players: Sequence[PlayerSpec], options: NewGameOptions, seed: int,
+                position: Mapping[str, Any] | None = None) -> Opening:
+        """A Fast Play board comes from its class (``pbmref new-class``): the
+        position must be given."""
+        del players, options, seed
+        if position is None:
+            raise ValueError("a Fast Play board is made by `pbmref new-class` (or give the "
+                             "position of turn 1 as a scenario file)")
+        self.decode(position)
+        return Opening(dict(position), "position given by the game master")
 
-    def __init__(self, message: str, rule: str = "") -> None:
-        super().__init__(message)
-        self.message = message
-        self.rule = rule
+    def computer_orders(self, state: GameState, player: str,
+                        rng: random.Random) -> OrdersEntry | None:
+        return orders_entry(state, player, rng)
 
+    def render_report(self, report: TurnReport) -> str:
+        return render_fastplay_report(report)
 
-@dataclass
-class ScenarioResult:
-    position: dict[str, Any]
-    events: list[dict[str, Any]] = field(default_factory=list)
-    differences: list[str] = field(default_factory=list)
+    def render_map_svg(self, report: TurnReport) -> str | None:
+        return render_fastplay_svg(report.position_after, report.events, names=report.names,
+                                   title=f"After turn {report.turn}")
 
+    def render_position_svg(self, position: Mapping[str, Any],
+                            names: Mapping[str, str]) -> str | None:
+        return render_fastplay_svg(position, None, names=names,
+                                   title=f"The sky now: turn {position.get('turn', '?')}")
 
-_SCENARIO_ONLY = ("orders", "expect", "seed", "description", "title")
-
-
-
-
-def run_scenario(data: dict[str, Any]) -> ScenarioResult:
-    """Run one Fast Play scenario given as plain data (``shared/spec/scenario.md``).
-
-    With ``expect: {error: RULE}`` the orders must be refused under RULE (no
-    differences then); a refusal without it raises ``ScenarioError``.
-    """
-    from pbmref.orders.errors import OrderMailError
-    from pbmref.rules.fastplay.position import PositionError
-
-    expect = dict(data.get("expect") or {})
-    expected_error = expect.pop("error", None)
-    position = {k: v for k, v in data.items() if k not in _SCENARIO_ONLY}
-    try:
-        RULESET.check_position(position)
-    except PositionError as exc:
-        raise ScenarioError(str(exc), exc.rule) from None
-    orders = data.get("orders") or {}
-    if not isinstance(orders, Mapping):
-        raise ScenarioError("orders: expected one entry per player")
-    for player, entry in orders.items():
-        try:
-            RULESET.check_orders(position, str(player), dict(entry or {}))
-        except OrderMailError as exc:
-            if expected_error is not None:
-                if str(expected_error).upper() == exc.rule.upper():
-                    return ScenarioResult(position, [{"kind": "refused", "pilot": str(player),
-                                                      "rule": exc.rule,
-                                                      "message": exc.message}])
-                return ScenarioResult(position, [], [
-                    f"error: expected a refusal under rule {expected_error}, got: "
-                    f"{exc.message} (rule {exc.rule})"])
-            raise ScenarioError(f"orders of {player}: {exc.message}", exc.rule) from None
-    if expected_error is not None:
-        return ScenarioResult(position, [], [
-            f"error: expected the orders to be refused under rule {expected_error}, "
-            "but they were accepted"])
-    seed = data.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ScenarioError(f"seed: expected a whole number, found {seed!r}")
-    outcome = RULESET.adjudicate(position, {str(p): dict(e or {}) for p, e in orders.items()},
-                                 seed)
-    result = dict(outcome.position)
-    result["events"] = list(outcome.events)
-    return ScenarioResult(outcome.position, list(outcome.events),
-                          compare(expect, result))
-
-
-# --------------------------------------------------------------------------- rendering
-
-_SHOWN_ELSEWHERE = {"fire", "crash", "burn", "critical"}
-
-
-def _event_line(e: Mapping[str, Any]) -> str | None:
-    kind = e.get("kind")
-    if kind == "die":
-        if e.get("purpose") in _SHOWN_ELSEWHERE:
-            return None
-        sides = e.get("sides", 6)
-        die = "die" if sides == 6 else f"d{sides}"
-        return f"  {e['purpose']} {die} for {e['who']}: {e['value']}"
-    if kind == "nmr":
-        return f"{e['pilot']}: no orders ({e['count']} in a row); the referee flies the plane"
-    if kind == "burn":
-        return f"{e['pilot']} is burning: rolls {e['roll']}, {e['outcome']}"
-    if kind == "entered":
-        how = "as ordered" if e["chosen_by"] == "orders" else "placed by the referee"
-        near = f", nearest enemy {e['distance']} hexes" if e.get("distance") else ""
-        new = " (a new pilot)" if e.get("new_pilot") else ""
-        return f"{e['pilot']}{new} enters at {e['hex']} facing {e['heading']}, {how}{near}"
-    if kind == "duel":
-        return f"Duel: {' and '.join(e['pilots'])} fight it out alone"
-    if kind == "duel_over":
-        who = " and ".join(e["pilots"])
-        if e.get("winner"):
-            return (f"Duel of {who} over ({e['reason']}): {e['winner']} wins and must fly "
-                    "off the board before fighting again")
-        return f"Duel of {who} over ({e['reason']})"
-    if kind == "manoeuvre":
-        card = e.get("card") or "no card"
-        note = f" [{e['reason']}]" if e.get("reason") else ""
-        if e.get("outcome") == "left":
-            return f"{e['pilot']}: {card} from {e['from_hex']}, flies off the board{note}"
-        if e.get("outcome") == "stayed":
-            return f"{e['pilot']}: {card}, stays at {e['from_hex']} facing {e['heading']}{note}"
-        return f"{e['pilot']}: {card} {e['from_hex']} -> {e['to_hex']} {e['heading']}{note}"
-    if kind == "held_fire":
-        return f"{e['pilot']} holds fire ({e['reason']})"
-    if kind == "fire":
-        rolls = " ".join(str(r) for r in e.get("rolls", [])) or "-"
-        hits = e["hits"]
-        dice = f"{e['dice']} {'die' if e['dice'] == 1 else 'dice'}"
-        return (f"{e['shooter']} fires at {e['target']} ({e['distance']} hex"
-                f"{'es' if e['distance'] != 1 else ''}, {dice}): {rolls} -> "
-                f"{hits} hit{'s' if hits != 1 else ''}")
-    if kind == "critical":
-        extra = f", {e['extra_damage']} extra damage" if e.get("extra_damage") else ""
-        return f"  critical hit on {e['target']}: {e['roll']} {e['effect']}{extra}"
-    if kind == "card_lost":
-        return f"  {e['pilot']} loses the card {e['card']} ({e['cause']})"
-    if kind == "damage":
-        return f"{e['target']} takes {e['amount']} damage ({e['cause']}), now {e['hits']}"
-    if kind == "shot_down":
-        fate = ("lands safely and flies again next turn" if e["outcome"] == "down"
-                else "is put out of action")
-        return f"{e['target']} is shot down: crash roll {e['crash_roll']}, {fate}"
-    if kind == "victory":
-        return (f"Victory for {e['pilot']} over {e['target']} ({e['damage']} damage this "
-                f"turn), {e['victories']} in all")
-    if kind == "ace":
-        return f"{e['pilot']} is now {'a double ace' if e['title'] == 'double ace' else 'an ace'}" \
-               f" with {e['victories']} victories"
-    if kind == "removed":
-        return f"{e['pilot']} is removed from the game ({e['reason']})"
-    if kind == "game_over":
-        score = ", ".join(f"{t} {n}" for t, n in e.get("score", []))
-        return f"The game is over ({e['reason']}): {' and '.join(e['winners'])} win ({score})"
-    if kind == "refused":
-        return f"{e.get('pilot', '')}: orders refused: {e.get('message', '')}"
-    return None
-
-
-def render_events(events: Sequence[Mapping[str, Any]]) -> list[str]:
-    """A turn's events as plain text lines, grouped by move, every die shown."""
-    lines: list[str] = []
-    current: int | None = None
-    ended = False
-    for e in events:
-        move = int(e.get("move", 0))
-        if move != current:
-            if move == 0 and current is not None:
-                heading, ended = "End of the turn", True
-            elif move == 0:
-                heading = "Before the moves"
-            else:
-                heading = f"Move {move}"
-            if not (move == 0 and ended and current == 0):
-                lines.append(f"{heading}:")
-            current = move
-        text = _event_line(e)
-        if text is not None:
-            lines.append(text if text.startswith("  ") else f"  {text}")
-    return lines
+    def map_reply(self, position: Mapping[str, Any], names: Mapping[str, str],
+                  title: str) -> str:
+        return render_fastplay_map_reply(position, names, title)

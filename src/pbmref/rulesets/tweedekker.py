@@ -1,44 +1,47 @@
-"""The tweedekker ruleset behind the plain-data interface of ``pbmref.rulesets``.
+"""Tweedekker, the WWI air game with its zeppelin scenario, as a ``Ruleset``.
 
-Positions and orders come in as the scenario schema's plain data; the engine
-in ``pbmref.rules.tweedekker`` does the adjudication, and the order lines are
-read by the orders layer (``pbmref.orders.tweedekker``), never here.
+The engine is ``pbmref.rules.tweedekker``; order lines are read by
+``pbmref.orders.tweedekker``; reports are drawn by ``pbmref.reports.text``
+(and ``asciimap``, ``svg``). The opening of a new game is built here: every
+aircraft landed on its own airfield (B5, L1), the zeppelin controlled and
+placed by the referee (Z6) or drifting (Z3).
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Mapping
-from typing import Any
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
 
+from pbmref.orders.tweedekker import entry_to_orders, parse_body
+from pbmref.reports.model import TurnReport
+from pbmref.reports.status import render_map_reply
+from pbmref.reports.svg import render_svg
+from pbmref.reports.text import render_report
+from pbmref.rules.dice import Dice
+from pbmref.rules.eventdata import Event
+from pbmref.rules.hexgrid import Heading, HexBoard
 from pbmref.rules.tweedekker import engine
+from pbmref.rules.tweedekker.autopilot import choose_orders
+from pbmref.rules.tweedekker.engine import place_controlled_zeppelin
 from pbmref.rules.tweedekker.orders import PlaneOrders, TurnOrders, ZeppelinVote
 from pbmref.rules.tweedekker.position import position_from_dict, position_to_dict
 from pbmref.rules.tweedekker.state import GameState
-from pbmref.rulesets import OrdersEntry
 from pbmref.rulesets.air import AirRuleset
+from pbmref.rulesets.base import Lines, NewGameOptions, Opening, OrdersEntry, PlayerSpec, Words
 
-__all__ = ["RULESET", "TweedekkerRuleset", "turn_orders"]
+__all__ = ["TweedekkerRuleset", "turn_orders"]
 
-EntryToOrders = Callable[
-    [GameState, str, Mapping[str, Any]],
-    tuple[PlaneOrders | None, tuple[ZeppelinVote | None, ...]],
-]
+AIRFIELD_ORDER = ("N", "SE", "SW", "NE", "S", "NW")  # spread the first players out
 
 
-def _orders_layer() -> Any:
-    """The orders layer's tweedekker module (imported late: it sits above us)."""
-    return importlib.import_module("pbmref.orders.tweedekker")
-
-
-def turn_orders(state: GameState, orders: Mapping[str, OrdersEntry]) -> TurnOrders:
+def turn_orders(state: GameState, orders: Mapping[str, Mapping[str, Any]]) -> TurnOrders:
     """Read every player's stored orders entry into typed orders.
 
     A player left out sent nothing (an NMR when the aircraft is in the fight,
     N1). Raises the orders layer's ``OrderError`` for an entry a player could
     not have mailed.
     """
-    entry_to_orders: EntryToOrders = _orders_layer().entry_to_orders
     plane: dict[str, PlaneOrders] = {}
     zeppelin: dict[str, tuple[ZeppelinVote | None, ...]] = {}
     for player, entry in orders.items():
@@ -50,24 +53,188 @@ def turn_orders(state: GameState, orders: Mapping[str, OrdersEntry]) -> TurnOrde
     return TurnOrders(plane=plane, zeppelin=zeppelin)
 
 
-class TweedekkerRuleset(AirRuleset):
-    name = "tweedekker"
-    orders_module = "pbmref.orders.tweedekker"
-    position_from_dict = staticmethod(position_from_dict)
-    position_to_dict = staticmethod(position_to_dict)
-    turn_orders = staticmethod(turn_orders)
-    run_engine = staticmethod(engine.adjudicate)
+def _place_controlled(position: dict[str, Any], seed: int,
+                      length: int) -> tuple[dict[str, Any], str]:
+    """Put the controlled zeppelin on the board with the engine's placement (Z6)."""
+    state = position_from_dict(position)
+    dice = Dice(seed)
+    placed = place_controlled_zeppelin(state, dice, length)
+    rolls = dice.values()
+    out = position_to_dict(placed)
+    z = next(iter(out.get("zeppelins", {}).values()))
+    return out, (f"controlled zeppelin placed by the referee (Z6): nose on {z['hexes'][0]}, "
+                 f"heading {z['heading']} (die {rolls[0] if rolls else '?'})")
 
-    def counts_as_orders(self, position: dict[str, Any], player: str,
-                         entry: OrdersEntry) -> bool:
+
+def _drifting(board: HexBoard, options: NewGameOptions, seed: int) -> tuple[list[str], str]:
+    """The hexes and heading of a drifting zeppelin: as given, or on the centre
+    with a rolled heading, like a controlled one (Z1, Z6)."""
+    if options.zeppelin_hexes:
+        return list(options.zeppelin_hexes), options.zeppelin_heading or "N"
+    roll = random.Random(seed).randint(1, 6)
+    h = list(Heading)[roll - 1]
+    nose = board.centre
+    hexes = [board.name(nose)] + (
+        [board.name(nose.step(h.opposite()))] if options.zeppelin_length == 2 else [])
+    return hexes, h.value
+
+
+HELP = """\
+How to send orders (pbmref)
+
+Write a plain-text mail to the referee, for example:
+
+  GAME zep1
+  PASSWORD swordfish
+  TURN 7
+  PLANE
+  1: LS f-A f-R
+  2: A
+  3: R f-A
+  ZEPPELIN
+  1: L f-B
+  2: A d-B
+  3: f-0
+  END
+
+Manoeuvres (one a move): A ahead, L left turn, R right turn,
+LS slip left, RS slip right, 0 no move (never in move 1, and after
+a 0 in move 2 move 3 is 0 too), I Immelman (aces only).
+Fire: f-A ahead, f-L ahead-left, f-R ahead-right, f-B backward
+(rear gunner only), f-0 hold fire. At most 3 bursts a turn.
+On the ground: TAKEOFF ALPHA|BETA|GAMMA (moves 1 and 2 are A).
+To land: LAND ALPHA|BETA|GAMMA, and fly A from the runway's far hex
+into its near hex, toward your airfield.
+Zeppelin votes: a move (A L LS R RS 0) and one fire vote
+(f-A f-L f-R f-B f-0, or d-B to drop a bomb) for each move.
+
+Commands (alone or beside orders):
+  HELP       this text
+  ORDERS     your orders in force
+  STATUS     the turn, the deadline, who has sent orders
+  MAP        the current map
+  HISTORY n  the report of turn n
+  CLEAR      withdraw your orders for this turn
+
+Your mail is checked at once and answered. A mail with a mistake is
+refused whole and your earlier orders stay in force. Orders are
+secret until the turn is adjudicated.
+"""
+
+WORDS = Words(
+    noun="turn", keyword="TURN", help=HELP,
+    none_yet="  (none yet: without orders your aircraft flies straight ahead, N1)",
+    accepted=("You may send new orders until then; a new PLANE or ZEPPELIN",
+              "section replaces the old one. Send CLEAR to withdraw them."),
+    cleared=("Without new orders by the deadline your aircraft flies straight",
+             "ahead and does not fire (rule N1)."),
+    reminder=("Without orders your aircraft flies straight ahead and does not",
+              "fire (rule N1); three such turns in a row and you are removed (N2).",
+              "Send HELP for how to write orders."),
+)
+
+
+class TweedekkerRuleset(AirRuleset):
+    name: ClassVar[str] = "tweedekker"
+    title: ClassVar[str] = "Tweedekker"
+    words: ClassVar[Words] = WORDS
+    sections: ClassVar[Mapping[str, frozenset[str]]] = {
+        "plane": frozenset({"plane", "takeoff", "land"}),
+        "zeppelin": frozenset({"zeppelin"}),
+    }
+
+    def decode(self, data: Mapping[str, Any]) -> GameState:
+        return position_from_dict(data)
+
+    def encode(self, state: GameState) -> dict[str, Any]:
+        return position_to_dict(state)
+
+    def read_orders(self, state: GameState, player: str, lines: Lines) -> OrdersEntry:
+        return parse_body(state, player, lines)
+
+    def typed_orders(self, state: GameState,
+                     orders: Mapping[str, Mapping[str, Any]]) -> TurnOrders:
+        return turn_orders(state, orders)
+
+    def run_engine(self, state: GameState, orders: TurnOrders,
+                   dice: Dice) -> tuple[GameState, tuple[Event, ...]]:
+        return engine.adjudicate(state, orders, dice)
+
+    def opening(self, players: Sequence[PlayerSpec], options: NewGameOptions, seed: int,
+                position: Mapping[str, Any] | None = None) -> Opening:
+        """Every aircraft landed on its airfield (L1); the zeppelin controlled (Z6)
+        or drifting (Z3). ``seed`` is the seed of turn 0 (the set-up dice)."""
+        scenario = {"board_side": options.board_side, "zeppelin": options.zeppelin or "none",
+                    "zeppelin_length": options.zeppelin_length}
+        if position is not None:
+            self.decode(position)
+            return Opening(dict(position), "position given by the game master",
+                           {**scenario, "placement": "position given by the game master"})
+        board = HexBoard(options.board_side)
+        free = [a for a in AIRFIELD_ORDER if a not in {p.airfield for p in players}]
+        aircraft: dict[str, Any] = {}
+        unplaced = 0
+        for p in players:
+            # Ruling (B5): six airfields; with more pilots than free airfields the
+            # airfields are shared in turn, each pilot still owning one.
+            if p.airfield:
+                field_name = p.airfield
+            else:
+                pool = free or list(AIRFIELD_ORDER)
+                field_name = pool[unplaced % len(pool)]
+                unplaced += 1
+            corner = Heading.parse(field_name)
+            aircraft[p.id] = {"hex": board.name(board.corner(corner)), "state": "landed",
+                              "airfield": corner.value}
+        opening: dict[str, Any] = {
+            "ruleset": "tweedekker", "turn": 1, "board": {"side": options.board_side},
+            "settings": dict(options.rule_settings or {}),
+            "wind": dict(options.wind or {"to": "N", "strength": 0, "changes": False}),
+            "clouds": [dict(c) for c in options.clouds],
+            "aircraft": aircraft,
+        }
+        placement = "no zeppelin"
+        if options.zeppelin == "controlled":
+            opening, placement = _place_controlled(opening, seed, options.zeppelin_length)
+        elif options.zeppelin == "drifting":
+            hexes, heading = _drifting(board, options, seed)
+            opening["zeppelins"] = {"Z": {"hexes": hexes, "heading": heading,
+                                          "controlled": False}}
+            placement = f"drifting zeppelin on {', '.join(hexes)} heading {heading} (Z3)"
+        elif options.zeppelin is not None:
+            raise ValueError(f"zeppelin must be controlled, drifting or none, "
+                             f"not {options.zeppelin!r}")
+        # the canonical form: every value written out, checked by the rules' own codec
+        return Opening(position_to_dict(position_from_dict(opening)), placement,
+                       {**scenario, "placement": placement})
+
+    def counts_as_orders(self, state: GameState, player: str,
+                         entry: Mapping[str, Any]) -> bool:
         """Whether ``entry`` spares the player an NMR, for early adjudication and
         reminders (referee.md). Zeppelin votes never count for N1 (N3, Z8): a
         pilot whose aircraft is in the fight has sent orders only with a PLANE
         section (or TAKEOFF/LAND); one out of the fight has only votes to send.
         """
-        craft = (position.get("aircraft") or {}).get(player) or {}
-        in_fight = str(craft.get("state", "landed")).lower() in ("flying", "landed", "taxiing")
-        return not in_fight or any(k in (entry or {}) for k in ("plane", "takeoff", "land"))
+        plane = next((a for a in state.aircraft if a.pilot == player), None)
+        in_fight = plane is None or plane.state.in_fight
+        return not in_fight or any(k in entry for k in ("plane", "takeoff", "land"))
 
+    def computer_orders(self, state: GameState, player: str,
+                        rng: random.Random) -> OrdersEntry | None:
+        return choose_orders(state, player, rng)
 
-RULESET = TweedekkerRuleset()
+    def render_report(self, report: TurnReport) -> str:
+        return render_report(report)
+
+    def render_map_svg(self, report: TurnReport) -> str | None:
+        return render_svg(report.position_after, report.events, names=report.names,
+                          title=f"After turn {report.turn}")
+
+    def render_position_svg(self, position: Mapping[str, Any],
+                            names: Mapping[str, str]) -> str | None:
+        return render_svg(position, None, names=names,
+                          title=f"The sky now: turn {position.get('turn', '?')}")
+
+    def map_reply(self, position: Mapping[str, Any], names: Mapping[str, str],
+                  title: str) -> str:
+        return render_map_reply(position, names, title)

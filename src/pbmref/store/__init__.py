@@ -1,9 +1,16 @@
-"""The game store (layer 3): game folders as YAML, atomic writes, a lock per game.
+"""The game store: game folders as YAML, atomic writes, a lock per game.
 
 >>> from pbmref.store import GameStore
->>> store = GameStore("games")          # doctest: +SKIP
->>> game = store.open("example")        # doctest: +SKIP
->>> game.turn, sorted(game.orders())    # doctest: +SKIP
+>>> store = GameStore("games")                 # doctest: +SKIP
+>>> game = store.open("example")               # doctest: +SKIP
+>>> game.turn, sorted(game.book.entries())     # doctest: +SKIP
+
+This layer sits on the rulesets (each game is read and checked by its own)
+and below the mail layer and the referee. Modules: ``layout`` (the folder),
+``settings`` (``game.yaml`` read and checked), ``settings_file`` (edits that
+keep the game master's comments), ``game`` (a game opened, the games
+directory), ``orderbook`` (order mails), ``history`` (played turns and the
+turn commit), ``schedule`` (the one rule for "due", the state index).
 """
 
 from pbmref.store.errors import (
@@ -16,18 +23,11 @@ from pbmref.store.errors import (
     StoreError,
     TurnError,
 )
-from pbmref.store.game import (
-    GAME_FILE,
-    STATE_FILE,
-    Game,
-    GameStore,
-    OrdersFile,
-    TurnRecord,
-    derive_turn_seed,
-    next_deadline_after,
-    open_game,
-    turn_dir_name,
-)
+from pbmref.store.game import Game, GameStore, TurnView, open_game
+from pbmref.store.history import TurnRecord
+from pbmref.store.layout import GAME_FILE, STATE_FILE, derive_turn_seed, turn_dir_name
+from pbmref.store.orderbook import OrdersFile
+from pbmref.store.schedule import Schedule, next_deadline_after
 from pbmref.store.settings import (
     GameSettings,
     Player,
@@ -51,9 +51,11 @@ __all__ = [
     "LockTimeout",
     "OrdersFile",
     "Player",
+    "Schedule",
     "StoreError",
     "TurnError",
     "TurnRecord",
+    "TurnView",
     "check_id",
     "derive_turn_seed",
     "hash_password",

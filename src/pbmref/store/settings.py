@@ -193,6 +193,32 @@ class GameSettings:
     def active_players(self) -> list[Player]:
         return [p for p in self.players.values() if p.active]
 
+    def humans(self) -> list[Player]:
+        """Active players who mail their orders (not played by the computer)."""
+        return [p for p in self.players.values() if p.active and not p.computer]
+
+    def player_by_address(self, address: str) -> Player | None:
+        """The player who registered ``address`` (any case; ``Name <a@b>`` is fine)."""
+        m = re.search(r"<([^>]+)>", address)
+        addr = (m.group(1) if m else address).strip().lower()
+        for player in self.players.values():
+            if any(a.lower() == addr for a in player.addresses):
+                return player
+        return None
+
+    def is_observer(self, address: str) -> bool:
+        addr = address.strip().lower()
+        return any(o.lower() == addr for o in self.observers)
+
+    def check_password(self, player: str, password: str | None) -> bool:
+        """True when the password matches, or the player has none set."""
+        p = self.players.get(player)
+        if p is None:
+            return False
+        if not p.password_hash:
+            return True
+        return password is not None and verify_password(password, p.password_hash)
+
 
 _GAME_KEYS = {
     "id", "title", "ruleset", "status", "seed", "timezone", "deadline", "turn_length",

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -374,22 +374,3 @@ def choose_orders(state: GameState, pilot: str, rng: random.Random,
     if votes:
         entry["zeppelin"] = votes
     return entry
-
-
-def order_mail_body(game_id: str, password: str, turn: int, entry: Entry,
-                    extra: Iterable[str] = ()) -> str:
-    """The order mail a player would write for an entry (orders.md)."""
-    lines = [f"GAME {game_id}", f"PASSWORD {password}", f"TURN {turn}"]
-    if "plane" in entry:
-        lines.append("PLANE")
-        lines += [f"{n}: {line}" for n, line in enumerate(entry["plane"], 1)]
-    if entry.get("takeoff"):
-        lines.append(f"TAKEOFF {entry['takeoff']}")
-    if entry.get("land"):
-        lines.append(f"LAND {entry['land']}")
-    if entry.get("zeppelin"):
-        lines.append("ZEPPELIN")
-        lines += [f"{n}: {line}" for n, line in enumerate(entry["zeppelin"], 1) if line]
-    lines += list(extra)
-    lines.append("END")
-    return "\n".join(lines) + "\n"

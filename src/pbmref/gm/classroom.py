@@ -30,8 +30,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbmref.base.yamlfile import read_yaml
-from pbmref.roster import Roster, apply_turn, record_game_start
+from pbmref.base.yamlfile import YamlDoc, read_yaml
+from pbmref.gm.roster import Roster, apply_turn, record_game_start
+from pbmref.rules.fastplay.autopilot import orders_entry
+from pbmref.rules.fastplay.position import position_from_dict
+from pbmref.rulesets.fastplay import FastPlayRuleset
+from pbmref.store import GameStore
 from pbmref.store.errors import DataError
 
 __all__ = [
@@ -281,7 +285,7 @@ def rebalance(positions: Mapping[str, Mapping[str, Any]]
     return out, moves
 
 
-def apply_transfers(store: Any, transfers: Sequence[Transfer]) -> list[str]:
+def apply_transfers(store: GameStore, transfers: Sequence[Transfer]) -> list[str]:
     """Move returning pilots between the class's game folders (``GameStore``).
 
     For each transfer the pilot's plane record (without hex) and its player
@@ -291,15 +295,13 @@ def apply_transfers(store: Any, transfers: Sequence[Transfer]) -> list[str]:
     in force in the source game is not moved (they were written for that
     board). Returns one plain line per transfer saying what was done.
     """
-    from pbmref.base.yamlfile import YamlDoc
-
     done: list[str] = []
     for t in transfers:
         src, dst = store.open(t.from_game), store.open(t.to_game)
         with src.lock(), dst.lock():
             src.reload()
             dst.reload()
-            if src.has_orders(t.player):
+            if t.player in src.book.in_force():
                 done.append(f"{t.player}: not moved, orders for turn {src.turn} of "
                             f"{t.from_game} are in force")
                 continue
@@ -315,12 +317,11 @@ def apply_transfers(store: Any, transfers: Sequence[Transfer]) -> list[str]:
             if player.get("password_hash"):
                 entry["password_hash"] = player["password_hash"]
 
-            def add(data: dict[str, Any], entry: dict[str, Any] = entry,
-                    pid: str = t.player) -> None:
-                data["players"] = {**data["players"], pid: entry}
+            def add(data: Any, entry: dict[str, Any] = entry, pid: str = t.player) -> None:
+                data["players"][pid] = entry
 
-            def remove(data: dict[str, Any], pid: str = t.player) -> None:
-                data["players"] = {k: v for k, v in data["players"].items() if k != pid}
+            def remove(data: Any, pid: str = t.player) -> None:
+                del data["players"][pid]
 
             for game, change in ((dst, "add"), (src, "remove")):
                 position = dict(game.position)
@@ -333,11 +334,11 @@ def apply_transfers(store: Any, transfers: Sequence[Transfer]) -> list[str]:
                 if change == "add":  # the player first, then the plane
                     game.update_settings(add)
                     game.reload()
-                game.check_position_doc(
+                game.check_position(
                     YamlDoc(game.turn_dir(game.turn) / "position.yaml", "", position),
                     game.turn)
-                game.replace_turn_file(game.turn, "position.yaml",
-                                       game.position_text(game.turn, position))
+                game.history.replace(game.turn, "position.yaml",
+                                     game.history.position_text(game.turn, position))
                 if change == "remove":  # the plane first, then the player
                     game.update_settings(remove)
             done.append(f"{t.player}: moved from {t.from_game} to {t.to_game}")
@@ -349,9 +350,6 @@ OrdersFor = Callable[[str, Mapping[str, Any], str, random.Random], dict[str, Any
 
 def _autopilot_orders(game_id: str, position: Mapping[str, Any], pilot: str,
                       rng: random.Random) -> dict[str, Any]:
-    from pbmref.rules.fastplay.autopilot import orders_entry
-    from pbmref.rules.fastplay.position import position_from_dict
-
     return orders_entry(position_from_dict(position), pilot, rng)
 
 
@@ -370,8 +368,7 @@ def play_class(template: ClassTemplate, roster: Roster, *, turns: int | None = N
     """Play every board of the class for ``turns`` turns (default: the template's),
     in step, with computer pilots (or ``orders_for``); the roster is kept up to
     date and returning pilots are rebalanced between turns."""
-    from pbmref.rulesets.fastplay import RULESET
-
+    ruleset = FastPlayRuleset()
     for p in template.pilots:
         roster = roster.register(p.id, p.name, p.team)
     games = new_class(template, roster)
@@ -391,7 +388,7 @@ def play_class(template: ClassTemplate, roster: Roster, *, turns: int | None = N
             orders = {pid: get_orders(gid, pos, pid, rng)
                       for pid, a in sorted(pos["aircraft"].items())
                       if a.get("state") != "removed"}
-            outcome = RULESET.adjudicate(pos, orders, seed * 1000 + turn * 31 + len(gid))
+            outcome = ruleset.adjudicate(pos, orders, seed * 1000 + turn * 31 + len(gid))
             positions[gid] = outcome.position
             if outcome.game_over:
                 positions[gid]["game_over"] = True

@@ -23,13 +23,12 @@ from email.utils import format_datetime
 from pathlib import Path
 
 from pbmref import gm
-from pbmref.autopilot.tweedekker import choose_orders, order_mail_body
+from pbmref.archive import write_archive
 from pbmref.config import Config, MailConfig, MaildirConfig, RefereeConfig
 from pbmref.mail.maildir_in import MaildirIntake
+from pbmref.orders.check import order_mail
 from pbmref.referee.pipeline import Referee
 from pbmref.referee.turns import adjudicate_due
-from pbmref.reports.html import write_archive
-from pbmref.rules.tweedekker.position import position_from_dict
 from pbmref.store import GameStore
 
 GAME_ID = "demo"
@@ -143,17 +142,16 @@ def run_demo(root: Path | str = "demo-games", *, turns: int = 10, seed: int = 19
             break
         turn = game.turn
         deadline = game.settings.deadline or clock() + TURN_LENGTH
-        state = position_from_dict(game.position)
         rng = random.Random(seed * 1009 + turn)
         sent = 0
         for pid, player in sorted(game.settings.players.items()):
             if not player.active:
                 continue
-            entry = choose_orders(state, pid, rng)
+            entry = game.ruleset.computer_orders(game.open.state, pid, rng)
             if not entry:
                 continue
             when = deadline - timedelta(hours=12) + timedelta(minutes=sent)
-            body = order_mail_body(GAME_ID, passwords[pid], turn, entry)
+            body = order_mail(GAME_ID, passwords[pid], f"TURN {turn}", entry)
             raw = _order_mail(pid, names.get(pid, pid), config.referee.address, turn, body,
                               seed, when)
             key = intake.deliver(raw)

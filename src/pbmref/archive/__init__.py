@@ -1,0 +1,120 @@
+"""Reports read back from a game folder, and the game's HTML archive written.
+
+- ``report_of(game, turn, position_before, outcome, orders, next_deadline)``:
+  the ``TurnReport`` of a turn just adjudicated (what the report text and the
+  pictures are rendered from);
+- ``stored_report(game, turn)``: the same for a turn played earlier, read
+  from its files;
+- ``write_archive(game, out_dir)``: ``index.html`` and one page per played
+  turn, each map drawn by the game's ruleset.
+
+This layer reads the store and writes files; the renderers it calls
+(``pbmref.reports``) take plain data only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from pbmref.base.files import replace_file
+from pbmref.base.times import moment
+from pbmref.reports.html import TurnLink, render_index, render_turn_page, turn_page_name
+from pbmref.reports.model import TurnReport
+from pbmref.rulesets import Outcome
+from pbmref.store import Game, GameFileError
+
+__all__ = ["report_of", "stored_report", "summary", "write_archive"]
+
+
+def report_of(game: Game, turn: int, position_before: dict[str, Any], outcome: Outcome,
+              orders: Mapping[str, Mapping[str, Any]], next_deadline: datetime | None,
+              ) -> TurnReport:
+    """The report data of a turn just played (before it is written)."""
+    s = game.settings
+    return TurnReport(
+        game_id=game.id, title=s.title, ruleset=s.ruleset, turn=turn,
+        position_before=position_before, position_after=outcome.position,
+        events=list(outcome.events), orders={p: dict(e) for p, e in orders.items()},
+        names={p.id: p.name for p in s.players.values()}, next_deadline=next_deadline,
+        timezone=s.timezone, game_over=outcome.game_over, winners=list(outcome.winners),
+        dice=list(outcome.dice),
+    )
+
+
+def stored_report(game: Game, turn: int) -> TurnReport:
+    """The report data of a played turn, read from its files."""
+    settings = game.settings
+    before = game.read_position(turn)
+    after = game.read_position(turn + 1) if turn + 1 in game.turn_numbers() else before
+    result = game.history.result(turn) or {}
+    try:
+        orders = game.book.entries(turn)
+    except GameFileError:  # an unreadable orders file must not stop the archive
+        orders = {}
+    return TurnReport(
+        game_id=game.id, title=settings.title, ruleset=settings.ruleset, turn=turn,
+        position_before=before, position_after=after, events=game.history.events(turn),
+        orders=dict(orders),
+        names={pid: p.name for pid, p in settings.players.items() if p.name},
+        next_deadline=moment(result.get("next_deadline")),
+        timezone=settings.timezone, game_over=bool(result.get("game_over")),
+        winners=list(result.get("winners") or []), dice=game.history.dice(turn) or [],
+    )
+
+
+def summary(events: list[dict[str, Any]], names: Mapping[str, str]) -> str:
+    """A one-line summary of a turn for the index, from its events."""
+    def name(who: Any) -> str:
+        return names.get(str(who)) or str(who)
+
+    parts: list[str] = []
+    bursts = sum(1 for e in events if e.get("kind") in ("burst", "fire"))
+    hits = sum(1 if e.get("kind") == "hit" else int(e.get("hits") or 0)
+               for e in events if e.get("kind") in ("hit", "fire"))  # fire: Fast Play
+    if bursts:
+        parts.append(f"{bursts} burst{'s' if bursts != 1 else ''}, "
+                     f"{hits} hit{'s' if hits != 1 else ''}")
+    for e in events:
+        if e.get("kind") in ("destroyed", "shot_down"):
+            parts.append(f"{name(e.get('target'))} down")
+        elif e.get("kind") == "ace":
+            parts.append(f"{name(e.get('pilot'))} an ace")
+        elif e.get("kind") == "game_over":
+            winners = ", ".join(name(w) for w in e.get("winners") or []) or "nobody"
+            parts.append(f"game over: {winners}")
+    return "; ".join(parts) or "manoeuvring"
+
+
+def write_archive(game: Game, out_dir: Path) -> list[Path]:
+    """Write ``index.html`` and one ``turn-NNN.html`` per adjudicated turn."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    ruleset = game.ruleset
+    played = [t for t in game.turn_numbers() if game.history.is_adjudicated(t)]
+    written: list[Path] = []
+    links: list[TurnLink] = []
+    names = {pid: p.name for pid, p in game.settings.players.items() if p.name}
+    for i, turn in enumerate(played):
+        report = stored_report(game, turn)
+        prev_href = turn_page_name(played[i - 1]) if i > 0 else None
+        next_href = turn_page_name(played[i + 1]) if i + 1 < len(played) else None
+        text = game.history.report(turn)
+        page = render_turn_page(
+            report, text if text is not None else ruleset.render_report(report),
+            label=ruleset.report_label(report), map_svg=ruleset.render_map_svg(report),
+            prev_href=prev_href, next_href=next_href)
+        path = out_dir / turn_page_name(turn)
+        replace_file(path, page)
+        written.append(path)
+        links.append(TurnLink(turn, path.name, summary(report.events, names)))
+    status = f"turn {game.turn} open" if game.settings.status == "open" else \
+        game.settings.status
+    index = render_index(game.id, game.settings.title, links, ruleset=game.settings.ruleset,
+                         map_svg=ruleset.render_position_svg(game.position, names),
+                         status_line=status)
+    path = out_dir / "index.html"
+    replace_file(path, index)
+    written.append(path)
+    return written

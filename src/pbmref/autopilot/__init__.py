@@ -1,1 +1,0 @@
-"""Computer pilots: players played by the referee (the demo, replaced players)."""

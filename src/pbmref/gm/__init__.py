@@ -1,0 +1,50 @@
+"""The game master's operations, on top of the game store.
+
+Creating games (``newgame``) and Fast Play classes (``classroom``, with the
+pilots' careers in ``roster``), checking them and showing their status
+(``inspect``), adjudicating a turn exactly once and re-running turns after a
+dispute through one turn pipeline (``turn``, ``rerun``), and changing
+deadlines, players and observers (``players``). The command line
+(``pbmref.cli.gm``) is a thin shell around these functions; the referee
+calls ``adjudicate`` for every due game. Nothing here sends mail: what is
+to be mailed (passwords, reports) is returned to the caller.
+"""
+
+from pbmref.gm.inspect import CheckResult, GameStatus, PlayerStatus, check, status
+from pbmref.gm.newgame import NewGame, new_game
+from pbmref.gm.players import (
+    PlayerChange,
+    add_observer,
+    extend,
+    kick,
+    pause,
+    replace_player,
+    resume,
+)
+from pbmref.gm.rerun import FileChange, RerunResult, rerun
+from pbmref.gm.turn import PlayedTurn, adjudicate, play
+from pbmref.rulesets import PlayerSpec
+
+__all__ = [
+    "CheckResult",
+    "FileChange",
+    "GameStatus",
+    "NewGame",
+    "PlayedTurn",
+    "PlayerChange",
+    "PlayerSpec",
+    "PlayerStatus",
+    "RerunResult",
+    "add_observer",
+    "adjudicate",
+    "check",
+    "extend",
+    "kick",
+    "new_game",
+    "pause",
+    "play",
+    "replace_player",
+    "rerun",
+    "resume",
+    "status",
+]

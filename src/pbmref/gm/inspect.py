@@ -1,0 +1,135 @@
+"""``pbmref check`` and ``pbmref status``: what a game master looks at.
+
+``check`` reads every file of a game (settings, each turn's position, orders
+and records) and collects every problem with its file and line, not only the
+first. ``status`` says who has sent orders for the open turn, never what.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from pbmref.store import GameFileError, GameStore
+
+__all__ = ["CheckResult", "GameStatus", "PlayerStatus", "check", "status"]
+
+
+@dataclass
+class CheckResult:
+    game_id: str
+    problems: list[GameFileError] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    files: int = 0
+    turn: int | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def check(store: GameStore, game_id: str) -> CheckResult:
+    """Check every file of a game: settings, each turn's position, orders and results."""
+    result = CheckResult(game_id)
+    try:
+        game = store.open(game_id)
+    except GameFileError as exc:
+        result.problems.append(exc)
+        return result
+    result.turn = game.turn
+    result.files += 2
+    for turn in game.turn_numbers():
+        try:
+            view = game.view(turn)
+            result.files += 1
+        except GameFileError as exc:
+            result.problems.append(exc)
+            continue
+        used: set[str] | None = None
+        if game.history.is_adjudicated(turn):
+            try:
+                recorded = (game.history.result(turn) or {}).get("orders") or {}
+                used = set(recorded.values()) if isinstance(recorded, dict) else set()
+            except GameFileError:
+                used = set()
+        odir = game.book.folder(turn)
+        if odir.is_dir():
+            for path in sorted(odir.glob("*.yaml")):
+                if ".replaced-" in path.name:
+                    continue
+                try:
+                    game.book.read(path, turn, view)
+                    result.files += 1
+                except GameFileError as exc:
+                    if used is not None and path.name not in used:
+                        # a played turn's mail that was not used (e.g. left out by a
+                        # re-run because it no longer fits the position)
+                        result.warnings.append(f"left out of turn {turn}: {exc}")
+                    else:
+                        result.problems.append(exc)
+        for name in ("dice.yaml", "events.yaml", "result.yaml"):
+            try:
+                if game.history.record_of(turn, name) is not None:
+                    result.files += 1
+            except GameFileError as exc:
+                result.problems.append(exc)
+    return result
+
+
+@dataclass(frozen=True)
+class PlayerStatus:
+    id: str
+    name: str
+    status: str
+    computer: bool
+    has_orders: bool
+    mails: int  # order mails stored for the open turn
+
+
+@dataclass(frozen=True)
+class GameStatus:
+    id: str
+    title: str
+    ruleset: str
+    status: str
+    turn: int
+    deadline: datetime | None
+    timezone: str
+    players: tuple[PlayerStatus, ...]
+    observers: tuple[str, ...]
+    label: int | str = 0  # the open turn as players name it (a Diplomacy phase)
+
+    def text(self) -> str:
+        dl = self.deadline.astimezone(ZoneInfo(self.timezone)).strftime(
+            "%a %d %b %Y %H:%M %Z") if self.deadline else "none"
+        turn = (f"turn {self.turn}" if self.label == self.turn
+                else f"phase {self.label} (turn {self.turn})")
+        lines = [f"{self.id}: {self.title} ({self.ruleset}) - {self.status}, {turn}, "
+                 f"deadline {dl}"]
+        for p in self.players:
+            mark = "orders in" if p.has_orders else "waiting"
+            if p.status != "active":
+                mark = p.status
+            elif p.computer:
+                mark = "computer"
+            lines.append(f"  {p.id:<12} {p.name:<22} {mark}"
+                         + (f" ({p.mails} mails)" if p.mails > 1 else ""))
+        if self.observers:
+            lines.append(f"  observers: {', '.join(self.observers)}")
+        return "\n".join(lines)
+
+
+def status(store: GameStore, game_id: str) -> GameStatus:
+    """Who has sent orders for the open turn (never what they ordered)."""
+    game = store.open(game_id)
+    files = game.book.files()
+    in_force = game.book.in_force()
+    s = game.settings
+    return GameStatus(
+        id=game.id, title=s.title, ruleset=s.ruleset, status=s.status, turn=game.turn,
+        deadline=s.deadline, timezone=s.timezone,
+        players=tuple(PlayerStatus(p.id, p.name, p.status, p.computer, p.id in in_force,
+                                   len(files.get(p.id, []))) for p in s.players.values()),
+        observers=s.observers, label=game.turn_label,
+    )

@@ -1,0 +1,107 @@
+"""``pbmref new-game``: a game folder with its settings, players and turn 1.
+
+The position of turn 1 comes from the game's ruleset (``Ruleset.opening``):
+tweedekker builds its board, Diplomacy its opening position; the GM may give
+a position instead (a scenario file). Each human player gets a new password,
+returned once for the referee to mail; only its hash is written.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from pbmref.base.times import format_duration, parse_duration
+from pbmref.rulesets import NewGameOptions, PlayerSpec
+from pbmref.store import Game, GameStore, check_id, derive_turn_seed, hash_password, new_password
+
+__all__ = ["NewGame", "new_game"]
+
+
+@dataclass(frozen=True)
+class NewGame:
+    game: Game
+    passwords: dict[str, str]  # player id -> password, for the referee to mail once
+    placement: str  # how the opening was set up, in words
+    unplayed: tuple[str, ...] = ()  # sides nobody plays (Diplomacy powers)
+
+
+def new_game(
+    store: GameStore,
+    game_id: str,
+    players: Sequence[PlayerSpec],
+    *,
+    title: str = "",
+    ruleset: str = "tweedekker",
+    board_side: int = 10,
+    wind: Mapping[str, Any] | None = None,
+    clouds: Sequence[Mapping[str, Any]] = (),
+    zeppelin: str | None = "controlled",
+    zeppelin_length: int = 2,
+    zeppelin_hexes: Sequence[str] | None = None,
+    zeppelin_heading: str | None = None,
+    rule_settings: Mapping[str, Any] | None = None,
+    position: Mapping[str, Any] | None = None,
+    timezone: str = "UTC",
+    deadline: datetime | None = None,
+    turn_length: str | timedelta = "48h",
+    reminder_hours: float = 12,
+    early_adjudication: bool = True,
+    anonymous: bool = False,
+    passwords: bool = True,
+    observers: Sequence[str] = (),
+    seed: int | None = None,
+    now: datetime | None = None,
+) -> NewGame:
+    """Create a game folder; returns the game and the players' new passwords."""
+    check_id(game_id)
+    if not players:
+        raise ValueError("a game needs at least one player")
+    for p in players:
+        check_id(p.id, "player id")
+    rules = store.ruleset_loader(ruleset)
+    now = now or datetime.now(UTC)
+    seed = seed if seed is not None else random.SystemRandom().randrange(1, 2**31)
+    length = turn_length if isinstance(turn_length, timedelta) else parse_duration(turn_length)
+    options = NewGameOptions(
+        board_side=board_side, wind=wind, clouds=clouds, zeppelin=zeppelin,
+        zeppelin_length=zeppelin_length, zeppelin_hexes=zeppelin_hexes,
+        zeppelin_heading=zeppelin_heading, rule_settings=rule_settings)
+    opening = rules.opening(players, options, derive_turn_seed(seed, 0), position)
+    pw: dict[str, str] = {}
+    player_data: dict[str, Any] = {}
+    for p in players:
+        entry: dict[str, Any] = {"name": p.name or p.id, "addresses": list(p.addresses)}
+        if passwords and not p.computer:
+            pw[p.id] = new_password()
+            entry["password_hash"] = hash_password(pw[p.id])
+        entry["computer"] = p.computer
+        entry["status"] = "active"
+        player_data[p.id] = entry
+    if deadline is None:
+        local = (now + length).astimezone(ZoneInfo(timezone))
+        deadline = local.replace(minute=0, second=0, microsecond=0) + timedelta(hours=1)
+    settings = {
+        "title": title or game_id,
+        "ruleset": ruleset,
+        "status": "open",
+        "seed": seed,
+        "timezone": timezone,
+        "deadline": deadline.isoformat(),
+        "turn_length": turn_length if isinstance(turn_length, str) else format_duration(length),
+        "reminder_hours": reminder_hours,
+        "early_adjudication": early_adjudication,
+        "anonymous": anonymous,
+        "scenario": opening.scenario,
+        "players": player_data,
+        "observers": list(observers),
+    }
+    game = store.create(game_id, settings, opening.position, header=(
+        f"Game {game_id}: settings and players. The game master edits this file;\n"
+        "run `pbmref check " + game_id + "` after every edit."))
+    return NewGame(game=game, passwords=pw, placement=opening.placement,
+                   unplayed=tuple(rules.unplayed(opening.position)))

@@ -1,0 +1,143 @@
+"""The game master's changes to a running game: deadlines, pause, players, observers.
+
+Each takes the game's lock, reads the game again and changes ``game.yaml``
+through ``SettingsFile`` (the game master's comments survive); a change to
+the players sets the old file aside.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from pbmref.base.yamlfile import YamlDoc
+from pbmref.store import Game, GameStore, StoreError, hash_password, new_password
+from pbmref.store.layout import POSITION_FILE
+
+__all__ = ["PlayerChange", "add_observer", "extend", "kick", "pause", "replace_player",
+           "resume"]
+
+
+@dataclass(frozen=True)
+class PlayerChange:
+    player: str
+    password: str | None  # a new password to mail to the new address
+    settings_kept_as: Path | None
+    position_kept_as: Path | None = None
+
+
+def extend(store: GameStore, game_id: str, by: timedelta) -> datetime:
+    """Move the open turn's deadline later by ``by``; returns the new deadline."""
+    game = store.open(game_id)
+    with game.lock():
+        game.reload()
+        if game.settings.deadline is None:
+            raise StoreError(f"{game_id} has no deadline to extend")
+        new = game.settings.deadline + by
+        game.change_settings({"deadline": new})
+        return new
+
+
+def pause(store: GameStore, game_id: str) -> None:
+    """Stop adjudication until ``resume``; the referee refuses order mail meanwhile
+    (``replies.game_closed``)."""
+    game = store.open(game_id)
+    with game.lock():
+        game.reload()
+        if game.settings.status == "finished":
+            raise StoreError(f"{game_id} is finished")
+        game.change_settings({"status": "paused"})
+
+
+def resume(store: GameStore, game_id: str, now: datetime | None = None) -> datetime | None:
+    """Adjudicate again; a deadline that passed during the pause becomes now + turn length."""
+    now = now or datetime.now(UTC)
+    game = store.open(game_id)
+    with game.lock():
+        game.reload()
+        if game.settings.status == "finished":
+            raise StoreError(f"{game_id} is finished")
+        changes: dict[str, Any] = {"status": "open"}
+        deadline = game.settings.deadline
+        if deadline is None or deadline <= now:
+            deadline = now + game.settings.turn_length
+            changes["deadline"] = deadline
+        game.change_settings(changes)
+        return deadline
+
+
+def _player_of(game: Game, player: str) -> None:
+    if player not in game.settings.players:
+        raise StoreError(f"{player!r} is not a player of {game.id}")
+
+
+def replace_player(store: GameStore, game_id: str, player: str, *,
+                   address: str | None = None, name: str | None = None,
+                   computer: bool | None = None, new_pw: bool | None = None) -> PlayerChange:
+    """Hand a player's place to someone else (new address/name) or to the computer.
+
+    A new address gets a new password (returned for the referee to mail)
+    unless ``new_pw`` is False.
+    """
+    game = store.open(game_id)
+    with game.lock():
+        game.reload()
+        _player_of(game, player)
+        password = None
+        if new_pw or (new_pw is None and address is not None and not computer):
+            password = new_password()
+
+        def change(data: Any) -> None:
+            p = data["players"][player]
+            if address is not None:
+                p["addresses"] = [address]
+            if name is not None:
+                p["name"] = name
+            if computer is not None:
+                p["computer"] = computer
+            if password is not None:
+                p["password_hash"] = hash_password(password)
+            p["status"] = "active"
+
+        return PlayerChange(player, password, game.update_settings(change))
+
+
+def kick(store: GameStore, game_id: str, player: str) -> PlayerChange:
+    """Remove a player: mails ignored from now on, their side out of play."""
+    game = store.open(game_id)
+    with game.lock():
+        game.reload()
+        _player_of(game, player)
+
+        def change(data: Any) -> None:
+            data["players"][player]["status"] = "kicked"
+
+        kept = game.update_settings(change)
+        position = game.ruleset.remove_player(game.position, player)
+        pos_kept = None
+        if position is not None:
+            path = game.turn_dir(game.turn) / POSITION_FILE
+            game.check_position(YamlDoc(path, "", position))
+            pos_kept = game.history.replace(game.turn, POSITION_FILE,
+                                            game.history.position_text(game.turn, position))
+            game.reload()
+        game.write_schedule()
+        return PlayerChange(player, None, kept, pos_kept)
+
+
+def add_observer(store: GameStore, game_id: str, address: str) -> PlayerChange | None:
+    """Add an address that receives every report (None if it is there already)."""
+    game = store.open(game_id)
+    with game.lock():
+        game.reload()
+        if game.settings.is_observer(address):
+            return None
+
+        def change(data: Any) -> None:
+            if data.get("observers") is None:
+                data["observers"] = []
+            data["observers"].append(address)
+
+        return PlayerChange("", None, game.update_settings(change))

@@ -1,0 +1,168 @@
+"""``pbmref rerun``: recorded turns played again after the game master's edits.
+
+The position of the first turn re-run and every orders file are read as they
+are now (so a game master's edits count); each turn replays the dice recorded
+for it (V5) through the same pipeline as adjudication (``pbmref.gm.turn``).
+Files whose content changes are set aside (``NAME.replaced-N``) and written
+anew; unchanged files are not touched, so a second re-run without edits
+changes nothing. Orders of a later turn that no longer fit the changed
+position are left out, with a warning. The deadline, dates and report times
+recorded for each turn are kept.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from pbmref.base.files import set_aside
+from pbmref.base.times import moment
+from pbmref.base.yamlfile import YamlDoc
+from pbmref.gm.turn import play
+from pbmref.store import Game, GameFileError, GameStore, TurnError
+from pbmref.store.layout import POSITION_FILE, RESULT_FILES
+
+__all__ = ["FileChange", "RerunResult", "rerun"]
+
+
+@dataclass(frozen=True)
+class FileChange:
+    turn: int
+    name: str  # file name inside the turn folder
+    old: str | None
+    new: str
+
+    def diff(self) -> str:
+        return "".join(difflib.unified_diff(
+            (self.old or "").splitlines(keepends=True), self.new.splitlines(keepends=True),
+            fromfile=f"turns/{self.turn:03d}/{self.name} (recorded)",
+            tofile=f"turns/{self.turn:03d}/{self.name} (re-run)"))
+
+
+@dataclass
+class RerunResult:
+    game_id: str
+    from_turn: int
+    to_turn: int
+    changes: list[FileChange] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    set_aside: list[Path] = field(default_factory=list)
+    dry_run: bool = True
+    changed_reports: list[int] = field(default_factory=list)  # turns whose report changed
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.changes)
+
+    def text(self) -> str:
+        head = (f"Re-run of {self.game_id} turns {self.from_turn}-{self.to_turn}"
+                + (" (dry run: nothing written)" if self.dry_run else ""))
+        if not self.changes:
+            return head + ": nothing changed.\n"
+        out = [head + ":", *[f"warning: {w}" for w in self.warnings]]
+        for c in self.changes:
+            out.append(f"--- turn {c.turn}: {c.name} changed")
+            out.append(c.diff())
+        if self.set_aside:
+            out.append("old files kept as: " + ", ".join(str(p) for p in self.set_aside))
+        return "\n".join(out) + "\n"
+
+
+def _text(content: str | bytes) -> str:
+    return content.decode("utf-8", "replace") if isinstance(content, bytes) else content
+
+
+def _read(path: Path) -> str | None:
+    return path.read_text(encoding="utf-8") if path.is_file() else None
+
+
+def rerun(store: GameStore, game_id: str, from_turn: int, *, dry_run: bool = False,
+          now: datetime | None = None) -> RerunResult:
+    """Re-adjudicate turns ``from_turn``..the last one with the stored orders."""
+    now = now or datetime.now(UTC)
+    game = store.open(game_id)
+    with game.lock():
+        game.reload()
+        last = game.turn if game.history.is_adjudicated(game.turn) else game.turn - 1
+        if not 1 <= from_turn <= last:
+            raise TurnError(f"turn {from_turn} of {game_id} cannot be re-run: "
+                            f"turns 1-{last} have been adjudicated")
+        result = RerunResult(game_id, from_turn, last, dry_run=dry_run)
+        view = game.view(from_turn)
+        planned: list[tuple[int, str, str | bytes]] = []
+        ended_at: int | None = None
+        for turn in range(from_turn, last + 1):
+            old_result = game.history.result(turn) or {}
+            in_force = (game.book.in_force(turn, view=view) if turn == from_turn else
+                        game.book.in_force_lenient(turn, view, result.warnings))
+            played = play(game, view, in_force, seed=game.history.seed(turn),
+                          replay=game.history.dice(turn),
+                          next_deadline=moment(old_result.get("next_deadline")))
+            files = game.history.files_of(
+                turn, seed=played.seed, outcome=played.outcome, orders_used=played.orders_used,
+                report_text=played.report_text, next_deadline=played.next_deadline,
+                adjudicated_at=moment(old_result.get("adjudicated_at")) or now)
+            next_position = {**played.outcome.position, "turn": turn + 1}
+            view = game.check_position(YamlDoc(
+                game.turn_dir(turn + 1) / POSITION_FILE, "", next_position))
+            planned += [(turn, name, content) for name, content in files.items()]
+            planned.append((turn + 1, POSITION_FILE,
+                            game.history.position_text(turn + 1, next_position)))
+            if played.outcome.game_over and turn < last:
+                ended_at = turn
+                result.warnings.append(
+                    f"the game now ends in turn {turn}; turns {turn + 1}-{last} are void "
+                    "and their folders will be set aside")
+                break
+        if ended_at is None:
+            try:
+                game.book.in_force(last + 1, view=view)
+            except GameFileError as exc:
+                result.warnings.append(f"orders of the open turn {last + 1} no longer fit "
+                                       f"its new position; fix or delete the file: {exc}")
+        for turn, name, content in planned:
+            old = _read(game.turn_dir(turn) / name)
+            if old != _text(content):
+                result.changes.append(FileChange(turn, name, old, _text(content)))
+                if name == "report.txt":
+                    result.changed_reports.append(turn)
+        if dry_run:
+            return result
+        for change in result.changes:
+            content = next(c for t, n, c in planned if t == change.turn and n == change.name)
+            old_path = game.history.replace(change.turn, change.name, content)
+            if old_path is not None:
+                result.set_aside.append(old_path)
+        if ended_at is not None:
+            for name in RESULT_FILES:  # the final position's turn is not played
+                path = game.turn_dir(ended_at + 1) / name
+                if path.exists():
+                    result.set_aside.append(set_aside(path))
+            for turn in range(ended_at + 2, game.turn + 1):
+                if game.turn_dir(turn).is_dir():
+                    result.set_aside.append(set_aside(game.turn_dir(turn), now=now))
+        _sync_after_rerun(game, ended_at, planned, result)
+        return result
+
+
+def _sync_after_rerun(game: Game, ended_at: int | None,
+                      planned: list[tuple[int, str, Any]], result: RerunResult) -> None:
+    """After a re-run that changed the game's end, fix status, deadline and the state index."""
+    game.reload()
+    last_turn = max(t for t, _, _ in planned)
+    changes: dict[str, Any] = {}
+    final = game.history.result(last_turn - 1) or {}
+    if ended_at is not None or final.get("game_over"):
+        if game.settings.status != "finished":
+            changes["status"] = "finished"
+            changes["deadline"] = None
+    elif game.settings.status == "finished":
+        changes["status"] = "paused"
+        result.warnings.append("the game no longer ends: it is paused; set a deadline with "
+                               "`pbmref extend` and `pbmref resume` it")
+    if changes:
+        game.change_settings(changes)
+    game.write_schedule()

@@ -1,0 +1,87 @@
+"""Playing a turn: the one pipeline ``adjudicate`` and ``rerun`` share.
+
+``play`` takes a turn's position (a ``TurnView``), the orders in force, the
+dice seed and, for a re-run, the dice recorded the first time (V5); it asks
+the game's ruleset for the outcome, builds the report data and renders the
+report text. ``adjudicate`` plays the open turn once, when it is due, and
+records it; ``pbmref.gm.rerun`` plays recorded turns again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from pbmref.archive import report_of
+from pbmref.reports.model import TurnReport
+from pbmref.rulesets import Outcome
+from pbmref.store import (
+    Game,
+    GameStore,
+    OrdersFile,
+    TurnRecord,
+    TurnView,
+    derive_turn_seed,
+    next_deadline_after,
+)
+
+__all__ = ["PlayedTurn", "adjudicate", "play"]
+
+
+@dataclass(frozen=True)
+class PlayedTurn:
+    """A turn played: what the ruleset made of it and what the report says."""
+
+    turn: int
+    seed: int
+    outcome: Outcome
+    orders: dict[str, dict[str, object]]  # the entries used, per player
+    orders_used: dict[str, str]  # player -> the orders file used
+    report: TurnReport
+    report_text: str
+    next_deadline: datetime | None
+
+
+def play(game: Game, view: TurnView, in_force: Mapping[str, OrdersFile], *, seed: int,
+         next_deadline: datetime | None, replay: Sequence[int] | None = None) -> PlayedTurn:
+    """Play one turn. Orders of players who are not active (kicked, removed) are
+    left out; a game that ends has no next deadline."""
+    players = game.settings.players
+    usable = {p: f for p, f in in_force.items() if p in players and players[p].active}
+    orders = {p: dict(f.entry or {}) for p, f in usable.items()}
+    outcome = game.ruleset.adjudicate(view.position, orders, seed, replay)
+    if outcome.game_over:
+        next_deadline = None
+    report = report_of(game, view.turn, dict(view.position), outcome, orders, next_deadline)
+    return PlayedTurn(view.turn, seed, outcome, orders, {p: f.path.name for p, f in usable.items()},
+                      report, game.ruleset.render_report(report), next_deadline)
+
+
+def adjudicate(store: GameStore, game_id: str, now: datetime, *,
+               force: bool = False) -> TurnRecord | None:
+    """Adjudicate the game's open turn if it is due (or ``force``); exactly once.
+
+    The game lock is taken, then the game is read again: a second caller that
+    waited for the lock finds the turn done (or not due any more) and returns
+    None. Raises GameFileError when a file of the game is broken (nothing is
+    written then). The referee mails the report afterwards.
+    """
+    game = store.open(game_id)
+    seen_turn = game.turn
+    with game.lock():
+        game.reload()
+        if game.turn != seen_turn or game.history.is_adjudicated(game.turn):
+            return None  # somebody else adjudicated it while we waited
+        if game.settings.status != "open":
+            return None
+        if not force and not game.schedule.is_due(now):
+            return None
+        s = game.settings
+        played = play(game, game.open, game.book.in_force(),
+                      seed=derive_turn_seed(s.seed, game.turn),
+                      next_deadline=next_deadline_after(s.deadline, s.turn_length, now, s.zone))
+        return game.history.record(
+            played.outcome, seed=played.seed, orders_used=played.orders_used,
+            report_text=played.report_text, next_deadline=played.next_deadline,
+            adjudicated_at=now, orders=played.orders)

@@ -1,0 +1,326 @@
+"""The one plug-in point of the house: what a game kind must say about itself.
+
+A ``Ruleset`` object holds everything that differs between tweedekker, Fast
+Play, Diplomacy and Dirigible Diplomacy (in the manner of godip's
+``Variant``): the opening position of a new game, the position codec, how
+order lines are read and checked, who owes orders, the adjudication (with
+recorded dice replayed), the words of the replies, the computer player, the
+renderers of its reports and maps, and its scenario files. The store, the
+mail pipeline, the game master's tools and the command line hold a ruleset
+object and ask it; none of them names a game kind.
+
+Positions and orders travel through the store as plain data (the scenario
+schema of ``docs/scenario-format.md``); a ruleset turns them into the rules'
+typed values with ``decode`` once per use (``OpenTurn`` in the store keeps
+the decoded state of the open turn for one mail).
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from pbmref.reports.model import TurnReport
+from pbmref.rules.plaindata import PositionError
+
+__all__ = [
+    "NewGameOptions",
+    "Opening",
+    "OrdersEntry",
+    "Outcome",
+    "PlayerSpec",
+    "PositionError",
+    "Ruleset",
+    "ScenarioError",
+    "ScenarioResult",
+    "Words",
+]
+
+OrdersEntry = dict[str, Any]
+Lines = list[tuple[int, str]]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One adjudicated turn as plain data."""
+
+    position: dict[str, Any]  # the position at the start of the next turn
+    events: list[dict[str, Any]] = field(default_factory=list)  # every event, in order
+    dice: list[int] = field(default_factory=list)  # every die rolled, in order
+    game_over: bool = False
+    winners: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A player of a new game."""
+
+    id: str
+    addresses: tuple[str, ...] = ()
+    name: str = ""
+    computer: bool = False
+    airfield: str | None = None  # tweedekker: own airfield (B5); default spread out
+    power: str | None = None  # diplomacy/dirigible: the power played (AUS ... TUR)
+
+
+@dataclass(frozen=True)
+class NewGameOptions:
+    """What ``new-game`` may say about the board (the rulesets that draw one use it)."""
+
+    board_side: int = 10
+    wind: Mapping[str, Any] | None = None
+    clouds: Sequence[Mapping[str, Any]] = ()
+    zeppelin: str | None = "controlled"
+    zeppelin_length: int = 2
+    zeppelin_hexes: Sequence[str] | None = None
+    zeppelin_heading: str | None = None
+    rule_settings: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Opening:
+    """The position of turn 1 of a new game, and what to write about it."""
+
+    position: dict[str, Any]
+    placement: str  # how it was set up, in words (the GM sees it once)
+    scenario: dict[str, Any] = field(default_factory=dict)  # game.yaml's ``scenario`` key
+
+
+@dataclass(frozen=True)
+class Words:
+    """What the referee's replies say that differs from one game kind to another."""
+
+    noun: str  # what a turn is called: "turn" or "phase"
+    keyword: str  # the envelope line that names it: "TURN" or "PHASE"
+    help: str  # the HELP text
+    none_yet: str  # ORDERS with none in force: what happens without them
+    accepted: tuple[str, ...]  # after the deadline, in an acceptance: how mails replace
+    cleared: tuple[str, ...]  # after CLEAR: what happens without new orders
+    reminder: tuple[str, ...]  # in a reminder: what happens without orders
+    next_after: str = ""  # "the next phase" when turns have no number to count on
+
+    def turn(self, label: int | str) -> str:
+        """``turn 7`` or ``phase S1901M``."""
+        return f"{self.noun} {label}"
+
+    def after(self, label: int | str) -> str:
+        """The turn that follows ``label``, as a late mail's reply names it."""
+        if self.next_after or not isinstance(label, int):
+            return self.next_after
+        return f"{self.noun} {label + 1}"
+
+
+class ScenarioError(ValueError):
+    """A scenario that cannot run: its position or orders were refused (under
+    ``rule`` when a rule refuses them), or the file says something unreadable.
+    ``path`` is where in the file (for its line)."""
+
+    def __init__(self, message: str, rule: str = "", path: tuple[str | int, ...] = ()) -> None:
+        super().__init__(message)
+        self.message = message
+        self.rule = rule
+        self.path = path
+
+    def __str__(self) -> str:
+        return f"{where(self.path)}: {self.message}" if self.path else self.message
+
+    @classmethod
+    def of_position(cls, exc: PositionError) -> ScenarioError:
+        return cls(exc.message, exc.rule, exc.path)
+
+
+def where(path: tuple[str | int, ...]) -> str:
+    """A key path as a person reads it: ``orders.FRA[1]`` (list places count from 1).
+
+    >>> where(("orders", "FRA", 0))
+    'orders.FRA[1]'
+    """
+    out = ""
+    for part in path:
+        out += f"[{part + 1}]" if isinstance(part, int) else (f".{part}" if out else part)
+    return out
+
+
+@dataclass
+class ScenarioResult:
+    """One scenario run: the printed result (the next position and the events)
+    and what differs from its ``expect`` block. ``refused``: the refusal an
+    ``expect: {error: RULE}`` block asked for."""
+
+    result: dict[str, Any]
+    differences: list[str] = field(default_factory=list)
+    refused: ScenarioError | None = None
+
+    @property
+    def position(self) -> dict[str, Any]:
+        return {k: v for k, v in self.result.items() if k != "events"}
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        return list(self.result.get("events") or [])
+
+
+def rule_words(rule: str) -> str:
+    """`` (rule M3)`` for a rule number; nothing for words such as SYNTAX."""
+    return f" (rule {rule})" if any(c.isdigit() for c in rule) else ""
+
+
+class Ruleset(ABC):
+    """One game kind. Subclasses fill in the parts; the house calls only these."""
+
+    name: ClassVar[str]  # as game.yaml names it: tweedekker, fastplay, diplomacy, dirigible
+    title: ClassVar[str]  # as players read it: "Dirigible Diplomacy"
+    words: ClassVar[Words]
+    # Orders entry keys that travel together: a new mail's section replaces the
+    # old one whole (orders.md, "Reading rules"). Empty: a new mail replaces all.
+    sections: ClassVar[Mapping[str, frozenset[str]]] = {}
+    # The position keys that name players (their ids must be the game's players).
+    player_keys: ClassVar[tuple[str, ...]] = ()
+    # Pilots' careers carry from game to game (``pbmref roster``, Fast Play FP16).
+    careers: ClassVar[bool] = False
+
+    # ------------------------------------------------------------ a new game
+
+    @abstractmethod
+    def opening(self, players: Sequence[PlayerSpec], options: NewGameOptions, seed: int,
+                position: Mapping[str, Any] | None = None) -> Opening:
+        """The position of turn 1 (the GM's ``position``, checked, when given)."""
+
+    def unplayed(self, position: Mapping[str, Any]) -> list[str]:
+        """Sides of the game nobody plays (a warning for the game master)."""
+        del position
+        return []
+
+    # ------------------------------------------------------------ positions
+
+    @abstractmethod
+    def decode(self, data: Mapping[str, Any]) -> Any:
+        """The rules' state of a position; raises ``PositionError`` (with its path)."""
+
+    @abstractmethod
+    def encode(self, state: Any) -> dict[str, Any]:
+        """The plain data of a state (``decode`` reads it back)."""
+
+    def reads_positions_of(self, name: str) -> bool:
+        """Whether a position written for ruleset ``name`` belongs to this game kind."""
+        return name == self.name
+
+    def remove_player(self, data: Mapping[str, Any], player: str) -> dict[str, Any] | None:
+        """The position with ``player`` out of play (kick), or None if nothing changes."""
+        del data, player
+        return None
+
+    def turn_label(self, position: Mapping[str, Any], turn: int) -> int | str:
+        """The open turn as players name it: its number (Diplomacy: the phase)."""
+        del position
+        return turn
+
+    # ------------------------------------------------------------ orders
+
+    @abstractmethod
+    def read_orders(self, state: Any, player: str, lines: Lines) -> OrdersEntry:
+        """One player's order lines read and checked into an orders entry; raises
+        ``pbmref.orders.errors.OrderMailError`` (every error found, together)."""
+
+    @abstractmethod
+    def check_orders(self, state: Any, player: str, entry: Mapping[str, Any]) -> None:
+        """Raise ``OrderMailError`` when a stored entry could not have been mailed."""
+
+    def merge_orders(self, old: OrdersEntry | None, new: OrdersEntry) -> OrdersEntry:
+        """The orders in force after a valid mail: section by section (``sections``),
+        or the new mail whole."""
+        if old is None or not self.sections:
+            return dict(new)
+        replaced = {s for s, keys in self.sections.items() if any(k in new for k in keys)}
+        kept = {k: v for k, v in old.items()
+                if not any(k in self.sections[s] for s in replaced)}
+        return {**kept, **new}
+
+    def counts_as_orders(self, state: Any, player: str, entry: Mapping[str, Any]) -> bool:
+        """Whether ``entry`` spares the player a missed turn (early adjudication,
+        reminders)."""
+        del state, player, entry
+        return True
+
+    def needs_orders(self, state: Any, player: str) -> bool:
+        """Whether the player has anything to order in the open turn."""
+        del state, player
+        return True
+
+    def computer_orders(self, state: Any, player: str,
+                        rng: random.Random) -> OrdersEntry | None:
+        """The orders a computer player writes (None: this game kind has none)."""
+        del state, player, rng
+        return None
+
+    def computer_mail(self, state: Any, player: str, entry: Mapping[str, Any]) -> str:
+        """The body of an order mail that gives ``entry`` (what a computer player mails)."""
+        raise NotImplementedError(f"{self.title} has no computer player")
+
+    # ------------------------------------------------------------ adjudication
+
+    @abstractmethod
+    def adjudicate(self, position: Mapping[str, Any], orders: Mapping[str, Mapping[str, Any]],
+                   seed: int, replay: Sequence[int] | None = None) -> Outcome:
+        """One turn; ``replay`` gives the dice recorded by an earlier run of it."""
+
+    # ------------------------------------------------------------ reports
+
+    @abstractmethod
+    def render_report(self, report: TurnReport) -> str:
+        """The whole turn report as text (at most 70 columns)."""
+
+    def render_map_svg(self, report: TurnReport) -> str | None:
+        """The board after the turn as an SVG document (None: no picture)."""
+        del report
+        return None
+
+    def render_position_svg(self, position: Mapping[str, Any],
+                            names: Mapping[str, str]) -> str | None:
+        """The board of a position as it stands (the archive's 'now')."""
+        del position, names
+        return None
+
+    @abstractmethod
+    def map_reply(self, position: Mapping[str, Any], names: Mapping[str, str],
+                  title: str) -> str:
+        """The answer to MAP: the board now, in text."""
+
+    def report_label(self, report: TurnReport) -> str:
+        """How a report names its turn: ``turn 7``, or the phase played."""
+        return self.words.turn(report.turn)
+
+    def file_label(self, report: TurnReport) -> str:
+        """How a file of the report (its map) names the turn: ``turn-007``."""
+        return f"turn-{report.turn:03d}"
+
+    # ------------------------------------------------------------ scenarios
+
+    def run_scenario(self, data: Mapping[str, Any]) -> ScenarioResult:
+        """Run one scenario (position, orders, seed, expect). With ``expect: {error:
+        RULE}`` the orders must be refused under RULE; any other refusal raises
+        ``ScenarioError``."""
+        expect = dict(data.get("expect") or {}) if isinstance(data.get("expect"), Mapping) \
+            else data.get("expect")
+        expected_error = expect.pop("error", None) if isinstance(expect, dict) else None
+        try:
+            result = self.play_scenario(data, expect)
+        except ScenarioError as exc:
+            if expected_error is None:
+                raise
+            if str(expected_error).strip().upper() == exc.rule.upper():
+                return ScenarioResult({"events": []}, [], refused=exc)
+            return ScenarioResult({}, [f"error: expected a refusal under rule {expected_error}, "
+                                       f"got: {exc.message}{rule_words(exc.rule)}"])
+        if expected_error is not None:
+            result.differences.insert(0, "error: expected the orders to be refused under rule "
+                                         f"{expected_error}, but they were accepted")
+        return result
+
+    @abstractmethod
+    def play_scenario(self, data: Mapping[str, Any], expect: Any) -> ScenarioResult:
+        """The turn of a scenario played, compared with ``expect`` (without its
+        ``error`` key); raises ``ScenarioError`` when it cannot be played."""

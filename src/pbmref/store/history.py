@@ -1,0 +1,222 @@
+"""The played turns of a game: dice, events, report and result, and the turn commit.
+
+``History.record`` writes an adjudicated turn in the order that makes a crash
+harmless: dice, events, report, the next turn's position, then
+``result.yaml`` (the mark that the turn is done), then the state index and
+``game.yaml``'s deadline and status. ``replace`` writes a new version of a
+referee-written file after a re-run, setting the old one aside. Every record
+read is checked (its keys, turn, seed, dice, events) with file and line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pbmref.base.files import set_aside, write_new
+from pbmref.base.times import iso
+from pbmref.base.yamlfile import YamlDoc, dump_yaml, read_yaml
+from pbmref.rulesets import Outcome
+from pbmref.store.errors import TurnError
+from pbmref.store.layout import POSITION_FILE, derive_turn_seed, turn_dir
+
+if TYPE_CHECKING:
+    from pbmref.store.game import Game
+
+__all__ = ["History", "TurnRecord"]
+
+_RECORD_KEYS = {
+    "dice.yaml": {"turn", "seed", "dice"},
+    "events.yaml": {"turn", "events"},
+    "result.yaml": {"turn", "adjudicated_at", "seed", "orders", "no_orders", "game_over",
+                    "winners", "next_deadline", "note"},
+}
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    """One adjudicated turn, as written to the game folder."""
+
+    game_id: str
+    turn: int
+    seed: int
+    position_before: dict[str, Any]
+    position_after: dict[str, Any]
+    orders: dict[str, dict[str, Any]]
+    events: list[dict[str, Any]]
+    dice: list[int]
+    game_over: bool
+    winners: list[str]
+    next_deadline: datetime | None
+    report_text: str
+    adjudicated_at: datetime
+    files: tuple[Path, ...] = ()
+
+
+class History:
+    """The played turns of one game (``game.history``)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def is_adjudicated(self, turn: int) -> bool:
+        return (turn_dir(self.game.dir, turn) / "result.yaml").is_file()
+
+    def read_file(self, turn: int, name: str) -> YamlDoc | None:
+        path = turn_dir(self.game.dir, turn) / name
+        return read_yaml(path) if path.is_file() else None
+
+    def record_of(self, turn: int, name: str) -> dict[str, Any] | None:
+        """A turn's dice.yaml, events.yaml or result.yaml, checked (None if absent)."""
+        doc = self.read_file(turn, name)
+        if doc is None:
+            return None
+        data = doc.mapping()
+        allowed = _RECORD_KEYS[name]
+        for key in data:
+            if key not in allowed:
+                raise doc.error((key,), f"unknown key {key!r}; known keys: "
+                                        f"{', '.join(sorted(allowed))}")
+        if "turn" in data and data["turn"] != turn:
+            raise doc.error(("turn",), f"turn {data['turn']!r} differs from the folder's "
+                                       f"turn {turn}")
+        seed = data.get("seed", 0)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise doc.error(("seed",), f"seed must be a whole number, found {seed!r}")
+        dice = data.get("dice", [])
+        if not isinstance(dice, list) or not all(
+                isinstance(d, int) and not isinstance(d, bool) and d >= 1 for d in dice):
+            raise doc.error(("dice",), "dice must be a list of whole numbers from 1 up")
+        events = data.get("events", [])
+        if not isinstance(events, list) or not all(isinstance(e, Mapping) for e in events):
+            raise doc.error(("events",), "events must be a list of mappings")
+        orders = data.get("orders", {})
+        if not isinstance(orders, Mapping):
+            raise doc.error(("orders",), "orders must map player ids to orders file names")
+        for player in orders:
+            if player not in self.game.settings.players:
+                raise doc.error(("orders", player), f"{player!r} is not a player of this game")
+        return data
+
+    def result(self, turn: int) -> dict[str, Any] | None:
+        return self.record_of(turn, "result.yaml")
+
+    def events(self, turn: int) -> list[dict[str, Any]]:
+        return list((self.record_of(turn, "events.yaml") or {}).get("events") or [])
+
+    def dice(self, turn: int) -> list[int] | None:
+        """The dice recorded for a played turn (for replaying it, rule V5)."""
+        data = self.record_of(turn, "dice.yaml")
+        return None if data is None else [int(d) for d in data.get("dice", [])]
+
+    def seed(self, turn: int) -> int:
+        """The dice seed of a turn: the one recorded, else the game's derived one."""
+        data = self.record_of(turn, "dice.yaml")
+        if data is not None and "seed" in data:
+            return int(data["seed"])
+        return derive_turn_seed(self.game.settings.seed, turn)
+
+    def report(self, turn: int) -> str | None:
+        path = turn_dir(self.game.dir, turn) / "report.txt"
+        return path.read_text(encoding="utf-8") if path.is_file() else None
+
+    # ------------------------------------------------------------ writing
+
+    def files_of(
+        self, turn: int, *, seed: int, outcome: Outcome, orders_used: Mapping[str, str],
+        report_text: str, next_deadline: datetime | None, adjudicated_at: datetime,
+    ) -> dict[str, str | bytes]:
+        """The files one adjudicated turn writes into its folder (name -> content)."""
+        players = [p for p in self.game.settings.players.values() if p.active]
+        result = {
+            "turn": turn,
+            "adjudicated_at": iso(adjudicated_at),
+            "seed": seed,
+            "orders": {p: orders_used[p] for p in sorted(orders_used)},
+            "no_orders": sorted(p.id for p in players if p.id not in orders_used),
+            "game_over": outcome.game_over,
+            "winners": list(outcome.winners),
+            "next_deadline": iso(next_deadline),
+        }
+        return {
+            "dice.yaml": dump_yaml({"turn": turn, "seed": seed, "dice": list(outcome.dice)},
+                                   header=f"Every die rolled in turn {turn} (rule V5)"),
+            "events.yaml": dump_yaml({"turn": turn, "events": list(outcome.events)},
+                                     header=f"What happened in turn {turn}, in order"),
+            "report.txt": report_text,
+            "result.yaml": dump_yaml(result, header=f"Turn {turn} adjudicated; the next "
+                                                    "position is the next turn's "
+                                                    "position.yaml"),
+        }
+
+    def position_text(self, turn: int, position: Mapping[str, Any]) -> str:
+        return dump_yaml(dict(position), header=f"Position at the start of turn {turn} "
+                                                f"of {self.game.id}")
+
+    def record(
+        self, outcome: Outcome, *, seed: int, orders_used: Mapping[str, str],
+        report_text: str, next_deadline: datetime | None, adjudicated_at: datetime,
+        orders: Mapping[str, Mapping[str, Any]] | None = None,
+    ) -> TurnRecord:
+        """Write the open turn's result and open the next turn.
+
+        Order of writes: dice, events, report, the next turn's position, then
+        ``result.yaml`` (the mark that the turn is done), then the state index
+        and game.yaml's deadline/status. Leftovers of a crash before
+        ``result.yaml`` are set aside first.
+        """
+        game = self.game
+        with game.lock():
+            turn = game.turn
+            tdir = turn_dir(game.dir, turn)
+            before = game.position
+            if self.is_adjudicated(turn):
+                raise TurnError(f"turn {turn} of {game.id} was adjudicated already")
+            next_pos = dict(outcome.position)
+            next_pos["turn"] = turn + 1
+            next_path = turn_dir(game.dir, turn + 1) / POSITION_FILE
+            game.check_position(YamlDoc(next_path, "", next_pos))  # never write what we
+            files = self.files_of(                                 # could not read back
+                turn, seed=seed, outcome=outcome, orders_used=orders_used,
+                report_text=report_text, next_deadline=next_deadline,
+                adjudicated_at=adjudicated_at)
+            for path in [*(tdir / n for n in files), next_path]:
+                if path.exists():
+                    set_aside(path)  # leftovers of an interrupted run
+            written = []
+            result_text = files.pop("result.yaml")
+            for name, content in files.items():
+                written.append(write_new(tdir / name, content))
+            written.append(write_new(next_path, self.position_text(turn + 1, next_pos)))
+            written.append(write_new(tdir / "result.yaml", result_text))
+            changes: dict[str, Any] = {"deadline": next_deadline}
+            if outcome.game_over:
+                changes["status"] = "finished"
+            game.turn_played()
+            game.change_settings(changes)
+            return TurnRecord(
+                game_id=game.id, turn=turn, seed=seed, position_before=before,
+                position_after=next_pos,
+                orders={k: dict(v) for k, v in (orders or {}).items()},
+                events=list(outcome.events), dice=list(outcome.dice),
+                game_over=outcome.game_over, winners=list(outcome.winners),
+                next_deadline=next_deadline, report_text=report_text,
+                adjudicated_at=adjudicated_at, files=tuple(written),
+            )
+
+    def replace(self, turn: int, name: str, content: str | bytes) -> Path | None:
+        """Set a referee-written file aside (if any) and write its new version.
+
+        Returns the name the old file was set aside under (None if there was none).
+        """
+        game = self.game
+        with game.lock():
+            path = turn_dir(game.dir, turn) / name
+            old = set_aside(path) if path.exists() else None
+            write_new(path, content)
+            if name == POSITION_FILE:
+                game.forget_views()
+            return old

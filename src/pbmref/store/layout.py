@@ -1,0 +1,120 @@
+"""The layout of a game folder: file names, turn folders, the dice seed of a turn.
+
+Layout of one game (``games/<id>/``)::
+
+    game.yaml                  settings and players (the game master edits it)
+    state.yaml                 open turn, deadline, status (the referee writes it;
+                               finding due games reads only this and a stat of game.yaml)
+    .lock                      the per-game lock (fcntl.flock)
+    turns/001/position.yaml    the position at the start of turn 1 (scenario schema)
+    turns/001/orders/baron.yaml      orders as received (entry, raw mail, Message-ID, time)
+    turns/001/orders/baron.v2.yaml   a later mail of the same player (the latest valid
+                                     one is in force; a CLEAR mail writes a withdrawal)
+    turns/001/dice.yaml        after adjudication: the seed and every die
+    turns/001/events.yaml      what happened, in order
+    turns/001/report.txt       the report players got
+    turns/001/result.yaml      written last: the turn is adjudicated iff it exists
+    turns/002/position.yaml    the result position = the next turn's start
+
+Files the referee writes are never rewritten in place: a re-run sets the old
+file aside (``events.yaml.replaced-1``) and writes a new one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from pathlib import Path
+
+from pbmref.base.errors import GameFileError
+
+__all__ = [
+    "GAME_FILE",
+    "LOCK_FILE",
+    "ORDERS",
+    "POSITION_FILE",
+    "RESULT_FILES",
+    "STATE_FILE",
+    "TURNS",
+    "derive_turn_seed",
+    "find_open_turn",
+    "stamp",
+    "turn_dir",
+    "turn_dir_name",
+    "turn_numbers",
+]
+
+GAME_FILE = "game.yaml"
+STATE_FILE = "state.yaml"
+LOCK_FILE = ".lock"
+TURNS = "turns"
+ORDERS = "orders"
+POSITION_FILE = "position.yaml"
+RESULT_FILES = ("dice.yaml", "events.yaml", "report.txt", "result.yaml")
+_TURN_DIR = re.compile(r"\d{3,}")
+
+
+def turn_dir_name(turn: int) -> str:
+    return f"{turn:03d}"
+
+
+def turn_dir(game_dir: Path, turn: int) -> Path:
+    return game_dir / TURNS / turn_dir_name(turn)
+
+
+def derive_turn_seed(game_seed: int, turn: int) -> int:
+    """The dice seed of one turn: derived from the game's seed and the turn (V5)."""
+    digest = hashlib.sha256(f"pbmref:{game_seed}:{turn}".encode()).digest()
+    return int.from_bytes(digest[:6], "big")
+
+
+def stamp(path: Path) -> list[int]:
+    """A file's modification time and size (what tells that somebody changed it)."""
+    try:
+        st = path.stat()
+    except OSError:
+        return [0, 0]
+    return [st.st_mtime_ns, st.st_size]
+
+
+def turn_numbers(game_dir: Path) -> list[int]:
+    """Every turn with a folder, oldest first (lists the turns folder only)."""
+    tdir = game_dir / TURNS
+    if not tdir.is_dir():
+        return []
+    return sorted(int(e.name) for e in os.scandir(tdir)
+                  if e.is_dir() and _TURN_DIR.fullmatch(e.name))
+
+
+def find_open_turn(game_dir: Path, recorded: int) -> int:
+    """The open turn of a game: the one the state index records (``recorded``),
+    checked against the folders, and moved on past a turn whose result was
+    written just before a crash. Raises GameFileError when a needed position is
+    missing."""
+    turn = recorded
+
+    def position(t: int) -> Path:
+        return turn_dir(game_dir, t) / POSITION_FILE
+
+    def result(t: int) -> Path:
+        return turn_dir(game_dir, t) / "result.yaml"
+
+    if turn >= 1 and turn_dir(game_dir, turn).is_dir() and not position(turn).is_file():
+        raise GameFileError(position(turn),
+                            f"missing: turn {turn} is open, but the position at its "
+                            "start is gone (restore the file, or run pbmref rerun)")
+    if turn < 1 or not position(turn).is_file():
+        turns = [t for t in turn_numbers(game_dir) if position(t).is_file()]
+        if not turns:
+            raise GameFileError(game_dir / TURNS, "no turn folder with a position.yaml")
+        turn = turns[-1]  # the state index is missing or stale: the latest turn
+    # after a crash between writing a turn's result and the state file
+    while result(turn).exists() and position(turn + 1).exists():
+        turn += 1
+    after = turn_dir(game_dir, turn + 1)
+    if result(turn).exists() and after.is_dir() and not position(turn + 1).exists():
+        raise GameFileError(position(turn + 1),
+                            f"missing: turn {turn} was adjudicated, but the position at "
+                            f"the start of turn {turn + 1} is gone")
+    return turn

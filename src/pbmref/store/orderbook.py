@@ -1,0 +1,328 @@
+"""The order book of a game: every order mail of every turn, as stored.
+
+One file per mail (``turns/NNN/orders/PLAYER.yaml``, ``PLAYER.v2.yaml`` ...),
+never rewritten: an accepted mail (``kind: orders``), a refused one
+(``rejected``, kept for the history) or a CLEAR (``withdrawal``). The orders
+in force for a player are those of the latest mail unless it withdrew them.
+
+Reading checks every file (its keys, the player, the turn) and, for the
+orders in force, the entry against the turn's position with the game's
+ruleset; a bad file raises ``GameFileError`` with the file and line. What a
+``Game`` object read is kept for the life of that object (one mail, one
+command), so one mail reads each file once.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pbmref.base.errors import GameFileError, KeyPath
+from pbmref.base.files import write_new
+from pbmref.base.times import iso, parse_datetime
+from pbmref.base.yamlfile import dump_yaml, read_yaml
+from pbmref.orders.errors import OrderMailError
+from pbmref.store.errors import TurnError
+from pbmref.store.layout import ORDERS, turn_dir
+
+if TYPE_CHECKING:
+    from pbmref.store.game import Game, TurnView
+
+__all__ = ["ORDER_KINDS", "OrderBook", "OrdersFile", "entry_path"]
+
+_ORDERS_NAME = re.compile(r"(?P<player>[^.]+)(?:\.v(?P<version>\d+))?\.yaml")
+_ORDERS_KEYS = {
+    "player", "turn", "version", "kind", "entry", "raw", "message_id", "received_at", "error",
+    "note",
+}
+ORDER_KINDS = ("orders", "withdrawal", "rejected")
+
+
+@dataclass(frozen=True)
+class OrdersFile:
+    """One order mail of one player for one turn, as stored."""
+
+    player: str
+    version: int
+    path: Path
+    kind: str  # orders | withdrawal | rejected
+    entry: dict[str, Any] | None
+    raw: str
+    message_id: str
+    received_at: datetime | None
+    error: str = ""
+
+
+def _sort_key(name: str) -> tuple[str, int]:
+    m = _ORDERS_NAME.fullmatch(name)
+    assert m is not None
+    return m.group("player"), int(m.group("version") or 1)
+
+
+def entry_path(entry: Mapping[str, Any], exc: OrderMailError) -> KeyPath:
+    """Where in an orders entry an order error points (by the line text it quotes)."""
+    text = exc.line
+    if isinstance(text, str) and text.strip():
+        for key, value in entry.items():
+            if isinstance(value, list):
+                for i, item in enumerate(value):
+                    if isinstance(item, str) and item.strip() == text.strip():
+                        return (str(key), i)
+            elif isinstance(value, str) and value.strip() == text.strip():
+                return (str(key),)
+    for key in entry:
+        if f"'{key}'" in exc.message:
+            return (str(key),)
+    return ()
+
+
+class OrderBook:
+    """The order mails of one game (``game.book``)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._read: dict[Path, OrdersFile] = {}  # read this session (not checked)
+        # checked against a turn's position (the view of a re-run is another one)
+        self._checked: dict[tuple[Path, TurnView], OrdersFile] = {}
+
+    def forget(self) -> None:
+        self._read.clear()
+        self._checked.clear()
+
+    def folder(self, turn: int | None = None) -> Path:
+        return turn_dir(self.game.dir, self.game.turn if turn is None else turn) / ORDERS
+
+    # ------------------------------------------------------------ reading
+
+    def files(self, turn: int | None = None, *, check: bool = True
+              ) -> dict[str, list[OrdersFile]]:
+        """Every stored order mail of a turn, per player, oldest first.
+
+        With ``check`` every accepted entry is checked against the turn's
+        position (as ``pbmref check`` does); without it the files are only read,
+        which is what finding the orders in force and spotting a repeated
+        Message-ID need.
+        """
+        turn = self.game.turn if turn is None else turn
+        odir = self.folder(turn)
+        if not odir.is_dir():
+            return {}
+        names = []
+        for entry in os.scandir(odir):
+            name = entry.name
+            if name.startswith(".") or ".replaced-" in name or not name.endswith(".yaml"):
+                continue
+            if not _ORDERS_NAME.fullmatch(name):
+                raise GameFileError(odir / name, "not an orders file name: expected "
+                                                 "PLAYER.yaml or PLAYER.vN.yaml")
+            names.append(name)
+        view = self.game.view(turn) if check else None
+        out: dict[str, list[OrdersFile]] = {}
+        for name in sorted(names, key=_sort_key):
+            f = self.read(odir / name, turn, view)
+            out.setdefault(f.player, []).append(f)
+        return out
+
+    def read(self, path: Path, turn: int, view: TurnView | None = None) -> OrdersFile:
+        """Read one orders file; with a turn ``view`` its entry is checked against
+        that turn's position."""
+        if view is None:
+            known = self._read.get(path)
+            if known is None:
+                known = self._read[path] = self._read_file(path, turn, None)
+            return known
+        checked = self._checked.get((path, view))
+        if checked is None:
+            checked = self._checked[(path, view)] = self._read_file(path, turn, view)
+        return checked
+
+    def _read_file(self, path: Path, turn: int, view: TurnView | None) -> OrdersFile:
+        m = _ORDERS_NAME.fullmatch(path.name)
+        assert m is not None
+        players = self.game.settings.players
+        doc = read_yaml(path)
+        data = doc.mapping("an orders record")
+        for key in data:
+            if key not in _ORDERS_KEYS:
+                raise doc.error((key,), f"unknown key {key!r}; known keys: "
+                                        f"{', '.join(sorted(_ORDERS_KEYS))}")
+        player = str(data.get("player", m.group("player")))
+        if player != m.group("player"):
+            raise doc.error(("player",), f"player {player!r} does not match the file name "
+                                         f"{path.name}")
+        if player not in players:
+            raise doc.error(("player",) if "player" in data else (),
+                            f"{player!r} is not a player of this game "
+                            f"(players: {', '.join(sorted(players))})")
+        if "turn" in data and data["turn"] != turn:
+            raise doc.error(("turn",), f"turn {data['turn']!r} differs from the folder's "
+                                       f"turn {turn}")
+        kind = str(data.get("kind", "orders"))
+        if kind not in ORDER_KINDS:
+            raise doc.error(("kind",), f"kind {kind!r} is not one of: {', '.join(ORDER_KINDS)}")
+        entry = data.get("entry")
+        if kind == "orders":
+            if not isinstance(entry, Mapping):
+                raise doc.error(("entry",) if "entry" in data else (),
+                                "orders need an entry: the player's orders as a mapping")
+            # A kicked or removed player's mails are kept but never used: they are
+            # not checked against a position that no longer has their aircraft.
+            if view is not None and players[player].active:
+                try:
+                    self.game.ruleset.check_orders(view.state, player, dict(entry))
+                except OrderMailError as exc:
+                    raise doc.error(("entry", *entry_path(entry, exc)), exc.message,
+                                    "" if exc.rule == "SYNTAX" else exc.rule) from None
+        received = data.get("received_at")
+        if received is not None:
+            try:
+                received = parse_datetime(received, self.game.settings.zone)
+            except ValueError as exc:
+                raise doc.error(("received_at",), str(exc)) from None
+        return OrdersFile(
+            player=player, version=int(m.group("version") or 1), path=path, kind=kind,
+            entry=dict(entry) if isinstance(entry, Mapping) else None,
+            raw=str(data.get("raw") or ""), message_id=str(data.get("message_id") or ""),
+            received_at=received, error=str(data.get("error") or ""),
+        )
+
+    def in_force(self, turn: int | None = None, *, check: bool = True,
+                 view: TurnView | None = None) -> dict[str, OrdersFile]:
+        """Per active player, the order mail in force: the latest accepted one, unless
+        withdrawn. Mails of kicked or removed players are kept but never in force.
+        With ``check`` the entries in force are checked against the turn's position
+        (or against ``view``, a re-run's position of that turn)."""
+        turn = self.game.turn if turn is None else turn
+        players = self.game.settings.players
+        out: dict[str, OrdersFile] = {}
+        for player, files in self.files(turn, check=False).items():
+            if not players[player].active:
+                continue
+            for f in reversed(files):
+                if f.kind == "rejected":
+                    continue
+                if f.kind == "orders":
+                    out[player] = f
+                break
+        if out and check:
+            view = view or self.game.view(turn)
+            out = {p: self.read(f.path, turn, view) for p, f in out.items()}
+        return out
+
+    def in_force_lenient(self, turn: int, view: TurnView, warnings: list[str]
+                         ) -> dict[str, OrdersFile]:
+        """The orders in force for a turn re-run on a changed position: a file that
+        no longer fits it is left out, with a warning (``pbmref rerun``)."""
+        try:
+            return self.in_force(turn, view=view)
+        except GameFileError:
+            pass
+        by_player: dict[str, list[OrdersFile]] = {}
+        for files in self.files(turn, check=False).values():
+            for f in files:
+                try:
+                    checked = self.read(f.path, turn, view)
+                except GameFileError as exc:
+                    warnings.append(f"left out (no longer fits the re-run position): {exc}")
+                    continue
+                by_player.setdefault(checked.player, []).append(checked)
+        out: dict[str, OrdersFile] = {}
+        for player, files in by_player.items():
+            if not self.game.settings.players[player].active:
+                continue
+            for f in reversed(files):
+                if f.kind == "rejected":
+                    continue
+                if f.kind == "orders":
+                    out[player] = f
+                break
+        return out
+
+    def entries(self, turn: int | None = None) -> dict[str, dict[str, Any]]:
+        """Player id -> orders entry in force for the turn (default: the open turn)."""
+        return {p: dict(f.entry or {}) for p, f in self.in_force(turn).items()}
+
+    def entry_of(self, player: str) -> dict[str, Any] | None:
+        """The orders in force of one player for the open turn (None: none)."""
+        f = self.in_force().get(player)
+        return dict(f.entry or {}) if f is not None else None
+
+    # ------------------------------------------------------------ writing
+
+    def _next_version(self, player: str) -> int:
+        odir = self.folder()
+        if not odir.is_dir():
+            return 1
+        versions = [0]
+        for name in os.listdir(odir):
+            m = _ORDERS_NAME.fullmatch(name.split(".replaced-")[0])
+            if m and m.group("player") == player:
+                versions.append(int(m.group("version") or 1))
+        return max(versions) + 1
+
+    def _path(self, player: str, version: int) -> Path:
+        name = f"{player}.yaml" if version == 1 else f"{player}.v{version}.yaml"
+        return self.folder() / name
+
+    def _write(self, player: str, record: dict[str, Any], *,
+               checked: OrdersFile | None = None) -> Path:
+        game = self.game
+        with game.lock():
+            game.refresh_turn()
+            if player not in game.settings.players:
+                raise TurnError(f"{player!r} is not a player of game {game.id}")
+            if game.history.is_adjudicated(game.turn):
+                raise TurnError(f"turn {game.turn} of {game.id} was adjudicated already")
+            mid = record.get("message_id")
+            if mid:
+                for f in self.files(check=False).get(player, []):
+                    if f.message_id == mid:
+                        return f.path  # this mail was stored already (handled once)
+            version = self._next_version(player)
+            data = {"player": player, "turn": game.turn, "version": version, **record}
+            path = write_new(self._path(player, version),
+                             dump_yaml(data, header=f"Orders of {player} for turn {game.turn} "
+                                                    f"of {game.id}"))
+            if checked is not None:  # read with the open turn's view: no second check
+                self._checked[(path, game.open)] = OrdersFile(
+                    player, version, path, "orders", checked.entry, str(record["raw"]),
+                    str(mid or ""), checked.received_at)
+            game.write_schedule()
+            return path
+
+    def save(self, player: str, entry: Mapping[str, Any], *, raw: str, message_id: str,
+             received_at: datetime, checked: bool = False) -> Path:
+        """Store an accepted order mail for the open turn. The entry is checked
+        against the position first unless ``checked`` says the caller read it
+        with the ruleset already (``read_orders``). The same Message-ID twice is
+        stored once."""
+        game = self.game
+        if not checked:
+            game.ruleset.check_orders(game.open.state, player, dict(entry))
+        return self._write(player, {
+            "kind": "orders", "received_at": iso(received_at), "message_id": message_id,
+            "entry": dict(entry), "raw": raw,
+        }, checked=OrdersFile(player, 0, Path(), "orders", dict(entry), raw, message_id,
+                              received_at))
+
+    def reject(self, player: str, *, raw: str, message_id: str, received_at: datetime,
+               error: str) -> Path:
+        """Keep a refused order mail in the history; it changes no orders in force."""
+        return self._write(player, {
+            "kind": "rejected", "received_at": iso(received_at), "message_id": message_id,
+            "error": error, "raw": raw,
+        })
+
+    def clear(self, player: str, *, raw: str = "", message_id: str = "",
+              received_at: datetime | None = None) -> Path:
+        """A CLEAR mail: withdraw the player's orders for the open turn."""
+        return self._write(player, {
+            "kind": "withdrawal", "received_at": iso(received_at or datetime.now(UTC)),
+            "message_id": message_id, "raw": raw,
+        })
+
