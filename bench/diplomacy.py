@@ -4,7 +4,8 @@
 
 Positions:
 
-- every DATC movement case of the shared JSON (about 130 small positions of
+- every DATC movement case of the project's copy of the DATC JSON
+  (tests/diplomacy/data/datc.json: about 130 small positions of
   2 to 10 units, many with convoys and paradoxes), run one after another;
 - a full board: the 34 units of a crowded mid-game (one unit on every supply
   centre), every unit ordered (moves, supports, bounces, a convoy);

@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
-"""Build the project's own Diplomacy map file from the shared CSV data.
+"""Build the project's own Diplomacy map file from the standard-map CSVs.
 
 Source: the standard-map CSVs of TedDriggs/diplomacy (MIT licence, Copyright (c)
-2025 Ted Driggs), kept read-only in /work/shared/data/diplomacy. This script turns
-provinces.csv, regions.csv and borders.csv into one JSON file,
+2025 Ted Driggs), in the corrected form whose ``borders.csv`` has every border
+of the published board. The project keeps its copy of provinces.csv,
+regions.csv and borders.csv in src/pbmref/data/diplomacy/ (credited in the
+NOTICE there); this script turns them into one JSON file,
 src/pbmref/data/diplomacy/standard.json, which the engine loads
 (pbmref.rules.diplomacy.map). Run it again whenever the CSVs change:
 
-    .venv/bin/python scripts/build_diplomacy_map.py [SHARED_DATA_DIR]
+    .venv/bin/python scripts/build_diplomacy_map.py [CSV_DIR]
 
+CSV_DIR defaults to the project's copy; name another folder to build from a
+newer copy of the same data (then copy its CSVs into the project as well).
 Coast suffixes n/s/e in the CSVs become nc/sc/ec; region names in borders are
 written "prov" or "prov/nc".
 """
@@ -21,26 +25,10 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_SRC = Path("/work/shared/data/diplomacy")
-OUT = ROOT / "src" / "pbmref" / "data" / "diplomacy" / "standard.json"
+DATA = ROOT / "src" / "pbmref" / "data" / "diplomacy"
+OUT = DATA / "standard.json"
 
 COASTS = {"n": "nc", "s": "sc", "e": "ec", "w": "wc"}
-
-# Borders of the standard board that the source CSVs lack (checked against the
-# published map). Without them Norway would not touch St Petersburg, the Gulf
-# of Bothnia would touch only the Baltic, and so on. Each is added unless the
-# CSVs already have it; run with --as-published to leave them out.
-CORRECTIONS: list[list[str]] = [
-    ["bot", "swe", "sea"],
-    ["bot", "fin", "sea"],
-    ["bot", "lvn", "sea"],
-    ["bot", "stp/sc", "sea"],
-    ["nwy", "stp", "land"],
-    ["nwy", "stp/nc", "sea"],
-    ["lvn", "war", "land"],
-    ["gal", "ukr", "land"],
-    ["mao", "spa/sc", "sea"],
-]
 
 
 def region_name(text: str) -> str:
@@ -51,7 +39,7 @@ def region_name(text: str) -> str:
     return text
 
 
-def build(src: Path, corrections: bool = True) -> dict[str, object]:
+def build(src: Path) -> dict[str, object]:
     provinces: dict[str, dict[str, object]] = {}
     with open(src / "provinces.csv", newline="") as fh:
         for row in csv.DictReader(fh):
@@ -79,15 +67,7 @@ def build(src: Path, corrections: bool = True) -> dict[str, object]:
         next(reader)
         for a, b, terrain in reader:
             borders.append([region_name(a), region_name(b), terrain.strip()])
-    added: list[list[str]] = []
-    if corrections:
-        have = {frozenset((a, b)) for a, b, _ in borders}
-        for a, b, terrain in CORRECTIONS:
-            if frozenset((a, b)) not in have:
-                borders.append([a, b, terrain])
-                added.append([a, b, terrain])
     return {
-        "_corrections": added,
         "_source": (
             "Built by scripts/build_diplomacy_map.py from the standard-map CSVs of "
             "TedDriggs/diplomacy (https://github.com/TedDriggs/diplomacy), MIT licence, "
@@ -99,9 +79,8 @@ def build(src: Path, corrections: bool = True) -> dict[str, object]:
 
 
 def main(argv: list[str]) -> int:
-    args = [a for a in argv[1:] if not a.startswith("--")]
-    src = Path(args[0]) if args else DEFAULT_SRC
-    data = build(src, corrections="--as-published" not in argv)
+    src = Path(argv[1]) if len(argv) > 1 else DATA
+    data = build(src)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
     print(f"wrote {OUT} ({len(data['provinces'])} provinces, {len(data['borders'])} borders)")  # type: ignore[arg-type]

@@ -1,7 +1,7 @@
 """Adapter from the DATC JSON cases (TedDriggs/diplomacy, MIT) to our engine.
 
-The JSON lives in /work/shared/data/diplomacy/datc.json; a copy is not kept in
-the project. Order strings look like ``ENG: F nth -> pic``,
+The cases are the project's own copy, ``data/datc.json`` beside this file
+(credited in ``data/NOTICE``). Order strings look like ``ENG: F nth -> pic``,
 ``FRA: A bur Supports A pic -> bel``, ``ENG: F eng convoys pic -> bel``,
 ``GER: A ber build``.
 """
@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from pbmref.rules.diplomacy import (
     Build,
     Convoy,
     Disband,
-    GameMap,
     Hold,
     Loc,
     Move,
@@ -33,7 +32,7 @@ from pbmref.rules.diplomacy import (
     standard_map,
 )
 
-DATC_PATH = Path("/work/shared/data/diplomacy/datc.json")
+DATC_PATH = Path(__file__).resolve().parent / "data" / "datc.json"
 
 LOC = r"[a-z]{3}(?:\([a-z]{2}\))?"
 _UNIT = re.compile(rf"^([A-Z]{{3}}): ([AF]) ({LOC})\s*(.*)$")
@@ -44,7 +43,8 @@ def loc(text: str) -> Loc:
 
 
 def load_cases() -> list[dict[str, object]]:
-    data = json.loads(DATC_PATH.read_text())
+    """Every case of the JSON; a missing file raises (the tests fail, never skip)."""
+    data = json.loads(DATC_PATH.read_text(encoding="utf-8"))
     cases: list[dict[str, object]] = data["cases"]
     return cases
 
@@ -118,16 +118,8 @@ def home_owners() -> dict[str, str]:
     return {p: v.home for p, v in m.provinces.items() if v.home}
 
 
-@dataclass
-class MainRun:
-    position: Position
-    orders: list[Order]
-    expected: list[str | None]
-    adjudication: object
-
-
 def run_main(
-    case: dict[str, object], edition: str | None, game_map: GameMap | None = None
+    case: dict[str, object], edition: str | None
 ) -> tuple[Position, list[Order], list[str | None], object]:
     orders_map: dict[str, str | None] = case["orders"]  # type: ignore[assignment]
     orders = [parse_order(k, "Main") for k in orders_map]
@@ -145,7 +137,7 @@ def run_main(
         centers=tuple(sorted(home_owners().items())),
         edition=edition or "2023",
     )
-    adj = adjudicate_full(pos, orders, game_map=game_map)
+    adj = adjudicate_full(pos, orders)
     return pos, orders, list(orders_map.values()), adj
 
 
@@ -189,15 +181,15 @@ def build_position(case: dict[str, object]) -> Position:
 
 
 def retreat_run(
-    case: dict[str, object], game_map: GameMap | None = None
+    case: dict[str, object],
 ) -> tuple[list[str], Position, list[Order], list[str | None], object]:
     pre: dict[str, object] = case["preceding_main_phase"]  # type: ignore[assignment]
-    _, orders, expected, adj = run_main(pre, None, game_map)
+    _, orders, expected, adj = run_main(pre, None)
     problems = mismatches(orders, expected, adj.results)  # type: ignore[attr-defined]
     pos = adj.state  # type: ignore[attr-defined]
     r_map: dict[str, str | None] = case["orders"]  # type: ignore[assignment]
     r_orders = [parse_order(k, "Retreat") for k in r_map]
     if pos.phase.kind != "R":
         pos = replace(pos, phase=replace(pos.phase, kind="R"))
-    out = adjudicate_full(pos, r_orders, game_map=game_map)
+    out = adjudicate_full(pos, r_orders)
     return problems, pos, r_orders, list(r_map.values()), out

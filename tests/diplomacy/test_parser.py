@@ -22,6 +22,7 @@ from pbmref.rules.diplomacy import (
     UnitType,
     Variant,
     Waive,
+    adjudicate,
 )
 from pbmref.rules.diplomacy.state import DislodgedUnit, initial_position
 
@@ -86,6 +87,15 @@ def test_full_names_and_coasts() -> None:
 def test_the_one_reachable_coast_is_filled_in() -> None:
     pos = Position(Phase.parse("S1901M"), (u("FRA", "F gas"),), HOMES)
     assert parse_body("F Gas - Spa", "FRA", pos) == [Move("FRA", F, Loc("gas"), Loc("spa", "nc"))]
+
+
+def test_wrong_coast_of_own_fleet_is_no_error() -> None:
+    """DD2, DATC 3.0 6.B.10: the coast written for the ordered fleet plays no
+    part; the mail is accepted and the fleet moves from the coast it is on."""
+    pos = Position(Phase.parse("S1901M"), (u("FRA", "F spa/sc"),), HOMES)
+    orders = parse_body("F Spa/nc - Lyo", "FRA", pos)
+    after, _ = adjudicate(pos, orders)
+    assert after.units == (u("FRA", "F lyo"),)
 
 
 def test_adjustment_and_retreat_orders() -> None:

@@ -13,12 +13,9 @@ from __future__ import annotations
 
 import pytest
 
-from pbmref.rules.diplomacy import Hold, Move, Unit, standard_map
+from pbmref.rules.diplomacy import Hold, Move, Unit
 
-from .datc import DATC_PATH, case_id, load_cases, run_main
-
-if not DATC_PATH.exists():
-    pytest.skip(f"no DATC cases at {DATC_PATH}", allow_module_level=True)
+from .datc import case_id, load_cases, run_main
 
 CASES = [
     c for c in load_cases()
@@ -55,7 +52,7 @@ def expected_fates(orders: list[object], expected: list[str | None]) -> dict[Uni
 
 @pytest.mark.parametrize("case", CASES, ids=[case_id(c) for c in CASES])
 def test_post_state(case: dict[str, object]) -> None:
-    pos, orders, expected, adj = run_main(case, case.get("edition"), standard_map())  # type: ignore[arg-type]
+    pos, orders, expected, adj = run_main(case, case.get("edition"))  # type: ignore[arg-type]
     after = adj.state  # type: ignore[attr-defined]
     dislodged = {d.unit for d in adj.dislodged}  # type: ignore[attr-defined]
     on_board = {(u.power, u.kind, u.prov) for u in after.units}

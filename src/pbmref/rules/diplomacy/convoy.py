@@ -79,8 +79,11 @@ def route_exists(r: Resolver, p: str) -> bool:
 
 
 def has_intent(r: Resolver, p: str) -> bool:
-    """2000/2023 rule: an army adjacent to its target goes by convoy when a fleet of
-    its own power is ordered (legally) to convoy it."""
+    """2000/2023 rule (DD2): an army adjacent to its target goes by convoy when a
+    fleet of its own power is ordered (legally) to convoy it. That settles the
+    route for the whole phase: when the convoy then fails (the fleet is
+    dislodged, or the Szykman rule breaks a paradox), the army does not fall
+    back on the land route; it stays (DATC 3.0 6.G.11)."""
     o = r.orders[p]
     assert isinstance(o, Move)
     for f in r.convoys.get(p, []):
@@ -90,14 +93,17 @@ def has_intent(r: Resolver, p: str) -> bool:
 
 
 def uses_convoy(r: Resolver, p: str) -> bool:
-    """Does the army at ``p`` travel by convoy (rather than over land)?"""
+    """Does the army at ``p`` travel by convoy (rather than over land)?
+
+    Under the 1971 rules an army with a working convoy route takes it, and one
+    whose route the Szykman rule takes away moves over land; under the 2000 and
+    2023 rules the intent decides (:func:`has_intent`), whatever becomes of the
+    route (DD2)."""
     o = r.orders[p]
     if r.air or not isinstance(o, Move) or o.kind is not UnitType.ARMY:
         return False
     if not r.map.army_move(p, o.dest.prov) or o.via_convoy:
         return True
-    if p in r.szykman:
-        return False
     if r.edition == "1971":
         return bool(r.convoys.get(p)) and route_exists(r, p)
-    return has_intent(r, p) and route_exists(r, p)
+    return has_intent(r, p)

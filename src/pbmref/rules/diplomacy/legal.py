@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import TypeVar
+
 from .map import GameMap, Loc, display
 from .orders import (
     Build,
@@ -19,17 +22,32 @@ from .orders import (
 )
 from .state import Phase, Position, Unit, UnitType
 
+_O = TypeVar("_O", bound=UnitOrder)
+
 
 def unit_for(pos: Position, o: UnitOrder) -> Unit | None:
-    """The unit an order names, when it exists with that power, type and place."""
+    """The unit an order names, when it exists with that power, type and province.
+
+    The coast an order names for its own fleet plays no part (DD2, DATC 3.0
+    6.B.10): one fleet stands in a province, so the province names it, and the
+    order is carried out from the coast the fleet is really on
+    (:func:`on_its_coast`)."""
     for u in pos.units:
         if u.loc.prov == o.loc.prov and (u.kind is UnitType.DIRIGIBLE) == (
             o.kind is UnitType.DIRIGIBLE
         ):
-            if u.kind is o.kind and u.loc == o.loc and u.power == o.power:
+            if u.kind is o.kind and u.power == o.power:
                 return u
             return None
     return None
+
+
+def on_its_coast(pos: Position, o: _O) -> _O:
+    """The order from the place its unit really stands (DD2, DATC 6.B.10)."""
+    u = unit_for(pos, o)
+    if u is None or u.loc == o.loc:
+        return o
+    return replace(o, loc=u.loc)
 
 
 def is_from_above(o: SupportHold | SupportMove) -> bool:
@@ -64,6 +82,7 @@ def movement_problem(pos: Position, m: GameMap, o: Order) -> str | None:
         return "there are no dirigibles in standard Diplomacy"
     if unit_for(pos, o) is None:
         return f"{o.power} has no {o.unit_text()}"
+    o = on_its_coast(pos, o)
     if isinstance(o, Hold):
         return None
     if isinstance(o, Move):

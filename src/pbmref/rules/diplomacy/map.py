@@ -220,19 +220,7 @@ def _region(text: str) -> Loc:
 
 @lru_cache(maxsize=1)
 def standard_map() -> GameMap:
-    """The standard board (cached; read once from package data), including the
-    borders the source CSVs lack (listed under ``_corrections`` in the file)."""
-    return _load(corrected=True)
-
-
-@lru_cache(maxsize=1)
-def published_map() -> GameMap:
-    """The map exactly as the source CSVs have it (without ``_corrections``):
-    the board the DATC JSON of the same source was checked against."""
-    return _load(corrected=False)
-
-
-def _load(corrected: bool) -> GameMap:
+    """The standard board (cached; read once from package data)."""
     raw = (
         resources.files("pbmref")
         .joinpath("data", "diplomacy", "standard.json")
@@ -258,10 +246,7 @@ def _load(corrected: bool) -> GameMap:
                 fleet[Loc(abbr, c)] = set()
         elif p.terrain in ("sea", "coast"):
             fleet[Loc(abbr)] = set()
-    skip = set() if corrected else {tuple(b) for b in data.get("_corrections", [])}
     for a_txt, b_txt, terrain in data["borders"]:
-        if (a_txt, b_txt, terrain) in skip:
-            continue
         a, b = _region(a_txt), _region(b_txt)
         anyadj[a.prov].add(b.prov)
         anyadj[b.prov].add(a.prov)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from . import convoy as convoy_rules
 from .dirigible import from_above_supports
 from .events import Event, result_event
-from .legal import is_from_above, movement_problem, unit_for
+from .legal import is_from_above, movement_problem, on_its_coast, unit_for
 from .map import GameMap, Loc, display
 from .orders import (
     Convoy,
@@ -82,10 +82,13 @@ def run_movement(pos: Position, m: GameMap, orders: list[Order]) -> MovementOutc
             results[i] = _fail(o, f"{Reason.ILLEGAL.value}: {problem}")
             continue
         assert isinstance(o, UnitOrder)
+        o = on_its_coast(pos, o)  # DD2, DATC 6.B.10: the coast of the ordered unit is moot
         layer = "air" if o.kind is UnitType.DIRIGIBLE else "surface"
         key = (layer, o.loc.prov)
         if key in given:
-            results[i] = _fail(o, f"{Reason.ILLEGAL.value}: a second order for {o.unit_text()}")
+            results[i] = _fail(
+                order_list[i], f"{Reason.ILLEGAL.value}: a second order for {o.unit_text()}"
+            )
             continue
         given[key] = i
         if layer == "air":
