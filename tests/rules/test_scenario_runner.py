@@ -104,3 +104,12 @@ def test_compare_lists_of_mappings_in_order_and_scalars() -> None:
     assert compare({"events": [{"kind": "b"}, {"kind": "b"}]}, actual) != []
     assert compare({"x": 0}, {"x": "0"}) == []
     assert compare({"x": True}, {"x": 1}) != []
+
+
+def test_compare_false_or_empty_matches_a_key_left_out() -> None:
+    # scenario.md: a key the result leaves out when false or empty matches.
+    assert compare({"game_over": False, "winners": [], "dislodged": {}}, {"turn": 2}) == []
+    assert compare({"game_over": True}, {"turn": 2}) != []
+    assert compare({"winners": ["baron"]}, {"turn": 2}) != []
+    assert compare({"game_over": False}, {"game_over": True}) != []
+    assert compare({"turn": 0}, {}) != []  # 0 is a value, not "false or empty"

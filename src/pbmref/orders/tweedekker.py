@@ -444,7 +444,7 @@ def _check_plane(state: GameState, plane: Aircraft, draft: _Draft) -> PlaneOrder
             errors.append(_err(IllegalOrderError, src,
                                "TAKEOFF is only for a landed aircraft, and yours is in the air",
                                "L3", hint="leave out the TAKEOFF line"))
-        elif plane.landed_turns < 1:
+        elif not state.may_take_off(plane):  # L1: turn 1 always may
             errors.append(_err(IllegalOrderError, src,
                                "your aircraft must stand landed for a whole turn before it "
                                "takes off again", "L3", hint="send TAKEOFF next turn"))

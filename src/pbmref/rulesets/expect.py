@@ -34,9 +34,10 @@ def _show(value: Any) -> str:
 def compare(expected: Any, actual: Any, path: str = "") -> list[str]:
     """Every way ``actual`` fails to contain ``expected`` (any subset matches).
 
-    Mappings match key by key; a list of mappings (events) matches when its
-    entries are found in order among the actual ones; other lists match item
-    by item (``winners`` in any order).
+    Mappings match key by key, and an expected ``false``, ``{}`` or ``[]``
+    matches a key the result leaves out (``game_over: false``); a list of
+    mappings (events) matches when its entries are found in order among the
+    actual ones; other lists match item by item (``winners`` in any order).
     """
     where = path or "result"
     if isinstance(expected, Mapping):
@@ -46,6 +47,8 @@ def compare(expected: Any, actual: Any, path: str = "") -> list[str]:
         for key, value in expected.items():
             sub = f"{path}.{key}" if path else str(key)
             if key not in actual and str(key) not in actual:
+                if value is False or (isinstance(value, Mapping | list) and not value):
+                    continue  # left out of the result when false or empty: a match
                 out.append(f"{sub}: expected {_show(value)}, but there is no {key!s} in the result")
                 continue
             out.extend(compare(value, actual[key] if key in actual else actual[str(key)], sub))

@@ -230,8 +230,9 @@ class _Turn:
             if p.state is LANDED:
                 # L2a/L3: only TAKEOFF makes a landed aircraft move; Ruling: one
                 # that has not been landed a whole turn stays landed (the orders
-                # layer refuses such orders).
-                if po.takeoff is not None and p.landed_turns >= 1:
+                # layer refuses such orders). L1: in turn 1 every landed
+                # aircraft may take off, whatever ``landed_turns`` says.
+                if po.takeoff is not None and self.state.may_take_off(p.freeze()):
                     p.takeoff = po.takeoff
             else:
                 p.land = po.land

@@ -70,6 +70,54 @@ def _hex(value: Any, path: Path, board: HexBoard, off_board_ok: bool = False) ->
 
 
 
+def _state(a: Mapping[str, Any], path: Path) -> AircraftState:
+    try:
+        return AircraftState(str(a.get("state", "landed")).lower())
+    except ValueError:
+        names = " | ".join(s.value for s in AircraftState)
+        raise PositionError((*path, "state"),
+                            f"{a.get('state')!r} is not a state: {names}") from None
+
+
+def _airfields(raw: Mapping[str, Mapping[str, Any]], board: HexBoard) -> dict[str, Heading]:
+    """Every aircraft's own airfield (B5, L1), with the default for those left out.
+
+    An aircraft without ``airfield`` that stands landed on a corner owns that
+    corner; each other one, in the order of the file, takes the next airfield
+    no aircraft owns (N, NE, SE, S, SW, NW). Ruling (B5): once all six are
+    owned, the rest share them in turn in that order, each still owning one.
+
+    >>> b = HexBoard(10)
+    >>> owners = _airfields({"a": {"state": "flying", "hex": "J10"},
+    ...                      "b": {"state": "landed", "hex": "J19"},
+    ...                      "c": {"airfield": "NE"}}, b)
+    >>> {p: h.value for p, h in owners.items()}
+    {'b': 'N', 'c': 'NE', 'a': 'SE'}
+    """
+    corners = {board.corner(h): h for h in Heading}
+    owners: dict[str, Heading] = {}
+    for pilot, a in raw.items():
+        path: Path = ("aircraft", pilot)
+        _check_keys(a, _AIRCRAFT_KEYS, path)
+        if "airfield" in a:
+            owners[pilot] = _heading(a["airfield"], (*path, "airfield"))
+        elif "hex" in a and _state(a, path) is AircraftState.LANDED:
+            corner = corners.get(_hex(a["hex"], (*path, "hex"), board))
+            if corner is not None:
+                owners[pilot] = corner
+    free = [h for h in Heading if h not in owners.values()]
+    shared = 0
+    for pilot in raw:
+        if pilot in owners:
+            continue
+        if free:
+            owners[pilot] = free.pop(0)
+        else:
+            owners[pilot] = list(Heading)[shared % len(Heading)]
+            shared += 1
+    return owners
+
+
 _TOP_KEYS = {
     "ruleset", "turn", "seed", "board", "settings", "wind", "clouds", "aircraft",
     "airfields", "zeppelins", "orders", "expect", "game_over", "winners", "events",
@@ -148,19 +196,13 @@ def position_from_dict(data: Mapping[str, Any], *, extra_keys: set[str] = frozen
                                         for j, h in enumerate(hexes))))
 
     aircraft: list[Aircraft] = []
-    for pilot, a in _mapping(data.get("aircraft"), ("aircraft",)).items():
-        path: Path = ("aircraft", str(pilot))
-        a = _mapping(a, path)
-        _check_keys(a, _AIRCRAFT_KEYS, path)
-        try:
-            state = AircraftState(str(a.get("state", "landed")).lower())
-        except ValueError:
-            names = " | ".join(s.value for s in AircraftState)
-            raise PositionError((*path, "state"),
-                                f"{a.get('state')!r} is not a state: {names}") from None
-        if "airfield" not in a:
-            raise PositionError(path, "every aircraft needs its own airfield (N, NE, SE, S, SW, NW)", "L1")
-        airfield = _heading(a["airfield"], (*path, "airfield"))
+    raw_aircraft = {str(pilot): _mapping(a, ("aircraft", str(pilot)))
+                    for pilot, a in _mapping(data.get("aircraft"), ("aircraft",)).items()}
+    owners = _airfields(raw_aircraft, board)
+    for pilot, a in raw_aircraft.items():
+        path: Path = ("aircraft", pilot)
+        state = _state(a, path)
+        airfield = owners[pilot]
         if "hex" in a:
             hex_ = _hex(a["hex"], (*path, "hex"), board, off_board_ok=not state.in_fight)
         elif state is AircraftState.LANDED:

@@ -197,6 +197,17 @@ class GameState:
     def pilots(self) -> tuple[str, ...]:
         return tuple(a.pilot for a in self.aircraft)
 
+    def may_take_off(self, plane: Aircraft) -> bool:
+        """L1, L3: landed a whole turn, or turn 1 whatever ``landed_turns`` says.
+
+        >>> a = Aircraft("baron", Hex(0, -9), Heading.S, Heading.N, landed_turns=0)
+        >>> GameState(turn=1).may_take_off(a), GameState(turn=2).may_take_off(a)
+        (True, False)
+        """
+        if plane.state is not AircraftState.LANDED:
+            return False
+        return self.turn == 1 or plane.landed_turns >= 1
+
     def airfield(self, corner: Heading) -> Airfield:
         for f in self.airfields:
             if f.corner == corner:
