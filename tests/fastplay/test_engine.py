@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from pbmref.rules.dice import Dice
 from pbmref.rules.fastplay import (
     FULL_DECK,
+    Burn,
     Card,
     CardPlay,
     Entry,
@@ -21,6 +22,7 @@ from pbmref.rules.fastplay import (
     GameState,
     PlaneOrders,
     PlaneState,
+    Team,
     TurnOrders,
     adjudicate_turn,
     fly,
@@ -114,14 +116,29 @@ def test_position_round_trip_keeps_everything() -> None:
         "settings": {"critical_hits": True, "turns": 9},
         "aircraft": {
             "anna": {"team": "Germans", "state": "flying", "hex": "L8", "heading": "SW",
-                     "hits": 2, "kills": 6, "ace": True, "nmr": 1, "deck": ["A", "I"],
-                     "gun_hits": 1, "burning": True},
+                     "hits": 2, "kills": 6, "score": 2, "ace": True, "nmr": 1,
+                     "deck": ["A", "I"], "gun_hits": 1, "burning": True},
             "bert": {"team": "Allies", "state": "out", "heading": "N", "hits": 6, "kills": 0,
-                     "ace": False, "nmr": 0},
+                     "score": 1, "ace": False, "nmr": 0},
+            "carl": {"team": "Allies", "state": "flying", "hex": "A1", "heading": "N",
+                     "hits": 0, "kills": 1, "score": 0, "ace": False, "nmr": 0,
+                     "withdrawing": True},
         },
         "score": {"Germans": 2, "Allies": 1},
     }
     assert position_to_dict(position_from_dict(data)) == data
+
+
+def test_fp19_side_scores_are_the_planes_scores_unless_given() -> None:
+    planes = {"anna": {"team": "Germans", "hex": "A10", "score": 2},
+              "gus": {"team": "Germans", "hex": "B10", "score": 1},
+              "bert": {"team": "Allies", "hex": "J1", "score": 1}}
+    state = position_from_dict({"aircraft": planes})
+    assert dict(state.score) == {Team.GERMANS: 3, Team.ALLIES: 1}
+    assert position_to_dict(state)["aircraft"]["gus"]["score"] == 1
+    # A board keeps its own total when a pilot has moved to another board.
+    state = position_from_dict({"aircraft": planes, "score": {"Germans": 4, "Allies": 1}})
+    assert dict(state.score) == {Team.GERMANS: 4, Team.ALLIES: 1}
 
 
 @pytest.mark.parametrize("planes, where", [
@@ -133,6 +150,12 @@ def test_position_round_trip_keeps_everything() -> None:
     ({"a": {"team": "Allies", "hex": "A1", "duel": "b"},
       "b": {"team": "Germans", "hex": "A2"}}, ("aircraft", "a", "duel")),
     ({"a": {"team": "Allies", "hex": "A1", "wings": 2}}, ("aircraft", "a", "wings")),
+    ({"a": {"team": "Allies", "hex": "A1", "score": -1}}, ("aircraft", "a", "score")),
+    ({"a": {"team": "Allies", "state": "left", "burning": True}}, ("aircraft", "a", "burning")),
+    ({"a": {"team": "Allies", "state": "down", "withdrawing": True}},
+     ("aircraft", "a", "withdrawing")),
+    ({"a": {"team": "Allies", "hex": "A1", "duel": "b", "withdrawing": True},
+      "b": {"team": "Germans", "hex": "A2", "duel": "a"}}, ("aircraft", "a", "withdrawing")),
 ])
 def test_bad_positions_name_the_key(planes: dict[str, Any], where: tuple[str, ...]) -> None:
     with pytest.raises(PositionError) as info:
@@ -212,32 +235,57 @@ def test_fp13_default_card_never_leaves_and_respects_lost_cards() -> None:
     assert new.plane("anna").state is PlaneState.FLYING
 
 
-def test_fp12_engine_hit_when_af_is_gone_takes_a_random_card() -> None:
-    deck = [c.value for c in FULL_DECK if c is not Card.AF]
+@pytest.mark.parametrize("missing, lost, die", [
+    ((Card.AF,), [("I", "engine hit"), ("A", "engine hit")], [18]),
+    ((Card.I,), [("AF", "engine hit"), ("A", "engine hit")], [18]),
+    ((Card.AF, Card.I), [("A", "engine hit"), ("A", "engine hit")], [18, 17]),
+])
+def test_fp12_engine_hit_takes_the_power_cards_left_then_random_ones(
+        missing: tuple[Card, ...], lost: list[tuple[str, str]], die: list[int]) -> None:
+    deck = [c.value for c in FULL_DECK if c not in missing]
     state = pos({"anna": {"team": "Germans", "hex": "E8", "heading": "S"},
                  "bert": {"team": "Allies", "hex": "E7", "heading": "N", "deck": deck}},
                 settings={"critical_hits": True})
-    # one hit die 6 (others 1), critical 4 = engine: for the missing AF a random card
-    # (d19 -> 1: an A), then the I
-    dice = Scripted([6, 1, 1, 1, 1, 4, 1])
+    # one hit die 6 (others 1), critical 4 = engine: AF and I if there, then for
+    # each one missing a random card of the deck left (each die 1: an A)
+    dice = Scripted([6, 1, 1, 1, 1, 4, 1, 1])
     new, events = adjudicate_turn(state, TurnOrders({"anna": cards("ST", "STL", "STR"),
                                                      "bert": held("ST", "STL", "STR")}), dice)
-    lost = [(e.card, e.cause) for e in kinds(events, "card_lost")]
-    assert lost == [("A", "engine hit"), ("I", "engine hit")]
-    assert ("card", "bert", 19) in dice.asked
-    assert len(new.plane("bert").deck) == 17
+    assert [(e.card, e.cause) for e in kinds(events, "card_lost")] == lost
+    assert [s for p, w, s in dice.asked if p == "card"] == die
+    assert len(new.plane("bert").deck) == 20 - len(missing) - 2
 
 
-def test_fp12_burning_plane_at_five_loses_a_card_not_the_last_point() -> None:
+@pytest.mark.parametrize("burn, hits, cards_left, outcome", [
+    (None, 6, 20, "burns, damage"),  # no choice: the damage point, even the last
+    (Burn.DAMAGE, 6, 20, "burns, damage"),
+    (Burn.CARD, 5, 19, "burns, card"),
+])
+def test_fp12_burning_plane_at_five_gives_up_what_the_pilot_chose(
+        burn: Burn | None, hits: int, cards_left: int, outcome: str) -> None:
     state = pos({"anna": {"team": "Germans", "hex": "A10", "heading": "S", "hits": 5,
                           "burning": True},
                  "bert": {"team": "Allies", "hex": "J1", "heading": "N"}},
                 settings={"critical_hits": True})
+    anna = PlaneOrders(held("ST", "STL", "STR").moves, burn=burn)
     new, events = adjudicate_turn(state, TurnOrders({
-        "anna": held("ST", "STL", "STR"), "bert": held("ST", "STL", "STR")}),
-        Scripted([6, 3]))
-    assert new.plane("anna").hits == 5 and len(new.plane("anna").deck) == 19
-    assert kinds(events, "burn")[0].outcome == "burns, card"
+        "anna": anna, "bert": held("ST", "STL", "STR")}), Scripted([6, 3, 3]))
+    assert new.plane("anna").hits == hits and len(new.plane("anna").deck) == cards_left
+    assert kinds(events, "burn")[0].outcome == outcome
+    if hits == 6:  # shot down by the fire: nobody's victory, back next turn
+        assert new.plane("anna").state is PlaneState.DOWN
+        assert kinds(events, "shot_down")[0].credited_to is None
+        assert kinds(events, "entered") == [] and new.score == state.score
+
+
+def test_fp12_burning_plane_without_orders_takes_the_damage_point() -> None:
+    state = pos({"anna": {"team": "Germans", "hex": "A10", "heading": "S", "hits": 1,
+                          "burning": True},
+                 "bert": {"team": "Allies", "hex": "J1", "heading": "N"}},
+                settings={"critical_hits": True})
+    new, _ = adjudicate_turn(state, TurnOrders({"bert": held("ST", "STL", "STR")}),
+                             Scripted([5]))
+    assert new.plane("anna").hits == 2 and len(new.plane("anna").deck) == 20
 
 
 def test_fp14_default_entry_ties_go_west_and_face_the_enemy() -> None:

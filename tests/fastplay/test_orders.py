@@ -140,6 +140,41 @@ def test_fp15_duel_checks() -> None:
     assert refuse(state(), "DUEL bert").rule == "FP15"  # anna is not entering
 
 
+BURNING = {"team": "Germans", "hex": "E5", "heading": "S", "burning": True}
+
+
+@pytest.mark.parametrize("line, choice", [
+    ("BURN CARD", "CARD"), ("burn damage", "DAMAGE"), ("Burn: Card", "CARD"),
+])
+def test_fp12_burn_choice_of_a_burning_plane(line: str, choice: str) -> None:
+    st = state(anna=BURNING)
+    entry = parse_body(st, "anna", body("PLANE", "1: A", line))
+    assert entry == {"plane": ["A"], "burn": choice}
+    typed = entry_to_orders(st, "anna", entry)
+    assert typed is not None and typed.burn is not None and typed.burn.value == choice
+    assert typed.burn.format() == f"BURN {choice}"
+    # a mail with only the choice leaves the cards alone
+    assert parse_body(st, "anna", body(line)) == {"burn": choice}
+
+
+def test_fp12_burn_refusals() -> None:
+    st = state(anna=BURNING)
+    err = refuse(state(), "BURN CARD")  # anna is not on fire
+    assert isinstance(err, IllegalOrderError)
+    assert err.rule == "FP12" and "not burning" in err.message and err.line_no == 10
+    err = refuse(st, "BURN")
+    assert err.rule == "FP12" and err.expected == "BURN CARD or BURN DAMAGE"
+    err = refuse(st, "BURN CARDS")
+    assert err.rule == "FP12" and err.column == 6
+    assert refuse(st, "BURN CARD", "BURN DAMAGE").rule == "FP12"  # given twice
+    with pytest.raises(OrderMailError) as info:
+        entry_to_orders(st, "anna", {"burn": "fuel"})
+    assert info.value.rule == "FP12" and getattr(info.value, "section", "") == "burn"
+    with pytest.raises(OrderMailError) as info:
+        entry_to_orders(state(), "anna", {"plane": ["A"], "burn": "CARD"})
+    assert info.value.rule == "FP12"
+
+
 def test_fp3_other_games_words() -> None:
     assert refuse(state(), "ZEPPELIN").rule == "FP3"
     assert refuse(state(), "TAKEOFF BETA").rule == "FP3"
@@ -162,8 +197,10 @@ def test_entries_errors_name_their_place() -> None:
     with pytest.raises(OrderMailError) as info:
         entry_to_orders(st, "anna", {"plane": ["ST", "AF", "AF"]})
     assert info.value.line_no == 3 and getattr(info.value, "section", "") == "plane"
-    with pytest.raises(OrderMailError):
-        entry_to_orders(st, "anna", {"plane": ["A"], "takeoff": "BETA"})
+    for key, value in (("takeoff", "BETA"), ("takeoff", True), ("land", "ALPHA")):
+        with pytest.raises(OrderMailError) as info:
+            entry_to_orders(st, "anna", {"plane": ["A"], key: value})
+        assert info.value.rule == "FP3" and "no airfields" in info.value.message
     assert entry_to_orders(st, "anna", None) is None
 
 

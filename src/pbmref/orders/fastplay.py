@@ -4,7 +4,8 @@ Two ways in, one set of checks (``shared/rules/fastplay.md``):
 
 - ``parse_body(state, player, lines)``: the body lines of an order mail
   (``(line_no, text)`` pairs from the envelope) -> the canonical orders entry,
-  e.g. ``{"plane": ["LS", "A f-0", "AF"], "enter": "A5 N", "duel": "falcon"}``;
+  e.g. ``{"plane": ["LS", "A f-0", "AF"], "enter": "A5 N", "duel": "falcon"}``,
+  with ``"burn": "CARD"`` or ``"DAMAGE"`` for ``BURN CARD`` / ``BURN DAMAGE``;
 - ``entry_to_orders(state, player, entry)``: an orders entry (scenario file,
   stored orders) -> typed ``PlaneOrders``.
 
@@ -14,13 +15,18 @@ played more often than the deck holds it (FP4) or lost to damage (FP6), fire
 other than ``f-A``/``f-0`` (FP7), a path off the board with fewer than
 ``leave_hits`` damage points (FP13), an ENTER from a plane on the board, off
 the edge or too near an enemy (FP14), a DUEL from a pilot not entering (FP15),
-orders from a pilot removed for NMR (FP17).
+a BURN from a plane that is not on fire (FP12), orders from a pilot removed
+for NMR (FP17).
 
 >>> from pbmref.rules.fastplay.position import position_from_dict
 >>> state = position_from_dict({"aircraft": {"anna": {"team": "Germans", "hex": "E8",
 ...     "heading": "S"}}})
 >>> parse_body(state, "anna", [(3, "PLANE"), (4, "1: ls fire 0"), (5, "af")])
 {'plane': ['LS f-0', 'AF']}
+>>> burning = position_from_dict({"settings": {"critical_hits": True}, "aircraft": {
+...     "anna": {"team": "Germans", "hex": "E8", "heading": "S", "burning": True}}})
+>>> parse_body(burning, "anna", [(3, "burn card")])
+{'burn': 'CARD'}
 """
 
 from __future__ import annotations
@@ -43,7 +49,7 @@ from pbmref.orders.errors import (
 from pbmref.orders.lines import clean_line, grammar_text
 from pbmref.rules.fastplay.cards import Card
 from pbmref.rules.fastplay.legality import check_plane_orders
-from pbmref.rules.fastplay.orders import CardPlay, Entry, PlaneOrders
+from pbmref.rules.fastplay.orders import Burn, CardPlay, Entry, PlaneOrders
 from pbmref.rules.fastplay.state import GameState
 from pbmref.rules.hexgrid import Heading, HexNameError
 
@@ -51,7 +57,9 @@ __all__ = ["ParsedLine", "entry_of", "entry_to_orders", "parse_body", "parse_lin
 
 MOVES_PER_TURN = 3  # FP3
 _CARDS = "A, L, R, LS, RS, AF, ST, STL, STR or I"
-_ENTRY_KEYS = ("plane", "enter", "duel")
+_ENTRY_KEYS = ("plane", "enter", "duel", "burn")
+# Orders entry keys of the other air game: refused with the rule that says why.
+_TWEEDEKKER_KEYS = ("takeoff", "land", "zeppelin")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +72,7 @@ class Item:
 
 @dataclass(frozen=True, slots=True)
 class ParsedLine:
-    """One body line: ``kind`` plane | move | enter | duel."""
+    """One body line: ``kind`` plane | move | enter | duel | burn."""
 
     kind: str
     move_no: int | None = None
@@ -74,6 +82,7 @@ class ParsedLine:
     hex_col: int = 1
     heading: str = ""
     pilot: str = ""
+    burn: str = ""
 
 
 def _number(tok: Token) -> int:
@@ -117,6 +126,9 @@ class _ToLine(Transformer[Token, Any]):
     def duel_line(self, c: list[Token]) -> ParsedLine:
         return ParsedLine("duel", pilot=str(c[1]))
 
+    def burn_line(self, c: list[Token]) -> ParsedLine:
+        return ParsedLine("burn", burn=str(c[1]).upper())
+
 
 class _KeepMistakes:
     always_accept = ("MISTAKE_MANOEUVRE", "MISTAKE_SIDEFIRE", "MISTAKE_BOMB",
@@ -157,7 +169,7 @@ def _explain(exc: UnexpectedInput, text: str) -> OrderSyntaxError:
             return OrderSyntaxError(
                 f"{word.upper().rstrip(':')}: Fast Play has no zeppelins and no airfields",
                 rule="FP3", column=column, width=width,
-                expected="PLANE, move lines, ENTER <hex> <heading> or DUEL <pilot>")
+                expected="PLANE, move lines, ENTER <hex> <heading>, DUEL <pilot> or BURN CARD")
         expected = exc.expected if hasattr(exc, "expected") else set()
         if "HEX" in expected:
             return OrderSyntaxError(f"{word} is not a hex name", rule="FP14", column=column,
@@ -165,6 +177,10 @@ def _explain(exc: UnexpectedInput, text: str) -> OrderSyntaxError:
         if "HEADING" in expected:
             return OrderSyntaxError(f"{word} is not a heading", rule="FP14", column=column,
                                     width=width, expected="one of N NE SE S SW NW")
+        if "BURN_CHOICE" in expected:
+            return OrderSyntaxError(f"BURN {word}: a burning plane gives up a card or a "
+                                    "damage point", rule="FP12", column=column, width=width,
+                                    expected="BURN CARD or BURN DAMAGE")
         if "FDIR" in expected:
             return OrderSyntaxError(f"FIRE {word}: a Fast Play plane fires only straight "
                                     "ahead", rule="FP7", column=column, width=width,
@@ -189,6 +205,10 @@ def _explain(exc: UnexpectedInput, text: str) -> OrderSyntaxError:
     if head == "duel":
         return OrderSyntaxError("DUEL needs the other pilot's name", rule="FP15",
                                 column=len(text.rstrip()) + 1, expected="DUEL <pilot>")
+    if head == "burn":
+        return OrderSyntaxError("BURN needs CARD or DAMAGE", rule="FP12",
+                                column=len(text.rstrip()) + 1,
+                                expected="BURN CARD or BURN DAMAGE")
     if head == "fire":
         return OrderSyntaxError("FIRE needs A or 0", rule="FP7",
                                 column=len(text.rstrip()) + 1, expected="FIRE A or FIRE 0")
@@ -222,6 +242,7 @@ class _Draft:
     moves: dict[int, _Src] = field(default_factory=dict)
     enter: _Src | None = None
     duel: _Src | None = None
+    burn: _Src | None = None
     plane_given: bool = False  # a PLANE header or a move line was written
     errors: list[OrderMailError] = field(default_factory=list)
 
@@ -237,6 +258,10 @@ def _err(cls: type[OrderMailError], src: _Src | None, message: str, rule: str,
     return err
 
 
+# Lines given at most once a mail, and the rule each belongs to.
+_ONE_LINE_RULE = {"enter": "FP14", "duel": "FP15", "burn": "FP12"}
+
+
 def _collect(draft: _Draft, lines: Iterable[tuple[int | None, str]], numbered: bool = False,
              section: str = "") -> None:
     next_no = 1
@@ -249,11 +274,11 @@ def _collect(draft: _Draft, lines: Iterable[tuple[int | None, str]], numbered: b
             draft.errors.append(exc)
             continue
         src = _Src(line_no, text, parsed)
-        if parsed.kind in ("enter", "duel"):
+        if parsed.kind in _ONE_LINE_RULE:
             if getattr(draft, parsed.kind) is not None:
                 draft.errors.append(_err(OrderSyntaxError, src,
                                          f"{parsed.kind.upper()} is given twice",
-                                         "FP14" if parsed.kind == "enter" else "FP15",
+                                         _ONE_LINE_RULE[parsed.kind],
                                          hint="keep one such line"))
             else:
                 setattr(draft, parsed.kind, src)
@@ -328,7 +353,8 @@ def _finish(state: GameState, player: str, draft: _Draft,
             errors.append(_err(IllegalOrderError, draft.enter, str(exc), "FP14",
                                column=p.hex_col, width=len(p.hex), section="enter"))
     duel = draft.duel.parsed.pilot if draft.duel is not None else None
-    orders = PlaneOrders(tuple(moves), enter, duel)
+    burn = Burn.parse(draft.burn.parsed.burn) if draft.burn is not None else None
+    orders = PlaneOrders(tuple(moves), enter, duel, burn)
     # With lines that could not be read, only the card counts (FP4, FP6) are
     # certain; the path (FP13) and the rest wait for a readable mail.
     broken = bool(errors)
@@ -348,6 +374,9 @@ def _finish(state: GameState, player: str, draft: _Draft,
         elif problem.part == "duel":
             errors.append(_err(IllegalOrderError, draft.duel, problem.message,
                                problem.rule, section="duel"))
+        elif problem.part == "burn":
+            errors.append(_err(IllegalOrderError, draft.burn, problem.message,
+                               problem.rule, section="burn"))
         else:
             errors.append(IllegalOrderError(problem.message, rule=problem.rule))
     raise_all(errors)
@@ -366,6 +395,8 @@ def _entry(state: GameState, orders: PlaneOrders, plane_given: bool = True) -> d
         entry["enter"] = f"{state.board.name(orders.enter.hex)} {orders.enter.heading.value}"
     if orders.duel is not None:
         entry["duel"] = orders.duel
+    if orders.burn is not None:
+        entry["burn"] = orders.burn.value
     return entry
 
 
@@ -393,7 +424,8 @@ def entry_to_orders(state: GameState, player: str,
                     entry: Mapping[str, Any] | None) -> PlaneOrders | None:
     """An orders entry -> typed orders checked against ``state``; None for no entry.
 
-    ``entry``: ``{"plane": ["A", "L f-0", ""], "enter": "A5 N", "duel": "falcon"}``;
+    ``entry``: ``{"plane": ["A", "L f-0", ""], "enter": "A5 N", "duel": "falcon",
+    "burn": "CARD"}``;
     ``""`` (or a short list) leaves a move without a card (FP17). For errors,
     ``line_no`` is the line's place in the ``plane`` list (1 = move 1) and
     ``section`` names the key.
@@ -401,8 +433,11 @@ def entry_to_orders(state: GameState, player: str,
     if entry is None:
         return None
     if not isinstance(entry, Mapping):
-        raise OrderSyntaxError(f"expected a mapping with plane/enter/duel, found {entry!r}")
+        raise OrderSyntaxError(f"expected a mapping with plane/enter/duel/burn, found {entry!r}")
     unknown = [k for k in entry if k not in _ENTRY_KEYS]
+    if unknown and unknown[0] in _TWEEDEKKER_KEYS:
+        raise OrderSyntaxError(f"{unknown[0]}: Fast Play has no airfields and no zeppelins; "
+                               "a returning plane names its hex with enter", rule="FP3")
     if unknown:
         raise OrderSyntaxError(f"unknown key {unknown[0]!r} in Fast Play orders; known keys: "
                                + ", ".join(_ENTRY_KEYS))
@@ -436,7 +471,7 @@ def entry_to_orders(state: GameState, player: str,
         if no != n and parsed.move_no is not None:
             no = n  # the list position is the move
         draft.moves[no] = _Src(n, text, parsed)
-    for key in ("enter", "duel"):
+    for key in ("enter", "duel", "burn"):
         value = entry.get(key)
         if value in (None, ""):
             continue

@@ -47,7 +47,7 @@ from pbmref.rules.fastplay.legality import (
     may_leave,
     nearest_enemy,
 )
-from pbmref.rules.fastplay.orders import CardPlay, TurnOrders
+from pbmref.rules.fastplay.orders import Burn, CardPlay, TurnOrders
 from pbmref.rules.fastplay.state import GameState, Plane, PlaneState, Team
 
 __all__ = ["DiceLike", "GameOverError", "adjudicate_turn"]
@@ -140,32 +140,36 @@ class _Turn:
 
     def burn(self) -> None:
         """FP12 fire: at the start of each later turn, 1 out, 2-4 burns on, 5-6 burns
-        on and one card or one damage point is lost. **Ruling**: the referee chooses
-        for the defender the damage point unless it would shoot the plane down."""
+        on and the defender loses one card or one damage point. **Ruling**: the
+        pilot chooses with ``BURN CARD`` or ``BURN DAMAGE``; without it (or with
+        no card left to lose) the plane takes the damage point, even its last."""
         for plane in self.on_board():
             if not plane.burning:
                 continue
             roll = self.roll("burn", plane.pilot)
+            po = self.orders.plane.get(plane.pilot)
+            wants_card = po is not None and po.burn is Burn.CARD
             if roll == 1:
                 self.planes[plane.pilot] = plane.but(burning=False)
                 self.emit(BurnChecked(0, plane.pilot, roll, "out"))
             elif roll <= 4:
                 self.emit(BurnChecked(0, plane.pilot, roll, "burns"))
-            elif plane.hits + 1 < self.settings.hits_to_down or not plane.deck:
-                self.emit(BurnChecked(0, plane.pilot, roll, "burns, damage"))
-                self.apply_damage({plane.pilot: 1}, cause="fire")
-            else:
+            elif wants_card and plane.deck:
                 self.emit(BurnChecked(0, plane.pilot, roll, "burns, card"))
                 self.lose_random_card(plane.pilot, "fire")
+            else:
+                self.emit(BurnChecked(0, plane.pilot, roll, "burns, damage"))
+                self.apply_damage({plane.pilot: 1}, cause="fire")
         self.shoot_down_all()
 
     def enter(self) -> None:
         """FP14: returning planes enter, all at once, measured against the
-        planes on the board at the start of the turn."""
+        planes on the board at the start of the turn. A plane its fire shot
+        down at the start of this turn (FP12) returns next turn, not now."""
         before = GameState(self.start.turn, self.settings, tuple(self.planes.values()))
         for pilot in self.pilots():
             plane = self.planes[pilot]
-            if not plane.state.returning:
+            if not (plane.state.returning and self.start.plane(pilot).state.returning):
                 continue
             po = self.orders.plane.get(pilot)
             if po is not None and po.enter is not None:
@@ -315,12 +319,13 @@ class _Turn:
         elif crit == 3:
             gun[target] += 1
         elif crit == 4:
-            # Ruling: AF and I go; for each already gone, a random card instead.
-            for card in (Card.AF, Card.I):
-                if card in self.planes[target].deck:
-                    self.lose_card(target, card, "engine hit")
-                else:
-                    self.lose_random_card(target, "engine hit")
+            # Ruling: AF and I go; for each already gone, a random card of those
+            # left afterwards (so with one of them left: that card, then one random).
+            power = [c for c in (Card.AF, Card.I) if c in self.planes[target].deck]
+            for card in power:
+                self.lose_card(target, card, "engine hit")
+            for _ in range(2 - len(power)):
+                self.lose_random_card(target, "engine hit")
         elif crit == 5:
             self.planes[target] = self.planes[target].but(burning=True)
         return extra
@@ -346,7 +351,8 @@ class _Turn:
             self.emit(ShotDown(self.move, pilot, credited, crash, outcome.value))
             if credited is not None:
                 victor = self.planes[credited]
-                self.planes[credited] = victor.but(kills=victor.kills + 1)
+                self.planes[credited] = victor.but(kills=victor.kills + 1,
+                                                   score=victor.score + 1)
                 self.score[victor.team] += 1
                 self.emit(Victory(self.move, credited, pilot, self.dealt[pilot][credited],
                                   victor.kills + 1))

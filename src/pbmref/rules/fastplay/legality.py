@@ -1,5 +1,5 @@
 """What a Fast Play order may say, checked against the position (FP4-FP6,
-FP7, FP13-FP15, FP17). The order reader and the engine share these checks.
+FP7, FP12, FP13-FP15, FP17). The order reader and the engine share these checks.
 
 Each problem names the rule, the part of the orders it is about (``move``
 1-3, or 0 for ENTER/DUEL/the whole) and plain words.
@@ -25,7 +25,7 @@ __all__ = [
 class Problem:
     rule: str
     message: str
-    part: str  # "move", "enter", "duel", "orders"
+    part: str  # "move", "enter", "duel", "burn", "orders"
     move: int = 0
 
 
@@ -109,6 +109,11 @@ def check_plane_orders(state: GameState, pilot: str, orders: PlaneOrders) -> lis
 
     if orders.duel is not None:
         problems.extend(_check_duel(state, plane, orders.duel))
+
+    if orders.burn is not None and not (plane.on_board and plane.burning):
+        problems.append(Problem(
+            "FP12", f"{orders.burn.format()} is only for a plane on fire; {pilot}'s plane "
+                    "is not burning", "burn"))
 
     # FP4 / FP6: how often each card is played.
     deck = Counter(turn_deck(plane))

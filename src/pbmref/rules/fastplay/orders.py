@@ -7,17 +7,20 @@ formats back to what a player would mail:
 'LS f-0'
 >>> PlaneOrders((CardPlay(Card.A), None, CardPlay(Card.R))).format_lines()
 ('1: A', '3: R')
+>>> Burn.parse("card").format()
+'BURN CARD'
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import Enum
 
 from pbmref.rules.fastplay.cards import Card
 from pbmref.rules.hexgrid import Heading, Hex
 
-__all__ = ["CardPlay", "Entry", "PlaneOrders", "TurnOrders"]
+__all__ = ["Burn", "CardPlay", "Entry", "PlaneOrders", "TurnOrders"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,14 +42,35 @@ class Entry:
     heading: Heading
 
 
+class Burn(Enum):
+    """``BURN CARD`` or ``BURN DAMAGE``: what a burning plane gives up when its
+    fire roll is 5 or 6 (FP12); without the order, the damage point."""
+
+    CARD = "CARD"
+    DAMAGE = "DAMAGE"
+
+    @classmethod
+    def parse(cls, text: str) -> Burn:
+        word = text.strip().upper()
+        for choice in cls:
+            if choice.value == word:
+                return choice
+        raise ValueError(f"{text!r} is not a choice for a burning plane: CARD or DAMAGE")
+
+    def format(self) -> str:
+        return f"BURN {self.value}"
+
+
 @dataclass(frozen=True, slots=True)
 class PlaneOrders:
     """A player's orders for one turn: up to three moves (``None`` where no
-    card was given, FP17), an entry (FP14) and a duel challenge (FP15)."""
+    card was given, FP17), an entry (FP14), a duel challenge (FP15) and what
+    a burning plane gives up (FP12)."""
 
     moves: tuple[CardPlay | None, ...] = ()
     enter: Entry | None = None
     duel: str | None = None
+    burn: Burn | None = None
 
     def move(self, n: int) -> CardPlay | None:
         """The play for move ``n`` (1-3), or None."""

@@ -7,7 +7,7 @@ bad value; ``position_to_dict`` writes the same keys back.
 >>> state = position_from_dict({"aircraft": {"anna": {"team": "Germans", "hex": "E10",
 ...     "heading": "S"}}})
 >>> position_to_dict(state)["aircraft"]["anna"]
-{'team': 'Germans', 'state': 'flying', 'hex': 'E10', 'heading': 'S', 'hits': 0, 'kills': 0, 'ace': False, 'nmr': 0}
+{'team': 'Germans', 'state': 'flying', 'hex': 'E10', 'heading': 'S', 'hits': 0, 'kills': 0, 'score': 0, 'ace': False, 'nmr': 0}
 """
 
 from __future__ import annotations
@@ -37,8 +37,8 @@ _TOP_KEYS = {
     "clouds",
 }
 _PLANE_KEYS = {
-    "team", "hex", "heading", "state", "hits", "kills", "ace", "double_ace", "nmr", "deck",
-    "duel", "withdrawing", "gun_hits", "burning", "name",
+    "team", "hex", "heading", "state", "hits", "kills", "score", "ace", "double_ace", "nmr",
+    "deck", "duel", "withdrawing", "gun_hits", "burning", "name",
 }
 _SETTING_NAMES = {f.name for f in dataclasses.fields(Settings)}
 
@@ -134,6 +134,7 @@ def position_from_dict(data: Mapping[str, Any]) -> GameState:
             hits=_int(a.get("hits", 0), (*path, "hits"), 0,
                       settings.hits_to_down - 1 if state is PlaneState.FLYING else None, "FP9"),
             kills=_int(a.get("kills", 0), (*path, "kills"), 0),
+            score=_int(a.get("score", 0), (*path, "score"), 0, None, "FP19"),
             ace=_bool(a.get("ace", False), (*path, "ace")),
             double_ace=_bool(a.get("double_ace", False), (*path, "double_ace")),
             nmr=_int(a.get("nmr", 0), (*path, "nmr"), 0),
@@ -145,6 +146,17 @@ def position_from_dict(data: Mapping[str, Any]) -> GameState:
         ))
     by_pilot = {p.pilot: p for p in planes}
     for p in planes:
+        path = ("aircraft", p.pilot)
+        if p.burning and not p.on_board:
+            raise PositionError((*path, "burning"), "only a plane on the board can be on fire; "
+                                "the fire is out once it has left or come down", "FP12")
+        if p.withdrawing and not p.on_board:
+            raise PositionError((*path, "withdrawing"), "only a plane on the board withdraws; "
+                                "once off the board it fights again", "FP15")
+        if p.withdrawing and p.duel is not None:
+            raise PositionError((*path, "withdrawing"), "a plane withdraws after its duel, "
+                                "not during it", "FP15")
+    for p in planes:
         if p.duel is None:
             continue
         path = ("aircraft", p.pilot, "duel")
@@ -155,11 +167,16 @@ def position_from_dict(data: Mapping[str, Any]) -> GameState:
         if other.team is p.team or not (p.on_board and other.on_board):
             raise PositionError(path, "a duel is between two enemy planes on the board",
                                 "FP15")
+    # The game score by side (FP19): the referee's own top-level key when given
+    # (a board keeps its score when a pilot moves to another board); else the
+    # sum of the planes' own ``score``, as a file written to the spec has it.
     score_raw = _mapping(data.get("score"), ("score",))
+    _check_keys(score_raw, {t.value for t in Team}, ("score",))
     score: list[tuple[Team, int]] = []
     for team in Team:
-        score.append((team, _int(score_raw.get(team.value, 0), ("score", team.value), 0)))
-    _check_keys(score_raw, {t.value for t in Team}, ("score",))
+        own = sum(p.score for p in planes if p.team is team)
+        score.append((team, _int(score_raw.get(team.value, own), ("score", team.value), 0,
+                                 None, "FP19")))
     winners = data.get("winners") or []
     return GameState(
         turn=turn, settings=settings, planes=tuple(sorted(planes, key=lambda x: x.pilot)),
@@ -191,7 +208,7 @@ def position_to_dict(state: GameState) -> dict[str, Any]:
         if p.hex is not None:
             entry["hex"] = board.name(p.hex)
         entry["heading"] = p.heading.value
-        entry.update(hits=p.hits, kills=p.kills, ace=p.ace, nmr=p.nmr)
+        entry.update(hits=p.hits, kills=p.kills, score=p.score, ace=p.ace, nmr=p.nmr)
         if p.double_ace:
             entry["double_ace"] = True
         if p.deck != FULL_DECK:

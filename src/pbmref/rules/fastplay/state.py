@@ -96,6 +96,7 @@ class Plane:
     heading: Heading = Heading.N
     hits: int = 0  # damage points taken (FP9)
     kills: int = 0  # the current pilot's victories, carried across games (FP16)
+    score: int = 0  # this player's victories in this game, whatever pilot (FP19)
     ace: bool = False  # FP11
     double_ace: bool = False  # FP11
     nmr: int = 0  # NMR turns in a row (FP17)
