@@ -248,6 +248,9 @@ def _fastplay(plan: fp.FlightPlan) -> list[str]:
         hex_, heading = plan.entry
         by = " (the referee's choice, FP14)" if plan.entry_chosen == "referee" else ""
         out += _item(f"Enters at {name(hex_)}, heading {heading}{by}")
+    if plan.burning:
+        out += _item("Burning (FP12): the die at the start of the turn may cost you a "
+                     "card or a damage point first.")
     for step in plan.steps:
         out += _item(_fp_step(plan, step))
     if plan.duel is not None:

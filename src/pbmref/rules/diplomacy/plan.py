@@ -111,10 +111,18 @@ class OrdersPlan:
 
 
 def preview(position: Position, power: str, orders: Sequence[Order]) -> OrdersPlan:
-    """The preview of ``power``'s ``orders`` (as the orders layer reads them)."""
+    """The preview of ``power``'s ``orders`` (as the orders layer reads them).
+
+    Orders of any other power are refused (ValueError): a preview is made
+    from the power's own orders only.
+    """
+    foreign = [o for o in orders if o.power != power]
+    if foreign:
+        raise ValueError(f"a preview of {power}'s orders was given {foreign[0].power}'s "
+                         f"order {foreign[0]}")
     m = standard_map()
     kind = position.phase.kind
-    mine = [o for o in orders if o.power == power]
+    mine = list(orders)
     lines = tuple(OrderLine(o, _target(position, o)) for o in mine)
     if kind == "M":
         ordered = _by_unit(position, mine)

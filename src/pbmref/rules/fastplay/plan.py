@@ -8,12 +8,14 @@ range (FP7; fire is automatic, so the line is shown unless the pilot holds
 fire).
 
 The path is the engine's own: the engine runs on a copy of the position
-holding this plane alone. Two things are settled first from the whole public
-position, as the real turn settles them: a returning plane without ``ENTER``
-gets the referee's entry hex (FP14, measured against the enemy planes on the
-board), and a burning plane's start-of-turn die (FP12) is left out, since it
-cannot change the cards flown. With no enemy on the copy's board nothing is
-fired at, so no die is rolled; a die asked for anyway is a bug and raises.
+holding this plane alone. A returning plane without ``ENTER`` first gets the
+referee's entry hex from the whole public position, as the real turn gives
+it (FP14, measured against the enemy planes on the board). A burning plane's
+start-of-turn die (FP12) is left out of the copy and the plan says so
+(``burning``): the cards given are flown whatever it shows, but a card it
+takes could change the card the referee plays for a move left without one
+(FP17). With no enemy on the copy's board nothing is fired at, so no die is
+rolled; a die asked for anyway is a bug and raises.
 
 Flying off with ``leave_hits`` or more damage points (or as a duel winner,
 FP15) is allowed and gets a plain note (FP13); with fewer it is an error of
@@ -114,6 +116,7 @@ class FlightPlan:
     entry: tuple[Hex, Heading] | None = None
     entry_chosen: str = ""
     duel: str | None = None
+    burning: bool = False  # FP12: the start-of-turn die may cost a card first
     game_over: bool = False
     notes: tuple[PlanNote, ...] = ()
 
@@ -150,7 +153,7 @@ def preview(state: GameState, pilot: str, orders: PlaneOrders | None) -> FlightP
     steps = _steps(alone, pilot, events, entry[1] if entry else plane.heading)
     notes = _notes(state, plane, steps)
     return FlightPlan(pilot, state.board, plane.state, plane.hits, steps, entry, chosen,
-                      duel, notes=notes)
+                      duel, plane.burning and plane.on_board, notes=notes)
 
 
 def _steps(state: GameState, pilot: str, events: Sequence[Event],

@@ -442,7 +442,8 @@ def _last_rounds(state: GameState, plane: Aircraft, after: Aircraft) -> bool:
 def _can_land_next_turn(board: HexBoard, plane: Aircraft) -> bool:
     """Can some LAND with three moves land next turn (L4)? Landing is an A from
     a runway's far hex heading for the corner, so that spot must be reached
-    in at most two moves."""
+    in at most two moves, none of them 0 (M3: not in move 1, and after a 0
+    in move 2 move 3 is 0 too)."""
     goals = set()
     for runway in Runway:
         _, far = runway_hexes(board, plane.airfield, runway)
@@ -452,7 +453,7 @@ def _can_land_next_turn(board: HexBoard, plane: Aircraft) -> bool:
     for _ in range(3):
         if spots & goals:
             return True
-        spots = {manoeuvre(h, d, m) for h, d in spots for m in options + (Manoeuvre.ZERO,)}
+        spots = {manoeuvre(h, d, m) for h, d in spots for m in options}
         spots = {(h, d) for h, d in spots if board.contains(h)}
     return False
 
