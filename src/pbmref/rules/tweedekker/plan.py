@@ -201,11 +201,6 @@ class FlightPlan:
     zeppelin: str | None = None
     warnings: tuple[PlanWarning, ...] = ()
 
-    @property
-    def landed_in(self) -> int:
-        """The move in which the aircraft lands (L4), 0 when it does not."""
-        return next((s.move for s in self.steps if s.outcome == "landed"), 0)
-
 
 class _NoDice(Dice):
     """The dice of a preview: a lone aircraft's path needs none (see the module)."""
