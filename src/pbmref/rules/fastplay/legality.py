@@ -146,16 +146,17 @@ def check_plane_orders(state: GameState, pilot: str, orders: PlaneOrders) -> lis
             if card is None:
                 break
             left[card] -= 1
-            path, heading = fly(card, hex_, heading)
+            path, after = fly(card, hex_, heading)
             if not all(board.contains(h) for h in path):
                 if given is not None:
                     problems.append(Problem(
-                        "FP13", f"{card} takes the plane off the board from "
-                                f"{board.name(hex_)} facing {heading}; only a plane with "
+                        "FP13", f"move {n} ({card}) takes the plane off the board from "
+                                f"{board.name(hex_)} heading {heading}; only a plane with "
                                 f"{settings.leave_hits} or more damage points may leave "
                                 f"(it has {0 if plane.state.returning else plane.hits})",
                         "move", n))
                 break
+            heading = after
             if path:
                 hex_ = path[-1]
     return problems
