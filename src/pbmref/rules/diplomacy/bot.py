@@ -1,0 +1,489 @@
+"""The Diplomacy computer player: a position and a power in, the orders out.
+
+``choose_orders(pos, power, rng)`` plays any phase of plain or Dirigible
+Diplomacy for one power, looking only at the position (as a player does);
+the ``rng`` only breaks near-ties, so a seed gives the same orders every time.
+``order_lines(orders)`` is the text a player would mail for them.
+
+Movement, in four steps (values from :mod:`.bot_values`):
+
+1. *Coordinated plans*: for each centre worth taking or defending, the best
+   mover (by land, or by convoy through the power's own fleets) and the
+   supports it needs, own dirigibles above the centre counting as supports
+   (DD8); plans that gain over what their units would do alone are taken,
+   best first.
+2. *Single units*: every other army and fleet takes its best free place
+   (no two own units into one province, no swaps, never into a province
+   whose own unit stays), holding if nothing is better.
+3. *Extra supports*: a unit that gains more by supporting an own move or an
+   own threatened hold than by its own order supports instead.
+4. *Dirigibles* (DD7-DD10): support from above a move into their province or
+   the unit below, devastate an enemy centre nobody stands on, or fly
+   towards enemy centres.
+
+Retreats and Winter adjustments are in :mod:`.bot_winter`.
+
+>>> import random
+>>> from pbmref.rules.diplomacy.state import initial_position
+>>> orders = choose_orders(initial_position(), "FRA", random.Random(1))
+>>> len(orders)
+3
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .bot_tables import Tables, convoy_routes, move_orders, tables
+from .bot_values import OUTLOOK, Valuation
+from .bot_winter import adjustment_orders, retreat_orders
+from .legal import movement_problem
+from .map import GameMap, Loc, standard_map
+from .orders import (
+    Convoy,
+    Devastate,
+    Hold,
+    Move,
+    Order,
+    SupportHold,
+    SupportMove,
+)
+from .state import Position, Unit, UnitType
+
+__all__ = ["choose_orders", "order_lines"]
+
+NOISE = 0.02  # the largest random nudge to a value (breaks ties)
+MAX_SUPPORTS = 3
+DEVASTATE = 0.8  # worth of denying an enemy five supply points (DD10, DD11)
+
+
+def choose_orders(pos: Position, power: str, rng: random.Random, *,
+                  game_map: GameMap | None = None) -> list[Order]:
+    """The computer's orders for ``power`` in the phase of ``pos`` (every one
+    legal; an empty list when the power has nothing to order)."""
+    m = game_map or standard_map()
+    if pos.phase.kind == "R":
+        return retreat_orders(pos, m, power, rng)
+    if pos.phase.kind == "A":
+        return adjustment_orders(pos, m, power, rng)
+    if not pos.units_of(power):
+        return []
+    return _Planner(pos, m, power, rng).plan()
+
+
+def order_lines(orders: Sequence[Order]) -> list[str]:
+    """The lines a player mails for ``orders``, one order a line
+    (``A Par - Bur``, ``F Nth C A Lon - Nwy``, ``Build D Ber``, ``Waive``).
+
+    >>> from pbmref.rules.diplomacy.orders import Move
+    >>> order_lines([Move("FRA", UnitType.ARMY, Loc("par"), Loc("bur"))])
+    ['A Par - Bur']
+    """
+    return [str(o) for o in orders]
+
+
+@dataclass
+class _Intent:
+    """What one unit was given to do while planning."""
+
+    unit: Unit
+    kind: str  # hold | move | support | convoy | devastate
+    value: float
+    dest: Loc | None = None  # move
+    via: bool = False
+    target: Unit | None = None  # the unit supported or convoyed
+    target_dest: str | None = None  # province the supported or convoyed unit moves to
+    plan: bool = False  # part of a coordinated plan (step 1)
+
+
+@dataclass
+class _Plan:
+    gain: float
+    target: str
+    lead: _Intent  # the mover or the holder
+    helpers: list[_Intent] = field(default_factory=list)
+
+
+class _Planner:
+    def __init__(self, pos: Position, m: GameMap, power: str, rng: random.Random) -> None:
+        self.pos = pos
+        self.m = m
+        self.t: Tables = tables(m)
+        self.power = power
+        self.rng = rng
+        self.v = Valuation(pos, m, power)
+        self.army_fleet = [u for u in pos.units_of(power) if not u.airborne]
+        self.dirigibles = [u for u in pos.units_of(power) if u.airborne]
+        self.noise = {u: rng.random() * NOISE for u in pos.units_of(power)}
+        self.at_sea = {u.prov: u for u in self.army_fleet
+                       if u.kind is UnitType.FLEET and u.prov in self.t.seas}
+        self.routes = {u: convoy_routes(self.t, u, self.at_sea) for u in self.army_fleet
+                       if u.kind is UnitType.ARMY}
+        self.intent: dict[Unit, _Intent] = {}
+        self.taken: set[str] = set()  # provinces an own army or fleet ends in
+        self.strength: dict[str, int] = {}  # province -> own strength of the move or hold there
+        self.alone = {u: self._alone(u) for u in self.army_fleet}
+
+    # -- values of one unit's orders ---------------------------------------------
+    def hold_value(self, u: Unit, strength: int = 1) -> float:
+        v = self.v
+        return v.occupy(u.prov) * v.p_keep(u.prov, strength) + OUTLOOK * v.outlook(u.kind, u.loc)
+
+    def move_value(self, u: Unit, dest: Loc, strength: int = 1) -> float:
+        v = self.v
+        p = v.p_move(dest.prov, strength)
+        there = v.occupy(dest.prov) + OUTLOOK * v.outlook(u.kind, dest)
+        back = 0.8 * v.occupy(u.prov) + OUTLOOK * v.outlook(u.kind, u.loc)
+        return p * there + (1 - p) * back
+
+    def _alone(self, u: Unit) -> float:
+        """The best this unit could do on its own, with nobody else's plans in the way."""
+        best = self.hold_value(u)
+        for mv in move_orders(self.t, u):
+            best = max(best, self.move_value(u, mv.dest))
+        for dest in self.routes.get(u, {}):
+            best = max(best, self.move_value(u, Loc(dest)))
+        return best
+
+    def _dest_for(self, u: Unit, prov: str) -> Loc:
+        if u.kind is not UnitType.FLEET:
+            return Loc(prov)
+        locs = [x for x in self.t.fleet_next.get(u.loc, ()) if x.prov == prov]
+        return max(locs, key=lambda x: (self.v.outlook(u.kind, x), x.coast))
+
+    def _reaches(self, u: Unit, prov: str) -> bool:
+        return prov in self.t.next_provinces(u)
+
+    # -- the plan -----------------------------------------------------------------
+    def plan(self) -> list[Order]:
+        self._plans()
+        self._singles()
+        self._extra_supports()
+        self._air()
+        return self._orders()
+
+    def _free(self, u: Unit) -> bool:
+        return u not in self.intent
+
+    def _helpers_for(self, prov: str, skip: set[Unit]) -> list[tuple[float, _Intent]]:
+        """Own units that could support a move into or a hold in ``prov``, with
+        what it costs them (cheapest first)."""
+        out: list[tuple[float, _Intent]] = []
+        for u in self.army_fleet:
+            if u in skip or not self._free(u) or u.prov == prov or not self._reaches(u, prov):
+                continue
+            stay = self.hold_value(u)
+            out.append((self.alone[u] - stay, _Intent(u, "support", stay, plan=True)))
+        above = self.v.air.get(prov)
+        if above is not None and above.power == self.power and self._free(above):
+            out.append((0.05, _Intent(above, "support", 0.0, plan=True)))
+        out.sort(key=lambda x: (x[0], x[1].unit))
+        return out
+
+    def _best_plan(self, prov: str) -> _Plan | None:
+        v = self.v
+        best: _Plan | None = None
+        own = v.surface.get(prov)
+        if own is not None and own.power == self.power:
+            if not self._free(own) or v.threat(prov) == 0 or v.occupy(prov) < 0.1:
+                return None
+            helpers = self._helpers_for(prov, {own})
+            for k in range(1, min(len(helpers), MAX_SUPPORTS) + 1):
+                chosen = helpers[:k]
+                value = self.hold_value(own, 1 + k) + sum(h.value for _, h in chosen)
+                gain = value - self.alone[own] - sum(c + h.value for c, h in chosen)
+                if best is None or gain > best.gain:
+                    lead = _Intent(own, "hold", self.hold_value(own, 1 + k), plan=True)
+                    best = _Plan(gain, prov, lead, [h for _, h in chosen])
+            return best
+        if own is not None or prov in self.taken:
+            return None
+        movers: list[tuple[Unit, bool, tuple[str, ...]]] = []
+        for u in self.army_fleet:
+            if not self._free(u):
+                continue
+            if self._reaches(u, prov):
+                movers.append((u, False, ()))
+            elif prov in self.routes.get(u, {}):
+                chain = self.routes[u][prov]
+                if all(self._free(self.at_sea[s]) for s in chain):
+                    movers.append((u, True, chain))
+        for u, via, chain in movers:
+            dest = self._dest_for(u, prov)
+            fleets = [self.at_sea[s] for s in chain]
+            cost = sum(self.alone[f] - self.hold_value(f) for f in fleets)
+            helpers = self._helpers_for(prov, {u, *fleets})
+            for k in range(0, min(len(helpers), MAX_SUPPORTS) + 1):
+                chosen = helpers[:k]
+                value = self.move_value(u, dest, 1 + k)
+                gain = value - self.alone[u] - cost - sum(c + h.value for c, h in chosen)
+                gain += sum(h.value for _, h in chosen)
+                if best is None or gain > best.gain:
+                    lead = _Intent(u, "move", value, dest, via, plan=True)
+                    helpers_out = [h for _, h in chosen]
+                    helpers_out += [_Intent(f, "convoy", self.hold_value(f), target=u,
+                                            target_dest=prov, plan=True) for f in fleets]
+                    best = _Plan(gain, prov, lead, helpers_out)
+        return best
+
+    def _candidates(self) -> list[str]:
+        """Provinces worth a coordinated plan: centres the power's units can reach or stand on."""
+        out: set[str] = set()
+        for u in self.army_fleet:
+            for q in self.t.next_provinces(u):
+                if q in self.v.worth:
+                    out.add(q)
+            out.update(q for q in self.routes.get(u, {}) if q in self.v.worth)
+            if u.prov in self.v.worth:
+                out.add(u.prov)
+        return sorted(out)
+
+    def _plans(self) -> None:
+        candidates = self._candidates()
+        while True:
+            best: _Plan | None = None
+            for prov in candidates:
+                p = self._best_plan(prov)
+                if p is None:
+                    continue
+                p.gain += self.rng.random() * NOISE
+                if best is None or p.gain > best.gain:
+                    best = p
+            if best is None or best.gain <= NOISE:
+                return
+            self._commit(best)
+            candidates.remove(best.target)
+
+    def _commit(self, p: _Plan) -> None:
+        lead = p.lead
+        self.intent[lead.unit] = lead
+        self.taken.add(p.target)
+        self.strength[p.target] = 1 + sum(1 for h in p.helpers if h.kind == "support")
+        for h in p.helpers:
+            if h.kind == "support":
+                h.target = lead.unit
+                h.target_dest = p.target if lead.kind == "move" else None
+            self.intent[h.unit] = h
+            if not h.unit.airborne:
+                self.taken.add(h.unit.prov)
+
+    def _singles(self) -> None:
+        options: list[tuple[float, int, _Intent]] = []
+        fleets: list[Unit]
+        for n, u in enumerate(self.army_fleet):
+            if not self._free(u):
+                continue
+            bump = self.noise[u]
+            options.append((self.hold_value(u) + bump, n, _Intent(u, "hold", self.hold_value(u))))
+            for mv in move_orders(self.t, u):
+                value = self.move_value(u, mv.dest)
+                options.append((value + bump, n, _Intent(u, "move", value, mv.dest)))
+            for dest, chain in self.routes.get(u, {}).items():
+                value = self.move_value(u, Loc(dest))
+                fleets = [self.at_sea[s] for s in chain]
+                cost = sum(self.alone[f] - self.hold_value(f) for f in fleets)
+                intent = _Intent(u, "move", value, Loc(dest), True, target_dest=",".join(chain))
+                options.append((value - cost + bump, n, intent))
+        options.sort(key=lambda x: (-x[0], x[1]))
+        for _, _, it in options:
+            u = it.unit
+            if not self._free(u):
+                continue
+            if it.kind == "hold":
+                if u.prov in self.taken:
+                    continue
+                self.intent[u] = it
+                self.taken.add(u.prov)
+                self.strength[u.prov] = 1
+                continue
+            assert it.dest is not None
+            d = it.dest.prov
+            if d in self.taken or not self._may_enter(u, d):
+                continue
+            occ = self.v.surface.get(d)
+            if occ is not None and occ.power == self.power:
+                ahead = self.intent[occ].dest
+                assert ahead is not None
+                if self.v.p_move(ahead.prov, self.strength.get(ahead.prov, 1)) < 0.7:
+                    continue  # the unit in the way would likely stay
+            fleets = []
+            if it.via:
+                assert it.target_dest is not None
+                fleets = [self.at_sea[s] for s in it.target_dest.split(",")]
+                if not all(self._free(f) and f.prov not in self.taken for f in fleets):
+                    continue
+                it.target_dest = None
+            self.intent[u] = it
+            self.taken.add(d)
+            self.strength[d] = 1
+            for f in fleets:
+                self.intent[f] = _Intent(f, "convoy", self.hold_value(f), target=u, target_dest=d)
+                self.taken.add(f.prov)
+
+    def _may_enter(self, u: Unit, prov: str) -> bool:
+        """No move into a province whose own unit stays (or has not moved yet), no swaps."""
+        occ = self.v.surface.get(prov)
+        if occ is None or occ.power != self.power:
+            return True
+        it = self.intent.get(occ)
+        if it is None or it.kind != "move" or it.dest is None:
+            return False
+        return it.dest.prov != u.prov
+
+    def _extra_supports(self) -> None:
+        v = self.v
+        while True:
+            best: tuple[float, Unit, _Intent, str] | None = None
+            movers = [it for it in self.intent.values() if it.kind == "move"]
+            holders = [it for it in self.intent.values()
+                       if it.kind in ("hold", "support", "convoy") and not it.unit.airborne
+                       and v.occupy(it.unit.prov) >= 0.1 and v.threat(it.unit.prov) > 0]
+            entered = {it.dest.prov for it in movers if it.dest is not None}
+            for u in self.army_fleet:
+                it = self.intent[u]
+                if it.plan or it.kind not in ("hold", "move") or u.prov in entered:
+                    continue
+                if it.kind == "move" and any(c.kind in ("convoy", "support") and c.target is u
+                                             for c in self.intent.values()):
+                    continue
+                stay = self.hold_value(u)
+                for mv in movers:
+                    assert mv.dest is not None
+                    d = mv.dest.prov
+                    if mv.unit is u or d == u.prov or not self._reaches(u, d):
+                        continue
+                    s = self.strength.get(d, 1)
+                    gain = (v.p_move(d, s + 1) - v.p_move(d, s)) * (
+                        v.occupy(d) + OUTLOOK * v.outlook(mv.unit.kind, mv.dest)
+                        - 0.8 * v.occupy(mv.unit.prov)
+                        - OUTLOOK * v.outlook(mv.unit.kind, mv.unit.loc))
+                    score = stay + gain - it.value
+                    if score > NOISE and (best is None or score > best[0]):
+                        best = (score, u, _Intent(u, "support", stay, target=mv.unit,
+                                                  target_dest=d), d)
+                for h in holders:
+                    d = h.unit.prov
+                    if h.unit is u or not self._reaches(u, d):
+                        continue
+                    s = self.strength.get(d, 1)
+                    gain = (v.p_keep(d, s + 1) - v.p_keep(d, s)) * v.occupy(d)
+                    score = stay + gain - it.value
+                    if score > NOISE and (best is None or score > best[0]):
+                        best = (score, u, _Intent(u, "support", stay, target=h.unit), d)
+            if best is None:
+                return
+            _, u, new, d = best
+            old = self.intent[u]
+            if old.kind == "move" and old.dest is not None:
+                self.taken.discard(old.dest.prov)
+                self.strength.pop(old.dest.prov, None)
+            self.intent[u] = new
+            self.taken.add(u.prov)
+            self.strength[d] = self.strength.get(d, 1) + 1
+
+    # -- dirigibles ------------------------------------------------------------------
+    def _air(self) -> None:
+        v = self.v
+        options: list[tuple[float, int, _Intent]] = []
+        moving_in = {it.dest.prov: it for it in self.intent.values()
+                     if it.kind == "move" and it.dest is not None}
+        staying = {it.unit.prov: it for it in self.intent.values()
+                   if it.kind != "move" and not it.unit.airborne}
+        for n, d in enumerate(self.dirigibles):
+            if not self._free(d):
+                continue
+            bump = self.noise[d]
+            here = d.prov
+            rest = OUTLOOK * v.outlook(d.kind, d.loc)
+            options.append((rest + bump, n, _Intent(d, "hold", rest)))
+            mv = moving_in.get(here)
+            if mv is not None:
+                s = self.strength.get(here, 1)
+                gain = (v.p_move(here, s + 1) - v.p_move(here, s)) * (
+                    v.occupy(here) + OUTLOOK * v.outlook(mv.unit.kind, Loc(here)))
+                options.append((rest + gain + bump, n,
+                                _Intent(d, "support", rest + gain, target=mv.unit,
+                                        target_dest=here)))
+            st = staying.get(here)
+            if st is not None and v.threat(here) > 0:
+                s = self.strength.get(here, 1)
+                gain = (v.p_keep(here, s + 1) - v.p_keep(here, s)) * v.occupy(here)
+                options.append((rest + gain + bump, n,
+                                _Intent(d, "support", rest + gain, target=st.unit)))
+            if self._may_devastate(d, moving_in, staying):
+                chance = 1.0 if v.threat(here) == 0 else 0.6
+                value = rest + DEVASTATE * chance
+                options.append((value + bump, n, _Intent(d, "devastate", value)))
+            for q in self.t.air_next[here]:
+                other = v.air.get(q)
+                if other is not None and other.power != self.power:
+                    continue
+                value = OUTLOOK * v.outlook(d.kind, Loc(q))
+                options.append((value + bump, n, _Intent(d, "move", value, Loc(q))))
+        options.sort(key=lambda x: (-x[0], x[1]))
+        above: set[str] = set()
+        for _, _, it in options:
+            d = it.unit
+            if not self._free(d):
+                continue
+            where = it.dest.prov if it.dest is not None else d.prov
+            if where in above:
+                continue
+            if it.dest is not None:
+                own = v.air.get(where)
+                if own is not None:
+                    mate = self.intent.get(own)
+                    if mate is None or mate.kind != "move" or \
+                            (mate.dest is not None and mate.dest.prov == d.prov):
+                        continue
+            self.intent[d] = it
+            above.add(where)
+            if it.kind == "support" and it.target_dest is not None:
+                self.strength[where] = self.strength.get(where, 1) + 1
+        for d in self.dirigibles:  # nothing free left: stay
+            if self._free(d):
+                self.intent[d] = _Intent(d, "hold", 0.0)
+
+    def _may_devastate(self, d: Unit, moving_in: dict[str, _Intent],
+                       staying: dict[str, _Intent]) -> bool:
+        here = d.prov
+        owner = self.v.owner.get(here)
+        if owner is None or owner == self.power or here in self.pos.devastated:
+            return False
+        if here in moving_in or here in staying:
+            return False
+        occ = self.v.surface.get(here)
+        if occ is not None and occ.power != self.power:
+            return False
+        return movement_problem(self.pos, self.m, Devastate(d.power, d.kind, d.loc)) is None
+
+    # -- orders ---------------------------------------------------------------------
+    def _orders(self) -> list[Order]:
+        out: list[Order] = []
+        for u in self.pos.units_of(self.power):
+            it = self.intent.get(u)
+            out.append(self._order(u, it))
+        return out
+
+    def _order(self, u: Unit, it: _Intent | None) -> Order:
+        p = self.power
+        if it is None or it.kind == "hold":
+            return Hold(p, u.kind, u.loc)
+        if it.kind == "move":
+            assert it.dest is not None
+            return Move(p, u.kind, u.loc, it.dest, it.via)
+        if it.kind == "devastate":
+            return Devastate(p, u.kind, u.loc)
+        target = it.target
+        assert target is not None
+        if it.kind == "convoy":
+            assert it.target_dest is not None
+            return Convoy(p, u.kind, u.loc, target.loc, Loc(it.target_dest))
+        mover = self.intent.get(target)
+        moving = mover is not None and mover.kind == "move"
+        if it.target_dest is not None and moving:
+            return SupportMove(p, u.kind, u.loc, target.kind, target.loc, Loc(it.target_dest))
+        assert it.target_dest is None and not moving, f"{u} supports a changed order"
+        return SupportHold(p, u.kind, u.loc, target.kind, target.loc)
