@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .bot_tables import Tables, convoy_routes, move_orders, tables
-from .bot_values import OUTLOOK, Valuation
+from .bot_values import GAMMA, HORIZON, OUTLOOK, Valuation
 from .bot_winter import adjustment_orders, retreat_orders
 from .legal import movement_problem
 from .map import GameMap, Loc, standard_map
@@ -54,8 +54,10 @@ from .state import Position, Unit, UnitType
 
 __all__ = ["choose_orders", "order_lines"]
 
-NOISE = 0.02  # the largest random nudge to a value (breaks ties)
+NOISE = 0.1  # the largest random nudge to a value (breaks ties)
 MAX_SUPPORTS = 3
+GATHER = 0.6  # worth of an attack made ready for the next phase, against taking it now
+AIM = 1.0  # worth of the unit's own target, discounted by the steps still to go
 DEVASTATE = 0.8  # worth of denying an enemy five supply points (DD10, DD11)
 
 
@@ -124,6 +126,9 @@ class _Planner:
         self.intent: dict[Unit, _Intent] = {}
         self.taken: set[str] = set()  # provinces an own army or fleet ends in
         self.strength: dict[str, int] = {}  # province -> own strength of the move or hold there
+        self.aim: dict[Unit, str] = {}  # army or fleet -> the target it works towards
+        self._moves: dict[tuple[Unit, Loc, int], float] = {}
+        self._steps = {u: move_orders(self.t, u) for u in self.army_fleet}
         self.alone = {u: self._alone(u) for u in self.army_fleet}
 
     # -- values of one unit's orders ---------------------------------------------
@@ -132,6 +137,13 @@ class _Planner:
         return v.occupy(u.prov) * v.p_keep(u.prov, strength) + OUTLOOK * v.outlook(u.kind, u.loc)
 
     def move_value(self, u: Unit, dest: Loc, strength: int = 1) -> float:
+        key = (u, dest, strength)
+        got = self._moves.get(key)
+        if got is None:
+            got = self._moves[key] = self._move_value(u, dest, strength)
+        return got
+
+    def _move_value(self, u: Unit, dest: Loc, strength: int) -> float:
         v = self.v
         p = v.p_move(dest.prov, strength)
         there = v.occupy(dest.prov) + OUTLOOK * v.outlook(u.kind, dest)
@@ -141,7 +153,7 @@ class _Planner:
     def _alone(self, u: Unit) -> float:
         """The best this unit could do on its own, with nobody else's plans in the way."""
         best = self.hold_value(u)
-        for mv in move_orders(self.t, u):
+        for mv in self._steps[u]:
             best = max(best, self.move_value(u, mv.dest))
         for dest in self.routes.get(u, {}):
             best = max(best, self.move_value(u, Loc(dest)))
@@ -159,6 +171,7 @@ class _Planner:
     # -- the plan -----------------------------------------------------------------
     def plan(self) -> list[Order]:
         self._plans()
+        self._gatherings()
         self._singles()
         self._extra_supports()
         self._air()
@@ -185,8 +198,9 @@ class _Planner:
     def _best_plan(self, prov: str) -> _Plan | None:
         v = self.v
         best: _Plan | None = None
-        own = v.surface.get(prov)
-        if own is not None and own.power == self.power:
+        here = v.surface.get(prov)
+        own = here if here is not None and here.power == self.power else None
+        if own is not None:
             if not self._free(own) or v.threat(prov) == 0 or v.occupy(prov) < 0.1:
                 return None
             helpers = self._helpers_for(prov, {own})
@@ -198,7 +212,7 @@ class _Planner:
                     lead = _Intent(own, "hold", self.hold_value(own, 1 + k), plan=True)
                     best = _Plan(gain, prov, lead, [h for _, h in chosen])
             return best
-        if own is not None or prov in self.taken:
+        if prov in self.taken:
             return None
         movers: list[tuple[Unit, bool, tuple[str, ...]]] = []
         for u in self.army_fleet:
@@ -269,58 +283,184 @@ class _Planner:
             if not h.unit.airborne:
                 self.taken.add(h.unit.prov)
 
+    def _gatherings(self) -> None:
+        """Step 1b: for an enemy-held centre the power cannot take this phase, bring
+        enough units next to it (distinct places, one move each) to attack it
+        with support in the next phase."""
+        v = self.v
+        while True:
+            ends = self._endings()
+            best: tuple[float, str, list[_Intent]] | None = None
+            for c in sorted(v.siege):
+                if c in self.taken:
+                    continue
+                got = self._gathering(c, ends)
+                if got is not None and (best is None or got[0] > best[0]):
+                    best = (got[0], c, got[1])
+            if best is None or best[0] <= NOISE:
+                return
+            for it in best[2]:
+                self._take(it)
+            self.taken.add(best[1])  # nobody else of ours walks into it meanwhile
+
+    def _next_from(self, kind: UnitType, loc: Loc) -> tuple[str, ...]:
+        """Provinces an army or fleet standing at ``loc`` could move into."""
+        return self.t.next_provinces(Unit(self.power, kind, loc))
+
+    def _endings(self) -> list[tuple[Unit, list[tuple[_Intent, str, tuple[str, ...]]]]]:
+        """For each free army and fleet: where it could safely end this phase (hold
+        or a move nobody else can contest), best first, with where it could go next."""
+        out = []
+        for u in self.army_fleet:
+            if not self._free(u):
+                continue
+            mine = []
+            if u.prov not in self.taken:
+                mine.append((_Intent(u, "hold", self.hold_value(u)), u.prov,
+                             self._next_from(u.kind, u.loc)))
+            for mv in self._steps[u]:
+                it = _Intent(u, "move", self.move_value(u, mv.dest), mv.dest)
+                if self.v.p_move(mv.dest.prov, 1) >= 0.9 and self._feasible(it):
+                    mine.append((it, mv.dest.prov, self._next_from(u.kind, mv.dest)))
+            mine.sort(key=lambda x: -x[0].value)
+            out.append((u, mine))
+        return out
+
+    def _gathering(self, c: str, ends: list[tuple[Unit, list[tuple[_Intent, str,
+                   tuple[str, ...]]]]]) -> tuple[float, list[_Intent]] | None:
+        v = self.v
+        need = v.siege[c]
+        choices: list[tuple[float, Unit, list[tuple[_Intent, str]]]] = []
+        for u, mine in ends:
+            near = [(it, end) for it, end, nxt in mine if end != c and c in nxt]
+            if near:
+                choices.append((self.alone[u] - near[0][0].value, u, near))
+        if len(choices) < 2:
+            return None
+        choices.sort(key=lambda x: (x[0], x[1]))
+        picked: list[_Intent] = []
+        used: set[str] = set()
+        for _, _u, near in choices:
+            for it, end in near:
+                if end not in used:
+                    picked.append(it)
+                    used.add(end)
+                    break
+            if len(picked) >= need:
+                break
+        if len(picked) < 2:
+            return None
+        ready = v.p_move(c, len(picked)) * v.targets.get(c, 0.0) * GATHER
+        gain = ready - sum(self.alone[it.unit] - it.value for it in picked)
+        return gain, picked
+
     def _singles(self) -> None:
-        options: list[tuple[float, int, _Intent]] = []
-        fleets: list[Unit]
+        """Step 2: the other armies and fleets one at a time, best value first; a
+        step towards the unit's target (:meth:`_aims`) counts extra."""
+        self._aims()
+        options: dict[Unit, list[_Intent]] = {}
+        for u in self.army_fleet:
+            if not self._free(u):
+                continue
+            mine = [_Intent(u, "hold", self.hold_value(u))]
+            for mv in self._steps[u]:
+                mine.append(_Intent(u, "move", self.move_value(u, mv.dest), mv.dest))
+            for dest, chain in self.routes.get(u, {}).items():
+                fleets = [self.at_sea[s] for s in chain]
+                cost = sum(self.alone[f] - self.hold_value(f) for f in fleets)
+                mine.append(_Intent(u, "move", self.move_value(u, Loc(dest)) - cost, Loc(dest),
+                                    True, target_dest=",".join(chain)))
+            options[u] = mine
+        while options:
+            best: tuple[float, _Intent] | None = None
+            for u, mine in options.items():
+                for it in mine:
+                    if not self._feasible(it):
+                        continue
+                    score = it.value + self._aim_value(it) + self.noise[u]
+                    if best is None or score > best[0]:
+                        best = (score, it)
+            if best is None:
+                break
+            it = best[1]
+            del options[it.unit]
+            self._take(it)
+        for u in options:  # boxed in: hold
+            self._take(_Intent(u, "hold", self.hold_value(u)))
+
+    def _feasible(self, it: _Intent) -> bool:
+        u = it.unit
+        if it.kind == "hold":
+            return u.prov not in self.taken
+        assert it.dest is not None
+        d = it.dest.prov
+        if d in self.taken or not self._may_enter(u, d):
+            return False
+        occ = self.v.surface.get(d)
+        if occ is not None and occ.power == self.power:
+            ahead = self.intent[occ].dest
+            assert ahead is not None
+            if self.v.p_move(ahead.prov, self.strength.get(ahead.prov, 1)) < 0.7:
+                return False  # the unit in the way would likely stay
+        if it.via:
+            assert it.target_dest is not None
+            for s in it.target_dest.split(","):
+                f = self.at_sea[s]
+                if not self._free(f) or f.prov in self.taken:
+                    return False
+        return True
+
+    def _take(self, it: _Intent) -> None:
+        u = it.unit
+        end = it.dest.prov if it.dest is not None else u.prov
+        if it.via:
+            assert it.target_dest is not None
+            for s in it.target_dest.split(","):
+                f = self.at_sea[s]
+                self.intent[f] = _Intent(f, "convoy", self.hold_value(f), target=u, target_dest=end)
+                self.taken.add(f.prov)
+            it.target_dest = None
+        self.intent[u] = it
+        self.taken.add(end)
+        self.strength[end] = 1
+
+    def _aims(self) -> None:
+        """Give every army and fleet left a target to work towards: the most
+        valuable, nearest one, each target taking as many units as taking it
+        needs (an enemy-held centre several, an open one one or two)."""
+        v = self.v
+        room: dict[str, int] = {}
+        for c in v.targets:
+            if c in self.taken and v.surface.get(c) is None:
+                continue  # being taken by a plan
+            room[c] = v.siege.get(c, 2 if v.threat(c) > 0 else 1)
+        pairs: list[tuple[float, int, Unit, str]] = []
         for n, u in enumerate(self.army_fleet):
             if not self._free(u):
                 continue
-            bump = self.noise[u]
-            options.append((self.hold_value(u) + bump, n, _Intent(u, "hold", self.hold_value(u))))
-            for mv in move_orders(self.t, u):
-                value = self.move_value(u, mv.dest)
-                options.append((value + bump, n, _Intent(u, "move", value, mv.dest)))
-            for dest, chain in self.routes.get(u, {}).items():
-                value = self.move_value(u, Loc(dest))
-                fleets = [self.at_sea[s] for s in chain]
-                cost = sum(self.alone[f] - self.hold_value(f) for f in fleets)
-                intent = _Intent(u, "move", value, Loc(dest), True, target_dest=",".join(chain))
-                options.append((value - cost + bump, n, intent))
-        options.sort(key=lambda x: (-x[0], x[1]))
-        for _, _, it in options:
-            u = it.unit
-            if not self._free(u):
+            for c in room:
+                d = self.t.dist(u.kind, u.loc, c)
+                if d <= HORIZON:
+                    pairs.append((v.targets[c] * GAMMA ** d, n, u, c))
+        pairs.sort(key=lambda x: (-x[0], x[1], x[3]))
+        for _, _, u, c in pairs:
+            if u in self.aim or room[c] <= 0:
                 continue
-            if it.kind == "hold":
-                if u.prov in self.taken:
-                    continue
-                self.intent[u] = it
-                self.taken.add(u.prov)
-                self.strength[u.prov] = 1
-                continue
-            assert it.dest is not None
-            d = it.dest.prov
-            if d in self.taken or not self._may_enter(u, d):
-                continue
-            occ = self.v.surface.get(d)
-            if occ is not None and occ.power == self.power:
-                ahead = self.intent[occ].dest
-                assert ahead is not None
-                if self.v.p_move(ahead.prov, self.strength.get(ahead.prov, 1)) < 0.7:
-                    continue  # the unit in the way would likely stay
-            fleets = []
-            if it.via:
-                assert it.target_dest is not None
-                fleets = [self.at_sea[s] for s in it.target_dest.split(",")]
-                if not all(self._free(f) and f.prov not in self.taken for f in fleets):
-                    continue
-                it.target_dest = None
-            self.intent[u] = it
-            self.taken.add(d)
-            self.strength[d] = 1
-            for f in fleets:
-                self.intent[f] = _Intent(f, "convoy", self.hold_value(f), target=u, target_dest=d)
-                self.taken.add(f.prov)
+            self.aim[u] = c
+            room[c] -= 1
+
+    def _aim_value(self, it: _Intent) -> float:
+        """Progress towards the unit's target (where a bounced move leaves it counted too)."""
+        u = it.unit
+        c = self.aim.get(u)
+        if c is None:
+            return 0.0
+        w = AIM * self.v.targets[c]
+        here = w * GAMMA ** self.t.dist(u.kind, u.loc, c)
+        if it.dest is None:
+            return here
+        p = self.v.p_move(it.dest.prov, 1)
+        return p * w * GAMMA ** self.t.dist(u.kind, it.dest, c) + (1 - p) * here
 
     def _may_enter(self, u: Unit, prov: str) -> bool:
         """No move into a province whose own unit stays (or has not moved yet), no swaps."""

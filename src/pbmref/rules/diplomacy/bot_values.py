@@ -20,6 +20,10 @@ GAMMA = 0.55  # how much a target one step further counts
 OUTLOOK = 0.5  # weight of a place's outlook against what it is worth now
 SPRING = 0.7  # a centre entered in Spring is kept in Fall this often
 HORIZON = 6  # targets further than this are not counted
+SPREAD = 0.25
+P2 = 0.7
+P1 = 0.04
+STAY_OUT = 0.2  # chance that a unit standing on its own centre leaves it for a neighbour  # weight of all the targets within reach against the nearest one
 
 
 class Valuation:
@@ -39,15 +43,26 @@ class Valuation:
         self.homes = frozenset(m.home_centers(power))
         # province -> power -> how many of its armies and fleets could move in
         self.reach_by: dict[str, dict[str, int]] = {}
+        self.calm: dict[str, float] = {}  # province -> chance no enemy walks in if it is empty
         for u in sorted(self.surface.values()):
+            settled = self.owner.get(u.prov) == u.power  # it has its own centre to keep
             for q in self.t.next_provinces(u):
                 by = self.reach_by.setdefault(q, {})
                 by[u.power] = by.get(u.power, 0) + 1
+                if u.power != power:
+                    self.calm[q] = self.calm.get(q, 1.0) * (1 - (STAY_OUT if settled else 0.6))
         self.targets: dict[str, float] = {}  # centre -> weight for the outlook
         self.air_targets: dict[str, float] = {}
         self.worth: dict[str, float] = {}  # centre -> worth of standing there after this phase
         for c in self.t.centres:
             self._value_centre(c)
+        # enemy-held centres (an enemy army or fleet on a centre the power does not
+        # own, or on one of its own) -> how many units an attack there needs
+        self.siege: dict[str, int] = {}
+        for c in self.t.centres:
+            occ = self.surface.get(c)
+            if occ is not None and occ.power != power:
+                self.siege[c] = 2 + (self.help_for(occ.power, c) + 1) // 2
         self._outlook: dict[tuple[UnitType, Loc, bool], float] = {}
 
     # -- the board around a place ---------------------------------------------
@@ -84,7 +99,7 @@ class Valuation:
             self.air_targets[c] = air
             return
         if self.threat(c) > 0:
-            v = 1.1 if c in self.homes else 0.9
+            v = (1.1 if c in self.homes else 0.9) * (1 - self.calm.get(c, 1.0))
             self.targets[c] = 0.5 * v
             self.worth[c] = v * season
             self.air_targets[c] = 0.4
@@ -111,12 +126,15 @@ class Valuation:
         else:
             dist = t.air_dist.get(loc.prov, {})
         weights = self.air_targets if kind is UnitType.DIRIGIBLE else self.targets
-        total = 0.0
+        total = top = 0.0
         for c, w in weights.items():
             d = dist.get(c)
             if d is None or d > HORIZON or c == loc.prov:
                 continue
-            total += w * GAMMA ** d
+            x = w * GAMMA ** d
+            total += x
+            top = max(top, x)
+        total = top + SPREAD * total
         self._outlook[key] = total
         return total
 
@@ -129,11 +147,9 @@ class Valuation:
             others = (self.help_for(occ.power, prov) + 1) // 2  # not all of them will support
             if strength >= 2 + others:
                 return 0.9
-            if strength >= 1 + others and strength >= 2:
-                return 0.6
             if strength >= 2:
-                return 0.45
-            return 0.08
+                return P2
+            return P1
         c = self.threat(prov)
         if self.owner.get(prov) == self.power and c > 0:
             return 0.95 if strength >= c else 0.5  # a bounce keeps the centre too
