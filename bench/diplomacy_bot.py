@@ -59,6 +59,9 @@ def civil_disorder(variant: Variant, games: int) -> tuple[float, float, list[str
         computer_avg.append(statistics.mean(mine))
         silent.append(len(end.centers_of(idle)))
         rows.append(f"{idle}:{silent[-1]}/{computer_avg[-1]:.1f}")
+    by_power = {p: statistics.mean(silent[n] for n in range(games) if n % len(POWERS) == i)
+                for i, p in enumerate(POWERS) if i < games}
+    rows = [" ".join(f"{p} {c:.2f}" for p, c in by_power.items())]
     return statistics.mean(computer_avg), statistics.mean(silent), rows
 
 
@@ -110,7 +113,7 @@ def main() -> int:
         print(f"{name}, six computers and one civil disorder, {games} games, 1905:")
         print(f"  computer powers {computer:.2f} centres on average, civil disorder "
               f"{silent:.2f}: ratio {ratio:.2f} (aim >= 2)")
-        print("  per game (silent power: its centres/computers' average): " + " ".join(rows))
+        print("  the silent power's centres, by power: " + " ".join(rows))
         leads, ratios, rows = random_games(variant, games)
         share = leads / games
         ok &= share >= 0.8

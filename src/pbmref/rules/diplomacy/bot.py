@@ -36,7 +36,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .bot_tables import Tables, convoy_routes, move_orders, tables
+from .bot_tables import FAR, Tables, convoy_routes, move_orders, tables
 from .bot_values import GAMMA, HORIZON, OUTLOOK, Valuation
 from .bot_winter import adjustment_orders, retreat_orders
 from .legal import movement_problem
@@ -55,10 +55,12 @@ from .state import Position, Unit, UnitType
 __all__ = ["choose_orders", "order_lines"]
 
 NOISE = 0.1  # the largest random nudge to a value (breaks ties)
+WORTHWHILE = 0.05  # the least gain a joint plan or a change of order must bring
 MAX_SUPPORTS = 3
 GATHER = 0.6  # worth of an attack made ready for the next phase, against taking it now
 AIM = 1.0  # worth of the unit's own target, discounted by the steps still to go
 DEVASTATE = 0.8  # worth of denying an enemy five supply points (DD10, DD11)
+AIR_RANGE = 4  # a dirigible's goal is at most this many steps away
 
 
 def choose_orders(pos: Position, power: str, rng: random.Random, *,
@@ -147,16 +149,15 @@ class _Planner:
         v = self.v
         p = v.p_move(dest.prov, strength)
         there = v.occupy(dest.prov) + OUTLOOK * v.outlook(u.kind, dest)
-        back = 0.8 * v.occupy(u.prov) + OUTLOOK * v.outlook(u.kind, u.loc)
+        back = 0.9 * v.occupy(u.prov) * v.p_keep(u.prov, 1) + OUTLOOK * v.outlook(u.kind, u.loc)
         return p * there + (1 - p) * back
 
     def _alone(self, u: Unit) -> float:
-        """The best this unit could do on its own, with nobody else's plans in the way."""
+        """The best this unit could do on its own (no convoy: that takes fleets too),
+        with nobody else's plans in the way."""
         best = self.hold_value(u)
         for mv in self._steps[u]:
             best = max(best, self.move_value(u, mv.dest))
-        for dest in self.routes.get(u, {}):
-            best = max(best, self.move_value(u, Loc(dest)))
         return best
 
     def _dest_for(self, u: Unit, prov: str) -> Loc:
@@ -265,7 +266,7 @@ class _Planner:
                 p.gain += self.rng.random() * NOISE
                 if best is None or p.gain > best.gain:
                     best = p
-            if best is None or best.gain <= NOISE:
+            if best is None or best.gain <= WORTHWHILE:
                 return
             self._commit(best)
             candidates.remove(best.target)
@@ -297,7 +298,7 @@ class _Planner:
                 got = self._gathering(c, ends)
                 if got is not None and (best is None or got[0] > best[0]):
                     best = (got[0], c, got[1])
-            if best is None or best[0] <= NOISE:
+            if best is None or best[0] <= WORTHWHILE:
                 return
             for it in best[2]:
                 self._take(it)
@@ -383,8 +384,8 @@ class _Planner:
             if best is None:
                 break
             it = best[1]
-            del options[it.unit]
             self._take(it)
+            options = {u: mine for u, mine in options.items() if self._free(u)}
         for u in options:  # boxed in: hold
             self._take(_Intent(u, "hold", self.hold_value(u)))
 
@@ -495,12 +496,9 @@ class _Planner:
                     if mv.unit is u or d == u.prov or not self._reaches(u, d):
                         continue
                     s = self.strength.get(d, 1)
-                    gain = (v.p_move(d, s + 1) - v.p_move(d, s)) * (
-                        v.occupy(d) + OUTLOOK * v.outlook(mv.unit.kind, mv.dest)
-                        - 0.8 * v.occupy(mv.unit.prov)
-                        - OUTLOOK * v.outlook(mv.unit.kind, mv.unit.loc))
+                    gain = self._support_gain(mv, s)
                     score = stay + gain - it.value
-                    if score > NOISE and (best is None or score > best[0]):
+                    if score > WORTHWHILE and (best is None or score > best[0]):
                         best = (score, u, _Intent(u, "support", stay, target=mv.unit,
                                                   target_dest=d), d)
                 for h in holders:
@@ -510,7 +508,7 @@ class _Planner:
                     s = self.strength.get(d, 1)
                     gain = (v.p_keep(d, s + 1) - v.p_keep(d, s)) * v.occupy(d)
                     score = stay + gain - it.value
-                    if score > NOISE and (best is None or score > best[0]):
+                    if score > WORTHWHILE and (best is None or score > best[0]):
                         best = (score, u, _Intent(u, "support", stay, target=h.unit), d)
             if best is None:
                 return
@@ -523,26 +521,38 @@ class _Planner:
             self.taken.add(u.prov)
             self.strength[d] = self.strength.get(d, 1) + 1
 
+    def _support_gain(self, mv: _Intent, strength: int) -> float:
+        """What one more support adds to an own move now ``strength`` strong."""
+        assert mv.dest is not None
+        return (self.move_value(mv.unit, mv.dest, strength + 1)
+                - self.move_value(mv.unit, mv.dest, strength))
+
     # -- dirigibles ------------------------------------------------------------------
     def _air(self) -> None:
+        """Step 4: each dirigible supports from above, devastates, or flies towards
+        its own goal (:meth:`_air_goals`), never two into one province."""
         v = self.v
         options: list[tuple[float, int, _Intent]] = []
         moving_in = {it.dest.prov: it for it in self.intent.values()
                      if it.kind == "move" and it.dest is not None}
         staying = {it.unit.prov: it for it in self.intent.values()
                    if it.kind != "move" and not it.unit.airborne}
+        goals = self._air_goals(moving_in, staying)
+        rivals: dict[str, int] = {}  # province -> foreign dirigibles that could fly in
+        for u in v.air.values():
+            if u.power != self.power:
+                for q in self.t.air_next[u.prov]:
+                    rivals[q] = rivals.get(q, 0) + 1
         for n, d in enumerate(self.dirigibles):
             if not self._free(d):
                 continue
             bump = self.noise[d]
             here = d.prov
-            rest = OUTLOOK * v.outlook(d.kind, d.loc)
+            rest = self._air_progress(d, here, goals)
             options.append((rest + bump, n, _Intent(d, "hold", rest)))
             mv = moving_in.get(here)
             if mv is not None:
-                s = self.strength.get(here, 1)
-                gain = (v.p_move(here, s + 1) - v.p_move(here, s)) * (
-                    v.occupy(here) + OUTLOOK * v.outlook(mv.unit.kind, Loc(here)))
+                gain = self._support_gain(mv, self.strength.get(here, 1))
                 options.append((rest + gain + bump, n,
                                 _Intent(d, "support", rest + gain, target=mv.unit,
                                         target_dest=here)))
@@ -560,7 +570,8 @@ class _Planner:
                 other = v.air.get(q)
                 if other is not None and other.power != self.power:
                     continue
-                value = OUTLOOK * v.outlook(d.kind, Loc(q))
+                p = 1.0 if rivals.get(q, 0) == 0 else 0.5
+                value = p * self._air_progress(d, q, goals) + (1 - p) * rest
                 options.append((value + bump, n, _Intent(d, "move", value, Loc(q))))
         options.sort(key=lambda x: (-x[0], x[1]))
         above: set[str] = set()
@@ -585,6 +596,54 @@ class _Planner:
         for d in self.dirigibles:  # nothing free left: stay
             if self._free(d):
                 self.intent[d] = _Intent(d, "hold", 0.0)
+
+    def _air_goals(self, moving_in: dict[str, _Intent],
+                   staying: dict[str, _Intent]) -> dict[Unit, tuple[str, float]]:
+        """A goal for each dirigible, one dirigible a goal: an enemy centre nobody
+        stands on (to devastate, DD10), an enemy-held centre next to the power's
+        armies and fleets (to support the attack from above, DD8), a threatened own
+        centre (to support its hold)."""
+        v = self.v
+        worth: dict[str, float] = {}
+        for c in self.t.centres:
+            owner = v.owner.get(c)
+            occ = v.surface.get(c)
+            if owner == self.power:
+                if c in staying and v.threat(c) > 0:
+                    worth[c] = 0.4
+            elif occ is None:
+                if owner is not None and c not in self.pos.devastated and c not in moving_in:
+                    worth[c] = DEVASTATE
+                elif owner is None and v.threat(c) > 0 and v.mine_near(c) > 0:
+                    worth[c] = 0.3
+            elif occ.power != self.power and v.mine_near(c) > 0:
+                worth[c] = 0.7
+        pairs: list[tuple[float, int, Unit, str]] = []
+        for n, d in enumerate(self.dirigibles):
+            if not self._free(d):
+                continue
+            for c, w in worth.items():
+                steps = self.t.air_dist[d.prov].get(c, FAR)
+                if steps <= AIR_RANGE:
+                    pairs.append((w * GAMMA ** steps, n, d, c))
+        pairs.sort(key=lambda x: (-x[0], x[1], x[3]))
+        goals: dict[Unit, tuple[str, float]] = {}
+        used: set[str] = set()
+        for _, _, d, c in pairs:
+            if d in goals or c in used:
+                continue
+            goals[d] = (c, worth[c])
+            used.add(c)
+        return goals
+
+    def _air_progress(self, d: Unit, prov: str, goals: dict[Unit, tuple[str, float]]) -> float:
+        """Worth of the dirigible being at ``prov`` after this phase, given its goal."""
+        ahead = 0.3 * OUTLOOK * self.v.outlook(d.kind, Loc(prov))
+        goal = goals.get(d)
+        if goal is None:
+            return ahead
+        c, w = goal
+        return ahead + AIM * w * GAMMA ** self.t.air_dist[prov].get(c, FAR)
 
     def _may_devastate(self, d: Unit, moving_in: dict[str, _Intent],
                        staying: dict[str, _Intent]) -> bool:
