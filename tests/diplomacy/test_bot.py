@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -139,7 +140,8 @@ PLAYS = [
                  {"hol": "GER", "den": "GER"}, Variant.STANDARD, "GER",
                  {"A Mun H", "A Kie S A Mun"}, id="defends-a-home-centre"),
     pytest.param("S1901M", {"ENG": ["A Lon", "F Nth"]}, {}, Variant.STANDARD, "ENG",
-                 {"F Nth C A Lon - Hol", "A Lon - Hol via convoy"}, id="convoys-off-the-island"),
+                 {r"F Nth C A Lon - (\w+)", r"A Lon - (\w+) via convoy"},
+                 id="convoys-off-the-island"),
     pytest.param("F1902M", {"FRA": ["A Pic", "D Bel", "A Par"], "ENG": ["A Bel", "F Lon"]},
                  {"bel": "ENG"}, Variant.DIRIGIBLE, "FRA",
                  {"A Pic - Bel", "D Bel S A Pic - Bel"}, id="supports-from-above-DD8"),
@@ -155,7 +157,10 @@ def test_plays_what_a_player_would(phase: str, units: dict[str, list[str]],
     pos = _position(phase, units, owners, variant)
     for seed in range(3):
         lines = order_lines(choose_orders(pos, power, random.Random(seed)))
-        assert expected <= set(lines), lines
+        found = [[m for line in lines if (m := re.fullmatch(pattern, line))]
+                 for pattern in sorted(expected)]
+        assert all(found), lines
+        assert len({m.groups() for hits in found for m in hits if m.groups()}) <= 1, lines
         parse_body(lines, power, pos)
 
 

@@ -5,21 +5,26 @@ Diplomacy for one power, looking only at the position (as a player does);
 the ``rng`` only breaks near-ties, so a seed gives the same orders every time.
 ``order_lines(orders)`` is the text a player would mail for them.
 
-Movement, in four steps (values from :mod:`.bot_values`):
+Movement, in five steps (values from :mod:`.bot_values`):
 
 1. *Coordinated plans*: for each centre worth taking or defending, the best
    mover (by land, or by convoy through the power's own fleets) and the
    supports it needs, own dirigibles above the centre counting as supports
    (DD8); plans that gain over what their units would do alone are taken,
    best first.
-2. *Single units*: every other army and fleet takes its best free place
-   (no two own units into one province, no swaps, never into a province
-   whose own unit stays), holding if nothing is better.
-3. *Extra supports*: a unit that gains more by supporting an own move or an
+2. *Gathering*: for an enemy-held centre not attacked now, enough units move
+   next to it (each to a place nobody can contest) to attack it with
+   support in the next phase, when that is worth more than their own orders.
+3. *Single units*: every other army and fleet takes its best free place,
+   one unit at a time, its own target (the most valuable one near it, each
+   target taking the units it needs) pulling it along; no two own units into
+   one province, no swaps, never into a province whose own unit stays.
+4. *Extra supports*: a unit that gains more by supporting an own move or an
    own threatened hold than by its own order supports instead.
-4. *Dirigibles* (DD7-DD10): support from above a move into their province or
-   the unit below, devastate an enemy centre nobody stands on, or fly
-   towards enemy centres.
+5. *Dirigibles* (DD7-DD10): each has its own goal (an enemy centre nobody
+   stands on, an enemy-held centre the power's units can attack, a
+   threatened own centre); it supports from above a move into its province
+   or the unit below, devastates, or flies towards its goal.
 
 Retreats and Winter adjustments are in :mod:`.bot_winter`.
 

@@ -12,18 +12,41 @@ rules; they are kept here in one place so they can be tuned together.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .bot_tables import Tables, tables
 from .map import GameMap, Loc
-from .state import Position, Unit, UnitType
+from .state import Position, Unit, UnitType, initial_position
 
 GAMMA = 0.55  # how much a target one step further counts
 OUTLOOK = 0.5  # weight of a place's outlook against what it is worth now
 SPRING = 0.7  # a centre entered in Spring is kept in Fall this often
 HORIZON = 6  # targets further than this are not counted
-SPREAD = 0.25
-P2 = 0.7
-P1 = 0.04
-STAY_OUT = 0.2  # chance that a unit standing on its own centre leaves it for a neighbour  # weight of all the targets within reach against the nearest one
+SPREAD = 0.25  # weight of all the targets within reach against the nearest one
+P2 = 0.7  # chance that an attack with one support dislodges a unit that may be supported
+P1 = 0.04  # chance that an unsupported attack on a unit gets in (it may move away)
+STAY_OUT = 0.2  # chance that a unit standing on its own centre leaves it for a neighbour
+ROAM = 0.6  # chance that any other enemy unit next to an empty own centre walks in
+
+
+@lru_cache(maxsize=1)
+def _start_units() -> frozenset[Unit]:
+    return frozenset(initial_position().units)
+
+
+def idle_powers(pos: Position, power: str) -> frozenset[str]:
+    """Other powers that look absent: after the first year of a plain game, every
+    unit they have still stands where it started (a player in civil disorder,
+    DD3). Their units are taken to hold without support: no threat to anyone."""
+    if pos.dirigible or pos.phase.year <= 1901:
+        return frozenset()
+    start = _start_units()
+    out = set()
+    for other in pos.powers:
+        mine = pos.units_of(other)
+        if other != power and mine and all(u in start for u in mine):
+            out.add(other)
+    return frozenset(out)
 
 
 class Valuation:
@@ -41,16 +64,19 @@ class Valuation:
             (self.air if u.airborne else self.surface)[u.prov] = u
         self.owner: dict[str, str] = dict(pos.centers)
         self.homes = frozenset(m.home_centers(power))
+        self.idle = idle_powers(pos, power)
         # province -> power -> how many of its armies and fleets could move in
         self.reach_by: dict[str, dict[str, int]] = {}
         self.calm: dict[str, float] = {}  # province -> chance no enemy walks in if it is empty
         for u in sorted(self.surface.values()):
+            if u.power in self.idle:
+                continue
             settled = self.owner.get(u.prov) == u.power  # it has its own centre to keep
             for q in self.t.next_provinces(u):
                 by = self.reach_by.setdefault(q, {})
                 by[u.power] = by.get(u.power, 0) + 1
                 if u.power != power:
-                    self.calm[q] = self.calm.get(q, 1.0) * (1 - (STAY_OUT if settled else 0.6))
+                    self.calm[q] = self.calm.get(q, 1.0) * (1 - (STAY_OUT if settled else ROAM))
         self.targets: dict[str, float] = {}  # centre -> weight for the outlook
         self.air_targets: dict[str, float] = {}
         self.worth: dict[str, float] = {}  # centre -> worth of standing there after this phase
