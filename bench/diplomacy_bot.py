@@ -113,17 +113,18 @@ def main() -> int:
         computer, silent, rows = civil_disorder(variant, games)
         ratio = computer / max(silent, 1e-9)
         ok &= ratio >= 2
-        print(f"{name}, six computers and one civil disorder, {games} games, 1905:")
-        print(f"  computer powers {computer:.2f} centres on average, civil disorder "
+        print(f"{name}, six computers and one civil disorder, {games} games, 1901-1905:")
+        print(f"  {name}: computers {computer:.2f} centres on average in 1905, civil disorder "
               f"{silent:.2f}: ratio {ratio:.2f} (aim >= 2)")
         print("  the silent power's centres, by power: " + " ".join(rows))
         leads, ratios, rows = random_games(variant, games)
         share = leads / games
         ok &= share >= 0.8
-        print(f"{name}, one computer and six random players, {games} games, 1910:")
-        print(f"  computer has the most centres in {leads}/{games} games: "
+        print(f"{name}, one computer and six random players, {games} games, 1901-1910:")
+        print(f"  {name}: the computer has the most centres at the end (1910 or its win) in "
+              f"{leads}/{games} games: "
               f"ratio {share:.2f} of the games (aim >= 0.8)")
-        print(f"  computer's centres against the best random power's: "
+        print(f"  {name}: the computer's centres against the best random power's: "
               f"ratio {statistics.median(ratios):.2f} (median)")
         print("  " + rows[0])
     for name, variant in VARIANTS.items():
