@@ -104,6 +104,7 @@ class _Intent:
     via: bool = False
     target: Unit | None = None  # the unit supported or convoyed
     target_dest: str | None = None  # province the supported or convoyed unit moves to
+    seas: tuple[str, ...] = ()  # a convoyed move: the own fleets' seas it crosses
     plan: bool = False  # part of a coordinated plan (step 1)
 
 
@@ -212,8 +213,8 @@ class _Planner:
             helpers = self._helpers_for(prov, {own})
             for k in range(1, min(len(helpers), MAX_SUPPORTS) + 1):
                 chosen = helpers[:k]
-                value = self.hold_value(own, 1 + k) + sum(h.value for _, h in chosen)
-                gain = value - self.alone[own] - sum(c + h.value for c, h in chosen)
+                gain = (self.hold_value(own, 1 + k) - self.alone[own]
+                        - sum(cost for cost, _ in chosen))
                 if best is None or gain > best.gain:
                     lead = _Intent(own, "hold", self.hold_value(own, 1 + k), plan=True)
                     best = _Plan(gain, prov, lead, [h for _, h in chosen])
@@ -238,8 +239,7 @@ class _Planner:
             for k in range(0, min(len(helpers), MAX_SUPPORTS) + 1):
                 chosen = helpers[:k]
                 value = self.move_value(u, dest, 1 + k)
-                gain = value - self.alone[u] - cost - sum(c + h.value for c, h in chosen)
-                gain += sum(h.value for _, h in chosen)
+                gain = value - self.alone[u] - cost - sum(c for c, _ in chosen)
                 if best is None or gain > best.gain:
                     lead = _Intent(u, "move", value, dest, via, plan=True)
                     helpers_out = [h for _, h in chosen]
@@ -261,6 +261,7 @@ class _Planner:
         return sorted(out)
 
     def _plans(self) -> None:
+        """Step 1: coordinated plans, the best one first, while one gains enough."""
         candidates = self._candidates()
         while True:
             best: _Plan | None = None
@@ -290,7 +291,7 @@ class _Planner:
                 self.taken.add(h.unit.prov)
 
     def _gatherings(self) -> None:
-        """Step 1b: for an enemy-held centre the power cannot take this phase, bring
+        """Step 2: for an enemy-held centre the power cannot take this phase, bring
         enough units next to it (distinct places, one move each) to attack it
         with support in the next phase."""
         v = self.v
@@ -361,7 +362,7 @@ class _Planner:
         return gain, picked
 
     def _singles(self) -> None:
-        """Step 2: the other armies and fleets one at a time, best value first; a
+        """Step 3: the other armies and fleets one at a time, best value first; a
         step towards the unit's target (:meth:`_aims`) counts extra."""
         self._aims()
         options: dict[Unit, list[_Intent]] = {}
@@ -375,7 +376,7 @@ class _Planner:
                 fleets = [self.at_sea[s] for s in chain]
                 cost = sum(self.alone[f] - self.hold_value(f) for f in fleets)
                 mine.append(_Intent(u, "move", self.move_value(u, Loc(dest)) - cost, Loc(dest),
-                                    True, target_dest=",".join(chain)))
+                                    True, seas=chain))
             options[u] = mine
         while options:
             best: tuple[float, _Intent] | None = None
@@ -408,24 +409,15 @@ class _Planner:
             assert ahead is not None
             if self.v.p_move(ahead.prov, self.strength.get(ahead.prov, 1)) < 0.7:
                 return False  # the unit in the way would likely stay
-        if it.via:
-            assert it.target_dest is not None
-            for s in it.target_dest.split(","):
-                f = self.at_sea[s]
-                if not self._free(f) or f.prov in self.taken:
-                    return False
-        return True
+        return all(self._free(self.at_sea[s]) and s not in self.taken for s in it.seas)
 
     def _take(self, it: _Intent) -> None:
         u = it.unit
         end = it.dest.prov if it.dest is not None else u.prov
-        if it.via:
-            assert it.target_dest is not None
-            for s in it.target_dest.split(","):
-                f = self.at_sea[s]
-                self.intent[f] = _Intent(f, "convoy", self.hold_value(f), target=u, target_dest=end)
-                self.taken.add(f.prov)
-            it.target_dest = None
+        for s in it.seas:
+            f = self.at_sea[s]
+            self.intent[f] = _Intent(f, "convoy", self.hold_value(f), target=u, target_dest=end)
+            self.taken.add(s)
         self.intent[u] = it
         self.taken.add(end)
         self.strength[end] = 1
@@ -479,6 +471,7 @@ class _Planner:
         return it.dest.prov != u.prov
 
     def _extra_supports(self) -> None:
+        """Step 4: turn holds and lone moves into supports where that gains more."""
         v = self.v
         while True:
             best: tuple[float, Unit, _Intent, str] | None = None
@@ -534,7 +527,7 @@ class _Planner:
 
     # -- dirigibles ------------------------------------------------------------------
     def _air(self) -> None:
-        """Step 4: each dirigible supports from above, devastates, or flies towards
+        """Step 5: each dirigible supports from above, devastates, or flies towards
         its own goal (:meth:`_air_goals`), never two into one province."""
         v = self.v
         options: list[tuple[float, int, _Intent]] = []
