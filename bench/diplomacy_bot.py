@@ -18,7 +18,10 @@ Pure engine, no mail. For plain and Dirigible Diplomacy alike:
   phase (on the seven-computer game of the Diplomacy demo, 1901-1910), as a
   ratio to the engine's adjudication of the same phase (the baseline).
 
-Games are seeded (game n: seed n); the figures are the same every run.
+Games are seeded (game n: seed n); the figures are the same every run. The
+computer reads a plain-game power whose units have not moved since 1901 as
+absent (``bot_values.idle_powers``); without that reading the plain civil
+disorder ratio was 2.69 on the same 56 games.
 """
 
 from __future__ import annotations
