@@ -1,4 +1,4 @@
-"""The Fast Play rulebook shipped in the package (``pbmref/rulebook/fastplay.md``):
+"""The Fast Play rulebook shipped in the package (``pbmref/rulebook/books/fastplay.md``):
 one heading per rule, FP1-FP19 in order, every ruling inside its rule, and
 every rule number the Fast Play code and scenarios cite present in it."""
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pbmref
 
-BOOK = files("pbmref").joinpath("rulebook/fastplay.md").read_text(encoding="utf-8")
+BOOK = files("pbmref").joinpath("rulebook/books/fastplay.md").read_text(encoding="utf-8")
 SRC = Path(pbmref.__file__).parent
 SCENARIOS = Path(__file__).parent.parent / "scenarios" / "fastplay"
 HEADING = re.compile(r"^### (FP\d+) — (\S.*)$")

@@ -16,11 +16,11 @@ from pbmref.orders.errors import OrderMailError
 from pbmref.reports.common import WIDTH
 from pbmref.reports.plan import plan_lines
 from pbmref.rules.diplomacy import plan as dip_plan
+from pbmref.rules.diplomacy.codec import position_from_dict as dip_position
 from pbmref.rules.fastplay import plan as fp_plan
 from pbmref.rules.fastplay.position import position_from_dict as fp_position
 from pbmref.rules.tweedekker import plan as tw_plan
 from pbmref.rules.tweedekker.position import position_from_dict as tw_position
-from pbmref.scenario_diplomacy import position_from_dict as dip_position
 
 CASES: list[dict[str, Any]] = yaml.safe_load(
     (Path(__file__).parent / "cases.yaml").read_text(encoding="utf-8"))
