@@ -43,6 +43,7 @@ from pbmref.store.layout import (
     POSITION_FILE,
     TURNS,
     find_open_turn,
+    stamp,
     turn_dir,
     turn_dir_name,
     turn_numbers,
@@ -77,23 +78,30 @@ class Game:
         self._loader = ruleset_loader
         self._lock = FileLock(self.dir / LOCK_FILE, mode=0o644)
         self._lock_depth = 0
-        self._views: dict[int, TurnView] = {}
+        # positions read, each with the stamp its file had then
+        self._views: dict[int, tuple[list[int], TurnView]] = {}
+        self._settings_stamp: list[int] | None = None
         self.book = OrderBook(self)
         self.history = History(self)
         self.settings_file = SettingsFile(self.dir / GAME_FILE, self.id)
+        self.turn = 0
         self.reload()
 
     # ------------------------------------------------------------ loading
 
     def reload(self) -> None:
-        """Read settings, the open turn number and its position again."""
-        doc = read_yaml(self.dir / GAME_FILE)
-        if not doc.mapping():
-            raise GameFileError(self.dir / GAME_FILE, "the file is empty: it must hold the "
-                                "game's settings and players", line=1)
-        self._use_settings(doc)
-        self.forget_views()
-        self.turn = find_open_turn(self.dir, read_schedule(self.dir).turn)
+        """Read again what changed on disk since it was read: the settings, the open
+        turn and its position (files whose stamp is unchanged are not read again)."""
+        if stamp(self.dir / GAME_FILE) != self._settings_stamp:
+            self._settings_stamp = stamp(self.dir / GAME_FILE)
+            doc = read_yaml(self.dir / GAME_FILE)
+            if not doc.mapping():
+                raise GameFileError(self.dir / GAME_FILE, "the file is empty: it must hold "
+                                    "the game's settings and players", line=1)
+            self._use_settings(doc)
+            self.forget_views()  # the players, which positions are checked against
+        hint = self.turn or read_schedule(self.dir).turn
+        self.turn = find_open_turn(self.dir, hint)
         self.open = self.view(self.turn)
 
     def _use_settings(self, doc: YamlDoc) -> None:
@@ -113,10 +121,9 @@ class Game:
 
     def refresh_turn(self) -> None:
         """Find the open turn again (another process may have played one)."""
-        turn = find_open_turn(self.dir, read_schedule(self.dir).turn)
+        turn = find_open_turn(self.dir, self.turn)
         if turn != self.turn:
             self.turn = turn
-            self.forget_views()
             self.open = self.view(turn)
 
     def turn_played(self) -> None:
@@ -138,12 +145,14 @@ class Game:
         return dict(self.open.position)
 
     def view(self, turn: int) -> TurnView:
-        """The position at the start of ``turn``, checked and decoded (once)."""
+        """The position at the start of ``turn``, checked and decoded (once, while
+        its file stays as it was)."""
+        path = turn_dir(self.dir, turn) / POSITION_FILE
+        now = stamp(path)
         known = self._views.get(turn)
-        if known is None:
-            doc = read_yaml(turn_dir(self.dir, turn) / POSITION_FILE)
-            known = self._views[turn] = self._checked_view(doc, turn)
-        return known
+        if known is None or known[0] != now:
+            known = self._views[turn] = (now, self._checked_view(read_yaml(path), turn))
+        return known[1]
 
     def read_position(self, turn: int) -> dict[str, Any]:
         """The position at the start of ``turn``, checked (a copy to change)."""
@@ -207,6 +216,7 @@ class Game:
         comments; the state index follows."""
         with self.lock():
             self.settings = self.settings_file.set(changes)
+            self._settings_stamp = stamp(self.dir / GAME_FILE)
             self.write_schedule()
 
     def update_settings(self, change: Callable[[Any], None]) -> Path:
@@ -214,8 +224,7 @@ class Game:
         aside under the name returned. Checked before anything is written."""
         with self.lock():
             old = self.settings_file.update(change)
-            self._use_settings(read_yaml(self.dir / GAME_FILE))
-            self.book.forget()
+            self.reload()
             self.write_schedule()
             return old
 

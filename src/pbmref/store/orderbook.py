@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from pbmref.base.errors import GameFileError, KeyPath
 from pbmref.base.files import write_new
 from pbmref.base.times import iso, parse_datetime
-from pbmref.base.yamlfile import dump_yaml, read_yaml
+from pbmref.base.yamlfile import YamlDoc, dump_yaml, read_yaml
 from pbmref.orders.errors import OrderMailError
 from pbmref.store.errors import TurnError
 from pbmref.store.layout import ORDERS, turn_dir
@@ -86,7 +86,7 @@ class OrderBook:
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self._read: dict[Path, OrdersFile] = {}  # read this session (not checked)
+        self._read: dict[Path, tuple[OrdersFile, YamlDoc]] = {}  # read, not yet checked
         # checked against a turn's position (the view of a re-run is another one)
         self._checked: dict[tuple[Path, TurnView], OrdersFile] = {}
 
@@ -131,17 +131,30 @@ class OrderBook:
     def read(self, path: Path, turn: int, view: TurnView | None = None) -> OrdersFile:
         """Read one orders file; with a turn ``view`` its entry is checked against
         that turn's position."""
+        known = self._read.get(path)
+        if known is None:
+            known = self._read[path] = self._read_file(path, turn)
         if view is None:
-            known = self._read.get(path)
-            if known is None:
-                known = self._read[path] = self._read_file(path, turn, None)
-            return known
+            return known[0]
         checked = self._checked.get((path, view))
         if checked is None:
-            checked = self._checked[(path, view)] = self._read_file(path, turn, view)
+            checked = self._checked[(path, view)] = self._check(*known, view)
         return checked
 
-    def _read_file(self, path: Path, turn: int, view: TurnView | None) -> OrdersFile:
+    def _check(self, f: OrdersFile, doc: YamlDoc, view: TurnView) -> OrdersFile:
+        """``f`` checked against a turn's position: its entry is one the player could
+        have mailed. A kicked or removed player's mails are kept but never used:
+        they are not checked against a position that no longer has their side."""
+        if f.kind == "orders" and f.entry is not None and \
+                self.game.settings.players[f.player].active:
+            try:
+                self.game.ruleset.check_orders(view.state, f.player, f.entry)
+            except OrderMailError as exc:
+                raise doc.error(("entry", *entry_path(f.entry, exc)), exc.message,
+                                "" if exc.rule == "SYNTAX" else exc.rule) from None
+        return f
+
+    def _read_file(self, path: Path, turn: int) -> tuple[OrdersFile, YamlDoc]:
         m = _ORDERS_NAME.fullmatch(path.name)
         assert m is not None
         players = self.game.settings.players
@@ -166,18 +179,9 @@ class OrderBook:
         if kind not in ORDER_KINDS:
             raise doc.error(("kind",), f"kind {kind!r} is not one of: {', '.join(ORDER_KINDS)}")
         entry = data.get("entry")
-        if kind == "orders":
-            if not isinstance(entry, Mapping):
-                raise doc.error(("entry",) if "entry" in data else (),
-                                "orders need an entry: the player's orders as a mapping")
-            # A kicked or removed player's mails are kept but never used: they are
-            # not checked against a position that no longer has their aircraft.
-            if view is not None and players[player].active:
-                try:
-                    self.game.ruleset.check_orders(view.state, player, dict(entry))
-                except OrderMailError as exc:
-                    raise doc.error(("entry", *entry_path(entry, exc)), exc.message,
-                                    "" if exc.rule == "SYNTAX" else exc.rule) from None
+        if kind == "orders" and not isinstance(entry, Mapping):
+            raise doc.error(("entry",) if "entry" in data else (),
+                            "orders need an entry: the player's orders as a mapping")
         received = data.get("received_at")
         if received is not None:
             try:
@@ -189,7 +193,7 @@ class OrderBook:
             entry=dict(entry) if isinstance(entry, Mapping) else None,
             raw=str(data.get("raw") or ""), message_id=str(data.get("message_id") or ""),
             received_at=received, error=str(data.get("error") or ""),
-        )
+        ), doc
 
     def in_force(self, turn: int | None = None, *, check: bool = True,
                  view: TurnView | None = None) -> dict[str, OrdersFile]:
@@ -248,9 +252,12 @@ class OrderBook:
         return {p: dict(f.entry or {}) for p, f in self.in_force(turn).items()}
 
     def entry_of(self, player: str) -> dict[str, Any] | None:
-        """The orders in force of one player for the open turn (None: none)."""
-        f = self.in_force().get(player)
-        return dict(f.entry or {}) if f is not None else None
+        """The orders in force of one player for the open turn (None: none); only
+        that player's mail is checked."""
+        f = self.in_force(check=False).get(player)
+        if f is None:
+            return None
+        return dict(self.read(f.path, self.game.turn, self.game.open).entry or {})
 
     # ------------------------------------------------------------ writing
 
@@ -292,6 +299,7 @@ class OrderBook:
                 self._checked[(path, game.open)] = OrdersFile(
                     player, version, path, "orders", checked.entry, str(record["raw"]),
                     str(mid or ""), checked.received_at)
+                self._read[path] = (self._checked[(path, game.open)], YamlDoc(path, "", data))
             game.write_schedule()
             return path
 
