@@ -346,31 +346,31 @@ PROVINCES: dict[str, dict[str, Any]] = {
     "nwg": {"seed": (2.0, 68.0), "unit": (4.0, 65.5)},
     "bar": {"seed": (38.0, 71.5), "unit": (42.0, 70.0)},
     "nth": {"seed": (2.5, 56.8), "unit": (3.5, 55.3)},
-    "hel": {"seed": (7.3, 54.45), "unit": (7.9, 54.2)},
+    "hel": {"seed": (7.25, 54.35), "unit": (8.0, 54.05)},
     "ska": {"seed": (9.0, 58.0), "unit": (10.5, 57.9)},
     "bal": {"seed": (17.5, 55.9), "unit": (18.5, 55.0)},
     "bot": {"seed": (20.3, 62.2), "unit": (21.0, 61.0)},
     "eng": {"seed": (-3.5, 49.9), "unit": (-1.5, 50.1)},
     "iri": {"seed": (-6.8, 51.5), "unit": (-5.5, 52.3)},
-    "mao": {"seed": (-16.0, 45.0), "unit": (-13.0, 42.0)},
+    "mao": {"seed": (-12.5, 44.5), "unit": (-9.5, 45.6)},
     "wes": {"seed": (3.5, 38.5), "unit": (5.5, 38.0)},
     "lyo": {"seed": (5.0, 42.4), "unit": (6.0, 41.7)},
     "tys": {"seed": (11.5, 40.3), "unit": (12.5, 39.3)},
-    "ion": {"seed": (18.5, 37.2), "unit": (19.0, 35.5)},
+    "ion": {"seed": (19.0, 36.6), "unit": (18.0, 38.0)},
     "adr": {"seed": (15.2, 43.2), "unit": (16.2, 42.6)},
     "aeg": {"seed": (25.0, 38.8), "unit": (25.3, 37.5)},
     "eas": {"seed": (30.5, 34.2), "unit": (32.0, 33.8)},
     "bla": {"seed": (34.0, 43.7), "unit": (35.5, 42.8)},
     # Britain
     "cly": {"seed": (-5.0, 57.2), "unit": (-4.5, 56.3)},
-    "edi": {"seed": (-3.0, 57.0), "unit": (-2.9, 56.3), "sc": (-3.19, 55.95)},
-    "lvp": {"seed": (-2.75, 54.45), "unit": (-2.7, 53.8), "sc": (-2.98, 53.41)},
-    "yor": {"seed": (-1.25, 54.1), "unit": (-1.3, 53.3)},
-    "wal": {"seed": (-3.6, 52.25), "unit": (-3.5, 51.55), "islands": [(-4.3, 53.27)]},
-    "lon": {"seed": (-0.5, 52.05), "unit": (0.4, 51.75), "sc": (-0.13, 51.51)},
+    "edi": {"seed": (-3.4, 57.45), "unit": (-3.0, 56.55), "sc": (-3.19, 55.95)},
+    "lvp": {"seed": (-2.75, 54.45), "unit": (-2.9, 53.9), "sc": (-2.98, 53.41)},
+    "yor": {"seed": (-1.0, 54.3), "unit": (-1.3, 53.4)},
+    "wal": {"seed": (-3.8, 51.95), "unit": (-3.3, 52.5), "islands": [(-4.3, 53.27)]},
+    "lon": {"seed": (-1.1, 52.0), "unit": (0.55, 51.8), "sc": (-0.13, 51.51)},
     # France, Iberia, Low Countries
-    "bre": {"seed": (-2.9, 48.2), "unit": (-1.9, 48.3), "sc": (-4.49, 48.39)},
-    "pic": {"seed": (2.2, 49.85), "unit": (1.6, 49.65)},
+    "bre": {"seed": (-3.1, 48.25), "unit": (-1.2, 48.1), "sc": (-4.49, 48.39)},
+    "pic": {"seed": (2.9, 49.9), "unit": (1.6, 49.7)},
     "par": {"seed": (1.6, 48.2), "unit": (2.4, 47.8), "sc": (2.35, 48.86)},
     "bur": {"seed": (4.8, 47.2), "unit": (4.5, 46.4)},
     "gas": {"seed": (0.0, 44.6), "unit": (0.5, 45.5)},
@@ -389,7 +389,7 @@ PROVINCES: dict[str, dict[str, Any]] = {
     "mun": {"seed": (10.9, 49.6), "unit": (10.8, 48.6), "sc": (11.58, 48.14)},
     "sil": {"seed": (16.6, 51.6), "unit": (17.5, 51.0)},
     "pru": {"seed": (20.5, 54.15), "unit": (21.8, 54.4)},
-    "den": {"seed": (9.2, 56.3), "unit": (9.4, 55.5), "sc": (12.57, 55.68),
+    "den": {"seed": (9.2, 56.3), "unit": (9.3, 55.85), "sc": (12.57, 55.68),
             "islands": [(14.9, 55.1)]},
     "swe": {"seed": (15.0, 62.8), "unit": (15.0, 60.0), "sc": (18.07, 59.33),
             "islands": [(18.5, 57.5), (16.6, 56.7)]},
@@ -398,7 +398,7 @@ PROVINCES: dict[str, dict[str, Any]] = {
             "islands": [(20.0, 60.2)]},
     "stp": {"seed": (35.0, 63.8), "unit": (36.0, 62.0), "sc": (30.30, 59.94),
             "coasts": {"nc": {"unit": (35.0, 67.8), "label": (37.5, 68.6)},
-                       "sc": {"unit": (29.9, 60.45), "label": (28.9, 60.05)}}},
+                       "sc": {"unit": (29.9, 60.45), "label": (28.4, 59.75)}}},
     "mos": {"seed": (38.0, 54.3), "unit": (40.5, 56.0), "sc": (37.62, 55.76)},
     "lvn": {"seed": (25.8, 57.0), "unit": (25.0, 58.4), "sc": None,
             "islands": [(22.5, 58.4), (22.7, 58.9)]},
@@ -413,24 +413,24 @@ PROVINCES: dict[str, dict[str, Any]] = {
     "gal": {"seed": (22.6, 49.9), "unit": (24.5, 49.4)},
     "bud": {"seed": (20.5, 47.5), "unit": (22.5, 46.8), "sc": (19.04, 47.50)},
     "tri": {"seed": (16.3, 44.9), "unit": (17.8, 44.0), "sc": (13.77, 45.65)},
-    "ser": {"seed": (21.0, 43.3), "unit": (21.3, 42.4), "sc": (20.46, 44.82)},
+    "ser": {"seed": (21.0, 43.3), "unit": (21.8, 43.75), "sc": (20.46, 44.82)},
     "alb": {"seed": (20.0, 41.3), "unit": (20.1, 40.5)},
     "gre": {"seed": (21.8, 39.5), "unit": (22.3, 38.5), "sc": (23.73, 37.98)},
     "bul": {"seed": (24.8, 42.8), "unit": (25.2, 42.2), "sc": (23.32, 42.70),
             "coasts": {"ec": {"unit": (27.3, 42.9), "label": (28.2, 43.0)},
                        "sc": {"unit": (25.2, 41.25), "label": (24.9, 40.85)}}},
     "rum": {"seed": (26.0, 44.75), "unit": (27.2, 46.5), "sc": (26.10, 44.43)},
-    "con": {"seed": (27.2, 41.6), "unit": (28.2, 41.25), "sc": (28.90, 41.12)},
-    "ank": {"seed": (33.5, 40.7), "unit": (34.5, 40.0), "sc": (32.86, 39.93)},
+    "con": {"seed": (26.6, 41.95), "unit": (28.5, 41.25), "sc": (28.90, 41.12)},
+    "ank": {"seed": (33.0, 40.6), "unit": (35.0, 41.0), "sc": (32.86, 39.93)},
     "smy": {"seed": (29.8, 38.7), "unit": (31.8, 37.9), "sc": (27.14, 38.42),
             "islands": [(28.0, 36.2), (26.3, 39.2)]},
-    "arm": {"seed": (40.5, 39.6), "unit": (42.0, 40.4)},
+    "arm": {"seed": (40.6, 39.3), "unit": (39.4, 40.1)},
     "syr": {"seed": (37.6, 34.5), "unit": (38.3, 35.6)},
     # Italy and the Alps
     "swi": {"seed": (8.2, 46.75)},
     "pie": {"seed": (8.3, 45.5), "unit": (8.0, 44.8)},
-    "ven": {"seed": (11.6, 45.4), "unit": (12.0, 44.6), "sc": (12.20, 45.50)},
-    "tus": {"seed": (11.0, 43.45), "unit": (11.3, 42.9)},
+    "ven": {"seed": (11.0, 45.6), "unit": (11.8, 45.0), "sc": (12.20, 45.50)},
+    "tus": {"seed": (10.9, 43.55), "unit": (11.45, 42.85)},
     "rom": {"seed": (12.7, 42.35), "unit": (13.1, 41.8), "sc": (12.50, 41.90)},
     "apu": {"seed": (16.2, 41.05), "unit": (17.0, 40.6)},
     "nap": {"seed": (16.0, 39.4), "unit": (15.2, 40.5), "sc": (14.27, 40.85)},
@@ -478,14 +478,33 @@ SCALE = WIDTH / (FRAME[2] - FRAME[0])
 HEIGHT = round((FRAME[3] - FRAME[1]) * SCALE)
 
 
+
+# Like the printed board, the crowded middle of Europe is drawn larger than the
+# Atlantic, Russia and Africa: each axis is stretched by a smooth bell-shaped
+# factor (centre in frame pixels, spread, extra magnification), the frame's
+# edges staying where they are.
+WARP_X = (410.0, 250.0, 1.0)
+WARP_Y = (590.0, 250.0, 0.6)
+
+
+def _warp_axis(v: float, size: float, centre: float, spread: float, extra: float) -> float:
+    def integral(t: float) -> float:
+        return t + extra * spread * math.sqrt(math.pi) / 2 * math.erf((t - centre) / spread)
+
+    return (integral(v) - integral(0.0)) / (integral(size) - integral(0.0)) * size
+
+
 def px(lon: float, lat: float) -> tuple[float, float]:
     """Board pixels (x east, y south) of a longitude/latitude."""
     x, y = _PROJECT(lon, lat)
-    return (x - FRAME[0]) * SCALE, (FRAME[3] - y) * SCALE
+    x, y = (x - FRAME[0]) * SCALE, (FRAME[3] - y) * SCALE
+    return _warp_axis(x, WIDTH, *WARP_X), _warp_axis(y, HEIGHT, *WARP_Y)
 
 
 def px_line(points: Sequence[LonLat]) -> LineString:
-    return LineString([px(*p) for p in points])
+    """A lon/lat line in board pixels, bent by the projection and the warp."""
+    dense = LineString(points).segmentize(0.2)
+    return LineString([px(*p) for p in dense.coords])
 
 
 def project_geom(geom: Any) -> Any:
@@ -818,6 +837,8 @@ class Board:
                     raise SystemExit(f"{name}: give a place for each of its coasts {prov.coasts}")
                 entry["coasts"] = {c: {k: _pt(v) for k, v in coasts[c].items()} for c in coasts}
             provinces[name] = entry
+        layout(self.shapes, provinces)
+        layout_air(self.shapes, provinces)
         impassable = {n[1:]: svg_path(g) for n, g in sorted(self.shapes.items())
                       if n.startswith("_")}
         return {
@@ -827,6 +848,122 @@ class Board:
             "impassable": impassable,
             "lakes": [svg_path(g) for g in self.lakes],
         }
+
+
+# The renderer (pbmref.reports.diplomacy_board) writes province names in this
+# size; the boxes below keep dirigibles and dislodged units off the names.
+LABEL_SIZE = 10.5
+_UP = [-55, -125, -90, -20, -160, 20, 160, 55, 125, 90]
+_DOWN = [35, 145, 0, 180, 70, 110, -35, -145, -90, 90]
+
+
+def _box(x: float, y: float, hw: float, hh: float) -> Any:
+    return box(x - hw, y - hh, x + hw, y + hh)
+
+
+def _label_box(name: str, x: float, y: float) -> Any:
+    from pbmref.rules.diplomacy.map import display
+
+    width = 0.64 * LABEL_SIZE * len(display(name)) + 4
+    return box(x - width / 2, y - LABEL_SIZE * 0.85, x + width / 2, y + LABEL_SIZE * 0.4)
+
+
+def _nearest_free(start: tuple[float, float], make: Any, shape: Any,
+                  taken: list[tuple[Any, float]], reach: int = 24) -> list[float]:
+    """The point near ``start`` whose box (``make(x, y)``) lies in ``shape``
+    and over as little of ``taken`` (boxes with weights) as can be."""
+    best: tuple[float, list[float]] | None = None
+    for dx in range(-reach, reach + 1, 3):
+        for dy in range(-reach, reach + 1, 3):
+            x, y = start[0] + dx, start[1] + dy
+            b = make(x, y)
+            cost = (sum(b.intersection(t).area * w for t, w in taken if b.intersects(t))
+                    + b.difference(shape).area * 20 + math.hypot(dx, dy))
+            if best is None or cost < best[0]:
+                best = (cost, [round(x, 1), round(y, 1)])
+    assert best is not None
+    return best[1]
+
+
+def layout(shapes: dict[str, Any], entries: dict[str, dict[str, Any]]) -> None:
+    """Place each unit clear of its supply centre and coasts, then each name
+    clear of every unit (and of the room above it, for a dirigible), supply
+    centre, coast and name placed before it."""
+    fixed: list[tuple[Any, float]] = []
+    for e in entries.values():
+        if "sc" in e:
+            fixed.append((_box(*e["sc"], 6.5, 6.5), 40.0))
+        for c in e.get("coasts", {}).values():
+            fixed.append((_box(*c["unit"], 11, 8), 10.0))
+            fixed.append((_box(*c["label"], 8, 6), 10.0))
+    for n, e in sorted(entries.items()):
+        if "unit" in e:
+            e["unit"] = _nearest_free(e["unit"], lambda x, y: _box(x, y, 11, 8),
+                                      shapes[n].buffer(-2), fixed, reach=15)
+            fixed.append((_box(*e["unit"], 11, 8), 40.0))
+            ux, uy = e["unit"]
+            fixed.append((_box(ux + 4, uy - 16, 15, 9), 12.0))  # room for a dirigible
+    for n, e in sorted(entries.items()):
+        e["label"] = _nearest_free(e["label"], lambda x, y, n=n: _label_box(n, x, y),
+                                   shapes[n].buffer(-2), fixed, reach=30)
+        fixed.append((_label_box(n, *e["label"]), 40.0))
+
+
+def layout_air(shapes: dict[str, Any], entries: dict[str, dict[str, Any]]) -> None:
+    """The dirigible's place (above the unit, DD6) and the place where a
+    dislodged unit waits, in each province: clear of every name, supply
+    centre and coast on the board, and of other units. Warns of a unit on
+    another's name."""
+    names = {n: _label_box(n, *e["label"]) for n, e in entries.items()}
+    taken: list[tuple[Any, float, str]] = [(b, 10.0, "") for b in names.values()]
+    for n, e in entries.items():
+        if "sc" in e:
+            taken.append((_box(*e["sc"], 6.5, 6.5), 6.0, ""))
+        for c in e.get("coasts", {}).values():
+            taken.append((_box(*c["unit"], 11, 8), 4.0, ""))
+            taken.append((_box(*c["label"], 8, 6), 6.0, ""))
+        if "unit" in e:
+            unit = _box(*e["unit"], 11, 8)
+            for other, label in names.items():
+                if unit.intersection(label).area > 20:
+                    print(f"{n}: its unit is on the name of {other}", file=sys.stderr)
+        if "sc" in e:
+            for other, label in names.items():
+                if _box(*e["sc"], 5, 5).intersection(label).area > 4:
+                    print(f"{n}: its supply centre is under the name of {other}",
+                          file=sys.stderr)
+            taken.append((unit, 4.0, n))
+    for n, e in sorted(entries.items()):
+        if "unit" not in e:
+            continue
+        inner = shapes[n].buffer(-3)
+        e["air"] = _spot(shapes[n], inner, taken, n, e["unit"], _UP, 14, 8.5)
+        taken.append((_box(*e["air"], 14, 8.5), 4.0, ""))
+        e["aside"] = _spot(shapes[n], inner, taken, n, e["unit"], _DOWN, 12.5, 12.5)
+        taken.append((_box(*e["aside"], 12.5, 12.5), 3.0, ""))
+
+
+def _spot(shape: Any, inner: Any, taken: list[tuple[Any, float, str]], name: str,
+          origin: tuple[float, float], angles: list[int], hw: float, hh: float) -> list[float]:
+    """The best place near ``origin`` for an icon of half-size ``hw``x``hh``:
+    inside the province, over as little as possible (its own unit counts
+    little: a dirigible may overlap the army below it), near the preferred
+    directions."""
+    best: tuple[float, list[float]] | None = None
+    for rank, radius in enumerate((17.0, 20.0, 24.0, 29.0, 35.0)):
+        for turn, angle in enumerate(angles):
+            a = math.radians(angle)
+            x, y = origin[0] + radius * math.cos(a), origin[1] + radius * math.sin(a)
+            icon = _box(x, y, hw, hh)
+            clash = sum(icon.intersection(b).area * (0.6 if who == name else weight)
+                        for b, weight, who in taken if icon.intersects(b))
+            outside = icon.difference(shape).area
+            inside = inner.contains(Point(x, y))
+            cost = clash + outside * 4 + (0 if inside else 3000) + rank * 25 + turn * 12
+            if best is None or cost < best[0]:
+                best = (cost, [round(x, 1), round(y, 1)])
+    assert best is not None
+    return best[1]
 
 
 SOURCE = (
