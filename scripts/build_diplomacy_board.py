@@ -16,7 +16,9 @@ How the board is made (everything after the projection is in board pixels):
    Dardanelles and filled (Constantinople then spans the straits; the filled
    water is kept as a lake drawn on top).
 2. Land and sea are projected (Lambert conformal conic, standard parallels
-   38N and 62N, centred on 15E 50N), clipped to the board's frame, and
+   38N and 62N, centred on 15E 50N), the crowded middle of Europe stretched
+   a little at the expense of the Atlantic, Russia and Africa (``WARP_X``,
+   ``WARP_Y``, as on the printed board), clipped to the board's frame, and
    islands smaller than ``ISLAND_MIN`` dropped.
 3. Land is cut into provinces by dividing lines: real country borders where
    they match the board (Spain-Portugal, Norway-Sweden, Switzerland ...) and
@@ -26,9 +28,11 @@ How the board is made (everything after the projection is in board pixels):
    the nearest coast (an island), or to the neighbour it shares most boundary
    with (a sliver). The finished shapes are simplified together (coverage
    simplification), so neighbours keep exactly the same boundary.
-4. Each province gets one SVG path and hand-placed points for its label, its
-   unit (one per coast for the split coasts), its supply-centre dot (at the
-   city) and its coasts' labels.
+4. Each province gets one SVG path, its supply-centre dot (at the city),
+   its unit's place (one per coast for the split coasts, with the coasts'
+   labels), its name's place, a place for a dirigible above the unit (DD6)
+   and one aside for a dislodged unit: hand-placed, then moved the least
+   needed to keep names clear of every unit, dot and coast (``layout``).
 
 Run it again after changing the lines or seeds, then run the shape test:
 

@@ -14,9 +14,10 @@ phase and, in ``mode="orders"``, every order of that phase:
   above its province on a tether, so an army or fleet and a dirigible in one
   province are both seen; names are never covered;
 - orders (``mode="orders"``, on the position before the phase): a move is a
-  solid arrow, a support a dashed line to the move it supports (or a ring on
-  the unit it holds), a convoy a dotted arc along the army's route, which runs
-  through the convoying fleets; a hold is a ring. A failed move that bounced
+  solid arrow, a support a dashed line to the move it supports (ending in a
+  dot on the unit, for a support to hold), a convoy a dotted arc along the
+  army's route, which runs through the convoying fleets; a hold is a ring; a
+  devastation (DD10) a dotted arrow from the dirigible to the centre. A failed move that bounced
   stops short at a red bar, any other failed order gets a red cross; a unit
   dislodged this phase gets a red ring. Retreats are arrows from the
   dislodged unit; builds are ghost units with a plus, disbands a cross;
@@ -398,6 +399,7 @@ class _Picture:
         self.aside_places: dict[str, Point] = {}
         for u, _ in self.waiting:
             self.aside_places[u.loc.prov] = self.layout.aside(u.loc.prov)
+        self.marks: list[str] = []  # drawn above the units: crosses, bars, rings
 
     def _waiting(self) -> list[tuple[_Unit, str]]:
         """Dislodged units standing aside, with the province of the attack (from
@@ -597,10 +599,7 @@ class _Picture:
         return "".join(out)
 
     # -- orders ---------------------------------------------------------------
-    marks: list[str]
-
     def _orders(self) -> str:
-        self.marks = []
         out: list[str] = []
         if self.mode == "after":
             out.extend(self._after_marks())
