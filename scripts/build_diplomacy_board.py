@@ -919,7 +919,7 @@ def layout_air(shapes: dict[str, Any], entries: dict[str, dict[str, Any]]) -> No
     centre and coast on the board, and of other units. Warns of a unit on
     another's name."""
     names = {n: _label_box(n, *e["label"]) for n, e in entries.items()}
-    taken: list[tuple[Any, float, str]] = [(b, 10.0, "") for b in names.values()]
+    taken: list[tuple[Any, float, str]] = [(b, 40.0, "") for b in names.values()]
     for n, e in entries.items():
         if "sc" in e:
             taken.append((_box(*e["sc"], 6.5, 6.5), 6.0, ""))
@@ -941,20 +941,23 @@ def layout_air(shapes: dict[str, Any], entries: dict[str, dict[str, Any]]) -> No
         if "unit" not in e:
             continue
         inner = shapes[n].buffer(-3)
-        e["air"] = _spot(shapes[n], inner, taken, n, e["unit"], _UP, 14, 8.5)
+        e["air"] = _spot(shapes[n], inner, taken, n, e["unit"], _UP, 14, 8.5,
+                         (17.0, 20.0, 24.0, 29.0, 35.0))
         taken.append((_box(*e["air"], 14, 8.5), 4.0, ""))
-        e["aside"] = _spot(shapes[n], inner, taken, n, e["unit"], _DOWN, 12.5, 12.5)
+        e["aside"] = _spot(shapes[n], inner, taken, n, e["unit"], _DOWN, 12.5, 12.5,
+                           (21.0, 25.0, 30.0, 36.0))
         taken.append((_box(*e["aside"], 12.5, 12.5), 3.0, ""))
 
 
 def _spot(shape: Any, inner: Any, taken: list[tuple[Any, float, str]], name: str,
-          origin: tuple[float, float], angles: list[int], hw: float, hh: float) -> list[float]:
+          origin: tuple[float, float], angles: list[int], hw: float, hh: float,
+          radii: Sequence[float]) -> list[float]:
     """The best place near ``origin`` for an icon of half-size ``hw``x``hh``:
     inside the province, over as little as possible (its own unit counts
     little: a dirigible may overlap the army below it), near the preferred
     directions."""
     best: tuple[float, list[float]] | None = None
-    for rank, radius in enumerate((17.0, 20.0, 24.0, 29.0, 35.0)):
+    for rank, radius in enumerate(radii):
         for turn, angle in enumerate(angles):
             a = math.radians(angle)
             x, y = origin[0] + radius * math.cos(a), origin[1] + radius * math.sin(a)

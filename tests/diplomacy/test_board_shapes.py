@@ -142,6 +142,33 @@ def test_places_lie_in_their_province() -> None:
             assert s[name].contains(Point(x, y)), name
 
 
+def _name_box(name: str, x: float, y: float) -> Any:
+    """Where a province's name is written (bold, 10.5 px, centred)."""
+    from pbmref.rules.diplomacy.map import display
+
+    width = 0.64 * 10.5 * len(display(name)) + 4
+    return box(x - width / 2, y - 10.5 * 0.85, x + width / 2, y + 10.5 * 0.4)
+
+
+def test_names_are_clear_of_units_and_centres() -> None:
+    """No unit's place (on the ground, in the air, aside) or supply-centre dot
+    covers any province's name by more than a corner."""
+    provinces = board()["provinces"]
+    names = {n: _name_box(n, *p["label"]) for n, p in provinces.items()}
+    sizes = {"unit": (9, 6.5), "air": (12, 6.5), "aside": (8, 8), "sc": (4, 4)}
+    covered = []
+    for name, p in provinces.items():
+        for key, (hw, hh) in sizes.items():
+            if key not in p:
+                continue
+            x, y = p[key]
+            icon = box(x - hw, y - hh, x + hw, y + hh)
+            for other, label in names.items():
+                if icon.intersection(label).area > 12:
+                    covered.append(f"{name} {key} on {other}")
+    assert covered == []
+
+
 def test_each_coast_faces_its_own_seas() -> None:
     """A fleet's place on a split coast is nearest to a sea of that coast."""
     m = standard_map()
