@@ -15,7 +15,8 @@ from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 from typing import Any, get_type_hints
 
-import yaml
+from pbmref.base.errors import GameFileError
+from pbmref.base.yamlfile import YamlDoc, read_yaml
 
 __all__ = [
     "Config",
@@ -143,23 +144,14 @@ def read_password(env: str, file: Path | str | None, where: str = "") -> str:
 # ------------------------------------------------------------------------- loading
 
 
-def _lines(node: yaml.Node, path: tuple[str, ...], out: dict[tuple[str, ...], int]) -> None:
-    """Record the line of every key (by its dotted path) in the YAML node tree."""
-    if isinstance(node, yaml.MappingNode):
-        for key_node, value_node in node.value:
-            key = path + (str(key_node.value),)
-            out[key] = key_node.start_mark.line + 1
-            _lines(value_node, key, out)
-
-
 class _Builder:
-    def __init__(self, source: str, lines: dict[tuple[str, ...], int], base: Path) -> None:
-        self.source = source
-        self.lines = lines
+    def __init__(self, doc: YamlDoc, base: Path) -> None:
+        self.source = str(doc.path)
+        self.doc = doc
         self.base = base
 
     def fail(self, path: tuple[str, ...], message: str) -> ConfigError:
-        line = self.lines.get(path)
+        line = self.doc.line(path) if path else None
         where = f"{self.source}, line {line}" if line else self.source
         key = ".".join(path) if path else "(top level)"
         return ConfigError(f"{where}: {key}: {message}")
@@ -188,37 +180,50 @@ class _Builder:
         optional = hint == (Path | None)
         if optional and value in (None, ""):
             return None
-        if hint is Path or optional:
-            if not isinstance(value, str) or not value.strip():
-                raise self.fail(path, "expected a path (text)")
-            p = Path(os.path.expanduser(value))
-            return p if p.is_absolute() else self.base / p
-        if hint is bool:
-            if not isinstance(value, bool):
-                raise self.fail(path, f"expected true or false, got {value!r}")
-            return value
-        if hint is int:
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise self.fail(path, f"expected a whole number, got {value!r}")
-            if value < 0 or (path[-1] in _POSITIVE and value == 0):
-                raise self.fail(path, f"must be positive, got {value}")
-            if path[-1] == "port" and value > 65535:
-                raise self.fail(path, f"not a port number: {value}")
-            return value
-        if hint is float:
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                raise self.fail(path, f"expected a number, got {value!r}")
-            if value < 0 or (path[-1] in _POSITIVE and value == 0):
-                raise self.fail(path, f"must be positive, got {value}")
-            return float(value)
-        if hint is str:
-            if not isinstance(value, str):
-                raise self.fail(path, f"expected text, got {value!r}")
-            choices = _CHOICES.get(path)
-            if choices and value not in choices:
-                raise self.fail(path, f"must be one of {', '.join(choices)}, got {value!r}")
-            return value
-        raise self.fail(path, f"unsupported setting type {hint}")  # pragma: no cover
+        if optional:
+            hint = Path
+        check = {Path: self._path, bool: self._bool, int: self._int, float: self._float,
+                 str: self._str}.get(hint)
+        if check is None:  # pragma: no cover - a field type this reader does not know
+            raise self.fail(path, f"unsupported setting type {hint}")
+        return check(value, path)
+
+    def _path(self, value: Any, path: tuple[str, ...]) -> Path:
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(path, "expected a path (text)")
+        p = Path(os.path.expanduser(value))
+        return p if p.is_absolute() else self.base / p
+
+    def _bool(self, value: Any, path: tuple[str, ...]) -> bool:
+        if not isinstance(value, bool):
+            raise self.fail(path, f"expected true or false, got {value!r}")
+        return value
+
+    def _number(self, value: Any, path: tuple[str, ...]) -> None:
+        if value < 0 or (path[-1] in _POSITIVE and value == 0):
+            raise self.fail(path, f"must be positive, got {value}")
+
+    def _int(self, value: Any, path: tuple[str, ...]) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(path, f"expected a whole number, got {value!r}")
+        self._number(value, path)
+        if path[-1] == "port" and value > 65535:
+            raise self.fail(path, f"not a port number: {value}")
+        return value
+
+    def _float(self, value: Any, path: tuple[str, ...]) -> float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.fail(path, f"expected a number, got {value!r}")
+        self._number(value, path)
+        return float(value)
+
+    def _str(self, value: Any, path: tuple[str, ...]) -> str:
+        if not isinstance(value, str):
+            raise self.fail(path, f"expected text, got {value!r}")
+        choices = _CHOICES.get(path)
+        if choices and value not in choices:
+            raise self.fail(path, f"must be one of {', '.join(choices)}, got {value!r}")
+        return value
 
 
 def _resolve_defaults(cfg: Config, base: Path) -> Config:
@@ -245,23 +250,13 @@ def load_config(path: str | os.PathLike[str] | None = None, *, required: bool = 
             raise ConfigError(f"{file}: no such config file")
         return _resolve_defaults(Config(), Path.cwd())
     try:
-        text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{file}: cannot read: {exc}") from exc
-    try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"{file}, line {mark.line + 1}" if mark else str(file)
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise ConfigError(f"{where}: not valid YAML: {problem}") from exc
-    lines: dict[tuple[str, ...], int] = {}
-    if node is not None:
-        _lines(node, (), lines)
+        doc = read_yaml(file)
+    except GameFileError as exc:
+        where = f"{file}, line {exc.line}" if exc.line else str(file)
+        raise ConfigError(f"{where}: {exc.message}") from None
     base = file.resolve().parent
-    builder = _Builder(str(file), lines, base)
-    cfg = builder.build(Config, data, ())
+    builder = _Builder(doc, base)
+    cfg = builder.build(Config, doc.data, ())
     cfg = replace(_resolve_defaults(cfg, base), source=file.resolve())
     mail = cfg.mail
     if mail.mode == "imap":

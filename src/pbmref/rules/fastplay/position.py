@@ -20,7 +20,7 @@ from typing import Any
 from pbmref.rules.fastplay.board import FastBoard
 from pbmref.rules.fastplay.cards import DECK_COUNTS, FULL_DECK, Card, sort_deck
 from pbmref.rules.fastplay.state import GameState, Plane, PlaneState, Settings, Team
-from pbmref.rules.hexgrid import Heading, HexNameError
+from pbmref.rules.hexgrid import Heading, Hex, HexNameError
 from pbmref.rules.plaindata import KeyPath as Path
 from pbmref.rules.plaindata import PositionError
 from pbmref.rules.plaindata import boolean as _bool
@@ -89,64 +89,75 @@ def _deck(value: Any, path: Path) -> tuple[Card, ...]:
     return sort_deck(cards)
 
 
-def position_from_dict(data: Mapping[str, Any]) -> GameState:
-    """Build a position from plain data (scenario or turn file)."""
-    data = _mapping(data, ())
-    _check_keys(data, _TOP_KEYS, ())
-    settings = _settings(data)
-    board = FastBoard(settings.files, settings.ranks)
-    turn = _int(data.get("turn", 1), ("turn",), 1)
+def _team(a: Mapping[str, Any], path: Path) -> Team:
+    if "team" not in a:
+        raise PositionError(path, "every plane needs a team: Germans or Allies", "FP1")
+    try:
+        return Team.parse(str(a["team"]))
+    except ValueError as exc:
+        raise PositionError((*path, "team"), str(exc), "FP1") from None
 
-    planes: list[Plane] = []
-    for pilot, a in _mapping(data.get("aircraft"), ("aircraft",)).items():
-        path: Path = ("aircraft", str(pilot))
-        a = _mapping(a, path)
-        _check_keys(a, _PLANE_KEYS, path)
-        if "team" not in a:
-            raise PositionError(path, "every plane needs a team: Germans or Allies", "FP1")
-        try:
-            team = Team.parse(str(a["team"]))
-        except ValueError as exc:
-            raise PositionError((*path, "team"), str(exc), "FP1") from None
-        try:
-            state = PlaneState(str(a.get("state", "flying")).lower())
-        except ValueError:
-            names = " | ".join(s.value for s in PlaneState)
-            raise PositionError((*path, "state"),
-                                f"{a.get('state')!r} is not a state: {names}", "FP18") from None
-        hex_ = None
-        if state is PlaneState.FLYING:
-            if "hex" not in a:
-                raise PositionError(path, "a flying plane needs a hex", "FP1")
-            try:
-                hex_ = board.parse(str(a["hex"]))
-            except HexNameError as exc:
-                raise PositionError((*path, "hex"), str(exc), "FP1") from None
-            if not board.contains(hex_):
-                raise PositionError((*path, "hex"), f"{a['hex']!r} is not on the board", "FP1")
-        try:
-            heading = Heading.parse(str(a.get("heading", team.facing.value)))
-        except HexNameError as exc:
-            raise PositionError((*path, "heading"), str(exc), "FP2") from None
-        duel = a.get("duel")
-        planes.append(Plane(
-            pilot=str(pilot), team=team, state=state, hex=hex_, heading=heading,
-            hits=_int(a.get("hits", 0), (*path, "hits"), 0,
-                      settings.hits_to_down - 1 if state is PlaneState.FLYING else None, "FP9"),
-            kills=_int(a.get("kills", 0), (*path, "kills"), 0),
-            score=_int(a.get("score", 0), (*path, "score"), 0, None, "FP19"),
-            ace=_bool(a.get("ace", False), (*path, "ace")),
-            double_ace=_bool(a.get("double_ace", False), (*path, "double_ace")),
-            nmr=_int(a.get("nmr", 0), (*path, "nmr"), 0),
-            deck=_deck(a["deck"], (*path, "deck")) if "deck" in a else FULL_DECK,
-            duel=None if duel is None else str(duel),
-            withdrawing=_bool(a.get("withdrawing", False), (*path, "withdrawing")),
-            gun_hits=_int(a.get("gun_hits", 0), (*path, "gun_hits"), 0),
-            burning=_bool(a.get("burning", False), (*path, "burning")),
-        ))
+
+def _plane_state(a: Mapping[str, Any], path: Path) -> PlaneState:
+    try:
+        return PlaneState(str(a.get("state", "flying")).lower())
+    except ValueError:
+        names = " | ".join(s.value for s in PlaneState)
+        raise PositionError((*path, "state"),
+                            f"{a.get('state')!r} is not a state: {names}", "FP18") from None
+
+
+def _plane_hex(a: Mapping[str, Any], path: Path, board: FastBoard,
+               state: PlaneState) -> Hex | None:
+    if state is not PlaneState.FLYING:
+        return None
+    if "hex" not in a:
+        raise PositionError(path, "a flying plane needs a hex", "FP1")
+    try:
+        hex_ = board.parse(str(a["hex"]))
+    except HexNameError as exc:
+        raise PositionError((*path, "hex"), str(exc), "FP1") from None
+    if not board.contains(hex_):
+        raise PositionError((*path, "hex"), f"{a['hex']!r} is not on the board", "FP1")
+    return hex_
+
+
+def _plane(pilot: str, a: Mapping[str, Any], board: FastBoard, settings: Settings) -> Plane:
+    """One plane of the ``aircraft`` mapping, checked."""
+    path: Path = ("aircraft", pilot)
+    a = _mapping(a, path)
+    _check_keys(a, _PLANE_KEYS, path)
+    team = _team(a, path)
+    state = _plane_state(a, path)
+    hex_ = _plane_hex(a, path, board, state)
+    try:
+        heading = Heading.parse(str(a.get("heading", team.facing.value)))
+    except HexNameError as exc:
+        raise PositionError((*path, "heading"), str(exc), "FP2") from None
+    duel = a.get("duel")
+    return Plane(
+        pilot=str(pilot), team=team, state=state, hex=hex_, heading=heading,
+        hits=_int(a.get("hits", 0), (*path, "hits"), 0,
+                  settings.hits_to_down - 1 if state is PlaneState.FLYING else None, "FP9"),
+        kills=_int(a.get("kills", 0), (*path, "kills"), 0),
+        score=_int(a.get("score", 0), (*path, "score"), 0, None, "FP19"),
+        ace=_bool(a.get("ace", False), (*path, "ace")),
+        double_ace=_bool(a.get("double_ace", False), (*path, "double_ace")),
+        nmr=_int(a.get("nmr", 0), (*path, "nmr"), 0),
+        deck=_deck(a["deck"], (*path, "deck")) if "deck" in a else FULL_DECK,
+        duel=None if duel is None else str(duel),
+        withdrawing=_bool(a.get("withdrawing", False), (*path, "withdrawing")),
+        gun_hits=_int(a.get("gun_hits", 0), (*path, "gun_hits"), 0),
+        burning=_bool(a.get("burning", False), (*path, "burning")),
+    )
+
+
+def _check_together(planes: list[Plane]) -> None:
+    """What a plane's values mean beside the others': fires and withdrawals on the
+    board only (FP12, FP15), duels between two enemies naming each other (FP15)."""
     by_pilot = {p.pilot: p for p in planes}
     for p in planes:
-        path = ("aircraft", p.pilot)
+        path: Path = ("aircraft", p.pilot)
         if p.burning and not p.on_board:
             raise PositionError((*path, "burning"), "only a plane on the board can be on fire; "
                                 "the fire is out once it has left or come down", "FP12")
@@ -167,6 +178,19 @@ def position_from_dict(data: Mapping[str, Any]) -> GameState:
         if other.team is p.team or not (p.on_board and other.on_board):
             raise PositionError(path, "a duel is between two enemy planes on the board",
                                 "FP15")
+
+
+def position_from_dict(data: Mapping[str, Any]) -> GameState:
+    """Build a position from plain data (scenario or turn file)."""
+    data = _mapping(data, ())
+    _check_keys(data, _TOP_KEYS, ())
+    settings = _settings(data)
+    board = FastBoard(settings.files, settings.ranks)
+    turn = _int(data.get("turn", 1), ("turn",), 1)
+
+    planes = [_plane(str(pilot), a, board, settings)
+              for pilot, a in _mapping(data.get("aircraft"), ("aircraft",)).items()]
+    _check_together(planes)
     # The game score by side (FP19): the referee's own top-level key when given
     # (a board keeps its score when a pilot moves to another board); else the
     # sum of the planes' own ``score``, as a file written to the spec has it.

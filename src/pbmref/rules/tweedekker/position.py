@@ -132,12 +132,7 @@ _ZEPPELIN_KEYS = {
 }
 
 
-def position_from_dict(data: Mapping[str, Any], *, extra_keys: set[str] = frozenset()) -> GameState:  # type: ignore[assignment]
-    """Build a position from plain data (scenario or turn file)."""
-    data = _mapping(data, ())
-    _check_keys(data, _TOP_KEYS | set(extra_keys), ())
-    board_data = _mapping(data.get("board"), ("board",))
-    _check_keys(board_data, {"side"}, ("board",))
+def _settings(data: Mapping[str, Any], board_data: Mapping[str, Any]) -> Settings:
     settings_data = dict(_mapping(data.get("settings"), ("settings",)))
     for key, value in settings_data.items():
         if key not in _SETTING_NAMES and key not in ("zeppelin_damage_points",):
@@ -164,10 +159,10 @@ def position_from_dict(data: Mapping[str, Any], *, extra_keys: set[str] = frozen
         settings_data["zeppelin_damage_points_1"] = pool
         settings_data["zeppelin_damage_points_2"] = pool
     settings = Settings(**settings_data)
-    board = HexBoard(settings.board_side)
+    return settings
 
-    turn = _int(data.get("turn", 1), ("turn",), 1)
 
+def _wind(data: Mapping[str, Any]) -> Wind:
     wind_data = _mapping(data.get("wind"), ("wind",))
     _check_keys(wind_data, {"to", "strength", "changes"}, ("wind",))
     wind = Wind(
@@ -175,7 +170,10 @@ def position_from_dict(data: Mapping[str, Any], *, extra_keys: set[str] = frozen
         strength=_int(wind_data.get("strength", 0), ("wind", "strength"), 0, 2, "W1"),
         changes=_bool(wind_data.get("changes", False), ("wind", "changes")),
     )
+    return wind
 
+
+def _clouds(data: Mapping[str, Any], board: HexBoard) -> tuple[Cloud, ...]:
     clouds: list[Cloud] = []
     raw_clouds = data.get("clouds") or []
     if not isinstance(raw_clouds, list):
@@ -194,7 +192,11 @@ def position_from_dict(data: Mapping[str, Any], *, extra_keys: set[str] = frozen
             raise PositionError(("clouds", i, "hexes"), "expected a list of hex names")
         clouds.append(Cloud(kind, tuple(_hex(h, ("clouds", i, "hexes", j), board)
                                         for j, h in enumerate(hexes))))
+    return tuple(clouds)
 
+
+def _aircraft_of(data: Mapping[str, Any], board: HexBoard,
+                 settings: Settings) -> tuple[Aircraft, ...]:
     aircraft: list[Aircraft] = []
     raw_aircraft = {str(pilot): _mapping(a, ("aircraft", str(pilot)))
                     for pilot, a in _mapping(data.get("aircraft"), ("aircraft",)).items()}
@@ -232,7 +234,10 @@ def position_from_dict(data: Mapping[str, Any], *, extra_keys: set[str] = frozen
             landed_turns=_int(a.get("landed_turns", 1 if state is AircraftState.LANDED else 0),
                               (*path, "landed_turns"), 0),
         ))
+    return tuple(sorted(aircraft, key=lambda x: x.pilot))
 
+
+def _airfields_of(data: Mapping[str, Any]) -> tuple[Airfield, ...]:
     airfields = {h: Airfield(h) for h in Heading}
     for name, f in _mapping(data.get("airfields"), ("airfields",)).items():
         corner = _heading(name, ("airfields", str(name)))
@@ -241,7 +246,11 @@ def position_from_dict(data: Mapping[str, Any], *, extra_keys: set[str] = frozen
         airfields[corner] = Airfield(
             corner, _int(f.get("disabled_turns", 0), ("airfields", str(name), "disabled_turns"),
                          0, None, "Z16"))
+    return tuple(airfields[h] for h in Heading)
 
+
+def _zeppelins_of(data: Mapping[str, Any], board: HexBoard,
+                  settings: Settings) -> tuple[Zeppelin, ...]:
     zeppelins: list[Zeppelin] = []
     for name, z in _mapping(data.get("zeppelins"), ("zeppelins",)).items():
         path = ("zeppelins", str(name))
@@ -269,16 +278,26 @@ def position_from_dict(data: Mapping[str, Any], *, extra_keys: set[str] = frozen
         ))
     if sum(1 for z in zeppelins if z.controlled) > 1:
         raise PositionError(("zeppelins",), "there is at most one controlled zeppelin", "Z6")
+    return tuple(zeppelins)
 
+
+def position_from_dict(data: Mapping[str, Any], *, extra_keys: set[str] = frozenset()) -> GameState:  # type: ignore[assignment]
+    """Build a position from plain data (scenario or turn file)."""
+    data = _mapping(data, ())
+    _check_keys(data, _TOP_KEYS | set(extra_keys), ())
+    board_data = _mapping(data.get("board"), ("board",))
+    _check_keys(board_data, {"side"}, ("board",))
+    settings = _settings(data, board_data)
+    board = HexBoard(settings.board_side)
     winners = data.get("winners") or []
     return GameState(
-        turn=turn,
+        turn=_int(data.get("turn", 1), ("turn",), 1),
         settings=settings,
-        wind=wind,
-        clouds=tuple(clouds),
-        aircraft=tuple(sorted(aircraft, key=lambda x: x.pilot)),
-        airfields=tuple(airfields[h] for h in Heading),
-        zeppelins=tuple(zeppelins),
+        wind=_wind(data),
+        clouds=_clouds(data, board),
+        aircraft=_aircraft_of(data, board, settings),
+        airfields=_airfields_of(data),
+        zeppelins=_zeppelins_of(data, board, settings),
         game_over=bool(data.get("game_over", False)),
         winners=tuple(str(w) for w in winners),
     )
