@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from . import convoy as convoy_rules
 from .dirigible import from_above_supports
@@ -22,7 +22,7 @@ from .orders import (
     SupportMove,
     UnitOrder,
 )
-from .resolver import Resolver
+from .resolver import ExternalSupport, Resolver
 from .state import DislodgedUnit, Position, Unit, UnitType
 
 
@@ -63,73 +63,133 @@ def retreat_options(
     return tuple(out)
 
 
+@dataclass
+class _Book:
+    """The orders of one movement phase sorted into the two layers (DD2, DD6):
+    each unit's order (a hold for a unit without one), which order of the list
+    each unit took, the supports from above (DD8) and the results known before
+    adjudication (illegal and second orders)."""
+
+    surface_units: dict[str, Unit]
+    air_units: dict[str, Unit]
+    surface_orders: dict[str, Order]
+    air_orders: dict[str, Order]
+    given: dict[tuple[str, str], int] = field(default_factory=dict)  # (layer, prov) -> index
+    dd8: dict[str, SupportHold | SupportMove] = field(default_factory=dict)
+    results: dict[int, OrderResult] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Ends:
+    """Where the units of both layers end the phase."""
+
+    units: list[Unit]
+    dislodged: list[DislodgedUnit]
+    air_lost: list[Unit]
+
+
 def run_movement(pos: Position, m: GameMap, orders: list[Order]) -> MovementOutcome:
-    results: dict[int, OrderResult] = {}
+    """One movement phase: the orders sorted into the layers, the air layer
+    resolved, then the surface layer with the supports from above (DD8); then
+    where everybody ends up, the standoffs and every order's result."""
+    order_list = list(orders)
+    book = _book(pos, m, order_list)
+    _drop_unconvoyable(m, book.surface_units, book.surface_orders, order_list, book.given,
+                       book.results)
+    air = Resolver(m, book.air_units, book.air_orders, air=True, edition=pos.edition)
+    air.run()
+    external = from_above_supports(book.air_units, book.air_orders, book.dd8)
+    surf = Resolver(m, book.surface_units, book.surface_orders, edition=pos.edition,
+                    external=external)
+    surf.run()
+    ends = _where_units_end(book, surf, air)
+    surface_after = {u.prov for u in ends.units if not u.airborne}
+    standoffs = _standoffs(surf, surface_after)
+    devastated = set(pos.devastated)
+    events = _order_results(book, order_list, surf, air, external, ends, surface_after,
+                            devastated)
+    results = book.results
+    for i in range(len(order_list)):
+        results.setdefault(i, _fail(order_list[i], Reason.ILLEGAL.value))
+    ordered = tuple(results[i] for i in range(len(order_list)))
+    all_events = [result_event(x) for x in ordered]
+    all_events.extend(_dislodgement_events(ends))
+    all_events.extend(events)
+    new_pos = replace(
+        pos,
+        units=tuple(sorted(ends.units)),
+        dislodged=tuple(ends.dislodged),
+        standoffs=frozenset(standoffs),
+        devastated=frozenset(devastated),
+    )
+    return MovementOutcome(new_pos, ordered, tuple(all_events), tuple(ends.dislodged),
+                           tuple(ends.air_lost))
+
+
+def _book(pos: Position, m: GameMap, order_list: list[Order]) -> _Book:
+    """Every order checked and put in its layer; the first order of a unit counts,
+    a second one is illegal; a support from above (DD8) and a devastation
+    (DD10) hold in the air layer."""
     surface_units: dict[str, Unit] = {}
     air_units: dict[str, Unit] = {}
     for u in pos.units:
         (air_units if u.airborne else surface_units)[u.prov] = u
-    surface_orders: dict[str, Order] = {
-        p: Hold(u.power, u.kind, u.loc) for p, u in surface_units.items()
-    }
-    air_orders: dict[str, Order] = {p: Hold(u.power, u.kind, u.loc) for p, u in air_units.items()}
-    given: dict[tuple[str, str], int] = {}  # (layer, prov) -> index of the order used
-    dd8: dict[str, SupportHold | SupportMove] = {}
-    order_list = list(orders)
+    book = _Book(
+        surface_units,
+        air_units,
+        {p: Hold(u.power, u.kind, u.loc) for p, u in surface_units.items()},
+        {p: Hold(u.power, u.kind, u.loc) for p, u in air_units.items()},
+    )
     for i, o in enumerate(order_list):
         problem = movement_problem(pos, m, o)
         if problem is not None:
-            results[i] = _fail(o, f"{Reason.ILLEGAL.value}: {problem}")
+            book.results[i] = _fail(o, f"{Reason.ILLEGAL.value}: {problem}")
             continue
         assert isinstance(o, UnitOrder)
         o = on_its_coast(pos, o)  # DD2, DATC 6.B.10: the coast of the ordered unit is moot
         layer = "air" if o.kind is UnitType.DIRIGIBLE else "surface"
         key = (layer, o.loc.prov)
-        if key in given:
-            results[i] = _fail(
+        if key in book.given:
+            book.results[i] = _fail(
                 order_list[i], f"{Reason.ILLEGAL.value}: a second order for {o.unit_text()}"
             )
             continue
-        given[key] = i
-        if layer == "air":
-            if isinstance(o, (SupportHold, SupportMove)) and is_from_above(o):
-                dd8[o.loc.prov] = o
-                air_orders[o.loc.prov] = Hold(o.power, o.kind, o.loc)
-            elif isinstance(o, Devastate):
-                air_orders[o.loc.prov] = Hold(o.power, o.kind, o.loc)
-            else:
-                air_orders[o.loc.prov] = o
+        book.given[key] = i
+        if layer == "surface":
+            book.surface_orders[o.loc.prov] = o
+        elif isinstance(o, (SupportHold, SupportMove)) and is_from_above(o):
+            book.dd8[o.loc.prov] = o
+            book.air_orders[o.loc.prov] = Hold(o.power, o.kind, o.loc)
+        elif isinstance(o, Devastate):
+            book.air_orders[o.loc.prov] = Hold(o.power, o.kind, o.loc)
         else:
-            surface_orders[o.loc.prov] = o
+            book.air_orders[o.loc.prov] = o
+    return book
 
-    _drop_unconvoyable(m, surface_units, surface_orders, order_list, given, results)
-    air = Resolver(m, air_units, air_orders, air=True, edition=pos.edition)
-    air.run()
-    external = from_above_supports(air_units, air_orders, dd8)
-    surf = Resolver(m, surface_units, surface_orders, edition=pos.edition, external=external)
-    surf.run()
 
-    # -- where everybody ends up -------------------------------------------------
-    new_units: list[Unit] = []
-    dislodged: list[DislodgedUnit] = []
-    air_lost: list[Unit] = []
-    events: list[Event] = []
-    for r, units, orders_ in ((surf, surface_units, surface_orders), (air, air_units, air_orders)):
+def _where_units_end(book: _Book, surf: Resolver, air: Resolver) -> _Ends:
+    """Each unit where its move took it or where it stood; a dislodged army or
+    fleet waits to retreat, a dislodged dirigible is lost (DD9)."""
+    ends = _Ends([], [], [])
+    for r, units, orders_ in ((surf, book.surface_units, book.surface_orders),
+                              (air, book.air_units, book.air_orders)):
         for p, u in units.items():
             o = orders_[p]
             if isinstance(o, Move) and r.resolve(p):
-                new_units.append(replace(u, loc=o.dest))
+                ends.units.append(replace(u, loc=o.dest))
                 continue
             by = r.dislodger(p)
             if by is None:
-                new_units.append(u)
+                ends.units.append(u)
             elif u.airborne:
-                air_lost.append(u)
+                ends.air_lost.append(u)
             else:
-                dislodged.append(DislodgedUnit(u, by, convoy_rules.uses_convoy(r, by)))
-    surface_after = {u.prov for u in new_units if not u.airborne}
+                ends.dislodged.append(DislodgedUnit(u, by, convoy_rules.uses_convoy(r, by)))
+    return ends
 
-    # -- standoffs (DD3a: armies and fleets only) -----------------------------------
+
+def _standoffs(surf: Resolver, surface_after: set[str]) -> set[str]:
+    """Provinces left empty by a bounce (DD3a: armies and fleets only)."""
     standoffs: set[str] = set()
     for d, movers in surf.moves_into.items():
         if d in surface_after:
@@ -141,37 +201,51 @@ def run_movement(pos: Position, m: GameMap, orders: list[Order]) -> MovementOutc
             if opp is not None and surf.resolve(opp):
                 continue
             standoffs.add(d)
+    return standoffs
 
-    # -- results -----------------------------------------------------------------
-    devastated = set(pos.devastated)
-    dislodged_provs = {d.unit.prov for d in dislodged} | {u.prov for u in air_lost}
-    for layer, prov in given:
-        i = given[(layer, prov)]
+
+def _order_results(
+    book: _Book,
+    order_list: list[Order],
+    surf: Resolver,
+    air: Resolver,
+    external: tuple[ExternalSupport, ...],
+    ends: _Ends,
+    surface_after: set[str],
+    devastated: set[str],
+) -> list[Event]:
+    """The result of every order a unit took (into ``book.results``); the
+    centres devastated (DD10) added to ``devastated``, with their events."""
+    events: list[Event] = []
+    dislodged_provs = {d.unit.prov for d in ends.dislodged} | {u.prov for u in ends.air_lost}
+    for layer, prov in book.given:
+        i = book.given[(layer, prov)]
         o = order_list[i]
         r = air if layer == "air" else surf
         if isinstance(o, Devastate):
-            if prov in dislodged_provs and air_units[prov] in air_lost:
-                results[i] = _fail(o, Reason.DISLODGED.value)
+            if prov in dislodged_provs and book.air_units[prov] in ends.air_lost:
+                book.results[i] = _fail(o, Reason.DISLODGED.value)
             elif prov in surface_after:
-                results[i] = _fail(o, Reason.OCCUPIED.value)
+                book.results[i] = _fail(o, Reason.OCCUPIED.value)
             else:
-                results[i] = _ok(o)
+                book.results[i] = _ok(o)
                 devastated.add(prov)
                 events.append(
                     Event("devastated", power=o.power, province=display(prov), rule="DD10")
                 )
             continue
-        if layer == "air" and prov in dd8:
-            results[i] = _dd8_result(surf, o, external_given=_ext_given(external, prov))
+        if layer == "air" and prov in book.dd8:
+            book.results[i] = _dd8_result(surf, o, external_given=_ext_given(external, prov))
             continue
-        results[i] = _result(r, prov, o)
+        book.results[i] = _result(r, prov, o)
+    return events
 
-    for i in range(len(order_list)):
-        results.setdefault(i, _fail(order_list[i], Reason.ILLEGAL.value))
-    ordered = tuple(results[i] for i in range(len(order_list)))
-    all_events = [result_event(x) for x in ordered]
-    for dl in dislodged:
-        all_events.append(
+
+def _dislodgement_events(ends: _Ends) -> list[Event]:
+    """Every unit dislodged, and every dirigible disbanded for it (DD9)."""
+    out: list[Event] = []
+    for dl in ends.dislodged:
+        out.append(
             Event(
                 "dislodged",
                 power=dl.unit.power,
@@ -179,20 +253,12 @@ def run_movement(pos: Position, m: GameMap, orders: list[Order]) -> MovementOutc
                 province=display(dl.attacker_from) if dl.attacker_from else None,
             )
         )
-    for u in air_lost:
-        all_events.append(Event("dislodged", power=u.power, unit=str(u)))
-        all_events.append(
+    for u in ends.air_lost:
+        out.append(Event("dislodged", power=u.power, unit=str(u)))
+        out.append(
             Event("disbanded", power=u.power, unit=str(u), reason="dislodged dirigible", rule="DD9")
         )
-    all_events.extend(events)
-    new_pos = replace(
-        pos,
-        units=tuple(sorted(new_units)),
-        dislodged=tuple(dislodged),
-        standoffs=frozenset(standoffs),
-        devastated=frozenset(devastated),
-    )
-    return MovementOutcome(new_pos, ordered, tuple(all_events), tuple(dislodged), tuple(air_lost))
+    return out
 
 
 def _drop_unconvoyable(
