@@ -87,56 +87,74 @@ class Resolver:
 
     # -- set-up ------------------------------------------------------------------
     def _index(self, external: tuple[ExternalSupport, ...]) -> None:
+        """Who moves where, which supports and convoys match an order (the rest
+        are void), and where the supports settled in another layer count (DD8)."""
         for p, o in self.orders.items():
             if isinstance(o, Move):
                 self.moves_into.setdefault(o.dest.prov, []).append(p)
         for p, o in self.orders.items():
             if isinstance(o, SupportMove):
-                mover = self.orders.get(o.target.prov)
-                if (
-                    isinstance(mover, Move)
-                    and mover.dest.prov == o.dest.prov
-                    and (not o.dest.coast or o.dest.coast == mover.dest.coast)
-                    and (o.target_kind is None or o.target_kind is mover.kind)
-                ):
-                    self.move_supports.setdefault(o.target.prov, []).append(
-                        SupportRef(self.units[p].power, p)
-                    )
-                else:
-                    self.void.add(p)
+                self._index_support_move(p, o)
             elif isinstance(o, SupportHold):
-                held = self.orders.get(o.target.prov)
-                unit = self.units.get(o.target.prov)
-                if (
-                    unit is not None
-                    and not isinstance(held, Move)
-                    and (o.target_kind is None or o.target_kind is unit.kind)
-                ):
-                    self.hold_supports.setdefault(o.target.prov, []).append(
-                        SupportRef(self.units[p].power, p)
-                    )
-                else:
-                    self.void.add(p)
+                self._index_support_hold(p, o)
             elif isinstance(o, Convoy):
-                army = self.orders.get(o.target.prov)
-                if (
-                    isinstance(army, Move)
-                    and army.kind is UnitType.ARMY
-                    and army.dest.prov == o.dest.prov
-                    and self.map.is_sea(p)
-                ):
-                    self.convoys.setdefault(o.target.prov, []).append(p)
-                else:
-                    self.void.add(p)
+                self._index_convoy(p, o)
         for ext in external:
-            ref = SupportRef(ext.power, None, ext)
-            if ext.dest is None:
-                if ext.target in self.units and not isinstance(self.orders.get(ext.target), Move):
-                    self.hold_supports.setdefault(ext.target, []).append(ref)
-            else:
-                mover = self.orders.get(ext.target)
-                if isinstance(mover, Move) and mover.dest.prov == ext.dest:
-                    self.move_supports.setdefault(ext.target, []).append(ref)
+            self._index_external(ext)
+
+    def _index_support_move(self, p: str, o: SupportMove) -> None:
+        """A support of a move counts when the supported unit makes that very move."""
+        mover = self.orders.get(o.target.prov)
+        if (
+            isinstance(mover, Move)
+            and mover.dest.prov == o.dest.prov
+            and (not o.dest.coast or o.dest.coast == mover.dest.coast)
+            and (o.target_kind is None or o.target_kind is mover.kind)
+        ):
+            self.move_supports.setdefault(o.target.prov, []).append(
+                SupportRef(self.units[p].power, p)
+            )
+        else:
+            self.void.add(p)
+
+    def _index_support_hold(self, p: str, o: SupportHold) -> None:
+        """A support to hold counts for a unit there that does not move."""
+        held = self.orders.get(o.target.prov)
+        unit = self.units.get(o.target.prov)
+        if (
+            unit is not None
+            and not isinstance(held, Move)
+            and (o.target_kind is None or o.target_kind is unit.kind)
+        ):
+            self.hold_supports.setdefault(o.target.prov, []).append(
+                SupportRef(self.units[p].power, p)
+            )
+        else:
+            self.void.add(p)
+
+    def _index_convoy(self, p: str, o: Convoy) -> None:
+        """A convoy counts from a fleet at sea for an army making that very move."""
+        army = self.orders.get(o.target.prov)
+        if (
+            isinstance(army, Move)
+            and army.kind is UnitType.ARMY
+            and army.dest.prov == o.dest.prov
+            and self.map.is_sea(p)
+        ):
+            self.convoys.setdefault(o.target.prov, []).append(p)
+        else:
+            self.void.add(p)
+
+    def _index_external(self, ext: ExternalSupport) -> None:
+        """A support from above (DD8) is listed with the hold or move it names."""
+        ref = SupportRef(ext.power, None, ext)
+        if ext.dest is None:
+            if ext.target in self.units and not isinstance(self.orders.get(ext.target), Move):
+                self.hold_supports.setdefault(ext.target, []).append(ref)
+        else:
+            mover = self.orders.get(ext.target)
+            if isinstance(mover, Move) and mover.dest.prov == ext.dest:
+                self.move_supports.setdefault(ext.target, []).append(ref)
 
     # -- the algorithm -----------------------------------------------------------
     def resolve(self, p: str) -> bool:
