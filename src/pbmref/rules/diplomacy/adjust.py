@@ -105,6 +105,9 @@ def may_adjust(pos: Position, m: GameMap, power: str) -> bool:
 def run_adjustments(
     pos: Position, m: GameMap, orders: list[Order]
 ) -> tuple[Position, tuple[OrderResult, ...], tuple[Event, ...]]:
+    """A Winter phase: each power's builds, waives and removals in the order
+    given, against its budget (DD1, DD11); a power still over its budget loses
+    units in the civil-disorder order (DD3, DD11)."""
     results: list[OrderResult | None] = [None] * len(orders)
     units = list(pos.units)
     events: list[Event] = []
@@ -116,77 +119,96 @@ def run_adjustments(
             continue
         by_power.setdefault(o.power, []).append(i)
     for power in pos.powers:
-        idx = by_power.get(power, [])
-        mine = [u for u in units if u.power == power]
-        if pos.dirigible:
-            points = supply_points(pos, power)
-            cost = upkeep(mine)
-            budget = points - cost
-        else:
-            points = len(pos.centers_of(power))
-            budget = points - len(mine)
-        for i in idx:
+        budget = _budget(pos, power, [u for u in units if u.power == power])
+        for i in by_power.get(power, []):
             o = orders[i]
             if isinstance(o, Waive):
-                if budget > 0:
-                    results[i] = OrderResult(o, Outcome.SUCCEEDS)
-                    if not pos.dirigible:
-                        budget -= 1
-                else:
-                    results[i] = _fail(o, "nothing to waive")
+                results[i], budget = _waive(pos, o, budget)
             elif isinstance(o, Build):
-                if budget <= 0:
-                    results[i] = _fail(o, f"{Reason.TOO_MANY.value}: no build allowed")
-                    continue
-                problem = build_problem(pos, m, o, units)
-                if problem is not None:
-                    results[i] = _fail(o, f"{Reason.ILLEGAL.value}: {problem}")
-                    continue
-                need = UPKEEP[o.kind] if pos.dirigible else 1
-                if need > budget:
-                    results[i] = _fail(
-                        o, f"{Reason.TOO_MANY.value}: its upkeep does not fit (DD11)"
-                    )
-                    continue
-                budget -= need
-                new = Unit(power, o.kind, o.loc)
-                units.append(new)
-                results[i] = OrderResult(o, Outcome.SUCCEEDS)
-                events.append(Event("built", power=power, unit=str(new)))
+                results[i], budget = _build(pos, m, o, budget, units, events)
             elif isinstance(o, Disband):
-                target = next(
-                    (u for u in units if u.power == power and u.kind is o.kind and u.loc == o.loc),
-                    None,
-                )
-                if target is None:
-                    results[i] = _fail(o, f"{Reason.ILLEGAL.value}: {power} has no {o.unit_text()}")
-                    continue
-                if budget >= 0:
-                    results[i] = _fail(o, f"{Reason.TOO_MANY.value}: no removal needed")
-                    continue
-                units.remove(target)
-                budget += UPKEEP[target.kind] if pos.dirigible else 1
-                results[i] = OrderResult(o, Outcome.SUCCEEDS)
-                events.append(Event("removed", power=power, unit=str(target), reason="ordered"))
+                results[i], budget = _disband(pos, o, budget, units, events)
         if budget < 0:
-            mine = [u for u in units if u.power == power]
-            for u in removal_order(pos, m, power, mine):
-                if budget >= 0:
-                    break
-                units.remove(u)
-                budget += UPKEEP[u.kind] if pos.dirigible else 1
-                events.append(
-                    Event(
-                        "removed",
-                        power=power,
-                        unit=str(u),
-                        reason="civil disorder",
-                        rule="DD11" if pos.dirigible else "DD3",
-                    )
-                )
+            _civil_disorder(pos, m, power, budget, units, events)
     final = tuple(
         r if r is not None else _fail(orders[i], Reason.ILLEGAL.value)
         for i, r in enumerate(results)
     )
     new_pos = replace(pos, units=tuple(sorted(units)))
     return new_pos, final, tuple(result_event(r) for r in final) + tuple(events)
+
+
+def _budget(pos: Position, power: str, mine: list[Unit]) -> int:
+    """What the power may build (positive) or must remove (negative): in
+    supply points over upkeep (DD11), or in centres over units."""
+    if pos.dirigible:
+        points = supply_points(pos, power)
+        cost = upkeep(mine)
+        return points - cost
+    points = len(pos.centers_of(power))
+    return points - len(mine)
+
+
+def _waive(pos: Position, o: Waive, budget: int) -> tuple[OrderResult, int]:
+    """A build given up; in the plain game it uses up one build."""
+    if budget > 0:
+        return OrderResult(o, Outcome.SUCCEEDS), budget if pos.dirigible else budget - 1
+    return _fail(o, "nothing to waive"), budget
+
+
+def _build(
+    pos: Position, m: GameMap, o: Build, budget: int, units: list[Unit], events: list[Event]
+) -> tuple[OrderResult, int]:
+    """A build, when the budget allows one, the place is right (``build_problem``)
+    and its upkeep fits (DD11); the new unit joins ``units``."""
+    if budget <= 0:
+        return _fail(o, f"{Reason.TOO_MANY.value}: no build allowed"), budget
+    problem = build_problem(pos, m, o, units)
+    if problem is not None:
+        return _fail(o, f"{Reason.ILLEGAL.value}: {problem}"), budget
+    need = UPKEEP[o.kind] if pos.dirigible else 1
+    if need > budget:
+        return _fail(o, f"{Reason.TOO_MANY.value}: its upkeep does not fit (DD11)"), budget
+    new = Unit(o.power, o.kind, o.loc)
+    units.append(new)
+    events.append(Event("built", power=o.power, unit=str(new)))
+    return OrderResult(o, Outcome.SUCCEEDS), budget - need
+
+
+def _disband(
+    pos: Position, o: Disband, budget: int, units: list[Unit], events: list[Event]
+) -> tuple[OrderResult, int]:
+    """A removal of an own unit, when the power must remove one."""
+    power = o.power
+    target = next(
+        (u for u in units if u.power == power and u.kind is o.kind and u.loc == o.loc),
+        None,
+    )
+    if target is None:
+        return _fail(o, f"{Reason.ILLEGAL.value}: {power} has no {o.unit_text()}"), budget
+    if budget >= 0:
+        return _fail(o, f"{Reason.TOO_MANY.value}: no removal needed"), budget
+    units.remove(target)
+    events.append(Event("removed", power=power, unit=str(target), reason="ordered"))
+    return OrderResult(o, Outcome.SUCCEEDS), budget + (UPKEEP[target.kind] if pos.dirigible else 1)
+
+
+def _civil_disorder(
+    pos: Position, m: GameMap, power: str, budget: int, units: list[Unit], events: list[Event]
+) -> None:
+    """Units the power failed to remove, removed for it (DD3; DD11 in Dirigible)."""
+    mine = [u for u in units if u.power == power]
+    for u in removal_order(pos, m, power, mine):
+        if budget >= 0:
+            break
+        units.remove(u)
+        budget += UPKEEP[u.kind] if pos.dirigible else 1
+        events.append(
+            Event(
+                "removed",
+                power=power,
+                unit=str(u),
+                reason="civil disorder",
+                rule="DD11" if pos.dirigible else "DD3",
+            )
+        )
