@@ -90,67 +90,19 @@ def _list(value: object, where: str) -> list[Any]:
 
 def position_from_dict(data: Mapping[str, Any]) -> Position:
     """A position from the scenario keys (ruleset, phase, units, centers ...)."""
-    ruleset = str(data.get("ruleset", "diplomacy")).strip().lower()
-    if ruleset not in ("diplomacy", "dirigible"):
-        raise PositionError(("ruleset",), f"expected diplomacy or dirigible, found {ruleset!r}")
-    variant = Variant(ruleset)
-    settings = data.get("settings") or {}
-    if not isinstance(settings, Mapping):
-        raise PositionError(("settings",), "expected a mapping such as {edition: 2023}")
-    edition = str(settings.get("edition", "2023"))
-    if edition not in ("1971", "1982", "2000", "2023", "dptg"):
-        raise PositionError(("settings", "edition"), f"unknown rules edition {edition!r}")
+    variant, edition = _variant_and_edition(data)
     start = initial_position(variant, edition)
     try:
         phase = Phase.parse(str(data["phase"])) if "phase" in data else start.phase
     except ValueError as exc:
         raise PositionError(("phase",), str(exc)) from None
     if "units" in data:
-        units: list[Unit] = []
-        for power, items in _mapping(data, "units").items():
-            pw = _power(power, "units")
-            for item in _list(items, f"units.{pw}"):
-                units.append(_unit(pw, item, f"units.{pw}"))
+        units = _units(data)
     else:
         units = list(start.units) if phase == start.phase else []
-    seen: dict[tuple[str, bool], Unit] = {}
-    for u in units:
-        if u.kind is UnitType.DIRIGIBLE and variant is not Variant.DIRIGIBLE:
-            raise PositionError(("units",), f"{u} — there are no dirigibles in standard Diplomacy")
-        key = (u.prov, u.airborne)
-        if key in seen:
-            what = "dirigibles" if u.airborne else "armies or fleets"
-            raise PositionError(("units",), f"two {what} in {display(u.prov)} ({seen[key]} and {u})")
-        seen[key] = u
-    if "centers" in data:
-        owners: dict[str, str] = {}
-        m = standard_map()
-        for power, items in _mapping(data, "centers").items():
-            pw = _power(power, "centers")
-            for item in _list(items, f"centers.{pw}"):
-                loc = _loc(str(item), f"centers.{pw}")
-                if not m.is_supply_center(loc.prov):
-                    raise PositionError(("centers", f"{pw}"), f"{display(loc.prov)} is not a supply centre")
-                if loc.prov in owners:
-                    raise PositionError(("centers",), f"{display(loc.prov)} is owned twice")
-                owners[loc.prov] = pw
-        centers = tuple(sorted(owners.items()))
-    else:
-        centers = start.centers
-    dislodged: list[DislodgedUnit] = []
-    for power, items in _mapping(data, "dislodged").items():
-        pw = _power(power, "dislodged")
-        for item in _list(items, f"dislodged.{pw}"):
-            if isinstance(item, Mapping):
-                if "unit" not in item:
-                    raise PositionError(("dislodged", f"{pw}"), "each entry needs a unit")
-                u = _unit(pw, item["unit"], f"dislodged.{pw}")
-                frm = item.get("attacker_from")
-                dislodged.append(DislodgedUnit(
-                    u, _loc(str(frm), f"dislodged.{pw}").prov if frm else None,
-                    bool(item.get("attacker_via_convoy", False))))
-            else:
-                dislodged.append(DislodgedUnit(_unit(pw, item, f"dislodged.{pw}")))
+    _check_units(units, variant)
+    centers = _centers(data) if "centers" in data else start.centers
+    dislodged = _dislodged(data)
     if dislodged and phase.kind != "R":
         raise PositionError(("dislodged",), "dislodged units are given only in a retreat phase")
     standoffs = frozenset(_loc(str(s), "standoffs").prov for s in _list(data.get("standoffs"), "standoffs"))
@@ -172,6 +124,80 @@ def position_from_dict(data: Mapping[str, Any]) -> Position:
         edition=edition,
     )
 
+
+def _variant_and_edition(data: Mapping[str, Any]) -> tuple[Variant, str]:
+    """The game (``ruleset``: plain or Dirigible Diplomacy) and the rules edition."""
+    ruleset = str(data.get("ruleset", "diplomacy")).strip().lower()
+    if ruleset not in ("diplomacy", "dirigible"):
+        raise PositionError(("ruleset",), f"expected diplomacy or dirigible, found {ruleset!r}")
+    variant = Variant(ruleset)
+    settings = data.get("settings") or {}
+    if not isinstance(settings, Mapping):
+        raise PositionError(("settings",), "expected a mapping such as {edition: 2023}")
+    edition = str(settings.get("edition", "2023"))
+    if edition not in ("1971", "1982", "2000", "2023", "dptg"):
+        raise PositionError(("settings", "edition"), f"unknown rules edition {edition!r}")
+    return variant, edition
+
+
+def _units(data: Mapping[str, Any]) -> list[Unit]:
+    """The ``units`` key: each power's armies, fleets and dirigibles."""
+    units: list[Unit] = []
+    for power, items in _mapping(data, "units").items():
+        pw = _power(power, "units")
+        for item in _list(items, f"units.{pw}"):
+            units.append(_unit(pw, item, f"units.{pw}"))
+    return units
+
+
+def _check_units(units: list[Unit], variant: Variant) -> None:
+    """Dirigibles only in Dirigible Diplomacy; one army or fleet and one
+    dirigible at most in a province."""
+    seen: dict[tuple[str, bool], Unit] = {}
+    for u in units:
+        if u.kind is UnitType.DIRIGIBLE and variant is not Variant.DIRIGIBLE:
+            raise PositionError(("units",), f"{u} — there are no dirigibles in standard Diplomacy")
+        key = (u.prov, u.airborne)
+        if key in seen:
+            what = "dirigibles" if u.airborne else "armies or fleets"
+            raise PositionError(("units",), f"two {what} in {display(u.prov)} ({seen[key]} and {u})")
+        seen[key] = u
+
+
+def _centers(data: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """The ``centers`` key: the supply centres each power owns, each owned once."""
+    owners: dict[str, str] = {}
+    m = standard_map()
+    for power, items in _mapping(data, "centers").items():
+        pw = _power(power, "centers")
+        for item in _list(items, f"centers.{pw}"):
+            loc = _loc(str(item), f"centers.{pw}")
+            if not m.is_supply_center(loc.prov):
+                raise PositionError(("centers", f"{pw}"), f"{display(loc.prov)} is not a supply centre")
+            if loc.prov in owners:
+                raise PositionError(("centers",), f"{display(loc.prov)} is owned twice")
+            owners[loc.prov] = pw
+    return tuple(sorted(owners.items()))
+
+
+def _dislodged(data: Mapping[str, Any]) -> list[DislodgedUnit]:
+    """The ``dislodged`` key: each power's units waiting to retreat, with where
+    the attack came from and whether it came by convoy."""
+    dislodged: list[DislodgedUnit] = []
+    for power, items in _mapping(data, "dislodged").items():
+        pw = _power(power, "dislodged")
+        for item in _list(items, f"dislodged.{pw}"):
+            if isinstance(item, Mapping):
+                if "unit" not in item:
+                    raise PositionError(("dislodged", f"{pw}"), "each entry needs a unit")
+                u = _unit(pw, item["unit"], f"dislodged.{pw}")
+                frm = item.get("attacker_from")
+                dislodged.append(DislodgedUnit(
+                    u, _loc(str(frm), f"dislodged.{pw}").prov if frm else None,
+                    bool(item.get("attacker_via_convoy", False))))
+            else:
+                dislodged.append(DislodgedUnit(_unit(pw, item, f"dislodged.{pw}")))
+    return dislodged
 
 
 def unit_text(u: Unit) -> str:
