@@ -103,6 +103,7 @@ def _bfs(start: str, nxt: dict[str, tuple[str, ...]]) -> dict[str, int]:
 
 
 def _build(m: GameMap) -> Tables:
+    """Every table of the map: where each unit can go next, then distances."""
     provs = sorted(m.provinces)
     army_next = {p: tuple(sorted(m.army_adj.get(p, frozenset()))) for p in provs}
     fleet_next = {loc: tuple(sorted(v)) for loc, v in sorted(m.fleet_adj.items())}
@@ -115,44 +116,11 @@ def _build(m: GameMap) -> Tables:
         fleet_locs.setdefault(loc.prov, []).append(loc)
     seas = frozenset(p for p in provs if m.is_sea(p))
     coastal = frozenset(p for p in provs if m.is_coastal(p))
-    # armies: land steps cost 1, a crossing of one sea between two coasts costs 3
-    crossings: dict[str, list[tuple[str, int]]] = {p: [(q, 1) for q in army_next[p]]
-                                                   for p in provs}
-    for s in sorted(seas):
-        shore = sorted(q for q in m.any_adj[s] if q in coastal)
-        for a in shore:
-            crossings[a].extend((b, CROSSING) for b in shore if b != a and b not in army_next[a])
+    crossings = _army_steps(m, provs, army_next, seas, coastal)
     army_dist: dict[str, dict[str, int]] = {}
     for p in provs:
-        if p in seas:
-            army_dist[p] = {}
-            continue
-        best = {p: 0}
-        heap = [(0, p)]
-        while heap:
-            d, q = heapq.heappop(heap)
-            if d > best.get(q, FAR):
-                continue
-            for r, w in crossings[q]:
-                if d + w < best.get(r, FAR):
-                    best[r] = d + w
-                    heapq.heappush(heap, (d + w, r))
-        army_dist[p] = best
-    fleet_dist: dict[Loc, dict[str, int]] = {}
-    for loc in fleet_next:
-        seen = {loc: 0}
-        places = deque([loc])
-        while places:
-            here = places.popleft()
-            for there in fleet_next[here]:
-                if there not in seen:
-                    seen[there] = seen[here] + 1
-                    places.append(there)
-        by_prov: dict[str, int] = {}
-        for there, steps in seen.items():
-            if steps < by_prov.get(there.prov, FAR):
-                by_prov[there.prov] = steps
-        fleet_dist[loc] = by_prov
+        army_dist[p] = {} if p in seas else _army_distances(p, crossings)
+    fleet_dist = {loc: _fleet_distances(loc, fleet_next) for loc in fleet_next}
     air_dist = {p: _bfs(p, air_next) for p in provs}
     return Tables(
         army_next=army_next,
@@ -167,6 +135,51 @@ def _build(m: GameMap) -> Tables:
         seas=seas,
         coastal=coastal,
     )
+
+
+def _army_steps(m: GameMap, provs: list[str], army_next: dict[str, tuple[str, ...]],
+                seas: frozenset[str], coastal: frozenset[str]) -> dict[str, list[tuple[str, int]]]:
+    """An army's steps with what each costs: a land step 1, a crossing of one
+    sea between two of its coasts ``CROSSING``."""
+    crossings: dict[str, list[tuple[str, int]]] = {p: [(q, 1) for q in army_next[p]]
+                                                   for p in provs}
+    for s in sorted(seas):
+        shore = sorted(q for q in m.any_adj[s] if q in coastal)
+        for a in shore:
+            crossings[a].extend((b, CROSSING) for b in shore if b != a and b not in army_next[a])
+    return crossings
+
+
+def _army_distances(p: str, crossings: dict[str, list[tuple[str, int]]]) -> dict[str, int]:
+    """The cheapest way of an army from ``p`` to every province (Dijkstra)."""
+    best = {p: 0}
+    heap = [(0, p)]
+    while heap:
+        d, q = heapq.heappop(heap)
+        if d > best.get(q, FAR):
+            continue
+        for r, w in crossings[q]:
+            if d + w < best.get(r, FAR):
+                best[r] = d + w
+                heapq.heappush(heap, (d + w, r))
+    return best
+
+
+def _fleet_distances(loc: Loc, fleet_next: dict[Loc, tuple[Loc, ...]]) -> dict[str, int]:
+    """The fewest steps of a fleet at ``loc`` to each province (its nearest coast)."""
+    seen = {loc: 0}
+    places = deque([loc])
+    while places:
+        here = places.popleft()
+        for there in fleet_next[here]:
+            if there not in seen:
+                seen[there] = seen[here] + 1
+                places.append(there)
+    by_prov: dict[str, int] = {}
+    for there, steps in seen.items():
+        if steps < by_prov.get(there.prov, FAR):
+            by_prov[there.prov] = steps
+    return by_prov
 
 
 # ---------------------------------------------------------------------------
@@ -220,24 +233,44 @@ def unit_orders(pos: Position, m: GameMap, u: Unit) -> list[Order]:
         for dest in convoy_routes(t, u, at_sea):
             out.append(Move(u.power, u.kind, u.loc, Loc(dest), True))
     if u.kind is UnitType.DIRIGIBLE:
-        if movement_problem(pos, m, Devastate(u.power, u.kind, u.loc)) is None:
-            out.append(Devastate(u.power, u.kind, u.loc))
-        below = surface.get(u.prov)
-        if below is not None:
-            out.append(SupportHold(u.power, u.kind, u.loc, below.kind, below.loc))
-        for q in t.air_next[u.prov]:  # DD8: a move into the dirigible's province
-            v = surface.get(q)
-            if v is not None and u.prov in t.next_provinces(v):
-                out.append(SupportMove(u.power, u.kind, u.loc, v.kind, v.loc, Loc(u.prov)))
-        for q in t.air_next[u.prov]:  # DD7: dirigible supports dirigible
-            v = air.get(q)
-            if v is None:
-                continue
-            out.append(SupportHold(u.power, u.kind, u.loc, v.kind, v.loc))
-            for d in t.air_next[q]:
-                if d != u.prov and d in t.air_next[u.prov]:
-                    out.append(SupportMove(u.power, u.kind, u.loc, v.kind, v.loc, Loc(d)))
+        out.extend(_dirigible_orders(pos, m, t, u, surface, air))
         return out
+    out.extend(_supports(t, u, surface))
+    if u.kind is UnitType.FLEET and u.prov in t.seas:
+        out.extend(_convoys(t, u, surface))
+    return out
+
+
+def _dirigible_orders(pos: Position, m: GameMap, t: Tables, u: Unit, surface: dict[str, Unit],
+                      air: dict[str, Unit]) -> list[Order]:
+    """A dirigible's devastation (DD10), its supports from above of the unit
+    below and of a move into its province (DD8), and its supports of a
+    neighbouring dirigible's hold or move (DD7)."""
+    out: list[Order] = []
+    if movement_problem(pos, m, Devastate(u.power, u.kind, u.loc)) is None:
+        out.append(Devastate(u.power, u.kind, u.loc))
+    below = surface.get(u.prov)
+    if below is not None:
+        out.append(SupportHold(u.power, u.kind, u.loc, below.kind, below.loc))
+    for q in t.air_next[u.prov]:  # DD8: a move into the dirigible's province
+        v = surface.get(q)
+        if v is not None and u.prov in t.next_provinces(v):
+            out.append(SupportMove(u.power, u.kind, u.loc, v.kind, v.loc, Loc(u.prov)))
+    for q in t.air_next[u.prov]:  # DD7: dirigible supports dirigible
+        v = air.get(q)
+        if v is None:
+            continue
+        out.append(SupportHold(u.power, u.kind, u.loc, v.kind, v.loc))
+        for d in t.air_next[q]:
+            if d != u.prov and d in t.air_next[u.prov]:
+                out.append(SupportMove(u.power, u.kind, u.loc, v.kind, v.loc, Loc(d)))
+    return out
+
+
+def _supports(t: Tables, u: Unit, surface: dict[str, Unit]) -> list[Order]:
+    """An army's or fleet's supports: of a neighbour's hold, and of a move into
+    a place it reaches itself."""
+    out: list[Order] = []
     mine = t.next_provinces(u)
     for q in mine:
         v = surface.get(q)
@@ -251,13 +284,18 @@ def unit_orders(pos: Position, m: GameMap, u: Unit) -> list[Order]:
         for d in t.next_provinces(v):
             if d != u.prov and d in mine:
                 out.append(SupportMove(u.power, u.kind, u.loc, v.kind, v.loc, Loc(d)))
-    if u.kind is UnitType.FLEET and u.prov in t.seas:
-        shore = [p for p in t.air_next[u.prov] if p in t.coastal]
-        for a in shore:
-            v = surface.get(a)
-            if v is None or v.kind is not UnitType.ARMY:
-                continue
-            for d in shore:
-                if d != a:
-                    out.append(Convoy(u.power, u.kind, u.loc, v.loc, Loc(d)))
+    return out
+
+
+def _convoys(t: Tables, u: Unit, surface: dict[str, Unit]) -> list[Order]:
+    """A fleet at sea's convoys of an army on one of its shores to another."""
+    out: list[Order] = []
+    shore = [p for p in t.air_next[u.prov] if p in t.coastal]
+    for a in shore:
+        v = surface.get(a)
+        if v is None or v.kind is not UnitType.ARMY:
+            continue
+        for d in shore:
+            if d != a:
+                out.append(Convoy(u.power, u.kind, u.loc, v.loc, Loc(d)))
     return out
