@@ -37,8 +37,9 @@ Retreats and Winter adjustments are in :mod:`.bot_winter`.
 
 from __future__ import annotations
 
+import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .bot_tables import FAR, Tables, convoy_routes, move_orders, tables
@@ -66,6 +67,10 @@ GATHER = 0.6  # worth of an attack made ready for the next phase, against taking
 AIM = 1.0  # worth of the unit's own target, discounted by the steps still to go
 DEVASTATE = 0.8  # worth of denying an enemy five supply points (DD10, DD11)
 AIR_RANGE = 4  # a dirigible's goal is at most this many steps away
+
+# a change into a support: its score, the unit supported, where that unit moves
+# (None: it holds), the province the support adds strength to
+_SupportChoice = tuple[float, Unit, str | None, str]
 
 
 def choose_orders(pos: Position, power: str, rng: random.Random, *,
@@ -203,24 +208,35 @@ class _Planner:
         return out
 
     def _best_plan(self, prov: str) -> _Plan | None:
-        v = self.v
-        best: _Plan | None = None
-        here = v.surface.get(prov)
+        """The best plan for ``prov``: supports for the own unit holding it, or a
+        move into it with supports (and the fleets convoying it)."""
+        here = self.v.surface.get(prov)
         own = here if here is not None and here.power == self.power else None
         if own is not None:
-            if not self._free(own) or v.threat(prov) == 0 or v.occupy(prov) < 0.1:
-                return None
-            helpers = self._helpers_for(prov, {own})
-            for k in range(1, min(len(helpers), MAX_SUPPORTS) + 1):
-                chosen = helpers[:k]
-                gain = (self.hold_value(own, 1 + k) - self.alone[own]
-                        - sum(cost for cost, _ in chosen))
-                if best is None or gain > best.gain:
-                    lead = _Intent(own, "hold", self.hold_value(own, 1 + k), plan=True)
-                    best = _Plan(gain, prov, lead, [h for _, h in chosen])
-            return best
+            return self._hold_plan(prov, own)
         if prov in self.taken:
             return None
+        return self._move_plan(prov)
+
+    def _hold_plan(self, prov: str, own: Unit) -> _Plan | None:
+        """Supports for an own threatened unit that is worth keeping where it is."""
+        v = self.v
+        best: _Plan | None = None
+        if not self._free(own) or v.threat(prov) == 0 or v.occupy(prov) < 0.1:
+            return None
+        helpers = self._helpers_for(prov, {own})
+        for k in range(1, min(len(helpers), MAX_SUPPORTS) + 1):
+            chosen = helpers[:k]
+            gain = (self.hold_value(own, 1 + k) - self.alone[own]
+                    - sum(cost for cost, _ in chosen))
+            if best is None or gain > best.gain:
+                lead = _Intent(own, "hold", self.hold_value(own, 1 + k), plan=True)
+                best = _Plan(gain, prov, lead, [h for _, h in chosen])
+        return best
+
+    def _movers(self, prov: str) -> list[tuple[Unit, bool, tuple[str, ...]]]:
+        """Free own units that could move into ``prov``: by land or sea, or by
+        convoy through free own fleets (with the seas of the convoy)."""
         movers: list[tuple[Unit, bool, tuple[str, ...]]] = []
         for u in self.army_fleet:
             if not self._free(u):
@@ -231,7 +247,12 @@ class _Planner:
                 chain = self.routes[u][prov]
                 if all(self._free(self.at_sea[s]) for s in chain):
                     movers.append((u, True, chain))
-        for u, via, chain in movers:
+        return movers
+
+    def _move_plan(self, prov: str) -> _Plan | None:
+        """The best mover into ``prov`` with the supports worth adding to it."""
+        best: _Plan | None = None
+        for u, via, chain in self._movers(prov):
             dest = self._dest_for(u, prov)
             fleets = [self.at_sea[s] for s in chain]
             cost = sum(self.alone[f] - self.hold_value(f) for f in fleets)
@@ -472,42 +493,8 @@ class _Planner:
 
     def _extra_supports(self) -> None:
         """Step 4: turn holds and lone moves into supports where that gains more."""
-        v = self.v
         while True:
-            best: tuple[float, Unit, _Intent, str] | None = None
-            movers = [it for it in self.intent.values() if it.kind == "move"]
-            holders = [it for it in self.intent.values()
-                       if it.kind in ("hold", "support", "convoy") and not it.unit.airborne
-                       and v.occupy(it.unit.prov) >= 0.1 and v.threat(it.unit.prov) > 0]
-            entered = {it.dest.prov for it in movers if it.dest is not None}
-            for u in self.army_fleet:
-                it = self.intent[u]
-                if it.plan or it.kind not in ("hold", "move") or u.prov in entered:
-                    continue
-                if it.kind == "move" and any(c.kind in ("convoy", "support") and c.target is u
-                                             for c in self.intent.values()):
-                    continue
-                stay = self.hold_value(u)
-                for mv in movers:
-                    assert mv.dest is not None
-                    d = mv.dest.prov
-                    if mv.unit is u or d == u.prov or not self._reaches(u, d):
-                        continue
-                    s = self.strength.get(d, 1)
-                    gain = self._support_gain(mv, s)
-                    score = stay + gain - it.value
-                    if score > WORTHWHILE and (best is None or score > best[0]):
-                        best = (score, u, _Intent(u, "support", stay, target=mv.unit,
-                                                  target_dest=d), d)
-                for h in holders:
-                    d = h.unit.prov
-                    if h.unit is u or not self._reaches(u, d):
-                        continue
-                    s = self.strength.get(d, 1)
-                    gain = (v.p_keep(d, s + 1) - v.p_keep(d, s)) * v.occupy(d)
-                    score = stay + gain - it.value
-                    if score > WORTHWHILE and (best is None or score > best[0]):
-                        best = (score, u, _Intent(u, "support", stay, target=h.unit), d)
+            best = self._best_extra_support()
             if best is None:
                 return
             _, u, new, d = best
@@ -519,6 +506,64 @@ class _Planner:
             self.taken.add(u.prov)
             self.strength[d] = self.strength.get(d, 1) + 1
 
+    def _best_extra_support(self) -> tuple[float, Unit, _Intent, str] | None:
+        """The support that gains most over its unit's own order (by at least
+        ``WORTHWHILE``): of an own move, or of an own threatened hold."""
+        v = self.v
+        best: tuple[float, Unit, _Intent, str] | None = None
+        movers = [it for it in self.intent.values() if it.kind == "move"]
+        holders = [it for it in self.intent.values()
+                   if it.kind in ("hold", "support", "convoy") and not it.unit.airborne
+                   and v.occupy(it.unit.prov) >= 0.1 and v.threat(it.unit.prov) > 0]
+        entered = {it.dest.prov for it in movers if it.dest is not None}
+        for u in self.army_fleet:
+            it = self.intent[u]
+            if not self._may_support_instead(u, it, entered):
+                continue
+            stay = self.hold_value(u)
+            choices = itertools.chain(self._supports_of_moves(u, it, stay, movers),
+                                      self._supports_of_holds(u, it, stay, holders))
+            for score, target, target_dest, d in choices:
+                if score > WORTHWHILE and (best is None or score > best[0]):
+                    best = (score, u, _Intent(u, "support", stay, target=target,
+                                              target_dest=target_dest), d)
+        return best
+
+    def _may_support_instead(self, u: Unit, it: _Intent, entered: set[str]) -> bool:
+        """A hold or a lone move outside a plan, by a unit nobody moves in on and
+        nobody supports or convoys, may become a support."""
+        if it.plan or it.kind not in ("hold", "move") or u.prov in entered:
+            return False
+        return not (it.kind == "move" and any(c.kind in ("convoy", "support") and c.target is u
+                                              for c in self.intent.values()))
+
+    def _supports_of_moves(self, u: Unit, it: _Intent, stay: float,
+                           movers: list[_Intent]) -> Iterator[_SupportChoice]:
+        """Each own move ``u`` could support: the score of the change, the unit
+        supported, where it moves, the province the support adds strength to."""
+        for mv in movers:
+            assert mv.dest is not None
+            d = mv.dest.prov
+            if mv.unit is u or d == u.prov or not self._reaches(u, d):
+                continue
+            s = self.strength.get(d, 1)
+            gain = self._support_gain(mv, s)
+            score = stay + gain - it.value
+            yield score, mv.unit, d, d
+
+    def _supports_of_holds(self, u: Unit, it: _Intent, stay: float,
+                           holders: list[_Intent]) -> Iterator[_SupportChoice]:
+        """Each own threatened hold ``u`` could support, as ``_supports_of_moves``."""
+        v = self.v
+        for h in holders:
+            d = h.unit.prov
+            if h.unit is u or not self._reaches(u, d):
+                continue
+            s = self.strength.get(d, 1)
+            gain = (v.p_keep(d, s + 1) - v.p_keep(d, s)) * v.occupy(d)
+            score = stay + gain - it.value
+            yield score, h.unit, None, d
+
     def _support_gain(self, mv: _Intent, strength: int) -> float:
         """What one more support adds to an own move now ``strength`` strong."""
         assert mv.dest is not None
@@ -529,49 +574,71 @@ class _Planner:
     def _air(self) -> None:
         """Step 5: each dirigible supports from above, devastates, or flies towards
         its own goal (:meth:`_air_goals`), never two into one province."""
-        v = self.v
         options: list[tuple[float, int, _Intent]] = []
         moving_in = {it.dest.prov: it for it in self.intent.values()
                      if it.kind == "move" and it.dest is not None}
         staying = {it.unit.prov: it for it in self.intent.values()
                    if it.kind != "move" and not it.unit.airborne}
         goals = self._air_goals(moving_in, staying)
-        rivals: dict[str, int] = {}  # province -> foreign dirigibles that could fly in
-        for u in v.air.values():
-            if u.power != self.power:
-                for q in self.t.air_next[u.prov]:
-                    rivals[q] = rivals.get(q, 0) + 1
+        rivals = self._rivals()
         for n, d in enumerate(self.dirigibles):
             if not self._free(d):
                 continue
-            bump = self.noise[d]
-            here = d.prov
-            rest = self._air_progress(d, here, goals)
-            options.append((rest + bump, n, _Intent(d, "hold", rest)))
-            mv = moving_in.get(here)
-            if mv is not None:
-                gain = self._support_gain(mv, self.strength.get(here, 1))
-                options.append((rest + gain + bump, n,
-                                _Intent(d, "support", rest + gain, target=mv.unit,
-                                        target_dest=here)))
-            st = staying.get(here)
-            if st is not None and v.threat(here) > 0:
-                s = self.strength.get(here, 1)
-                gain = (v.p_keep(here, s + 1) - v.p_keep(here, s)) * v.occupy(here)
-                options.append((rest + gain + bump, n,
-                                _Intent(d, "support", rest + gain, target=st.unit)))
-            if self._may_devastate(d, moving_in, staying):
-                chance = 1.0 if v.threat(here) == 0 else 0.6
-                value = rest + DEVASTATE * chance
-                options.append((value + bump, n, _Intent(d, "devastate", value)))
-            for q in self.t.air_next[here]:
-                other = v.air.get(q)
-                if other is not None and other.power != self.power:
-                    continue
-                p = 1.0 if rivals.get(q, 0) == 0 else 0.5
-                value = p * self._air_progress(d, q, goals) + (1 - p) * rest
-                options.append((value + bump, n, _Intent(d, "move", value, Loc(q))))
+            options.extend(self._air_options(n, d, goals, moving_in, staying, rivals))
         options.sort(key=lambda x: (-x[0], x[1]))
+        self._take_air(options)
+        for d in self.dirigibles:  # nothing free left: stay
+            if self._free(d):
+                self.intent[d] = _Intent(d, "hold", 0.0)
+
+    def _rivals(self) -> dict[str, int]:
+        """Province -> how many foreign dirigibles could fly into it."""
+        rivals: dict[str, int] = {}
+        for u in self.v.air.values():
+            if u.power != self.power:
+                for q in self.t.air_next[u.prov]:
+                    rivals[q] = rivals.get(q, 0) + 1
+        return rivals
+
+    def _air_options(self, n: int, d: Unit, goals: dict[Unit, tuple[str, float]],
+                     moving_in: dict[str, _Intent], staying: dict[str, _Intent],
+                     rivals: dict[str, int]) -> list[tuple[float, int, _Intent]]:
+        """Every order of dirigible number ``n`` with its score: stay, support the
+        move in or the unit below from above (DD8), devastate (DD10), fly on."""
+        v = self.v
+        options: list[tuple[float, int, _Intent]] = []
+        bump = self.noise[d]
+        here = d.prov
+        rest = self._air_progress(d, here, goals)
+        options.append((rest + bump, n, _Intent(d, "hold", rest)))
+        mv = moving_in.get(here)
+        if mv is not None:
+            gain = self._support_gain(mv, self.strength.get(here, 1))
+            options.append((rest + gain + bump, n,
+                            _Intent(d, "support", rest + gain, target=mv.unit,
+                                    target_dest=here)))
+        st = staying.get(here)
+        if st is not None and v.threat(here) > 0:
+            s = self.strength.get(here, 1)
+            gain = (v.p_keep(here, s + 1) - v.p_keep(here, s)) * v.occupy(here)
+            options.append((rest + gain + bump, n,
+                            _Intent(d, "support", rest + gain, target=st.unit)))
+        if self._may_devastate(d, moving_in, staying):
+            chance = 1.0 if v.threat(here) == 0 else 0.6
+            value = rest + DEVASTATE * chance
+            options.append((value + bump, n, _Intent(d, "devastate", value)))
+        for q in self.t.air_next[here]:
+            other = v.air.get(q)
+            if other is not None and other.power != self.power:
+                continue
+            p = 1.0 if rivals.get(q, 0) == 0 else 0.5
+            value = p * self._air_progress(d, q, goals) + (1 - p) * rest
+            options.append((value + bump, n, _Intent(d, "move", value, Loc(q))))
+        return options
+
+    def _take_air(self, options: list[tuple[float, int, _Intent]]) -> None:
+        """The dirigibles' orders, best score first: one dirigible a province, no
+        move into a province whose own dirigible stays or swaps with it."""
         above: set[str] = set()
         for _, _, it in options:
             d = it.unit
@@ -581,7 +648,7 @@ class _Planner:
             if where in above:
                 continue
             if it.dest is not None:
-                own = v.air.get(where)
+                own = self.v.air.get(where)
                 if own is not None:
                     mate = self.intent.get(own)
                     if mate is None or mate.kind != "move" or \
@@ -591,9 +658,6 @@ class _Planner:
             above.add(where)
             if it.kind == "support" and it.target_dest is not None:
                 self.strength[where] = self.strength.get(where, 1) + 1
-        for d in self.dirigibles:  # nothing free left: stay
-            if self._free(d):
-                self.intent[d] = _Intent(d, "hold", 0.0)
 
     def _air_goals(self, moving_in: dict[str, _Intent],
                    staying: dict[str, _Intent]) -> dict[Unit, tuple[str, float]]:
