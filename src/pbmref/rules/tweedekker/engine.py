@@ -560,26 +560,8 @@ class _Turn:
                               for h in z.hexes)}
         down: list[tuple[_Plane, str]] = []
         for p in self.planes.values():
-            gun = damage.gunfire.get((_PLANE, p.pilot), {})
-            causes = [("gunfire", sum(gun.values())),
-                      ("storm", 1 if p.pilot in storm_planes else 0),
-                      ("bomb", damage.bomb.get(p.pilot, 0))]
-            if not any(amount for _, amount in causes):
-                continue
-            for cause, amount in causes:
-                if amount:
-                    p.damage -= amount
-                    self.events.append(Damaged(move, p.pilot, amount, cause, p.damage))
-            for gunner, amount in gun.items():
-                if gunner[0] == _PLANE:
-                    # V1: 1 point per damage point, also beyond what was left.
-                    self.planes[gunner[1]].vp += amount
-                    self.events.append(PointsScored(move, gunner[1], amount, "damage",
-                                                    p.pilot))
-            if p.damage <= 0 and p.state.in_fight:
-                # Ruling (V2): the reason given is gunfire when any gunfire hit
-                # it, else the storm, else the bomb.
-                reason = next(c for c, amount in causes if amount)
+            reason = self.damage_aircraft(move, p, damage, p.pilot in storm_planes)
+            if reason is not None:
                 down.append((p, reason))
         for p, reason in down:
             p.state = AircraftState.DOWN
@@ -594,44 +576,81 @@ class _Turn:
             storm = 1 if z.name in storm_zeps else 0
             if not gun and not storm:
                 continue
-            if gun:
-                z.damage -= sum(gun.values())
-                self.events.append(Damaged(move, z.name, sum(gun.values()), "gunfire",
-                                           z.damage))
-            if storm:
-                z.damage -= storm  # C2, Z18: no points for storm damage
-                self.events.append(Damaged(move, z.name, storm, "storm", z.damage))
-            first_hitters: list[str] = []
-            if gun and not z.first_hit:
-                z.first_hit = True
-                # Ruling (Z5): every aircraft gunner hitting it in the move of the
-                # first hit earns the 2 points.
-                first_hitters = [g[1] for g in gun if g[0] == _PLANE]
-            destroyer: str | None = None
-            if z.damage <= 0:
-                z.destroyed = True
+            if self.damage_zeppelin(move, z, gun, storm):
                 destroyed.append(z)
-                # Ruling (Z5, Z18): the destroying gunner is found as for a kill
-                # (V2) whenever gunfire hit it in that move; a zeppelin lost to
-                # the storm alone earns nobody points.
-                winner = self.kill_winner(move, z.name, gun)
-                if winner is not None and winner[0] == _PLANE:
-                    destroyer = winner[1]
-            for pilot in first_hitters:
-                if pilot != destroyer:  # Ruling (Z5): 5 for both, not 7
-                    self.planes[pilot].vp += 2
-                    self.events.append(PointsScored(move, pilot, 2, "zeppelin first hit",
-                                                    z.name))
-            if destroyer is not None:
-                # Ruling (Z5, V2): destroying a zeppelin earns its 5 points but
-                # is not an aircraft kill, so ``kills`` is not counted up.
-                self.planes[destroyer].vp += 5
-                self.events.append(PointsScored(move, destroyer, 5, "zeppelin destroyed",
-                                                z.name))
-            if z.destroyed:
-                self.events.append(ShotDown(move, z.name, destroyer,
-                                            "gunfire" if gun else "storm"))
         return destroyed
+
+    def damage_aircraft(self, move: int, p: _Plane, damage: _MoveDamage,
+                        in_storm: bool) -> str | None:
+        """One aircraft's gunfire, storm and bomb damage, the gunners' points
+        (V1); the reason it is shot down, or None while it flies on."""
+        gun = damage.gunfire.get((_PLANE, p.pilot), {})
+        causes = [("gunfire", sum(gun.values())),
+                  ("storm", 1 if in_storm else 0),
+                  ("bomb", damage.bomb.get(p.pilot, 0))]
+        if not any(amount for _, amount in causes):
+            return None
+        for cause, amount in causes:
+            if amount:
+                p.damage -= amount
+                self.events.append(Damaged(move, p.pilot, amount, cause, p.damage))
+        for gunner, amount in gun.items():
+            if gunner[0] == _PLANE:
+                # V1: 1 point per damage point, also beyond what was left.
+                self.planes[gunner[1]].vp += amount
+                self.events.append(PointsScored(move, gunner[1], amount, "damage",
+                                                p.pilot))
+        if p.damage <= 0 and p.state.in_fight:
+            # Ruling (V2): the reason given is gunfire when any gunfire hit
+            # it, else the storm, else the bomb.
+            return next(c for c, amount in causes if amount)
+        return None
+
+    def damage_zeppelin(self, move: int, z: _Zep, gun: dict[Key, int], storm: int) -> bool:
+        """One zeppelin's gunfire and storm damage, the points for its first hit
+        and its destruction (Z5); whether it was destroyed."""
+        if gun:
+            z.damage -= sum(gun.values())
+            self.events.append(Damaged(move, z.name, sum(gun.values()), "gunfire",
+                                       z.damage))
+        if storm:
+            z.damage -= storm  # C2, Z18: no points for storm damage
+            self.events.append(Damaged(move, z.name, storm, "storm", z.damage))
+        first_hitters: list[str] = []
+        if gun and not z.first_hit:
+            z.first_hit = True
+            # Ruling (Z5): every aircraft gunner hitting it in the move of the
+            # first hit earns the 2 points.
+            first_hitters = [g[1] for g in gun if g[0] == _PLANE]
+        destroyer: str | None = None
+        if z.damage <= 0:
+            z.destroyed = True
+            # Ruling (Z5, Z18): the destroying gunner is found as for a kill
+            # (V2) whenever gunfire hit it in that move; a zeppelin lost to
+            # the storm alone earns nobody points.
+            winner = self.kill_winner(move, z.name, gun)
+            if winner is not None and winner[0] == _PLANE:
+                destroyer = winner[1]
+        self.zeppelin_points(move, z, first_hitters, destroyer)
+        if z.destroyed:
+            self.events.append(ShotDown(move, z.name, destroyer,
+                                        "gunfire" if gun else "storm"))
+        return z.destroyed
+
+    def zeppelin_points(self, move: int, z: _Zep, first_hitters: list[str],
+                        destroyer: str | None) -> None:
+        """Z5: 2 points for each gunner of the first hit, 5 for the destroyer."""
+        for pilot in first_hitters:
+            if pilot != destroyer:  # Ruling (Z5): 5 for both, not 7
+                self.planes[pilot].vp += 2
+                self.events.append(PointsScored(move, pilot, 2, "zeppelin first hit",
+                                                z.name))
+        if destroyer is not None:
+            # Ruling (Z5, V2): destroying a zeppelin earns its 5 points but
+            # is not an aircraft kill, so ``kills`` is not counted up.
+            self.planes[destroyer].vp += 5
+            self.events.append(PointsScored(move, destroyer, 5, "zeppelin destroyed",
+                                            z.name))
 
     def explode(self, move: int, destroyed: list[_Zep], damage: _MoveDamage) -> None:
         """Step 4 (T2, Z12): explosions, then destruction checked again."""
