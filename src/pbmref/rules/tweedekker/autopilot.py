@@ -187,6 +187,9 @@ def _position_score(view: _View, hex_: Hex, heading: Heading, hunting: bool) -> 
 
 
 def _flying_plans(view: _View, personality: Personality, rng: random.Random) -> _Plan:
+    """The best three moves of a flying aircraft: every combination of
+    manoeuvres flown and scored (going home: landing or nearing a runway;
+    otherwise fire and position), a seeded tie-break between equals."""
     me = view.me
     manoeuvres = _FLYING_MOVES + ((Manoeuvre.I,) if me.ace else ())
     going_home = (
@@ -194,42 +197,9 @@ def _flying_plans(view: _View, personality: Personality, rng: random.Random) -> 
         or (me.ammo <= 2 and me.damage <= 8)
     )
     best: _Plan | None = None
-    runways = list(Runway)
-    board = view.board
-    corner = board.corner(me.airfield)
     for combo in itertools.product(manoeuvres, repeat=3):
-        hex_, heading = me.hex, me.heading
-        path: list[tuple[Hex, Heading]] = []
-        score = 0.0
-        landed_on: Runway | None = None
-        for m in combo:
-            before = hex_
-            hex_, heading = fly(hex_, heading, m)
-            path.append((hex_, heading))
-            if hex_ in view.storms:
-                score -= 4.0
-            if not board.contains(hex_):
-                score -= 1000.0
-                break
-            if going_home and landed_on is None and m is Manoeuvre.A:
-                for runway in runways:
-                    near, far = runway_hexes(board, me.airfield, runway)
-                    if before == far and hex_ == near:
-                        landed_on = runway
-            if landed_on is not None:
-                break
-        if going_home:
-            if landed_on is not None:
-                score += 100.0 - len(path)
-            else:
-                approach = min(
-                    hex_.distance(runway_hexes(board, me.airfield, r)[1]) for r in runways)
-                score -= 2.0 * approach + 0.5 * hex_.distance(corner)
-            fire, value = _plan_fire(view, path, personality)
-            score += 0.5 * value
-        else:
-            fire, value = _plan_fire(view, path, personality)
-            score += value + _position_score(view, hex_, heading, hunting=True)
+        path, score, landed_on = _fly_combo(view, combo, going_home)
+        fire, score = _score_combo(view, personality, path, score, landed_on, going_home)
         score += rng.random() * 0.01  # seeded tie-break
         moves = tuple(
             Move(m, fire[i] if i < len(fire) else ())
@@ -243,11 +213,65 @@ def _flying_plans(view: _View, personality: Personality, rng: random.Random) -> 
     assert best is not None
     if going_home and best.land is None:
         # Declare the nearest runway anyway: if the approach lines up it lands (L4).
+        board = view.board
         end = fly(*fly(*fly(me.hex, me.heading, best.moves[0].manoeuvre),
                          best.moves[1].manoeuvre), best.moves[2].manoeuvre)[0]
-        nearest = min(runways, key=lambda r: end.distance(runway_hexes(board, me.airfield, r)[1]))
+        nearest = min(Runway, key=lambda r: end.distance(runway_hexes(board, me.airfield, r)[1]))
         best = _Plan(best.moves, best.score, nearest)
     return best
+
+
+def _fly_combo(view: _View, combo: tuple[Manoeuvre, ...],
+               going_home: bool) -> tuple[list[tuple[Hex, Heading]], float, Runway | None]:
+    """The places of a combination flown until it leaves the board or lands
+    (going home, along a runway: L4), with what storms and leaving cost."""
+    me = view.me
+    board = view.board
+    hex_, heading = me.hex, me.heading
+    path: list[tuple[Hex, Heading]] = []
+    score = 0.0
+    landed_on: Runway | None = None
+    for m in combo:
+        before = hex_
+        hex_, heading = fly(hex_, heading, m)
+        path.append((hex_, heading))
+        if hex_ in view.storms:
+            score -= 4.0
+        if not board.contains(hex_):
+            score -= 1000.0
+            break
+        if going_home and landed_on is None and m is Manoeuvre.A:
+            for runway in Runway:
+                near, far = runway_hexes(board, me.airfield, runway)
+                if before == far and hex_ == near:
+                    landed_on = runway
+        if landed_on is not None:
+            break
+    return path, score, landed_on
+
+
+def _score_combo(view: _View, personality: Personality, path: list[tuple[Hex, Heading]],
+                 score: float, landed_on: Runway | None,
+                 going_home: bool) -> tuple[tuple[tuple[FireDir, ...], ...], float]:
+    """The fire along a flown combination and its score: going home, a landing
+    or the way left to a runway and home, and half the fire; else the fire and
+    the position reached."""
+    hex_, heading = path[-1]
+    if going_home:
+        me = view.me
+        board = view.board
+        if landed_on is not None:
+            score += 100.0 - len(path)
+        else:
+            approach = min(
+                hex_.distance(runway_hexes(board, me.airfield, r)[1]) for r in Runway)
+            score -= 2.0 * approach + 0.5 * hex_.distance(board.corner(me.airfield))
+        fire, value = _plan_fire(view, path, personality)
+        score += 0.5 * value
+    else:
+        fire, value = _plan_fire(view, path, personality)
+        score += value + _position_score(view, hex_, heading, hunting=True)
+    return fire, score
 
 
 def _takeoff_plan(view: _View, personality: Personality) -> tuple[Runway, tuple[Move, ...]]:
