@@ -93,8 +93,6 @@ def check_plane_orders(state: GameState, pilot: str, orders: PlaneOrders) -> lis
     if plane.state is PlaneState.REMOVED:
         return [Problem("FP17", f"{pilot} was removed from the game for missed orders; "
                                 "no more orders are taken", "orders")]
-    board = state.board
-    settings = state.settings
 
     start: tuple[Hex, Heading] | None = None
     if plane.on_board and plane.hex is not None:
@@ -115,8 +113,18 @@ def check_plane_orders(state: GameState, pilot: str, orders: PlaneOrders) -> lis
             "FP12", f"{orders.burn.format()} is only for a plane on fire; {pilot}'s plane "
                     "is not burning", "burn"))
 
-    # FP4 / FP6: how often each card is played.
     deck = Counter(turn_deck(plane))
+    problems.extend(_check_cards(orders, deck))
+    # FP13: the path must stay on the board unless the plane may leave.
+    if start is not None and not may_leave(state, plane):
+        problems.extend(_check_path(state, plane, orders, deck, start))
+    return problems
+
+
+def _check_cards(orders: PlaneOrders, deck: Counter[Card]) -> list[Problem]:
+    """FP4 / FP6: no card played more often than the deck holds it, nor more
+    often than the plane's deck still holds it."""
+    problems: list[Problem] = []
     played: Counter[Card] = Counter()
     for n, play in enumerate(orders.moves, 1):
         if play is None:
@@ -135,31 +143,36 @@ def check_plane_orders(state: GameState, pilot: str, orders: PlaneOrders) -> lis
                 if have == 0 else
                 f"{play.card} is played more often than your deck still holds it "
                 f"({_times(have)}; the others were lost to damage)", "move", n))
-
-    # FP13: the path must stay on the board unless the plane may leave.
-    if start is not None and not may_leave(state, plane):
-        hex_, heading = start
-        left = deck - Counter()
-        for n in range(1, 4):
-            given: CardPlay | None = orders.move(n)
-            card = given.card if given is not None else default_card(state, left, hex_, heading)
-            if card is None:
-                break
-            left[card] -= 1
-            path, after = fly(card, hex_, heading)
-            if not all(board.contains(h) for h in path):
-                if given is not None:
-                    problems.append(Problem(
-                        "FP13", f"move {n} ({card}) takes the plane off the board from "
-                                f"{board.name(hex_)} heading {heading}; only a plane with "
-                                f"{settings.leave_hits} or more damage points may leave "
-                                f"(it has {0 if plane.state.returning else plane.hits})",
-                        "move", n))
-                break
-            heading = after
-            if path:
-                hex_ = path[-1]
     return problems
+
+
+def _check_path(state: GameState, plane: Plane, orders: PlaneOrders, deck: Counter[Card],
+                start: tuple[Hex, Heading]) -> list[Problem]:
+    """FP13: the three moves flown from ``start`` (a move not given: its default
+    card, FP17) must stay on the board; the first given move leaving it is refused."""
+    board = state.board
+    hex_, heading = start
+    left = deck - Counter()
+    for n in range(1, 4):
+        given: CardPlay | None = orders.move(n)
+        card = given.card if given is not None else default_card(state, left, hex_, heading)
+        if card is None:
+            break
+        left[card] -= 1
+        path, after = fly(card, hex_, heading)
+        if not all(board.contains(h) for h in path):
+            if given is not None:
+                return [Problem(
+                    "FP13", f"move {n} ({card}) takes the plane off the board from "
+                            f"{board.name(hex_)} heading {heading}; only a plane with "
+                            f"{state.settings.leave_hits} or more damage points may leave "
+                            f"(it has {0 if plane.state.returning else plane.hits})",
+                    "move", n)]
+            break
+        heading = after
+        if path:
+            hex_ = path[-1]
+    return []
 
 
 def _times(n: int) -> str:
