@@ -282,6 +282,23 @@ def settings_from_dict(data: Mapping[str, Any], game_id: str) -> GameSettings:
     seed = data.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise DataError(("seed",), f"seed must be a whole number, found {seed!r}")
+    timezone, deadline, turn_length, reminder = _schedule(data)
+    players = _players(data)
+    scenario = data.get("scenario") or {}
+    if not isinstance(scenario, Mapping):
+        raise DataError(("scenario",), "expected a mapping of scenario settings")
+    return GameSettings(
+        id=game_id, ruleset=ruleset, title=_str(data, "title", game_id, ()), status=status,
+        seed=seed, timezone=timezone, deadline=deadline, turn_length=turn_length,
+        reminder_hours=reminder, early_adjudication=_bool(data, "early_adjudication", False, ()),
+        anonymous=_bool(data, "anonymous", False, ()), players=players,
+        observers=_addresses(data.get("observers"), ("observers",)), scenario=dict(scenario),
+    )
+
+
+def _schedule(data: Mapping[str, Any]) -> tuple[str, datetime | None, timedelta, float]:
+    """The game's clock: its time zone, the open turn's deadline, the turn
+    length and the hours before the deadline a reminder goes out."""
     timezone = _str(data, "timezone", "UTC", ())
     try:
         zone = ZoneInfo(timezone)
@@ -302,50 +319,49 @@ def settings_from_dict(data: Mapping[str, Any], game_id: str) -> GameSettings:
     if isinstance(reminder, bool) or not isinstance(reminder, (int, float)) or reminder < 0:
         raise DataError(("reminder_hours",),
                         f"reminder_hours must be a number of hours (0 = none), found {reminder!r}")
+    return timezone, deadline, turn_length, reminder
+
+
+def _players(data: Mapping[str, Any]) -> dict[str, Player]:
+    """The ``players`` key: each player's id and details."""
     raw_players = data.get("players")
     if not isinstance(raw_players, Mapping) or not raw_players:
         raise DataError(("players",), "a game needs players: a mapping of player id to details")
-    players: dict[str, Player] = {}
-    for pid, p in raw_players.items():
-        path: KeyPath = ("players", str(pid))
-        try:
-            check_id(pid, "player id")
-        except InvalidId as exc:
-            raise DataError(path, str(exc)) from None
-        if not isinstance(p, Mapping):
-            raise DataError(path, "expected the player's details: name, addresses, ...")
-        _known(p, _PLAYER_KEYS, path)
-        addresses = _addresses(p.get("addresses"), (*path, "addresses"))
-        computer = _bool(p, "computer", False, path)
-        if not addresses and not computer:
-            raise DataError((*path, "addresses"),
-                            "a player needs at least one registered mail address "
-                            "(or computer: true)")
-        # Conformance (orders.md, PILOT: one address may fly several pilots): one
-        # address may be registered for several
-        # players; a mail from it names its pilot with PILOT (identify_player).
-        pw = p.get("password_hash")
-        if pw is not None and (not isinstance(pw, str) or not _hash_ok(pw)):
-            raise DataError((*path, "password_hash"),
-                            "password_hash must be a hash made by pbmref "
-                            "(scrypt$... or pbkdf2_sha256$...), never a plain password")
-        pstatus = _str(p, "status", "active", path)
-        if pstatus not in PLAYER_STATUSES:
-            raise DataError((*path, "status"),
-                            f"status {pstatus!r} is not one of: {', '.join(PLAYER_STATUSES)}")
-        players[pid] = Player(
-            id=pid, name=_str(p, "name", pid, path), addresses=addresses, password_hash=pw,
-            computer=computer, status=pstatus,
-        )
-    scenario = data.get("scenario") or {}
-    if not isinstance(scenario, Mapping):
-        raise DataError(("scenario",), "expected a mapping of scenario settings")
-    return GameSettings(
-        id=game_id, ruleset=ruleset, title=_str(data, "title", game_id, ()), status=status,
-        seed=seed, timezone=timezone, deadline=deadline, turn_length=turn_length,
-        reminder_hours=reminder, early_adjudication=_bool(data, "early_adjudication", False, ()),
-        anonymous=_bool(data, "anonymous", False, ()), players=players,
-        observers=_addresses(data.get("observers"), ("observers",)), scenario=dict(scenario),
+    return {pid: _player(pid, p) for pid, p in raw_players.items()}
+
+
+def _player(pid: Any, p: Any) -> Player:
+    """One player: a valid id, mail addresses (or a computer player), a real
+    password hash if any, and a status."""
+    path: KeyPath = ("players", str(pid))
+    try:
+        check_id(pid, "player id")
+    except InvalidId as exc:
+        raise DataError(path, str(exc)) from None
+    if not isinstance(p, Mapping):
+        raise DataError(path, "expected the player's details: name, addresses, ...")
+    _known(p, _PLAYER_KEYS, path)
+    addresses = _addresses(p.get("addresses"), (*path, "addresses"))
+    computer = _bool(p, "computer", False, path)
+    if not addresses and not computer:
+        raise DataError((*path, "addresses"),
+                        "a player needs at least one registered mail address "
+                        "(or computer: true)")
+    # Conformance (orders.md, PILOT: one address may fly several pilots): one
+    # address may be registered for several
+    # players; a mail from it names its pilot with PILOT (identify_player).
+    pw = p.get("password_hash")
+    if pw is not None and (not isinstance(pw, str) or not _hash_ok(pw)):
+        raise DataError((*path, "password_hash"),
+                        "password_hash must be a hash made by pbmref "
+                        "(scrypt$... or pbkdf2_sha256$...), never a plain password")
+    pstatus = _str(p, "status", "active", path)
+    if pstatus not in PLAYER_STATUSES:
+        raise DataError((*path, "status"),
+                        f"status {pstatus!r} is not one of: {', '.join(PLAYER_STATUSES)}")
+    return Player(
+        id=pid, name=_str(p, "name", pid, path), addresses=addresses, password_hash=pw,
+        computer=computer, status=pstatus,
     )
 
 
