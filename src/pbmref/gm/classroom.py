@@ -90,37 +90,7 @@ def template_from_dict(data: Mapping[str, Any]) -> ClassTemplate:
     cid = data.get("class")
     if not isinstance(cid, str | int) or isinstance(cid, bool) or not str(cid).strip():
         raise DataError(("class",), "the class needs an id, e.g. class: 7b")
-    raw = data.get("pilots")
-    if not isinstance(raw, Mapping) or not raw:
-        raise DataError(("pilots",), "the class needs pilots: id: {name, team, address}")
-    if len(raw) > MAX_PILOTS:
-        raise DataError(("pilots",), f"{len(raw)} pilots; a class has at most {MAX_PILOTS}")
-    pilots: list[ClassPilot] = []
-    for pid, p in raw.items():
-        path: tuple[str | int, ...] = ("pilots", str(pid))
-        if not isinstance(p, Mapping):
-            raise DataError(path, "expected name, team and address (or computer: true)")
-        team = str(p.get("team", ""))
-        if team not in TEAMS:
-            raise DataError((*path, "team"), f"{team!r} is not a side: Germans or Allies", "FP1")
-        computer = p.get("computer", False)
-        if not isinstance(computer, bool):
-            raise DataError((*path, "computer"), "computer must be true or false")
-        address = str(p.get("address", "") or "")
-        if not address and not computer:
-            raise DataError((*path, "address"), "a pilot needs a mail address (or computer: true)")
-        pilots.append(ClassPilot(str(pid), str(p.get("name", pid)), team, address, computer))
-    for team in TEAMS:
-        if not any(p.team == team for p in pilots):
-            raise DataError(("pilots",), f"nobody flies for the {team}: a class has two sides",
-                            "FP1")
-
-    def number(key: str, default: int, low: int) -> int:
-        value = data.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise DataError((key,), f"{key} must be a whole number of at least {low}")
-        return value
-
+    pilots = _pilots(data)
     board = data.get("board") or {}
     if not isinstance(board, Mapping):
         raise DataError(("board",), "expected {files: 10, ranks: 10}")
@@ -134,10 +104,50 @@ def template_from_dict(data: Mapping[str, Any]) -> ClassTemplate:
             raise DataError(("board", key), f"{key} must be a whole number from 2 to 26")
     return ClassTemplate(
         id=str(cid).strip(), pilots=tuple(pilots), title=str(data.get("title", "") or cid),
-        per_board=number("per_board", 8, 2), turns=number("turns", 10, 0), files=files,
-        ranks=ranks, settings=dict(settings), seed=number("seed", 0, 0),
+        per_board=_number(data, "per_board", 8, 2), turns=_number(data, "turns", 10, 0),
+        files=files, ranks=ranks, settings=dict(settings), seed=_number(data, "seed", 0, 0),
         turn_length=str(data.get("turn_length", "48h")),
         timezone=str(data.get("timezone", "UTC")))
+
+
+def _pilots(data: Mapping[str, Any]) -> list[ClassPilot]:
+    """The ``pilots`` key: at most ``MAX_PILOTS``, somebody on each side (FP1)."""
+    raw = data.get("pilots")
+    if not isinstance(raw, Mapping) or not raw:
+        raise DataError(("pilots",), "the class needs pilots: id: {name, team, address}")
+    if len(raw) > MAX_PILOTS:
+        raise DataError(("pilots",), f"{len(raw)} pilots; a class has at most {MAX_PILOTS}")
+    pilots = [_pilot(pid, p) for pid, p in raw.items()]
+    for team in TEAMS:
+        if not any(p.team == team for p in pilots):
+            raise DataError(("pilots",), f"nobody flies for the {team}: a class has two sides",
+                            "FP1")
+    return pilots
+
+
+def _pilot(pid: Any, p: Any) -> ClassPilot:
+    """One pilot: a side (FP1), and a mail address unless the computer flies it."""
+    path: tuple[str | int, ...] = ("pilots", str(pid))
+    if not isinstance(p, Mapping):
+        raise DataError(path, "expected name, team and address (or computer: true)")
+    team = str(p.get("team", ""))
+    if team not in TEAMS:
+        raise DataError((*path, "team"), f"{team!r} is not a side: Germans or Allies", "FP1")
+    computer = p.get("computer", False)
+    if not isinstance(computer, bool):
+        raise DataError((*path, "computer"), "computer must be true or false")
+    address = str(p.get("address", "") or "")
+    if not address and not computer:
+        raise DataError((*path, "address"), "a pilot needs a mail address (or computer: true)")
+    return ClassPilot(str(pid), str(p.get("name", pid)), team, address, computer)
+
+
+def _number(data: Mapping[str, Any], key: str, default: int, low: int) -> int:
+    """A whole number of at least ``low`` (``per_board``, ``turns``, ``seed``)."""
+    value = data.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise DataError((key,), f"{key} must be a whole number of at least {low}")
+    return value
 
 
 def load_template(path: Path | str) -> ClassTemplate:
