@@ -43,38 +43,56 @@ def compare(expected: Any, actual: Any, path: str = "") -> list[str]:
     if isinstance(expected, Mapping):
         if not isinstance(actual, Mapping):
             return [f"{where}: expected {_show(expected)}, got {_show(actual)}"]
-        out: list[str] = []
-        for key, value in expected.items():
-            sub = f"{path}.{key}" if path else str(key)
-            if key not in actual and str(key) not in actual:
-                if value is False or (isinstance(value, Mapping | list) and not value):
-                    continue  # left out of the result when false or empty: a match
-                out.append(f"{sub}: expected {_show(value)}, but there is no {key!s} in the result")
-                continue
-            out.extend(compare(value, actual[key] if key in actual else actual[str(key)], sub))
-        return out
+        return _compare_mapping(expected, actual, path)
     if isinstance(expected, list):
         if not isinstance(actual, list):
             return [f"{where}: expected {_show(expected)}, got {_show(actual)}"]
-        if expected and all(isinstance(e, Mapping) for e in expected):
-            i = 0
-            for n, item in enumerate(expected):
-                while i < len(actual) and compare(item, actual[i]):
-                    i += 1
-                if i >= len(actual):
-                    return [f"{where}[{n}]: expected an entry {_show(item)} (in this order), "
-                            f"found none"]
-                i += 1
-            return []
-        if path.split(".")[-1] == "winners":
-            if sorted(map(str, expected)) != sorted(map(str, actual)):
-                return [f"{where}: expected {_show(expected)}, got {_show(actual)}"]
-            return []
-        if len(expected) != len(actual) or any(
-            compare(e, a) for e, a in zip(expected, actual, strict=False)
-        ):
-            return [f"{where}: expected {_show(expected)}, got {_show(actual)}"]
-        return []
+        return _compare_list(expected, actual, path)
     if not _scalar_equal(expected, actual):
         return [f"{where}: expected {_show(expected)}, got {_show(actual)}"]
+    return []
+
+
+def _compare_mapping(expected: Mapping[Any, Any], actual: Mapping[Any, Any],
+                     path: str) -> list[str]:
+    """Key by key; a key left out of the result matches an expected false or empty value."""
+    out: list[str] = []
+    for key, value in expected.items():
+        sub = f"{path}.{key}" if path else str(key)
+        if key not in actual and str(key) not in actual:
+            if value is False or (isinstance(value, Mapping | list) and not value):
+                continue  # left out of the result when false or empty: a match
+            out.append(f"{sub}: expected {_show(value)}, but there is no {key!s} in the result")
+            continue
+        out.extend(compare(value, actual[key] if key in actual else actual[str(key)], sub))
+    return out
+
+
+def _compare_list(expected: list[Any], actual: list[Any], path: str) -> list[str]:
+    """Entries (events) in order among the actual ones, ``winners`` in any
+    order, any other list item by item."""
+    where = path or "result"
+    if expected and all(isinstance(e, Mapping) for e in expected):
+        return _compare_entries(expected, actual, where)
+    if path.split(".")[-1] == "winners":
+        if sorted(map(str, expected)) != sorted(map(str, actual)):
+            return [f"{where}: expected {_show(expected)}, got {_show(actual)}"]
+        return []
+    if len(expected) != len(actual) or any(
+        compare(e, a) for e, a in zip(expected, actual, strict=False)
+    ):
+        return [f"{where}: expected {_show(expected)}, got {_show(actual)}"]
+    return []
+
+
+def _compare_entries(expected: list[Any], actual: list[Any], where: str) -> list[str]:
+    """Each expected entry matched by an actual one, after the one matching the entry before."""
+    i = 0
+    for n, item in enumerate(expected):
+        while i < len(actual) and compare(item, actual[i]):
+            i += 1
+        if i >= len(actual):
+            return [f"{where}[{n}]: expected an entry {_show(item)} (in this order), "
+                    f"found none"]
+        i += 1
     return []
