@@ -12,6 +12,7 @@ from __future__ import annotations
 import heapq
 from collections import deque
 from dataclasses import dataclass
+from typing import TypeVar
 
 from .legal import movement_problem
 from .map import GameMap, Loc
@@ -28,6 +29,8 @@ from .state import Position, Unit, UnitType
 
 FAR = 99  # distance to somewhere a unit can never go
 CROSSING = 3  # steps an army's convoy across one sea counts for
+
+_Place = TypeVar("_Place", str, Loc)  # a province, or a fleet's place (province and coast)
 
 
 @dataclass(frozen=True)
@@ -90,7 +93,8 @@ def tables(m: GameMap) -> Tables:
     return t
 
 
-def _bfs(start: str, nxt: dict[str, tuple[str, ...]]) -> dict[str, int]:
+def _bfs(start: _Place, nxt: dict[_Place, tuple[_Place, ...]]) -> dict[_Place, int]:
+    """The fewest steps from ``start`` to every place reachable (breadth first)."""
     dist = {start: 0}
     queue = deque([start])
     while queue:
@@ -167,14 +171,7 @@ def _army_distances(p: str, crossings: dict[str, list[tuple[str, int]]]) -> dict
 
 def _fleet_distances(loc: Loc, fleet_next: dict[Loc, tuple[Loc, ...]]) -> dict[str, int]:
     """The fewest steps of a fleet at ``loc`` to each province (its nearest coast)."""
-    seen = {loc: 0}
-    places = deque([loc])
-    while places:
-        here = places.popleft()
-        for there in fleet_next[here]:
-            if there not in seen:
-                seen[there] = seen[here] + 1
-                places.append(there)
+    seen = _bfs(loc, fleet_next)
     by_prov: dict[str, int] = {}
     for there, steps in seen.items():
         if steps < by_prov.get(there.prov, FAR):
