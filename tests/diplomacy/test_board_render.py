@@ -20,7 +20,8 @@ import yaml
 
 from pbmref.reports.diplomacy_board import BOARD_COLOURS, render_board
 from pbmref.rules.diplomacy import standard_map
-from pbmref.scenario_diplomacy import position_from_dict, position_to_dict, run_scenario
+from pbmref.rules.diplomacy.codec import position_from_dict, position_to_dict
+from pbmref.rulesets import get_ruleset
 
 SVG = "{http://www.w3.org/2000/svg}"
 HERE = Path(__file__).resolve().parent
@@ -147,7 +148,7 @@ def adjudicate(data: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any
     before = position_to_dict(position_from_dict(data))
     if "dislodged" in data:  # position_to_dict lists them with their retreats
         before["dislodged"] = data["dislodged"]
-    result = run_scenario(data)
+    result = get_ruleset(str(data.get("ruleset", "diplomacy"))).run_scenario(data)
     return before, list(result.events), dict(result.position)
 
 
