@@ -63,6 +63,7 @@ def test_accepted_mail(case: dict[str, Any]) -> None:
     if "pilot" in want:
         assert mail.pilot == want["pilot"]
     assert [c.format() for c in mail.commands] == want.get("commands", [])
+    assert [n for n, _ in checked.ignored] == want.get("ignored", [])
 
 
 @pytest.mark.parametrize("case", [c for c in MAILS if "errors" in c],

@@ -20,8 +20,9 @@ from typing import Any
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from pbmref.orders.errors import OrderSyntaxError
+from pbmref.orders.nearest import BETWEEN_ORDERS, ENVELOPE_WORDS, nearest
 
-__all__ = ["CATALOGUE", "Mistake", "explain_tweedekker", "label_of"]
+__all__ = ["CATALOGUE", "Mistake", "explain_one", "explain_tweedekker", "label_of"]
 
 
 # Where a mistake can stand: every spot of a move line (after each kind of
@@ -229,6 +230,17 @@ def label_of(exc: UnexpectedInput) -> str | None:
 
 def explain_tweedekker(exc: UnexpectedInput, line: str) -> OrderSyntaxError:
     """A Lark syntax error on ``line`` -> our ``OrderSyntaxError`` in plain words."""
+    return _explain(exc, line)[1]
+
+
+# Words a tweedekker line starts with, for "did you mean" (with the envelope's).
+SECTION_WORDS = ("PLANE", "ZEPPELIN")
+LINE_WORDS = (*SECTION_WORDS, "AIRCRAFT", "TAKEOFF", "LAND", "FIRE", *ENVELOPE_WORDS)
+RUNWAY_WORDS = ("ALPHA", "BETA", "GAMMA", "LEFT", "CENTRE", "CENTER", "RIGHT")
+
+
+def _explain(exc: UnexpectedInput, line: str) -> tuple[str | None, OrderSyntaxError]:
+    """(catalogue label, plain error) for one Lark syntax error on ``line``."""
     column = getattr(exc, "column", None)
     tok_text = ""
     width = 1
@@ -257,7 +269,7 @@ def explain_tweedekker(exc: UnexpectedInput, line: str) -> OrderSyntaxError:
         label = None
     plain_expected = expected_words(accepts)
     if label == "hex-or-heading":
-        return OrderSyntaxError(
+        return label, OrderSyntaxError(
             f"{tok_text} is a hex or a compass heading, and orders are not",
             column=column, width=width, expected=plain_expected,
             hint="orders are manoeuvres relative to your own heading: A ahead, L/R turn, "
@@ -269,21 +281,33 @@ def explain_tweedekker(exc: UnexpectedInput, line: str) -> OrderSyntaxError:
             what = "LAND needs a runway"
         elif "FDIR" in set(accepts or ()):
             what = "FIRE needs a direction"
-        return OrderSyntaxError(what, column=column, expected=plain_expected,
-                                hint=mistake.hint if mistake and "{" not in (mistake.hint or "")
-                                else None)
+        return "stops-early", OrderSyntaxError(
+            what, column=column, expected=plain_expected,
+            hint=mistake.hint if mistake and "{" not in (mistake.hint or "") else None)
+    if label in ("unknown-word", "runway", None):
+        words = RUNWAY_WORDS if label == "runway" else LINE_WORDS
+        meant = nearest(tok_text, words)
+        if meant is not None:
+            return label, OrderSyntaxError(
+                f"I cannot read {tok_text} here: did you mean {meant}?", column=column,
+                width=width, hint=f"write {meant}", suggestion=meant)
     if mistake is None:
-        return OrderSyntaxError(f"I cannot read {tok_text or 'this'} here", column=column,
-                                width=width, expected=plain_expected)
+        return label, OrderSyntaxError(f"I cannot read {tok_text or 'this'} here",
+                                       column=column, width=width, expected=plain_expected)
     fix = mistake.fix(tok_text) if mistake.fix else ""
     fmt = {"tok": tok_text, "fix": fix, "manoeuvres": _MANOEUVRES,
            "fire": "f-A f-L f-R f-B f-0"}
     hint = mistake.hint.format(**fmt) if mistake.hint else None
     first_word = column is not None and column == len(line) - len(line.lstrip()) + 1
     if mistake.label == "unknown-word" and first_word:
-        # A greeting or a signature without "-- " above it: say how to keep it.
-        hint = ("if this line is a greeting or a signature, write END on a line above it "
-                "(everything after END is ignored), or start it with #")
-    return OrderSyntaxError(
+        hint = BETWEEN_ORDERS
+    return label, OrderSyntaxError(
         mistake.message.format(**fmt), column=column, width=width,
         expected=mistake.expected or plain_expected, hint=hint)
+
+
+def explain_one(exc: UnexpectedInput, line: str) -> tuple[str | None, OrderSyntaxError]:
+    """(label, plain error) of one syntax error, while the parser stands where it
+    met it (a reader that skips the bad word and reads on calls this first; see
+    ``pbmref.orders.nearest.line_mistakes`` for the labels that matter there)."""
+    return _explain(exc, line)

@@ -11,6 +11,13 @@ The body is read by the ``read_body`` the caller passes (a ruleset's
 and returns the orders entry, raising ``pbmref.orders.errors`` exceptions.
 ``mail_lines`` and ``order_mail`` go the other way: an orders entry as the
 lines (and the whole mail) a player would write.
+
+Greetings and signatures: a body line the parser cannot read and that holds
+no order word (its errors are all ``prose``) is left out when it stands above
+the first order or envelope line or below the last one ("Hi referee,",
+"Viele Grüße" and a name, "Thanks!"); the body is then read again without
+it, and ``CheckedMail.ignored`` (or ``OrderErrors.ignored``) lists it so the
+reply can say so. ``read_mail_body`` does this for any body reader.
 """
 
 from __future__ import annotations
@@ -42,6 +49,7 @@ __all__ = [
     "format_entry",
     "mail_lines",
     "order_mail",
+    "read_mail_body",
 ]
 
 BodyReader = Callable[[str, list[tuple[int, str]]], dict[str, Any]]
@@ -54,10 +62,15 @@ class CheckedMail:
     mail: OrderMail
     player: str | None
     entry: dict[str, Any] | None
+    ignored: tuple[tuple[int, str], ...] = ()  # greetings and signatures left out
 
     def describe(self) -> list[str]:
         lines = self.mail.describe()
         lines.append(f"Player: {self.player}" if self.player else "Player: not identified")
+        if self.ignored:
+            from pbmref.orders.render import ignored_note
+
+            lines.append(ignored_note(self.ignored))
         if self.entry is None:
             lines.append("Orders: none in this mail")
         else:
@@ -170,19 +183,68 @@ def check_order_mail(
                 errors.append(exc)
     if who is not None and verify_password is not None:
         required = password_required(who) if callable(password_required) else password_required
-        try:
-            check_password(mail, lambda pw: verify_password(who, pw), required)
-        except OrderMailError as exc:
-            errors.append(exc)
+        # A PASSWORD line without a readable password has its own error already.
+        if mail.password is not None or not any(k == "PASSWORD" for _, k in mail.keyword_lines):
+            try:
+                check_password(mail, lambda pw: verify_password(who, pw), required)
+            except OrderMailError as exc:
+                errors.append(exc)
     entry: dict[str, Any] | None = None
+    ignored: tuple[tuple[int, str], ...] = ()
     if mail.body and who is not None:
-        try:
-            entry = read_body(who, list(mail.body))
-        except OrderMailError as exc:
-            errors.append(exc)
-        except Exception as exc:  # noqa: BLE001 - a body reader must not crash the mail
-            errors.append(OrderSyntaxError(
-                f"the orders could not be read ({type(exc).__name__}: {exc})",
-                rule="INTERNAL", hint="tell the game master; this is a referee bug"))
-    raise_all(errors)
-    return CheckedMail(mail, who, entry)
+        entry, ignored, body_errors = read_mail_body(read_body, mail, who)
+        errors.extend(body_errors)
+    raise_all(errors, ignored)
+    return CheckedMail(mail, who, entry, ignored)
+
+
+def read_mail_body(read_body: BodyReader, mail: OrderMail, player: str
+                   ) -> tuple[dict[str, Any] | None, tuple[tuple[int, str], ...],
+                         list[OrderMailError]]:
+    """The mail's body read by ``read_body``, greetings and signatures left out.
+
+    Returns ``(entry, ignored, errors)``: the orders entry (None when the body
+    holds errors, or nothing but greetings), the ``(line_no, text)`` lines
+    left out, and every error of the body (nothing raised).
+    """
+    body = list(mail.body)
+    entry, errors = _read(read_body, player, body)
+    if not errors:
+        return entry, (), []
+    noise = _noise(mail, body, errors)
+    if not noise:
+        return None, (), errors
+    ignored = tuple((n, t) for n, t in body if n in noise)
+    kept = [(n, t) for n, t in body if n not in noise]
+    if not kept:
+        return None, ignored, []
+    entry, errors = _read(read_body, player, kept)
+    return (None if errors else entry), ignored, errors
+
+
+def _read(read_body: BodyReader, player: str,
+          lines: list[tuple[int, str]]) -> tuple[dict[str, Any] | None, list[OrderMailError]]:
+    try:
+        return read_body(player, lines), []
+    except OrderMailError as exc:
+        return None, list(exc.errors)
+    except Exception as exc:  # noqa: BLE001 - a body reader must not crash the mail
+        return None, [OrderSyntaxError(
+            f"the orders could not be read ({type(exc).__name__}: {exc})",
+            rule="INTERNAL", hint="tell the game master; this is a referee bug")]
+
+
+def _noise(mail: OrderMail, body: list[tuple[int, str]],
+           errors: list[OrderMailError]) -> set[int]:
+    """Body lines that are greetings or signatures: prose above the first order
+    (or envelope line) or below the last one."""
+    by_line: dict[int, list[OrderMailError]] = {}
+    for e in errors:
+        if e.line_no is not None:
+            by_line.setdefault(e.line_no, []).append(e)
+    prose = {n for n, found in by_line.items() if all(e.prose for e in found)}
+    orders = [n for n, _ in mail.keyword_lines] + [n for n, _ in body if n not in prose]
+    if not orders:
+        return prose
+    first, last = min(orders), max(orders)
+    return {n for n in prose if n < first or n > last}

@@ -5,9 +5,11 @@ whatever the game; the body lines it hands on (with their line numbers in the
 mail as sent) are read by the ruleset's body parser (``pbmref.orders.bodies``).
 
 What it tolerates (shared/spec/orders.md): quoted reply text (``>`` lines,
-also a whole quoted report, and the "On ... wrote:" line above it), a ``-- ``
-signature or ``END``/``SIGNOFF`` (everything after is ignored), a forwarded
-or "Original Message" block, blank lines, ``#`` comments, any letter case,
+also a whole quoted report, and the "On ... wrote:" line above it, also in
+Dutch, German, French and Spanish and when the mail program wrapped it over
+two lines), a ``-- `` signature or ``END``/``SIGNOFF`` (everything after is
+ignored), a forwarded or "Original Message" block (in those languages too), a
+phone's "Sent from my iPhone", blank lines, ``#`` comments, any letter case,
 non-breaking spaces, Windows or old Mac line ends, a phone's full stops and
 dashes, and commas or semicolons between items. The game may be named in the
 Subject instead (``zep1 orders``, ``Re: [zep1] turn 7 report``); when the
@@ -57,19 +59,35 @@ _END_WORDS = {"END", "SIGNOFF", "SIGN-OFF", "ENDORDERS", "END-ORDERS"}
 _GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 _PHASE = re.compile(r"^[SFW]\d{4}[MRA]$", re.I)
 
-# Lines that end the body: signatures and forwarded or quoted-original blocks.
+# Lines that end the body: signatures and forwarded or quoted-original blocks
+# (Outlook's separator in English, German, Dutch, French and Spanish, and the
+# "From:" header line of a quoted original in those languages).
 _STOP = re.compile(
-    r"^(--|-- .*|_{10,}|-{3,}\s*original message\s*-{3,}|-{3,}\s*forwarded message\s*-{3,}"
-    r"|begin forwarded message:?|from:\s.*@.*)\s*$",
+    r"^(--|-- .*|_{10,}"
+    r"|-{3,}\s*(original message|ursprüngliche nachricht|oorspronkelijk bericht"
+    r"|message d'origine|mensaje original|forwarded message|weitergeleitete nachricht"
+    r"|doorgestuurd bericht|message transféré|mensaje reenviado)\s*-{3,}"
+    r"|begin forwarded message:?|(from|von|van|de|da)\s?:\s.*@.*)\s*$",
     re.I,
 )
 # A line drawn across: only dashes, stars, equals signs, dots (not "--").
 _RULER = re.compile(r"^\s*([-=*_~.+#]\s*){3,}$")
-# Lines to skip: the attribution above a quote, a phone's signature line.
+# The attribution above a quote: "On <date>, <name> wrote:" and its Dutch,
+# German, French and Spanish forms, where the name may follow the verb.
+_ATTRIBUTION = re.compile(
+    r"^(on\s.+\swrote|op\s.+\sschreef(\s.*)?|am\s.+\sschrieb(\s.*)?"
+    r"|le\s.+\sa\s+[ée]crit|el\s.+\sescribi[óo]"
+    r"|.+\s(wrote|schrieb|schreef|a\s+écrit|skrev|scrisse|escribió))\s?:\s*$",
+    re.I,
+)
+# Where a wrapped attribution starts: "On", "Op", "Am", "Le", "El" and a digit
+# or a day's name soon after.
+_ATTRIBUTION_START = re.compile(r"^(on|op|am|le|el)\s+\S", re.I)
+# Lines to skip: a phone's or a mail program's signature line.
 _SKIP = re.compile(
-    r"^(on .+ wrote:|.+ (wrote|schrieb|a écrit|skrev|scrisse|escribió)\s?:"
-    r"|sent from my .+|get outlook for .+|sent from .+ (mail|phone)|envoyé de mon .+"
-    r"|von meinem .+ gesendet)\s*$",
+    r"^(sent from my .+|get outlook for .+|sent from .+ (mail|phone)|envoyé de mon .+"
+    r"|von meinem .+ gesendet|gesendet von .+|verzonden (vanaf|met) .+"
+    r"|verstuurd (vanaf|met) .+|enviado desde (mi )?.+)\s*$",
     re.I,
 )
 
@@ -111,6 +129,8 @@ class OrderMail:
     turn_line_no: int | None = None  # where TURN / PHASE stood
     turn_line: str | None = None
     turn_column: int | None = None
+    # (line_no, keyword) of every envelope line, read or not: GAME, PASSWORD ...
+    keyword_lines: tuple[tuple[int, str], ...] = ()
 
     @property
     def has_orders(self) -> bool:
@@ -266,10 +286,12 @@ def scan_order_mail(subject: str, text: str, *, known_games: Iterable[str] | Non
     ended_at = None
     password_raw = None
     columns: dict[str, tuple[int, int]] = {}
+    keyword_lines: list[tuple[int, str]] = []
+    attribution = _attribution_lines(lines)
     for line_no, raw in enumerate(lines, 1):
         stripped = raw.strip()
-        if stripped.startswith(">") or stripped.startswith("\u203a"):
-            continue  # quoted text of a reply (rule: orders.md, Envelope)
+        if stripped.startswith(">") or stripped.startswith("\u203a") or line_no in attribution:
+            continue  # quoted text of a reply and the line above it (orders.md, Envelope)
         if _STOP.match(raw.rstrip("\r\n").replace("\u00a0", " ")) or stripped == "--":
             ended_at = line_no
             break
@@ -288,6 +310,7 @@ def scan_order_mail(subject: str, text: str, *, known_games: Iterable[str] | Non
         if word not in _ENVELOPE_WORDS:
             body.append((line_no, raw.rstrip("\r\n")))
             continue
+        keyword_lines.append((line_no, _keyword_of(word)))
         try:
             items: list[tuple[str, Token, Token | None]] = envelope_parser().parse(
                 cleaned)  # type: ignore[assignment]
@@ -347,8 +370,25 @@ def scan_order_mail(subject: str, text: str, *, known_games: Iterable[str] | Non
         turn_line_no=turn_at[1] if turn_at else None,
         turn_line=turn_at[2] if turn_at else None,
         turn_column=(columns.get("TURN") or columns.get("PHASE") or (None, 0))[0],
+        keyword_lines=tuple(keyword_lines),
     )
     return mail, errors
+
+
+def _attribution_lines(lines: list[str]) -> set[int]:
+    """Line numbers (from 1) of "On ... wrote:" lines, also one wrapped over two lines."""
+    found: set[int] = set()
+    plain = [clean_line(line).strip() for line in lines]
+    for i, text in enumerate(plain):
+        if not text or text.startswith(">"):
+            continue
+        if _ATTRIBUTION.match(text):
+            found.add(i + 1)
+        elif (_ATTRIBUTION_START.match(text) and i + 1 < len(plain)
+              and not plain[i + 1].startswith(">")
+              and _ATTRIBUTION.match(text + " " + plain[i + 1])):
+            found.update((i + 1, i + 2))
+    return found
 
 
 def _norm(kind: str, value: str) -> str:

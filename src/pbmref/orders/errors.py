@@ -37,7 +37,10 @@ class OrderMailError(Exception):
     ``rule``: the rule broken (``"M3"``), or ``"SYNTAX"``/``"ENVELOPE"``/...;
     ``message``: what is wrong, in plain words; ``expected``: what would have
     been right at that spot; ``hint``: how to fix it; ``width``: how many
-    characters the caret marks.
+    characters the caret marks; ``suggestion``: the order word the player
+    probably meant ("did you mean ZEPPELIN?"); ``prose``: the line holds no
+    order word at all, so above the first order or below the last one it is
+    a greeting or a signature (``pbmref.orders.check`` leaves such lines out).
     """
 
     kind = "error"
@@ -53,6 +56,8 @@ class OrderMailError(Exception):
         expected: str | None = None,
         hint: str | None = None,
         width: int = 1,
+        suggestion: str | None = None,
+        prose: bool = False,
     ) -> None:
         self.message = message
         self.rule = rule
@@ -62,6 +67,8 @@ class OrderMailError(Exception):
         self.expected = expected
         self.hint = hint
         self.width = max(1, width)
+        self.suggestion = suggestion
+        self.prose = prose
         super().__init__(self.summary())
 
     def summary(self) -> str:
@@ -158,17 +165,24 @@ class StaleTurnError(OrderMailError):
 
 
 class OrderErrors(OrderMailError):
-    """Several errors of one mail, raised together; reads as its first error."""
+    """Several errors of one mail, raised together; reads as its first error.
 
-    def __init__(self, errors: Sequence[OrderMailError]) -> None:
+    ``ignored``: the ``(line_no, text)`` lines left out of the mail as
+    greetings or signatures, so the reply can say so beside the errors.
+    """
+
+    def __init__(self, errors: Sequence[OrderMailError],
+                 ignored: Sequence[tuple[int, str]] = ()) -> None:
         if not errors:
             raise ValueError("OrderErrors needs at least one error")
         self._errors = tuple(errors)
+        self.ignored = tuple(ignored)
         first = self._errors[0]
         self.kind = first.kind
         super().__init__(
             first.message, rule=first.rule, line_no=first.line_no, line=first.line,
             column=first.column, expected=first.expected, hint=first.hint, width=first.width,
+            suggestion=first.suggestion, prose=first.prose,
         )
 
     @property
@@ -181,14 +195,26 @@ class OrderErrors(OrderMailError):
         return text + (f" (and {extra} more)" if extra > 0 else "")
 
 
-def raise_all(errors: Iterable[OrderMailError]) -> None:
-    """Raise nothing, the one error, or all of them as ``OrderErrors``."""
+def raise_all(errors: Iterable[OrderMailError],
+              ignored: Sequence[tuple[int, str]] = ()) -> None:
+    """Raise nothing, the one error, or all of them as ``OrderErrors``.
+
+    Each error is listed once: the same message on the same spot of the same
+    line (two ways of reading one line that found one mistake) is dropped.
+    With ``ignored`` lines the errors always come as ``OrderErrors``, which
+    carries them.
+    """
     found: list[OrderMailError] = []
+    seen: set[tuple[object, ...]] = set()
     for e in errors:
-        found.extend(e.errors)
-    if len(found) == 1:
+        for one in e.errors:
+            key = (one.line_no, one.column, one.rule, one.message)
+            if key not in seen:
+                seen.add(key)
+                found.append(one)
+    if len(found) == 1 and not ignored:
         raise found[0]
     if found:
         found.sort(key=lambda e: (e.line_no if e.line_no is not None else 0,
                                   e.column if e.column is not None else 0))
-        raise OrderErrors(found)
+        raise OrderErrors(found, ignored)

@@ -31,6 +31,7 @@ for NMR (FP17).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -47,13 +48,15 @@ from pbmref.orders.errors import (
     raise_all,
 )
 from pbmref.orders.lines import clean_line, grammar_text
+from pbmref.orders.nearest import ENVELOPE_WORDS, line_mistakes, nearest
 from pbmref.rules.fastplay.cards import Card
 from pbmref.rules.fastplay.legality import check_plane_orders
 from pbmref.rules.fastplay.orders import Burn, CardPlay, Entry, PlaneOrders
 from pbmref.rules.fastplay.state import GameState
 from pbmref.rules.hexgrid import Heading, HexNameError
 
-__all__ = ["ParsedLine", "entry_of", "entry_to_orders", "parse_body", "parse_line", "read_body"]
+__all__ = ["ParsedLine", "entry_of", "entry_to_orders", "parse_body", "parse_line", "read_body",
+           "read_line"]
 
 MOVES_PER_TURN = 3  # FP3
 _CARDS = "A, L, R, LS, RS, AF, ST, STL, STR or I"
@@ -144,90 +147,153 @@ def line_parser() -> Lark:
                 postlex=_KeepMistakes(), transformer=_ToLine(), maybe_placeholders=False)
 
 
-def _explain(exc: UnexpectedInput, text: str) -> OrderSyntaxError:
-    """Plain words for a line the grammar cannot read."""
-    column = getattr(exc, "column", None)
-    if isinstance(exc, UnexpectedToken) and exc.token.type != "$END":
-        tok = exc.token
-        word = str(tok)
-        width = len(word)
-        column = tok.column
-        kind = tok.type
-        if kind == "MISTAKE_MANOEUVRE":
-            return OrderSyntaxError(
-                f"{word} is a tweedekker manoeuvre, not a Fast Play card", rule="FP4",
-                column=column, width=width, expected=f"a card: {_CARDS}",
-                hint="LT and RT are written L and R; to stay in the hex, play ST, STL or STR")
-        if kind == "MISTAKE_SIDEFIRE":
-            return OrderSyntaxError(
-                f"{word}: a Fast Play plane fires only straight ahead", rule="FP7",
-                column=column, width=width, expected="f-A (fire, the default) or f-0 (hold fire)")
-        if kind == "MISTAKE_BOMB":
-            return OrderSyntaxError("there are no bombs in Fast Play", rule="FP3",
-                                    column=column, width=width)
-        if kind == "MISTAKE_AIRGAME":
-            return OrderSyntaxError(
-                f"{word.upper().rstrip(':')}: Fast Play has no zeppelins and no airfields",
-                rule="FP3", column=column, width=width,
-                expected="PLANE, move lines, ENTER <hex> <heading>, DUEL <pilot> or BURN CARD")
-        expected = exc.expected if hasattr(exc, "expected") else set()
-        if "HEX" in expected:
-            return OrderSyntaxError(f"{word} is not a hex name", rule="FP14", column=column,
-                                    width=width, expected="ENTER <hex> <heading>, e.g. ENTER A5 N")
-        if "HEADING" in expected:
-            return OrderSyntaxError(f"{word} is not a heading", rule="FP14", column=column,
-                                    width=width, expected="one of N NE SE S SW NW")
-        if "BURN_CHOICE" in expected:
-            return OrderSyntaxError(f"BURN {word}: a burning plane gives up a card or a "
-                                    "damage point", rule="FP12", column=column, width=width,
-                                    expected="BURN CARD or BURN DAMAGE")
-        if "FDIR" in expected:
-            return OrderSyntaxError(f"FIRE {word}: a Fast Play plane fires only straight "
-                                    "ahead", rule="FP7", column=column, width=width,
-                                    expected="FIRE A or FIRE 0")
-        if word.lower().startswith("f-"):
-            return OrderSyntaxError(f"{word} is not a Fast Play fire order", rule="FP7",
-                                    column=column, width=width,
-                                    expected="f-A (fire, the default) or f-0 (hold fire)")
-        if word[:1].isdigit():
-            return OrderSyntaxError(f"{word} is not how a move number is written",
-                                    column=column, width=width,
-                                    expected="a move number and a colon, like 1:")
-        return OrderSyntaxError(f"{word} is not a Fast Play card or order", rule="FP4",
-                                column=column, width=width, expected=f"a card: {_CARDS}")
-    # The line ended too soon.
+# Words a Fast Play line starts with, for "did you mean" (with the envelope's).
+_LINE_WORDS = ("PLANE", "AIRCRAFT", "ENTER", "DUEL", "BURN", "FIRE", *ENVELOPE_WORDS)
+# Cards written as another air game writes its manoeuvres: the card meant.
+_CARD_MEANT = {"LT": ("L", "to turn left, play L"), "RT": ("R", "to turn right, play R")}
+_STAY = "to stay in the hex, play ST (or STL, STR to turn there)"
+_FIRE = "f-A (fire, the default) or f-0 (hold fire)"
+
+
+def _explain(exc: UnexpectedInput, text: str) -> tuple[str | None, OrderSyntaxError]:
+    """(label, plain words) for one mistake in a line, with the labels of
+    ``pbmref.orders.nearest.line_mistakes`` ("unknown-word", "stops-early"...)."""
+    if not isinstance(exc, UnexpectedToken) or exc.token.type == "$END":
+        return "stops-early", _too_soon(text, getattr(exc, "column", None))
+    tok = exc.token
+    word = str(tok)
+    at: dict[str, Any] = {"column": tok.column, "width": len(word)}
+    kind = tok.type
+    if kind == "MISTAKE_MANOEUVRE":
+        card, how = _CARD_MEANT.get(word.upper(), ("ST", _STAY))
+        return "card-word", OrderSyntaxError(
+            f"{word} is not a Fast Play card: did you mean {card}?", rule="FP4",
+            expected=f"a card: {_CARDS}", hint=how, suggestion=card, **at)
+    if kind == "MISTAKE_SIDEFIRE":
+        return "fire", OrderSyntaxError(
+            f"{word}: a Fast Play plane fires only straight ahead", rule="FP7",
+            expected=_FIRE, **at)
+    if kind == "MISTAKE_BOMB":
+        return "fire", OrderSyntaxError("there are no bombs in Fast Play", rule="FP3", **at)
+    if kind == "MISTAKE_AIRGAME":
+        return "air-word", OrderSyntaxError(
+            f"{word.upper().rstrip(':')}: Fast Play has no zeppelins and no airfields",
+            rule="FP3",
+            expected="PLANE, move lines, ENTER <hex> <heading>, DUEL <pilot> or BURN CARD",
+            **at)
+    expected = exc.expected if hasattr(exc, "expected") else set()
+    if "HEX" in expected:
+        return "hex", OrderSyntaxError(f"{word} is not a hex name", rule="FP14",
+                                       expected="ENTER <hex> <heading>, e.g. ENTER A5 N", **at)
+    if "HEADING" in expected:
+        return "heading", OrderSyntaxError(f"{word} is not a heading", rule="FP14",
+                                           expected="one of N NE SE S SW NW", **at)
+    if "BURN_CHOICE" in expected:
+        return "burn", OrderSyntaxError(
+            f"BURN {word}: a burning plane gives up a card or a damage point", rule="FP12",
+            expected="BURN CARD or BURN DAMAGE", **at)
+    if "FDIR" in expected:
+        return "fire", OrderSyntaxError(
+            f"FIRE {word}: a Fast Play plane fires only straight ahead", rule="FP7",
+            expected="FIRE A or FIRE 0", **at)
+    if word.lower().startswith("f-"):
+        return "fire", OrderSyntaxError(f"{word} is not a Fast Play fire order", rule="FP7",
+                                        expected=_FIRE, **at)
+    if word[:1].isdigit():
+        return "move-number-without-colon", OrderSyntaxError(
+            f"{word} is not how a move number is written",
+            expected="a move number and a colon, like 1:", **at)
+    meant = nearest(word, _LINE_WORDS)
+    if meant is not None:
+        return "unknown-word", OrderSyntaxError(
+            f"I cannot read {word} here: did you mean {meant}?", rule="FP4",
+            hint=f"write {meant}", suggestion=meant, **at)
+    return "unknown-word", OrderSyntaxError(f"{word} is not a Fast Play card or order",
+                                            rule="FP4", expected=f"a card: {_CARDS}", **at)
+
+
+def _too_soon(text: str, column: int | None) -> OrderSyntaxError:
+    """The line ended before it said enough."""
     words = text.split()
     head = words[0].lower().rstrip(":") if words else ""
+    end = len(text.rstrip()) + 1
     if head == "enter":
-        return OrderSyntaxError("ENTER needs a hex and a heading", rule="FP14",
-                                column=len(text.rstrip()) + 1,
+        return OrderSyntaxError("ENTER needs a hex and a heading", rule="FP14", column=end,
                                 expected="ENTER <hex> <heading>, e.g. ENTER A5 N")
     if head == "duel":
-        return OrderSyntaxError("DUEL needs the other pilot's name", rule="FP15",
-                                column=len(text.rstrip()) + 1, expected="DUEL <pilot>")
+        return OrderSyntaxError("DUEL needs the other pilot's name", rule="FP15", column=end,
+                                expected="DUEL <pilot>")
     if head == "burn":
-        return OrderSyntaxError("BURN needs CARD or DAMAGE", rule="FP12",
-                                column=len(text.rstrip()) + 1,
+        return OrderSyntaxError("BURN needs CARD or DAMAGE", rule="FP12", column=end,
                                 expected="BURN CARD or BURN DAMAGE")
     if head == "fire":
-        return OrderSyntaxError("FIRE needs A or 0", rule="FP7",
-                                column=len(text.rstrip()) + 1, expected="FIRE A or FIRE 0")
+        return OrderSyntaxError("FIRE needs A or 0", rule="FP7", column=end,
+                                expected="FIRE A or FIRE 0")
     return OrderSyntaxError("this line ends too soon", column=column,
                             expected=f"a card: {_CARDS}")
 
 
 def parse_line(text: str, line_no: int | None = None) -> ParsedLine:
-    """Parse one body line; raises ``OrderSyntaxError`` with line and column."""
+    """Parse one body line; raises ``OrderSyntaxError`` with line and column.
+
+    The first mistake of the line is raised; ``read_line`` gives them all.
+    """
+    parsed, errors = read_line(text, line_no)
+    if errors:
+        raise errors[0]
+    assert parsed is not None
+    return parsed
+
+
+_MAX_SKIPS = 12  # bad words skipped in one line before the reader gives up on it
+
+
+def read_line(text: str, line_no: int | None = None
+              ) -> tuple[ParsedLine | None, list[OrderMailError]]:
+    """Parse one body line and keep going past its mistakes.
+
+    Returns what the line says without the words that could not be read
+    (None when nothing of it can be read), and every mistake of the line.
+    """
     cleaned = clean_line(text)
     try:
         result = line_parser().parse(cleaned)
-    except UnexpectedInput as exc:
-        raise _explain(exc, cleaned).at(line_no, text) from None
+        assert isinstance(result, ParsedLine)
+        return result, []
+    except UnexpectedInput:
+        pass
     except LarkError as exc:  # pragma: no cover - kept readable
-        raise OrderSyntaxError(f"cannot read this line ({exc})", line_no=line_no,
-                               line=text) from None
-    assert isinstance(result, ParsedLine)
-    return result
+        return None, [OrderSyntaxError(f"cannot read this line ({exc})", line_no=line_no,
+                                       line=text)]
+    explained: list[tuple[str | None, OrderSyntaxError]] = []
+    met: list[UnexpectedInput] = []
+
+    def skip(exc: UnexpectedInput) -> bool:
+        met.append(exc)
+        explained.append(_explain(exc, cleaned))
+        return (isinstance(exc, UnexpectedToken) and exc.token.type != "$END"
+                and len(met) < _MAX_SKIPS)
+
+    parsed: ParsedLine | None = None
+    try:
+        result = line_parser().parse(cleaned, on_error=skip)
+        parsed = result if isinstance(result, ParsedLine) else None
+    except UnexpectedInput as exc:
+        if not any(exc is m for m in met):
+            explained.append(_explain(exc, cleaned))
+    except LarkError:  # pragma: no cover - what was found is explained below
+        pass
+    errors = line_mistakes(explained, cleaned, _order_read(parsed))
+    return parsed, [e.at(line_no, text) for e in errors]
+
+
+def _order_read(parsed: ParsedLine | None) -> bool:
+    """Does what was read of a line hold an order word (beyond a lone letter)?"""
+    if parsed is None:
+        return False
+    if parsed.kind != "move" or parsed.move_no is not None:
+        return True
+    return any(i.kind != "card" or len(i.value) > 1 for i in parsed.items)
 
 
 @dataclass(slots=True)
@@ -235,6 +301,7 @@ class _Src:
     line_no: int | None
     text: str
     parsed: ParsedLine
+    broken: bool = False  # the line had words that could not be read (reported)
 
 
 @dataclass(slots=True)
@@ -245,6 +312,8 @@ class _Draft:
     burn: _Src | None = None
     plane_given: bool = False  # a PLANE header or a move line was written
     errors: list[OrderMailError] = field(default_factory=list)
+    unread: set[int] = field(default_factory=set)  # moves held by lines that could not be read
+    unread_turn_line: bool = False  # an ENTER, DUEL or BURN line that could not be read
 
 
 def _err(cls: type[OrderMailError], src: _Src | None, message: str, rule: str,
@@ -260,20 +329,32 @@ def _err(cls: type[OrderMailError], src: _Src | None, message: str, rule: str,
 
 # Lines given at most once a mail, and the rule each belongs to.
 _ONE_LINE_RULE = {"enter": "FP14", "duel": "FP15", "burn": "FP12"}
+_MOVE_NO = re.compile(r"^\s*(?:(?:move|m|plane)\s*)?([1-9])\s*[:).\]]", re.I)
+_TURN_LINE = re.compile(r"^\s*(enter|duel|burn)\b", re.I)
 
 
 def _collect(draft: _Draft, lines: Iterable[tuple[int | None, str]], numbered: bool = False,
              section: str = "") -> None:
     next_no = 1
     for index, (line_no, text) in enumerate(lines):
-        try:
-            parsed = parse_line(text, line_no)
-        except OrderMailError as exc:
+        parsed, problems = read_line(text, line_no)
+        for exc in problems:
             if section:
                 exc.section = section  # type: ignore[attr-defined]
             draft.errors.append(exc)
+        if parsed is None:
+            # What the line held is unknown: checks that depend on it wait.
+            written = _MOVE_NO.match(clean_line(text))
+            if written is not None:
+                draft.unread.add(int(written.group(1)))
+                next_no = int(written.group(1)) + 1
+            elif _TURN_LINE.match(text):
+                draft.unread_turn_line = True
+            elif not any(e.prose for e in problems):
+                draft.unread.add(index + 1 if numbered else next_no)
+                next_no += 1
             continue
-        src = _Src(line_no, text, parsed)
+        src = _Src(line_no, text, parsed, broken=bool(problems))
         if parsed.kind in _ONE_LINE_RULE:
             if getattr(draft, parsed.kind) is not None:
                 draft.errors.append(_err(OrderSyntaxError, src,
@@ -307,6 +388,8 @@ def _collect(draft: _Draft, lines: Iterable[tuple[int | None, str]], numbered: b
 def _play(src: _Src, errors: list[OrderMailError], section: str) -> CardPlay | None:
     cards = [i for i in src.parsed.items if i.kind == "card"]
     fires = [i for i in src.parsed.items if i.kind == "fire"]
+    if not cards and src.broken:
+        return None  # its card could not be read: that error is reported
     if not cards:
         errors.append(_err(OrderSyntaxError, src, "a move needs a card", "FP4",
                            section=section, expected=f"a card: {_CARDS}"))
@@ -339,8 +422,11 @@ def _finish(state: GameState, player: str, draft: _Draft,
             section: str = "") -> PlaneOrders:
     errors = draft.errors
     moves: list[CardPlay | None] = [None] * MOVES_PER_TURN
+    unknown = set(draft.unread)  # moves whose card is not known
     for no, src in draft.moves.items():
         moves[no - 1] = _play(src, errors, section)
+        if moves[no - 1] is None:
+            unknown.add(no)
     while moves and moves[-1] is None:
         moves.pop()
     board = state.board
@@ -355,11 +441,12 @@ def _finish(state: GameState, player: str, draft: _Draft,
     duel = draft.duel.parsed.pilot if draft.duel is not None else None
     burn = Burn.parse(draft.burn.parsed.burn) if draft.burn is not None else None
     orders = PlaneOrders(tuple(moves), enter, duel, burn)
-    # With lines that could not be read, only the card counts (FP4, FP6) are
-    # certain; the path (FP13) and the rest wait for a readable mail.
-    broken = bool(errors)
+    # The card counts (FP4, FP6), ENTER, DUEL and BURN are checked whatever
+    # else is wrong; the path (FP13) up to the first move whose card is not known.
+    known_until = 0 if draft.unread_turn_line else min(unknown, default=MOVES_PER_TURN + 1) - 1
     for problem in check_plane_orders(state, player, orders):
-        if broken and problem.rule not in ("FP4", "FP6"):
+        if problem.part == "move" and problem.rule not in ("FP4", "FP6") and (
+                problem.move > known_until):
             continue
         if problem.part == "move":
             msrc = draft.moves.get(problem.move)

@@ -16,7 +16,7 @@ from pbmref.orders.errors import (
     StaleTurnError,
 )
 
-__all__ = ["render_error", "render_errors"]
+__all__ = ["ignored_note", "render_error", "render_error_list", "render_errors"]
 
 _INDENT = "    "
 _MAX_SHOWN = 20  # errors listed in one reply; the rest are counted
@@ -53,13 +53,24 @@ def render_error(error: OrderMailError) -> str:
             col = error.column - 1 - start
             width = max(1, min(error.width, len(text) - col))
             lines.append(_INDENT + " " * col + "^" * width)
-    message = _clip(error.message) + _rule_words(error.rule)
-    lines.append(f"{_INDENT}Problem: {_sentence(message)}")
+    message, question = _question(error)
+    message = _clip(message) + _rule_words(error.rule)
+    lines.append(f"{_INDENT}Problem: {_sentence(message)}" + (f" {question}" if question else ""))
     if error.expected:
         lines.append(f"{_INDENT}Expected: {_sentence(_clip(error.expected))}")
     if error.hint:
         lines.append(f"{_INDENT}How to fix: {_sentence(_clip(error.hint))}")
     return "\n".join(lines)
+
+
+def _question(error: OrderMailError) -> tuple[str, str]:
+    """The message, and its "did you mean" as a sentence of its own (after the rule)."""
+    if error.suggestion:
+        ask = f"did you mean {error.suggestion}?"
+        if error.message.endswith(ask):
+            head = error.message[:-len(ask)].rstrip(" :;,")
+            return head, "D" + ask[1:]
+    return error.message, ""
 
 
 def _sentence(text: str) -> str:
@@ -72,31 +83,72 @@ def _sentence(text: str) -> str:
     return text if text[-1] in ".!?" else text + "."
 
 
+_ACCEPTED = "Your orders were accepted."
+_AGAIN = "Please send the whole mail again, corrected. Send HELP for the order words."
+
+
 def render_errors(errors: OrderMailError | Iterable[OrderMailError]) -> str:
-    """A list of errors as the reply text for a mail that was not accepted."""
+    """The whole reply text for a mail that was not accepted: what is wrong,
+    line by line, and (once) that nothing was changed."""
+    return _render(errors, whole=True)
+
+
+def render_error_list(errors: OrderMailError | Iterable[OrderMailError]) -> str:
+    """What is wrong with a refused mail, line by line, for a reply that says
+    itself that the mail was not accepted, nothing was changed and which
+    orders stay in force (so none of that is said twice)."""
+    return _render(errors, whole=False)
+
+
+def _render(errors: OrderMailError | Iterable[OrderMailError], *, whole: bool) -> str:
     found: list[OrderMailError] = []
+    ignored: tuple[tuple[int, str], ...] = ()
     if isinstance(errors, OrderMailError):
         found.extend(errors.errors)
+        ignored = tuple(getattr(errors, "ignored", ()))
     else:
         for e in errors:
             found.extend(e.errors)
+            ignored += tuple(getattr(e, "ignored", ()))
     if not found:
-        return "Your orders were accepted."
+        return _ACCEPTED
     ordered = _ordered(found)
     blocks = [render_error(e) for e in ordered[:_MAX_SHOWN]]
     count = len(found)
     if count > _MAX_SHOWN:
         blocks.append(f"... and {count - _MAX_SHOWN} more problems, not shown here.")
-    if all(isinstance(e, StaleTurnError) for e in found):
+    if ignored:
+        blocks.append(ignored_note(ignored))
+    what = "a problem" if count == 1 else f"{count} problems"
+    if not whole:
+        intro = f"The mail has {what}:"
+    elif all(isinstance(e, StaleTurnError) for e in found):
         intro = "Your mail was NOT used: it is for another turn."
     elif all(isinstance(e, IdentityError) for e in found):
         intro = "Your mail was NOT used: it could not be matched to your game."
     else:
-        what = "a problem" if count == 1 else f"{count} problems"
         intro = f"Your orders were NOT accepted: the mail has {what}."
-    outro = ("Nothing was changed: your earlier orders (if any) stay in force.\n"
-             "Please send the whole mail again, corrected. Send HELP for the order words.")
+    outro = ("Nothing was changed: your earlier orders (if any) stay in force.\n" + _AGAIN
+             if whole else _AGAIN)
     return "\n\n".join([intro, *blocks, outro]) + "\n"
+
+
+_MAX_NOTE = 240  # characters of the one line that lists what was left out
+
+
+def ignored_note(ignored: Iterable[tuple[int, str]]) -> str:
+    """One line saying which lines were left out as greetings or signatures.
+
+    >>> ignored_note([(1, "Hi,"), (9, "Hans")])
+    'Left out as greeting or signature, not orders: "Hi," (line 1), "Hans" (line 9).'
+    """
+    parts = []
+    for line_no, text in ignored:
+        shown = " ".join(text.split())
+        shown = shown if len(shown) <= 30 else shown[:27] + "..."
+        parts.append(f'"{shown}" (line {line_no})')
+    note = "Left out as greeting or signature, not orders: " + ", ".join(parts)
+    return _clip(note, _MAX_NOTE) + ("" if note.endswith(".") or len(note) > _MAX_NOTE else ".")
 
 
 def _ordered(errors: Sequence[OrderMailError]) -> list[OrderMailError]:

@@ -14,13 +14,14 @@ as one ``OrderErrors``. Rule numbers refer to ``shared/rules/tweedekker.md``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, NamedTuple
 
 from lark import Lark, Token, Transformer
-from lark.exceptions import LarkError, UnexpectedInput, VisitError
+from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken, VisitError
 
 from pbmref.orders.errors import (
     IllegalOrderError,
@@ -30,6 +31,7 @@ from pbmref.orders.errors import (
     raise_all,
 )
 from pbmref.orders.lines import clean_line, grammar_text
+from pbmref.orders.nearest import line_mistakes
 from pbmref.rules.hexgrid import Heading
 from pbmref.rules.tweedekker.orders import (
     FireDir,
@@ -49,6 +51,7 @@ __all__ = [
     "parse_position_body",
     "parse_line",
     "read_body",
+    "read_line",
     "MOVES_PER_TURN",
 ]
 
@@ -193,22 +196,72 @@ def bare_parser() -> Lark:
 
 
 def parse_line(text: str, line_no: int | None = None) -> ParsedLine:
-    """Parse one body line; raises ``OrderSyntaxError`` with line and column."""
+    """Parse one body line; raises ``OrderSyntaxError`` with line and column.
+
+    The first mistake of the line is raised; ``read_line`` gives them all.
+    """
+    parsed, errors = read_line(text, line_no)
+    if errors:
+        raise errors[0]
+    assert parsed is not None
+    return parsed
+
+
+_MAX_SKIPS = 12  # bad words skipped in one line before the reader gives up on it
+
+
+def read_line(text: str, line_no: int | None = None
+              ) -> tuple[ParsedLine | None, list[OrderMailError]]:
+    """Parse one body line and keep going past its mistakes.
+
+    Returns what the line says, read without the words that could not be
+    read (None when nothing of it can be read), and every mistake of the
+    line in plain words (``pbmref.orders.nearest.line_mistakes``).
+    """
     cleaned = clean_line(text)
     try:
         result = line_parser().parse(cleaned)
-    except UnexpectedInput as exc:
-        from pbmref.orders.catalogue import explain_tweedekker
-
-        raise explain_tweedekker(exc, cleaned).at(line_no, text) from None
+        assert isinstance(result, ParsedLine)
+        return result, []
+    except UnexpectedInput:
+        pass
     except VisitError as exc:  # pragma: no cover - a transformer bug, kept readable
-        raise OrderSyntaxError(f"cannot read this line ({exc.orig_exc})", line_no=line_no,
-                               line=text) from None
+        return None, [OrderSyntaxError(f"cannot read this line ({exc.orig_exc})",
+                                       line_no=line_no, line=text)]
     except LarkError as exc:  # pragma: no cover
-        raise OrderSyntaxError(f"cannot read this line ({exc})", line_no=line_no,
-                               line=text) from None
-    assert isinstance(result, ParsedLine)
-    return result
+        return None, [OrderSyntaxError(f"cannot read this line ({exc})", line_no=line_no,
+                                       line=text)]
+    from pbmref.orders.catalogue import explain_one
+
+    found: list[UnexpectedInput] = []
+    explained: list[tuple[str | None, OrderSyntaxError]] = []
+
+    def skip(exc: UnexpectedInput) -> bool:
+        found.append(exc)
+        explained.append(explain_one(exc, cleaned))
+        return (isinstance(exc, UnexpectedToken) and exc.token.type != "$END"
+                and len(found) < _MAX_SKIPS)
+
+    parsed: ParsedLine | None = None
+    try:
+        result = line_parser().parse(cleaned, on_error=skip)
+        parsed = result if isinstance(result, ParsedLine) else None
+    except UnexpectedInput as exc:
+        if not any(exc is f for f in found):
+            explained.append(explain_one(exc, cleaned))
+    except LarkError:  # pragma: no cover - what was found is explained below
+        pass
+    errors = line_mistakes(explained, cleaned, _order_read(parsed))
+    return parsed, [e.at(line_no, text) for e in errors]
+
+
+def _order_read(parsed: ParsedLine | None) -> bool:
+    """Does what was read of a line hold an order word (beyond a lone letter)?"""
+    if parsed is None:
+        return False
+    if parsed.kind != "move" or parsed.move_no is not None:
+        return True
+    return any(i.kind != "man" or len(i.text) > 1 for i in parsed.items)
 
 
 # ---------------------------------------------------------------------------
@@ -221,6 +274,7 @@ class _Src:
     text: str
     parsed: ParsedLine
     move_no: int = 0
+    broken: bool = False  # the line had words that could not be read (reported)
 
 
 @dataclass(slots=True)
@@ -236,6 +290,7 @@ class _Draft:
     takeoff: _Src | None = None
     land: _Src | None = None
     errors: list[OrderMailError] = field(default_factory=list)
+    unread: set[tuple[str, int]] = field(default_factory=set)  # moves held by unread lines
 
 
 def _err(cls: type[OrderMailError], src: _Src | None, message: str, rule: str, *,
@@ -274,6 +329,10 @@ def _place(draft: _Draft, section: str, src: _Src, explicit_no: int | None,
     return no + 1
 
 
+_SECTIONS = {"PLANE": "plane", "AIRCRAFT": "plane", "ZEPPELIN": "zeppelin"}
+_MOVE_NO = re.compile(r"^\s*(?:(?:move|m|plane|zeppelin|zep|z)\s*)?([1-9])\s*[:).\]]", re.I)
+
+
 def _collect(lines: Iterable[tuple[int | None, str]], default_section: str = "plane",
              numbered: bool = False) -> _Draft:
     """Parse lines and sort them into sections (orders.md, body)."""
@@ -281,12 +340,24 @@ def _collect(lines: Iterable[tuple[int | None, str]], default_section: str = "pl
     section = default_section
     next_no = {"plane": 1, "zeppelin": 1}
     for index, (line_no, text) in enumerate(lines):
-        try:
-            parsed = parse_line(text, line_no)
-        except OrderMailError as exc:
-            draft.errors.append(exc)
+        parsed, problems = read_line(text, line_no)
+        draft.errors.extend(problems)
+        # A misspelt section word ("zeplin") still starts its section.
+        meant = next((e.suggestion for e in problems if e.suggestion in _SECTIONS), None)
+        if meant is not None:
+            section = _SECTIONS[meant]
+            setattr(draft, f"{section}_given", True)
+        if parsed is None:
+            # A line that held a move ("3: RR", "RR") still takes its number.
+            written = _MOVE_NO.match(clean_line(text))
+            if written is not None:
+                draft.unread.add((section, int(written.group(1))))
+                next_no[section] = int(written.group(1)) + 1
+            elif meant is None and not any(e.prose for e in problems):
+                draft.unread.add((section, next_no[section]))
+                next_no[section] += 1
             continue
-        src = _Src(line_no, text, parsed)
+        src = _Src(line_no, text, parsed, broken=bool(problems))
         kind = parsed.kind
         if kind in ("takeoff", "land"):
             slot = "takeoff" if kind == "takeoff" else "land"
@@ -334,7 +405,9 @@ def _plane_move(src: _Src, plane: Aircraft, errors: list[OrderMailError],
     """One PLANE move line -> Move, with the per-move checks (M2, V4, F2)."""
     no = src.move_no
     manoeuvres = [i for i in src.parsed.items if i.kind == "man"]
-    if not manoeuvres:
+    if not manoeuvres and src.broken:
+        man = Manoeuvre.A  # its manoeuvre could not be read: that error is reported
+    elif not manoeuvres:
         errors.append(_err(
             IllegalOrderError, src, f"PLANE move {no} has no manoeuvre", "M2",
             column=src.parsed.move_col or 1,
@@ -423,8 +496,10 @@ def _check_plane(state: GameState, plane: Aircraft, draft: _Draft) -> PlaneOrder
             IllegalOrderError, src, "0 (no move) may not be move 1 of a turn: it would stall",
             "M3", item=man, hint="fly move 1 as A, L, R, LS or RS"))
     if len(moves) >= 2 and moves[1].manoeuvre is Manoeuvre.ZERO and 2 in draft.plane:
-        if len(moves) < 3 or moves[2].manoeuvre is not Manoeuvre.ZERO:
-            src3 = draft.plane.get(3)
+        src3 = draft.plane.get(3)
+        unread = ("plane", 3) in draft.unread or (src3 is not None and src3.broken and not any(
+            i.kind == "man" for i in src3.parsed.items))
+        if not unread and (len(moves) < 3 or moves[2].manoeuvre is not Manoeuvre.ZERO):
             src = src3 or draft.plane[2]
             man3 = (next((i for i in src3.parsed.items if i.kind == "man"), None)
                     if src3 else None)
