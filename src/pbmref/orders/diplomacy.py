@@ -28,6 +28,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from pbmref.orders.errors import IllegalOrderError, OrderMailError, OrderSyntaxError, raise_all
 from pbmref.orders.lines import clean_line, grammar_text
+from pbmref.orders.nearest import ENVELOPE_WORDS, nearest
 from pbmref.rules.diplomacy.adjust import balance, build_problem
 from pbmref.rules.diplomacy.dirigible import UPKEEP
 from pbmref.rules.diplomacy.legal import movement_problem, retreat_problem
@@ -122,33 +123,84 @@ _EXPECTED_WORDS = {
 }
 
 
+# What a line may hold next, most telling first; a few are named, not all.
+_EXPECTED_ORDER = ("ARROW", "SUPPORT", "CONVOY", "HOLD", "DEVASTATE", "DISBAND", "RETREAT",
+                   "WORD", "ARMY", "SLASH", "LPAR", "COAST", "RPAR", "VIA", "CONVOY_WORD",
+                   "$END")
+_MAX_EXPECTED = 4
+_MAX_FIX = 70  # characters of a fix, so it fits a phone's line
+
+# The shape of an order, in the words of the phase (for "How to fix").
+_LOOKS_LIKE = {
+    "M": "orders look like A Par - Bur, F Lon S F Nth - Eng, D Mun devastate",
+    "R": "a retreat looks like A Mun - Boh; or write Disband A Mun",
+    "A": "one a line: Build A Par, Disband A War or Waive",
+    "": "orders look like A Par - Bur, F Lon S F Nth - Eng or Build A Ber",
+}
+_UNIT_TOKENS = ("ARMY", "FLEET", "DIRIGIBLE")
+# Words an order line starts with, for "did you mean".
+_ORDER_WORDS = ("Build", "Disband", "Waive", "Remove", "Army", "Fleet", "Dirigible")
+
+
 def _expected_text(expected: Iterable[str]) -> str:
+    names = set(expected)
     words: list[str] = []
-    for name in sorted(expected):
+    for name in _EXPECTED_ORDER:
         w = _EXPECTED_WORDS.get(name)
-        if w and w not in words:
+        if name in names and w and w not in words:
             words.append(w)
-    return ", ".join(words) if words else "an order such as 'A Par - Bur'"
+    if not words:
+        return "an order such as 'A Par - Bur'"
+    words = words[:_MAX_EXPECTED]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
-def _syntax_error(e: UnexpectedInput, text: str, line_no: int | None) -> OrderSyntaxError:
+def _looks_like(phase: str) -> str:
+    return _LOOKS_LIKE.get(phase, _LOOKS_LIKE[""])
+
+
+def _next_orders(text: str, start: int) -> list[str]:
+    """The orders written on after ``start`` (0-based), each from its unit type:
+    ``"F Edi  A Lvp"`` -> ``["F Edi", "A Lvp"]``."""
+    pieces = re.split(r"(?i)(?:^|\s)(?=(?:a|f|d|army|fleet|dirigible)\s+[A-Za-z])",
+                      text[start:])
+    return [" ".join(p.split()) for p in pieces if p.strip()]
+
+
+def _syntax_error(e: UnexpectedInput, text: str, line_no: int | None,
+                  phase: str = "") -> OrderSyntaxError:
     column = getattr(e, "column", None)
+    clean = clean_line(text)
     if isinstance(e, UnexpectedEOF) or (isinstance(e, UnexpectedToken) and e.token.type == "$END"):
         expected = _expected_text(getattr(e, "expected", ()) or ())
         return OrderSyntaxError(
-            f"the order stops too soon: expected {expected}",
-            line_no=line_no, line=text, column=len(text.rstrip()) + 1, expected=expected,
-            hint="a whole order looks like 'A Par - Bur', 'F Lon S F Nth - Eng' or 'Build A Ber'",
-        )
+            "the order stops too soon", line_no=line_no, line=text,
+            column=len(text.rstrip()) + 1, expected=expected, hint=_looks_like(phase))
     if isinstance(e, UnexpectedToken):
         tok = e.token
-        expected = _expected_text(e.expected)
-        return OrderSyntaxError(
-            f"'{tok}' is not expected here: expected {expected}",
-            line_no=line_no, line=text, column=column, width=max(1, len(str(tok))),
-            expected=expected,
-            hint="orders look like 'A Par - Bur', 'F Nth C A Lon - Bel', 'D Mun devastate'",
-        )
+        col = tok.column or 1
+        at = {"line_no": line_no, "line": text, "column": col, "width": max(1, len(str(tok)))}
+        first = clean.split()[0] if clean.split() else ""
+        meant = nearest(first, (*_ORDER_WORDS, *ENVELOPE_WORDS)) if col > 1 else None
+        if meant is not None:
+            return OrderSyntaxError(
+                f"I cannot read {first} here: did you mean {meant}?", line_no=line_no,
+                line=text, column=len(clean) - len(clean.lstrip()) + 1, width=len(first),
+                hint=f"write {meant}", suggestion=meant)
+        if tok.type in _UNIT_TOKENS + ("BUILD", "DISBAND", "WAIVE") and col > 1:
+            # A second order on the line: "Build F Lon, F Edi", "A Par - Bur A Mar - Spa".
+            building = first.lower() in ("build", "builds")
+            prefix = "Build " if building else ""
+            rest = [prefix + r if building and not r.lower().startswith("build") else r
+                    for r in _next_orders(clean, col - 1)] or [str(tok)]
+            every = [" ".join(clean[:col - 1].split()), *rest]
+            lines = "one a line: " + " / ".join(every)
+            return OrderSyntaxError(
+                f"one {'build' if building else 'order'} a line: {rest[0]} goes on a line "
+                "of its own", **at,
+                hint=lines if len(lines) <= _MAX_FIX else "put each on a line of its own")
+        return OrderSyntaxError(f"'{tok}' is not expected here", **at,
+                                expected=_expected_text(e.expected), hint=_looks_like(phase))
     assert isinstance(e, UnexpectedCharacters)
     pos = e.pos_in_stream or 0
     ch = text[pos] if pos < len(text) else "?"
@@ -188,6 +240,15 @@ def _place(tree: Tree[Token], text: str, line_no: int | None) -> Place:
         if len(words) > 1 and first is not None:
             rest = " ".join(str(w) for w in words[1:])
             hint = f"is a '-' missing? e.g. '{words[0]} - {rest}'"
+        leading = start == len(text) - len(text.lstrip()) + 1  # no unit type before it
+        meant = nearest(written, _province_names() + (ENVELOPE_WORDS if leading else ()))
+        if meant is not None:
+            abbr = standard_map().lookup(meant)
+            raise OrderSyntaxError(
+                f"'{written}' is not a province of the map: did you mean {meant}?",
+                line_no=line_no, line=text, column=start, width=max(1, end - start),
+                hint=f"write {meant}" + (f" (or {display(abbr)})" if abbr else ""),
+                suggestion=meant)
         raise OrderSyntaxError(
             f"'{written}' is not a province of the map",
             line_no=line_no, line=text, column=start, width=max(1, end - start),
@@ -197,15 +258,25 @@ def _place(tree: Tree[Token], text: str, line_no: int | None) -> Place:
     return Place(prov, coast, start, max(1, end - start), written)
 
 
+@lru_cache(maxsize=1)
+def _province_names() -> tuple[str, ...]:
+    """Every province's full name ("Yorkshire", "North Sea"), for "did you mean"."""
+    return tuple(p.name for p in standard_map().provinces.values())
+
+
 def parse_line(text: str, line_no: int | None = None) -> ParsedOrder:
     """Read one order line (syntax and province names only)."""
+    return _parse_line(text, line_no)
+
+
+def _parse_line(text: str, line_no: int | None, phase: str = "") -> ParsedOrder:
     clean = _HYPHENATED.sub(r"\1 \2", clean_line(text))
     if not clean.strip():
         raise OrderSyntaxError("the line is empty", line_no=line_no, line=text)
     try:
         tree = _parser().parse(clean)
     except UnexpectedInput as e:
-        raise _syntax_error(e, text, line_no) from None
+        raise _syntax_error(e, text, line_no, phase) from None
     action = str(tree.data)
     kind: UnitType | None = None
     place: Place | None = None
@@ -253,11 +324,35 @@ def parse_line(text: str, line_no: int | None = None) -> ParsedOrder:
 # From a parsed line to the engine's order
 
 
-def _illegal(p: ParsedOrder, message: str, rule: str, at: Place | None = None) -> IllegalOrderError:
+def _illegal(p: ParsedOrder, message: str, rule: str, at: Place | None = None,
+             hint: str | None = None) -> IllegalOrderError:
+    # The rule is named once, by the reply: "... (rule DD7)", not "(DD7) (rule DD7)".
+    message = re.sub(rf"\s*\({re.escape(rule)}\)", "", message) if rule else message
     return IllegalOrderError(
         message, rule=rule, line_no=p.line_no, line=p.line,
-        column=at.column if at else None, width=at.width if at else 1,
+        column=at.column if at else None, width=at.width if at else 1, hint=hint,
     )
+
+
+def _support_fix(p: ParsedOrder, o: Order, pos: Position) -> str | None:
+    """How to write the support a dirigible or an army meant (DD7, DD8)."""
+    if not isinstance(o, (SupportHold, SupportMove)) or p.place is None:
+        return None
+    here = p.place.text
+    unit = o.unit_text().split()[0]
+    if o.kind is UnitType.DIRIGIBLE and isinstance(o, SupportMove) and p.target is not None:
+        k = f"{o.target_kind.value} " if o.target_kind else ""
+        return f"from above it supports a move into {here}: {unit} {here} S {k}{p.target.text} - {here}"
+    if o.kind is UnitType.DIRIGIBLE and isinstance(o, SupportHold):
+        below = [u for u in pos.units if u.prov == o.loc.prov and u.kind is not UnitType.DIRIGIBLE]
+        if below:
+            return f"it supports the unit below it: {unit} {here} S {below[0].kind.value} {here}"
+        return f"it supports only a unit in {here}, or a move into {here}"
+    if o.target_kind is UnitType.DIRIGIBLE or any(
+            u.prov == o.target.prov and u.kind is UnitType.DIRIGIBLE for u in pos.units):
+        return (f"only a dirigible supports a dirigible; give {unit} {here} another order, "
+                f"e.g. {unit} {here} H")
+    return None
 
 
 def _rule_of(message: str) -> str:
@@ -379,7 +474,9 @@ def _check(p: ParsedOrder, o: Order, power: str, pos: Position, state: _Builds) 
                     at = p.dest
                 elif isinstance(o, (SupportHold, SupportMove)):
                     at = p.dest or p.target
-            raise _illegal(p, problem, _rule_of(problem), at)
+            rule = _rule_of(problem)
+            fix = _support_fix(p, o, pos) if rule in ("DD7", "DD8") else None
+            raise _illegal(p, problem, rule, at, hint=fix)
         return
     if phase == "R":
         problem = retreat_problem(pos, o, options_for(pos, m))
@@ -437,22 +534,32 @@ def parse_orders(
     errors: list[OrderMailError] = []
     seen: dict[tuple[str, bool], int] = {}
     state = _Builds()
+    phase = position.phase.kind
     for line_no, text in items:
         body = text.split("#", 1)[0]
         if not body.strip():
             continue
         try:
-            parsed = parse_line(body, line_no)
+            parsed = _parse_line(body, line_no, phase)
+        except OrderMailError as e:
+            if e.line_no is None:
+                e.at(line_no, text)
+            e.prose = not _order_like(body, e.suggestion)
+            errors.append(e)
+            continue
+        try:
             parsed = ParsedOrder(**{**parsed.__dict__, "line": text})
             order = to_order(parsed, power, position, strict=strict)
             if strict:
-                _check(parsed, order, power, position, state)
+                # A second order for one unit is found whatever is wrong with the first.
                 if not isinstance(order, (Build, Waive)):
                     key = (order.loc.prov, order.kind is UnitType.DIRIGIBLE)
                     if key in seen:
                         raise _illegal(parsed, f"a second order for {order.unit_text()} "
-                                               f"(first on line {seen[key]})", "DD1", parsed.place)
+                                               f"(first on line {seen[key]})", "DD1", parsed.place,
+                                       hint="keep one order for each unit")
                     seen[key] = line_no
+                _check(parsed, order, power, position, state)
             out.append((parsed, order))
         except OrderMailError as e:
             if e.line_no is None:
@@ -460,6 +567,32 @@ def parse_orders(
             errors.append(e)
     raise_all(errors)
     return out
+
+
+_UNIT_WORD = re.compile(r"^\s*(?:a|f|d|army|fleet|dirigible|air)\s+(.+)$", re.I)
+_KEYWORD = re.compile(r"^\s*(?:builds?|disbands?|waives?|removes?)\b", re.I)
+
+
+def _order_like(text: str, suggestion: str | None = None) -> bool:
+    """Does a line that could not be read look like an order, not like a
+    greeting or a name? It starts with Build/Disband/Waive (or a slip of an
+    order or envelope word: "staus", "Biuld"), with a province, or with a unit
+    type and a province or a slip of one: "A Yorkshir - Lon" is an order, "A
+    bientôt" is not, and a lone "Silvia" is a name, not a slip of Silesia."""
+    clean = clean_line(text)
+    if _KEYWORD.match(clean) or suggestion in (*_ORDER_WORDS, *ENVELOPE_WORDS):
+        return True
+    unit = _UNIT_WORD.match(clean)
+    words = (unit.group(1) if unit else clean).split()
+    alone = unit is None and len(clean.split()) == 1
+    m = standard_map()
+    for n in (1, 2, 3):
+        name = " ".join(words[:n])
+        if name and m.lookup(name) is not None:
+            return True
+        if name and not alone and nearest(name, _province_names()):
+            return True
+    return False
 
 
 def parse_body(
