@@ -181,20 +181,25 @@ def check_order_mail(
                 who = identify_player(mail, sender, addresses)
             except OrderMailError as exc:
                 errors.append(exc)
+    password_errors: list[OrderMailError] = []
     if who is not None and verify_password is not None:
         required = password_required(who) if callable(password_required) else password_required
-        # A PASSWORD line without a readable password has its own error already.
-        if mail.password is not None or not any(k == "PASSWORD" for _, k in mail.keyword_lines):
-            try:
-                check_password(mail, lambda pw: verify_password(who, pw), required)
-            except OrderMailError as exc:
-                errors.append(exc)
+        try:
+            check_password(mail, lambda pw: verify_password(who, pw), required)
+        except OrderMailError as exc:
+            password_errors.append(exc)
     entry: dict[str, Any] | None = None
     ignored: tuple[tuple[int, str], ...] = ()
     if mail.body and who is not None:
         entry, ignored, body_errors = read_mail_body(read_body, mail, who)
         errors.extend(body_errors)
-    raise_all(errors, ignored)
+    # A missing password is one mistake with the line that meant to give it: an
+    # empty PASSWORD line, or a misspelt one ("PASSWORT x", "did you mean PASSWORD?").
+    if mail.password is None and (
+            any(k == "PASSWORD" for _, k in mail.keyword_lines)
+            or any(e.suggestion == "PASSWORD" for found in errors for e in found.errors)):
+        password_errors = []
+    raise_all([*errors, *password_errors], ignored)
     return CheckedMail(mail, who, entry, ignored)
 
 

@@ -241,6 +241,12 @@ def _place(tree: Tree[Token], text: str, line_no: int | None) -> Place:
             rest = " ".join(str(w) for w in words[1:])
             hint = f"is a '-' missing? e.g. '{words[0]} - {rest}'"
         leading = start == len(text) - len(text.lstrip()) + 1  # no unit type before it
+        keyword = nearest(str(words[0]), (*_ORDER_WORDS, *ENVELOPE_WORDS)) if leading else None
+        if keyword is not None and len(words) > 1:  # "PASWORD swordfish", "Biuld Lon"
+            raise OrderSyntaxError(
+                f"I cannot read {words[0]} here: did you mean {keyword}?", line_no=line_no,
+                line=text, column=start, width=len(str(words[0])), hint=f"write {keyword}",
+                suggestion=keyword)
         meant = nearest(written, _province_names() + (ENVELOPE_WORDS if leading else ()))
         if meant is not None:
             abbr = standard_map().lookup(meant)
@@ -341,6 +347,8 @@ def _support_fix(p: ParsedOrder, o: Order, pos: Position) -> str | None:
     here = p.place.text
     unit = o.unit_text().split()[0]
     if o.kind is UnitType.DIRIGIBLE and isinstance(o, SupportMove) and p.target is not None:
+        if not standard_map().adjacent(o.target.prov, o.loc.prov):
+            return f"from above it supports only a move into {here}"
         k = f"{o.target_kind.value} " if o.target_kind else ""
         return f"from above it supports a move into {here}: {unit} {here} S {k}{p.target.text} - {here}"
     if o.kind is UnitType.DIRIGIBLE and isinstance(o, SupportHold):
@@ -350,8 +358,7 @@ def _support_fix(p: ParsedOrder, o: Order, pos: Position) -> str | None:
         return f"it supports only a unit in {here}, or a move into {here}"
     if o.target_kind is UnitType.DIRIGIBLE or any(
             u.prov == o.target.prov and u.kind is UnitType.DIRIGIBLE for u in pos.units):
-        return (f"only a dirigible supports a dirigible; give {unit} {here} another order, "
-                f"e.g. {unit} {here} H")
+        return f"give {unit} {here} another order, e.g. {unit} {here} H"
     return None
 
 

@@ -38,7 +38,7 @@ from functools import cache
 from typing import Any
 
 from lark import Lark, Token, Transformer
-from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedInput, UnexpectedToken
 
 from pbmref.orders.errors import (
     IllegalOrderError,
@@ -47,8 +47,8 @@ from pbmref.orders.errors import (
     UnknownPlayerError,
     raise_all,
 )
-from pbmref.orders.lines import clean_line, grammar_text
-from pbmref.orders.nearest import ENVELOPE_WORDS, line_mistakes, nearest
+from pbmref.orders.lines import clean_line, grammar_text, read_past_mistakes
+from pbmref.orders.nearest import ENVELOPE_WORDS, nearest
 from pbmref.rules.fastplay.cards import Card
 from pbmref.rules.fastplay.legality import check_plane_orders
 from pbmref.rules.fastplay.orders import Burn, CardPlay, Entry, PlaneOrders
@@ -245,9 +245,6 @@ def parse_line(text: str, line_no: int | None = None) -> ParsedLine:
     return parsed
 
 
-_MAX_SKIPS = 12  # bad words skipped in one line before the reader gives up on it
-
-
 def read_line(text: str, line_no: int | None = None
               ) -> tuple[ParsedLine | None, list[OrderMailError]]:
     """Parse one body line and keep going past its mistakes.
@@ -255,41 +252,13 @@ def read_line(text: str, line_no: int | None = None
     Returns what the line says without the words that could not be read
     (None when nothing of it can be read), and every mistake of the line.
     """
-    cleaned = clean_line(text)
-    try:
-        result = line_parser().parse(cleaned)
-        assert isinstance(result, ParsedLine)
-        return result, []
-    except UnexpectedInput:
-        pass
-    except LarkError as exc:  # pragma: no cover - kept readable
-        return None, [OrderSyntaxError(f"cannot read this line ({exc})", line_no=line_no,
-                                       line=text)]
-    explained: list[tuple[str | None, OrderSyntaxError]] = []
-    met: list[UnexpectedInput] = []
-
-    def skip(exc: UnexpectedInput) -> bool:
-        met.append(exc)
-        explained.append(_explain(exc, cleaned))
-        return (isinstance(exc, UnexpectedToken) and exc.token.type != "$END"
-                and len(met) < _MAX_SKIPS)
-
-    parsed: ParsedLine | None = None
-    try:
-        result = line_parser().parse(cleaned, on_error=skip)
-        parsed = result if isinstance(result, ParsedLine) else None
-    except UnexpectedInput as exc:
-        if not any(exc is m for m in met):
-            explained.append(_explain(exc, cleaned))
-    except LarkError:  # pragma: no cover - what was found is explained below
-        pass
-    errors = line_mistakes(explained, cleaned, _order_read(parsed))
-    return parsed, [e.at(line_no, text) for e in errors]
+    result, errors = read_past_mistakes(line_parser(), text, line_no, _explain, _order_read)
+    return (result if isinstance(result, ParsedLine) else None), errors
 
 
-def _order_read(parsed: ParsedLine | None) -> bool:
+def _order_read(parsed: Any) -> bool:
     """Does what was read of a line hold an order word (beyond a lone letter)?"""
-    if parsed is None:
+    if not isinstance(parsed, ParsedLine):
         return False
     if parsed.kind != "move" or parsed.move_no is not None:
         return True
@@ -348,7 +317,8 @@ def _collect(draft: _Draft, lines: Iterable[tuple[int | None, str]], numbered: b
             if written is not None:
                 draft.unread.add(int(written.group(1)))
                 next_no = int(written.group(1)) + 1
-            elif _TURN_LINE.match(text):
+            elif _TURN_LINE.match(text) or any(e.suggestion in ("ENTER", "DUEL")
+                                               for e in problems):
                 draft.unread_turn_line = True
             elif not any(e.prose for e in problems):
                 draft.unread.add(index + 1 if numbered else next_no)

@@ -183,7 +183,8 @@ def line_mistakes(explained: Sequence[tuple[str | None, OrderSyntaxError]], line
     word is no mistake of its own (label ``"stops-early"``), nor is what
     follows a misspelt first word ("PASWORD x"); several words no order has
     ("Hi ref, here you go") are one mistake; and a line of nothing but such
-    words is ``prose``: maybe a greeting or a signature.
+    words, or one that starts with such a word and holds no order, is
+    ``prose``: maybe a greeting or a signature, told as one mistake.
     """
     found = list(explained)
     if len(found) > 1 and found[-1][0] == "stops-early":
@@ -192,11 +193,15 @@ def line_mistakes(explained: Sequence[tuple[str | None, OrderSyntaxError]], line
     if found and found[0][1].suggestion and found[0][1].column == lead:
         found = found[:1]
     like = [_wordlike(label, err, line) for label, err in found]
-    prose = bool(found) and not order_read and all(like)
+    # A sentence starts with a word no order has ("here are my orders for turn
+    # 7."); what follows may look like order words, and is no slip of them.
+    sentence = bool(found) and found[0][0] in _WORD_LABELS and like[0] and (
+        found[0][1].column == lead) and not any(e.suggestion for _, e in found)
+    prose = bool(found) and not order_read and (all(like) or sentence)
     out: list[OrderSyntaxError] = []
     words: list[OrderSyntaxError] = []
     for (label, err), wordlike in zip(found, like, strict=True):
-        if label in _WORD_LABELS and wordlike and err.column is not None:
+        if (label in _WORD_LABELS and wordlike or prose) and err.column is not None:
             words.append(err)
         else:
             out.append(err)

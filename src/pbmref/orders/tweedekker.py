@@ -21,7 +21,6 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from lark import Lark, Token, Transformer
-from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken, VisitError
 
 from pbmref.orders.errors import (
     IllegalOrderError,
@@ -30,8 +29,7 @@ from pbmref.orders.errors import (
     UnknownPlayerError,
     raise_all,
 )
-from pbmref.orders.lines import clean_line, grammar_text
-from pbmref.orders.nearest import line_mistakes
+from pbmref.orders.lines import clean_line, grammar_text, read_past_mistakes
 from pbmref.rules.hexgrid import Heading
 from pbmref.rules.tweedekker.orders import (
     FireDir,
@@ -207,9 +205,6 @@ def parse_line(text: str, line_no: int | None = None) -> ParsedLine:
     return parsed
 
 
-_MAX_SKIPS = 12  # bad words skipped in one line before the reader gives up on it
-
-
 def read_line(text: str, line_no: int | None = None
               ) -> tuple[ParsedLine | None, list[OrderMailError]]:
     """Parse one body line and keep going past its mistakes.
@@ -218,46 +213,15 @@ def read_line(text: str, line_no: int | None = None
     read (None when nothing of it can be read), and every mistake of the
     line in plain words (``pbmref.orders.nearest.line_mistakes``).
     """
-    cleaned = clean_line(text)
-    try:
-        result = line_parser().parse(cleaned)
-        assert isinstance(result, ParsedLine)
-        return result, []
-    except UnexpectedInput:
-        pass
-    except VisitError as exc:  # pragma: no cover - a transformer bug, kept readable
-        return None, [OrderSyntaxError(f"cannot read this line ({exc.orig_exc})",
-                                       line_no=line_no, line=text)]
-    except LarkError as exc:  # pragma: no cover
-        return None, [OrderSyntaxError(f"cannot read this line ({exc})", line_no=line_no,
-                                       line=text)]
     from pbmref.orders.catalogue import explain_one
 
-    found: list[UnexpectedInput] = []
-    explained: list[tuple[str | None, OrderSyntaxError]] = []
-
-    def skip(exc: UnexpectedInput) -> bool:
-        found.append(exc)
-        explained.append(explain_one(exc, cleaned))
-        return (isinstance(exc, UnexpectedToken) and exc.token.type != "$END"
-                and len(found) < _MAX_SKIPS)
-
-    parsed: ParsedLine | None = None
-    try:
-        result = line_parser().parse(cleaned, on_error=skip)
-        parsed = result if isinstance(result, ParsedLine) else None
-    except UnexpectedInput as exc:
-        if not any(exc is f for f in found):
-            explained.append(explain_one(exc, cleaned))
-    except LarkError:  # pragma: no cover - what was found is explained below
-        pass
-    errors = line_mistakes(explained, cleaned, _order_read(parsed))
-    return parsed, [e.at(line_no, text) for e in errors]
+    result, errors = read_past_mistakes(line_parser(), text, line_no, explain_one, _order_read)
+    return (result if isinstance(result, ParsedLine) else None), errors
 
 
-def _order_read(parsed: ParsedLine | None) -> bool:
+def _order_read(parsed: Any) -> bool:
     """Does what was read of a line hold an order word (beyond a lone letter)?"""
-    if parsed is None:
+    if not isinstance(parsed, ParsedLine):
         return False
     if parsed.kind != "move" or parsed.move_no is not None:
         return True
@@ -291,6 +255,7 @@ class _Draft:
     land: _Src | None = None
     errors: list[OrderMailError] = field(default_factory=list)
     unread: set[tuple[str, int]] = field(default_factory=set)  # moves held by unread lines
+    unread_runway: bool = False  # a misspelt TAKEOFF or LAND line (reported)
 
 
 def _err(cls: type[OrderMailError], src: _Src | None, message: str, rule: str, *,
@@ -347,6 +312,8 @@ def _collect(lines: Iterable[tuple[int | None, str]], default_section: str = "pl
         if meant is not None:
             section = _SECTIONS[meant]
             setattr(draft, f"{section}_given", True)
+        if any(e.suggestion in ("TAKEOFF", "LAND") for e in problems):
+            draft.unread_runway = True
         if parsed is None:
             # A line that held a move ("3: RR", "RR") still takes its number.
             written = _MOVE_NO.match(clean_line(text))
@@ -543,7 +510,7 @@ def _check_plane(state: GameState, plane: Aircraft, draft: _Draft) -> PlaneOrder
                         IllegalOrderError, msrc,
                         f"an aircraft taking off cannot fire in move {no}", "L3", item=shot,
                         hint="fire from move 3 on"))
-    elif landed and draft.plane:
+    elif landed and draft.plane and not draft.unread_runway:
         src = sorted_moves(draft.plane)[0]
         errors.append(_err(
             IllegalOrderError, src,
