@@ -202,6 +202,23 @@ _EXAMPLE_WORDS = frozenset(w for _, examples in _EXAMPLES for line in examples
 _LABELS: dict[tuple[Any, ...], str | None] = {}
 
 
+_ACCEPTS: dict[tuple[int, ...], frozenset[str]] = {}
+
+
+def _accepts(exc: UnexpectedToken) -> frozenset[str]:
+    """The terminals the parser accepts where ``exc`` stands, remembered per
+    parser stack (Lark finds them by trying each terminal on a copy)."""
+    stack = getattr(getattr(exc, "state", None), "state_stack", None)
+    if stack is None:
+        return frozenset(exc.accepts or ())
+    key = tuple(stack)
+    if key not in _ACCEPTS:
+        if len(_ACCEPTS) > 4096:
+            _ACCEPTS.clear()
+        _ACCEPTS[key] = frozenset(exc.accepts or ())
+    return _ACCEPTS[key]
+
+
 def label_of(exc: UnexpectedInput) -> str | None:
     """The catalogue label of a syntax error, via ``match_examples``.
 
@@ -216,7 +233,7 @@ def label_of(exc: UnexpectedInput) -> str | None:
         # hold; any other word is matched by its kind, so one answer serves all.
         text = str(tok) if str(tok) in _EXAMPLE_WORDS else None
         key: tuple[Any, ...] = (_state_key(exc.state), tok.type, text,
-                                frozenset(exc.accepts or ()))
+                                _accepts(exc))
     else:
         key = (type(exc).__name__, _state_key(exc.state), str(getattr(exc, "char", "")))
     if key not in _LABELS:
@@ -247,7 +264,7 @@ def _explain(exc: UnexpectedInput, line: str) -> tuple[str | None, OrderSyntaxEr
     accepts: Any = ()
     if isinstance(exc, UnexpectedToken):
         tok_text = str(exc.token)
-        accepts = exc.accepts or exc.expected
+        accepts = _accepts(exc) or exc.expected
         if exc.token.type == "$END":
             column = len(line.rstrip()) + 1
             tok_text = ""

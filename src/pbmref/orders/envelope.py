@@ -287,11 +287,19 @@ def scan_order_mail(subject: str, text: str, *, known_games: Iterable[str] | Non
     password_raw = None
     columns: dict[str, tuple[int, int]] = {}
     keyword_lines: list[tuple[int, str]] = []
-    attribution = _attribution_lines(lines)
+    wrapped = False  # this line ends an attribution wrapped over two lines
     for line_no, raw in enumerate(lines, 1):
         stripped = raw.strip()
-        if stripped.startswith(">") or stripped.startswith("\u203a") or line_no in attribution:
-            continue  # quoted text of a reply and the line above it (orders.md, Envelope)
+        if wrapped or stripped.startswith(">") or stripped.startswith("\u203a"):
+            wrapped = False
+            continue  # quoted text of a reply (rule: orders.md, Envelope)
+        if _ATTRIBUTION.match(stripped):
+            continue  # the "On ... wrote:" line above a quote
+        if _ATTRIBUTION_START.match(stripped) and line_no < len(lines):
+            following = lines[line_no].strip()
+            if not following.startswith(">") and _ATTRIBUTION.match(f"{stripped} {following}"):
+                wrapped = True
+                continue
         if _STOP.match(raw.rstrip("\r\n").replace("\u00a0", " ")) or stripped == "--":
             ended_at = line_no
             break
@@ -374,21 +382,6 @@ def scan_order_mail(subject: str, text: str, *, known_games: Iterable[str] | Non
     )
     return mail, errors
 
-
-def _attribution_lines(lines: list[str]) -> set[int]:
-    """Line numbers (from 1) of "On ... wrote:" lines, also one wrapped over two lines."""
-    found: set[int] = set()
-    plain = [clean_line(line).strip() for line in lines]
-    for i, text in enumerate(plain):
-        if not text or text.startswith(">"):
-            continue
-        if _ATTRIBUTION.match(text):
-            found.add(i + 1)
-        elif (_ATTRIBUTION_START.match(text) and i + 1 < len(plain)
-              and not plain[i + 1].startswith(">")
-              and _ATTRIBUTION.match(text + " " + plain[i + 1])):
-            found.update((i + 1, i + 2))
-    return found
 
 
 def _norm(kind: str, value: str) -> str:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from pbmref.orders.errors import OrderSyntaxError
 
@@ -126,6 +127,11 @@ def nearest(word: str, words: Iterable[str]) -> str | None:
     None when ``word`` is one of them already, is a greeting word, or two
     candidates are equally near (no guessing between them).
     """
+    return _nearest(word, tuple(words))
+
+
+@lru_cache(maxsize=4096)
+def _nearest(word: str, words: tuple[str, ...]) -> str | None:
     limit = near_limit(word)
     if limit == 0 or greeting_word(word):
         return None
