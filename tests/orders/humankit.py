@@ -12,7 +12,7 @@ lines (a case's ``ignored``) count as fixed by leaving them out, as a refusal
 that named them asked the player to.
 
 This module imports nothing of the tests around it, so the same table can be
-replayed on an older checkout of pbmref (the "before" figure of issue 16).
+replayed on another checkout of pbmref (the "before" figure of issue 16).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import yaml
 
 from pbmref.orders.check import CheckedMail, check_order_mail
 from pbmref.orders.errors import OrderMailError
+from pbmref.rulesets import get_ruleset
 
 HERE = Path(__file__).parent
 MAX_MAILS = 6
@@ -41,9 +42,10 @@ MAILS: list[dict[str, Any]] = TABLE["mails"]
 def check(case: dict[str, Any], text: str | None = None) -> CheckedMail:
     """Read the case's mail (or ``text``) for its game and player."""
     position = POSITIONS[case.get("game", "zep1")]
+    ruleset = get_ruleset(position["ruleset"])
+    state = ruleset.decode(position)
     kwargs: dict[str, Any] = {
-        "ruleset": position["ruleset"],
-        "position": position,
+        "read_body": lambda who, lines: ruleset.read_orders(state, who, lines),
         "player": case.get("player", "baron"),
         "open_turn": position.get("turn", position.get("phase")),
     }

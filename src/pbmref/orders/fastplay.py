@@ -149,6 +149,9 @@ def line_parser() -> Lark:
 
 # Words a Fast Play line starts with, for "did you mean" (with the envelope's).
 _LINE_WORDS = ("PLANE", "AIRCRAFT", "ENTER", "DUEL", "BURN", "FIRE", *ENVELOPE_WORDS)
+# The rule a turn-line word belongs to (a misspelt one is told with it).
+_WORD_RULE = {"ENTER": "FP14", "DUEL": "FP15", "BURN": "FP12", "FIRE": "FP7"}
+_BURN_CHOICES = ("CARD", "DAMAGE")
 # Cards written as another air game writes its manoeuvres: the card meant.
 _CARD_MEANT = {"LT": ("L", "to turn left, play L"), "RT": ("R", "to turn right, play R")}
 _STAY = "to stay in the hex, play ST (or STL, STR to turn there)"
@@ -189,9 +192,12 @@ def _explain(exc: UnexpectedInput, text: str) -> tuple[str | None, OrderSyntaxEr
         return "heading", OrderSyntaxError(f"{word} is not a heading", rule="FP14",
                                            expected="one of N NE SE S SW NW", **at)
     if "BURN_CHOICE" in expected:
+        choice = nearest(word, _BURN_CHOICES)
+        ask = f": did you mean {choice}?" if choice else ""
         return "burn", OrderSyntaxError(
-            f"BURN {word}: a burning plane gives up a card or a damage point", rule="FP12",
-            expected="BURN CARD or BURN DAMAGE", **at)
+            f"BURN {word}: a burning plane gives up a card or a damage point{ask}",
+            rule="FP12", expected="BURN CARD or BURN DAMAGE", suggestion=choice,
+            hint=f"write BURN {choice}" if choice else None, **at)
     if "FDIR" in expected:
         return "fire", OrderSyntaxError(
             f"FIRE {word}: a Fast Play plane fires only straight ahead", rule="FP7",
@@ -206,7 +212,7 @@ def _explain(exc: UnexpectedInput, text: str) -> tuple[str | None, OrderSyntaxEr
     meant = nearest(word, _LINE_WORDS)
     if meant is not None:
         return "unknown-word", OrderSyntaxError(
-            f"I cannot read {word} here: did you mean {meant}?", rule="FP4",
+            f"I cannot read {word} here: did you mean {meant}?", rule=_WORD_RULE.get(meant, "FP4"),
             hint=f"write {meant}", suggestion=meant, **at)
     return "unknown-word", OrderSyntaxError(f"{word} is not a Fast Play card or order",
                                             rule="FP4", expected=f"a card: {_CARDS}", **at)
