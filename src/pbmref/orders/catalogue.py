@@ -256,8 +256,9 @@ LINE_WORDS = (*SECTION_WORDS, "AIRCRAFT", "TAKEOFF", "LAND", "FIRE", *ENVELOPE_W
 RUNWAY_WORDS = ("ALPHA", "BETA", "GAMMA", "LEFT", "CENTRE", "CENTER", "RIGHT")
 
 
-def _explain(exc: UnexpectedInput, line: str) -> tuple[str | None, OrderSyntaxError]:
-    """(catalogue label, plain error) for one Lark syntax error on ``line``."""
+def _spot(exc: UnexpectedInput, line: str) -> tuple[int | None, str, int, Any]:
+    """Where a Lark syntax error is on ``line``: (column, the word there, its
+    width, what the parser would have accepted)."""
     column = getattr(exc, "column", None)
     tok_text = ""
     width = 1
@@ -280,6 +281,12 @@ def _explain(exc: UnexpectedInput, line: str) -> tuple[str | None, OrderSyntaxEr
         column = len(line.rstrip()) + 1
     if not isinstance(column, int) or column < 1:
         column = None
+    return column, tok_text, width, accepts
+
+
+def _explain(exc: UnexpectedInput, line: str) -> tuple[str | None, OrderSyntaxError]:
+    """(catalogue label, plain error) for one Lark syntax error on ``line``."""
+    column, tok_text, width, accepts = _spot(exc, line)
     try:
         label = label_of(exc)
     except Exception:  # noqa: BLE001 - the catalogue must never hide the real error

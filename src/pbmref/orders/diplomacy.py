@@ -473,17 +473,7 @@ def _check(p: ParsedOrder, o: Order, power: str, pos: Position, state: _Builds) 
     phase = pos.phase.kind
     where = p.place
     if phase == "M":
-        problem = movement_problem(pos, m, o)
-        if problem is not None:
-            at = where
-            if " has no " not in problem:
-                if isinstance(o, Move):
-                    at = p.dest
-                elif isinstance(o, (SupportHold, SupportMove)):
-                    at = p.dest or p.target
-            rule = _rule_of(problem)
-            fix = _support_fix(p, o, pos) if rule in ("DD7", "DD8") else None
-            raise _illegal(p, problem, rule, at, hint=fix)
+        _check_movement(p, o, pos)
         return
     if phase == "R":
         problem = retreat_problem(pos, o, options_for(pos, m))
@@ -491,26 +481,7 @@ def _check(p: ParsedOrder, o: Order, power: str, pos: Position, state: _Builds) 
             raise _illegal(p, problem, "DD1", p.dest or where)
         return
     if isinstance(o, Build):
-        if state.budget is None:
-            state.budget = balance(pos, power)
-        budget = state.budget
-        problem = build_problem(pos, m, o, list(pos.units))
-        if problem is None:
-            if o.kind is UnitType.DIRIGIBLE and o.loc.prov in state.air:
-                problem = f"a second dirigible built in {display(o.loc.prov)} (DD13)"
-            elif o.kind is not UnitType.DIRIGIBLE and o.loc.prov in state.surface:
-                problem = f"a second army or fleet built in {display(o.loc.prov)}"
-        if problem is not None:
-            raise _illegal(p, problem, _rule_of(problem) if "DD" in problem else "DD13", where)
-        need = UPKEEP[o.kind] if pos.dirigible else 1
-        if need > budget:
-            if pos.dirigible:
-                raise _illegal(p, f"not enough supply points: this build costs {need}, "
-                                  f"{max(budget, 0)} left (DD11)", "DD11", where)
-            raise _illegal(p, "no more builds: the power has as many units as centres",
-                           "DD1", where)
-        state.budget = budget - need
-        (state.air if o.kind is UnitType.DIRIGIBLE else state.surface).add(o.loc.prov)
+        _check_build(p, o, power, pos, state)
         return
     if isinstance(o, Disband):
         if not any(u.power == power and u.kind is o.kind and u.loc == o.loc for u in pos.units):
@@ -521,6 +492,48 @@ def _check(p: ParsedOrder, o: Order, power: str, pos: Position, state: _Builds) 
     if isinstance(o, Waive):
         return
     raise _illegal(p, "in an adjustment phase only 'Build', 'Disband' and 'Waive' are given", "DD1")
+
+
+def _check_movement(p: ParsedOrder, o: Order, pos: Position) -> None:
+    """A movement-phase order (DD2-DD10), the mistake marked where it is."""
+    problem = movement_problem(pos, standard_map(), o)
+    if problem is None:
+        return
+    at = p.place
+    if " has no " not in problem:
+        if isinstance(o, Move):
+            at = p.dest
+        elif isinstance(o, (SupportHold, SupportMove)):
+            at = p.dest or p.target
+    rule = _rule_of(problem)
+    fix = _support_fix(p, o, pos) if rule in ("DD7", "DD8") else None
+    raise _illegal(p, problem, rule, at, hint=fix)
+
+
+def _check_build(p: ParsedOrder, o: Build, power: str, pos: Position, state: _Builds) -> None:
+    """A Winter build: a free home centre, one unit a province, within the
+    power's allowance (DD1) or supply points (DD11, DD13)."""
+    where = p.place
+    if state.budget is None:
+        state.budget = balance(pos, power)
+    budget = state.budget
+    problem = build_problem(pos, standard_map(), o, list(pos.units))
+    if problem is None:
+        if o.kind is UnitType.DIRIGIBLE and o.loc.prov in state.air:
+            problem = f"a second dirigible built in {display(o.loc.prov)} (DD13)"
+        elif o.kind is not UnitType.DIRIGIBLE and o.loc.prov in state.surface:
+            problem = f"a second army or fleet built in {display(o.loc.prov)}"
+    if problem is not None:
+        raise _illegal(p, problem, _rule_of(problem) if "DD" in problem else "DD13", where)
+    need = UPKEEP[o.kind] if pos.dirigible else 1
+    if need > budget:
+        if pos.dirigible:
+            raise _illegal(p, f"not enough supply points: this build costs {need}, "
+                              f"{max(budget, 0)} left (DD11)", "DD11", where)
+        raise _illegal(p, "no more builds: the power has as many units as centres",
+                       "DD1", where)
+    state.budget = budget - need
+    (state.air if o.kind is UnitType.DIRIGIBLE else state.surface).add(o.loc.prov)
 
 
 def parse_orders(

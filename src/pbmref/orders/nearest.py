@@ -178,6 +178,20 @@ def _wordlike(label: str | None, err: OrderSyntaxError, line: str) -> bool:
     return False
 
 
+def _one_mistake(words: Sequence[OrderSyntaxError], line: str) -> OrderSyntaxError:
+    """Unreadable words of one line told as one mistake, from the first to the last."""
+    if len(words) == 1:
+        return words[0]
+    first, last = words[0], words[-1]
+    start = (first.column or 1) - 1
+    span = line[start:(last.column or 1) - 1 + last.width].rstrip()
+    shown = " ".join(span.split())
+    shown = shown if len(shown) <= 30 else shown[:27] + "..."
+    return OrderSyntaxError(
+        f'I cannot read "{shown}" here', rule=first.rule, column=first.column,
+        width=len(span) or 1, expected=first.expected, hint=first.hint)
+
+
 def line_mistakes(explained: Sequence[tuple[str | None, OrderSyntaxError]], line: str,
                   order_read: bool) -> list[OrderSyntaxError]:
     """Every mistake of one line, each once, and whether the line is prose.
@@ -211,17 +225,8 @@ def line_mistakes(explained: Sequence[tuple[str | None, OrderSyntaxError]], line
             words.append(err)
         else:
             out.append(err)
-    if len(words) == 1:
-        out.append(words[0])
-    elif words:
-        first, last = words[0], words[-1]
-        start = (first.column or 1) - 1
-        span = line[start:(last.column or 1) - 1 + last.width].rstrip()
-        shown = " ".join(span.split())
-        shown = shown if len(shown) <= 30 else shown[:27] + "..."
-        out.append(OrderSyntaxError(
-            f'I cannot read "{shown}" here', rule=first.rule, column=first.column,
-            width=len(span) or 1, expected=first.expected, hint=first.hint))
+    if words:
+        out.append(_one_mistake(words, line))
     out.sort(key=lambda e: e.column or 0)
     for err in out:
         err.prose = prose

@@ -454,8 +454,18 @@ def _check_plane(state: GameState, plane: Aircraft, draft: _Draft) -> PlaneOrder
         src = draft.plane.get(no)
         # A move left out is flown A without fire (N1).
         moves.append(_plane_move(src, plane, errors, state.settings.ace_threshold) if src else Move(Manoeuvre.A))
+    _check_stall(draft, moves)
+    _check_takeoff(state, plane, draft, moves)
+    _check_land(plane, draft)
+    _check_bursts(state, plane, draft, moves)
+    takeoff = draft.takeoff.parsed.runway if draft.takeoff else None
+    land = draft.land.parsed.runway if draft.land else None
+    return PlaneOrders(tuple(moves), takeoff, land)
 
-    # Rule M3: no stall as move 1; after 0 in move 2, move 3 must be 0.
+
+def _check_stall(draft: _Draft, moves: list[Move]) -> None:
+    """Rule M3: no stall as move 1; after 0 in move 2, move 3 must be 0."""
+    errors = draft.errors
     if moves and moves[0].manoeuvre is Manoeuvre.ZERO and 1 in draft.plane:
         src = draft.plane[1]
         man = next(i for i in src.parsed.items if i.kind == "man")
@@ -477,8 +487,11 @@ def _check_plane(state: GameState, plane: Aircraft, draft: _Draft) -> PlaneOrder
                 + (" (a move left out is flown A)" if left_out else ""), "M3", item=man3,
                 hint="add 3: 0" if left_out else "make move 3 a 0, or move 2 a real manoeuvre"))
 
-    takeoff = draft.takeoff.parsed.runway if draft.takeoff else None
-    land = draft.land.parsed.runway if draft.land else None
+
+def _check_takeoff(state: GameState, plane: Aircraft, draft: _Draft, moves: list[Move]) -> None:
+    """Rules L3 (taking off: a landed aircraft, moves 1 and 2 A, no fire) and
+    L2a (a landed aircraft that moves needs TAKEOFF)."""
+    errors = draft.errors
     landed = plane.state is AircraftState.LANDED
     if draft.takeoff is not None:
         src = draft.takeoff
@@ -493,23 +506,8 @@ def _check_plane(state: GameState, plane: Aircraft, draft: _Draft) -> PlaneOrder
         else:
             for no in (1, 2):
                 msrc = draft.plane.get(no)
-                if msrc is None:
-                    continue
-                move = moves[no - 1]
-                bad = next((i for i in msrc.parsed.items if i.kind == "man"), None)
-                if move.manoeuvre is not Manoeuvre.A:
-                    errors.append(_err(
-                        IllegalOrderError, msrc,
-                        f"taking off, moves 1 and 2 must be A (taxi down the runway); "
-                        f"move {no} is {move.manoeuvre.value}", "L3", item=bad,
-                        hint="write 1: A and 2: A; move 3 is free"))
-                shot = next((i for i in msrc.parsed.items if i.kind == "fire"
-                             and i.value != "f-0"), None)
-                if shot is not None:
-                    errors.append(_err(
-                        IllegalOrderError, msrc,
-                        f"an aircraft taking off cannot fire in move {no}", "L3", item=shot,
-                        hint="fire from move 3 on"))
+                if msrc is not None:
+                    _check_taxi(msrc, moves[no - 1], no, errors)
     elif landed and draft.plane and not draft.unread_runway:
         src = sorted_moves(draft.plane)[0]
         errors.append(_err(
@@ -517,25 +515,51 @@ def _check_plane(state: GameState, plane: Aircraft, draft: _Draft) -> PlaneOrder
             "your aircraft is landed: it needs TAKEOFF before it can move", "L2a",
             hint="add TAKEOFF BETA (or ALPHA/GAMMA) with moves 1: A 2: A, or send an "
                  "empty PLANE section to stay landed"))
-    if draft.land is not None:
-        src = draft.land
-        if src.parsed.corner is not None and src.parsed.corner is not plane.airfield:
-            errors.append(_err(
-                IllegalOrderError, src,
-                f"you may land only at your own airfield ({plane.airfield.value}), "
-                f"not at {src.parsed.corner.value}", "L4",
-                column=src.parsed.corner_col, width=len(src.parsed.corner.value),
-                hint=f"write LAND {src.parsed.runway.value if src.parsed.runway else 'BETA'}"))
-        elif landed:
-            errors.append(_err(IllegalOrderError, src,
-                               "your aircraft is already landed", "L4",
-                               hint="leave out LAND; TAKEOFF to fly"))
-        elif draft.takeoff is not None:
-            errors.append(_err(IllegalOrderError, src,
-                               "an aircraft cannot take off and land in the same turn", "L4",
-                               hint="land in a later turn"))
 
-    # Rule F1: at most bursts_per_turn bursts a turn, never more than the rounds left.
+
+def _check_taxi(msrc: _Src, move: Move, no: int, errors: list[OrderMailError]) -> None:
+    """Move 1 or 2 of a take-off: A, without fire (L3)."""
+    bad = next((i for i in msrc.parsed.items if i.kind == "man"), None)
+    if move.manoeuvre is not Manoeuvre.A:
+        errors.append(_err(
+            IllegalOrderError, msrc,
+            f"taking off, moves 1 and 2 must be A (taxi down the runway); "
+            f"move {no} is {move.manoeuvre.value}", "L3", item=bad,
+            hint="write 1: A and 2: A; move 3 is free"))
+    shot = next((i for i in msrc.parsed.items if i.kind == "fire"
+                 and i.value != "f-0"), None)
+    if shot is not None:
+        errors.append(_err(
+            IllegalOrderError, msrc,
+            f"an aircraft taking off cannot fire in move {no}", "L3", item=shot,
+            hint="fire from move 3 on"))
+
+
+def _check_land(plane: Aircraft, draft: _Draft) -> None:
+    """Rule L4: land only at your own airfield, not when landed or taking off."""
+    src = draft.land
+    if src is None:
+        return
+    errors = draft.errors
+    if src.parsed.corner is not None and src.parsed.corner is not plane.airfield:
+        errors.append(_err(
+            IllegalOrderError, src,
+            f"you may land only at your own airfield ({plane.airfield.value}), "
+            f"not at {src.parsed.corner.value}", "L4",
+            column=src.parsed.corner_col, width=len(src.parsed.corner.value),
+            hint=f"write LAND {src.parsed.runway.value if src.parsed.runway else 'BETA'}"))
+    elif plane.state is AircraftState.LANDED:
+        errors.append(_err(IllegalOrderError, src,
+                           "your aircraft is already landed", "L4",
+                           hint="leave out LAND; TAKEOFF to fly"))
+    elif draft.takeoff is not None:
+        errors.append(_err(IllegalOrderError, src,
+                           "an aircraft cannot take off and land in the same turn", "L4",
+                           hint="land in a later turn"))
+
+
+def _check_bursts(state: GameState, plane: Aircraft, draft: _Draft, moves: list[Move]) -> None:
+    """Rule F1: at most bursts_per_turn bursts a turn, never more than the rounds left."""
     limit = state.settings.bursts_per_turn
     count = 0
     for no, move in enumerate(moves, 1):
@@ -545,16 +569,15 @@ def _check_plane(state: GameState, plane: Aircraft, draft: _Draft) -> PlaneOrder
         for item in fired:
             count += 1
             if count == limit + 1:
-                errors.append(_err(
+                draft.errors.append(_err(
                     IllegalOrderError, src, f"at most {limit} bursts a turn; this is burst "
                     f"{count}", "F1", item=item, hint="drop a burst"))
             elif count == plane.ammo + 1 and count <= limit:
-                errors.append(_err(
+                draft.errors.append(_err(
                     IllegalOrderError, src,
                     f"more bursts than rounds left: you have {plane.ammo} round"
                     f"{'s' if plane.ammo != 1 else ''}", "F1", item=item,
                     hint="fire fewer bursts, or LAND to refill"))
-    return PlaneOrders(tuple(moves), takeoff, land)
 
 
 def sorted_moves(moves: Mapping[int, _Src]) -> list[_Src]:
