@@ -49,6 +49,7 @@ __all__ = [
     "format_entry",
     "mail_lines",
     "order_mail",
+    "password_line_mistaken",
     "read_mail_body",
 ]
 
@@ -112,7 +113,7 @@ def mail_lines(entry: Mapping[str, Any]) -> list[str]:
     if "plane" in entry:
         lines.append("PLANE")
         lines += [f"{n}: {m}" for n, m in enumerate(entry["plane"] or [], 1) if str(m).strip()]
-    for key in ("takeoff", "land", "enter", "duel"):
+    for key in ("takeoff", "land", "enter", "duel", "burn"):
         if entry.get(key):
             lines.append(f"{key.upper()} {entry[key]}")
     if entry.get("zeppelin"):
@@ -193,14 +194,20 @@ def check_order_mail(
     if mail.body and who is not None:
         entry, ignored, body_errors = read_mail_body(read_body, mail, who)
         errors.extend(body_errors)
-    # A missing password is one mistake with the line that meant to give it: an
-    # empty PASSWORD line, or a misspelt one ("PASSWORT x", "did you mean PASSWORD?").
-    if mail.password is None and (
-            any(k == "PASSWORD" for _, k in mail.keyword_lines)
-            or any(e.suggestion == "PASSWORD" for found in errors for e in found.errors)):
+    if password_line_mistaken(mail, errors):
         password_errors = []
     raise_all([*errors, *password_errors], ignored)
     return CheckedMail(mail, who, entry, ignored)
+
+
+def password_line_mistaken(mail: OrderMail, errors: Iterable[OrderMailError]) -> bool:
+    """Whether the mail meant to give a password on a line that has its own error:
+    an empty PASSWORD line, or a misspelt one ("PASSWORT x": "did you mean
+    PASSWORD?"). Then the missing password is that one mistake, not a second."""
+    if mail.password is not None:
+        return False
+    return any(k == "PASSWORD" for _, k in mail.keyword_lines) or any(
+        e.suggestion == "PASSWORD" for found in errors for e in found.errors)
 
 
 def read_mail_body(read_body: BodyReader, mail: OrderMail, player: str

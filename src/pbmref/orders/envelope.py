@@ -94,13 +94,23 @@ _SKIP = re.compile(
 
 @dataclass(frozen=True, slots=True)
 class Command:
-    """A command of the mail: HELP, ORDERS, STATUS, MAP, HISTORY n, CLEAR."""
+    """A command of the mail: HELP, HELP <rule>, ORDERS, STATUS, MAP, HISTORY n, CLEAR.
+
+    ``arg`` is HISTORY's turn number; ``rule`` the rule HELP asks for (``M3``)."""
 
     name: str
     arg: int | None = None
     line_no: int | None = None
+    rule: str | None = None
 
     def format(self) -> str:
+        """The command as a player writes it.
+
+        >>> Command("HELP", rule="M3").format(), Command("HISTORY", 5).format()
+        ('HELP M3', 'HISTORY 5')
+        """
+        if self.rule is not None:
+            return f"{self.name} {self.rule}"
         return self.name if self.arg is None else f"{self.name} {self.arg}"
 
 
@@ -186,6 +196,9 @@ class _EnvelopeTransformer(Transformer[Token, Any]):
 
     def history(self, c: list[Token]) -> tuple[str, Token, Token]:
         return self._value("HISTORY", c)
+
+    def help_rule(self, c: list[Token]) -> tuple[str, Token, Token]:
+        return self._value("HELP", c)
 
     def command(self, c: list[Token]) -> tuple[str, Token, None]:
         return ("COMMAND", c[0], None)
@@ -274,35 +287,63 @@ def game_from_subject(subject: str, known: Iterable[str] | None = None) -> str |
 def scan_order_mail(subject: str, text: str, *, known_games: Iterable[str] | None = None
                     ) -> tuple[OrderMail, list[OrderMailError]]:
     """Read the envelope and keep going past errors: (mail, every error found)."""
-    errors: list[OrderMailError] = []
     if not isinstance(text, str):
         text = "" if text is None else str(text)
     if not isinstance(subject, str):
         subject = "" if subject is None else str(subject)
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    found: dict[str, tuple[str, int, str]] = {}  # kind -> (value, line_no, raw line)
-    commands: list[Command] = []
-    body: list[tuple[int, str]] = []
-    ended_at = None
-    password_raw = None
-    columns: dict[str, tuple[int, int]] = {}
-    keyword_lines: list[tuple[int, str]] = []
-    wrapped = False  # this line ends an attribution wrapped over two lines
-    for line_no, raw in enumerate(lines, 1):
-        stripped = raw.strip()
-        if wrapped or stripped.startswith(">") or stripped.startswith("\u203a"):
-            wrapped = False
-            continue  # quoted text of a reply (rule: orders.md, Envelope)
-        if _ATTRIBUTION.match(stripped):
-            continue  # the "On ... wrote:" line above a quote
-        if _ATTRIBUTION_START.match(stripped) and line_no < len(lines):
-            following = lines[line_no].strip()
-            if not following.startswith(">") and _ATTRIBUTION.match(f"{stripped} {following}"):
-                wrapped = True
+    scan = _Scan(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"))
+    scan.run()
+    return scan.mail(subject, known_games), scan.errors
+
+
+def _quote_lines(lines: list[str], line_no: int) -> int:
+    """How many lines from ``line_no`` (1-based) are quoted reply text or the
+    attribution above it ("On ... wrote:", also wrapped over two lines): 0, 1 or 2."""
+    stripped = lines[line_no - 1].strip()
+    if stripped.startswith(">") or stripped.startswith("\u203a"):
+        return 1  # quoted text of a reply (rule: orders.md, Envelope)
+    if _ATTRIBUTION.match(stripped):
+        return 1  # the "On ... wrote:" line above a quote
+    if _ATTRIBUTION_START.match(stripped) and line_no < len(lines):
+        following = lines[line_no].strip()
+        if not following.startswith(">") and _ATTRIBUTION.match(f"{stripped} {following}"):
+            return 2
+    return 0
+
+
+class _Scan:
+    """One pass over a mail's lines: envelope values, commands, body lines, errors."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.errors: list[OrderMailError] = []
+        self.found: dict[str, tuple[str, int, str]] = {}  # kind -> (value, line_no, raw)
+        self.columns: dict[str, tuple[int, int]] = {}
+        self.commands: list[Command] = []
+        self.body: list[tuple[int, str]] = []
+        self.keyword_lines: list[tuple[int, str]] = []
+        self.ended_at: int | None = None
+        self.password_raw: str | None = None
+
+    def run(self) -> None:
+        skip = 0
+        for line_no, raw in enumerate(self.lines, 1):
+            if skip:
+                skip -= 1
                 continue
-        if _STOP.match(raw.rstrip("\r\n").replace("\u00a0", " ")) or stripped == "--":
-            ended_at = line_no
-            break
+            skip = _quote_lines(self.lines, line_no)
+            if skip:
+                skip -= 1
+                continue
+            stripped = raw.strip()
+            if _STOP.match(raw.rstrip("\r\n").replace("\u00a0", " ")) or stripped == "--":
+                self.ended_at = line_no
+                return
+            if self.line(line_no, raw):
+                return
+
+    def line(self, line_no: int, raw: str) -> bool:
+        """Read one line; True when it ends the orders (END, SIGNOFF)."""
         cleaned = clean_line(raw)
         # '#' starts a comment at the line's start or after a space.
         hash_at = re.search(r"(^|\s)#", cleaned)
@@ -310,78 +351,88 @@ def scan_order_mail(subject: str, text: str, *, known_games: Iterable[str] | Non
             cleaned = cleaned[:hash_at.start()] + " " * (len(cleaned) - hash_at.start())
             raw = raw[:hash_at.start()].rstrip()
         if not cleaned.strip() or _SKIP.match(cleaned.strip()) or _RULER.match(cleaned):
-            continue
+            return False
         word = _first_word(cleaned)
         if word in _END_WORDS:
-            ended_at = line_no
-            break
+            self.ended_at = line_no
+            return True
         if word not in _ENVELOPE_WORDS:
-            body.append((line_no, raw.rstrip("\r\n")))
-            continue
-        keyword_lines.append((line_no, _keyword_of(word)))
+            self.body.append((line_no, raw.rstrip("\r\n")))
+            return False
+        self.keyword_lines.append((line_no, _keyword_of(word)))
         try:
             items: list[tuple[str, Token, Token | None]] = envelope_parser().parse(
                 cleaned)  # type: ignore[assignment]
         except UnexpectedInput as exc:
-            errors.append(_envelope_error(exc, cleaned).at(line_no, raw))
-            continue
+            self.errors.append(_envelope_error(exc, cleaned).at(line_no, raw))
+            return False
         except LarkError as exc:  # pragma: no cover - kept readable all the same
-            errors.append(OrderSyntaxError(f"cannot read this line ({exc})", line_no=line_no,
-                                           line=raw))
-            continue
+            self.errors.append(OrderSyntaxError(f"cannot read this line ({exc})",
+                                                line_no=line_no, line=raw))
+            return False
         for kind, key_tok, value_tok in items:
-            if kind == "COMMAND" or value_tok is None:
-                commands.append(Command(_keyword_of(str(key_tok)), None, line_no))
-                continue
-            value = str(value_tok)
-            err = _check_value(kind, value, value_tok, line_no, raw)
-            if err is not None:
-                errors.append(err)
-                continue
-            if kind == "HISTORY":
-                commands.append(Command("HISTORY", int(value), line_no))
-                continue
-            if kind == "PASSWORD":
-                start = (value_tok.column or 1) - 1
-                password_raw = raw[start:].split()[0] if raw[start:].split() else value
-            previous = found.get(kind)
-            if previous is not None and _norm(kind, previous[0]) != _norm(kind, value):
-                errors.append(OrderSyntaxError(
-                    f"{kind} is given twice with different values "
-                    f"({previous[0]} on line {previous[1]}, {value} here)",
-                    rule="ENVELOPE", line_no=line_no, line=raw, column=value_tok.column,
-                    width=len(value), hint=f"keep one {kind} line"))
-                continue
-            found[kind] = (value, line_no, raw)
-            columns[kind] = (value_tok.column or 1, len(value))
-    subject_game = game_from_subject(subject, known_games)
-    body_game = found["GAME"][0] if "GAME" in found else None
-    note = None
-    if body_game and subject_game and body_game.casefold() != subject_game.casefold():
-        note = (f"the Subject names game {subject_game} but the GAME line names "
-                f"{body_game}; the GAME line wins")
-    game_id = body_game or subject_game
-    turn_at = found.get("TURN") or found.get("PHASE")
-    mail = OrderMail(
-        subject=subject,
-        game_id=game_id,
-        game_from="body" if body_game else ("subject" if subject_game else ""),
-        game_note=note,
-        password=found["PASSWORD"][0] if "PASSWORD" in found else None,
-        turn=int(found["TURN"][0]) if "TURN" in found else None,
-        phase=found["PHASE"][0].upper() if "PHASE" in found else None,
-        pilot=found["PILOT"][0] if "PILOT" in found else None,
-        commands=tuple(commands),
-        body=tuple(body),
-        ended_at=ended_at,
-        password_raw=password_raw,
-        turn_line_no=turn_at[1] if turn_at else None,
-        turn_line=turn_at[2] if turn_at else None,
-        turn_column=(columns.get("TURN") or columns.get("PHASE") or (None, 0))[0],
-        keyword_lines=tuple(keyword_lines),
-    )
-    return mail, errors
+            self.item(kind, key_tok, value_tok, line_no, raw)
+        return False
 
+    def item(self, kind: str, key_tok: Token, value_tok: Token | None, line_no: int,
+             raw: str) -> None:
+        """One envelope item of a line: a command, or a value (GAME zep1)."""
+        if kind == "COMMAND" or value_tok is None:
+            self.commands.append(Command(_keyword_of(str(key_tok)), None, line_no))
+            return
+        value = str(value_tok)
+        err = _check_value(kind, value, value_tok, line_no, raw)
+        if err is not None:
+            self.errors.append(err)
+            return
+        if kind == "HISTORY":
+            self.commands.append(Command("HISTORY", int(value), line_no))
+            return
+        if kind == "HELP":
+            self.commands.append(Command("HELP", None, line_no, rule=value.upper()))
+            return
+        if kind == "PASSWORD":
+            start = (value_tok.column or 1) - 1
+            self.password_raw = raw[start:].split()[0] if raw[start:].split() else value
+        previous = self.found.get(kind)
+        if previous is not None and _norm(kind, previous[0]) != _norm(kind, value):
+            self.errors.append(OrderSyntaxError(
+                f"{kind} is given twice with different values "
+                f"({previous[0]} on line {previous[1]}, {value} here)",
+                rule="ENVELOPE", line_no=line_no, line=raw, column=value_tok.column,
+                width=len(value), hint=f"keep one {kind} line"))
+            return
+        self.found[kind] = (value, line_no, raw)
+        self.columns[kind] = (value_tok.column or 1, len(value))
+
+    def mail(self, subject: str, known_games: Iterable[str] | None) -> OrderMail:
+        found = self.found
+        subject_game = game_from_subject(subject, known_games)
+        body_game = found["GAME"][0] if "GAME" in found else None
+        note = None
+        if body_game and subject_game and body_game.casefold() != subject_game.casefold():
+            note = (f"the Subject names game {subject_game} but the GAME line names "
+                    f"{body_game}; the GAME line wins")
+        turn_at = found.get("TURN") or found.get("PHASE")
+        return OrderMail(
+            subject=subject,
+            game_id=body_game or subject_game,
+            game_from="body" if body_game else ("subject" if subject_game else ""),
+            game_note=note,
+            password=found["PASSWORD"][0] if "PASSWORD" in found else None,
+            turn=int(found["TURN"][0]) if "TURN" in found else None,
+            phase=found["PHASE"][0].upper() if "PHASE" in found else None,
+            pilot=found["PILOT"][0] if "PILOT" in found else None,
+            commands=tuple(self.commands),
+            body=tuple(self.body),
+            ended_at=self.ended_at,
+            password_raw=self.password_raw,
+            turn_line_no=turn_at[1] if turn_at else None,
+            turn_line=turn_at[2] if turn_at else None,
+            turn_column=(self.columns.get("TURN") or self.columns.get("PHASE")
+                         or (None, 0))[0],
+            keyword_lines=tuple(self.keyword_lines),
+        )
 
 
 def _norm(kind: str, value: str) -> str:
@@ -427,7 +478,8 @@ def _envelope_error(exc: UnexpectedInput, line: str) -> OrderMailError:
         f"I cannot read {word or 'this'} here", rule="ENVELOPE",
         column=column if isinstance(column, int) and column > 0 else None,
         width=max(1, len(word)),
-        expected="GAME, PASSWORD, TURN, PILOT, HELP, ORDERS, STATUS, MAP, HISTORY n or CLEAR",
+        expected="GAME, PASSWORD, TURN, PILOT, HELP, HELP <rule>, ORDERS, STATUS, MAP, "
+                 "HISTORY n or CLEAR",
         hint="put each order on a line of its own")
 
 

@@ -204,6 +204,14 @@ def raise_all(errors: Iterable[OrderMailError],
     With ``ignored`` lines the errors always come as ``OrderErrors``, which
     carries them.
     """
+    found = gather(errors, ignored)
+    if found is not None:
+        raise found
+
+
+def gather(errors: Iterable[OrderMailError],
+           ignored: Sequence[tuple[int, str]] = ()) -> OrderMailError | None:
+    """What ``raise_all`` raises, returned instead (None: no error)."""
     found: list[OrderMailError] = []
     seen: set[tuple[object, ...]] = set()
     for e in errors:
@@ -213,8 +221,9 @@ def raise_all(errors: Iterable[OrderMailError],
                 seen.add(key)
                 found.append(one)
     if len(found) == 1 and not ignored:
-        raise found[0]
-    if found:
-        found.sort(key=lambda e: (e.line_no if e.line_no is not None else 0,
-                                  e.column if e.column is not None else 0))
-        raise OrderErrors(found, ignored)
+        return found[0]
+    if not found:
+        return None
+    found.sort(key=lambda e: (e.line_no if e.line_no is not None else 0,
+                              e.column if e.column is not None else 0))
+    return OrderErrors(found, ignored)
