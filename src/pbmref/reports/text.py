@@ -49,8 +49,10 @@ STATE_WORDS = {
 }
 
 
-def format_deadline(deadline: datetime | None, timezone: str = "UTC") -> str:
-    """``Tue 1 Dec 2026 18:00 CET (Europe/Amsterdam)``, in the game's zone."""
+def format_deadline(deadline: datetime | None, timezone: str = "UTC", *,
+                    seconds: bool = False) -> str:
+    """``Tue 1 Dec 2026 18:00 CET (Europe/Amsterdam)``, in the game's zone;
+    ``seconds`` adds them (``18:00:07``), to tell two moments of one minute apart."""
     if deadline is None:
         return "none set"
     try:
@@ -61,7 +63,8 @@ def format_deadline(deadline: datetime | None, timezone: str = "UTC") -> str:
     if deadline.tzinfo is None:
         deadline = deadline.replace(tzinfo=ZoneInfo("UTC"))
     local = deadline.astimezone(zone)
-    text = f"{local:%a} {local.day} {local:%b %Y %H:%M} {local.tzname()}"
+    clock = f"{local:%H:%M:%S}" if seconds else f"{local:%H:%M}"
+    text = f"{local:%a} {local.day} {local:%b %Y} {clock} {local.tzname()}"
     if timezone not in ("UTC", local.tzname()):
         text += f" ({timezone})"
     return text

@@ -256,6 +256,23 @@ class Ruleset(ABC):
         del state, player, rng
         return None
 
+    def example_orders(self, state: Any, player: str) -> OrdersEntry | None:
+        """Orders the player could mail as they stand, for HELP's example (the
+        computer player's, from a fixed seed; None: no example to show)."""
+        return self.computer_orders(state, player, random.Random(0))
+
+    def without_orders(self, state: Any, player: str) -> str:
+        """What ORDERS says when the player has none in force: what happens
+        to their side without orders."""
+        del state, player
+        return self.words.none_yet
+
+    def player_brief(self, state: Any, player: str) -> str:
+        """What the player plays and where it stands, in a line or two (the
+        welcome mail)."""
+        del state, player
+        return ""
+
     def computer_mail(self, state: Any, player: str, entry: Mapping[str, Any]) -> str:
         """The body of an order mail that gives ``entry`` (what a computer player mails)."""
         raise NotImplementedError(f"{self.title} has no computer player")

@@ -11,6 +11,7 @@ One phase is played per turn (DD1); players name a turn by its phase.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -32,9 +33,10 @@ from pbmref.rules.diplomacy import (
     order_key,
 )
 from pbmref.rules.diplomacy.adjust import balance, may_adjust
+from pbmref.rules.diplomacy.bot import choose_orders, order_lines
 from pbmref.rules.diplomacy.codec import position_from_dict, position_to_dict, unit_text
 from pbmref.rules.diplomacy.dirigible import supply_points
-from pbmref.rules.diplomacy.map import standard_map
+from pbmref.rules.diplomacy.map import POWER_NAMES, standard_map
 from pbmref.rules.diplomacy.state import initial_position
 from pbmref.rules.plaindata import PositionError
 from pbmref.rulesets.base import (
@@ -200,23 +202,12 @@ def _normalise_expect(expect: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+# The order words; HELP puts an example mail for the player's own power above
+# them (pbmref.referee.guide).
 HELP = """\
-How to send orders (pbmref, Diplomacy and Dirigible Diplomacy)
-
-Write a plain-text mail to the referee, one order a line, e.g.:
-
-  GAME dip1
-  PASSWORD swordfish
-  PHASE S1901M
-  A Par - Bur
-  F Lon S F Nth - Eng
-  A Lon - Bel via convoy
-  F Nth C A Lon - Bel
-  D Mun S A Ber - Mun
-  D Mun devastate
-  END
-
-Movement: hold (A Par H), move (-), support (S), convoy (C).
+One order a line. Movement: hold (A Par H), move (A Par - Bur),
+support (F Lon S F Nth - Eng), convoy (F Nth C A Lon - Bel, with
+A Lon - Bel via convoy).
 Dirigibles (D) move to any neighbour, support dirigibles, support
 the army or fleet in their own province (DD8) and devastate
 (D Mun devastate, DD10). Retreats: A Mun - Boh, or Disband A Mun.
@@ -226,11 +217,13 @@ PHASE is optional; when given it must be the open phase.
 
 Commands (alone or beside orders):
   HELP       this text
+  HELP DD8   rule DD8 of the rulebook (any rule number)
   ORDERS     your orders in force
   STATUS     the phase, the deadline, who has sent orders
   MAP        the board now
   HISTORY n  the report of turn n (the n-th phase played)
   CLEAR      withdraw your orders for this phase
+HELP, HELP <rule> and STATUS need no password.
 
 Your mail is checked at once and answered. A mail with a mistake is
 refused whole and your earlier orders stay in force; a new mail's
@@ -317,6 +310,22 @@ class DiplomacyRuleset(Ruleset):
 
     def check_orders(self, state: Board, player: str, entry: Mapping[str, Any]) -> None:
         parse_body(list(enumerate(_lines(entry), 1)), state.power_of(player), state.position)
+
+    def example_orders(self, state: Board, player: str) -> OrdersEntry | None:
+        """Every unit holding in a movement phase; in a retreat or Winter phase
+        the computer player's orders (the ones due, DD1). None: nothing to order."""
+        pos = state.position
+        power = state.power_of(player)
+        if pos.phase.kind == "M":
+            lines = [f"{unit_text(u)} H" for u in pos.units_of(power)]
+        else:
+            lines = order_lines(choose_orders(pos, power, random.Random(0)))
+        return {"orders": lines} if lines else None
+
+    def player_brief(self, state: Board, player: str) -> str:
+        power = state.power_of(player)
+        units = ", ".join(unit_text(u) for u in state.position.units_of(power))
+        return f"You play {POWER_NAMES[power]} ({power}); your units: {units or 'none'}."
 
     def needs_orders(self, state: Board, player: str) -> bool:
         """Has this player anything to order in the open phase (DD1)? A power with

@@ -39,20 +39,9 @@ def turn_orders(state: GameState, orders: Mapping[str, Mapping[str, Any]]) -> Tu
     return TurnOrders(plane=plane)
 
 
+# The order words; HELP puts an example mail for the pupil's own plane above
+# them (pbmref.referee.guide).
 HELP = """\
-How to send orders (pbmref, Fast Play)
-
-Write a plain-text mail to the referee, for example:
-
-  GAME 7b-1
-  PASSWORD swordfish
-  TURN 3
-  PLANE
-  1: LS
-  2: A f-0
-  3: AF
-  END
-
 Each turn you play three cards from your deck, one a move (FP4):
 A ahead, L left turn, R right turn, LS slip left, RS slip right,
 AF two hexes ahead, ST stall (stay), STL / STR stall and turn left
@@ -64,16 +53,19 @@ Your plane fires ahead at the nearest enemy within 5 hexes by itself
 Coming back after leaving or a crash landing (FP14): ENTER <hex>
 <heading>, e.g. ENTER C10 S, on an edge hex at least 6 hexes from
 every enemy. Two pilots who both come back may each write
-DUEL <other pilot> (FP15). With 4 or more hits you may fly off
-the board (FP13). Missing cards are flown for you (FP17).
+DUEL <other pilot> (FP15). A burning plane may write BURN CARD or
+BURN DAMAGE (FP12). With 4 or more hits you may fly off the board
+(FP13). Missing cards are flown for you (FP17).
 
 Commands (alone or beside orders):
   HELP       this text
+  HELP FP4   rule FP4 of the rulebook (any rule number)
   ORDERS     your orders in force
   STATUS     the turn, the deadline, who has sent orders
   MAP        the board now, with every plane
   HISTORY n  the report of turn n
   CLEAR      withdraw your orders for this turn
+HELP, HELP <rule> and STATUS need no password.
 
 Your mail is checked at once and answered. A mail with a mistake is
 refused whole and your earlier orders stay in force; a new PLANE
@@ -138,6 +130,16 @@ class FastPlayRuleset(AirRuleset):
     def computer_orders(self, state: GameState, player: str,
                         rng: random.Random) -> OrdersEntry | None:
         return orders_entry(state, player, rng)
+
+    def player_brief(self, state: GameState, player: str) -> str:
+        plane = next((p for p in state.planes if p.pilot == player), None)
+        if plane is None:
+            return ""
+        side = f"You fly for the {plane.team.value}"
+        if plane.on_board and plane.hex is not None:
+            return (f"{side}; your plane is at {state.board.name(plane.hex)}, "
+                    f"heading {plane.heading.value}.")
+        return f"{side}; your plane is off the board: bring it in with ENTER (rule FP14)."
 
     def render_report(self, report: TurnReport) -> str:
         return render_fastplay_report(report)

@@ -26,7 +26,7 @@ from pbmref.rules.tweedekker.autopilot import choose_orders
 from pbmref.rules.tweedekker.engine import place_controlled_zeppelin
 from pbmref.rules.tweedekker.orders import PlaneOrders, TurnOrders, ZeppelinVote
 from pbmref.rules.tweedekker.position import position_from_dict, position_to_dict
-from pbmref.rules.tweedekker.state import GameState
+from pbmref.rules.tweedekker.state import Aircraft, AircraftState, GameState
 from pbmref.rulesets.air import AirRuleset
 from pbmref.rulesets.base import Lines, NewGameOptions, Opening, OrdersEntry, PlayerSpec, Words
 
@@ -51,6 +51,10 @@ def turn_orders(state: GameState, orders: Mapping[str, Mapping[str, Any]]) -> Tu
         if any(v is not None and not v.empty for v in votes):
             zeppelin[str(player)] = votes
     return TurnOrders(plane=plane, zeppelin=zeppelin)
+
+
+def _aircraft(state: GameState, player: str) -> Aircraft | None:
+    return next((a for a in state.aircraft if a.pilot == player), None)
 
 
 def _place_controlled(position: dict[str, Any], seed: int,
@@ -79,24 +83,9 @@ def _drifting(board: HexBoard, options: NewGameOptions, seed: int) -> tuple[list
     return hexes, h.value
 
 
+# The order words; HELP puts an example mail for the player's own game above
+# them (pbmref.referee.guide).
 HELP = """\
-How to send orders (pbmref)
-
-Write a plain-text mail to the referee, for example:
-
-  GAME zep1
-  PASSWORD swordfish
-  TURN 7
-  PLANE
-  1: LS f-A f-R
-  2: A
-  3: R f-A
-  ZEPPELIN
-  1: L f-B
-  2: A d-B
-  3: f-0
-  END
-
 Manoeuvres (one a move): A ahead, L left turn, R right turn,
 LS slip left, RS slip right, 0 no move (never in move 1, and after
 a 0 in move 2 move 3 is 0 too), I Immelman (aces only).
@@ -105,16 +94,22 @@ Fire: f-A ahead, f-L ahead-left, f-R ahead-right, f-B backward
 On the ground: TAKEOFF ALPHA|BETA|GAMMA (moves 1 and 2 are A).
 To land: LAND ALPHA|BETA|GAMMA, and fly A from the runway's far hex
 into its near hex, toward your airfield.
-Zeppelin votes: a move (A L LS R RS 0) and one fire vote
-(f-A f-L f-R f-B f-0, or d-B to drop a bomb) for each move.
+Zeppelin votes: a ZEPPELIN section, a move (A L LS R RS 0) and one
+fire vote (f-A f-L f-R f-B f-0, or d-B to drop a bomb) each move:
+  ZEPPELIN
+  1: L f-B
+  2: A d-B
+  3: f-0
 
 Commands (alone or beside orders):
   HELP       this text
+  HELP M3    rule M3 of the rulebook (any rule number)
   ORDERS     your orders in force
   STATUS     the turn, the deadline, who has sent orders
   MAP        the current map
   HISTORY n  the report of turn n
   CLEAR      withdraw your orders for this turn
+HELP, HELP <rule> and STATUS need no password.
 
 Your mail is checked at once and answered. A mail with a mistake is
 refused whole and your earlier orders stay in force. Orders are
@@ -215,13 +210,41 @@ class TweedekkerRuleset(AirRuleset):
         pilot whose aircraft is in the fight has sent orders only with a PLANE
         section (or TAKEOFF/LAND); one out of the fight has only votes to send.
         """
-        plane = next((a for a in state.aircraft if a.pilot == player), None)
+        plane = _aircraft(state, player)
         in_fight = plane is None or plane.state.in_fight
         return not in_fight or any(k in entry for k in ("plane", "takeoff", "land"))
 
     def computer_orders(self, state: GameState, player: str,
                         rng: random.Random) -> OrdersEntry | None:
         return choose_orders(state, player, rng)
+
+    def example_orders(self, state: GameState, player: str) -> OrdersEntry | None:
+        """The computer pilot's PLANE section (with TAKEOFF for a landed
+        aircraft, L3; HELP shows the zeppelin votes in words), or its votes
+        alone when the aircraft is out of the fight (N3)."""
+        entry = choose_orders(state, player, random.Random(0))
+        plane = {k: v for k, v in entry.items() if k != "zeppelin"}
+        return plane or entry or None
+
+    def without_orders(self, state: GameState, player: str) -> str:
+        plane = _aircraft(state, player)
+        if plane is not None and plane.state is AircraftState.LANDED:
+            return "  (none yet: without orders your aircraft stays landed, L2a, N1)"
+        return self.words.none_yet
+
+    def player_brief(self, state: GameState, player: str) -> str:
+        plane = _aircraft(state, player)
+        if plane is None:
+            return ""
+        board = state.board
+        field = f"airfield {plane.airfield.value}"
+        where = f"hex {board.name(plane.hex)}, heading {plane.heading.value}"
+        if plane.state is AircraftState.LANDED:
+            return (f"Your aircraft stands landed on its {field} ({where}); it takes off "
+                    "with TAKEOFF ALPHA, BETA or GAMMA (rule L3).")
+        if plane.state.in_fight:
+            return f"Your aircraft flies at {where}; its home is {field}."
+        return f"Your aircraft is out of the fight ({plane.state.value}); its home is {field}."
 
     def render_report(self, report: TurnReport) -> str:
         return render_report(report)
