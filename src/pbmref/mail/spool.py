@@ -39,7 +39,7 @@ from pbmref.base.files import commit_dir, fsync_dir, replace_file, write_synced
 from pbmref.base.locks import FileLock
 from pbmref.base.times import moment
 from pbmref.mail.base import PermanentFailure, RawMail, Sender, TemporaryFailure
-from pbmref.mail.message import message_id_of
+from pbmref.mail.message import message_id_of, sender_and_date
 
 __all__ = [
     "DeliveryReport",
@@ -122,6 +122,21 @@ class InEntry:
     def raw(self) -> bytes:
         return (self.path / _MSG).read_bytes()
 
+    @property
+    def sender(self) -> str:
+        """The From address, as saved ("" when unknown)."""
+        return str(self.meta.get("sender") or "")
+
+    @property
+    def sent(self) -> datetime | None:
+        """The Date header, as saved (None when absent or unreadable)."""
+        return moment(self.meta.get("sent"))
+
+    @property
+    def second(self) -> datetime:
+        """The server's arrival time to the second (its Maildir and IMAP resolution)."""
+        return self.arrived.replace(microsecond=0)
+
 
 class IncomingSpool:
     """Incoming mail, saved before anything else happens to it."""
@@ -179,10 +194,13 @@ class IncomingSpool:
                 return replace(existing, duplicate=True)
             tmp = self.root / "tmp" / f"{key}.{os.getpid()}.{uuid.uuid4().hex[:8]}"
             tmp.mkdir()
-            meta = {
+            sender, sent = sender_and_date(mail.raw)
+            meta: dict[str, Any] = {
                 "message_id": message_id,
                 "intake_key": mail.key,
                 "arrived": _iso(mail.arrived),
+                "sender": sender,
+                "sent": _iso(sent) if sent is not None else None,
                 "saved": _iso(_now()),
                 "size": mail.size,
                 "attempts": 0,
@@ -197,8 +215,11 @@ class IncomingSpool:
             return self._load(target, "pending")
 
     def pending(self) -> list[InEntry]:
-        """Waiting entries, oldest arrival first. Entries that already used up
-        their attempts (the process died while handling them) are shunted here."""
+        """Waiting entries, oldest arrival first; mails that reached the server in
+        the same second in the order they were sent (their Date header), then in
+        the server's order (IMAP UID, Maildir delivery: the order they were
+        fetched and saved). Entries that already used up their attempts (the
+        process died while handling them) are shunted here."""
         out: list[InEntry] = []
         with contextlib.suppress(FileNotFoundError):
             for folder in (self.root / "new").iterdir():
@@ -210,7 +231,8 @@ class IncomingSpool:
                                       "(the referee crashed or was killed while handling it)")
                     continue
                 out.append(entry)
-        out.sort(key=lambda e: (e.arrived, str(e.meta.get("saved", "")), e.id))
+        out.sort(key=lambda e: (e.second, e.sent is None, e.sent or e.arrived,
+                                str(e.meta.get("saved", "")), e.id))
         return out
 
     def begin(self, entry: InEntry) -> InEntry:
