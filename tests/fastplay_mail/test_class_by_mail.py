@@ -319,15 +319,21 @@ def test_a_second_mail_replaces_the_plane_section_with_its_entry(school: School)
 
 
 def test_the_help_example_is_a_good_fast_play_mail(school: School) -> None:
-    """What HELP shows a pupil is accepted as written (FP4, FP7)."""
+    """What HELP shows a pupil is the pupil's own mail for the open turn, and
+    is accepted as written once the password is put in (FP4, FP7)."""
     from pbmref.rulesets.fastplay import HELP as HELP_FASTPLAY
 
     assert max(len(line) for line in HELP_FASTPLAY.splitlines()) <= 70
-    example = HELP_FASTPLAY.split("for example:")[1].split("END")[0]
-    body = "\n".join(line.strip() for line in example.strip().splitlines()[3:])
     game = school.store.open("7b-1")
     pid = sorted(game.settings.players)[0]
-    mail = f"GAME 7b-1\nPASSWORD {school.passwords[pid]}\nTURN 1\n{body}\nEND\n"
+    [help_reply] = school.mail(address(pid), "HELP")  # no password needed
+    text = body_of(help_reply)
+    assert "tweedekker" not in text.lower() and school.passwords[pid] not in text
+    lines = [line.strip() for line in text.splitlines()]
+    start = lines.index("GAME 7b-1")
+    example = lines[start:lines.index("END", start) + 1]
+    assert example[1:3] == ["PASSWORD <your password>", "TURN 1"]
+    mail = "\n".join(example).replace("<your password>", school.passwords[pid])
     [reply] = school.mail(address(pid), mail)
     assert "your orders are accepted" in body_of(reply)
-    assert school.store.open("7b-1").book.entries()[pid] == {"plane": ["LS", "A f-0", "AF"]}
+    assert school.store.open("7b-1").book.entries()[pid]["plane"]

@@ -4,7 +4,9 @@ resume, replace-player, kick, add-observer.
 Every command takes ``--games DIR`` (default: ``games_dir`` of the config
 file given with ``--config`` or ``$PBMREF_CONFIG``, else ``games``). The
 single-game ``adjudicate GAME`` lives with ``adjudicate --due`` in
-``cli/mailcmd.py`` and calls ``pbmref.gm.adjudicate``.
+``cli/mailcmd.py`` and calls ``pbmref.gm.adjudicate``. ``new-game`` and
+``replace-player`` mail each new player a welcome (``--welcome``, on when a
+config file is given: ``pbmref.referee.welcome``).
 """
 
 from __future__ import annotations
@@ -21,10 +23,11 @@ from pbmref.base.times import parse_duration
 from pbmref.base.yamlfile import read_yaml
 from pbmref.config import Config, load_config
 from pbmref.referee import mail_reports
+from pbmref.referee.welcome import mail_welcome
 from pbmref.rulesets import RULESETS
 from pbmref.store import GameStore, StoreError
 
-__all__ = ["games_dir", "register"]
+__all__ = ["games_dir", "register", "wants_welcome", "welcome_flag"]
 
 
 def _config(args: argparse.Namespace) -> Config | None:
@@ -53,6 +56,20 @@ def _common(p: argparse.ArgumentParser) -> None:
                    "config file, else ./games)")
     p.add_argument("--config", metavar="FILE", help="the referee's config file "
                    "(default: $PBMREF_CONFIG)")
+
+
+def welcome_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--welcome", action=argparse.BooleanOptionalAction, default=None,
+                   help="mail each player a welcome: game, password, what they play, the "
+                        "deadline and HELP (default: on when a config file is given)")
+
+
+def wants_welcome(args: argparse.Namespace) -> Config | None:
+    """The config to mail welcomes with, or None when they are not wanted."""
+    cfg = _config(args)
+    if args.welcome is False or (args.welcome is None and cfg is None):
+        return None
+    return cfg or load_config()
 
 
 def _fail(message: str, code: int = 1) -> int:
@@ -166,7 +183,16 @@ def handle_new_game(args: argparse.Namespace) -> int:
         for pid, pw in result.passwords.items():
             addresses = ", ".join(game.settings.players[pid].addresses)
             print(f"  {pid:<12} {pw:<28} {addresses}")
+    _welcome_all(args, result.passwords)
     return 0
+
+
+def _welcome_all(args: argparse.Namespace, passwords: dict[str, str]) -> None:
+    """Mail every player of the new game their welcome, when wanted."""
+    welcome = wants_welcome(args)
+    if welcome is not None:
+        count = mail_welcome(_store(args), args.game, passwords, config=welcome)
+        print(f"  welcome mailed to {count} player{'s' if count != 1 else ''}")
 
 
 # ------------------------------------------------------------------ check, status
@@ -265,6 +291,11 @@ def handle_replace_player(args: argparse.Namespace) -> int:
     if change.password:
         print(f"  new password for {args.player}: {change.password} (mail it to "
               f"{args.address})")
+    welcome = wants_welcome(args)
+    if welcome is not None and change.password is not None:
+        mail_welcome(_store(args), args.game, {args.player: change.password},
+                     players=[args.player], config=welcome)
+        print(f"  welcome mailed to {args.address}")
     return 0
 
 
@@ -323,6 +354,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--no-passwords", action="store_true")
     p.add_argument("--observer", action="append", metavar="ADDRESS")
     p.add_argument("--seed", type=int)
+    welcome_flag(p)
     p.set_defaults(func=_guard(handle_new_game))
 
     p = sub.add_parser("check", help="validate games' files (all games when none is named)")
@@ -367,6 +399,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--address")
     p.add_argument("--name")
     p.add_argument("--computer", action="store_true", help="the computer plays it from now on")
+    welcome_flag(p)
     p.set_defaults(func=_guard(handle_replace_player))
 
     p = sub.add_parser("kick", help="remove a player from a game")

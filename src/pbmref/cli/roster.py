@@ -3,7 +3,8 @@
 - ``pbmref new-class TEMPLATE [--games DIR]``: one game per board of the
   class (``<class>-1`` ...), pilots dealt so the sides are even, every pilot
   registered in the roster (rule FP16) with a sortie for the first board;
-  prints the passwords once.
+  prints the passwords once and, with mail configured (``--welcome``), mails
+  each pupil a welcome (``pbmref.referee.welcome``).
 - ``pbmref roster [show|update] [--games DIR] [--roster FILE]``: show the
   careers, or first count every adjudicated Fast Play turn not yet counted
   (safe to run any number of times).
@@ -20,6 +21,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from pbmref.cli.gm import wants_welcome, welcome_flag
 from pbmref.store import GameStore, StoreError
 
 __all__ = ["register"]
@@ -71,6 +73,7 @@ def handle_new_class(args: argparse.Namespace) -> int:
     if clash:
         return _fail(f"game {clash[0]} exists already in {store.dir}")
     deadline = datetime.fromisoformat(args.deadline) if args.deadline else None
+    welcome = wants_welcome(args)
     for g in games:
         players = []
         for pid in g.players:
@@ -92,6 +95,11 @@ def handle_new_class(args: argparse.Namespace) -> int:
               f"{sides['Allies']} Allies")
         for pid, pw in result.passwords.items():
             print(f"  {pid:<12} {pw:<28} {template.pilot(pid).address}")
+        if welcome is not None:
+            from pbmref.referee.welcome import mail_welcome
+
+            count = mail_welcome(store, g.game_id, result.passwords, config=welcome)
+            print(f"  welcome mailed to {count} pupil{'s' if count != 1 else ''}")
     save_roster(roster_file, roster)
     print(f"roster: {roster_file} ({len(roster.players)} pilots)")
     return 0
@@ -172,6 +180,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--deadline", help="deadline of turn 1 (ISO date and time)")
     p.add_argument("--no-passwords", action="store_true", help="games without passwords")
     common(p)
+    welcome_flag(p)
     p.set_defaults(func=_guard(handle_new_class))
 
     p = sub.add_parser("roster", help="Fast Play pilot careers (FP16)",

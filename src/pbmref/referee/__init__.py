@@ -3,7 +3,9 @@
 - ``pipeline.Referee``: mail in (spooled first), games changed, replies queued;
 - ``turns.adjudicate_due``: what cron runs at deadlines;
 - ``daemon.Daemon``: ``pbmref serve``;
-- ``replies``: the words of every reply; ``state``: the referee's bookkeeping.
+- ``replies``: the words of every reply; ``guide``: what HELP answers;
+  ``welcome``: the welcome mail of a new player; ``state``: the referee's
+  bookkeeping.
 
 It sits on the game master's operations (``pbmref.gm``, which it calls to
 adjudicate), the archive, the mail layer and the store; only the command

@@ -34,13 +34,14 @@ from pbmref.mail.base import Intake, Sender
 from pbmref.mail.compose import make_mail, make_reply
 from pbmref.mail.message import IncomingMail, never_answer_reason, read_message
 from pbmref.mail.spool import IncomingSpool, InEntry, OutgoingSpool
+from pbmref.orders.check import password_line_mistaken, read_mail_body
 from pbmref.orders.envelope import (
+    Command,
     OrderMail,
     check_password,
     check_turn,
     game_from_subject,
     identify_player,
-    read_order_mail,
     scan_order_mail,
 )
 from pbmref.orders.errors import (
@@ -48,9 +49,10 @@ from pbmref.orders.errors import (
     StaleTurnError,
     UnknownPlayerError,
     WrongPasswordError,
+    gather,
 )
-from pbmref.orders.render import render_errors
-from pbmref.referee import replies
+from pbmref.orders.render import ignored_note, render_error_list, render_errors
+from pbmref.referee import guide, replies
 from pbmref.referee.state import RefereeState
 from pbmref.reports.status import render_status
 from pbmref.store import Game, GameFileError, GameStore, StoreError, check_id
@@ -130,6 +132,35 @@ class HandledMail:
     changed: bool = False
 
 
+@dataclass(frozen=True)
+class Twin:
+    """Another mail of the same sender that reached the server in the same
+    second: when it was sent (its Date header) and whether it is applied
+    after this one (the spool's order)."""
+
+    sent: datetime | None
+    later: bool
+
+
+@dataclass(frozen=True)
+class BodyRead:
+    """A mail's body as the orders layer read it (``read_mail_body``): the
+    orders entry, the greeting and signature lines left out, every error."""
+
+    entry: dict[str, Any] | None = None
+    ignored: tuple[tuple[int, str], ...] = ()
+    errors: tuple[OrderMailError, ...] = ()
+
+    @property
+    def error(self) -> OrderMailError | None:
+        """Every error at once (with the lines left out), or None."""
+        return gather(self.errors, self.ignored)
+
+
+# Commands that show nothing secret: answered without the password.
+PUBLIC_COMMANDS = frozenset({"HELP", "STATUS"})
+
+
 @dataclass
 class Letter:
     """One order mail for one game, as it is being answered: the mail, its
@@ -145,6 +176,18 @@ class Letter:
     to: str = ""
     notes: list[str] = field(default_factory=list)
     sections: list[str] = field(default_factory=list)
+    twins: tuple[Twin, ...] = ()
+
+
+def _twins(entry: InEntry, pending: list[InEntry]) -> tuple[Twin, ...]:
+    """The other pending mails of ``entry``'s sender that reached the server in the
+    same second, in the spool's order (the order they were sent)."""
+    if not entry.sender:
+        return ()
+    place = pending.index(entry)
+    return tuple(Twin(other.sent, n > place) for n, other in enumerate(pending)
+                 if other is not entry and other.sender == entry.sender
+                 and other.second == entry.second)
 
 
 def _turn_name(game: Game) -> replies.TurnName:
@@ -166,6 +209,31 @@ def _turn_started(game: Game) -> datetime | None:
     except StoreError:
         return None
     return moment(result.get("adjudicated_at"))
+
+
+def read_body(game: Game, envelope: OrderMail, player: str) -> BodyRead:
+    """The mail's body read for ``player`` on the game's open turn, through the
+    orders layer's one path (``read_mail_body``, as ``check_order_mail``):
+    greetings and signatures left out, every error found."""
+    if not envelope.body:
+        return BodyRead()
+    state, ruleset = game.open.state, game.ruleset
+    entry, ignored, errors = read_mail_body(
+        lambda who, lines: ruleset.read_orders(state, who, lines), envelope, player)
+    return BodyRead(entry, ignored, tuple(errors))
+
+
+def _shown(game: Game, player: str, turn: replies.TurnName, entry: dict[str, Any] | None,
+           deadline_text: str) -> str:
+    """The player's orders in force (or what happens without them) and the deadline."""
+    return replies.orders_shown(game.id, turn, entry, deadline_text,
+                                none_yet=game.ruleset.without_orders(game.open.state, player))
+
+
+def _addresses(game: Game) -> dict[str, tuple[str, ...]]:
+    """Each player's registered addresses (kicked players left out)."""
+    return {pid: tuple(p.addresses) for pid, p in game.settings.players.items()
+            if p.status != "kicked"}
 
 
 def _status(game: Game, turn: replies.TurnName) -> str:
@@ -240,7 +308,7 @@ class Referee:
                 if entry.id not in shunted_before:
                     self._tell_given_up(entry, intake)
             for entry in pending:
-                self._handle_entry(entry, intake)
+                self._handle_entry(entry, intake, _twins(entry, pending))
                 count += 1
         return count
 
@@ -255,7 +323,8 @@ class Referee:
             log.warning("could not mark %s handled on the server", entry.intake_key,
                         exc_info=True)
 
-    def _handle_entry(self, entry: InEntry, intake: Intake | None = None) -> None:
+    def _handle_entry(self, entry: InEntry, intake: Intake | None = None,
+                      twins: tuple[Twin, ...] = ()) -> None:
         """Handle one spooled mail: answer it, mark it on the server, then call it
         done. Marking comes before ``done``: a crash in between leaves the entry
         pending, so the next round handles it again (nothing twice: orders are
@@ -268,7 +337,7 @@ class Referee:
             mail = read_message(raw, max_bytes=self.config.limits.max_message_bytes,
                                 size=entry.size)
             if not (entry.path / _REPLIED).exists():
-                result = self.handle(mail, raw, arrived=entry.arrived)
+                result = self.handle(mail, raw, arrived=entry.arrived, twins=twins)
                 kept = [m for m in result.replies if self._reply_allowed(m)]
                 if len(kept) < len(result.replies):
                     result.summary += "; reply withheld: reply budget of the address used up"
@@ -331,8 +400,10 @@ class Referee:
                 out.append(gid)
         return out
 
-    def handle(self, mail: IncomingMail, raw: bytes, *, arrived: datetime) -> HandledMail:
-        """Read one mail and act on it; returns the replies (nothing sent yet)."""
+    def handle(self, mail: IncomingMail, raw: bytes, *, arrived: datetime,
+               twins: tuple[Twin, ...] = ()) -> HandledMail:
+        """Read one mail and act on it; returns the replies (nothing sent yet).
+        ``twins``: the sender's other mails of the same second (``process_spool``)."""
         why = never_answer_reason(mail, [self.address])
         if why:
             return HandledMail(summary=f"not answered: {why}")
@@ -342,21 +413,16 @@ class Referee:
                 return HandledMail([self._reply(mail, sender, replies.oversized(
                     self.config.limits.max_message_bytes))], "refused: oversized")
             return self._unknown_sender(mail)
-        try:
-            envelope = read_order_mail(mail.subject, mail.text)
-        except OrderMailError as exc:
+        envelope, envelope_errors = scan_order_mail(mail.subject, mail.text)
+        if envelope_errors:
             if not self._games_of(sender):
                 return self._unknown_sender(mail)
-            shown = self._orders_in_force_text(mail, sender)
-            return HandledMail([self._reply(mail, sender, "Your mail was NOT accepted; "
-                                            "nothing was changed.\n\n" + render_errors(exc)
-                                            + (f"\n\n{shown}" if shown else ""))],
-                               "rejected: envelope")
+            return self._envelope_refused(mail, envelope, envelope_errors)
         game_id = self._pick_game(envelope, sender)
         if game_id is None:
             mine = self._games_of(sender)
             if not mine:
-                return self._unknown_sender(mail)
+                return self._unknown_sender(mail, envelope)
             return HandledMail([self._reply(mail, sender, replies.unknown_game(
                 envelope.game_id, mine))], "rejected: unknown game")
         try:
@@ -367,7 +433,7 @@ class Referee:
                 return self._unknown_sender(mail)
             return HandledMail([self._reply(mail, sender, replies.game_unavailable(game_id))],
                                f"game {game_id} unavailable: {exc}", game_id)
-        letter = Letter(mail, raw, arrived, envelope, game)
+        letter = Letter(mail, raw, arrived, envelope, game, twins=twins)
         try:
             return self._handle_for_game(letter)
         except GameFileError as exc:  # e.g. an orders file the game master broke
@@ -377,27 +443,42 @@ class Referee:
             return HandledMail([self._reply(mail, to, replies.game_unavailable(game_id))],
                                f"game {game_id} unavailable: {exc}", game_id)
 
-    def _orders_in_force_text(self, mail: IncomingMail, sender: str) -> str | None:
-        """The sender's orders in force and the deadline, for the reply to a mail
-        whose envelope has an error -- only when its game, player and password can
-        still be told from it (orders.md: every reply shows them; they stay secret
-        from anyone without the password)."""
+    def _envelope_refused(self, mail: IncomingMail, envelope: OrderMail,
+                          errors: list[OrderMailError]) -> HandledMail:
+        """A mail whose envelope has a mistake (a bad GAME or PASSWORD line): when
+        its game, player and password can still be told, every mistake of the
+        body too and the orders in force (orders.md: every reply shows them;
+        they stay secret from anyone without the password); else the envelope's
+        mistakes alone."""
+        sender = mail.from_addr
+        told = self._told(envelope, sender)
+        if told is None:
+            return HandledMail([self._reply(mail, sender, replies.mail_refused(
+                render_error_list(errors)))], "rejected: envelope")
+        game, player = told
+        read = read_body(game, envelope, player)
+        every = gather([*errors, *read.errors], read.ignored)
+        assert every is not None  # the envelope's errors are there
+        turn = _turn_name(game)
+        body = replies.orders_rejected(game.id, turn, render_error_list(every),
+                                       game.book.entry_of(player), _deadline_text(game))
+        return HandledMail([self._reply(mail, sender, body)], "rejected: envelope", game.id)
+
+    def _told(self, envelope: OrderMail, sender: str) -> tuple[Game, str] | None:
+        """The game and player of a mail whose envelope has an error, when both
+        and the password can still be told from it."""
+        game_id = self._pick_game(envelope, sender)
+        if game_id is None:
+            return None
         try:
-            envelope, _ = scan_order_mail(mail.subject, mail.text)
-            game_id = self._pick_game(envelope, sender)
-            if game_id is None:
-                return None
             game = self.store.open(game_id)
-            addresses = {pid: p.addresses for pid, p in game.settings.players.items()
-                         if p.status != "kicked"}
-            player_id = identify_player(envelope, sender, addresses)
+            player_id = identify_player(envelope, sender, _addresses(game))
             player = game.settings.players[player_id]
             check_password(envelope, lambda pw: game.settings.check_password(player_id, pw),
                            required=player.password_hash is not None)
-            return replies.orders_shown(game.id, _turn_name(game),
-                                        game.book.entry_of(player_id), _deadline_text(game))
         except (OrderMailError, StoreError):
             return None
+        return game, player_id
 
     def _registered_in_dir(self, game_id: str, sender: str) -> bool:
         """Whether ``sender`` stands as a whole address in a broken game's settings
@@ -424,12 +505,18 @@ class Referee:
         mine = self._games_of(sender)
         return mine[0] if len(mine) == 1 else None
 
-    def _unknown_sender(self, mail: IncomingMail) -> HandledMail:
+    def _unknown_sender(self, mail: IncomingMail,
+                        envelope: OrderMail | None = None) -> HandledMail:
+        """The how-to-join note, once a day per address (with how an order mail
+        looks when the mail asked for HELP)."""
         sender = mail.from_addr
         if (self.state.once_per("joined", sender, self.clock(), timedelta(days=1))
                 and self.state.within_budget("strangers", "*", self.clock(),
                                              STRANGER_BUDGET, REPLY_WINDOW)):
-            return HandledMail([self._reply(mail, sender, replies.how_to_join(self.address))],
+            body = replies.how_to_join(self.address)
+            if envelope is not None and envelope.command("HELP") is not None:
+                body += "\n\n" + guide.stranger_help()
+            return HandledMail([self._reply(mail, sender, body)],
                                "unknown sender: told how to join")
         return HandledMail(summary="unknown sender: already told today")
 
@@ -443,13 +530,11 @@ class Referee:
         mail, game = letter.mail, letter.game
         sender = mail.from_addr
         gid = game.id
-        addresses = {pid: p.addresses for pid, p in game.settings.players.items()
-                     if p.status != "kicked"}
         try:
-            letter.player = identify_player(letter.envelope, sender, addresses)
+            letter.player = identify_player(letter.envelope, sender, _addresses(game))
         except UnknownPlayerError as exc:
             if not self._games_of(sender):
-                return self._unknown_sender(mail)
+                return self._unknown_sender(mail, letter.envelope)
             known = game.settings.player_by_address(sender)
             if known is None:
                 return HandledMail([self._reply(mail, sender, replies.not_registered(gid))],
@@ -463,13 +548,6 @@ class Referee:
         # Replies go to the registered address, never to an unregistered Reply-To.
         letter.to = sender if sender in {a.lower() for a in player.addresses} else \
             player.addresses[0]
-        try:
-            check_password(letter.envelope,
-                           lambda pw: game.settings.check_password(player.id, pw),
-                           required=player.password_hash is not None)
-        except WrongPasswordError:
-            return self._answer(letter, replies.wrong_password(gid, sender),
-                                "rejected: wrong password")
         # The body-wins note, only when the Subject names a game that exists here
         # (a Subject like "orders (utf-8)" names no game at all).
         games_here = self.store.list_games()
@@ -477,7 +555,14 @@ class Referee:
         if (letter.envelope.game_note and subject_game
                 and subject_game.casefold() in {g.casefold() for g in games_here}):
             letter.notes.append(f"Note: {letter.envelope.game_note}")
-        result = self._identified(letter)
+        try:
+            check_password(letter.envelope,
+                           lambda pw: game.settings.check_password(player.id, pw),
+                           required=player.password_hash is not None)
+        except WrongPasswordError:
+            result = self._without_password(letter)
+        else:
+            result = self._identified(letter)
         if letter.notes:
             # Conformance (orders.md, Envelope): when the GAME line overrides the
             # Subject, every reply tells the player, not only one accepting orders.
@@ -488,13 +573,45 @@ class Referee:
                                                     "\n".join(letter.notes) + "\n\n" + text)
         return result
 
+    def _help(self, letter: Letter, command: Command) -> str:
+        """The answer to HELP (for the player's own game and turn) or HELP <rule>."""
+        if command.rule is not None:
+            return guide.rule_reply(command.rule)
+        return guide.help_text(letter.game, letter.player)
+
+    def _without_password(self, letter: Letter) -> HandledMail:
+        """A registered player's mail with a wrong or missing password. Without a
+        PASSWORD line, commands that show nothing secret (HELP, HELP <rule>,
+        STATUS) are answered; a misspelt PASSWORD line gets every mistake of
+        the mail listed. Neither shows the orders in force."""
+        game, envelope = letter.game, letter.envelope
+        refused = self._answer(letter, replies.wrong_password(game.id, letter.mail.from_addr),
+                               "rejected: wrong password")
+        if envelope.password is not None:
+            return refused
+        read = read_body(game, envelope, letter.player)
+        turn = _turn_name(game)
+        error = read.error
+        if error is not None and password_line_mistaken(envelope, read.errors):
+            return self._answer(letter, replies.refused_without_password(
+                game.id, turn, render_error_list(error)), "rejected: password line")
+        if (read.entry is not None or error is not None or not envelope.commands
+                or any(c.name not in PUBLIC_COMMANDS for c in envelope.commands)):
+            return refused
+        sections = [ignored_note(read.ignored)] if read.ignored else []
+        sections += [self._help(letter, c) if c.name == "HELP" else _status(game, turn)
+                     for c in envelope.commands]
+        sections.append(replies.PASSWORD_NEEDED)
+        return self._answer(letter, "\n\n".join(s.rstrip() for s in sections),
+                            "commands answered without the password")
+
     def _identified(self, letter: Letter) -> HandledMail:
         """The mail of an identified player (password checked): commands and orders."""
         game, envelope = letter.game, letter.envelope
         gid = game.id
         for command in envelope.commands:
             if command.name == "HELP":
-                letter.sections.append(game.ruleset.words.help)
+                letter.sections.append(self._help(letter, command))
             elif command.name == "HISTORY":
                 wanted = command.arg or max(1, game.turn - 1)
                 text = game.history.report(wanted) if game.history.is_adjudicated(wanted) \
@@ -507,8 +624,8 @@ class Referee:
             turn, deadline_text = _turn_name(game), _deadline_text(game)
 
             def in_force() -> str:
-                return replies.orders_shown(gid, turn, game.book.entry_of(letter.player),
-                                            deadline_text)
+                return _shown(game, letter.player, turn, game.book.entry_of(letter.player),
+                              deadline_text)
 
             if game.settings.status != "open":
                 body = [replies.game_closed(gid, game.settings.status), *letter.sections]
@@ -527,86 +644,137 @@ class Referee:
                 return self._answer(letter, "\n\n".join([
                     replies.stale_turn(gid, asked, turn, deadline_text), in_force()]),
                     "rejected: stale turn")
-            deadline = game.settings.deadline
-            wants_change = bool(envelope.body) or any(
-                c.name == "CLEAR" for c in envelope.commands)
-            started = _turn_started(game)
-            arrived = letter.arrived
-            if wants_change and started is not None and arrived < started:
-                # Conformance (referee.md: a mail whose turn was adjudicated is
-                # answered too late, not used, with the new turn's number): it
-                # reached the server before the last adjudication but is read only
-                # now (a retried or late-fetched mail); it was meant for that turn,
-                # never for this one.
-                return self._answer(letter, "\n\n".join([
-                    replies.missed_turn(gid, replies.when(arrived, game.settings.timezone),
-                                        turn, deadline_text), in_force()]),
+            read = read_body(game, envelope, letter.player)
+            late = self._late(letter, read, turn, deadline_text)
+            if late is not None:
+                return self._answer(letter, "\n\n".join([late[0], in_force()]), late[1])
+            return self._orders_and_commands(letter, turn, deadline_text, read)
+
+    def _late(self, letter: Letter, read: BodyRead, turn: replies.TurnName,
+              deadline_text: str) -> tuple[str, str] | None:
+        """(reply, summary) for a mail that wants a change too late, or None."""
+        game, arrived = letter.game, letter.arrived
+        wants_change = (read.entry is not None or bool(read.errors)
+                        or letter.envelope.command("CLEAR") is not None)
+        if not wants_change:
+            return None
+        zone = game.settings.timezone
+        started = _turn_started(game)
+        if started is not None and arrived < started:
+            # Conformance (referee.md: a mail whose turn was adjudicated is
+            # answered too late, not used, with the new turn's number): it
+            # reached the server before the last adjudication but is read only
+            # now (a retried or late-fetched mail); it was meant for that turn,
+            # never for this one.
+            return (replies.missed_turn(game.id, replies.when(arrived, zone), turn,
+                                        deadline_text),
                     "rejected: its turn was adjudicated before it was read")
-            if wants_change and deadline is not None and arrived > deadline:
-                return self._answer(letter, "\n\n".join([
-                    replies.too_late(gid, replies.when(arrived, game.settings.timezone),
-                                     deadline_text, turn),
-                    # Conformance (orders.md): every reply shows the orders in force.
-                    in_force()]), "rejected: after the deadline")
-            return self._orders_and_commands(letter, turn, deadline_text)
+        deadline = game.settings.deadline
+        if deadline is not None and arrived > deadline:
+            arrival_text, deadline_then = replies.arrival_and_deadline(arrived, deadline, zone)
+            # Conformance (orders.md): every reply shows the orders in force.
+            return (replies.too_late(game.id, arrival_text, deadline_then, turn),
+                    "rejected: after the deadline")
+        return None
+
+    def _twin_notes(self, letter: Letter) -> list[str]:
+        """What the reply says when another mail of the player's reached the
+        server in the same second: which of them is in force."""
+        if not letter.twins:
+            return []
+        zone = letter.game.settings.timezone
+
+        def sent(at: datetime | None) -> str:
+            return replies.when(at, zone, seconds=True) if at is not None else "no date"
+
+        later = [t for t in letter.twins if t.later]
+        other = later[0] if later else letter.twins[-1]
+        return [replies.same_second(sent(letter.mail.date), sent(other.sent),
+                                    later=bool(later))]
 
     def _orders_and_commands(self, letter: Letter, turn: replies.TurnName,
-                             deadline_text: str) -> HandledMail:
-        game, envelope, mail, player = letter.game, letter.envelope, letter.mail, letter.player
+                             deadline_text: str, read: BodyRead) -> HandledMail:
+        game, envelope, player = letter.game, letter.envelope, letter.player
         gid = game.id
-        text_raw = hide_password(letter.raw.decode("utf-8", errors="replace"), envelope)
         current = game.book.entry_of(player)
         changed = False
         summary = "commands answered"
-        clear = any(c.name == "CLEAR" for c in envelope.commands)
+        clear = envelope.command("CLEAR") is not None
         head = ""
-        if clear and not envelope.body:
-            game.book.clear(player, raw=text_raw, message_id=mail.message_id,
-                            received_at=letter.arrived)
+        error = read.error
+        if error is not None:
+            game.book.reject(player, raw=self._raw_text(letter), message_id=letter.mail.message_id,
+                             received_at=letter.arrived, error=str(error))
+            head = replies.orders_rejected(gid, turn, render_error_list(error), current,
+                                           deadline_text, self._twin_notes(letter))
+            summary = "rejected: " + "; ".join(e.summary() for e in error.errors)[:300]
+        elif read.entry is not None:
+            # Conformance (orders.md, Reading rules: CLEAR takes back all): CLEAR beside
+            # new orders withdraws the earlier ones first; the new ones stand.
+            current = game.ruleset.merge_orders(None if clear else current, read.entry)
+            game.book.save(player, current, raw=self._raw_text(letter),
+                           message_id=letter.mail.message_id, received_at=letter.arrived,
+                           checked=True)
+            changed, summary = True, "orders accepted"
+            head = self._accepted(letter, turn, current, deadline_text, read)
+        elif clear:
+            game.book.clear(player, raw=self._raw_text(letter),
+                            message_id=letter.mail.message_id, received_at=letter.arrived)
             current = None
-            changed = True
-            summary = "orders withdrawn"
+            changed, summary = True, "orders withdrawn"
             head = replies.orders_cleared(gid, turn, deadline_text)
-        elif envelope.body:
-            try:
-                entry = game.ruleset.read_orders(game.open.state, player, list(envelope.body))
-                # Conformance (orders.md, Reading rules: CLEAR takes back all): CLEAR beside
-                # new orders withdraws the earlier ones first; the new ones stand.
-                merged = game.ruleset.merge_orders(None if clear else current, entry)
-                game.book.save(player, merged, raw=text_raw, message_id=mail.message_id,
-                               received_at=letter.arrived, checked=True)
-            except OrderMailError as exc:
-                game.book.reject(player, raw=text_raw, message_id=mail.message_id,
-                                 received_at=letter.arrived, error=str(exc))
-                head = replies.orders_rejected(gid, turn, render_errors(exc), current,
-                                               deadline_text)
-                summary = "rejected: " + "; ".join(e.summary() for e in exc.errors)[:300]
-            else:
-                current = merged
-                changed = True
-                summary = "orders accepted"
-                head = replies.orders_accepted(gid, turn, merged, deadline_text, letter.notes)
+        sections = self._command_sections(letter, turn, current, deadline_text)
+        if read.ignored and error is None and read.entry is None:
+            sections.append(ignored_note(read.ignored))
+        if not head and not sections:
+            sections.append(_shown(game, player, turn, current, deadline_text))
+            sections.append("Your mail held no orders or commands; send HELP to see how "
+                            "to write them.")
+        elif not head and envelope.command("ORDERS") is None:
+            # Conformance (orders.md, Reading rules): every reply shows the sender's
+            # complete orders in force and the deadline, also one to HELP, MAP,
+            # STATUS or HISTORY alone.
+            sections.append(_shown(game, player, turn, current, deadline_text))
+        body = "\n\n".join(part.rstrip() for part in [head, *sections] if part)
+        return self._answer(letter, body, summary, changed)
+
+    def _raw_text(self, letter: Letter) -> str:
+        """The mail as the orders file keeps it: its password hidden."""
+        return hide_password(letter.raw.decode("utf-8", errors="replace"), letter.envelope)
+
+    def _accepted(self, letter: Letter, turn: replies.TurnName, entry: dict[str, Any],
+                  deadline_text: str, read: BodyRead) -> str:
+        """The acceptance: the orders in force, what was left out of the mail, and
+        whether the turn is being adjudicated now (early adjudication, or a mail
+        taken in at the deadline)."""
+        notes = list(letter.notes)
+        if read.ignored:
+            notes.append(ignored_note(read.ignored))
+        notes += self._twin_notes(letter)
+        now = self.clock()
+        schedule = letter.game.schedule
+        adjudicating = ""
+        if schedule.is_due(now):
+            passed = schedule.deadline is not None and schedule.deadline <= now
+            adjudicating = replies.adjudicating_now(turn, deadline_passed=passed)
+        return replies.orders_accepted(letter.game.id, turn, entry, deadline_text, notes,
+                                       adjudicating=adjudicating)
+
+    def _command_sections(self, letter: Letter, turn: replies.TurnName,
+                          current: dict[str, Any] | None, deadline_text: str) -> list[str]:
+        """HELP and HISTORY answered already, then ORDERS, STATUS and MAP."""
+        game, player = letter.game, letter.player
         sections = letter.sections
         names = {pid: p.name for pid, p in game.settings.players.items() if p.name}
-        for command in envelope.commands:
+        for command in letter.envelope.commands:
             if command.name == "ORDERS":
-                sections.append(replies.orders_shown(gid, turn, current, deadline_text))
+                sections.append(_shown(game, player, turn, current, deadline_text))
             elif command.name == "STATUS":
                 sections.append(_status(game, turn))
             elif command.name == "MAP":
                 sections.append(game.ruleset.map_reply(game.position, names,
                                                        game.settings.title))
-        if not head and not sections:
-            sections.append(replies.orders_shown(gid, turn, current, deadline_text))
-            sections.append("Your mail held no orders or commands; send HELP to see how "
-                            "to write them.")
-        elif not head and not any(c.name == "ORDERS" for c in envelope.commands):
-            # Conformance (orders.md, Reading rules): every reply shows the sender's
-            # complete orders in force and the deadline, also one to HELP, MAP,
-            # STATUS or HISTORY alone.
-            sections.append(replies.orders_shown(gid, turn, current, deadline_text))
-        body = "\n\n".join(part.rstrip() for part in [head, *sections] if part)
-        return self._answer(letter, body, summary, changed)
+        return sections
 
     # ------------------------------------------------------------ sending
 

@@ -35,14 +35,29 @@ class TurnName:
         return text[:1].upper() + text[1:]
 
 
-def when(moment: datetime | None, timezone: str) -> str:
+def when(moment: datetime | None, timezone: str, *, seconds: bool = False) -> str:
     """A deadline as the player reads it, in the game's time zone (as in reports).
 
     >>> from datetime import UTC
     >>> when(datetime(2026, 12, 1, 18, 0, tzinfo=UTC), "Europe/Amsterdam")
     'Tue 1 Dec 2026 19:00 CET (Europe/Amsterdam)'
     """
-    return format_deadline(moment, timezone)
+    return format_deadline(moment, timezone, seconds=seconds)
+
+
+def arrival_and_deadline(arrived: datetime, deadline: datetime | None,
+                         timezone: str) -> tuple[str, str]:
+    """A late mail's arrival and the deadline, with seconds when both fall in
+    one minute (never "arrived 17:59, after the deadline 17:59").
+
+    >>> from datetime import UTC
+    >>> arrival_and_deadline(datetime(2026, 12, 1, 17, 59, 2, tzinfo=UTC),
+    ...                      datetime(2026, 12, 1, 17, 59, tzinfo=UTC), "UTC")
+    ('Tue 1 Dec 2026 17:59:02 UTC', 'Tue 1 Dec 2026 17:59:00 UTC')
+    """
+    same = deadline is not None and (
+        arrived.replace(second=0, microsecond=0) == deadline.replace(second=0, microsecond=0))
+    return when(arrived, timezone, seconds=same), when(deadline, timezone, seconds=same)
 
 
 def format_entry(entry: Mapping[str, Any]) -> list[str]:
@@ -73,21 +88,38 @@ def format_entry(entry: Mapping[str, Any]) -> list[str]:
 
 
 def orders_accepted(game: str, turn: TurnName, entry: Mapping[str, Any] | None,
-                    deadline: str, notes: Sequence[str] = ()) -> str:
+                    deadline: str, notes: Sequence[str] = (), *,
+                    adjudicating: str = "") -> str:
+    """``adjudicating``: why the turn is being adjudicated now (``adjudicating_now``),
+    which takes the place of "you may send new orders until then"."""
     out = [f"Game {game}, {turn}: your orders are accepted.", ""]
     out += list(notes)
     if notes:
         out.append("")
     out.append("Your orders in force now:")
     out += ["  " + line for line in format_entry(entry or {})] or ["  (none)"]
-    out += ["", f"Deadline: {deadline}", *turn.words.accepted]
+    out += ["", f"Deadline: {deadline}"]
+    out += [adjudicating] if adjudicating else list(turn.words.accepted)
     return "\n".join(out)
 
 
+def adjudicating_now(turn: TurnName, *, deadline_passed: bool) -> str:
+    """An acceptance that completes the turn (early adjudication), or one read
+    at the deadline: the turn is played now, so no new orders can follow."""
+    why = ("The deadline has passed" if deadline_passed
+           else "Every player's orders are in")
+    return (f"{why}: {turn} is being adjudicated now, and its report\n"
+            "follows by mail.")
+
+
 def orders_rejected(game: str, turn: TurnName, errors_text: str,
-                    entry: Mapping[str, Any] | None, deadline: str) -> str:
+                    entry: Mapping[str, Any] | None, deadline: str,
+                    notes: Sequence[str] = ()) -> str:
+    """``errors_text`` is ``render_error_list``'s: this reply says once that
+    nothing was changed."""
     out = [f"Game {game}, {turn}: your mail was NOT accepted.",
-           "Nothing was changed.", "", errors_text.rstrip(), ""]
+           "Nothing was changed.", "", *notes, *([""] if notes else []),
+           errors_text.rstrip(), ""]
     if entry:
         out.append("Your earlier orders stay in force:")
         out += ["  " + line for line in format_entry(entry)]
@@ -97,13 +129,49 @@ def orders_rejected(game: str, turn: TurnName, errors_text: str,
     return "\n".join(out)
 
 
+def mail_refused(errors_text: str) -> str:
+    """A mail whose envelope has a mistake, its game or sender not to be told
+    for sure (so no orders are shown)."""
+    return "Your mail was NOT accepted; nothing was changed.\n\n" + errors_text.rstrip()
+
+
+def refused_without_password(game: str, turn: TurnName, errors_text: str) -> str:
+    """A mail whose PASSWORD line is misspelt or empty: every mistake, but not
+    the orders in force (secret without the password)."""
+    return "\n".join([
+        f"Game {game}, {turn}: your mail was NOT accepted.", "Nothing was changed.", "",
+        errors_text.rstrip(), "", PASSWORD_NEEDED])
+
+
+PASSWORD_NEEDED = ("Your orders in force are shown only in answer to a mail with\n"
+                   "your PASSWORD line.")
+
+
+def same_second(sent: str, other: str, *, later: bool) -> str:
+    """Two mails of one player that reached the server in the same second: they
+    are applied in the order they were sent (the Date header, then the server's
+    order); which one is in force."""
+    if later:
+        return "\n".join([
+            f"Another mail of yours (sent {other}) reached the server in the same",
+            f"second as this one (sent {sent}). Mails are applied in the order",
+            "they were sent, so that one comes after this one: where it is",
+            "accepted, its orders are the ones in force (its reply shows them)."])
+    return "\n".join([
+        f"Another mail of yours (sent {other}) reached the server in the same",
+        f"second as this one (sent {sent}). Mails are applied in the order they",
+        "were sent, so this one came after it: the orders below are in force."])
+
+
 def orders_shown(game: str, turn: TurnName, entry: Mapping[str, Any] | None,
-                 deadline: str) -> str:
+                 deadline: str, *, none_yet: str | None = None) -> str:
+    """``none_yet``: what happens to this player's side without orders (the
+    ruleset's ``without_orders``; the game kind's words when not given)."""
     out = [f"Game {game}, {turn}: your orders in force."]
     if entry:
         out += ["  " + line for line in format_entry(entry)]
     else:
-        out.append(turn.words.none_yet)
+        out.append(none_yet if none_yet is not None else turn.words.none_yet)
     out += ["", f"Deadline: {deadline}"]
     return "\n".join(out)
 

@@ -1,0 +1,88 @@
+"""What HELP answers: how to write orders for the player's own game, a rule of
+the rulebook, and the note for a stranger.
+
+- ``help_text(game, player)``: an example mail for the player's own game and
+  open turn (the orders the ruleset would give them now, ``example_orders``:
+  ``TAKEOFF`` for a landed aircraft, holds for a Diplomacy power), with the
+  line ``PASSWORD <your password>`` -- never the password itself -- then the
+  order words of the game kind. A copied example, the password put in, is
+  accepted as it stands (the tests check it).
+- ``rule_reply(number)``: ``HELP M3``, the rule from the project's rulebook
+  (``pbmref.rulebook``).
+- ``stranger_help()``: for a bare HELP from an address no game knows, what
+  an order mail looks like, whatever the game.
+
+HELP, ``HELP <rule>`` and STATUS show nothing secret: the pipeline answers
+them from any registered address, with or without the password.
+"""
+
+from __future__ import annotations
+
+from pbmref.orders.check import mail_lines
+from pbmref.rulebook import rule_text
+from pbmref.store import Game
+
+__all__ = ["PASSWORD_LINE", "example_mail", "help_text", "rule_reply", "stranger_help"]
+
+PASSWORD_LINE = "PASSWORD <your password>"
+
+
+def example_mail(game: Game, player: str | None) -> list[str]:
+    """The lines of an order mail ``player`` could send now: the envelope, the
+    orders the ruleset suggests (``ORDERS`` when there are none), END."""
+    known = game.settings.players.get(player) if player is not None else None
+    lines = [f"GAME {game.id}"]
+    if known is None or known.password_hash is not None:
+        lines.append(PASSWORD_LINE)
+    lines.append(f"{game.ruleset.words.keyword} {game.turn_label}")
+    entry = None
+    if known is not None and player is not None:
+        entry = game.ruleset.example_orders(game.open.state, player)
+    lines += mail_lines(entry) if entry else ["ORDERS"]
+    return [*lines, "END"]
+
+
+def help_text(game: Game, player: str | None) -> str:
+    """The answer to HELP in ``game`` for ``player`` (None: not known)."""
+    words = game.ruleset.words
+    example = example_mail(game, player)
+    lines = [f"How to send orders (pbmref, {game.ruleset.title}, game {game.id})", "",
+             f"Write a plain-text mail to the referee, for example for "
+             f"{words.turn(game.turn_label)}:", "", *("  " + line for line in example)]
+    if PASSWORD_LINE in example:
+        lines += ["", "Put your own password where it says <your password>."]
+    if "ORDERS" in example:
+        lines += ["", "You have nothing to order now; ORDERS shows what is in force."]
+    return "\n".join(lines) + "\n\n" + words.help
+
+
+def rule_reply(number: str) -> str:
+    """The answer to ``HELP <rule>``: the rule in the project's own words."""
+    text = rule_text(number)
+    if text is not None:
+        return text.rstrip()
+    return "\n".join([
+        f"There is no rule {number} in the rulebooks here. Rules are numbered",
+        "like M3 or L2a (tweedekker and its zeppelins), FP12 (Fast Play) and",
+        "DD8 (Diplomacy and Dirigible Diplomacy); every reply names the rules",
+        "it uses."])
+
+
+def stranger_help() -> str:
+    """How an order mail looks, for someone not (yet) in a game here."""
+    return "\n".join([
+        "How to send orders (pbmref)",
+        "",
+        "Once the game master has registered your address, mail the referee",
+        "plain text like this: your game, your password, then your orders.",
+        "",
+        "  GAME <your game>",
+        f"  {PASSWORD_LINE}",
+        "  TURN <the open turn>  (PHASE S1901M in Diplomacy)",
+        "  ...your orders, one a line...",
+        "  END",
+        "",
+        "Send HELP from your registered address for the orders of your own",
+        "game, with an example for your own aircraft, plane or power, and",
+        "HELP M3 (any rule number) for a rule of the rulebook.",
+    ])

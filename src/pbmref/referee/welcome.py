@@ -1,0 +1,87 @@
+"""The welcome mail: the one mail that carries a player's password on purpose.
+
+``new-game``, ``new-class`` and ``replace-player`` can mail each (new) player
+their game, their password, what they play (aircraft and airfield, plane, or
+power: the ruleset's ``player_brief``), the open turn's deadline with its
+time zone, and HELP for their own game and turn (``guide.help_text``).
+
+Everything about it is composed and queued here, and only here:
+``welcome_text`` writes it, ``queue_welcome`` puts one mail per player in the
+outgoing spool (keyed, so running it twice sends nothing twice, while a new
+password is a new mail), and ``mail_welcome`` is what the command line calls.
+What becomes of the copies of a password-bearing mail once it is delivered
+(issue 15) hooks in here too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+
+from pbmref.config import Config, load_config
+from pbmref.referee import guide, replies
+from pbmref.referee.pipeline import Referee
+from pbmref.store import Game, GameStore
+
+__all__ = ["mail_welcome", "queue_welcome", "welcome_subject", "welcome_text"]
+
+
+def welcome_subject(game: Game) -> str:
+    return f"[{game.id}] welcome: your password and how to send orders"
+
+
+def welcome_text(game: Game, player: str, password: str | None, referee: str) -> str:
+    """The welcome mail of ``player`` (``password``: theirs, None when the game
+    needs none); ``referee`` is the address orders go to."""
+    s = game.settings
+    who = s.players[player]
+    title = f" ({s.title})" if s.title else ""
+    lines = [f"Welcome to game {game.id}{title}, a game of {game.ruleset.title} played",
+             f"by mail. You play as {who.name or player} (player id {player}).", ""]
+    if password is not None:
+        lines += [f"Your password: {password}", "",
+                  "Keep it secret and keep this mail: every order mail needs the line",
+                  "PASSWORD and your password (HELP, HELP <rule> and STATUS do not)."]
+    elif who.password_hash is not None:
+        lines.append("Your password is the one the game master gave you.")
+    else:
+        lines.append("This game needs no password.")
+    brief = game.ruleset.player_brief(game.open.state, player)
+    if brief:
+        lines += ["", brief]
+    turn = replies.TurnName(game.turn_label, game.ruleset.words)
+    lines += ["", f"{turn.title()} is open; its deadline is",
+              f"{replies.when(s.deadline, s.timezone)}.",
+              f"Mail your orders to {referee}.", "", replies.RULE, ""]
+    return "\n".join(lines) + guide.help_text(game, player)
+
+
+def queue_welcome(referee: Referee, game: Game, passwords: Mapping[str, str | None],
+                  players: list[str] | None = None) -> int:
+    """Queue the welcome mail of each of ``players`` (default: every human with
+    an address) to their first address; returns how many were queued."""
+    count = 0
+    wanted = players if players is not None else [p.id for p in game.settings.humans()]
+    for pid in wanted:
+        player = game.settings.players[pid]
+        if player.computer or not player.addresses:
+            continue
+        password = passwords.get(pid)
+        body = welcome_text(game, pid, password, referee.address)
+        address = player.addresses[0]
+        digest = hashlib.sha256((password or "").encode()).hexdigest()[:12]
+        referee.outgoing.enqueue(referee.mail_to(address, welcome_subject(game), body),
+                                 key=f"welcome:{game.id}:{pid}:{address}:{digest}")
+        count += 1
+    return count
+
+
+def mail_welcome(store: GameStore, game_id: str, passwords: Mapping[str, str | None], *,
+                 players: list[str] | None = None, config: Config | None = None) -> int:
+    """Queue and send the welcome mails of a game's players (``pbmref new-game``,
+    ``new-class``, ``replace-player``); what is not delivered now stays in the
+    outgoing spool for the referee's next round."""
+    referee = Referee(config or load_config(), store=store)
+    count = queue_welcome(referee, store.open(game_id), passwords, players)
+    referee.deliver()
+    return count
