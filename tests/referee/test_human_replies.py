@@ -106,6 +106,14 @@ def test_a_misspelt_password_line_gets_every_mistake_but_no_orders(table: Table)
     assert table.game().book.entries()["anna"]["plane"] == ["A", "A", "L"]
 
 
+def test_an_empty_password_line_gets_every_mistake_but_no_orders(table: Table) -> None:
+    table.send(mail(table, "anna", *TAKEOFF))
+    text = reply(table, "GAME zep1\nPASSWORD\nPLANE\nTAKEOFF BETA\n1: A\n2: 0\n")
+    assert "PASSWORD needs your password" in text and "rule M3" in text
+    assert text.lower().count("nothing was changed") == 1
+    assert not shows_orders(text) and "3: L" not in text
+
+
 # ------------------------------------------------------------------ no secrets, no password
 
 def test_help_without_the_password_is_for_the_players_own_game(table: Table) -> None:

@@ -446,39 +446,49 @@ class Referee:
     def _envelope_refused(self, mail: IncomingMail, envelope: OrderMail,
                           errors: list[OrderMailError]) -> HandledMail:
         """A mail whose envelope has a mistake (a bad GAME or PASSWORD line): when
-        its game, player and password can still be told, every mistake of the
-        body too and the orders in force (orders.md: every reply shows them;
+        its game and player can still be told, every mistake of the body too, and
+        with the password the orders in force (orders.md: every reply shows them;
         they stay secret from anyone without the password); else the envelope's
         mistakes alone."""
         sender = mail.from_addr
-        told = self._told(envelope, sender)
+        told = self._identify(envelope, sender)
         if told is None:
             return HandledMail([self._reply(mail, sender, replies.mail_refused(
                 render_error_list(errors)))], "rejected: envelope")
-        game, player = told
-        read = read_body(game, envelope, player)
+        game, player_id = told
+        player = game.settings.players[player_id]
+        try:
+            check_password(envelope, lambda pw: game.settings.check_password(player_id, pw),
+                           required=player.password_hash is not None)
+        except OrderMailError:
+            if not password_line_mistaken(envelope, errors):
+                return HandledMail([self._reply(mail, sender, replies.mail_refused(
+                    render_error_list(errors)))], "rejected: envelope")
+            secret = True  # the PASSWORD line itself is the mistake: list, show nothing
+        else:
+            secret = False
+        read = read_body(game, envelope, player_id)
         every = gather([*errors, *read.errors], read.ignored)
         assert every is not None  # the envelope's errors are there
         turn = _turn_name(game)
-        body = replies.orders_rejected(game.id, turn, render_error_list(every),
-                                       game.book.entry_of(player), _deadline_text(game))
+        if secret:
+            body = replies.refused_without_password(game.id, turn, render_error_list(every))
+        else:
+            body = replies.orders_rejected(game.id, turn, render_error_list(every),
+                                           game.book.entry_of(player_id), _deadline_text(game))
         return HandledMail([self._reply(mail, sender, body)], "rejected: envelope", game.id)
 
-    def _told(self, envelope: OrderMail, sender: str) -> tuple[Game, str] | None:
-        """The game and player of a mail whose envelope has an error, when both
-        and the password can still be told from it."""
+    def _identify(self, envelope: OrderMail, sender: str) -> tuple[Game, str] | None:
+        """The game and player of a mail whose envelope has an error, when both can
+        still be told from it."""
         game_id = self._pick_game(envelope, sender)
         if game_id is None:
             return None
         try:
             game = self.store.open(game_id)
-            player_id = identify_player(envelope, sender, _addresses(game))
-            player = game.settings.players[player_id]
-            check_password(envelope, lambda pw: game.settings.check_password(player_id, pw),
-                           required=player.password_hash is not None)
+            return game, identify_player(envelope, sender, _addresses(game))
         except (OrderMailError, StoreError):
             return None
-        return game, player_id
 
     def _registered_in_dir(self, game_id: str, sender: str) -> bool:
         """Whether ``sender`` stands as a whole address in a broken game's settings
