@@ -6,7 +6,7 @@
 - ``stored_report(game, turn)``: the same for a turn played earlier, read
   from its files;
 - ``write_archive(game, out_dir)``: ``index.html`` and one page per played
-  turn, each map drawn by the game's ruleset.
+  turn, each with the pictures the game's ruleset draws of it.
 
 This layer reads the store and writes files; the renderers it calls
 (``pbmref.reports``) take plain data only.
@@ -103,7 +103,7 @@ def write_archive(game: Game, out_dir: Path) -> list[Path]:
         text = game.history.report(turn)
         page = render_turn_page(
             report, text if text is not None else ruleset.render_report(report),
-            label=ruleset.report_label(report), map_svg=ruleset.render_map_svg(report),
+            label=ruleset.report_label(report), pictures=ruleset.render_pictures(report),
             prev_href=prev_href, next_href=next_href)
         path = out_dir / turn_page_name(turn)
         replace_file(path, page)

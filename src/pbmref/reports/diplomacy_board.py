@@ -476,7 +476,12 @@ class _Picture:
         from pbmref.reports.diplomacy import phase_words
 
         words = phase_words(self.phase)
-        return f"{words}: orders" if self.mode == "orders" else f"{words}: the board"
+        if self.mode == "orders":
+            return f"{words}: orders"
+        winner = str(self.position.get("winner") or "")
+        if winner:  # DD4, DD14: the game is over
+            return f"{words}: {POWER_NAMES.get(winner, winner)} wins"
+        return f"{words}: the board"
 
     def _head(self, width: float) -> str:
         from pbmref.reports.diplomacy import phase_words

@@ -1,8 +1,9 @@
 """The pages of a game's HTML archive: one page per turn, an index, all offline.
 
 ``index.html`` lists every adjudicated turn (and shows the board as it is
-now); ``turn-NNN.html`` shows one turn: the map after it and the report text
-players received, with links to the previous and next turn. Every page is a
+now); ``turn-NNN.html`` shows one turn: its pictures (the map after it; a
+Diplomacy phase's orders and the board after it), each with its caption, and
+the report text players received, with links to the previous and next turn. Every page is a
 single file with its style inline and no outside resources, so the folder
 works from a USB stick. These renderers take plain data (the report, the
 map already drawn by the game's ruleset); ``pbmref.archive`` reads a game
@@ -15,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
-from pbmref.reports.model import TurnReport
+from pbmref.reports.model import Picture, TurnReport
 from pbmref.reports.text import format_deadline
 
 __all__ = ["TurnLink", "render_index", "render_turn_page", "turn_page_name"]
@@ -34,6 +35,9 @@ main { display: flex; flex-wrap: wrap; gap: 1.2em; padding: 1em 1.2em; align-ite
 .map { flex: 1 1 560px; max-width: 700px; background: #fff8e6; border: 1px solid #c9bf9f;
        box-shadow: 0 2px 6px rgba(0,0,0,0.15); }
 .map svg { width: 100%; height: auto; display: block; }
+.map figcaption { padding: 0.4em 0.8em; font-size: 0.95em; color: #3b4a3f;
+                  border-top: 1px solid #c9bf9f; }
+figure.map { margin: 0; }
 .report { flex: 1 1 560px; }
 pre { background: #fffdf6; border: 1px solid #c9bf9f; padding: 0.8em; margin: 0;
       font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; font-size: 12.5px;
@@ -68,15 +72,21 @@ def _nav(prev_href: str | None, next_href: str | None, index_href: str | None,
     return f"<nav>{prev}{index}{nxt}</nav>"
 
 
+def _figure(picture: Picture) -> str:
+    return (f'<figure class="map" id="{escape(picture.name or "map")}">\n{picture.svg}'
+            f"<figcaption>{escape(picture.caption)}</figcaption></figure>")
+
+
 def render_turn_page(report: TurnReport, report_text: str, *, label: str,
-                     map_svg: str | None = None, prev_href: str | None = None,
+                     pictures: Sequence[Picture] = (), prev_href: str | None = None,
                      next_href: str | None = None,
                      index_href: str | None = "index.html") -> str:
-    """One turn's archive page: the map (``map_svg``), the report text and links
-    to its neighbours; ``label`` names the turn (``turn 7``, ``S1901M``)."""
+    """One turn's archive page: its pictures (the ruleset's, each with its
+    caption), the report text and links to its neighbours; ``label`` names
+    the turn (``turn 7``, ``S1901M``)."""
     title = report.title or report.game_id
     heading = f"{title}: {label}"
-    map_html = f'<section class="map">\n{map_svg}</section>' if map_svg else ""
+    map_html = "\n".join(_figure(p) for p in pictures)
     text = report_text
     if report.game_over:
         sub = "Game over"

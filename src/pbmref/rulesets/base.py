@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from pbmref.reports.model import TurnReport
+from pbmref.reports.model import Picture, TurnReport
 from pbmref.rules.plaindata import PositionError
 
 __all__ = [
@@ -31,6 +31,7 @@ __all__ = [
     "Opening",
     "OrdersEntry",
     "Outcome",
+    "Picture",
     "PlayerSpec",
     "PositionError",
     "Ruleset",
@@ -252,13 +253,11 @@ class Ruleset(ABC):
 
     def computer_orders(self, state: Any, player: str,
                         rng: random.Random) -> OrdersEntry | None:
-        """The orders a computer player writes (None: this game kind has none)."""
+        """The orders a computer player writes, as an orders entry that
+        ``read_orders`` would give for its mail (``pbmref.orders.check.order_mail``
+        writes the mail); None: this game kind has no computer player."""
         del state, player, rng
         return None
-
-    def computer_mail(self, state: Any, player: str, entry: Mapping[str, Any]) -> str:
-        """The body of an order mail that gives ``entry`` (what a computer player mails)."""
-        raise NotImplementedError(f"{self.title} has no computer player")
 
     # ------------------------------------------------------------ adjudication
 
@@ -278,6 +277,15 @@ class Ruleset(ABC):
         del report
         return None
 
+    def render_pictures(self, report: TurnReport) -> list[Picture]:
+        """Every picture of a turn, in the order a player looks at them: the
+        report mail attaches them, the archive's turn page shows them. By
+        default the one map of ``render_map_svg``."""
+        svg = self.render_map_svg(report)
+        if svg is None:
+            return []
+        return [Picture(svg, f"The board after {self.report_label(report)}")]
+
     def render_position_svg(self, position: Mapping[str, Any],
                             names: Mapping[str, str]) -> str | None:
         """The board of a position as it stands (the archive's 'now')."""
@@ -287,7 +295,8 @@ class Ruleset(ABC):
     @abstractmethod
     def map_reply(self, position: Mapping[str, Any], names: Mapping[str, str],
                   title: str) -> str:
-        """The answer to MAP: the board now, in text."""
+        """The answer to MAP: the board now, in text (the reply attaches the
+        picture of ``render_position_svg`` beside it)."""
 
     def report_label(self, report: TurnReport) -> str:
         """How a report names its turn: ``turn 7``, or the phase played."""

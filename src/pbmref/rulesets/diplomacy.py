@@ -11,18 +11,16 @@ One phase is played per turn (DD1); players name a turn by its phase.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from pbmref.orders.diplomacy import parse_body, parse_line, parse_orders, to_order
 from pbmref.orders.errors import OrderMailError, UnknownPlayerError
-from pbmref.reports.diplomacy import (
-    render_diplomacy_report,
-    render_diplomacy_svg,
-    render_position_text,
-)
-from pbmref.reports.model import TurnReport
+from pbmref.reports.diplomacy import render_diplomacy_report, render_position_text
+from pbmref.reports.diplomacy_board import render_board
+from pbmref.reports.model import Picture, TurnReport
 from pbmref.rules.diplomacy import (
     POWERS,
     Order,
@@ -32,6 +30,7 @@ from pbmref.rules.diplomacy import (
     order_key,
 )
 from pbmref.rules.diplomacy.adjust import balance, may_adjust
+from pbmref.rules.diplomacy.bot import choose_orders, order_lines
 from pbmref.rules.diplomacy.codec import position_from_dict, position_to_dict, unit_text
 from pbmref.rules.diplomacy.dirigible import supply_points
 from pbmref.rules.diplomacy.map import standard_map
@@ -74,6 +73,17 @@ def _lines(entry: Mapping[str, Any] | Sequence[Any] | None) -> list[str]:
     if isinstance(entry, Mapping):
         return [str(x) for x in entry.get("orders") or []]
     return [str(x) for x in entry]
+
+
+def _orders_by_power(report: TurnReport) -> dict[str, list[str]]:
+    """The orders of a phase's report as the board reads them: power -> lines."""
+    players = report.position_before.get("players") or {}
+    out: dict[str, list[str]] = {}
+    for player, entry in sorted(report.orders.items()):
+        power = str(players.get(player, player)).upper()
+        if power in POWERS:
+            out.setdefault(power, []).extend(_lines(entry))
+    return out
 
 
 def assign_powers(players: Sequence[PlayerSpec]) -> dict[str, str]:
@@ -318,6 +328,16 @@ class DiplomacyRuleset(Ruleset):
     def check_orders(self, state: Board, player: str, entry: Mapping[str, Any]) -> None:
         parse_body(list(enumerate(_lines(entry), 1)), state.power_of(player), state.position)
 
+    def computer_orders(self, state: Board, player: str,
+                        rng: random.Random) -> OrdersEntry | None:
+        """The computer's orders for the player's power (``rules.diplomacy.bot``),
+        as the lines a player would mail; None when the power has nothing to
+        order in this phase (``needs_orders``)."""
+        if not self.needs_orders(state, player):
+            return None
+        power = state.power_of(player)
+        return {"orders": order_lines(choose_orders(state.position, power, rng))}
+
     def needs_orders(self, state: Board, player: str) -> bool:
         """Has this player anything to order in the open phase (DD1)? A power with
         no units in a movement phase, no dislodged unit in a retreat phase, or no
@@ -360,12 +380,26 @@ class DiplomacyRuleset(Ruleset):
     def render_report(self, report: TurnReport) -> str:
         return render_diplomacy_report(report)
 
+    def render_pictures(self, report: TurnReport) -> list[Picture]:
+        """Two pictures of a phase: its orders (with their results) on the
+        position they were given on, and the board after it."""
+        phase = self.report_label(report)
+        orders = render_board(report.position_before, report.events,
+                              _orders_by_power(report), mode="orders")
+        return [Picture(orders, f"{phase}: the orders and what became of them", "orders"),
+                Picture(self._after(report), f"The board after {phase}", "after")]
+
     def render_map_svg(self, report: TurnReport) -> str | None:
-        return render_diplomacy_svg(report.position_after)
+        return self._after(report)
+
+    def _after(self, report: TurnReport) -> str:
+        return render_board(report.position_after, report.events, mode="after")
 
     def render_position_svg(self, position: Mapping[str, Any],
                             names: Mapping[str, str]) -> str | None:
-        return render_diplomacy_svg(position)
+        """The board as it stands (the MAP reply's picture, the archive's 'now')."""
+        del names
+        return render_board(position, mode="after")
 
     def map_reply(self, position: Mapping[str, Any], names: Mapping[str, str],
                   title: str) -> str:
