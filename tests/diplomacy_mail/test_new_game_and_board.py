@@ -24,9 +24,9 @@ from pbmref.mail.maildir_in import MaildirIntake
 from pbmref.mail.outbox import read_maildir
 from pbmref.referee.pipeline import Referee
 from pbmref.reports.diplomacy_board import BOARD_COLOURS
-from pbmref.rulesets import get_ruleset
 from pbmref.rules.diplomacy.codec import position_to_dict
 from pbmref.rules.diplomacy.state import Variant, initial_position
+from pbmref.rulesets import get_ruleset
 from pbmref.store import GameStore
 
 SVG = "{http://www.w3.org/2000/svg}"

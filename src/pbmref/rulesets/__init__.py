@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from pbmref.rulesets.base import (
+    DemoGame,
     NewGameOptions,
     Opening,
     OrdersEntry,
@@ -30,6 +31,7 @@ from pbmref.rulesets.tweedekker import TweedekkerRuleset
 
 __all__ = [
     "RULESETS",
+    "DemoGame",
     "NewGameOptions",
     "Opening",
     "OrdersEntry",

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -27,6 +27,7 @@ from pbmref.reports.model import Picture, TurnReport
 from pbmref.rules.plaindata import PositionError
 
 __all__ = [
+    "DemoGame",
     "NewGameOptions",
     "Opening",
     "OrdersEntry",
@@ -88,6 +89,26 @@ class Opening:
     position: dict[str, Any]
     placement: str  # how it was set up, in words (the GM sees it once)
     scenario: dict[str, Any] = field(default_factory=dict)  # game.yaml's ``scenario`` key
+
+
+def _never(position: Mapping[str, Any]) -> bool:
+    del position
+    return False
+
+
+@dataclass(frozen=True)
+class DemoGame:
+    """The game ``pbmref demo`` plays for a game kind: its computer players
+    (each mails its orders through the pipeline), the ``new-game`` settings,
+    how many turns it plays unless told, and when it stops early (``over``:
+    the open position says so, besides a game won)."""
+
+    title: str
+    players: tuple[PlayerSpec, ...]
+    players_noun: str  # "pilots", "powers"
+    turns: int
+    settings: Mapping[str, Any] = field(default_factory=dict)  # new_game's keywords
+    over: Callable[[Mapping[str, Any]], bool] = _never
 
 
 @dataclass(frozen=True)
@@ -195,6 +216,10 @@ class Ruleset(ABC):
         del position
         return []
 
+    def computer_player(self, side: str) -> PlayerSpec:
+        """A computer player for an unplayed ``side`` (``new-game --computer-sides``)."""
+        raise NotImplementedError(f"{self.title} has no sides to give to the computer")
+
     # ------------------------------------------------------------ positions
 
     @abstractmethod
@@ -257,6 +282,10 @@ class Ruleset(ABC):
         ``read_orders`` would give for its mail (``pbmref.orders.check.order_mail``
         writes the mail); None: this game kind has no computer player."""
         del state, player, rng
+        return None
+
+    def demo_game(self) -> DemoGame | None:
+        """What ``pbmref demo --ruleset NAME`` plays (None: no demo of this kind)."""
         return None
 
     # ------------------------------------------------------------ adjudication

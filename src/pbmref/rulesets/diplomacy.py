@@ -37,6 +37,7 @@ from pbmref.rules.diplomacy.map import standard_map
 from pbmref.rules.diplomacy.state import initial_position
 from pbmref.rules.plaindata import PositionError
 from pbmref.rulesets.base import (
+    DemoGame,
     Lines,
     NewGameOptions,
     Opening,
@@ -261,6 +262,23 @@ WORDS = Words(
 )
 
 
+LAST_DEMO_YEAR = 1920  # the demo stops after this year when nobody has won
+
+
+def _demo_over(position: Mapping[str, Any]) -> bool:
+    """Past the demo's last year (``S1921M`` is open)."""
+    phase = str(position.get("phase") or "")
+    return phase[1:5].isdigit() and int(phase[1:5]) > LAST_DEMO_YEAR
+
+
+# The demo's seven computer powers (each mails its orders through the pipeline).
+DEMO_PLAYERS = tuple(PlayerSpec(pid, (), name, power=power) for pid, name, power in (
+    ("berchtold", "Graf Berchtold", "AUS"), ("grey", "Sir Edward", "ENG"),
+    ("cambon", "Monsieur Cambon", "FRA"), ("bethmann", "Herr Bethmann", "GER"),
+    ("giuliano", "Marchese Giuliano", "ITA"), ("sazonov", "Count Sazonov", "RUS"),
+    ("halim", "Said Halim", "TUR")))
+
+
 class DiplomacyRuleset(Ruleset):
     """Standard Diplomacy (DD1-DD4), as the DATC adjudicates it."""
 
@@ -296,6 +314,11 @@ class DiplomacyRuleset(Ruleset):
     def unplayed(self, position: Mapping[str, Any]) -> list[str]:
         played = {str(p).upper() for p in (position.get("players") or {}).values()}
         return [p for p in POWERS if p not in played]
+
+    def computer_player(self, side: str) -> PlayerSpec:
+        """The computer playing a power: id ``fra``, name ``computer`` (the report
+        reads ``France (FRA, computer)``)."""
+        return PlayerSpec(side.lower(), (), "computer", computer=True, power=side)
 
     # ------------------------------------------------------------ positions
 
@@ -337,6 +360,11 @@ class DiplomacyRuleset(Ruleset):
             return None
         power = state.power_of(player)
         return {"orders": order_lines(choose_orders(state.position, power, rng))}
+
+    def demo_game(self) -> DemoGame:
+        """Seven computer powers from the opening to a winner or 1920."""
+        return DemoGame(title=f"The {self.title} demonstration game", players=DEMO_PLAYERS,
+                        players_noun="powers", turns=200, over=_demo_over)
 
     def needs_orders(self, state: Board, player: str) -> bool:
         """Has this player anything to order in the open phase (DD1)? A power with
