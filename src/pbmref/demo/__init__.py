@@ -185,6 +185,9 @@ def run_demo(root: Path | str = "demo-games", *, ruleset: str = "tweedekker",
             if record.game_over:
                 result.winners = list(record.winners)
     referee.deliver(force=True)
+    # The outbox holds every mail sent; the spool's copies of them (its record
+    # of what went out) would double the folder: a long demo mails hundreds.
+    referee.outgoing.prune(timedelta(0))
     game = store.open(GAME_ID)
     archive = root / "archive" / GAME_ID
     write_archive(game, archive)

@@ -38,6 +38,8 @@ main { display: flex; flex-wrap: wrap; gap: 1.2em; padding: 1em 1.2em; align-ite
 .map figcaption { padding: 0.4em 0.8em; font-size: 0.95em; color: #3b4a3f;
                   border-top: 1px solid #c9bf9f; }
 figure.map { margin: 0; }
+main.boards { justify-content: center; }
+main.boards .map { flex: 1 1 100%; max-width: 1000px; }
 .report { flex: 1 1 560px; }
 pre { background: #fffdf6; border: 1px solid #c9bf9f; padding: 0.8em; margin: 0;
       font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; font-size: 12.5px;
@@ -63,10 +65,10 @@ def _page(title: str, body: str) -> str:
 
 
 def _nav(prev_href: str | None, next_href: str | None, index_href: str | None,
-         turn: int) -> str:
-    prev = (f'<a rel="prev" id="prev" href="{escape(prev_href)}">&larr; turn {turn - 1}</a>'
+         prev_label: str, next_label: str) -> str:
+    prev = (f'<a rel="prev" id="prev" href="{escape(prev_href)}">&larr; {escape(prev_label)}</a>'
             if prev_href else '<span class="off">&larr; first turn</span>')
-    nxt = (f'<a rel="next" id="next" href="{escape(next_href)}">turn {turn + 1} &rarr;</a>'
+    nxt = (f'<a rel="next" id="next" href="{escape(next_href)}">{escape(next_label)} &rarr;</a>'
            if next_href else '<span class="off">latest turn &rarr;</span>')
     index = (f'<a id="index" href="{escape(index_href)}">all turns</a>' if index_href else "")
     return f"<nav>{prev}{index}{nxt}</nav>"
@@ -80,10 +82,13 @@ def _figure(picture: Picture) -> str:
 def render_turn_page(report: TurnReport, report_text: str, *, label: str,
                      pictures: Sequence[Picture] = (), prev_href: str | None = None,
                      next_href: str | None = None,
-                     index_href: str | None = "index.html") -> str:
+                     index_href: str | None = "index.html",
+                     prev_label: str | None = None, next_label: str | None = None) -> str:
     """One turn's archive page: its pictures (the ruleset's, each with its
-    caption), the report text and links to its neighbours; ``label`` names
-    the turn (``turn 7``, ``S1901M``)."""
+    caption; two or more each take a whole row, as large as the board is
+    drawn), the report text and links to its neighbours; ``label`` names the
+    turn (``turn 7``, ``S1901M``), ``prev_label`` and ``next_label`` its
+    neighbours (default ``turn 6``, ``turn 8``)."""
     title = report.title or report.game_id
     heading = f"{title}: {label}"
     map_html = "\n".join(_figure(p) for p in pictures)
@@ -92,11 +97,13 @@ def render_turn_page(report: TurnReport, report_text: str, *, label: str,
         sub = "Game over"
     else:
         sub = f"Next deadline: {format_deadline(report.next_deadline, report.timezone)}"
-    nav = _nav(prev_href, next_href, index_href, report.turn)
+    nav = _nav(prev_href, next_href, index_href, prev_label or f"turn {report.turn - 1}",
+               next_label or f"turn {report.turn + 1}")
+    layout = ' class="boards"' if len(pictures) > 1 else ""
     body = (
         f"<header><h1>{escape(heading)}</h1><p>game {escape(report.game_id)} &middot; "
         f"{escape(report.ruleset)} &middot; {escape(sub)}</p></header>\n{nav}\n"
-        f"<main>\n{map_html}\n<section class=\"report\"><pre>{escape(text)}</pre>"
+        f"<main{layout}>\n{map_html}\n<section class=\"report\"><pre>{escape(text)}</pre>"
         f"</section>\n</main>\n{nav}"
     )
     return _page(heading, body)
@@ -107,6 +114,7 @@ class TurnLink:
     turn: int
     href: str
     summary: str = ""
+    label: str = ""  # how players name the turn (``S1901M``); default ``Turn 7``
 
 
 def render_index(game_id: str, title: str, turns: Sequence[TurnLink], *,
@@ -115,7 +123,7 @@ def render_index(game_id: str, title: str, turns: Sequence[TurnLink], *,
     """The game's archive index: every turn, and the board as it is now (``map_svg``)."""
     heading = title or game_id
     rows = "\n".join(
-        f'<tr><td><a href="{escape(t.href)}">Turn {t.turn}</a></td>'
+        f'<tr><td><a href="{escape(t.href)}">{escape(t.label or f"Turn {t.turn}")}</a></td>'
         f"<td>{escape(t.summary)}</td></tr>" for t in turns)
     table = (f"<table><tr><th>Turn</th><th>What happened</th></tr>\n{rows}\n</table>"
              if turns else "<p style=\"margin:1em 1.2em\">No turn has been played yet.</p>")

@@ -102,3 +102,16 @@ def test_a_ruleset_without_a_demo_says_so(tmp_path: Path) -> None:
     with pytest.raises(DemoError, match="no demo of Fast Play; demos: "):
         run_demo(tmp_path / "fp", ruleset="fastplay", turns=1, say=lambda _line: None)
     assert main(["demo", "--ruleset", "fastplay", "--dir", str(tmp_path / "fp2")]) == 2
+
+
+def test_the_archive_names_the_phases_and_shows_both_pictures(played) -> None:
+    ruleset, (result, _), _ = played
+    assert result.archive is not None
+    index = result.archive.read_text(encoding="utf-8")
+    first, second = FIRST[ruleset][:2]
+    assert f'<a href="turn-001.html">{first}</a>' in index
+    page = (result.archive.parent / "turn-002.html").read_text(encoding="utf-8")
+    assert f'&larr; {first}</a>' in page and "turn 1" not in page
+    assert page.count("<figure ") == 2 and '<main class="boards">' in page
+    assert f"<figcaption>{second}: the orders and what became of them</figcaption>" in page
+    assert f"<figcaption>The board after {second}</figcaption>" in page
