@@ -25,11 +25,8 @@ from __future__ import annotations
 import argparse
 import base64
 import html
-import importlib.util
 import os
 import re
-import shutil
-import subprocess
 import sys
 import tempfile
 from datetime import UTC, datetime, timedelta
@@ -40,7 +37,9 @@ from typing import Any
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
-PHASES_FROM = ROOT / "tests" / "diplomacy" / "test_board_render.py"
+sys.path.insert(0, str(ROOT / "scripts"))
+from build_diplomacy_board_pictures import _phases, chromium, shoot  # noqa: E402
+
 WIDTHS = (390, 1200)
 KEPT = ("movement", "dirigible")
 PLAYERS = {"anton": "AUS", "edith": "ENG", "fleur": "FRA", "gustav": "GER",
@@ -72,26 +71,6 @@ pre {{ margin: 0; padding: 12px 14px; font: 13px/1.3 'DejaVu Sans Mono', monospa
 """
 
 
-def _phases() -> Any:
-    spec = importlib.util.spec_from_file_location("board_phases", PHASES_FROM)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def _chromium(*args: str) -> str:
-    chromium = shutil.which("chromium") or "/usr/bin/chromium"
-    with tempfile.TemporaryDirectory(prefix="game-chromium-") as profile:
-        done = subprocess.run(
-            [chromium, "--headless", "--no-sandbox", "--disable-gpu",
-             "--disable-background-networking", "--disable-component-update",
-             "--disable-sync", "--no-first-run", f"--user-data-dir={profile}",
-             "--hide-scrollbars", *args],
-            check=True, capture_output=True, text=True, timeout=180)
-    return done.stdout
-
-
 def page_height(page: Path, width: int) -> int:
     """The height of ``page`` laid out ``width`` px wide (Chromium writes it into
     the title, read back from the DOM)."""
@@ -99,16 +78,16 @@ def page_height(page: Path, width: int) -> int:
     probe.write_text(page.read_text(encoding="utf-8").replace(
         "</body>", "<script>document.title = 'H' + document.documentElement.scrollHeight"
                    "</script></body>"), encoding="utf-8")
-    dom = _chromium(f"--window-size={width},800", "--virtual-time-budget=3000", "--dump-dom",
+    dom = chromium(f"--window-size={width},800", "--virtual-time-budget=3000", "--dump-dom",
                     probe.as_uri())
     found = re.search(r"<title>H(\d+)</title>", dom)
     assert found, "Chromium did not lay the page out"
     return int(found.group(1))
 
 
-def shoot(page: Path, png: Path, width: int) -> None:
-    height = page_height(page, width)
-    _chromium(f"--window-size={width},{height}", f"--screenshot={png}", page.as_uri())
+def shoot_page(page: Path, png: Path, width: int) -> None:
+    """The whole page, ``width`` px wide."""
+    shoot(page, png, width, page_height(page, width))
 
 
 def play(phase: dict[str, Any], root: Path) -> tuple[Path, EmailMessage]:
@@ -193,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
             for width in WIDTHS:
                 for what, page in (("archive", archive_page), ("report", mail)):
                     png = args.out / f"diplomacy-{what}-{name}-{width}.png"
-                    shoot(page, png, width)
+                    shoot_page(page, png, width)
                     print(png.relative_to(ROOT) if png.is_relative_to(ROOT) else png)
     return 0
 

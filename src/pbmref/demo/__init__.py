@@ -142,6 +142,8 @@ def run_demo(root: Path | str = "demo-games", *, ruleset: str = "tweedekker",
     """Play the demonstration game of ``ruleset`` for ``turns`` turns (default:
     the ruleset's), or to its end; ``say`` receives the progress and reports."""
     rules, demo = _demo_of(ruleset)
+    length = demo.length if turns is None and demo.length else \
+        f"{demo.turns if turns is None else turns} turns"
     turns = demo.turns if turns is None else turns
     root = Path(root).resolve()
     _fresh(root)
@@ -158,7 +160,7 @@ def run_demo(root: Path | str = "demo-games", *, ruleset: str = "tweedekker",
     result = DemoResult(root, inbox=config.mail.maildir.inbox,
                         outbox=config.mail.maildir.outbox, players=len(players))
     say(f"pbmref demo: {rules.title} game '{GAME_ID}' with {len(players)} computer "
-        f"{demo.players_noun}, {turns} turns at most, seed {seed}")
+        f"{demo.players_noun}, {length}, seed {seed}")
     say(f"  {created.placement}")
     for _ in range(turns):
         game = store.open(GAME_ID)

@@ -109,6 +109,7 @@ class DemoGame:
     turns: int
     settings: Mapping[str, Any] = field(default_factory=dict)  # new_game's keywords
     over: Callable[[Mapping[str, Any]], bool] = _never
+    length: str = ""  # how long it plays, in words, when not "N turns"
 
 
 @dataclass(frozen=True)

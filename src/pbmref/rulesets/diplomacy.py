@@ -364,7 +364,8 @@ class DiplomacyRuleset(Ruleset):
     def demo_game(self) -> DemoGame:
         """Seven computer powers from the opening to a winner or 1920."""
         return DemoGame(title=f"The {self.title} demonstration game", players=DEMO_PLAYERS,
-                        players_noun="powers", turns=200, over=_demo_over)
+                        players_noun="powers", turns=200, over=_demo_over,
+                        length=f"to a winner or the end of {LAST_DEMO_YEAR}")
 
     def needs_orders(self, state: Board, player: str) -> bool:
         """Has this player anything to order in the open phase (DD1)? A power with
