@@ -50,17 +50,22 @@ def _phases() -> object:
     return module
 
 
-def shoot(html: Path, png: Path, width: int, height: int) -> None:
-    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+def chromium(*args: str) -> str:
+    """Run headless Chromium (a fresh profile, nothing fetched) with ``args``;
+    its standard output."""
+    binary = shutil.which("chromium") or "/usr/bin/chromium"
     with tempfile.TemporaryDirectory(prefix="board-chromium-") as profile:
-        subprocess.run(
-            [chromium, "--headless", "--no-sandbox", "--disable-gpu",
+        done = subprocess.run(
+            [binary, "--headless", "--no-sandbox", "--disable-gpu",
              "--disable-background-networking", "--disable-component-update",
              "--disable-sync", "--no-first-run", f"--user-data-dir={profile}",
-             "--hide-scrollbars", f"--window-size={width},{height}",
-             f"--screenshot={png}", html.as_uri()],
-            check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120,
-        )
+             "--hide-scrollbars", *args],
+            check=True, capture_output=True, text=True, timeout=180)
+    return done.stdout
+
+
+def shoot(html: Path, png: Path, width: int, height: int) -> None:
+    chromium(f"--window-size={width},{height}", f"--screenshot={png}", html.as_uri())
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -116,12 +116,21 @@ def body_of(msg: EmailMessage) -> str:
     return str(part.get_content())
 
 
-def svg_of(msg: EmailMessage) -> str | None:
+def svgs_of(msg: EmailMessage) -> dict[str, str]:
+    """The SVG attachments of a mail by file name."""
+    out = {}
     for part in msg.iter_attachments():
         if part.get_content_type() == "image/svg+xml":
             content = part.get_content()
-            return content.decode() if isinstance(content, bytes) else str(content)
-    return None
+            out[str(part.get_filename())] = (content.decode() if isinstance(content, bytes)
+                                             else str(content))
+    return out
+
+
+def svg_of(msg: EmailMessage, picture: str = "after") -> str | None:
+    """A report's picture (``orders``, or the board ``after`` the phase)."""
+    return next((svg for name, svg in svgs_of(msg).items()
+                 if name.endswith(f"-{picture}.svg")), None)
 
 
 def make_table(tmp_path: Path, *, ruleset: str = "diplomacy",

@@ -17,7 +17,7 @@ from xml.etree import ElementTree
 
 import pytest
 import yaml
-from dipkit import PLAYERS, DipTable, address, body_of, make_table, svg_of
+from dipkit import PLAYERS, DipTable, address, body_of, make_table, svg_of, svgs_of
 
 from pbmref import gm
 
@@ -62,9 +62,11 @@ def test_every_phase_reports_to_all_seven_players_with_a_map(played) -> None:
         mails = log[phase][1]
         assert sorted(m["To"] for m in mails) == sorted(address(p) for p in PLAYERS)
         assert all(m["Subject"] == f"[dip1] report of {phase} - Test Diplomacy" for m in mails)
-        svg = svg_of(mails[0])
-        assert svg is not None
-        ElementTree.fromstring(svg)
+        # two pictures a phase (issue 19): the orders, and the board after them
+        assert sorted(svgs_of(mails[0])) == [f"dip1-{phase}-after.svg",
+                                             f"dip1-{phase}-orders.svg"]
+        for svg in svgs_of(mails[0]).values():
+            ElementTree.fromstring(svg)
 
 
 def test_dd10_devastation_is_reported(played) -> None:
@@ -115,7 +117,7 @@ def test_the_win_is_announced_and_the_game_is_finished(played) -> None:
     assert "GAME OVER. France (FRA, Fleur) wins (DD14)" in text
     assert "holds 19 supply centres" in text
     svg = svg_of(log["F1906M"][1][0])
-    assert svg is not None and "FRA wins" in svg
+    assert svg is not None and "France wins" in svg
     game = dip.game()
     assert game.settings.status == "finished"
     assert game.position["winner"] == "FRA"

@@ -1,9 +1,10 @@
-"""Issue 10: ``pbmref new-game --ruleset diplomacy|dirigible`` and the SVG board.
+"""Issue 10: ``pbmref new-game --ruleset diplomacy|dirigible`` and the board picture.
 
 The game the command makes is played by mail at once (DD12: the dirigible
-game opens with Winter 1900 builds), and the board picture has one ``unit``
-element per unit, in the power's colour, with its letter, in its province
-and coast.
+game opens with Winter 1900 builds), and the ruleset's board picture (the
+geographic board of issue 19, as the MAP reply and the archive show it) has
+one ``unit`` element per unit, in the power's colour, with its letter, in its
+province and coast.
 """
 
 from __future__ import annotations
@@ -22,9 +23,10 @@ from pbmref.config import Config, MailConfig, MaildirConfig, RefereeConfig
 from pbmref.mail.maildir_in import MaildirIntake
 from pbmref.mail.outbox import read_maildir
 from pbmref.referee.pipeline import Referee
-from pbmref.reports.diplomacy import POWER_COLOURS, render_diplomacy_svg
+from pbmref.reports.diplomacy_board import BOARD_COLOURS
 from pbmref.rules.diplomacy.codec import position_to_dict
 from pbmref.rules.diplomacy.state import Variant, initial_position
+from pbmref.rulesets import get_ruleset
 from pbmref.store import GameStore
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -84,25 +86,32 @@ def test_the_new_dirigible_game_takes_winter_1900_builds_by_mail(
     assert GameStore(tmp_path / "games").open("g1").book.entries() == {}
 
 
-def units_in(svg: str) -> list[ElementTree.Element]:
+def board(position: dict) -> str:
+    """The picture of a position as the MAP reply attaches it."""
+    svg = get_ruleset(str(position.get("ruleset") or "diplomacy")).render_position_svg(
+        position, {})
+    assert svg is not None
+    return svg
+
+
+def units_in(svg: str, css: str = "unit") -> list[ElementTree.Element]:
     root = ElementTree.fromstring(svg)
-    return [e for e in root.iter() if "unit" in (e.get("class") or "").split()]
+    return [e for e in root.iter() if (e.get("class") or "") == css]
 
 
 def test_svg_has_one_unit_element_per_unit_in_its_province_and_coast() -> None:
     position = position_to_dict(initial_position(Variant.STANDARD))
-    svg = render_diplomacy_svg(position)
-    found = units_in(svg)
+    found = units_in(board(position))
     assert len(found) == 22
     by_unit = {(e.get("data-power"), e.get("data-unit")): e for e in found}
     for power, units in position["units"].items():
         for unit in units:
             e = by_unit[(power, unit)]
-            assert e.get("fill") == POWER_COLOURS[power]
+            shape = next(c for c in e if not c.tag.endswith("title"))
+            assert shape.get("fill") == BOARD_COLOURS[power]
             assert e.get("data-province") == unit.split()[1].split("/")[0].lower()
-            letters = [t.text for t in e.iter(f"{SVG}text")]
-            assert letters == [unit[0]]
-    assert by_unit[("RUS", "F StP/sc")].get("data-coast") == "sc"
+            assert [t.text for t in e.iter(f"{SVG}text")] == [unit[0]]
+    assert ("RUS", "F StP/sc") in by_unit
 
 
 def test_svg_coasts_and_layers_are_told_apart() -> None:
@@ -111,27 +120,24 @@ def test_svg_coasts_and_layers_are_told_apart() -> None:
         "units": {"RUS": ["F StP/nc"], "GER": ["A Mun", "D Mun"], "FRA": ["F Spa/sc"]},
         "centers": {"GER": ["Mun"], "FRA": ["Spa"]},
         "devastated": ["Mun"],
-        "dislodged": {"AUS": [{"unit": "A Tyr"}]},
+        "dislodged": {"AUS": [{"unit": "A Tyr", "attacker_from": "Mun"}]},
     }
-    svg = render_diplomacy_svg(position)
+    svg = board(position)
     found = units_in(svg)
     assert len(found) == 4  # the dislodged army is drawn, but not as a unit
     where = {}
     for e in found:
-        shape = next(iter(e))
-        while shape.tag == f"{SVG}title":
-            shape = list(e)[1]
-        where[e.get("data-unit")] = (shape.get("cx") or shape.get("x"),
-                                     shape.get("cy") or shape.get("y"))
+        shape = next(c for c in e if not c.tag.endswith("title"))
+        where[e.get("data-unit")] = (shape.get("cx") or shape.get("d"), shape.get("cy"))
     assert where["A Mun"] != where["D Mun"]  # two layers, both visible (DD6)
-    nc = render_diplomacy_svg({**position, "units": {"RUS": ["F StP/sc"]}})
-    assert units_in(nc)[0].get("data-coast") == "sc"
+    nc = units_in(board({**position, "units": {"RUS": ["F StP/sc"]}}))
+    assert nc[0].get("data-unit") == "F StP/sc"
     root = ElementTree.fromstring(svg)
     assert any("devastated" in (e.get("class") or "") for e in root.iter())
-    assert sum("dislodged" in (e.get("class") or "").split() for e in root.iter()) == 1
+    assert len(units_in(svg, "unit dislodged")) == 1
 
 
 def test_the_near_victory_position_draws() -> None:
     data = yaml.safe_load((Path(__file__).parent / "near_victory.yaml").read_text())
-    svg = render_diplomacy_svg(data)
+    svg = board(data)
     assert len(units_in(svg)) == sum(len(v) for v in data["units"].values())

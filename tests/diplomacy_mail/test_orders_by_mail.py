@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from dipkit import PLAYERS, DipTable, address, body_of, make_table, svg_of
+from dipkit import PLAYERS, DipTable, address, body_of, make_table, svg_of, svgs_of
 
 
 @pytest.fixture
@@ -81,6 +81,18 @@ def test_help_status_and_map_speak_diplomacy(dip: DipTable) -> None:
     assert "Bur" not in status  # who has sent orders, never what
     board = dip.reply("tarik", "MAP")
     assert "S1901M" in board and "TUR: A Con, A Smy, F Ank" in board
+
+
+def test_the_map_reply_carries_the_board_picture(dip: DipTable) -> None:
+    dip.reply("fleur", "A Par - Bur")  # orders are secret: the picture shows the board only
+    (reply,) = dip.send("tarik", "MAP")
+    pictures = svgs_of(reply)
+    assert list(pictures) == ["dip1-map-S1901M.svg"]
+    svg = pictures["dip1-map-S1901M.svg"]
+    assert svg.count('class="unit"') == 22 and 'data-order=' not in svg
+    assert "Spring 1901 movement: the board" in svg
+    (plain,) = dip.send("tarik", "STATUS")
+    assert svgs_of(plain) == {}  # only MAP carries it
 
 
 def test_clear_and_orders_commands(dip: DipTable) -> None:

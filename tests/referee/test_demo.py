@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pbmref.demo import PILOTS, DemoError, run_demo
+from pbmref.demo import DemoError, run_demo
 
 
 def _outbox(root: Path) -> list[email.message.EmailMessage]:
@@ -48,7 +48,7 @@ def test_every_computer_order_mail_is_accepted(demo_run) -> None:
 def test_one_report_per_player_per_turn(demo_run) -> None:
     result, _ = demo_run
     reports = [m for m in _outbox(result.root) if "report of turn" in str(m["Subject"])]
-    assert len(reports) == len(PILOTS) * result.turns_played
+    assert len(reports) == result.players * result.turns_played
     for msg in reports:
         assert msg["Auto-Submitted"] == "auto-generated"
         assert len(msg["To"].addresses) == 1  # one mail each: no one sees another's address

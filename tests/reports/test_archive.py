@@ -23,7 +23,7 @@ def test_turn_page_has_map_report_and_links() -> None:
         (HERE / "scenarios" / "dogfight.yaml").read_text(encoding="utf-8")))
     tweedekker = get_ruleset("tweedekker")
     page = render_turn_page(report, tweedekker.render_report(report), label="turn 7",
-                            map_svg=tweedekker.render_map_svg(report),
+                            pictures=tweedekker.render_pictures(report),
                             prev_href="turn-006.html", next_href=None)
     assert page.startswith("<!DOCTYPE html>")
     assert '<a rel="prev" id="prev" href="turn-006.html">' in page

@@ -166,7 +166,7 @@ def test_fp_svg_path_off_the_board_and_planes_in_one_hex() -> None:
 def test_fp_archive_page_and_index_show_the_board() -> None:
     report = fastplay_report(HERE / "fastplay" / "fp_dogfight.yaml")
     page = render_turn_page(report, RULESET.render_report(report), label="turn 4",
-                            map_svg=RULESET.render_map_svg(report))
+                            pictures=RULESET.render_pictures(report))
     assert 'class="pbmref-map fastplay-map"' in page and 'id="aircraft-anna"' in page
     assert "THE BOARD AT THE START OF TURN 5" in page
     index = render_index("fp", "Class 7B", [], ruleset="fastplay",

@@ -6,7 +6,7 @@
 - ``stored_report(game, turn)``: the same for a turn played earlier, read
   from its files;
 - ``write_archive(game, out_dir)``: ``index.html`` and one page per played
-  turn, each map drawn by the game's ruleset.
+  turn, each with the pictures the game's ruleset draws of it.
 
 This layer reads the store and writes files; the renderers it calls
 (``pbmref.reports``) take plain data only.
@@ -78,14 +78,35 @@ def summary(events: list[dict[str, Any]], names: Mapping[str, str]) -> str:
         parts.append(f"{bursts} burst{'s' if bursts != 1 else ''}, "
                      f"{hits} hit{'s' if hits != 1 else ''}")
     for e in events:
-        if e.get("kind") in ("destroyed", "shot_down"):
+        kind = e.get("kind")
+        if kind in ("destroyed", "shot_down"):
             parts.append(f"{name(e.get('target'))} down")
-        elif e.get("kind") == "ace":
+        elif kind == "ace":
             parts.append(f"{name(e.get('pilot'))} an ace")
-        elif e.get("kind") == "game_over":
+        elif kind == "game_over":
             winners = ", ".join(name(w) for w in e.get("winners") or []) or "nobody"
             parts.append(f"game over: {winners}")
+    parts += _board_news(events)
     return "; ".join(parts) or "manoeuvring"
+
+
+def _board_news(events: list[dict[str, Any]]) -> list[str]:
+    """A Diplomacy phase's news for the index: dislodgements, captures, the
+    winner, and how many units were built, removed or disbanded."""
+    parts: list[str] = []
+    for e in events:
+        kind = e.get("kind")
+        if kind == "dislodged":
+            parts.append(f"{e.get('power')} {e.get('unit')} dislodged")
+        elif kind == "captured":
+            parts.append(f"{e.get('power')} takes {e.get('province')}")
+        elif kind == "winner":
+            parts.append(f"{e.get('power')} wins")
+    for word in ("built", "removed", "disbanded"):
+        n = sum(1 for e in events if e.get("kind") == word)
+        if n:
+            parts.append(f"{n} unit{'s' if n != 1 else ''} {word}")
+    return parts
 
 
 def write_archive(game: Game, out_dir: Path) -> list[Path]:
@@ -96,19 +117,24 @@ def write_archive(game: Game, out_dir: Path) -> list[Path]:
     written: list[Path] = []
     links: list[TurnLink] = []
     names = {pid: p.name for pid, p in game.settings.players.items() if p.name}
-    for i, turn in enumerate(played):
-        report = stored_report(game, turn)
-        prev_href = turn_page_name(played[i - 1]) if i > 0 else None
-        next_href = turn_page_name(played[i + 1]) if i + 1 < len(played) else None
+    reports = [stored_report(game, turn) for turn in played]
+    labels = [ruleset.report_label(report) for report in reports]
+    for i, (turn, report) in enumerate(zip(played, reports, strict=True)):
+        before = i > 0
+        after = i + 1 < len(played)
         text = game.history.report(turn)
         page = render_turn_page(
             report, text if text is not None else ruleset.render_report(report),
-            label=ruleset.report_label(report), map_svg=ruleset.render_map_svg(report),
-            prev_href=prev_href, next_href=next_href)
+            label=labels[i], pictures=ruleset.render_pictures(report),
+            prev_href=turn_page_name(played[i - 1]) if before else None,
+            next_href=turn_page_name(played[i + 1]) if after else None,
+            prev_label=labels[i - 1] if before else None,
+            next_label=labels[i + 1] if after else None)
         path = out_dir / turn_page_name(turn)
         replace_file(path, page)
         written.append(path)
-        links.append(TurnLink(turn, path.name, summary(report.events, names)))
+        links.append(TurnLink(turn, path.name, summary(report.events, names),
+                              label=labels[i][:1].upper() + labels[i][1:]))
     status = f"turn {game.turn} open" if game.settings.status == "open" else \
         game.settings.status
     index = render_index(game.id, game.settings.title, links, ruleset=game.settings.ruleset,

@@ -167,7 +167,8 @@ def handle_new_game(args: argparse.Namespace) -> int:
         early_adjudication=not args.no_early and (
             cfg.deadlines.early_adjudication if cfg is not None else True),
         anonymous=args.anonymous,
-        passwords=not args.no_passwords, observers=args.observer or [], seed=args.seed,
+        passwords=not args.no_passwords, observers=args.observer or [],
+        computer_sides=args.computer_sides, seed=args.seed,
     )
     game = result.game
     print(f"created {game.dir} ({game.settings.ruleset}, {len(game.settings.players)} players)")
@@ -175,9 +176,12 @@ def handle_new_game(args: argparse.Namespace) -> int:
     deadline = game.settings.deadline
     print(f"  deadline of {game.ruleset.words.turn(game.turn_label)}: "
           f"{deadline.isoformat() if deadline else '-'}")
+    if result.computer_sides:
+        print(f"  the computer plays {', '.join(result.computer_sides)} "
+              "(replace-player gives a place to a person)")
     if result.unplayed:
         print(f"  warning: nobody plays {', '.join(result.unplayed)}; their units hold "
-              "(civil disorder, DD3)")
+              "(civil disorder, DD3); --computer-powers gives them to the computer")
     if result.passwords:
         print("passwords (shown once; only their hashes are stored):")
         for pid, pw in result.passwords.items():
@@ -325,6 +329,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="a player; for --ruleset diplomacy/dirigible the fourth field is "
                    "the power (AUS ENG FRA GER ITA RUS TUR), else powers go in that order")
     p.add_argument("--computer-player", action="append", metavar="ID[:NAME[:AIRFIELD]]")
+    p.add_argument("--computer-sides", "--computer-powers", action="store_true",
+                   help="computer players for every side nobody plays (Diplomacy: the "
+                        "powers without a player; else they are in civil disorder)")
     p.add_argument("--title")
     p.add_argument("--ruleset", default="tweedekker",
                    choices=sorted(RULESETS))

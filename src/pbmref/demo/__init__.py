@@ -1,13 +1,16 @@
-"""The demonstration game: six computer pilots and a zeppelin they steer by vote.
+"""The demonstration games: computer players through the referee's real pipeline.
 
-``run_demo`` builds a fresh games directory with the original site's six
-pilots on the six airfields, clouds, wind and a controlled two-hex zeppelin
-(Z6), then plays turn after turn through the referee's real pipeline on the
-local Maildir default: each pilot writes an order mail, the mail goes into
-the inbox, the referee takes it in, checks it and answers it into the
-outbox, and at the deadline adjudicates the turn and mails every pilot the
-report. Game time runs on a clock of its own, so a seed gives the same
-reports on every machine and every day.
+``run_demo(root, ruleset=...)`` builds a fresh games directory with the game
+the ruleset describes (``Ruleset.demo_game``: tweedekker's six pilots of the
+original site on the six airfields, with clouds, wind and a controlled
+two-hex zeppelin (Z6); Diplomacy's and Dirigible Diplomacy's seven computer
+powers), then plays turn after turn on the local Maildir default: each
+player's computer writes its orders (``Ruleset.computer_orders``) as an
+order mail (``pbmref.orders.check.order_mail``), the mail goes into the
+inbox, the referee takes it in, checks it and answers it into the outbox,
+and at the deadline adjudicates the turn and mails every player the report.
+Game time runs on a clock of its own, so a seed gives the same reports on
+every machine and every day.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import os
 import random
 import shutil
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime
@@ -26,32 +29,17 @@ from pbmref import gm
 from pbmref.archive import write_archive
 from pbmref.config import Config, MailConfig, MaildirConfig, RefereeConfig
 from pbmref.mail.maildir_in import MaildirIntake
-from pbmref.orders.check import order_mail
+from pbmref.orders.check import mail_lines, order_mail
 from pbmref.referee.pipeline import Referee
 from pbmref.referee.turns import adjudicate_due
-from pbmref.store import GameStore
+from pbmref.rulesets import RULESETS, DemoGame, Ruleset, UnknownRuleset, get_ruleset
+from pbmref.store import Game, GameStore
 
 GAME_ID = "demo"
 DOMAIN = "demo.pbmref.test"
 MARKER = ".pbmref-demo"
 START = datetime(2026, 1, 5, 18, 0, tzinfo=UTC)  # game time of the first deadline - 1 day
 TURN_LENGTH = timedelta(hours=24)
-
-PILOTS = (  # id, name, airfield
-    ("rode_baron", "Rode Baron", "N"),
-    ("zwarte_valk", "Zwarte Valk", "NE"),
-    ("lone_wolf", "Lone Wolf", "SE"),
-    ("kiekendief", "Kiekendief", "S"),
-    ("staartschot", "Staartschot", "SW"),
-    ("downing_john", "Downing John", "NW"),
-)
-
-CLOUDS = (
-    {"kind": "cloud", "hexes": ["F12", "F13", "G13"]},
-    {"kind": "cloud", "hexes": ["N8", "O8", "O7"]},
-    {"kind": "storm", "hexes": ["K5", "L5"]},
-)
-
 
 class DemoError(Exception):
     """The demo cannot run (for example: its folder holds something else)."""
@@ -77,6 +65,7 @@ class DemoResult:
     inbox: Path | None = None
     outbox: Path | None = None
     winners: list[str] = field(default_factory=list)
+    players: int = 0
 
 
 def demo_config(root: Path) -> Config:
@@ -99,84 +88,108 @@ def _fresh(root: Path) -> None:
     (root / MARKER).write_text("made by pbmref demo; deleted by the next demo run\n")
 
 
-def _order_mail(pid: str, name: str, referee: str, turn: int, body: str, seed: int,
+def _order_mail(pid: str, name: str, referee: str, turn: str, body: str, seed: int,
                 when: datetime) -> bytes:
     msg = EmailMessage()
     msg["From"] = f"{name} <{pid}@{DOMAIN}>"
     msg["To"] = referee
-    msg["Subject"] = f"[{GAME_ID}] orders for turn {turn}"
+    msg["Subject"] = f"[{GAME_ID}] orders for {turn}"
     msg["Date"] = format_datetime(when)
-    msg["Message-ID"] = f"<demo-{seed}-{turn}-{pid}@{DOMAIN}>"
+    msg["Message-ID"] = f"<demo-{seed}-{turn.replace(' ', '-')}-{pid}@{DOMAIN}>"
     msg.set_content(body)
     return msg.as_bytes()
 
 
-def run_demo(root: Path | str = "demo-games", *, turns: int = 10, seed: int = 1916,
+def _demo_of(ruleset: str) -> tuple[Ruleset, DemoGame]:
+    with_demo = ", ".join(name for name, r in RULESETS.items() if r.demo_game() is not None)
+    try:
+        rules = get_ruleset(ruleset)
+    except UnknownRuleset:
+        raise DemoError(f"unknown ruleset {ruleset!r}; demos: {with_demo}") from None
+    game = rules.demo_game()
+    if game is None:
+        raise DemoError(f"there is no demo of {rules.title}; demos: {with_demo}")
+    return rules, game
+
+
+def _mail_orders(game: Game, intake: MaildirIntake, passwords: dict[str, str], seed: int,
+                 referee_address: str, deadline: datetime) -> int:
+    """Every computer player's order mail of the open turn, into the inbox."""
+    rules = game.ruleset
+    label = game.turn_label
+    rng = random.Random(seed * 1009 + game.turn)
+    sent = 0
+    for pid, player in sorted(game.settings.players.items()):
+        if not player.active:
+            continue
+        entry = rules.computer_orders(game.open.state, pid, rng)
+        if not entry or not mail_lines(entry):
+            continue
+        when = deadline - timedelta(hours=12) + timedelta(minutes=sent)
+        body = order_mail(GAME_ID, passwords[pid], f"{rules.words.keyword} {label}", entry)
+        raw = _order_mail(pid, player.name or pid, referee_address, rules.words.turn(label),
+                          body, seed, when)
+        key = intake.deliver(raw)
+        stamp = when.timestamp()
+        os.utime(intake.root / "new" / key, (stamp, stamp))  # the server's arrival time
+        sent += 1
+    return sent
+
+
+def run_demo(root: Path | str = "demo-games", *, ruleset: str = "tweedekker",
+             turns: int | None = None, seed: int = 1916,
              say: Callable[[str], None] = print) -> DemoResult:
-    """Play the demonstration game; ``say`` receives the progress and reports."""
+    """Play the demonstration game of ``ruleset`` for ``turns`` turns (default:
+    the ruleset's), or to its end; ``say`` receives the progress and reports."""
+    rules, demo = _demo_of(ruleset)
+    length = demo.length if turns is None and demo.length else \
+        f"{demo.turns if turns is None else turns} turns"
+    turns = demo.turns if turns is None else turns
     root = Path(root).resolve()
     _fresh(root)
     config = demo_config(root)
     clock = Clock(START)
     store = GameStore(config.games_dir)
-    players = [gm.PlayerSpec(pid, (f"{pid}@{DOMAIN}",), name, airfield=field_name)
-               for pid, name, field_name in PILOTS]
+    players = [replace(p, addresses=(f"{p.id}@{DOMAIN}",)) for p in demo.players]
     created = gm.new_game(
-        store, GAME_ID, players, title="The demonstration game", clouds=CLOUDS,
-        wind={"to": "SE", "strength": 1, "changes": True}, zeppelin="controlled",
-        zeppelin_length=2, timezone="Europe/Amsterdam", deadline=START + TURN_LENGTH,
-        turn_length=TURN_LENGTH, reminder_hours=0, early_adjudication=False, seed=seed,
-        now=clock())
-    passwords = created.passwords
+        store, GAME_ID, players, title=demo.title, ruleset=rules.name,
+        timezone="Europe/Amsterdam", deadline=START + TURN_LENGTH, turn_length=TURN_LENGTH,
+        reminder_hours=0, early_adjudication=False, seed=seed, now=clock(), **demo.settings)
     referee = Referee(config, store=store, clock=clock)
     intake = MaildirIntake(config.mail.maildir.inbox)
     result = DemoResult(root, inbox=config.mail.maildir.inbox,
-                        outbox=config.mail.maildir.outbox)
-    say(f"pbmref demo: game '{GAME_ID}' with {len(PILOTS)} computer pilots, "
-        f"{turns} turns, seed {seed}")
+                        outbox=config.mail.maildir.outbox, players=len(players))
+    say(f"pbmref demo: {rules.title} game '{GAME_ID}' with {len(players)} computer "
+        f"{demo.players_noun}, {length}, seed {seed}")
     say(f"  {created.placement}")
-    names = dict((pid, name) for pid, name, _ in PILOTS)
     for _ in range(turns):
         game = store.open(GAME_ID)
-        if game.settings.status != "open":
+        if game.settings.status != "open" or demo.over(game.position):
             break
-        turn = game.turn
         deadline = game.settings.deadline or clock() + TURN_LENGTH
-        rng = random.Random(seed * 1009 + turn)
-        sent = 0
-        for pid, player in sorted(game.settings.players.items()):
-            if not player.active:
-                continue
-            entry = game.ruleset.computer_orders(game.open.state, pid, rng)
-            if not entry:
-                continue
-            when = deadline - timedelta(hours=12) + timedelta(minutes=sent)
-            body = order_mail(GAME_ID, passwords[pid], f"TURN {turn}", entry)
-            raw = _order_mail(pid, names.get(pid, pid), config.referee.address, turn, body,
-                              seed, when)
-            key = intake.deliver(raw)
-            stamp = when.timestamp()
-            os.utime(intake.root / "new" / key, (stamp, stamp))  # the server's arrival time
-            sent += 1
+        sent = _mail_orders(game, intake, created.passwords, seed, config.referee.address,
+                            deadline)
         clock.now = deadline - timedelta(hours=11)
         referee.take_in(intake)
         clock.now = deadline + timedelta(minutes=1)
         due = adjudicate_due(referee, intake, games=[GAME_ID], force=True)
         result.order_mails += sent
+        for gid, why in due.broken.items():
+            raise DemoError(f"game {gid} could not be adjudicated: {why}")
         for record in due.adjudicated:
             result.turns_played += 1
             result.reports.append(record.report_text)
             say("")
-            say(f"=== turn {record.turn}/{turns}: {sent} order mails in, "
-                f"{sent} replies out, reports mailed to {len(PILOTS)} pilots ===")
+            say(f"=== {_turn_heading(rules, game, record.turn, turns)}: {sent} order mails "
+                f"in, {sent} replies out, reports mailed to {len(players)} "
+                f"{demo.players_noun} ===")
             say(record.report_text.rstrip())
             if record.game_over:
                 result.winners = list(record.winners)
-        for gid, why in due.broken.items():
-            raise DemoError(f"game {gid} could not be adjudicated: {why}")
-        if store.open(GAME_ID).settings.status != "open":
-            break
     referee.deliver(force=True)
+    # The outbox holds every mail sent; the spool's copies of them (its record
+    # of what went out) would double the folder: a long demo mails hundreds.
+    referee.outgoing.prune(timedelta(0))
     game = store.open(GAME_ID)
     archive = root / "archive" / GAME_ID
     write_archive(game, archive)
@@ -185,6 +198,15 @@ def run_demo(root: Path | str = "demo-games", *, turns: int = 10, seed: int = 19
     say(f"Played {result.turns_played} turn(s); {result.order_mails} order mails handled.")
     say(f"  HTML archive: {result.archive}")
     say(f"  Game files:   {config.games_dir / GAME_ID}")
-    say(f"  Inbox:        {config.mail.maildir.inbox}  (the pilots' order mails)")
+    say(f"  Inbox:        {config.mail.maildir.inbox}  (the {demo.players_noun}' order mails)")
     say(f"  Outbox:       {config.mail.maildir.outbox}  (replies and reports)")
     return result
+
+
+def _turn_heading(rules: Ruleset, game: Game, turn: int, turns: int) -> str:
+    """``turn 3/10``; a game whose turns are named (Diplomacy) by name and number:
+    ``phase S1901M (turn 1)``."""
+    label = game.turn_label
+    if isinstance(label, int):
+        return f"{rules.words.turn(turn)}/{turns}"
+    return f"{rules.words.turn(label)} (turn {turn})"

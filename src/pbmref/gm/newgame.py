@@ -28,6 +28,7 @@ class NewGame:
     passwords: dict[str, str]  # player id -> password, for the referee to mail once
     placement: str  # how the opening was set up, in words
     unplayed: tuple[str, ...] = ()  # sides nobody plays (Diplomacy powers)
+    computer_sides: tuple[str, ...] = ()  # sides given to computer players
 
 
 def new_game(
@@ -54,10 +55,15 @@ def new_game(
     anonymous: bool = False,
     passwords: bool = True,
     observers: Sequence[str] = (),
+    computer_sides: bool = False,
     seed: int | None = None,
     now: datetime | None = None,
 ) -> NewGame:
-    """Create a game folder; returns the game and the players' new passwords."""
+    """Create a game folder; returns the game and the players' new passwords.
+
+    ``computer_sides``: every side nobody plays (a Diplomacy power) gets a
+    computer player (``Ruleset.computer_player``); otherwise such sides stay
+    out of play (a Diplomacy power in civil disorder, DD3)."""
     check_id(game_id)
     if not players:
         raise ValueError("a game needs at least one player")
@@ -72,6 +78,10 @@ def new_game(
         zeppelin_length=zeppelin_length, zeppelin_hexes=zeppelin_hexes,
         zeppelin_heading=zeppelin_heading, rule_settings=rule_settings)
     opening = rules.opening(players, options, derive_turn_seed(seed, 0), position)
+    given = tuple(rules.unplayed(opening.position)) if computer_sides else ()
+    if given:
+        players = [*players, *(rules.computer_player(side) for side in given)]
+        opening = rules.opening(players, options, derive_turn_seed(seed, 0), position)
     pw: dict[str, str] = {}
     player_data: dict[str, Any] = {}
     for p in players:
@@ -104,4 +114,4 @@ def new_game(
         f"Game {game_id}: settings and players. The game master edits this file;\n"
         "run `pbmref check " + game_id + "` after every edit."))
     return NewGame(game=game, passwords=pw, placement=opening.placement,
-                   unplayed=tuple(rules.unplayed(opening.position)))
+                   unplayed=tuple(rules.unplayed(opening.position)), computer_sides=given)

@@ -22,7 +22,7 @@ import email
 import email.policy
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
@@ -31,7 +31,7 @@ from typing import Any
 from pbmref.base.times import moment
 from pbmref.config import Config
 from pbmref.mail.base import Intake, Sender
-from pbmref.mail.compose import make_mail, make_reply
+from pbmref.mail.compose import Attachment, make_mail, make_reply
 from pbmref.mail.message import IncomingMail, never_answer_reason, read_message
 from pbmref.mail.spool import IncomingSpool, InEntry, OutgoingSpool
 from pbmref.orders.check import password_line_mistaken, read_mail_body
@@ -165,7 +165,8 @@ PUBLIC_COMMANDS = frozenset({"HELP", "STATUS"})
 class Letter:
     """One order mail for one game, as it is being answered: the mail, its
     envelope, the game it names, and (once known) the player, the registered
-    address the reply goes to, notes for the reply and the commands' answers."""
+    address the reply goes to, notes for the reply, the commands' answers and
+    the pictures the reply carries (MAP's board)."""
 
     mail: IncomingMail
     raw: bytes
@@ -177,6 +178,7 @@ class Letter:
     notes: list[str] = field(default_factory=list)
     sections: list[str] = field(default_factory=list)
     twins: tuple[Twin, ...] = ()
+    attachments: list[Attachment] = field(default_factory=list)
 
 
 def _twins(entry: InEntry, pending: list[InEntry]) -> tuple[Twin, ...]:
@@ -271,9 +273,11 @@ class Referee:
     def address(self) -> str:
         return self.config.referee.address
 
-    def _reply(self, mail: IncomingMail, to: str, body: str) -> EmailMessage:
+    def _reply(self, mail: IncomingMail, to: str, body: str,
+               attachments: Sequence[Attachment] = ()) -> EmailMessage:
         return make_reply(mail, to, body, from_addr=self.address,
-                          from_name=self.config.referee.name, date=self.clock())
+                          from_name=self.config.referee.name, attachments=attachments,
+                          date=self.clock())
 
     def mail_to(self, to: str | list[str], subject: str, body: str, **kw: Any) -> EmailMessage:
         return make_mail(to, subject, body, from_addr=self.address,
@@ -533,8 +537,8 @@ class Referee:
     def _answer(self, letter: Letter, body: str, summary: str,
                 changed: bool = False) -> HandledMail:
         """The one reply to an identified player's mail."""
-        return HandledMail([self._reply(letter.mail, letter.to, body)], summary,
-                           letter.game.id, changed)
+        return HandledMail([self._reply(letter.mail, letter.to, body, letter.attachments)],
+                           summary, letter.game.id, changed)
 
     def _handle_for_game(self, letter: Letter) -> HandledMail:
         mail, game = letter.mail, letter.game
@@ -580,7 +584,8 @@ class Referee:
                 text = str(msg.get_body(("plain",)).get_content())  # type: ignore[union-attr]
                 if letter.notes[0] not in text:
                     result.replies[n] = self._reply(mail, letter.to,
-                                                    "\n".join(letter.notes) + "\n\n" + text)
+                                                    "\n".join(letter.notes) + "\n\n" + text,
+                                                    letter.attachments)
         return result
 
     def _help(self, letter: Letter, command: Command) -> str:
@@ -784,6 +789,10 @@ class Referee:
             elif command.name == "MAP":
                 sections.append(game.ruleset.map_reply(game.position, names,
                                                        game.settings.title))
+                svg = game.ruleset.render_position_svg(game.position, names)
+                if svg is not None:  # the picture of the board beside its text
+                    letter.attachments.append(Attachment(
+                        f"{game.id}-map-{turn.label}.svg", svg.encode(), "image/svg+xml"))
         return sections
 
     # ------------------------------------------------------------ sending

@@ -41,9 +41,9 @@ class DueReport:
 
 
 def fill_computer_orders(referee: Referee, game: Game) -> list[str]:
-    """Write orders for computer-played players who have none yet (the game's
-    ruleset plays them; a game kind without a computer player leaves them out:
-    a Diplomacy power in civil disorder holds, DD3)."""
+    """Write orders for computer-played players who have none yet: the game's
+    ruleset plays them (``Ruleset.computer_orders``; None leaves a player out,
+    for one with nothing to order or a game kind without a computer player)."""
     have = set(game.book.in_force(check=False))
     rng = random.Random(derive_turn_seed(game.settings.seed, game.turn) ^ 0x5EED)
     written = []
@@ -74,17 +74,17 @@ def report_recipients(game: Game) -> list[str]:
 def queue_report(referee: Referee, game: Game, turn: int, text: str | None = None,
                  *, corrected: bool = False) -> int:
     """Queue the report of ``turn`` to every player and observer, one mail each
-    (so no one sees another's address), with the map attached."""
+    (so no one sees another's address), with the turn's pictures attached
+    (``Ruleset.render_pictures``: the map, or a Diplomacy phase's orders and
+    the board after it)."""
     text = text if text is not None else game.history.report(turn)
     if text is None:
         return 0
     report = stored_report(game, turn)
     label = game.ruleset.report_label(report)
-    attachments: list[Attachment] = []
-    svg = game.ruleset.render_map_svg(report)
-    if svg is not None:
-        attachments.append(Attachment(f"{game.id}-{game.ruleset.file_label(report)}.svg",
-                                      svg.encode(), "image/svg+xml"))
+    file_label = game.ruleset.file_label(report)
+    attachments = [Attachment(p.filename(game.id, file_label), p.svg.encode(), "image/svg+xml")
+                   for p in game.ruleset.render_pictures(report)]
     title = game.settings.title or game.id
     subject = f"[{game.id}] {'corrected ' if corrected else ''}report of {label} - {title}"
     digest = hashlib.sha256(text.encode()).hexdigest()[:16]

@@ -1,4 +1,4 @@
-"""Diplomacy and Dirigible Diplomacy: the turn report and the map picture.
+"""Diplomacy and Dirigible Diplomacy: the turn report and the board in text.
 
 A Diplomacy game in the store plays one phase per turn folder (DD1); players
 know a turn by its phase (``S1901M``), so everything here names phases.
@@ -9,11 +9,8 @@ know a turn by its phase (``S1901M``), so everything here names phases.
   centres per power, supply points (DD11, dirigible game), the winner (DD4,
   DD14) and the next deadline), at most 70 columns a line.
 - ``render_position_text(position, names)``: the board as text (the MAP reply).
-- ``render_diplomacy_svg(position)``: a schematic SVG map of the standard
-  board: one marker per province at hand-placed coordinates
-  (``pbmref/data/diplomacy/layout.json``), sea in blue, supply centres
-  marked in their owner's colour, borders drawn as lines between neighbours,
-  and one ``class="unit"`` element per unit in its province (or coast).
+
+The pictures of the board are drawn by ``pbmref.reports.diplomacy_board``.
 
 Map data: the standard board of the TedDriggs/diplomacy project (MIT); see
 ``pbmref/data/diplomacy/NOTICE``.
@@ -21,37 +18,22 @@ Map data: the standard board of the TedDriggs/diplomacy project (MIT); see
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from functools import lru_cache
-from importlib import resources
 from typing import Any
-from xml.sax.saxutils import escape, quoteattr
 
 from pbmref.reports.common import WIDTH, fit_width, wrap
 from pbmref.reports.model import TurnReport
 from pbmref.rules.diplomacy.state import Variant
 
 __all__ = [
-    "POWER_COLOURS",
     "phase_words",
     "render_diplomacy_report",
-    "render_diplomacy_svg",
     "render_events",
     "render_position_text",
 ]
 
 RULE = "=" * WIDTH
 
-# The customary colours of the powers on the board.
-POWER_COLOURS: dict[str, str] = {
-    "AUS": "#d62728", "ENG": "#1f3a93", "FRA": "#4aa3df", "GER": "#4d4d4d",
-    "ITA": "#2ca02c", "RUS": "#8e44ad", "TUR": "#e6b800",
-}
-_LIGHT: dict[str, str] = {
-    "AUS": "#f2b8b8", "ENG": "#b8c2e6", "FRA": "#c4e3f7", "GER": "#cfcfcf",
-    "ITA": "#bfe6bf", "RUS": "#dcc4e8", "TUR": "#f7e9a6",
-}
 _SEASONS = {"S": "Spring", "F": "Fall", "W": "Winter"}
 _KINDS = {"M": "movement", "R": "retreats", "A": "adjustments"}
 
@@ -382,158 +364,6 @@ def render_position_text(position: Mapping[str, Any], names: Mapping[str, str] |
     lines += _retreat_section(position)
     lines += _centre_table(position, names, when="NOW")
     return "\n".join(fit_width(lines)) + "\n"
-
-
-# ---------------------------------------------------------------- SVG
-
-
-@lru_cache(maxsize=1)
-def _layout() -> dict[str, Any]:
-    path = resources.files("pbmref") / "data" / "diplomacy" / "layout.json"
-    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return data
-
-
-def _xy(prov: str, coast: str = "") -> tuple[float, float]:
-    layout = _layout()
-    if coast:
-        point = layout["coasts"].get(f"{prov}/{coast}")
-        if point:
-            return float(point[0]), float(point[1])
-    x, y = layout["provinces"][prov]
-    return float(x), float(y)
-
-
-def _parse_unit(text: str) -> tuple[str, str, str]:
-    """``F StP/sc`` -> (``F``, ``stp``, ``sc``)."""
-    kind, _, where = text.strip().partition(" ")
-    where = where.strip().lower().replace("(", "/").replace(")", "")
-    prov, _, coast = where.partition("/")
-    return kind.upper(), prov.strip(), coast.strip()
-
-
-def _unit_svg(power: str, text: str, *, css: str = "unit") -> str:
-    kind, prov, coast = _parse_unit(text)
-    x, y = _xy(prov, coast)
-    colour = POWER_COLOURS.get(power, "#777777")
-    dashed = ' stroke-dasharray="3 2"' if css != "unit" else ""
-    if css != "unit":  # a dislodged unit: beside the one that took its place
-        x, y = x + 14, y + 10
-    if kind == "D":  # the air layer (DD6): above and to the right of the province
-        x, y = x + 12, y - 14
-        shape = (f'<ellipse cx="{x:.0f}" cy="{y:.0f}" rx="12" ry="7" fill="{colour}" '
-                 f'stroke="#000" stroke-width="1"{dashed}/>')
-    elif kind == "F":
-        x, y = x - 8, y + 8
-        shape = (f'<rect x="{x - 9:.0f}" y="{y - 7:.0f}" width="18" height="14" rx="2" '
-                 f'fill="{colour}" stroke="#000" stroke-width="1"{dashed}/>')
-    else:
-        x, y = x - 8, y + 8
-        shape = (f'<circle cx="{x:.0f}" cy="{y:.0f}" r="9" fill="{colour}" stroke="#000" '
-                 f'stroke-width="1"{dashed}/>')
-    label = (f'<text x="{x:.0f}" y="{y + 4:.0f}" text-anchor="middle" font-size="10" '
-             f'font-weight="bold" fill="#fff">{escape(kind)}</text>')
-    attrs = (f'class={quoteattr(css)} data-power={quoteattr(power)} '
-             f'data-unit={quoteattr(text)} data-province={quoteattr(prov)} '
-             f'data-coast={quoteattr(coast)} fill={quoteattr(colour)}')
-    return f'<g {attrs}><title>{escape(power)} {escape(text)}</title>{shape}{label}</g>'
-
-
-def render_diplomacy_svg(position: Mapping[str, Any], *, title: str = "") -> str:
-    """The board of a Diplomacy position as a standalone SVG document."""
-    from pbmref.rules.diplomacy import POWERS, standard_map
-    from pbmref.rules.diplomacy.map import display
-
-    m = standard_map()
-    layout = _layout()
-    width, height = layout["size"]
-    owners: dict[str, str] = {}
-    for power, items in _mapping(position.get("centers")).items():
-        for c in _list(items):
-            owners[c.lower()] = str(power).upper()
-    devastated = {d.lower() for d in _list(position.get("devastated"))}
-    phase = str(position.get("phase", ""))
-    heading = title or f"{phase} ({phase_words(phase)})"
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height + 40}" '
-        f'width="{width}" height="{height + 40}" font-family="sans-serif">',
-        f"<title>{escape(heading)}</title>",
-        f'<rect x="0" y="0" width="{width}" height="{height + 40}" fill="#dfeaf3"/>',
-        '<g class="borders" stroke="#8a8a8a" stroke-width="1.2">',
-    ]
-    seen: set[tuple[str, str]] = set()
-    for a, neighbours in sorted(m.any_adj.items()):
-        for b in sorted(neighbours):
-            if (b, a) in seen or a not in layout["provinces"] or b not in layout["provinces"]:
-                continue
-            seen.add((a, b))
-            (x1, y1), (x2, y2) = _xy(a), _xy(b)
-            out.append(f'<line class="border" x1="{x1:.0f}" y1="{y1:.0f}" '
-                       f'x2="{x2:.0f}" y2="{y2:.0f}"/>')
-    out.append("</g>")
-    out.append('<g class="provinces">')
-    for prov in sorted(m.provinces):
-        if prov not in layout["provinces"]:
-            continue
-        x, y = _xy(prov)
-        terrain = m.terrain(prov)
-        owner = owners.get(prov)
-        if terrain == "sea":
-            shape = (f'<ellipse cx="{x:.0f}" cy="{y:.0f}" rx="30" ry="20" fill="#9cc3e4" '
-                     f'stroke="#5b8db8"/>')
-        else:
-            fill = _LIGHT.get(owner, "#efe6cf") if owner else (
-                "#d9d4c7" if prov == "swi" else "#efe6cf")
-            shape = (f'<rect x="{x - 26:.0f}" y="{y - 18:.0f}" width="52" height="36" rx="9" '
-                     f'fill="{fill}" stroke="#8f8468"/>')
-        name = escape(display(prov))
-        label = (f'<text x="{x:.0f}" y="{y - 6:.0f}" text-anchor="middle" font-size="9" '
-                 f'fill="#333">{name}</text>')
-        out.append(f'<g class="province {terrain}" id="prov-{prov}"><title>'
-                   f"{escape(m.name_of(prov))}</title>{shape}{label}</g>")
-        if m.is_supply_center(prov):
-            colour = POWER_COLOURS.get(owner or "", "#ffffff")
-            out.append(f'<circle class="sc" data-province="{prov}" '
-                       f'data-owner="{owner or ""}" cx="{x + 18:.0f}" cy="{y + 10:.0f}" r="4.5" '
-                       f'fill="{colour}" stroke="#000" stroke-width="1"/>')
-        if prov in devastated:
-            out.append(f'<path class="devastated" data-province="{prov}" '
-                       f'd="M{x - 20:.0f},{y - 14:.0f} L{x + 20:.0f},{y + 14:.0f} '
-                       f'M{x + 20:.0f},{y - 14:.0f} L{x - 20:.0f},{y + 14:.0f}" '
-                       f'stroke="#b00000" stroke-width="3"/>')
-    for key, (cx, cy) in sorted(layout["coasts"].items()):
-        out.append(f'<circle class="coast" data-coast="{key}" cx="{cx}" cy="{cy}" r="3" '
-                   f'fill="#5b8db8"/>')
-    out.append("</g>")
-    out.append('<g class="units">')
-    for power, items in sorted(_mapping(position.get("units")).items()):
-        for text in _list(items):
-            out.append(_unit_svg(str(power).upper(), text))
-    for power, items in sorted(_mapping(position.get("dislodged")).items()):
-        for entry in items or []:
-            text = str(_mapping(entry).get("unit", entry)) if isinstance(entry, Mapping) \
-                else str(entry)
-            out.append(_unit_svg(str(power).upper(), text, css="dislodged"))
-    out.append("</g>")
-    # legend: powers, colours and centre counts
-    counts = _counts(position)
-    y0 = height + 8
-    out.append(f'<g class="legend"><text x="10" y="{y0 + 16}" font-size="13" '
-               f'font-weight="bold">{escape(heading)}</text>')
-    x = 260
-    for power in POWERS:
-        owned, scoring, n_units = counts[power]
-        out.append(f'<rect x="{x}" y="{y0 + 4}" width="14" height="14" '
-                   f'fill="{POWER_COLOURS[power]}" stroke="#000"/>'
-                   f'<text x="{x + 18}" y="{y0 + 16}" font-size="12">{power} {scoring}</text>')
-        x += 100
-    out.append("</g>")
-    winner = position.get("winner")
-    if winner:
-        out.append(f'<text class="winner" x="{width / 2:.0f}" y="30" text-anchor="middle" '
-                   f'font-size="22" font-weight="bold">{escape(str(winner))} wins</text>')
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
 
 
 def render_events(events: list[dict[str, Any]]) -> list[str]:

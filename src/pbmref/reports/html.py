@@ -1,8 +1,9 @@
 """The pages of a game's HTML archive: one page per turn, an index, all offline.
 
 ``index.html`` lists every adjudicated turn (and shows the board as it is
-now); ``turn-NNN.html`` shows one turn: the map after it and the report text
-players received, with links to the previous and next turn. Every page is a
+now); ``turn-NNN.html`` shows one turn: its pictures (the map after it; a
+Diplomacy phase's orders and the board after it), each with its caption, and
+the report text players received, with links to the previous and next turn. Every page is a
 single file with its style inline and no outside resources, so the folder
 works from a USB stick. These renderers take plain data (the report, the
 map already drawn by the game's ruleset); ``pbmref.archive`` reads a game
@@ -15,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
-from pbmref.reports.model import TurnReport
+from pbmref.reports.model import Picture, TurnReport
 from pbmref.reports.text import format_deadline
 
 __all__ = ["TurnLink", "render_index", "render_turn_page", "turn_page_name"]
@@ -34,6 +35,11 @@ main { display: flex; flex-wrap: wrap; gap: 1.2em; padding: 1em 1.2em; align-ite
 .map { flex: 1 1 560px; max-width: 700px; background: #fff8e6; border: 1px solid #c9bf9f;
        box-shadow: 0 2px 6px rgba(0,0,0,0.15); }
 .map svg { width: 100%; height: auto; display: block; }
+.map figcaption { padding: 0.4em 0.8em; font-size: 0.95em; color: #3b4a3f;
+                  border-top: 1px solid #c9bf9f; }
+figure.map { margin: 0; }
+main.boards { justify-content: center; }
+main.boards .map { flex: 1 1 100%; max-width: 1000px; }
 .report { flex: 1 1 560px; }
 pre { background: #fffdf6; border: 1px solid #c9bf9f; padding: 0.8em; margin: 0;
       font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; font-size: 12.5px;
@@ -59,34 +65,45 @@ def _page(title: str, body: str) -> str:
 
 
 def _nav(prev_href: str | None, next_href: str | None, index_href: str | None,
-         turn: int) -> str:
-    prev = (f'<a rel="prev" id="prev" href="{escape(prev_href)}">&larr; turn {turn - 1}</a>'
+         prev_label: str, next_label: str) -> str:
+    prev = (f'<a rel="prev" id="prev" href="{escape(prev_href)}">&larr; {escape(prev_label)}</a>'
             if prev_href else '<span class="off">&larr; first turn</span>')
-    nxt = (f'<a rel="next" id="next" href="{escape(next_href)}">turn {turn + 1} &rarr;</a>'
+    nxt = (f'<a rel="next" id="next" href="{escape(next_href)}">{escape(next_label)} &rarr;</a>'
            if next_href else '<span class="off">latest turn &rarr;</span>')
     index = (f'<a id="index" href="{escape(index_href)}">all turns</a>' if index_href else "")
     return f"<nav>{prev}{index}{nxt}</nav>"
 
 
+def _figure(picture: Picture) -> str:
+    return (f'<figure class="map" id="{escape(picture.name or "map")}">\n{picture.svg}'
+            f"<figcaption>{escape(picture.caption)}</figcaption></figure>")
+
+
 def render_turn_page(report: TurnReport, report_text: str, *, label: str,
-                     map_svg: str | None = None, prev_href: str | None = None,
+                     pictures: Sequence[Picture] = (), prev_href: str | None = None,
                      next_href: str | None = None,
-                     index_href: str | None = "index.html") -> str:
-    """One turn's archive page: the map (``map_svg``), the report text and links
-    to its neighbours; ``label`` names the turn (``turn 7``, ``S1901M``)."""
+                     index_href: str | None = "index.html",
+                     prev_label: str | None = None, next_label: str | None = None) -> str:
+    """One turn's archive page: its pictures (the ruleset's, each with its
+    caption; two or more each take a whole row, as large as the board is
+    drawn), the report text and links to its neighbours; ``label`` names the
+    turn (``turn 7``, ``S1901M``), ``prev_label`` and ``next_label`` its
+    neighbours (default ``turn 6``, ``turn 8``)."""
     title = report.title or report.game_id
     heading = f"{title}: {label}"
-    map_html = f'<section class="map">\n{map_svg}</section>' if map_svg else ""
+    map_html = "\n".join(_figure(p) for p in pictures)
     text = report_text
     if report.game_over:
         sub = "Game over"
     else:
         sub = f"Next deadline: {format_deadline(report.next_deadline, report.timezone)}"
-    nav = _nav(prev_href, next_href, index_href, report.turn)
+    nav = _nav(prev_href, next_href, index_href, prev_label or f"turn {report.turn - 1}",
+               next_label or f"turn {report.turn + 1}")
+    layout = ' class="boards"' if len(pictures) > 1 else ""
     body = (
         f"<header><h1>{escape(heading)}</h1><p>game {escape(report.game_id)} &middot; "
         f"{escape(report.ruleset)} &middot; {escape(sub)}</p></header>\n{nav}\n"
-        f"<main>\n{map_html}\n<section class=\"report\"><pre>{escape(text)}</pre>"
+        f"<main{layout}>\n{map_html}\n<section class=\"report\"><pre>{escape(text)}</pre>"
         f"</section>\n</main>\n{nav}"
     )
     return _page(heading, body)
@@ -97,6 +114,7 @@ class TurnLink:
     turn: int
     href: str
     summary: str = ""
+    label: str = ""  # how players name the turn (``S1901M``); default ``Turn 7``
 
 
 def render_index(game_id: str, title: str, turns: Sequence[TurnLink], *,
@@ -105,7 +123,7 @@ def render_index(game_id: str, title: str, turns: Sequence[TurnLink], *,
     """The game's archive index: every turn, and the board as it is now (``map_svg``)."""
     heading = title or game_id
     rows = "\n".join(
-        f'<tr><td><a href="{escape(t.href)}">Turn {t.turn}</a></td>'
+        f'<tr><td><a href="{escape(t.href)}">{escape(t.label or f"Turn {t.turn}")}</a></td>'
         f"<td>{escape(t.summary)}</td></tr>" for t in turns)
     table = (f"<table><tr><th>Turn</th><th>What happened</th></tr>\n{rows}\n</table>"
              if turns else "<p style=\"margin:1em 1.2em\">No turn has been played yet.</p>")

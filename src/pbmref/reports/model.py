@@ -1,4 +1,5 @@
-"""The data a turn report is rendered from: exactly what the store keeps."""
+"""The data a turn report is rendered from (exactly what the store keeps), and
+the pictures drawn of it."""
 
 from __future__ import annotations
 
@@ -33,3 +34,23 @@ class TurnReport:
     game_over: bool = False
     winners: list[str] = field(default_factory=list)
     dice: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Picture:
+    """One picture of a turn: the SVG document, what it shows in words (the
+    archive's caption), and the part of its file name that tells it from the
+    turn's other pictures (``orders`` in ``dip1-S1901M-orders.svg``; empty when
+    the turn has one picture)."""
+
+    svg: str
+    caption: str
+    name: str = ""
+
+    def filename(self, game_id: str, label: str) -> str:
+        """The attachment's name: ``dip1-S1901M-orders.svg``, ``zep1-turn-007.svg``.
+
+        >>> Picture("<svg/>", "the board", "after").filename("dip1", "S1901M")
+        'dip1-S1901M-after.svg'
+        """
+        return f"{game_id}-{label}{'-' + self.name if self.name else ''}.svg"

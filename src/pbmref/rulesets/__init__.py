@@ -13,10 +13,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from pbmref.rulesets.base import (
+    DemoGame,
     NewGameOptions,
     Opening,
     OrdersEntry,
     Outcome,
+    Picture,
     PlayerSpec,
     Ruleset,
     ScenarioError,
@@ -29,10 +31,12 @@ from pbmref.rulesets.tweedekker import TweedekkerRuleset
 
 __all__ = [
     "RULESETS",
+    "DemoGame",
     "NewGameOptions",
     "Opening",
     "OrdersEntry",
     "Outcome",
+    "Picture",
     "PlayerSpec",
     "Ruleset",
     "ScenarioError",

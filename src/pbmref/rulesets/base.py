@@ -19,18 +19,20 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from pbmref.reports.model import TurnReport
+from pbmref.reports.model import Picture, TurnReport
 from pbmref.rules.plaindata import PositionError
 
 __all__ = [
+    "DemoGame",
     "NewGameOptions",
     "Opening",
     "OrdersEntry",
     "Outcome",
+    "Picture",
     "PlayerSpec",
     "PositionError",
     "Ruleset",
@@ -87,6 +89,27 @@ class Opening:
     position: dict[str, Any]
     placement: str  # how it was set up, in words (the GM sees it once)
     scenario: dict[str, Any] = field(default_factory=dict)  # game.yaml's ``scenario`` key
+
+
+def _never(position: Mapping[str, Any]) -> bool:
+    del position
+    return False
+
+
+@dataclass(frozen=True)
+class DemoGame:
+    """The game ``pbmref demo`` plays for a game kind: its computer players
+    (each mails its orders through the pipeline), the ``new-game`` settings,
+    how many turns it plays unless told, and when it stops early (``over``:
+    the open position says so, besides a game won)."""
+
+    title: str
+    players: tuple[PlayerSpec, ...]
+    players_noun: str  # "pilots", "powers"
+    turns: int
+    settings: Mapping[str, Any] = field(default_factory=dict)  # new_game's keywords
+    over: Callable[[Mapping[str, Any]], bool] = _never
+    length: str = ""  # how long it plays, in words, when not "N turns"
 
 
 @dataclass(frozen=True)
@@ -194,6 +217,10 @@ class Ruleset(ABC):
         del position
         return []
 
+    def computer_player(self, side: str) -> PlayerSpec:
+        """A computer player for an unplayed ``side`` (``new-game --computer-sides``)."""
+        raise NotImplementedError(f"{self.title} has no sides to give to the computer")
+
     # ------------------------------------------------------------ positions
 
     @abstractmethod
@@ -252,7 +279,9 @@ class Ruleset(ABC):
 
     def computer_orders(self, state: Any, player: str,
                         rng: random.Random) -> OrdersEntry | None:
-        """The orders a computer player writes (None: this game kind has none)."""
+        """The orders a computer player writes, as an orders entry that
+        ``read_orders`` would give for its mail (``pbmref.orders.check.order_mail``
+        writes the mail); None: this game kind has no computer player."""
         del state, player, rng
         return None
 
@@ -273,9 +302,9 @@ class Ruleset(ABC):
         del state, player
         return ""
 
-    def computer_mail(self, state: Any, player: str, entry: Mapping[str, Any]) -> str:
-        """The body of an order mail that gives ``entry`` (what a computer player mails)."""
-        raise NotImplementedError(f"{self.title} has no computer player")
+    def demo_game(self) -> DemoGame | None:
+        """What ``pbmref demo --ruleset NAME`` plays (None: no demo of this kind)."""
+        return None
 
     # ------------------------------------------------------------ adjudication
 
@@ -295,6 +324,15 @@ class Ruleset(ABC):
         del report
         return None
 
+    def render_pictures(self, report: TurnReport) -> list[Picture]:
+        """Every picture of a turn, in the order a player looks at them: the
+        report mail attaches them, the archive's turn page shows them. By
+        default the one map of ``render_map_svg``."""
+        svg = self.render_map_svg(report)
+        if svg is None:
+            return []
+        return [Picture(svg, f"The board after {self.report_label(report)}")]
+
     def render_position_svg(self, position: Mapping[str, Any],
                             names: Mapping[str, str]) -> str | None:
         """The board of a position as it stands (the archive's 'now')."""
@@ -304,7 +342,8 @@ class Ruleset(ABC):
     @abstractmethod
     def map_reply(self, position: Mapping[str, Any], names: Mapping[str, str],
                   title: str) -> str:
-        """The answer to MAP: the board now, in text."""
+        """The answer to MAP: the board now, in text (the reply attaches the
+        picture of ``render_position_svg`` beside it)."""
 
     def report_label(self, report: TurnReport) -> str:
         """How a report names its turn: ``turn 7``, or the phase played."""

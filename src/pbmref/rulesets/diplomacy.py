@@ -18,12 +18,9 @@ from typing import Any, ClassVar
 
 from pbmref.orders.diplomacy import parse_body, parse_line, parse_orders, to_order
 from pbmref.orders.errors import OrderMailError, UnknownPlayerError
-from pbmref.reports.diplomacy import (
-    render_diplomacy_report,
-    render_diplomacy_svg,
-    render_position_text,
-)
-from pbmref.reports.model import TurnReport
+from pbmref.reports.diplomacy import render_diplomacy_report, render_position_text
+from pbmref.reports.diplomacy_board import render_board
+from pbmref.reports.model import Picture, TurnReport
 from pbmref.rules.diplomacy import (
     POWERS,
     Order,
@@ -40,6 +37,7 @@ from pbmref.rules.diplomacy.map import POWER_NAMES, standard_map
 from pbmref.rules.diplomacy.state import initial_position
 from pbmref.rules.plaindata import PositionError
 from pbmref.rulesets.base import (
+    DemoGame,
     Lines,
     NewGameOptions,
     Opening,
@@ -76,6 +74,17 @@ def _lines(entry: Mapping[str, Any] | Sequence[Any] | None) -> list[str]:
     if isinstance(entry, Mapping):
         return [str(x) for x in entry.get("orders") or []]
     return [str(x) for x in entry]
+
+
+def _orders_by_power(report: TurnReport) -> dict[str, list[str]]:
+    """The orders of a phase's report as the board reads them: power -> lines."""
+    players = report.position_before.get("players") or {}
+    out: dict[str, list[str]] = {}
+    for player, entry in sorted(report.orders.items()):
+        power = str(players.get(player, player)).upper()
+        if power in POWERS:
+            out.setdefault(power, []).extend(_lines(entry))
+    return out
 
 
 def assign_powers(players: Sequence[PlayerSpec]) -> dict[str, str]:
@@ -244,6 +253,23 @@ WORDS = Words(
 )
 
 
+LAST_DEMO_YEAR = 1920  # the demo stops after this year when nobody has won
+
+
+def _demo_over(position: Mapping[str, Any]) -> bool:
+    """Past the demo's last year (``S1921M`` is open)."""
+    phase = str(position.get("phase") or "")
+    return phase[1:5].isdigit() and int(phase[1:5]) > LAST_DEMO_YEAR
+
+
+# The demo's seven computer powers (each mails its orders through the pipeline).
+DEMO_PLAYERS = tuple(PlayerSpec(pid, (), name, power=power) for pid, name, power in (
+    ("berchtold", "Graf Berchtold", "AUS"), ("grey", "Sir Edward", "ENG"),
+    ("cambon", "Monsieur Cambon", "FRA"), ("bethmann", "Herr Bethmann", "GER"),
+    ("giuliano", "Marchese Giuliano", "ITA"), ("sazonov", "Count Sazonov", "RUS"),
+    ("halim", "Said Halim", "TUR")))
+
+
 class DiplomacyRuleset(Ruleset):
     """Standard Diplomacy (DD1-DD4), as the DATC adjudicates it."""
 
@@ -279,6 +305,11 @@ class DiplomacyRuleset(Ruleset):
     def unplayed(self, position: Mapping[str, Any]) -> list[str]:
         played = {str(p).upper() for p in (position.get("players") or {}).values()}
         return [p for p in POWERS if p not in played]
+
+    def computer_player(self, side: str) -> PlayerSpec:
+        """The computer playing a power: id ``fra``, name ``computer`` (the report
+        reads ``France (FRA, computer)``)."""
+        return PlayerSpec(side.lower(), (), "computer", computer=True, power=side)
 
     # ------------------------------------------------------------ positions
 
@@ -327,6 +358,22 @@ class DiplomacyRuleset(Ruleset):
         units = ", ".join(unit_text(u) for u in state.position.units_of(power))
         return f"You play {POWER_NAMES[power]} ({power}); your units: {units or 'none'}."
 
+    def computer_orders(self, state: Board, player: str,
+                        rng: random.Random) -> OrdersEntry | None:
+        """The computer's orders for the player's power (``rules.diplomacy.bot``),
+        as the lines a player would mail; None when the power has nothing to
+        order in this phase (``needs_orders``)."""
+        if not self.needs_orders(state, player):
+            return None
+        power = state.power_of(player)
+        return {"orders": order_lines(choose_orders(state.position, power, rng))}
+
+    def demo_game(self) -> DemoGame:
+        """Seven computer powers from the opening to a winner or 1920."""
+        return DemoGame(title=f"The {self.title} demonstration game", players=DEMO_PLAYERS,
+                        players_noun="powers", turns=200, over=_demo_over,
+                        length=f"to a winner or the end of {LAST_DEMO_YEAR}")
+
     def needs_orders(self, state: Board, player: str) -> bool:
         """Has this player anything to order in the open phase (DD1)? A power with
         no units in a movement phase, no dislodged unit in a retreat phase, or no
@@ -369,12 +416,26 @@ class DiplomacyRuleset(Ruleset):
     def render_report(self, report: TurnReport) -> str:
         return render_diplomacy_report(report)
 
+    def render_pictures(self, report: TurnReport) -> list[Picture]:
+        """Two pictures of a phase: its orders (with their results) on the
+        position they were given on, and the board after it."""
+        phase = self.report_label(report)
+        orders = render_board(report.position_before, report.events,
+                              _orders_by_power(report), mode="orders")
+        return [Picture(orders, f"{phase}: the orders and what became of them", "orders"),
+                Picture(self._after(report), f"The board after {phase}", "after")]
+
     def render_map_svg(self, report: TurnReport) -> str | None:
-        return render_diplomacy_svg(report.position_after)
+        return self._after(report)
+
+    def _after(self, report: TurnReport) -> str:
+        return render_board(report.position_after, report.events, mode="after")
 
     def render_position_svg(self, position: Mapping[str, Any],
                             names: Mapping[str, str]) -> str | None:
-        return render_diplomacy_svg(position)
+        """The board as it stands (the MAP reply's picture, the archive's 'now')."""
+        del names
+        return render_board(position, mode="after")
 
     def map_reply(self, position: Mapping[str, Any], names: Mapping[str, str],
                   title: str) -> str:

@@ -28,11 +28,34 @@ from pbmref.rules.tweedekker.orders import PlaneOrders, TurnOrders, ZeppelinVote
 from pbmref.rules.tweedekker.position import position_from_dict, position_to_dict
 from pbmref.rules.tweedekker.state import Aircraft, AircraftState, GameState
 from pbmref.rulesets.air import AirRuleset
-from pbmref.rulesets.base import Lines, NewGameOptions, Opening, OrdersEntry, PlayerSpec, Words
+from pbmref.rulesets.base import (
+    DemoGame,
+    Lines,
+    NewGameOptions,
+    Opening,
+    OrdersEntry,
+    PlayerSpec,
+    Words,
+)
 
 __all__ = ["TweedekkerRuleset", "turn_orders"]
 
 AIRFIELD_ORDER = ("N", "SE", "SW", "NE", "S", "NW")  # spread the first players out
+
+DEMO = DemoGame(
+    title="The demonstration game",
+    # the original site's six pilots, one on each airfield
+    players=tuple(PlayerSpec(pid, (), name, airfield=field) for pid, name, field in (
+        ("rode_baron", "Rode Baron", "N"), ("zwarte_valk", "Zwarte Valk", "NE"),
+        ("lone_wolf", "Lone Wolf", "SE"), ("kiekendief", "Kiekendief", "S"),
+        ("staartschot", "Staartschot", "SW"), ("downing_john", "Downing John", "NW"))),
+    players_noun="pilots", turns=10,
+    settings={"clouds": ({"kind": "cloud", "hexes": ["F12", "F13", "G13"]},
+                         {"kind": "cloud", "hexes": ["N8", "O8", "O7"]},
+                         {"kind": "storm", "hexes": ["K5", "L5"]}),
+              "wind": {"to": "SE", "strength": 1, "changes": True},
+              "zeppelin": "controlled", "zeppelin_length": 2},
+)
 
 
 def turn_orders(state: GameState, orders: Mapping[str, Mapping[str, Any]]) -> TurnOrders:
@@ -245,6 +268,9 @@ class TweedekkerRuleset(AirRuleset):
         if plane.state.in_fight:
             return f"Your aircraft flies at {where}; its home is {field}."
         return f"Your aircraft is out of the fight ({plane.state.value}); its home is {field}."
+
+    def demo_game(self) -> DemoGame:
+        return DEMO
 
     def render_report(self, report: TurnReport) -> str:
         return render_report(report)

@@ -1,0 +1,117 @@
+"""Issue 19: ``pbmref demo --ruleset diplomacy|dirigible``, seven computer powers by mail.
+
+Each demo plays its first phases (Dirigible from the Winter 1900 builds, DD12)
+through the real pipeline: every power's order mail goes into the inbox and
+is accepted, every phase's report goes to all seven powers with its two
+pictures, and a second run with the same seed prints the same, byte for
+byte. The runs are short (CI has two cores): five phases each.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import os
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+
+from pbmref.cli import main
+from pbmref.demo import DemoError, DemoResult, run_demo
+
+PHASES = 5
+FIRST = {"diplomacy": ["S1901M", "F1901M"], "dirigible": ["W1900A", "S1901M", "F1901M"]}
+
+
+def _mails(root: Path, box: str) -> list[EmailMessage]:
+    folder = root / "mail" / box / "new"
+    return [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+            for p in sorted(folder.iterdir())]
+
+
+def _play(root: Path, ruleset: str, seed: int) -> tuple[DemoResult, list[str]]:
+    lines: list[str] = []
+    return run_demo(root, ruleset=ruleset, turns=PHASES, seed=seed, say=lines.append), lines
+
+
+@pytest.fixture(scope="module", params=["diplomacy", "dirigible"])
+def played(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
+    # Crash safety is not what these tests are about: skip the disk flushes,
+    # which cost more than the game on a slow disk.
+    real_fsync = os.fsync
+    os.fsync = lambda fd: None
+    try:
+        base = tmp_path_factory.mktemp(request.param)
+        first = _play(base / "one", request.param, seed=19)
+        again = _play(base / "two", request.param, seed=19)
+    finally:
+        os.fsync = real_fsync
+    return request.param, first, again
+
+
+def test_the_demo_plays_its_phases_in_order(played) -> None:
+    ruleset, (result, lines), _ = played
+    assert result.turns_played == PHASES and not result.winners
+    headings = [line for line in lines if line.startswith("=== phase ")]
+    assert len(headings) == PHASES
+    for heading, phase in zip(headings, FIRST[ruleset], strict=False):
+        assert heading.startswith(f"=== phase {phase} (turn "), heading
+    assert all("reports mailed to 7 powers ===" in h for h in headings)
+    assert lines[0].startswith(f"pbmref demo: {'Dirigible ' if ruleset == 'dirigible' else ''}"
+                               "Diplomacy game 'demo' with 7 computer powers")
+    assert result.archive is not None and result.archive.exists()
+
+
+def test_every_order_mail_is_a_real_mail_and_is_accepted(played) -> None:
+    _, (result, _), _ = played
+    assert _mails(result.root, "inbox") == []  # every one taken in ...
+    handled = sorted((result.root / "mail" / "inbox" / ".handled" / "cur").iterdir())
+    assert len(handled) == result.order_mails  # ... and marked handled
+    replies = [m for m in _mails(result.root, "outbox") if m["In-Reply-To"]]
+    assert len(replies) == result.order_mails >= 7 * 2
+    for msg in replies:
+        body = msg.get_body(("plain",)).get_content()
+        assert "your orders are accepted" in body, body
+    first = email.message_from_bytes(handled[0].read_bytes(), policy=email.policy.default)
+    text = first.get_body(("plain",)).get_content()
+    assert text.startswith("GAME demo\nPASSWORD ") and "\nPHASE " in text and "\nEND" in text
+
+
+def test_each_report_goes_to_the_seven_powers_with_two_pictures(played) -> None:
+    _, (result, _), _ = played
+    reports = [m for m in _mails(result.root, "outbox") if "report of" in str(m["Subject"])]
+    assert len(reports) == 7 * PHASES
+    assert len({str(m["To"]) for m in reports}) == 7
+    for msg in reports:
+        names = sorted(str(p.get_filename()) for p in msg.iter_attachments())
+        assert [n.rsplit("-", 1)[1] for n in names] == ["after.svg", "orders.svg"], names
+
+
+def test_the_same_seed_prints_the_same_game(played) -> None:
+    _, (result, lines), (again, again_lines) = played
+    assert again.reports == result.reports
+    assert again_lines[:-4] == lines[:-4]  # all but the folders named
+    first = sorted((result.root / "games" / "demo" / "turns").glob("*/report.txt"))
+    second = sorted((again.root / "games" / "demo" / "turns").glob("*/report.txt"))
+    assert len(first) == PHASES
+    assert [p.read_bytes() for p in first] == [p.read_bytes() for p in second]
+
+
+def test_a_ruleset_without_a_demo_says_so(tmp_path: Path) -> None:
+    with pytest.raises(DemoError, match="no demo of Fast Play; demos: "):
+        run_demo(tmp_path / "fp", ruleset="fastplay", turns=1, say=lambda _line: None)
+    assert main(["demo", "--ruleset", "fastplay", "--dir", str(tmp_path / "fp2")]) == 2
+
+
+def test_the_archive_names_the_phases_and_shows_both_pictures(played) -> None:
+    ruleset, (result, _), _ = played
+    assert result.archive is not None
+    index = result.archive.read_text(encoding="utf-8")
+    first, second = FIRST[ruleset][:2]
+    assert f'<a href="turn-001.html">{first}</a>' in index
+    page = (result.archive.parent / "turn-002.html").read_text(encoding="utf-8")
+    assert f'&larr; {first}</a>' in page and "turn 1" not in page
+    assert page.count("<figure ") == 2 and '<main class="boards">' in page
+    assert f"<figcaption>{second}: the orders and what became of them</figcaption>" in page
+    assert f"<figcaption>The board after {second}</figcaption>" in page
