@@ -3,9 +3,13 @@
 The position of the first turn re-run and every orders file are read as they
 are now (so a game master's edits count); each turn replays the dice recorded
 for it (V5) through the same pipeline as adjudication (``pbmref.gm.turn``).
-Files whose content changes are set aside (``NAME.replaced-N``) and written
-anew; unchanged files are not touched, so a second re-run without edits
-changes nothing. Orders of a later turn that no longer fit the changed
+What the game master did between turns is replayed where it happened
+(``pbmref.gm.actions``): each turn is played with the settings of its time
+(a player kicked later still flies the turns before), and the position a
+turn leads to gets the next turn's recorded actions again (a kick takes the
+plane out of play). Files whose content changes are set aside
+(``NAME.replaced-N``) and written anew; unchanged files are not touched, so
+a re-run without edits changes nothing. Orders of a later turn that no longer fit the changed
 position are left out, with a warning. The deadline, dates and report times
 recorded for each turn are kept.
 """
@@ -21,6 +25,7 @@ from typing import Any
 from pbmref.base.files import set_aside
 from pbmref.base.times import moment
 from pbmref.base.yamlfile import YamlDoc
+from pbmref.gm.actions import GmLog
 from pbmref.gm.turn import play
 from pbmref.store import Game, GameFileError, GameStore, TurnError
 from pbmref.store.layout import POSITION_FILE, RESULT_FILES
@@ -90,22 +95,29 @@ def rerun(store: GameStore, game_id: str, from_turn: int, *, dry_run: bool = Fal
         if not 1 <= from_turn <= last:
             raise TurnError(f"turn {from_turn} of {game_id} cannot be re-run: "
                             f"turns 1-{last} have been adjudicated")
+        log = GmLog(game)
+        log.refuse_before(from_turn)
         result = RerunResult(game_id, from_turn, last, dry_run=dry_run)
         view = game.view(from_turn)
         planned: list[tuple[int, str, str | bytes]] = []
         ended_at: int | None = None
         for turn in range(from_turn, last + 1):
             old_result = game.history.result(turn) or {}
-            in_force = (game.book.in_force(turn, view=view) if turn == from_turn else
-                        game.book.in_force_lenient(turn, view, result.warnings))
+            settings = log.settings_at(turn)
+            in_force = (game.book.in_force(turn, view=view, settings=settings)
+                        if turn == from_turn else
+                        game.book.in_force_lenient(turn, view, result.warnings,
+                                                   settings=settings))
             played = play(game, view, in_force, seed=game.history.seed(turn),
                           replay=game.history.dice(turn),
-                          next_deadline=moment(old_result.get("next_deadline")))
+                          next_deadline=moment(old_result.get("next_deadline")),
+                          settings=settings)
             files = game.history.files_of(
                 turn, seed=played.seed, outcome=played.outcome, orders_used=played.orders_used,
                 report_text=played.report_text, next_deadline=played.next_deadline,
-                adjudicated_at=moment(old_result.get("adjudicated_at")) or now)
-            next_position = {**played.outcome.position, "turn": turn + 1}
+                adjudicated_at=moment(old_result.get("adjudicated_at")) or now,
+                settings=settings)
+            next_position = log.replay(turn + 1, {**played.outcome.position, "turn": turn + 1})
             view = game.check_position(YamlDoc(
                 game.turn_dir(turn + 1) / POSITION_FILE, "", next_position))
             planned += [(turn, name, content) for name, content in files.items()]
