@@ -21,22 +21,17 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from pbmref.cli.common import add_config, games_dir
 from pbmref.cli.gm import wants_welcome, welcome_flag
 from pbmref.store import GameStore, StoreError
 
 __all__ = ["register"]
 
 
-def _games_dir(args: argparse.Namespace) -> Path:
-    from pbmref.cli.gm import games_dir
-
-    return games_dir(args)
-
-
 def _roster_file(args: argparse.Namespace) -> Path:
     from pbmref.gm.roster import roster_path
 
-    return Path(args.roster) if args.roster else roster_path(_games_dir(args))
+    return Path(args.roster) if args.roster else roster_path(games_dir(args))
 
 
 def _fail(message: str) -> int:
@@ -63,7 +58,7 @@ def handle_new_class(args: argparse.Namespace) -> int:
     from pbmref.gm.roster import load_roster, record_game_start, save_roster
 
     template = load_template(args.template)
-    store = GameStore(_games_dir(args))
+    store = GameStore(games_dir(args))
     roster_file = _roster_file(args)
     roster = load_roster(roster_file)
     for p in template.pilots:
@@ -110,7 +105,7 @@ def _update(args: argparse.Namespace) -> tuple[Any, int]:
 
     roster_file = _roster_file(args)
     roster = load_roster(roster_file)
-    store = GameStore(_games_dir(args))
+    store = GameStore(games_dir(args))
     counted = 0
     for gid in store.list_games():
         game = store.open(gid)
@@ -149,7 +144,7 @@ def _rebalance(args: argparse.Namespace) -> int:
 
     if not args.cls:
         return _fail("name the class: pbmref roster rebalance CLASS")
-    store = GameStore(_games_dir(args))
+    store = GameStore(games_dir(args))
     games = [g for g in store.list_games() if g.startswith(f"{args.cls}-")]
     positions = {g: store.open(g).position for g in games}
     _, moves = rebalance(positions)
@@ -168,9 +163,7 @@ def _rebalance(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--games", metavar="DIR", help="the games directory (default: from "
-                       "the config file, else ./games)")
-        p.add_argument("--config", metavar="FILE", help="the referee's config file")
+        add_config(p)
         p.add_argument("--roster", metavar="FILE", help="the roster file (default: "
                        "roster.yaml in the games directory)")
 

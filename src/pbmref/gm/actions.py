@@ -40,12 +40,12 @@ from pbmref.store import Game, GameSettings
 from pbmref.store.errors import DataError, TurnError
 from pbmref.store.settings import settings_from_dict, settings_to_dict
 
-__all__ = ["ACTIONS", "GM_FILE", "GmAction", "GmLog", "actions_of", "record"]
+__all__ = ["ACTIONS", "GM_FILE", "GmAction", "GmLog", "actions_of", "paused_until", "record"]
 
 GM_FILE = "gm.yaml"
 ACTIONS = ("kick", "replace-player", "extend", "pause", "resume", "add-observer",
            "transfer-in", "transfer-out")
-_DETAILS = ("player", "address", "by", "from_game", "to_game", "aircraft")
+_DETAILS = ("player", "address", "by", "until", "from_game", "to_game", "aircraft")
 _KEYS = {"at", "action", "before", "after", *_DETAILS}
 _SECRET = "password_hash"  # never copied into the record
 
@@ -60,7 +60,7 @@ class GmAction:
     before: dict[str, Any]  # game.yaml values it changed, as they were
     after: dict[str, Any]  # ... and as it left them
     player: str | None = None
-    details: Mapping[str, Any] | None = None  # address, by, from_game, to_game, aircraft
+    details: Mapping[str, Any] | None = None  # address, by, until, from_game, to_game, ...
 
 
 # ------------------------------------------------------------------ writing
@@ -160,6 +160,15 @@ def actions_of(game: Game, turn: int) -> list[GmAction]:
     if not path.is_file():
         return []
     return _check(read_yaml(path), turn)
+
+
+def paused_until(game: Game) -> datetime | None:
+    """When the game master means to resume a paused game, if they said so
+    (``pause --until``; it may have passed)."""
+    if game.settings.status != "paused":
+        return None
+    pauses = [a for a in actions_of(game, game.turn) if a.action == "pause"]
+    return moment((pauses[-1].details or {}).get("until")) if pauses else None
 
 
 def _undo(data: dict[str, Any], before: Mapping[str, Any]) -> None:

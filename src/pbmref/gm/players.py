@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from pbmref.base.times import format_duration
+from pbmref.base.times import format_duration, iso
 from pbmref.base.yamlfile import YamlDoc
 from pbmref.gm.actions import record
 from pbmref.store import Game, GameStore, StoreError, hash_password, new_password
@@ -46,9 +46,14 @@ def extend(store: GameStore, game_id: str, by: timedelta, *,
         return new
 
 
-def pause(store: GameStore, game_id: str, *, now: datetime | None = None) -> None:
+def pause(store: GameStore, game_id: str, *, until: datetime | None = None,
+          now: datetime | None = None) -> None:
     """Stop adjudication until ``resume``; the referee refuses order mail meanwhile
-    (``replies.game_closed``)."""
+    (``replies.game_closed``), saying when the game resumes if the game master
+    gave ``until`` (``resume`` is still theirs to run)."""
+    now = now or datetime.now(UTC)
+    if until is not None and until <= now:
+        raise StoreError(f"{until.isoformat()} has passed: say when the game resumes")
     game = store.open(game_id)
     with game.lock():
         game.reload()
@@ -56,7 +61,7 @@ def pause(store: GameStore, game_id: str, *, now: datetime | None = None) -> Non
             raise StoreError(f"{game_id} is finished")
         before = game.settings
         game.change_settings({"status": "paused"})
-        record(game, "pause", before, at=now or datetime.now(UTC))
+        record(game, "pause", before, at=now, until=iso(until))
 
 
 def resume(store: GameStore, game_id: str, now: datetime | None = None) -> datetime | None:
