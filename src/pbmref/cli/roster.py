@@ -1,5 +1,6 @@
 """Fast Play classes and careers: ``pbmref new-class`` and ``pbmref roster``.
 
+- ``pbmref new-class --example``: the commented example class file, to copy;
 - ``pbmref new-class TEMPLATE [--games DIR]``: one game per board of the
   class (``<class>-1`` ...), pilots dealt so the sides are even, every pilot
   registered in the roster (rule FP16) with a sortie for the first board;
@@ -54,9 +55,15 @@ def _guard(handler: Any) -> Any:
 
 def handle_new_class(args: argparse.Namespace) -> int:
     from pbmref import gm
-    from pbmref.gm.classroom import load_template, new_class
+    from pbmref.gm.classroom import example_template, load_template, new_class
     from pbmref.gm.roster import load_roster, record_game_start, save_roster
 
+    if args.example:
+        sys.stdout.write(example_template())
+        return 0
+    if not args.template:
+        return _fail("name the class file (pbmref new-class --example prints one to start "
+                     "from)")
     template = load_template(args.template)
     store = GameStore(games_dir(args))
     roster_file = _roster_file(args)
@@ -169,7 +176,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
     p = sub.add_parser("new-class", help="create the Fast Play games of a class (one per board)",
                        description="Create one Fast Play game per board for a class template.")
-    p.add_argument("template", help="the class template (YAML)")
+    p.add_argument("template", nargs="?", help="the class file (YAML)")
+    p.add_argument("--example", action="store_true",
+                   help="print a commented example class file and stop")
     p.add_argument("--deadline", help="deadline of turn 1 (ISO date and time)")
     p.add_argument("--no-passwords", action="store_true", help="games without passwords")
     common(p)

@@ -187,4 +187,5 @@ def run_demo(root: Path | str = "demo-games", *, turns: int = 10, seed: int = 19
     say(f"  Game files:   {config.games_dir / GAME_ID}")
     say(f"  Inbox:        {config.mail.maildir.inbox}  (the pilots' order mails)")
     say(f"  Outbox:       {config.mail.maildir.outbox}  (replies and reports)")
+    say(f"Open the archive in a browser: {result.archive.resolve().as_uri()}")
     return result

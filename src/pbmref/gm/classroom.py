@@ -8,7 +8,8 @@ the sides as even as they can be. Between turns a returning pilot (left,
 down or out: rule FP14) may be sent to another board, the one where the
 sides are most even: the seed's "air traffic controller".
 
-Template::
+Template (``class.example.yaml`` beside this module is the full example,
+with every key explained)::
 
     class: 7b
     title: Class 7B
@@ -28,6 +29,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -150,6 +152,11 @@ def _number(data: Mapping[str, Any], key: str, default: int, low: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
         raise DataError((key,), f"{key} must be a whole number of at least {low}")
     return value
+
+
+def example_template() -> str:
+    """The commented example class file (``pbmref new-class --example``)."""
+    return (resources.files(__package__) / "class.example.yaml").read_text(encoding="utf-8")
 
 
 def load_template(path: Path | str) -> ClassTemplate:
