@@ -9,7 +9,6 @@ import re
 import socket
 import subprocess
 import sys
-import time
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -175,13 +174,12 @@ def test_adjudicate_due_with_imap_unreachable_is_one_line_and_fails(
     monkeypatch.setenv("PBMREF_TEST_IMAP_PW", "x")
     monkeypatch.setenv("PBMREF_TEST_SMTP_PW", "x")
     config = _imap_config(tmp_path, _closed_port())
-    started = time.monotonic()
     assert main(["adjudicate", "--due", "--config", str(config)]) == 1
-    assert time.monotonic() - started < 10  # no half minute of reconnecting for cron
     captured = capsys.readouterr()
     lines = captured.err.strip().splitlines()
-    assert len(lines) == 1, captured.err
+    assert len(lines) == 1, captured.err  # no reconnect warnings: cron tries again anyway
     assert "nothing adjudicated" in lines[0] and "refused" in lines[0].lower()
+    assert "failed 1 time" in lines[0]  # one try, not half a minute of back-off
     assert "Traceback" not in captured.out + captured.err
 
 
