@@ -307,7 +307,7 @@ class OrderBook:
                 self._checked[(path, game.open, True)] = OrdersFile(
                     player, version, path, "orders", checked.entry, str(record["raw"]),
                     str(mid or ""), checked.received_at)
-                self._read[path] = (self._checked[(path, game.open)], YamlDoc(path, "", data))
+                self._read[path] = (self._checked[(path, game.open, True)], YamlDoc(path, "", data))
             game.write_schedule()
             return path
 
