@@ -87,8 +87,9 @@ def test_new_game_serve_and_status_share_config_yaml_of_the_current_folder(
     assert (tmp_path / "club" / "games" / "zep" / "game.yaml").is_file()
     MaildirIntake(tmp_path / "club" / "inbox").deliver(order_mail("ref@club.example"))
     assert main(["serve", "--once", "--quiet"]) == 0
-    (reply,) = read_maildir(tmp_path / "club" / "outbox")
-    assert "ref@club.example" in reply["From"]
+    sent = read_maildir(tmp_path / "club" / "outbox")  # the welcome, and the reply
+    assert [m["In-Reply-To"] for m in sent] == [None, "<status-1@example.org>"]
+    assert all("ref@club.example" in m["From"] for m in sent)
     capsys.readouterr()
     assert main(["status"]) == 0
     assert "zep:" in capsys.readouterr().out
