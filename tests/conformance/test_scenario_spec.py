@@ -235,7 +235,10 @@ def test_several_files_exit_with_the_worst(tmp_path: Path,
     bad = copy.deepcopy(AIR_EXAMPLE)
     bad["expect"]["aircraft"]["baron"]["hex"] = "A1"
     r = run(tmp_path, capsys, AIR_EXAMPLE, bad, names=["good.yaml", "bad.yaml"])
-    assert r.code == 1 and len(r.results) == 2 and "bad.yaml" in r.err
+    assert r.code == 1 and "bad.yaml" in r.err
+    # several files: one line each and the count (issue 21); -v prints the results too
+    assert [line.rsplit(": ", 1)[1] for line in r.out.splitlines()[:2]] == ["ok", "differs"]
+    assert r.out.splitlines()[-1] == "2 scenarios: 1 passed, 1 differ, 0 broken"
     r = run(tmp_path, capsys, AIR_EXAMPLE, "ruleset: [", names=["good.yaml", "broken.yaml"])
     assert r.code == 2
 

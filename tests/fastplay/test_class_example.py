@@ -58,3 +58,15 @@ def test_new_class_creates_games_that_pass_check(tmp_path: Path,
     for game in ("7b-1", "7b-2"):
         assert main(["check", game, "--games", str(games)]) == 0, capsys.readouterr()
     assert (games / "roster.yaml").is_file()
+
+
+def test_new_class_example_prints_the_file_a_clone_has_in_games(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["new-class", "--example"]) == 0
+    printed = capsys.readouterr().out
+    assert printed == EXAMPLE.read_text(encoding="utf-8")
+    saved = tmp_path / "class.yaml"
+    saved.write_text(printed, encoding="utf-8")
+    assert load_template(saved).id == "7b"
+    assert main(["new-class", "--games", str(tmp_path / "games")]) == 1
+    assert "--example" in capsys.readouterr().err

@@ -47,7 +47,7 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _wait_port(port: int, timeout: float = 10.0) -> None:
+def _wait_port(port: int, timeout: float = 30.0) -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
@@ -72,6 +72,10 @@ last_valid_uid = {uid}
 first_valid_gid = {uid}
 last_valid_gid = {uid}
 mail_fsync = never
+# IDLE notices new mail by inotify, and also looks every this often; Dovecot's
+# default (30 secs) equals the 30 s a test waits for IDLE to wake, so a missed
+# inotify event on a loaded machine turned into a timeout exactly then.
+mailbox_idle_check_interval = 1 secs
 namespace inbox {{
   inbox = yes
   separator = /
@@ -253,7 +257,7 @@ class MailServers:
             return name
         name = self.add_user(f"{prefix}{uuid.uuid4().hex[:8]}")
         if self._proc is not None:
-            end = time.monotonic() + 5
+            end = time.monotonic() + 15  # Dovecot re-reads passwd once a second at most
             while True:
                 try:
                     self.imap(name).logout()
@@ -393,7 +397,7 @@ class MailServers:
     def count(self, user: str, folder: str = "INBOX") -> int:
         return len(self.fetch_all(user, folder))
 
-    def wait_count(self, user: str, n: int, folder: str = "INBOX", timeout: float = 10.0) -> int:
+    def wait_count(self, user: str, n: int, folder: str = "INBOX", timeout: float = 60.0) -> int:
         """Wait until `folder` holds at least `n` mails; returns the final count."""
         end = time.monotonic() + timeout
         while True:

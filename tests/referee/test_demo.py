@@ -34,6 +34,9 @@ def test_demo_plays_ten_turns_or_to_the_end(demo_run) -> None:
     assert len(result.reports) == result.turns_played
     assert result.archive is not None and result.archive.exists()
     assert any("HTML archive" in line for line in lines)
+    # the last line is a link a terminal opens with a click (issue 21)
+    assert lines[-1].endswith(result.archive.resolve().as_uri())
+    assert lines[-1].split()[-1].startswith("file:///")
 
 
 def test_every_computer_order_mail_is_accepted(demo_run) -> None:

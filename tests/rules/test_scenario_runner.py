@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from pbmref.base.yamlfile import YamlDoc, load_text
 from pbmref.cli import main
@@ -88,7 +89,15 @@ def test_cli_prints_yaml_and_returns_worst_code(
     out = capsys.readouterr().out
     assert "baron:" in out and "events:" in out and "turn: 4" in out
     assert main(["scenario", "-q", str(good), str(bad)]) == 2
-    assert "2 scenarios: 1 passed, 0 differ, 1 broken" in capsys.readouterr().err
+    assert "2 scenarios: 1 passed, 0 differ, 1 broken" in capsys.readouterr().out
+    assert main(["scenario", str(good), str(bad)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out.splitlines() == [f"{good}: ok", f"{bad}: broken",
+                                         "2 scenarios: 1 passed, 0 differ, 1 broken"]
+    assert "chess" in captured.err  # why it is broken
+    assert main(["scenario", "-v", str(good), str(bad)]) == 2
+    (result,) = [d for d in yaml.safe_load_all(capsys.readouterr().out) if d]
+    assert "turn: 4" in yaml.safe_dump(result)  # -v: the result too, still one YAML stream
 
 
 def test_yaml_key_paths_give_lines() -> None:

@@ -24,16 +24,17 @@ from pbmref.base.times import moment
 from pbmref.reports.html import TurnLink, render_index, render_turn_page, turn_page_name
 from pbmref.reports.model import TurnReport
 from pbmref.rulesets import Outcome
-from pbmref.store import Game, GameFileError
+from pbmref.store import Game, GameFileError, GameSettings
 
 __all__ = ["report_of", "stored_report", "summary", "write_archive"]
 
 
 def report_of(game: Game, turn: int, position_before: dict[str, Any], outcome: Outcome,
               orders: Mapping[str, Mapping[str, Any]], next_deadline: datetime | None,
-              ) -> TurnReport:
-    """The report data of a turn just played (before it is written)."""
-    s = game.settings
+              *, settings: GameSettings | None = None) -> TurnReport:
+    """The report data of a turn just played (before it is written), with the
+    game's ``settings`` as they were in that turn (default: as they are now)."""
+    s = settings or game.settings
     return TurnReport(
         game_id=game.id, title=s.title, ruleset=s.ruleset, turn=turn,
         position_before=position_before, position_after=outcome.position,

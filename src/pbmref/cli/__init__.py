@@ -8,14 +8,17 @@ which is called with the parsed arguments and returns the exit status.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
-from pbmref.cli import demo, gm, mailcmd, orders, render, roster, scenario
+from pbmref.cli import demo, gm, mailcmd, orders, render, roster, rules, scenario
+from pbmref.cli.common import CONFIG_ENV, LOCAL_CONFIG
 
 # One module per command group; each adds its subcommands.
 COMMAND_MODULES = (
     scenario,   # pbmref scenario
+    rules,      # pbmref rules
     orders,     # pbmref orders check
     gm,         # new-game, check, status, rerun, extend, pause, ...
     mailcmd,    # serve, adjudicate, fetch
@@ -29,6 +32,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pbmref",
         description="A play-by-mail referee for WWI air combat and Diplomacy.",
+        epilog=f"Every command that reads the referee's config takes it from --config FILE, "
+               f"else ${CONFIG_ENV}, else ./{LOCAL_CONFIG}, else the built-in defaults "
+               "(local Maildir mode, games/ and mail/ under the current folder). GM commands "
+               "work on the games folder of that config (or --games DIR).",
     )
     parser.add_argument("--version", action="version", version="pbmref 0.1.0")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -44,7 +51,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
+        sys.stdout.flush()  # a closed pipe shows here, not at the interpreter's exit
+        return code
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # ``pbmref status | head``: the reader has seen enough
+        _quiet_stdout()
+        return 141  # as a program killed by SIGPIPE
+
+
+def _quiet_stdout() -> None:
+    """Point standard output at /dev/null, so that Python's own flush at exit
+    does not fail on the closed pipe a second time."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)

@@ -2,74 +2,50 @@
 resume, replace-player, kick, add-observer.
 
 Every command takes ``--games DIR`` (default: ``games_dir`` of the config
-file given with ``--config`` or ``$PBMREF_CONFIG``, else ``games``). The
-single-game ``adjudicate GAME`` lives with ``adjudicate --due`` in
-``cli/mailcmd.py`` and calls ``pbmref.gm.adjudicate``. ``new-game`` and
-``replace-player`` mail each new player a welcome (``--welcome``, on when a
-config file is given: ``pbmref.referee.welcome``).
+file, found by the one rule of ``pbmref.cli.common``). The single-game
+``adjudicate GAME`` lives with ``adjudicate --due`` in ``cli/mailcmd.py`` and
+calls ``pbmref.gm.adjudicate``. ``new-game`` and ``replace-player`` mail each
+new player a welcome (``--welcome``, on when a config file was found:
+``pbmref.referee.welcome``).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 from pbmref import gm
-from pbmref.base.times import parse_duration
+from pbmref.base.times import parse_datetime, parse_duration
 from pbmref.base.yamlfile import read_yaml
-from pbmref.config import Config, load_config
+from pbmref.cli.common import add_config, config_of, games_dir
+from pbmref.config import Config
 from pbmref.referee import mail_reports
 from pbmref.referee.welcome import mail_welcome
 from pbmref.rulesets import RULESETS
 from pbmref.store import GameStore, StoreError
 
-__all__ = ["games_dir", "register", "wants_welcome", "welcome_flag"]
-
-
-def _config(args: argparse.Namespace) -> Config | None:
-    path = getattr(args, "config", None) or os.environ.get("PBMREF_CONFIG")
-    if not path:
-        return None
-    return load_config(path)
-
-
-def games_dir(args: argparse.Namespace) -> Path:
-    """``--games``, else the config's ``games_dir``, else ``games``."""
-    if getattr(args, "games", None):
-        return Path(args.games)
-    cfg = _config(args)
-    if cfg is not None and cfg.games_dir:
-        return Path(cfg.games_dir)
-    return Path("games")
+__all__ = ["register", "wants_welcome", "welcome_flag"]
 
 
 def _store(args: argparse.Namespace) -> GameStore:
     return GameStore(games_dir(args))
 
 
-def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--games", metavar="DIR", help="the games directory (default: from the "
-                   "config file, else ./games)")
-    p.add_argument("--config", metavar="FILE", help="the referee's config file "
-                   "(default: $PBMREF_CONFIG)")
-
-
 def welcome_flag(p: argparse.ArgumentParser) -> None:
     p.add_argument("--welcome", action=argparse.BooleanOptionalAction, default=None,
                    help="mail each player a welcome: game, password, what they play, the "
-                        "deadline and HELP (default: on when a config file is given)")
+                        "deadline and HELP (default: on when a config file was found, see --config)")
 
 
 def wants_welcome(args: argparse.Namespace) -> Config | None:
-    """The config to mail welcomes with, or None when they are not wanted."""
-    cfg = _config(args)
-    if args.welcome is False or (args.welcome is None and cfg is None):
+    """The config to mail welcomes with, or None when they are not wanted (by
+    default they are when a config file was found, not with the built-in one)."""
+    cfg = config_of(args)
+    if args.welcome is False or (args.welcome is None and cfg.source is None):
         return None
-    return cfg or load_config()
+    return cfg
 
 
 def _fail(message: str, code: int = 1) -> int:
@@ -152,7 +128,7 @@ def handle_new_game(args: argparse.Namespace) -> int:
     if wind is not None:
         wind["changes"] = bool(args.wind_changes)
     deadline = datetime.fromisoformat(args.deadline) if args.deadline else None
-    cfg = _config(args)  # its ``deadlines`` section gives the defaults below
+    cfg = config_of(args)  # its ``deadlines`` section gives the defaults below
     result = gm.new_game(
         _store(args), args.game, players, title=args.title or "", ruleset=args.ruleset,
         board_side=args.board_side, wind=wind, clouds=[_cloud(c) for c in args.cloud or []],
@@ -162,10 +138,9 @@ def handle_new_game(args: argparse.Namespace) -> int:
         zeppelin_heading=args.zeppelin_heading,
         rule_settings=dict(args.setting or []), position=position, timezone=args.timezone,
         deadline=deadline, turn_length=args.turn_length,
-        reminder_hours=args.reminder_hours if args.reminder_hours is not None else (
-            cfg.deadlines.reminder_hours if cfg is not None else 12),
-        early_adjudication=not args.no_early and (
-            cfg.deadlines.early_adjudication if cfg is not None else True),
+        reminder_hours=(args.reminder_hours if args.reminder_hours is not None
+                        else cfg.deadlines.reminder_hours),
+        early_adjudication=not args.no_early and cfg.deadlines.early_adjudication,
         anonymous=args.anonymous,
         passwords=not args.no_passwords, observers=args.observer or [],
         computer_sides=args.computer_sides, seed=args.seed,
@@ -244,7 +219,7 @@ def handle_status(args: argparse.Namespace) -> int:
 
 def _mail_reports(args: argparse.Namespace, store: GameStore, game_id: str,
                   turns: list[int]) -> int:
-    mail_reports(store, game_id, turns, config=_config(args))
+    mail_reports(store, game_id, turns, config=config_of(args))
     print(f"mailed the new reports of turn(s) {', '.join(map(str, turns))}")
     return 0
 
@@ -273,11 +248,17 @@ def handle_extend(args: argparse.Namespace) -> int:
 
 
 def handle_pause(args: argparse.Namespace) -> int:
-    gm.pause(_store(args), args.game)
+    store = _store(args)
+    until = None
+    if args.until:
+        until = parse_datetime(args.until, store.open(args.game).settings.zone)
+    gm.pause(store, args.game, until=until)
     # Conformance: say what players get -- the referee answers order mail to a
     # paused game with "paused ... orders are not taken" (replies.game_closed).
     print(f"{args.game}: paused (nothing is adjudicated; order mail is answered "
-          "'paused' and not used until resume)")
+          "'paused' and not used until resume"
+          + (f"; the reply says it resumes {until.isoformat()}, "
+             "then run pbmref resume)" if until else ")"))
     return 0
 
 
@@ -323,7 +304,7 @@ def handle_add_observer(args: argparse.Namespace) -> int:
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("new-game", help="create a game folder (prints the passwords)",
                        description="Create games/GAME with its settings and turn 1.")
-    _common(p)
+    add_config(p)
     p.add_argument("game", metavar="GAME", help="game id: a-z, 0-9, '-', '_' (max 32)")
     p.add_argument("--player", action="append", metavar="ID:ADDRESS[:NAME[:AIRFIELD]]",
                    help="a player; for --ruleset diplomacy/dirigible the fourth field is "
@@ -354,7 +335,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--turn-length", default="48h")
     p.add_argument("--reminder-hours", type=float, default=None,
                    help="remind players without orders this many hours before the deadline "
-                        "(default: the config's deadlines.reminder_hours, else 12; 0: never)")
+                        "(default: deadlines.reminder_hours of the config, 24 in the "
+                        "built-in one; 0: never)")
     p.add_argument("--no-early", action="store_true",
                    help="never adjudicate before the deadline")
     p.add_argument("--anonymous", action="store_true")
@@ -365,12 +347,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=_guard(handle_new_game))
 
     p = sub.add_parser("check", help="validate games' files (all games when none is named)")
-    _common(p)
+    add_config(p)
     p.add_argument("game", metavar="GAME", nargs="*")
     p.set_defaults(func=_guard(handle_check))
 
     p = sub.add_parser("status", help="open turn, deadline and who has sent orders")
-    _common(p)
+    add_config(p)
     p.add_argument("game", metavar="GAME", nargs="?")
     p.set_defaults(func=_guard(handle_status))
 
@@ -378,7 +360,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                        description="Re-adjudicate turns N.. with the stored (or edited) "
                        "orders and the recorded dice. Changed files are set aside "
                        "(NAME.replaced-N) and written anew.")
-    _common(p)
+    add_config(p)
     p.add_argument("game", metavar="GAME")
     p.add_argument("--from", dest="from_turn", type=int, required=True, metavar="N")
     p.add_argument("--dry-run", action="store_true", help="show what would change; write nothing")
@@ -386,21 +368,26 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=_guard(handle_rerun))
 
     p = sub.add_parser("extend", help="move the open turn's deadline later")
-    _common(p)
+    add_config(p)
     p.add_argument("game", metavar="GAME")
     p.add_argument("--by", required=True, metavar="DURATION", help="e.g. 24h, 2d, 90m")
     p.set_defaults(func=_guard(handle_extend))
 
-    for name, handler, text in (("pause", handle_pause, "stop adjudicating a game"),
+    for name, handler, text in (("pause", handle_pause, "stop adjudicating a game; order "
+                                 "mail is refused until resume"),
                                 ("resume", handle_resume, "adjudicate a paused game again")):
         p = sub.add_parser(name, help=text)
-        _common(p)
+        add_config(p)
         p.add_argument("game", metavar="GAME")
+        if name == "pause":
+            p.add_argument("--until", metavar="WHEN", help="when you mean to resume it "
+                           "(ISO date and time, the game's zone if none given): replies to "
+                           "order mail say so")
         p.set_defaults(func=_guard(handler))
 
     p = sub.add_parser("replace-player", help="give a player's place a new address/name, "
                        "or to the computer")
-    _common(p)
+    add_config(p)
     p.add_argument("game", metavar="GAME")
     p.add_argument("player", metavar="PLAYER")
     p.add_argument("--address")
@@ -410,13 +397,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=_guard(handle_replace_player))
 
     p = sub.add_parser("kick", help="remove a player from a game")
-    _common(p)
+    add_config(p)
     p.add_argument("game", metavar="GAME")
     p.add_argument("player", metavar="PLAYER")
     p.set_defaults(func=_guard(handle_kick))
 
     p = sub.add_parser("add-observer", help="an address that gets every report")
-    _common(p)
+    add_config(p)
     p.add_argument("game", metavar="GAME")
     p.add_argument("address", metavar="ADDRESS")
     p.set_defaults(func=_guard(handle_add_observer))

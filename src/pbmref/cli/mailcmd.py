@@ -1,4 +1,10 @@
-"""``pbmref serve``, ``pbmref adjudicate`` and ``pbmref mail``: the referee at work."""
+"""``pbmref serve``, ``pbmref adjudicate`` and ``pbmref mail``: the referee at work.
+
+Each reads its config by the one rule of ``pbmref.cli.common`` (``--config``,
+``$PBMREF_CONFIG``, ``./config.yaml``, the built-in defaults). A mailbox that
+cannot be read and a bad config are one line on standard error and a
+non-zero exit, never a traceback (cron mails whatever a job prints).
+"""
 
 from __future__ import annotations
 
@@ -7,16 +13,32 @@ import logging
 import sys
 from typing import Any
 
-from pbmref.config import ConfigError, load_config
+from pbmref.cli.common import CONFIG_HELP, config_of
+from pbmref.config import Config, ConfigError
 
-
-def _config(args: argparse.Namespace) -> Any:
-    return load_config(args.config, required=bool(args.config))
+_RULE = ("The config file is --config FILE, else $PBMREF_CONFIG, else ./config.yaml, "
+         "else the built-in defaults (local Maildir mode: mail/inbox, mail/outbox, "
+         "mail/spool and games/ under the current folder).")
 
 
 def _logging(verbose: bool) -> None:
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+
+def _where_mail_goes(config: Config) -> str:
+    """Where this config sends mail, in words (for a GM who gave no config)."""
+    if config.mail.mode == "imap":
+        smtp = config.mail.smtp
+        return f"through the SMTP server {smtp.host}" + (f":{smtp.port}" if smtp.port else "")
+    return f"into the Maildir {config.mail.maildir.outbox}"
+
+
+def _no_config_note(config: Config) -> None:
+    if config.source is None:
+        print(f"no config file, so the built-in defaults: mail was read from "
+              f"{config.mail.maildir.inbox} and went {_where_mail_goes(config)}; "
+              "see pbmref adjudicate --help")
 
 
 def handle_serve(args: argparse.Namespace) -> int:
@@ -25,15 +47,24 @@ def handle_serve(args: argparse.Namespace) -> int:
     from pbmref.referee.pipeline import Referee
 
     _logging(not args.quiet)
-    config = _config(args)
+    config = config_of(args)
     referee = Referee(config)
     intake = open_intake(config)
     poll = config.mail.imap.poll_seconds if config.mail.mode == "imap" else args.poll
-    Daemon(referee, intake, poll_seconds=poll).run(rounds=1 if args.once else None)
+    daemon = Daemon(referee, intake, poll_seconds=poll)
+    daemon.run(rounds=1 if args.once else None)
+    if args.once:
+        done = daemon.done
+        if not (done.handled or done.adjudicated or done.sent):
+            print("no mail; no game was due; nothing to send")
+        else:
+            print(f"handled {done.handled} mail(s), adjudicated {done.adjudicated} turn(s), "
+                  f"sent {done.sent} mail(s)")
     return 0
 
 
 def handle_adjudicate(args: argparse.Namespace) -> int:
+    from pbmref.mail.base import MailError
     from pbmref.mail.factory import open_intake
     from pbmref.referee.pipeline import Referee
     from pbmref.referee.turns import adjudicate_due
@@ -42,12 +73,16 @@ def handle_adjudicate(args: argparse.Namespace) -> int:
     if not args.due and not args.games:
         print("name a game, or give --due for every game past its deadline", file=sys.stderr)
         return 2
-    config = _config(args)
+    config = config_of(args)
     referee = Referee(config)
-    intake = open_intake(config)
+    intake = open_intake(config, once=True)
     try:
         report = adjudicate_due(referee, intake, games=args.games or None,
                                 force=bool(args.games))
+    except MailError as exc:  # waiting orders might be in there: adjudicate nothing
+        print(f"error: nothing adjudicated, the mailbox cannot be read (the next run "
+              f"tries again): {exc}", file=sys.stderr)
+        return 1
     finally:
         intake.close()
     for record in report.adjudicated:
@@ -61,7 +96,20 @@ def handle_adjudicate(args: argparse.Namespace) -> int:
         print("no game was due")
     print(f"mail taken in: {report.taken_in}; reminders: {report.reminders}; "
           f"mails sent: {report.sent}")
+    _no_config_note(config)
     return 1 if report.broken else 0
+
+
+def _shunted(config: Config) -> int:
+    """List the mails set aside; needs the spool only (no SMTP, no IMAP)."""
+    from pbmref.mail.factory import open_spools
+
+    incoming, _ = open_spools(config)
+    listed = incoming.shunted()
+    for entry, reason in listed:
+        print(f"{entry.id}  {entry.message_id}  {reason}")
+    print(f"{len(listed)} mail(s) set aside" if listed else "nothing set aside")
+    return 0
 
 
 def handle_mail(args: argparse.Namespace) -> int:
@@ -69,26 +117,24 @@ def handle_mail(args: argparse.Namespace) -> int:
     from pbmref.referee.pipeline import Referee
 
     _logging(args.verbose)
-    config = _config(args)
+    config = config_of(args)
+    if args.action == "shunted":
+        return _shunted(config)
+    if args.action == "retry" and not args.ids:
+        print("name the shunted mail(s) to retry (see: pbmref mail shunted)", file=sys.stderr)
+        return 2
     referee = Referee(config)
     if args.action == "fetch":
-        intake = open_intake(config)
+        intake = open_intake(config, once=True)
         try:
             print(f"handled {referee.take_in(intake)} mail(s)")
         finally:
             intake.close()
     if args.action in ("fetch", "deliver"):
         print(f"sent {referee.deliver(force=args.action == 'deliver')} mail(s)")
-    if args.action == "shunted":
-        for entry, reason in referee.incoming.shunted():
-            print(f"{entry.id}  {entry.message_id}  {reason}")
     if args.action == "retry":
         # A mail set aside after a fault goes back in the queue, once the GM
         # has fixed the cause; the next round of the daemon (or this) handles it.
-        if not args.ids:
-            print("name the shunted mail(s) to retry (see: pbmref mail shunted)",
-                  file=sys.stderr)
-            return 2
         for entry_id in args.ids:
             referee.incoming.unshunt(entry_id)
         print(f"handled {referee.process_spool()} mail(s); sent {referee.deliver()} mail(s)")
@@ -97,10 +143,11 @@ def handle_mail(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--config", metavar="FILE",
-                       help="the referee's config file (default: config.yaml if present)")
+        p.add_argument("--config", metavar="FILE", help=CONFIG_HELP)
 
-    p = sub.add_parser("serve", help="read the mailbox and answer order mail (the daemon)")
+    p = sub.add_parser("serve", help="read the mailbox and answer order mail (the daemon)",
+                       description="Read the mailbox, answer every order mail, adjudicate "
+                       "due games and send what waits, then wait for new mail. " + _RULE)
     common(p)
     p.add_argument("--once", action="store_true", help="one round, then stop")
     p.add_argument("--poll", type=float, default=10.0,
@@ -109,7 +156,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=_guard(handle_serve))
 
     p = sub.add_parser("adjudicate", help="adjudicate GAME now, or --due: every game "
-                                          "past its deadline (for cron)")
+                                          "past its deadline (for cron)",
+                       description="Take in waiting mail, adjudicate the named games (or "
+                       "with --due every game past its deadline) and mail the reports. "
+                       + _RULE)
     common(p)
     p.add_argument("games", nargs="*", metavar="GAME")
     p.add_argument("--due", action="store_true",
@@ -118,7 +168,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=_guard(handle_adjudicate))
 
     p = sub.add_parser("mail", help="mail chores: fetch, deliver the outgoing spool, "
-                                    "list shunted mail, retry it")
+                                    "list shunted mail, retry it",
+                       description="fetch: take in waiting mail; deliver: send the outgoing "
+                       "spool now; shunted: list the mails set aside after a fault; retry "
+                       "ID...: queue them again. " + _RULE)
     common(p)
     p.add_argument("action", choices=("fetch", "deliver", "shunted", "retry"))
     p.add_argument("ids", nargs="*", metavar="ID", help="retry: the shunted mails to retry")
@@ -127,10 +180,16 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def _guard(func: Any) -> Any:
+    """A bad config or a mailbox that cannot be read: one line and a non-zero exit."""
+    from pbmref.mail.base import MailError
+
     def run(args: argparse.Namespace) -> int:
         try:
             return int(func(args))
         except ConfigError as exc:
             print(f"config: {exc}", file=sys.stderr)
             return 2
+        except MailError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
     return run

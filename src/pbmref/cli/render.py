@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from pbmref.archive import write_archive
-from pbmref.cli.gm import games_dir
+from pbmref.cli.common import add_config, games_dir
 from pbmref.store import GameStore, StoreError
 
 __all__ = ["register"]
@@ -51,10 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                        description="Write OUT/GAME/index.html and one page per played turn "
                                    "(map and report), for reading offline.")
     p.add_argument("game", metavar="GAME", help="the game id")
-    p.add_argument("--games", metavar="DIR", help="the games directory (default: from the "
-                   "config file, else ./games)")
-    p.add_argument("--config", metavar="FILE", help="the referee's config file "
-                   "(default: $PBMREF_CONFIG)")
+    add_config(p)
     p.add_argument("--out", metavar="DIR", default="archive",
                    help="where the archive goes (default: ./archive)")
     p.add_argument("--svg", metavar="FILE", help="also write the open turn's map as SVG")

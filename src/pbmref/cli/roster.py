@@ -1,5 +1,6 @@
 """Fast Play classes and careers: ``pbmref new-class`` and ``pbmref roster``.
 
+- ``pbmref new-class --example``: the commented example class file, to copy;
 - ``pbmref new-class TEMPLATE [--games DIR]``: one game per board of the
   class (``<class>-1`` ...), pilots dealt so the sides are even, every pilot
   registered in the roster (rule FP16) with a sortie for the first board;
@@ -21,22 +22,17 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from pbmref.cli.common import add_config, games_dir
 from pbmref.cli.gm import wants_welcome, welcome_flag
 from pbmref.store import GameStore, StoreError
 
 __all__ = ["register"]
 
 
-def _games_dir(args: argparse.Namespace) -> Path:
-    from pbmref.cli.gm import games_dir
-
-    return games_dir(args)
-
-
 def _roster_file(args: argparse.Namespace) -> Path:
     from pbmref.gm.roster import roster_path
 
-    return Path(args.roster) if args.roster else roster_path(_games_dir(args))
+    return Path(args.roster) if args.roster else roster_path(games_dir(args))
 
 
 def _fail(message: str) -> int:
@@ -59,11 +55,17 @@ def _guard(handler: Any) -> Any:
 
 def handle_new_class(args: argparse.Namespace) -> int:
     from pbmref import gm
-    from pbmref.gm.classroom import load_template, new_class
+    from pbmref.gm.classroom import example_template, load_template, new_class
     from pbmref.gm.roster import load_roster, record_game_start, save_roster
 
+    if args.example:
+        sys.stdout.write(example_template())
+        return 0
+    if not args.template:
+        return _fail("name the class file (pbmref new-class --example prints one to start "
+                     "from)")
     template = load_template(args.template)
-    store = GameStore(_games_dir(args))
+    store = GameStore(games_dir(args))
     roster_file = _roster_file(args)
     roster = load_roster(roster_file)
     for p in template.pilots:
@@ -110,7 +112,7 @@ def _update(args: argparse.Namespace) -> tuple[Any, int]:
 
     roster_file = _roster_file(args)
     roster = load_roster(roster_file)
-    store = GameStore(_games_dir(args))
+    store = GameStore(games_dir(args))
     counted = 0
     for gid in store.list_games():
         game = store.open(gid)
@@ -149,7 +151,7 @@ def _rebalance(args: argparse.Namespace) -> int:
 
     if not args.cls:
         return _fail("name the class: pbmref roster rebalance CLASS")
-    store = GameStore(_games_dir(args))
+    store = GameStore(games_dir(args))
     games = [g for g in store.list_games() if g.startswith(f"{args.cls}-")]
     positions = {g: store.open(g).position for g in games}
     _, moves = rebalance(positions)
@@ -168,15 +170,15 @@ def _rebalance(args: argparse.Namespace) -> int:
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--games", metavar="DIR", help="the games directory (default: from "
-                       "the config file, else ./games)")
-        p.add_argument("--config", metavar="FILE", help="the referee's config file")
+        add_config(p)
         p.add_argument("--roster", metavar="FILE", help="the roster file (default: "
                        "roster.yaml in the games directory)")
 
     p = sub.add_parser("new-class", help="create the Fast Play games of a class (one per board)",
                        description="Create one Fast Play game per board for a class template.")
-    p.add_argument("template", help="the class template (YAML)")
+    p.add_argument("template", nargs="?", help="the class file (YAML)")
+    p.add_argument("--example", action="store_true",
+                   help="print a commented example class file and stop")
     p.add_argument("--deadline", help="deadline of turn 1 (ISO date and time)")
     p.add_argument("--no-passwords", action="store_true", help="games without passwords")
     common(p)

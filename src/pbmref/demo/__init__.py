@@ -200,6 +200,7 @@ def run_demo(root: Path | str = "demo-games", *, ruleset: str = "tweedekker",
     say(f"  Game files:   {config.games_dir / GAME_ID}")
     say(f"  Inbox:        {config.mail.maildir.inbox}  (the {demo.players_noun}' order mails)")
     say(f"  Outbox:       {config.mail.maildir.outbox}  (replies and reports)")
+    say(f"Open the archive in a browser: {result.archive.resolve().as_uri()}")
     return result
 
 

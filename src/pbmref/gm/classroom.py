@@ -8,7 +8,8 @@ the sides as even as they can be. Between turns a returning pilot (left,
 down or out: rule FP14) may be sent to another board, the one where the
 sides are most even: the seed's "air traffic controller".
 
-Template::
+Template (``class.example.yaml`` beside this module is the full example,
+with every key explained)::
 
     class: 7b
     title: Class 7B
@@ -27,10 +28,13 @@ import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from pbmref.base.yamlfile import YamlDoc, read_yaml
+from pbmref.gm import actions
 from pbmref.gm.roster import Roster, apply_turn, record_game_start
 from pbmref.rules.fastplay.autopilot import orders_entry
 from pbmref.rules.fastplay.position import position_from_dict
@@ -148,6 +152,11 @@ def _number(data: Mapping[str, Any], key: str, default: int, low: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
         raise DataError((key,), f"{key} must be a whole number of at least {low}")
     return value
+
+
+def example_template() -> str:
+    """The commented example class file (``pbmref new-class --example``)."""
+    return (resources.files(__package__) / "class.example.yaml").read_text(encoding="utf-8")
 
 
 def load_template(path: Path | str) -> ClassTemplate:
@@ -295,7 +304,8 @@ def rebalance(positions: Mapping[str, Mapping[str, Any]]
     return out, moves
 
 
-def apply_transfers(store: GameStore, transfers: Sequence[Transfer]) -> list[str]:
+def apply_transfers(store: GameStore, transfers: Sequence[Transfer], *,
+                    now: datetime | None = None) -> list[str]:
     """Move returning pilots between the class's game folders (``GameStore``).
 
     For each transfer the pilot's plane record (without hex) and its player
@@ -303,8 +313,11 @@ def apply_transfers(store: GameStore, transfers: Sequence[Transfer]) -> list[str
     then taken out of the source, each file checked before it is written and
     the old one kept aside. A pilot whose orders for the open turn are already
     in force in the source game is not moved (they were written for that
-    board). Returns one plain line per transfer saying what was done.
+    board). Each game records the move in its open turn's ``gm.yaml``
+    (``pbmref.gm.actions``). Returns one plain line per transfer saying what
+    was done.
     """
+    when = now or datetime.now(UTC)
     done: list[str] = []
     for t in transfers:
         src, dst = store.open(t.from_game), store.open(t.to_game)
@@ -334,6 +347,7 @@ def apply_transfers(store: GameStore, transfers: Sequence[Transfer]) -> list[str
                 del data["players"][pid]
 
             for game, change in ((dst, "add"), (src, "remove")):
+                before = game.settings
                 position = dict(game.position)
                 aircraft = dict(position.get("aircraft") or {})
                 if change == "add":
@@ -351,6 +365,11 @@ def apply_transfers(store: GameStore, transfers: Sequence[Transfer]) -> list[str
                                      game.history.position_text(game.turn, position))
                 if change == "remove":  # the plane first, then the player
                     game.update_settings(remove)
+                    actions.record(game, "transfer-out", before, at=when, player=t.player,
+                                   to_game=t.to_game)
+                else:  # recorded, so that a re-run of the board puts the plane back
+                    actions.record(game, "transfer-in", before, at=when, player=t.player,
+                                   from_game=t.from_game, aircraft=record)
             done.append(f"{t.player}: moved from {t.from_game} to {t.to_game}")
     return done
 

@@ -1,7 +1,7 @@
 """``pbmref check`` and ``pbmref status``: what a game master looks at.
 
-``check`` reads every file of a game (settings, each turn's position, orders
-and records) and collects every problem with its file and line, not only the
+``check`` reads every file of a game (settings, each turn's position, orders,
+records and the game master's actions) and collects every problem with its file and line, not only the
 first. ``status`` says who has sent orders for the open turn, never what.
 """
 
@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+from pbmref.gm.actions import actions_of
 from pbmref.store import GameFileError, GameStore
 
 __all__ = ["CheckResult", "GameStatus", "PlayerStatus", "check", "status"]
@@ -74,6 +75,11 @@ def check(store: GameStore, game_id: str) -> CheckResult:
                     result.files += 1
             except GameFileError as exc:
                 result.problems.append(exc)
+        try:
+            if actions_of(game, turn):
+                result.files += 1
+        except GameFileError as exc:
+            result.problems.append(exc)
     return result
 
 

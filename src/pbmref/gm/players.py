@@ -2,7 +2,8 @@
 
 Each takes the game's lock, reads the game again and changes ``game.yaml``
 through ``SettingsFile`` (the game master's comments survive); a change to
-the players sets the old file aside.
+the players sets the old file aside. Each change is recorded in the open
+turn's ``gm.yaml`` (``pbmref.gm.actions``), so ``pbmref rerun`` replays it.
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from pbmref.base.times import format_duration, iso
 from pbmref.base.yamlfile import YamlDoc
+from pbmref.gm.actions import record
 from pbmref.store import Game, GameStore, StoreError, hash_password, new_password
 from pbmref.store.layout import POSITION_FILE
 
@@ -28,27 +31,37 @@ class PlayerChange:
     position_kept_as: Path | None = None
 
 
-def extend(store: GameStore, game_id: str, by: timedelta) -> datetime:
+def extend(store: GameStore, game_id: str, by: timedelta, *,
+           now: datetime | None = None) -> datetime:
     """Move the open turn's deadline later by ``by``; returns the new deadline."""
     game = store.open(game_id)
     with game.lock():
         game.reload()
-        if game.settings.deadline is None:
+        before = game.settings
+        if before.deadline is None:
             raise StoreError(f"{game_id} has no deadline to extend")
-        new = game.settings.deadline + by
+        new = before.deadline + by
         game.change_settings({"deadline": new})
+        record(game, "extend", before, at=now or datetime.now(UTC), by=format_duration(by))
         return new
 
 
-def pause(store: GameStore, game_id: str) -> None:
+def pause(store: GameStore, game_id: str, *, until: datetime | None = None,
+          now: datetime | None = None) -> None:
     """Stop adjudication until ``resume``; the referee refuses order mail meanwhile
-    (``replies.game_closed``)."""
+    (``replies.game_closed``), saying when the game resumes if the game master
+    gave ``until`` (``resume`` is still theirs to run)."""
+    now = now or datetime.now(UTC)
+    if until is not None and until <= now:
+        raise StoreError(f"{until.isoformat()} has passed: say when the game resumes")
     game = store.open(game_id)
     with game.lock():
         game.reload()
         if game.settings.status == "finished":
             raise StoreError(f"{game_id} is finished")
+        before = game.settings
         game.change_settings({"status": "paused"})
+        record(game, "pause", before, at=now, until=iso(until))
 
 
 def resume(store: GameStore, game_id: str, now: datetime | None = None) -> datetime | None:
@@ -59,12 +72,14 @@ def resume(store: GameStore, game_id: str, now: datetime | None = None) -> datet
         game.reload()
         if game.settings.status == "finished":
             raise StoreError(f"{game_id} is finished")
+        before = game.settings
         changes: dict[str, Any] = {"status": "open"}
         deadline = game.settings.deadline
         if deadline is None or deadline <= now:
             deadline = now + game.settings.turn_length
             changes["deadline"] = deadline
         game.change_settings(changes)
+        record(game, "resume", before, at=now)
         return deadline
 
 
@@ -75,7 +90,8 @@ def _player_of(game: Game, player: str) -> None:
 
 def replace_player(store: GameStore, game_id: str, player: str, *,
                    address: str | None = None, name: str | None = None,
-                   computer: bool | None = None, new_pw: bool | None = None) -> PlayerChange:
+                   computer: bool | None = None, new_pw: bool | None = None,
+                   now: datetime | None = None) -> PlayerChange:
     """Hand a player's place to someone else (new address/name) or to the computer.
 
     A new address gets a new password (returned for the referee to mail)
@@ -101,10 +117,14 @@ def replace_player(store: GameStore, game_id: str, player: str, *,
                 p["password_hash"] = hash_password(password)
             p["status"] = "active"
 
-        return PlayerChange(player, password, game.update_settings(change))
+        before = game.settings
+        kept = game.update_settings(change)
+        record(game, "replace-player", before, at=now or datetime.now(UTC), player=player)
+        return PlayerChange(player, password, kept)
 
 
-def kick(store: GameStore, game_id: str, player: str) -> PlayerChange:
+def kick(store: GameStore, game_id: str, player: str, *,
+         now: datetime | None = None) -> PlayerChange:
     """Remove a player: mails ignored from now on, their side out of play."""
     game = store.open(game_id)
     with game.lock():
@@ -114,6 +134,7 @@ def kick(store: GameStore, game_id: str, player: str) -> PlayerChange:
         def change(data: Any) -> None:
             data["players"][player]["status"] = "kicked"
 
+        before = game.settings
         kept = game.update_settings(change)
         position = game.ruleset.remove_player(game.position, player)
         pos_kept = None
@@ -124,10 +145,12 @@ def kick(store: GameStore, game_id: str, player: str) -> PlayerChange:
                                             game.history.position_text(game.turn, position))
             game.reload()
         game.write_schedule()
+        record(game, "kick", before, at=now or datetime.now(UTC), player=player)
         return PlayerChange(player, None, kept, pos_kept)
 
 
-def add_observer(store: GameStore, game_id: str, address: str) -> PlayerChange | None:
+def add_observer(store: GameStore, game_id: str, address: str, *,
+                 now: datetime | None = None) -> PlayerChange | None:
     """Add an address that receives every report (None if it is there already)."""
     game = store.open(game_id)
     with game.lock():
@@ -140,4 +163,7 @@ def add_observer(store: GameStore, game_id: str, address: str) -> PlayerChange |
                 data["observers"] = []
             data["observers"].append(address)
 
-        return PlayerChange("", None, game.update_settings(change))
+        before = game.settings
+        kept = game.update_settings(change)
+        record(game, "add-observer", before, at=now or datetime.now(UTC), address=address)
+        return PlayerChange("", None, kept)

@@ -3,9 +3,13 @@
 The position of the first turn re-run and every orders file are read as they
 are now (so a game master's edits count); each turn replays the dice recorded
 for it (V5) through the same pipeline as adjudication (``pbmref.gm.turn``).
-Files whose content changes are set aside (``NAME.replaced-N``) and written
-anew; unchanged files are not touched, so a second re-run without edits
-changes nothing. Orders of a later turn that no longer fit the changed
+What the game master did between turns is replayed where it happened
+(``pbmref.gm.actions``): each turn is played with the settings of its time
+(a player kicked later still flies the turns before), and the position a
+turn leads to gets the next turn's recorded actions again (a kick takes the
+plane out of play). Files whose content changes are set aside
+(``NAME.replaced-N``) and written anew; unchanged files are not touched, so
+a re-run without edits changes nothing. Orders of a later turn that no longer fit the changed
 position are left out, with a warning. The deadline, dates and report times
 recorded for each turn are kept.
 """
@@ -21,6 +25,7 @@ from typing import Any
 from pbmref.base.files import set_aside
 from pbmref.base.times import moment
 from pbmref.base.yamlfile import YamlDoc
+from pbmref.gm.actions import GmLog
 from pbmref.gm.turn import play
 from pbmref.store import Game, GameFileError, GameStore, TurnError
 from pbmref.store.layout import POSITION_FILE, RESULT_FILES
@@ -79,6 +84,9 @@ def _read(path: Path) -> str | None:
     return path.read_text(encoding="utf-8") if path.is_file() else None
 
 
+Planned = list[tuple[int, str, str | bytes]]  # (turn, file name, new content)
+
+
 def rerun(store: GameStore, game_id: str, from_turn: int, *, dry_run: bool = False,
           now: datetime | None = None) -> RerunResult:
     """Re-adjudicate turns ``from_turn``..the last one with the stored orders."""
@@ -90,39 +98,10 @@ def rerun(store: GameStore, game_id: str, from_turn: int, *, dry_run: bool = Fal
         if not 1 <= from_turn <= last:
             raise TurnError(f"turn {from_turn} of {game_id} cannot be re-run: "
                             f"turns 1-{last} have been adjudicated")
+        log = GmLog(game)
+        log.refuse_before(from_turn)
         result = RerunResult(game_id, from_turn, last, dry_run=dry_run)
-        view = game.view(from_turn)
-        planned: list[tuple[int, str, str | bytes]] = []
-        ended_at: int | None = None
-        for turn in range(from_turn, last + 1):
-            old_result = game.history.result(turn) or {}
-            in_force = (game.book.in_force(turn, view=view) if turn == from_turn else
-                        game.book.in_force_lenient(turn, view, result.warnings))
-            played = play(game, view, in_force, seed=game.history.seed(turn),
-                          replay=game.history.dice(turn),
-                          next_deadline=moment(old_result.get("next_deadline")))
-            files = game.history.files_of(
-                turn, seed=played.seed, outcome=played.outcome, orders_used=played.orders_used,
-                report_text=played.report_text, next_deadline=played.next_deadline,
-                adjudicated_at=moment(old_result.get("adjudicated_at")) or now)
-            next_position = {**played.outcome.position, "turn": turn + 1}
-            view = game.check_position(YamlDoc(
-                game.turn_dir(turn + 1) / POSITION_FILE, "", next_position))
-            planned += [(turn, name, content) for name, content in files.items()]
-            planned.append((turn + 1, POSITION_FILE,
-                            game.history.position_text(turn + 1, next_position)))
-            if played.outcome.game_over and turn < last:
-                ended_at = turn
-                result.warnings.append(
-                    f"the game now ends in turn {turn}; turns {turn + 1}-{last} are void "
-                    "and their folders will be set aside")
-                break
-        if ended_at is None:
-            try:
-                game.book.in_force(last + 1, view=view)
-            except GameFileError as exc:
-                result.warnings.append(f"orders of the open turn {last + 1} no longer fit "
-                                       f"its new position; fix or delete the file: {exc}")
+        planned, ended_at = _play_again(game, log, result, now)
         for turn, name, content in planned:
             old = _read(game.turn_dir(turn) / name)
             if old != _text(content):
@@ -131,25 +110,72 @@ def rerun(store: GameStore, game_id: str, from_turn: int, *, dry_run: bool = Fal
                     result.changed_reports.append(turn)
         if dry_run:
             return result
-        for change in result.changes:
-            content = next(c for t, n, c in planned if t == change.turn and n == change.name)
-            old_path = game.history.replace(change.turn, change.name, content)
-            if old_path is not None:
-                result.set_aside.append(old_path)
-        if ended_at is not None:
-            for name in RESULT_FILES:  # the final position's turn is not played
-                path = game.turn_dir(ended_at + 1) / name
-                if path.exists():
-                    result.set_aside.append(set_aside(path))
-            for turn in range(ended_at + 2, game.turn + 1):
-                if game.turn_dir(turn).is_dir():
-                    result.set_aside.append(set_aside(game.turn_dir(turn), now=now))
+        _write(game, planned, ended_at, result, now)
         _sync_after_rerun(game, ended_at, planned, result)
         return result
 
 
-def _sync_after_rerun(game: Game, ended_at: int | None,
-                      planned: list[tuple[int, str, Any]], result: RerunResult) -> None:
+def _play_again(game: Game, log: GmLog, result: RerunResult,
+                now: datetime) -> tuple[Planned, int | None]:
+    """Play turns ``result.from_turn``..``result.to_turn`` again: the files each
+    would write, and the turn the game now ends in (None: it goes on)."""
+    first, last = result.from_turn, result.to_turn
+    view = game.view(first)
+    planned: Planned = []
+    for turn in range(first, last + 1):
+        old_result = game.history.result(turn) or {}
+        settings = log.settings_at(turn)
+        in_force = (game.book.in_force(turn, view=view, settings=settings) if turn == first
+                    else game.book.in_force_lenient(turn, view, result.warnings,
+                                                    settings=settings))
+        played = play(game, view, in_force, seed=game.history.seed(turn),
+                      replay=game.history.dice(turn),
+                      next_deadline=moment(old_result.get("next_deadline")),
+                      settings=settings)
+        files = game.history.files_of(
+            turn, seed=played.seed, outcome=played.outcome, orders_used=played.orders_used,
+            report_text=played.report_text, next_deadline=played.next_deadline,
+            adjudicated_at=moment(old_result.get("adjudicated_at")) or now,
+            settings=settings)
+        next_position = log.replay(turn + 1, {**played.outcome.position, "turn": turn + 1})
+        view = game.check_position(YamlDoc(
+            game.turn_dir(turn + 1) / POSITION_FILE, "", next_position))
+        planned += [(turn, name, content) for name, content in files.items()]
+        planned.append((turn + 1, POSITION_FILE,
+                        game.history.position_text(turn + 1, next_position)))
+        if played.outcome.game_over and turn < last:
+            result.warnings.append(
+                f"the game now ends in turn {turn}; turns {turn + 1}-{last} are void "
+                "and their folders will be set aside")
+            return planned, turn
+    try:
+        game.book.in_force(last + 1, view=view)
+    except GameFileError as exc:
+        result.warnings.append(f"orders of the open turn {last + 1} no longer fit "
+                               f"its new position; fix or delete the file: {exc}")
+    return planned, None
+
+
+def _write(game: Game, planned: Planned, ended_at: int | None, result: RerunResult,
+           now: datetime) -> None:
+    """Write the changed files (the old ones set aside) and set void turns aside."""
+    for change in result.changes:
+        content = next(c for t, n, c in planned if t == change.turn and n == change.name)
+        old_path = game.history.replace(change.turn, change.name, content)
+        if old_path is not None:
+            result.set_aside.append(old_path)
+    if ended_at is not None:
+        for name in RESULT_FILES:  # the final position's turn is not played
+            path = game.turn_dir(ended_at + 1) / name
+            if path.exists():
+                result.set_aside.append(set_aside(path))
+        for turn in range(ended_at + 2, game.turn + 1):
+            if game.turn_dir(turn).is_dir():
+                result.set_aside.append(set_aside(game.turn_dir(turn), now=now))
+
+
+def _sync_after_rerun(game: Game, ended_at: int | None, planned: Planned,
+                      result: RerunResult) -> None:
     """After a re-run that changed the game's end, fix status, deadline and the state index."""
     game.reload()
     last_turn = max(t for t, _, _ in planned)

@@ -18,6 +18,7 @@ from pbmref.reports.model import TurnReport
 from pbmref.rulesets import Outcome
 from pbmref.store import (
     Game,
+    GameSettings,
     GameStore,
     OrdersFile,
     TurnRecord,
@@ -44,16 +45,20 @@ class PlayedTurn:
 
 
 def play(game: Game, view: TurnView, in_force: Mapping[str, OrdersFile], *, seed: int,
-         next_deadline: datetime | None, replay: Sequence[int] | None = None) -> PlayedTurn:
+         next_deadline: datetime | None, replay: Sequence[int] | None = None,
+         settings: GameSettings | None = None) -> PlayedTurn:
     """Play one turn. Orders of players who are not active (kicked, removed) are
-    left out; a game that ends has no next deadline."""
-    players = game.settings.players
+    left out; a game that ends has no next deadline. ``settings`` are the game's
+    as they were in that turn (a re-run; default: as they are now)."""
+    settings = settings or game.settings
+    players = settings.players
     usable = {p: f for p, f in in_force.items() if p in players and players[p].active}
     orders = {p: dict(f.entry or {}) for p, f in usable.items()}
     outcome = game.ruleset.adjudicate(view.position, orders, seed, replay)
     if outcome.game_over:
         next_deadline = None
-    report = report_of(game, view.turn, dict(view.position), outcome, orders, next_deadline)
+    report = report_of(game, view.turn, dict(view.position), outcome, orders, next_deadline,
+                       settings=settings)
     return PlayedTurn(view.turn, seed, outcome, orders, {p: f.path.name for p, f in usable.items()},
                       report, game.ruleset.render_report(report), next_deadline)
 

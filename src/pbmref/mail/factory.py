@@ -9,14 +9,18 @@ from pbmref.mail.spool import IncomingSpool, OutgoingSpool
 __all__ = ["open_intake", "open_sender", "open_spools"]
 
 
-def open_intake(config: Config) -> Intake:
-    """The configured intake: a MaildirIntake (mode maildir) or an ImapIntake (mode imap)."""
+def open_intake(config: Config, *, once: bool = False) -> Intake:
+    """The configured intake: a MaildirIntake (mode maildir) or an ImapIntake (mode imap).
+
+    ``once``: for a job that runs again soon anyway (cron's ``adjudicate --due``,
+    ``mail fetch``): an IMAP server that cannot be reached fails at the first
+    try, instead of after half a minute of reconnecting."""
     mail = config.mail
     if mail.mode == "imap":
         from pbmref.mail.imap_in import ImapIntake
 
         imap = mail.imap
-        return ImapIntake(
+        intake = ImapIntake(
             imap.host,
             imap.port or None,
             user=imap.user,
@@ -30,6 +34,9 @@ def open_intake(config: Config) -> Intake:
             timeout=imap.timeout,
             max_fetch_bytes=config.limits.max_message_bytes,
         )
+        if once:
+            intake.reconnect_attempts = 1
+        return intake
     from pbmref.mail.maildir_in import MaildirIntake
 
     return MaildirIntake(mail.maildir.inbox)

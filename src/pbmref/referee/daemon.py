@@ -14,6 +14,7 @@ import logging
 import signal
 import threading
 import time
+from dataclasses import dataclass
 from types import FrameType
 
 from pbmref.mail.base import Intake
@@ -23,12 +24,22 @@ from pbmref.referee.turns import adjudicate_due
 log = logging.getLogger("pbmref.referee")
 
 
+@dataclass
+class Done:
+    """What the daemon has done since it started (``pbmref serve --once`` says it)."""
+
+    handled: int = 0  # mails taken in and answered
+    adjudicated: int = 0  # turns
+    sent: int = 0  # mails
+
+
 class Daemon:
     def __init__(self, referee: Referee, intake: Intake, *, poll_seconds: float = 60.0) -> None:
         self.referee = referee
         self.intake = intake
         self.poll_seconds = poll_seconds
         self.stopping = False
+        self.done = Done()
 
     def stop(self, signum: int | None = None, frame: FrameType | None = None) -> None:
         self.stopping = True
@@ -37,6 +48,9 @@ class Daemon:
         """One round of work; errors of one round are logged and the next goes on."""
         handled = self.referee.take_in(self.intake)
         due = adjudicate_due(self.referee)
+        self.done.handled += handled
+        self.done.adjudicated += len(due.adjudicated)
+        self.done.sent += due.sent
         if handled or due.adjudicated or due.sent:
             log.info("handled %d mail(s), adjudicated %d turn(s), sent %d mail(s)",
                      handled, len(due.adjudicated), due.sent)

@@ -30,6 +30,7 @@ from typing import Any
 
 from pbmref.base.times import moment
 from pbmref.config import Config
+from pbmref.gm.actions import paused_until
 from pbmref.mail.base import Intake, Sender
 from pbmref.mail.compose import Attachment, make_mail, make_reply
 from pbmref.mail.message import IncomingMail, never_answer_reason, read_message
@@ -643,7 +644,11 @@ class Referee:
                               deadline_text)
 
             if game.settings.status != "open":
-                body = [replies.game_closed(gid, game.settings.status), *letter.sections]
+                until = paused_until(game)
+                resumes = (replies.when(until, game.settings.timezone)
+                           if until is not None and until > self.clock() else None)
+                body = [replies.game_closed(gid, game.settings.status, resumes),
+                        *letter.sections]
                 if game.settings.status == "paused":
                     # Conformance (orders.md, Reading rules): the reply shows the
                     # orders that stay in force for when the game resumes.

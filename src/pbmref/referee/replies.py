@@ -224,8 +224,13 @@ def missed_turn(game: str, arrived: str, turn: TurnName, deadline: str) -> str:
         "Please send your orders for it again."])
 
 
-def game_closed(game: str, status: str) -> str:
+def game_closed(game: str, status: str, resumes: str | None = None) -> str:
+    """A game that takes no orders; ``resumes``: when a paused one goes on, if known."""
     if status == "paused":
+        if resumes:
+            return (f"Game {game} is paused by the game master until {resumes}; orders "
+                    "are not taken until it resumes, so send them again then. Nothing "
+                    "was changed.")
         return (f"Game {game} is paused by the game master; orders are not taken "
                 "until it resumes. Nothing was changed.")
     return f"Game {game} has ended; no more orders are taken. Nothing was changed."

@@ -22,6 +22,7 @@ from pbmref.base.yamlfile import YamlDoc, dump_yaml, read_yaml
 from pbmref.rulesets import Outcome
 from pbmref.store.errors import TurnError
 from pbmref.store.layout import POSITION_FILE, derive_turn_seed, turn_dir
+from pbmref.store.settings import GameSettings
 
 if TYPE_CHECKING:
     from pbmref.store.game import Game
@@ -128,9 +129,11 @@ class History:
     def files_of(
         self, turn: int, *, seed: int, outcome: Outcome, orders_used: Mapping[str, str],
         report_text: str, next_deadline: datetime | None, adjudicated_at: datetime,
+        settings: GameSettings | None = None,
     ) -> dict[str, str | bytes]:
-        """The files one adjudicated turn writes into its folder (name -> content)."""
-        players = [p for p in self.game.settings.players.values() if p.active]
+        """The files one adjudicated turn writes into its folder (name -> content);
+        ``settings`` as they were in that turn (a re-run; default: as they are now)."""
+        players = (settings or self.game.settings).active_players()
         result = {
             "turn": turn,
             "adjudicated_at": iso(adjudicated_at),

@@ -32,6 +32,7 @@ from pbmref.store.layout import ORDERS, turn_dir
 
 if TYPE_CHECKING:
     from pbmref.store.game import Game, TurnView
+    from pbmref.store.settings import GameSettings
 
 __all__ = ["ORDER_KINDS", "OrderBook", "OrdersFile", "entry_path"]
 
@@ -87,8 +88,9 @@ class OrderBook:
     def __init__(self, game: Game) -> None:
         self.game = game
         self._read: dict[Path, tuple[OrdersFile, YamlDoc]] = {}  # read, not yet checked
-        # checked against a turn's position (the view of a re-run is another one)
-        self._checked: dict[tuple[Path, TurnView], OrdersFile] = {}
+        # checked against a turn's position (the view of a re-run is another one),
+        # the player counted as active or not
+        self._checked: dict[tuple[Path, TurnView, bool], OrdersFile] = {}
 
     def forget(self) -> None:
         self._read.clear()
@@ -128,25 +130,28 @@ class OrderBook:
             out.setdefault(f.player, []).append(f)
         return out
 
-    def read(self, path: Path, turn: int, view: TurnView | None = None) -> OrdersFile:
+    def read(self, path: Path, turn: int, view: TurnView | None = None, *,
+             settings: GameSettings | None = None) -> OrdersFile:
         """Read one orders file; with a turn ``view`` its entry is checked against
-        that turn's position."""
+        that turn's position, if its player is active in ``settings`` (the game's
+        as they were in that turn; default: as they are now)."""
         known = self._read.get(path)
         if known is None:
             known = self._read[path] = self._read_file(path, turn)
         if view is None:
             return known[0]
-        checked = self._checked.get((path, view))
+        player = (settings or self.game.settings).players.get(known[0].player)
+        key = (path, view, player is not None and player.active)
+        checked = self._checked.get(key)
         if checked is None:
-            checked = self._checked[(path, view)] = self._check(*known, view)
+            checked = self._checked[key] = self._check(*known, view, key[2])
         return checked
 
-    def _check(self, f: OrdersFile, doc: YamlDoc, view: TurnView) -> OrdersFile:
+    def _check(self, f: OrdersFile, doc: YamlDoc, view: TurnView, active: bool) -> OrdersFile:
         """``f`` checked against a turn's position: its entry is one the player could
         have mailed. A kicked or removed player's mails are kept but never used:
         they are not checked against a position that no longer has their side."""
-        if f.kind == "orders" and f.entry is not None and \
-                self.game.settings.players[f.player].active:
+        if f.kind == "orders" and f.entry is not None and active:
             try:
                 self.game.ruleset.check_orders(view.state, f.player, f.entry)
             except OrderMailError as exc:
@@ -196,13 +201,15 @@ class OrderBook:
         ), doc
 
     def in_force(self, turn: int | None = None, *, check: bool = True,
-                 view: TurnView | None = None) -> dict[str, OrdersFile]:
+                 view: TurnView | None = None,
+                 settings: GameSettings | None = None) -> dict[str, OrdersFile]:
         """Per active player, the order mail in force: the latest accepted one, unless
         withdrawn. Mails of kicked or removed players are kept but never in force.
         With ``check`` the entries in force are checked against the turn's position
-        (or against ``view``, a re-run's position of that turn)."""
+        (or against ``view``, a re-run's position of that turn). ``settings``: the
+        game's as they were in that turn (a re-run; default: as they are now)."""
         turn = self.game.turn if turn is None else turn
-        players = self.game.settings.players
+        players = (settings or self.game.settings).players
         out: dict[str, OrdersFile] = {}
         for player, files in self.files(turn, check=False).items():
             if not players[player].active:
@@ -215,29 +222,30 @@ class OrderBook:
                 break
         if out and check:
             view = view or self.game.view(turn)
-            out = {p: self.read(f.path, turn, view) for p, f in out.items()}
+            out = {p: self.read(f.path, turn, view, settings=settings) for p, f in out.items()}
         return out
 
-    def in_force_lenient(self, turn: int, view: TurnView, warnings: list[str]
-                         ) -> dict[str, OrdersFile]:
+    def in_force_lenient(self, turn: int, view: TurnView, warnings: list[str], *,
+                         settings: GameSettings | None = None) -> dict[str, OrdersFile]:
         """The orders in force for a turn re-run on a changed position: a file that
         no longer fits it is left out, with a warning (``pbmref rerun``)."""
         try:
-            return self.in_force(turn, view=view)
+            return self.in_force(turn, view=view, settings=settings)
         except GameFileError:
             pass
+        players = (settings or self.game.settings).players
         by_player: dict[str, list[OrdersFile]] = {}
         for files in self.files(turn, check=False).values():
             for f in files:
                 try:
-                    checked = self.read(f.path, turn, view)
+                    checked = self.read(f.path, turn, view, settings=settings)
                 except GameFileError as exc:
                     warnings.append(f"left out (no longer fits the re-run position): {exc}")
                     continue
                 by_player.setdefault(checked.player, []).append(checked)
         out: dict[str, OrdersFile] = {}
         for player, files in by_player.items():
-            if not self.game.settings.players[player].active:
+            if not players[player].active:
                 continue
             for f in reversed(files):
                 if f.kind == "rejected":
@@ -296,10 +304,10 @@ class OrderBook:
                              dump_yaml(data, header=f"Orders of {player} for turn {game.turn} "
                                                     f"of {game.id}"))
             if checked is not None:  # read with the open turn's view: no second check
-                self._checked[(path, game.open)] = OrdersFile(
+                self._checked[(path, game.open, True)] = OrdersFile(
                     player, version, path, "orders", checked.entry, str(record["raw"]),
                     str(mid or ""), checked.received_at)
-                self._read[path] = (self._checked[(path, game.open)], YamlDoc(path, "", data))
+                self._read[path] = (self._checked[(path, game.open, True)], YamlDoc(path, "", data))
             game.write_schedule()
             return path
 

@@ -41,7 +41,7 @@ def build_problem(pos: Position, m: GameMap, o: Build, units_now: list[Unit]) ->
     if prov not in m.provinces:
         return f"unknown province {prov}"
     if o.kind is UnitType.DIRIGIBLE and not pos.dirigible:
-        return "there are no dirigibles in standard Diplomacy"
+        return "there are no dirigibles in standard Diplomacy (DD5)"
     if prov not in m.home_centers(o.power):
         return f"{display(prov)} is not a home centre of {o.power}"
     if pos.owner(prov) != o.power:

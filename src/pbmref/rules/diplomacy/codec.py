@@ -156,7 +156,7 @@ def _check_units(units: list[Unit], variant: Variant) -> None:
     seen: dict[tuple[str, bool], Unit] = {}
     for u in units:
         if u.kind is UnitType.DIRIGIBLE and variant is not Variant.DIRIGIBLE:
-            raise PositionError(("units",), f"{u} — there are no dirigibles in standard Diplomacy")
+            raise PositionError(("units",), f"{u} — there are no dirigibles in standard Diplomacy (DD5)")
         key = (u.prov, u.airborne)
         if key in seen:
             what = "dirigibles" if u.airborne else "armies or fleets"

@@ -79,7 +79,7 @@ def movement_problem(pos: Position, m: GameMap, o: Order) -> str | None:
     if not isinstance(o, (Hold, Move, SupportHold, SupportMove, Convoy, Devastate)):
         return "only hold, move, support, convoy and devastate orders are given in a movement phase"
     if o.kind is UnitType.DIRIGIBLE and not pos.dirigible:
-        return "there are no dirigibles in standard Diplomacy"
+        return "there are no dirigibles in standard Diplomacy (DD5)"
     if unit_for(pos, o) is None:
         return f"{o.power} has no {o.unit_text()}"
     o = on_its_coast(pos, o)
@@ -91,7 +91,7 @@ def movement_problem(pos: Position, m: GameMap, o: Order) -> str | None:
         return _support_problem(pos, m, o)
     if isinstance(o, Convoy):
         if o.kind is not UnitType.FLEET:
-            return "only fleets convoy (S9: a dirigible never carries an army)"
+            return "only fleets convoy (DD7: a dirigible never carries an army)"
         if not m.is_sea(o.loc.prov):
             return "only a fleet at sea can convoy"
         for p in (o.target.prov, o.dest.prov):
