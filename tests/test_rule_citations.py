@@ -35,9 +35,10 @@ RULES = all_rules()
 
 # (file under src/pbmref, what looks like a rule number) -> why it is none
 NOT_RULES = {
-    ("demo/__init__.py", "F12"): "a hex of the demo's storm",
-    ("demo/__init__.py", "F13"): "a hex of the demo's storm",
-    ("demo/__init__.py", "N8"): "a hex of the demo's cloud",
+    ("rulesets/tweedekker.py", "F12"): "a hex of the demo's cloud",
+    ("rulesets/tweedekker.py", "F13"): "a hex of the demo's cloud",
+    ("rulesets/tweedekker.py", "N8"): "a hex of the demo's cloud",
+    ("reports/diplomacy_board.py", "M10"): "SVG path data in a docstring",
     ("rulesets/fastplay.py", "C10"): "a Fast Play hex in the help text (ENTER C10 S)",
     ("rules/fastplay/board.py", "C4"): "a Fast Play hex in an error message",
     ("rules/tweedekker/state.py", "L17"): "a hex in a doctest",

@@ -91,7 +91,10 @@ def test_each_report_goes_to_the_seven_powers_with_two_pictures(played) -> None:
 def test_the_same_seed_prints_the_same_game(played) -> None:
     _, (result, lines), (again, again_lines) = played
     assert again.reports == result.reports
-    assert again_lines[:-4] == lines[:-4]  # all but the folders named
+    def unfoldered(text: list[str]) -> list[str]:  # the runs' own folders differ
+        return [line for line in text if "/one/" not in line and "/two/" not in line]
+
+    assert unfoldered(again_lines) == unfoldered(lines)
     first = sorted((result.root / "games" / "demo" / "turns").glob("*/report.txt"))
     second = sorted((again.root / "games" / "demo" / "turns").glob("*/report.txt"))
     assert len(first) == PHASES

@@ -38,7 +38,8 @@ from pbmref.referee.pipeline import REPLY_BUDGET, STRANGER_BUDGET
 SPEC = load_corpus()
 NAMES = sorted(SPEC)
 PWNED = Path("/tmp/pbmref-pwned")
-MAX_REPLY_BYTES = 64_000  # no hostile mail may make the referee write a big reply
+MAX_REPLY_BYTES = 64_000  # no hostile mail may make the referee write a big reply text
+MAX_PICTURES = 1  # nor attach the board more than once
 
 
 def test_corpus_is_complete() -> None:
@@ -86,9 +87,12 @@ def check_replies(name: str, spec: dict[str, Any], raws: list[bytes]) -> None:
         return
     assert len(raws) == 1, f"{name}: expected one reply, got {len(raws)}"
     raw = raws[0]
-    assert len(raw) < MAX_REPLY_BYTES, f"{name}: a reply of {len(raw)} bytes"
     assert_clean_headers(raw)
     msg = parse(raw)
+    text_bytes = len(body_of(msg).encode())
+    assert text_bytes < MAX_REPLY_BYTES, f"{name}: a reply text of {text_bytes} bytes"
+    pictures = [p for p in msg.iter_attachments() if p.get_content_maintype() == "image"]
+    assert len(pictures) <= MAX_PICTURES, f"{name}: {len(pictures)} pictures in one reply"
     assert [a.addr_spec for a in msg["To"].addresses] == [want], (name, msg["To"])
     assert msg["Auto-Submitted"] == "auto-replied"
     assert msg["X-Pbmref-Loop"]

@@ -794,10 +794,12 @@ class Referee:
             elif command.name == "MAP":
                 sections.append(game.ruleset.map_reply(game.position, names,
                                                        game.settings.title))
-                svg = game.ruleset.render_position_svg(game.position, names)
-                if svg is not None:  # the picture of the board beside its text
-                    letter.attachments.append(Attachment(
-                        f"{game.id}-map-{turn.label}.svg", svg.encode(), "image/svg+xml"))
+                picture = f"{game.id}-map-{turn.label}.svg"
+                svg = None if any(a.filename == picture for a in letter.attachments) else \
+                    game.ruleset.render_position_svg(game.position, names)
+                if svg is not None:  # the picture of the board beside its text, once
+                    letter.attachments.append(Attachment(picture, svg.encode(),
+                                                         "image/svg+xml"))
         return sections
 
     # ------------------------------------------------------------ sending
