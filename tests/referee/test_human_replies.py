@@ -171,6 +171,21 @@ def test_orders_for_a_landed_aircraft_say_it_stays_landed(table: Table) -> None:
     assert "stays landed" in text and "L2a" in text and "straight ahead" not in text
 
 
+def test_clear_and_the_reminder_to_a_landed_aircraft_say_it_stays_landed(
+        table: Table) -> None:
+    from pbmref.referee.turns import send_reminders
+
+    text = reply(table, mail(table, "bert", "CLEAR"), sender="bert@example.org")
+    assert "stays landed" in text and "straight ahead" not in text
+    table.clock.now = T0 + timedelta(hours=40)  # in the 12-hour reminder window
+    assert send_reminders(table.referee) == 3
+    table.referee.deliver(force=True)
+    reminders = [body_of(m) for m in table.new_outbox() if "reminder" in str(m["Subject"])]
+    assert len(reminders) == 3
+    assert all("stays landed (rules L2a, N1)" in r and "straight ahead" not in r
+               for r in reminders)
+
+
 def test_a_late_mail_of_the_deadlines_minute_shows_seconds(table: Table) -> None:
     late = T0 + timedelta(hours=48, seconds=2)
     table.clock.now = late

@@ -193,10 +193,12 @@ def _twins(entry: InEntry, pending: list[InEntry]) -> tuple[Twin, ...]:
                  and other.second == entry.second)
 
 
-def _turn_name(game: Game) -> replies.TurnName:
+def _turn_name(game: Game, player: str = "") -> replies.TurnName:
     """The open turn as players know it: its number, or for Diplomacy the phase
-    (``S1901M``), which ``PHASE`` lines are checked against."""
-    return replies.TurnName(game.turn_label, game.ruleset.words)
+    (``S1901M``), which ``PHASE`` lines are checked against; with the words of
+    the replies to ``player`` (what happens to their side without orders)."""
+    words = game.ruleset.words_for(game.open.state, player) if player else game.ruleset.words
+    return replies.TurnName(game.turn_label, words)
 
 
 def _deadline_text(game: Game) -> str:
@@ -229,8 +231,8 @@ def read_body(game: Game, envelope: OrderMail, player: str) -> BodyRead:
 def _shown(game: Game, player: str, turn: replies.TurnName, entry: dict[str, Any] | None,
            deadline_text: str) -> str:
     """The player's orders in force (or what happens without them) and the deadline."""
-    return replies.orders_shown(game.id, turn, entry, deadline_text,
-                                none_yet=game.ruleset.without_orders(game.open.state, player))
+    del player  # the turn's words are the player's own (``_turn_name``)
+    return replies.orders_shown(game.id, turn, entry, deadline_text)
 
 
 def _addresses(game: Game) -> dict[str, tuple[str, ...]]:
@@ -475,7 +477,7 @@ class Referee:
         read = read_body(game, envelope, player_id)
         every = gather([*errors, *read.errors], read.ignored)
         assert every is not None  # the envelope's errors are there
-        turn = _turn_name(game)
+        turn = _turn_name(game, player_id)
         if secret:
             body = replies.refused_without_password(game.id, turn, render_error_list(every))
         else:
@@ -606,7 +608,7 @@ class Referee:
         if envelope.password is not None:
             return refused
         read = read_body(game, envelope, letter.player)
-        turn = _turn_name(game)
+        turn = _turn_name(game, letter.player)
         error = read.error
         if error is not None and password_line_mistaken(envelope, read.errors):
             return self._answer(letter, replies.refused_without_password(
@@ -637,7 +639,7 @@ class Referee:
             # Read the game again under its lock: a turn adjudicated meanwhile
             # makes this mail late, never a change to the next turn.
             game.reload()
-            turn, deadline_text = _turn_name(game), _deadline_text(game)
+            turn, deadline_text = _turn_name(game, letter.player), _deadline_text(game)
 
             def in_force() -> str:
                 return _shown(game, letter.player, turn, game.book.entry_of(letter.player),

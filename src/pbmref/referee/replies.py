@@ -164,14 +164,12 @@ def same_second(sent: str, other: str, *, later: bool) -> str:
 
 
 def orders_shown(game: str, turn: TurnName, entry: Mapping[str, Any] | None,
-                 deadline: str, *, none_yet: str | None = None) -> str:
-    """``none_yet``: what happens to this player's side without orders (the
-    ruleset's ``without_orders``; the game kind's words when not given)."""
+                 deadline: str) -> str:
     out = [f"Game {game}, {turn}: your orders in force."]
     if entry:
         out += ["  " + line for line in format_entry(entry)]
     else:
-        out.append(none_yet if none_yet is not None else turn.words.none_yet)
+        out.append(turn.words.none_yet)
     out += ["", f"Deadline: {deadline}"]
     return "\n".join(out)
 

@@ -127,8 +127,8 @@ def send_reminders(referee: Referee) -> int:
         s = game.settings
         if not game.schedule.reminder_due(now):
             continue
-        turn = TurnName(game.turn_label, game.ruleset.words)
         for pid in game.waiting_for():
+            turn = TurnName(game.turn_label, game.ruleset.words_for(game.open.state, pid))
             key = f"{gid}:{game.turn}:{pid}"
             if not referee.state.once_per("reminded", key, now, timedelta(days=3650)):
                 continue

@@ -290,11 +290,11 @@ class Ruleset(ABC):
         computer player's, from a fixed seed; None: no example to show)."""
         return self.computer_orders(state, player, random.Random(0))
 
-    def without_orders(self, state: Any, player: str) -> str:
-        """What ORDERS says when the player has none in force: what happens
-        to their side without orders."""
+    def words_for(self, state: Any, player: str) -> Words:
+        """The words of the replies to this player: what happens to their side
+        without orders may depend on where it stands (a landed aircraft)."""
         del state, player
-        return self.words.none_yet
+        return self.words
 
     def player_brief(self, state: Any, player: str) -> str:
         """What the player plays and where it stands, in a line or two (the

@@ -9,6 +9,7 @@ placed by the referee (Z6) or drifting (Z3).
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
@@ -152,6 +153,18 @@ WORDS = Words(
 )
 
 
+# A landed aircraft without orders stays landed (L2a, N1); it is still an NMR.
+LANDED_WORDS = dataclasses.replace(
+    WORDS,
+    none_yet="  (none yet: without orders your aircraft stays landed, L2a, N1)",
+    cleared=("Without new orders by the deadline your aircraft stays landed",
+             "(rules L2a, N1)."),
+    reminder=("Without orders your aircraft stays landed (rules L2a, N1); three",
+              "such turns in a row and you are removed (N2).",
+              "Send HELP for how to write orders."),
+)
+
+
 class TweedekkerRuleset(AirRuleset):
     name: ClassVar[str] = "tweedekker"
     title: ClassVar[str] = "Tweedekker"
@@ -249,11 +262,10 @@ class TweedekkerRuleset(AirRuleset):
         plane = {k: v for k, v in entry.items() if k != "zeppelin"}
         return plane or entry or None
 
-    def without_orders(self, state: GameState, player: str) -> str:
+    def words_for(self, state: GameState, player: str) -> Words:
         plane = _aircraft(state, player)
-        if plane is not None and plane.state is AircraftState.LANDED:
-            return "  (none yet: without orders your aircraft stays landed, L2a, N1)"
-        return self.words.none_yet
+        landed = plane is not None and plane.state is AircraftState.LANDED
+        return LANDED_WORDS if landed else WORDS
 
     def player_brief(self, state: GameState, player: str) -> str:
         plane = _aircraft(state, player)
