@@ -94,6 +94,8 @@ class MailConfig:
 @dataclass(frozen=True)
 class LimitsConfig:
     max_message_bytes: int = 1_000_000
+    press_chars: int = 6000  # characters in one press message
+    press_per_day: int = 40  # press messages one player may send a game in 24 hours
 
 
 @dataclass(frozen=True)
@@ -121,7 +123,8 @@ _CHOICES = {
     ("mail", "mode"): ("maildir", "imap"),
     ("mail", "smtp", "security"): ("none", "starttls", "tls"),
 }
-_POSITIVE = {"max_message_bytes", "idle_renew_seconds", "poll_seconds", "timeout"}
+_POSITIVE = {"max_message_bytes", "idle_renew_seconds", "poll_seconds", "timeout",
+             "press_chars", "press_per_day"}
 
 
 def read_password(env: str, file: Path | str | None, where: str = "") -> str:

@@ -6,7 +6,9 @@
 - ``stored_report(game, turn)``: the same for a turn played earlier, read
   from its files;
 - ``write_archive(game, out_dir)``: ``index.html`` and one page per played
-  turn, each with the pictures the game's ruleset draws of it.
+  turn, each with the pictures the game's ruleset draws of it, and the press
+  sent to everyone during that turn (private press stays in the game folder,
+  for the game master).
 
 This layer reads the store and writes files; the renderers it calls
 (``pbmref.reports``) take plain data only.
@@ -21,12 +23,18 @@ from typing import Any
 
 from pbmref.base.files import replace_file
 from pbmref.base.times import moment
-from pbmref.reports.html import TurnLink, render_index, render_turn_page, turn_page_name
+from pbmref.reports.html import (
+    PressItem,
+    TurnLink,
+    render_index,
+    render_turn_page,
+    turn_page_name,
+)
 from pbmref.reports.model import TurnReport
 from pbmref.rulesets import Outcome
 from pbmref.store import Game, GameFileError, GameSettings
 
-__all__ = ["report_of", "stored_report", "summary", "write_archive"]
+__all__ = ["broadcast_press", "report_of", "stored_report", "summary", "write_archive"]
 
 
 def report_of(game: Game, turn: int, position_before: dict[str, Any], outcome: Outcome,
@@ -110,6 +118,19 @@ def _board_news(events: list[dict[str, Any]]) -> list[str]:
     return parts
 
 
+def broadcast_press(game: Game, turn: int) -> list[PressItem]:
+    """The press sent to everyone while ``turn`` was open, as the receivers read
+    it (``Press from France to all``, or ``Anonymous press to all``)."""
+    names = {pid: p.name for pid, p in game.settings.players.items()}
+    labels = {c.player: c.label for c in game.ruleset.correspondents(game.open.state, names)}
+    out: list[PressItem] = []
+    for record in game.press.of_turn(turn):
+        sender = labels.get(record.sender, names.get(record.sender) or record.sender)
+        head = "Anonymous press to all" if record.grey else f"Press from {sender} to all"
+        out.append((f"{head} ({record.label})", record.text))
+    return out
+
+
 def write_archive(game: Game, out_dir: Path) -> list[Path]:
     """Write ``index.html`` and one ``turn-NNN.html`` per adjudicated turn."""
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -130,7 +151,8 @@ def write_archive(game: Game, out_dir: Path) -> list[Path]:
             prev_href=turn_page_name(played[i - 1]) if before else None,
             next_href=turn_page_name(played[i + 1]) if after else None,
             prev_label=labels[i - 1] if before else None,
-            next_label=labels[i + 1] if after else None)
+            next_label=labels[i + 1] if after else None,
+            press=broadcast_press(game, turn))
         path = out_dir / turn_page_name(turn)
         replace_file(path, page)
         written.append(path)
@@ -140,7 +162,8 @@ def write_archive(game: Game, out_dir: Path) -> list[Path]:
         game.settings.status
     index = render_index(game.id, game.settings.title, links, ruleset=game.settings.ruleset,
                          map_svg=ruleset.render_position_svg(game.position, names),
-                         status_line=status)
+                         status_line=status,
+                         press=broadcast_press(game, game.turn))
     path = out_dir / "index.html"
     replace_file(path, index)
     written.append(path)

@@ -23,7 +23,7 @@ from pbmref.cli.common import add_config, config_of, games_dir
 from pbmref.config import Config
 from pbmref.referee import mail_reports
 from pbmref.referee.welcome import mail_welcome
-from pbmref.rulesets import RULESETS
+from pbmref.rulesets import PRESS_LEVELS, RULESETS
 from pbmref.store import GameStore, StoreError
 
 __all__ = ["register", "wants_welcome", "welcome_flag"]
@@ -141,7 +141,7 @@ def handle_new_game(args: argparse.Namespace) -> int:
         reminder_hours=(args.reminder_hours if args.reminder_hours is not None
                         else cfg.deadlines.reminder_hours),
         early_adjudication=not args.no_early and cfg.deadlines.early_adjudication,
-        anonymous=args.anonymous,
+        anonymous=args.anonymous, press=args.press,
         passwords=not args.no_passwords, observers=args.observer or [],
         computer_sides=args.computer_sides, seed=args.seed,
     )
@@ -155,8 +155,8 @@ def handle_new_game(args: argparse.Namespace) -> int:
         print(f"  the computer plays {', '.join(result.computer_sides)} "
               "(replace-player gives a place to a person)")
     if result.unplayed:
-        print(f"  warning: nobody plays {', '.join(result.unplayed)}; their units hold "
-              "(civil disorder, DD3); --computer-powers gives them to the computer")
+        print(f"  warning: {result.unplayed_note}")
+    print(f"  press: {game.press_level}")
     if result.passwords:
         print("passwords (shown once; only their hashes are stored):")
         for pid, pw in result.passwords.items():
@@ -340,6 +340,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--no-early", action="store_true",
                    help="never adjudicate before the deadline")
     p.add_argument("--anonymous", action="store_true")
+    p.add_argument("--press", choices=PRESS_LEVELS,
+                   help="press the referee relays between players: none, white (the sender "
+                        "named), grey (PRESS GREY may hide the sender) or broadcast (to all "
+                        "only); default: white in Diplomacy, none in the air games")
     p.add_argument("--no-passwords", action="store_true")
     p.add_argument("--observer", action="append", metavar="ADDRESS")
     p.add_argument("--seed", type=int)

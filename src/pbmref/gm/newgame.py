@@ -29,6 +29,7 @@ class NewGame:
     placement: str  # how the opening was set up, in words
     unplayed: tuple[str, ...] = ()  # sides nobody plays (Diplomacy powers)
     computer_sides: tuple[str, ...] = ()  # sides given to computer players
+    unplayed_note: str = ""  # what happens to them, for the game master
 
 
 def new_game(
@@ -53,6 +54,7 @@ def new_game(
     reminder_hours: float = 12,
     early_adjudication: bool = True,
     anonymous: bool = False,
+    press: str | None = None,
     passwords: bool = True,
     observers: Sequence[str] = (),
     computer_sides: bool = False,
@@ -63,7 +65,10 @@ def new_game(
 
     ``computer_sides``: every side nobody plays (a Diplomacy power) gets a
     computer player (``Ruleset.computer_player``); otherwise such sides stay
-    out of play (a Diplomacy power in civil disorder, DD3)."""
+    out of play (a Diplomacy power in civil disorder, DD3).
+
+    ``press`` (none, white, grey, broadcast) is what press the referee relays;
+    by default the ruleset's (white in Diplomacy, none in the air games)."""
     check_id(game_id)
     if not players:
         raise ValueError("a game needs at least one player")
@@ -106,6 +111,7 @@ def new_game(
         "reminder_hours": reminder_hours,
         "early_adjudication": early_adjudication,
         "anonymous": anonymous,
+        "press": press or rules.default_press,
         "scenario": opening.scenario,
         "players": player_data,
         "observers": list(observers),
@@ -113,5 +119,7 @@ def new_game(
     game = store.create(game_id, settings, opening.position, header=(
         f"Game {game_id}: settings and players. The game master edits this file;\n"
         "run `pbmref check " + game_id + "` after every edit."))
+    unplayed = tuple(rules.unplayed(opening.position))
     return NewGame(game=game, passwords=pw, placement=opening.placement,
-                   unplayed=tuple(rules.unplayed(opening.position)), computer_sides=given)
+                   unplayed=unplayed, computer_sides=given,
+                   unplayed_note=rules.unplayed_note(unplayed) if unplayed else "")

@@ -15,7 +15,7 @@ from datetime import datetime
 
 from pbmref.archive import report_of
 from pbmref.reports.model import TurnReport
-from pbmref.rulesets import Outcome
+from pbmref.rulesets import Outcome, Votes
 from pbmref.store import (
     Game,
     GameSettings,
@@ -46,15 +46,20 @@ class PlayedTurn:
 
 def play(game: Game, view: TurnView, in_force: Mapping[str, OrdersFile], *, seed: int,
          next_deadline: datetime | None, replay: Sequence[int] | None = None,
-         settings: GameSettings | None = None) -> PlayedTurn:
+         settings: GameSettings | None = None,
+         votes: Votes | None = None) -> PlayedTurn:
     """Play one turn. Orders of players who are not active (kicked, removed) are
-    left out; a game that ends has no next deadline. ``settings`` are the game's
-    as they were in that turn (a re-run; default: as they are now)."""
+    left out; the standing ``votes`` may end the game in a draw or a concession
+    (``Ruleset.settle_votes``); a game that ends has no next deadline.
+    ``settings`` are the game's as they were in that turn (a re-run; default: as
+    they are now)."""
     settings = settings or game.settings
     players = settings.players
     usable = {p: f for p, f in in_force.items() if p in players and players[p].active}
     orders = {p: dict(f.entry or {}) for p, f in usable.items()}
     outcome = game.ruleset.adjudicate(view.position, orders, seed, replay)
+    if votes is not None:
+        outcome = game.ruleset.settle_votes(view.position, outcome, votes)
     if outcome.game_over:
         next_deadline = None
     report = report_of(game, view.turn, dict(view.position), outcome, orders, next_deadline,
@@ -85,7 +90,8 @@ def adjudicate(store: GameStore, game_id: str, now: datetime, *,
         s = game.settings
         played = play(game, game.open, game.book.in_force(),
                       seed=derive_turn_seed(s.seed, game.turn),
-                      next_deadline=next_deadline_after(s.deadline, s.turn_length, now, s.zone))
+                      next_deadline=next_deadline_after(s.deadline, s.turn_length, now, s.zone),
+                      votes=game.votes.votes(p.id for p in s.humans()))
         return game.history.record(
             played.outcome, seed=played.seed, orders_used=played.orders_used,
             report_text=played.report_text, next_deadline=played.next_deadline,

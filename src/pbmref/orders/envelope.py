@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
@@ -39,6 +39,7 @@ from pbmref.orders.errors import (
     raise_all,
 )
 from pbmref.orders.lines import clean_line, grammar_text
+from pbmref.orders.press import PressBlock, take_press
 
 __all__ = [
     "COMMANDS",
@@ -52,7 +53,8 @@ __all__ = [
     "scan_order_mail",
 ]
 
-COMMANDS = ("HELP", "ORDERS", "STATUS", "MAP", "HISTORY", "CLEAR")
+COMMANDS = ("HELP", "ORDERS", "STATUS", "MAP", "HISTORY", "CLEAR", "PLAN",
+            "DRAW", "NODRAW", "CONCEDE", "NOCONCEDE", "WAIT", "NOWAIT")
 _ENVELOPE_WORDS = {"GAME", "PASSWORD", "PASSWD", "PW", "TURN", "PHASE", "PILOT", "PLAYER",
                    *COMMANDS}
 _END_WORDS = {"END", "SIGNOFF", "SIGN-OFF", "ENDORDERS", "END-ORDERS"}
@@ -94,21 +96,30 @@ _SKIP = re.compile(
 
 @dataclass(frozen=True, slots=True)
 class Command:
-    """A command of the mail: HELP, HELP <rule>, ORDERS, STATUS, MAP, HISTORY n, CLEAR.
+    """A command of the mail: HELP, HELP <rule>, ORDERS, STATUS, MAP, HISTORY n, CLEAR,
+    PLAN, and the votes DRAW, NODRAW, CONCEDE TO ENG, NOCONCEDE, WAIT, NOWAIT.
 
-    ``arg`` is HISTORY's turn number; ``rule`` the rule HELP asks for (``M3``)."""
+    ``arg`` is HISTORY's turn number; ``rule`` the rule HELP asks for (``M3``);
+    ``target`` CONCEDE's side as written (upper-cased), at ``column`` of ``line``."""
 
     name: str
     arg: int | None = None
     line_no: int | None = None
     rule: str | None = None
+    target: str | None = None
+    line: str | None = None
+    column: int | None = None
 
     def format(self) -> str:
         """The command as a player writes it.
 
         >>> Command("HELP", rule="M3").format(), Command("HISTORY", 5).format()
         ('HELP M3', 'HISTORY 5')
+        >>> Command("CONCEDE", target="ENG").format()
+        'CONCEDE TO ENG'
         """
+        if self.target is not None:
+            return f"{self.name} TO {self.target}"
         if self.rule is not None:
             return f"{self.name} {self.rule}"
         return self.name if self.arg is None else f"{self.name} {self.arg}"
@@ -122,6 +133,7 @@ class OrderMail:
     ``game_note`` is set when Subject and body name different games (the body
     wins). ``body`` holds ``(line_no, text)`` for each body line, numbered as
     in the mail. ``turn`` is ``TURN n``; ``phase`` is Diplomacy's ``PHASE``.
+    ``press`` holds the mail's press blocks (``pbmref.orders.press``), never orders.
     """
 
     subject: str = ""
@@ -141,6 +153,7 @@ class OrderMail:
     turn_column: int | None = None
     # (line_no, keyword) of every envelope line, read or not: GAME, PASSWORD ...
     keyword_lines: tuple[tuple[int, str], ...] = ()
+    press: tuple[PressBlock, ...] = ()
 
     @property
     def has_orders(self) -> bool:
@@ -172,6 +185,10 @@ class OrderMail:
             out.append(f"Pilot: {self.pilot}")
         if self.commands:
             out.append("Commands: " + ", ".join(c.format() for c in self.commands))
+        for block in self.press:
+            grey = "anonymous " if block.grey else ""
+            out.append(f"Press: {grey}to {', '.join(block.receivers) or '?'} "
+                       f"({len(block.text)} characters)")
         return out
 
 
@@ -200,6 +217,9 @@ class _EnvelopeTransformer(Transformer[Token, Any]):
     def help_rule(self, c: list[Token]) -> tuple[str, Token, Token]:
         return self._value("HELP", c)
 
+    def concede(self, c: list[Token]) -> tuple[str, Token, Token]:
+        return ("CONCEDE", c[0], c[-1])  # CONCEDE [TO] ENG
+
     def command(self, c: list[Token]) -> tuple[str, Token, None]:
         return ("COMMAND", c[0], None)
 
@@ -220,6 +240,8 @@ _KEYWORD_HELP = {
     "PHASE": ("PHASE needs a phase name", "a phase like S1901M, F1901R or W1901A"),
     "PILOT": ("PILOT needs the pilot's name", "the pilot's name, e.g. PILOT baron"),
     "HISTORY": ("HISTORY needs a turn number", "a turn number, e.g. HISTORY 5"),
+    "CONCEDE": ("CONCEDE needs the power you concede to", "a power, e.g. CONCEDE TO ENG"),
+    "TO": ("CONCEDE needs the power you concede to", "a power, e.g. CONCEDE TO ENG"),
 }
 
 
@@ -291,9 +313,27 @@ def scan_order_mail(subject: str, text: str, *, known_games: Iterable[str] | Non
         text = "" if text is None else str(text)
     if not isinstance(subject, str):
         subject = "" if subject is None else str(subject)
-    scan = _Scan(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"))
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    # Press blocks first: their lines are messages, never orders; their own
+    # mistakes are the referee's to answer (after the password).
+    lines, press = take_press(lines, ends_mail=_ends_mail, starts_quote=_starts_quote,
+                              skips=lambda line: bool(_SKIP.match(clean_line(line).strip())))
+    scan = _Scan(lines)
     scan.run()
-    return scan.mail(subject, known_games), scan.errors
+    return replace(scan.mail(subject, known_games), press=tuple(press)), scan.errors
+
+
+def _ends_mail(raw: str) -> bool:
+    """Whether a line ends the mail: a signature, a forwarded block, END."""
+    line = raw.rstrip("\r\n").replace("\u00a0", " ")
+    cleaned = clean_line(raw)
+    return bool(_STOP.match(line)) or line.strip() == "--" or (
+        _first_word(cleaned) in _END_WORDS and len(cleaned.split()) == 1)
+
+
+def _starts_quote(raw: str) -> bool:
+    """Whether a line is the attribution above a quoted reply ("On ... wrote:")."""
+    return bool(_ATTRIBUTION.match(raw.strip()))
 
 
 def _quote_lines(lines: list[str], line_no: int) -> int:
@@ -388,8 +428,11 @@ class _Scan:
         if kind == "HISTORY":
             self.commands.append(Command("HISTORY", int(value), line_no))
             return
-        if kind == "HELP":
-            self.commands.append(Command("HELP", None, line_no, rule=value.upper()))
+        if kind in ("HELP", "CONCEDE"):
+            self.commands.append(Command(kind, None, line_no, rule=value.upper())
+                                 if kind == "HELP" else
+                                 Command(kind, None, line_no, target=value.upper(), line=raw,
+                                         column=value_tok.column))
             return
         if kind == "PASSWORD":
             start = (value_tok.column or 1) - 1
@@ -478,8 +521,8 @@ def _envelope_error(exc: UnexpectedInput, line: str) -> OrderMailError:
         f"I cannot read {word or 'this'} here", rule="ENVELOPE",
         column=column if isinstance(column, int) and column > 0 else None,
         width=max(1, len(word)),
-        expected="GAME, PASSWORD, TURN, PILOT, HELP, HELP <rule>, ORDERS, STATUS, MAP, "
-                 "HISTORY n or CLEAR",
+        expected="GAME, PASSWORD, TURN, PILOT, HELP, HELP <rule>, ORDERS, PLAN, STATUS, "
+                 "MAP, HISTORY n or CLEAR",
         hint="put each order on a line of its own")
 
 

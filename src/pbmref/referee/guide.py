@@ -53,7 +53,17 @@ def help_text(game: Game, player: str | None) -> str:
         lines += ["", "Put your own password where it says <your password>."]
     if "ORDERS" in example:
         lines += ["", "You have nothing to order now; ORDERS shows what is in force."]
+    lines += ["", _PRESS[game.press_level]]
     return "\n".join(lines) + "\n\n" + words.help
+
+
+# What this game's press setting means, for its HELP (issue 18).
+_PRESS = {
+    "none": "Press: this game relays no press between players.",
+    "white": "Press: relayed with your name (PRESS TO ..., or PRESS TO ALL).",
+    "grey": "Press: relayed with your name, or without it as PRESS GREY TO ...",
+    "broadcast": "Press: to everyone only (PRESS TO ALL), with your name.",
+}
 
 
 def rule_reply(number: str) -> str:

@@ -54,6 +54,7 @@ from pbmref.orders.errors import (
 )
 from pbmref.orders.render import ignored_note, render_error_list, render_errors
 from pbmref.referee import guide, replies
+from pbmref.referee.press import PressDesk, not_sent
 from pbmref.referee.state import RefereeState
 from pbmref.reports.status import render_status
 from pbmref.store import Game, GameFileError, GameStore, StoreError, check_id
@@ -167,7 +168,8 @@ class Letter:
     """One order mail for one game, as it is being answered: the mail, its
     envelope, the game it names, and (once known) the player, the registered
     address the reply goes to, notes for the reply, the commands' answers and
-    the pictures the reply carries (MAP's board)."""
+    the pictures the reply carries (MAP's board).
+    ``press_done``: its press was relayed (a reply without it says it was not)."""
 
     mail: IncomingMail
     raw: bytes
@@ -180,6 +182,7 @@ class Letter:
     sections: list[str] = field(default_factory=list)
     twins: tuple[Twin, ...] = ()
     attachments: list[Attachment] = field(default_factory=list)
+    press_done: bool = False
 
 
 def _twins(entry: InEntry, pending: list[InEntry]) -> tuple[Twin, ...]:
@@ -242,13 +245,15 @@ def _addresses(game: Game) -> dict[str, tuple[str, ...]]:
 
 
 def _status(game: Game, turn: replies.TurnName) -> str:
-    """The answer to STATUS: the open turn, its deadline, who has orders in."""
+    """The answer to STATUS: the open turn, its deadline, who has orders in and
+    who asks the referee to wait (never the orders or the votes)."""
     s = game.settings
     return render_status(
         game_id=game.id, title=s.title, turn=turn.title(), deadline=s.deadline,
         timezone=s.timezone, players={pid: p.name or pid for pid, p in s.players.items()},
         sent=list(game.book.in_force()), inactive=[p for p, q in s.players.items()
-                                                   if not q.active], status=s.status)
+                                                   if not q.active], status=s.status,
+        waits=game.votes.waiting(game.turn))
 
 
 
@@ -539,7 +544,10 @@ class Referee:
 
     def _answer(self, letter: Letter, body: str, summary: str,
                 changed: bool = False) -> HandledMail:
-        """The one reply to an identified player's mail."""
+        """The one reply to an identified player's mail (saying so when the mail's
+        press was not relayed)."""
+        if letter.envelope.press and not letter.press_done:
+            body = f"{body.rstrip()}\n\n{not_sent(len(letter.envelope.press))}"
         return HandledMail([self._reply(letter.mail, letter.to, body, letter.attachments)],
                            summary, letter.game.id, changed)
 
@@ -645,11 +653,14 @@ class Referee:
                 return _shown(game, letter.player, turn, game.book.entry_of(letter.player),
                               deadline_text)
 
+            desk = PressDesk(self, letter)
             if game.settings.status != "open":
                 until = paused_until(game)
                 resumes = (replies.when(until, game.settings.timezone)
                            if until is not None and until > self.clock() else None)
+                # Press goes in any phase, also while paused; after the end, to all only.
                 body = [replies.game_closed(gid, game.settings.status, resumes),
+                        *(self._press_alone(desk) if desk.only_press() else []),
                         *letter.sections]
                 if game.settings.status == "paused":
                     # Conformance (orders.md, Reading rules): the reply shows the
@@ -670,7 +681,15 @@ class Referee:
             late = self._late(letter, read, turn, deadline_text)
             if late is not None:
                 return self._answer(letter, "\n\n".join([late[0], in_force()]), late[1])
-            return self._orders_and_commands(letter, turn, deadline_text, read)
+            return self._orders_and_commands(letter, turn, deadline_text, read, desk)
+
+    @staticmethod
+    def _press_alone(desk: PressDesk) -> list[str]:
+        """A mail of press only: relayed, or its mistakes answered."""
+        error = gather(desk.problems())
+        if error is not None:
+            return [render_error_list(error)]
+        return desk.deliver()
 
     def _late(self, letter: Letter, read: BodyRead, turn: replies.TurnName,
               deadline_text: str) -> tuple[str, str] | None:
@@ -715,7 +734,8 @@ class Referee:
                                     later=bool(later))]
 
     def _orders_and_commands(self, letter: Letter, turn: replies.TurnName,
-                             deadline_text: str, read: BodyRead) -> HandledMail:
+                             deadline_text: str, read: BodyRead,
+                             desk: PressDesk) -> HandledMail:
         game, envelope, player = letter.game, letter.envelope, letter.player
         gid = game.id
         current = game.book.entry_of(player)
@@ -723,10 +743,14 @@ class Referee:
         summary = "commands answered"
         clear = envelope.command("CLEAR") is not None
         head = ""
-        error = read.error
+        # The mail's press and votes are checked with its orders: a mistake in
+        # any refuses the whole mail, and one reply lists them all.
+        error = gather((*read.errors, *desk.problems()), read.ignored)
         if error is not None:
-            game.book.reject(player, raw=self._raw_text(letter), message_id=letter.mail.message_id,
-                             received_at=letter.arrived, error=str(error))
+            if read.entry is not None or read.errors:  # a refused order mail is kept
+                game.book.reject(player, raw=self._raw_text(letter),
+                                 message_id=letter.mail.message_id,
+                                 received_at=letter.arrived, error=str(error))
             head = replies.orders_rejected(gid, turn, render_error_list(error), current,
                                            deadline_text, self._twin_notes(letter))
             summary = "rejected: " + "; ".join(e.summary() for e in error.errors)[:300]
@@ -734,17 +758,20 @@ class Referee:
             # Conformance (orders.md, Reading rules: CLEAR takes back all): CLEAR beside
             # new orders withdraws the earlier ones first; the new ones stand.
             current = game.ruleset.merge_orders(None if clear else current, read.entry)
+            preview = game.ruleset.preview(game.open.state, player, current)  # before saving
             game.book.save(player, current, raw=self._raw_text(letter),
                            message_id=letter.mail.message_id, received_at=letter.arrived,
                            checked=True)
             changed, summary = True, "orders accepted"
-            head = self._accepted(letter, turn, current, deadline_text, read)
+            head = self._accepted(letter, turn, current, deadline_text, read, preview)
         elif clear:
             game.book.clear(player, raw=self._raw_text(letter),
                             message_id=letter.mail.message_id, received_at=letter.arrived)
             current = None
             changed, summary = True, "orders withdrawn"
             head = replies.orders_cleared(gid, turn, deadline_text)
+        if error is None:
+            letter.sections[:0] = desk.deliver()
         sections = self._command_sections(letter, turn, current, deadline_text)
         if read.ignored and error is None and read.entry is None:
             sections.append(ignored_note(read.ignored))
@@ -752,7 +779,7 @@ class Referee:
             sections.append(_shown(game, player, turn, current, deadline_text))
             sections.append("Your mail held no orders or commands; send HELP to see how "
                             "to write them.")
-        elif not head and envelope.command("ORDERS") is None:
+        elif not head and envelope.command("ORDERS") is None and envelope.command("PLAN") is None:
             # Conformance (orders.md, Reading rules): every reply shows the sender's
             # complete orders in force and the deadline, also one to HELP, MAP,
             # STATUS or HISTORY alone.
@@ -765,10 +792,10 @@ class Referee:
         return hide_password(letter.raw.decode("utf-8", errors="replace"), letter.envelope)
 
     def _accepted(self, letter: Letter, turn: replies.TurnName, entry: dict[str, Any],
-                  deadline_text: str, read: BodyRead) -> str:
-        """The acceptance: the orders in force, what was left out of the mail, and
-        whether the turn is being adjudicated now (early adjudication, or a mail
-        taken in at the deadline)."""
+                  deadline_text: str, read: BodyRead, preview: list[str]) -> str:
+        """The acceptance: the orders in force with their ``preview`` (issue 22),
+        what was left out of the mail, and whether the turn is being adjudicated
+        now (early adjudication, or a mail taken in at the deadline)."""
         notes = list(letter.notes)
         if read.ignored:
             notes.append(ignored_note(read.ignored))
@@ -780,11 +807,11 @@ class Referee:
             passed = schedule.deadline is not None and schedule.deadline <= now
             adjudicating = replies.adjudicating_now(turn, deadline_passed=passed)
         return replies.orders_accepted(letter.game.id, turn, entry, deadline_text, notes,
-                                       adjudicating=adjudicating)
+                                       preview, adjudicating=adjudicating)
 
     def _command_sections(self, letter: Letter, turn: replies.TurnName,
                           current: dict[str, Any] | None, deadline_text: str) -> list[str]:
-        """HELP and HISTORY answered already, then ORDERS, STATUS and MAP."""
+        """HELP and HISTORY answered already, then ORDERS, PLAN, STATUS and MAP."""
         game, player = letter.game, letter.player
         sections = letter.sections
         names = {pid: p.name for pid, p in game.settings.players.items() if p.name}
@@ -793,6 +820,11 @@ class Referee:
                 sections.append(_shown(game, player, turn, current, deadline_text))
             elif command.name == "STATUS":
                 sections.append(_status(game, turn))
+            elif command.name == "PLAN":
+                sections.append(replies.orders_planned(
+                    game.id, turn, current, deadline_text,
+                    game.ruleset.preview(game.open.state, player, current),
+                    none_yet=game.ruleset.without_orders(game.open.state, player)))
             elif command.name == "MAP":
                 sections.append(game.ruleset.map_reply(game.position, names,
                                                        game.settings.title))

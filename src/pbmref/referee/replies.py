@@ -88,16 +88,20 @@ def format_entry(entry: Mapping[str, Any]) -> list[str]:
 
 
 def orders_accepted(game: str, turn: TurnName, entry: Mapping[str, Any] | None,
-                    deadline: str, notes: Sequence[str] = (), *,
-                    adjudicating: str = "") -> str:
-    """``adjudicating``: why the turn is being adjudicated now (``adjudicating_now``),
-    which takes the place of "you may send new orders until then"."""
+                    deadline: str, notes: Sequence[str] = (),
+                    preview: Sequence[str] = (), *, adjudicating: str = "") -> str:
+    """The acceptance: the orders in force and under them their ``preview`` (the
+    ruleset's path and warnings, issue 22). ``adjudicating``: why the turn is
+    being adjudicated now (``adjudicating_now``), which takes the place of "you
+    may send new orders until then"."""
     out = [f"Game {game}, {turn}: your orders are accepted.", ""]
     out += list(notes)
     if notes:
         out.append("")
     out.append("Your orders in force now:")
     out += ["  " + line for line in format_entry(entry or {})] or ["  (none)"]
+    if preview:
+        out += ["", *preview]
     out += ["", f"Deadline: {deadline}"]
     out += [adjudicating] if adjudicating else list(turn.words.accepted)
     return "\n".join(out)
@@ -110,6 +114,22 @@ def adjudicating_now(turn: TurnName, *, deadline_passed: bool) -> str:
            else "Every player's orders are in")
     return (f"{why}: {turn} is being adjudicated now, and its report\n"
             "follows by mail.")
+
+
+def orders_planned(game: str, turn: TurnName, entry: Mapping[str, Any] | None,
+                   deadline: str, preview: Sequence[str], *,
+                   none_yet: str | None = None) -> str:
+    """The answer to PLAN: the orders in force, previewed again (``none_yet``:
+    as for ``orders_shown``)."""
+    out = [f"Game {game}, {turn}: your orders in force, previewed (PLAN)."]
+    if entry:
+        out += ["  " + line for line in format_entry(entry)]
+    else:
+        out.append(none_yet if none_yet is not None else turn.words.none_yet)
+    if preview:
+        out += ["", *preview]
+    out += ["", f"Deadline: {deadline}"]
+    return "\n".join(out)
 
 
 def orders_rejected(game: str, turn: TurnName, errors_text: str,

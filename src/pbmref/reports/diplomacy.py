@@ -215,6 +215,8 @@ def _events_section(report: TurnReport, names: Mapping[str, str]) -> list[str]:
             out.append(f"{power} removes {e.get('unit')}: {e.get('reason', '')}{rule}.")
         elif kind == "winner":
             pass  # in the header and the centre table
+        elif kind in ("draw", "conceded"):
+            out.append(_vote_text(e))
         elif kind != "order":
             out.append(" ".join(f"{k}={v}" for k, v in e.items()))
     if not out:
@@ -304,6 +306,35 @@ def _deadline(report: TurnReport) -> str:
     return format_deadline(report.next_deadline, report.timezone)
 
 
+def _vote_text(e: Mapping[str, Any]) -> str:
+    """A draw or a concession decided at the adjudication; never who voted how."""
+    names = _power_names()
+    if e.get("kind") == "conceded":
+        return (f"Every other surviving power conceded the game to "
+                f"{names.get(str(e.get('power')), e.get('power'))}.")
+    if e.get("outcome") == "passed":
+        shared = ", ".join(names.get(str(p), str(p)) for p in e.get("powers") or [])
+        return f"The draw passed: the game ends in a draw shared by {shared}."
+    return "A draw was proposed; it did not pass."
+
+
+def _ending(report: TurnReport, names: Mapping[str, str]) -> tuple[str, str] | None:
+    """The header and closing lines of a game ended by a draw or a concession."""
+    for e in report.events:
+        if e.get("kind") == "draw" and e.get("outcome") == "passed":
+            shared = ", ".join(_power_names().get(str(p), str(p)) for p in e.get("powers")
+                               or [])
+            return (f"GAME OVER. The draw passed: shared by {shared}.",
+                    f"The game ends in a draw shared by {shared}. Thank you for playing.")
+        if e.get("kind") == "conceded":
+            power = str(e.get("power"))
+            label = _power_label(power, report.position_after, names)
+            return (f"GAME OVER. {label} wins: every other surviving power conceded.",
+                    f"The game is over: {_power_names().get(power, power)} wins by "
+                    "concession. Thank you for playing.")
+    return None
+
+
 def render_diplomacy_report(report: TurnReport) -> str:
     """The report of one adjudicated Diplomacy phase, every line at most 70 columns."""
     from pbmref.rules.diplomacy import POWERS
@@ -322,7 +353,10 @@ def render_diplomacy_report(report: TurnReport) -> str:
         lines += wrap(title, "  ") + [f"  {tag}"]
     lines += wrap(f"{variant} - report of {phase} ({phase_words(phase)})", "  ", "    ")
     winner = str(after.get("winner") or "") or (report.winners[0] if report.winners else "")
-    if report.game_over or winner:
+    ending = _ending(report, names)
+    if ending is not None:
+        lines += wrap(ending[0], "  ", "    ")
+    elif report.game_over or winner:
         lines += wrap(f"GAME OVER. {_power_label(winner, after, names)} wins "
                       f"({'DD14' if _dirigible(report.position_before) else 'DD4'}).", "  ", "    ")
     else:
@@ -339,7 +373,9 @@ def render_diplomacy_report(report: TurnReport) -> str:
     lines += _retreat_section(after)
     lines += _centre_table(after, names)
     lines += ["", RULE]
-    if report.game_over or winner:
+    if ending is not None:
+        lines += wrap(ending[1], "  ", "  ")
+    elif report.game_over or winner:
         held = counts.get(winner, (0, 0, 0))[1]
         lines += wrap(f"The game is over: {_power_names().get(winner, winner)} holds "
                       f"{held} supply centres. Thank you for playing.", "  ", "  ")

@@ -3,7 +3,9 @@
 ``index.html`` lists every adjudicated turn (and shows the board as it is
 now); ``turn-NNN.html`` shows one turn: its pictures (the map after it; a
 Diplomacy phase's orders and the board after it), each with its caption, and
-the report text players received, with links to the previous and next turn. Every page is a
+the report text players received, with links to the previous and next turn. Press sent to
+everyone (broadcasts) is shown with the turn it was sent in; private press
+never reaches a page. Every page is a
 single file with its style inline and no outside resources, so the folder
 works from a USB stick. These renderers take plain data (the report, the
 map already drawn by the game's ruleset); ``pbmref.archive`` reads a game
@@ -47,7 +49,14 @@ pre { background: #fffdf6; border: 1px solid #c9bf9f; padding: 0.8em; margin: 0;
 table { border-collapse: collapse; margin: 1em 1.2em; background: #fffdf6; }
 td, th { border: 1px solid #c9bf9f; padding: 0.35em 0.8em; text-align: left; }
 footer { padding: 1em 1.2em; font-size: 0.85em; color: #6b6455; }
+.press { padding: 0 1.2em 1em; max-width: 60em; }
+.press h2 { font-size: 1.15em; }
+.press h3 { font-size: 1em; margin: 0.8em 0 0.3em; }
+.press pre { white-space: pre-wrap; }
 """
+
+# One press message as a page shows it: its headline and its text.
+PressItem = tuple[str, str]
 
 
 def turn_page_name(turn: int) -> str:
@@ -79,16 +88,26 @@ def _figure(picture: Picture) -> str:
             f"<figcaption>{escape(picture.caption)}</figcaption></figure>")
 
 
+def _press(items: Sequence[PressItem], heading: str) -> str:
+    if not items:
+        return ""
+    articles = "\n".join(f"<article><h3>{escape(head)}</h3><pre>{escape(text)}</pre></article>"
+                         for head, text in items)
+    return f'<section class="press" id="press"><h2>{escape(heading)}</h2>\n{articles}</section>'
+
+
 def render_turn_page(report: TurnReport, report_text: str, *, label: str,
                      pictures: Sequence[Picture] = (), prev_href: str | None = None,
                      next_href: str | None = None,
                      index_href: str | None = "index.html",
-                     prev_label: str | None = None, next_label: str | None = None) -> str:
+                     prev_label: str | None = None, next_label: str | None = None,
+                     press: Sequence[PressItem] = ()) -> str:
     """One turn's archive page: its pictures (the ruleset's, each with its
     caption; two or more each take a whole row, as large as the board is
     drawn), the report text and links to its neighbours; ``label`` names the
     turn (``turn 7``, ``S1901M``), ``prev_label`` and ``next_label`` its
-    neighbours (default ``turn 6``, ``turn 8``)."""
+    neighbours (default ``turn 6``, ``turn 8``); ``press`` the broadcasts sent
+    during the turn."""
     title = report.title or report.game_id
     heading = f"{title}: {label}"
     map_html = "\n".join(_figure(p) for p in pictures)
@@ -104,7 +123,7 @@ def render_turn_page(report: TurnReport, report_text: str, *, label: str,
         f"<header><h1>{escape(heading)}</h1><p>game {escape(report.game_id)} &middot; "
         f"{escape(report.ruleset)} &middot; {escape(sub)}</p></header>\n{nav}\n"
         f"<main{layout}>\n{map_html}\n<section class=\"report\"><pre>{escape(text)}</pre>"
-        f"</section>\n</main>\n{nav}"
+        f"</section>\n</main>\n{_press(press, f'Press to everyone during {label}')}{nav}"
     )
     return _page(heading, body)
 
@@ -119,8 +138,9 @@ class TurnLink:
 
 def render_index(game_id: str, title: str, turns: Sequence[TurnLink], *,
                  ruleset: str = "tweedekker", map_svg: str | None = None,
-                 status_line: str = "") -> str:
-    """The game's archive index: every turn, and the board as it is now (``map_svg``)."""
+                 status_line: str = "", press: Sequence[PressItem] = ()) -> str:
+    """The game's archive index: every turn, the board as it is now (``map_svg``)
+    and the broadcast ``press`` of the open turn."""
     heading = title or game_id
     rows = "\n".join(
         f'<tr><td><a href="{escape(t.href)}">{escape(t.label or f"Turn {t.turn}")}</a></td>'
@@ -130,5 +150,5 @@ def render_index(game_id: str, title: str, turns: Sequence[TurnLink], *,
     now = f'<main><section class="map">\n{map_svg}</section></main>' if map_svg else ""
     body = (f"<header><h1>{escape(heading)}</h1><p>game {escape(game_id)} &middot; "
             f"{escape(ruleset)}{' &middot; ' + escape(status_line) if status_line else ''}"
-            f"</p></header>\n{table}\n{now}")
+            f"</p></header>\n{table}\n{now}{_press(press, 'Press to everyone since the last report')}")
     return _page(f"{heading}: archive", body)

@@ -3,8 +3,8 @@
 ``MAP`` answers with the sky as it stands at the start of the open turn:
 the character map, its key, the aircraft table, the zeppelin, wind and
 clouds (everything in it is public since the last report). ``STATUS``
-answers with the open turn, its deadline and who has sent orders, never
-what they ordered. Both fit a 70-column phone screen.
+answers with the open turn, its deadline, who has sent orders and who asks
+the referee to wait (WAIT), never what they ordered or how anyone voted. Both fit a 70-column phone screen.
 """
 
 from __future__ import annotations
@@ -37,15 +37,17 @@ def render_map_reply(position: Mapping[str, Any], names: Mapping[str, str] | Non
 def render_status(*, game_id: str, title: str, turn: str, deadline: datetime | None,
                   timezone: str = "UTC", players: Mapping[str, str],
                   sent: Iterable[str], inactive: Iterable[str] = (),
-                  status: str = "open") -> str:
+                  status: str = "open", waits: Iterable[str] = ()) -> str:
     """The answer to STATUS: open turn, deadline, who has orders in (not what).
 
     ``turn`` names the open turn as a sentence starts with it (``Turn 3``,
     ``Phase S1901M``); ``players`` maps player id to display name; ``sent``
-    holds the ids with orders in force; ``inactive`` those removed or kicked.
+    holds the ids with orders in force; ``inactive`` those removed or kicked;
+    ``waits`` those who asked that the turn not be played before its deadline.
     """
     have = set(sent)
     gone = set(inactive)
+    wait = [p for p in players if p in set(waits) and p not in gone]
     lines = wrap(f"{title or game_id} [game {game_id}]", "")
     lines += wrap(f"{turn} is open. Deadline: {format_deadline(deadline, timezone)}"
                   if status == "open" else f"{turn}: the game is {status}.", "", "  ")
@@ -60,10 +62,14 @@ def render_status(*, game_id: str, title: str, turn: str, deadline: datetime | N
         else:
             state = "waiting"
             waiting += 1
-        lines.append(f"  {name:<22} {state}")
+        lines.append(f"  {name:<22} {state}{', asks to wait' if pid in wait else ''}")
     lines += [""]
     if status == "open":
         lines += wrap("Everyone's orders are in." if not waiting else
                       f"Waiting for {waiting} player{'s' if waiting != 1 else ''}. "
                       "Orders stay secret until the turn is played.", "")
+        if wait:
+            who = ", ".join(players[p] or p for p in wait)
+            lines += wrap(f"{who} asked the referee to wait (WAIT): the turn is played at "
+                          "its deadline, not before.", "")
     return "\n".join(lines) + "\n"

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from pbmref.rulesets.base import (
+    PRESS_LEVELS,
+    Correspondent,
     DemoGame,
     NewGameOptions,
     Opening,
@@ -23,6 +25,7 @@ from pbmref.rulesets.base import (
     Ruleset,
     ScenarioError,
     ScenarioResult,
+    Votes,
     Words,
 )
 from pbmref.rulesets.diplomacy import DiplomacyRuleset, DirigibleRuleset
@@ -30,8 +33,10 @@ from pbmref.rulesets.fastplay import FastPlayRuleset
 from pbmref.rulesets.tweedekker import TweedekkerRuleset
 
 __all__ = [
+    "PRESS_LEVELS",
     "RULESETS",
     "DemoGame",
+    "Correspondent",
     "NewGameOptions",
     "Opening",
     "OrdersEntry",
@@ -42,6 +47,7 @@ __all__ = [
     "ScenarioError",
     "ScenarioResult",
     "UnknownRuleset",
+    "Votes",
     "Words",
     "get_ruleset",
 ]

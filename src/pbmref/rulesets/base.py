@@ -28,6 +28,8 @@ from pbmref.rules.plaindata import PositionError
 
 __all__ = [
     "DemoGame",
+    "PRESS_LEVELS",
+    "Correspondent",
     "NewGameOptions",
     "Opening",
     "OrdersEntry",
@@ -38,11 +40,40 @@ __all__ = [
     "Ruleset",
     "ScenarioError",
     "ScenarioResult",
+    "Votes",
     "Words",
 ]
 
 OrdersEntry = dict[str, Any]
 Lines = list[tuple[int, str]]
+
+# How much press a game relays (game.yaml's ``press``): none; white (the sender
+# is named); grey (``PRESS GREY TO ...`` may hide the sender); broadcast (to
+# all only, the sender named).
+PRESS_LEVELS = ("none", "white", "grey", "broadcast")
+
+
+@dataclass(frozen=True)
+class Correspondent:
+    """A player press may be sent to: the player id, how press names them
+    (``France``, ``Red Baron``) and the words a ``PRESS TO`` line may use for
+    them (upper-case: ``FRA``, ``FRANCE``). ``side`` is the power played, in
+    game kinds that have sides (``player`` is "" for a side nobody plays)."""
+
+    player: str
+    label: str
+    words: tuple[str, ...]
+    side: str = ""
+
+
+@dataclass(frozen=True)
+class Votes:
+    """The standing votes of a game at an adjudication, per player id: who has
+    DRAW standing, and whom each player concedes to (a power, or a player)."""
+
+    draw: frozenset[str] = frozenset()
+    concede: Mapping[str, str] = field(default_factory=dict)  # player -> side
+    voters: frozenset[str] = frozenset()  # who may vote: active players who mail
 
 
 @dataclass(frozen=True)
@@ -277,6 +308,15 @@ class Ruleset(ABC):
         del state, player
         return True
 
+    def preview(self, state: Any, player: str, entry: Mapping[str, Any] | None) -> list[str]:
+        """The acceptance's preview of one player's orders in force (issue 22): what
+        they do if nothing else happens, and warnings for orders that are legal
+        but almost surely a mistake, as text lines of at most 70 columns. Made
+        from the public ``state`` and this player's own ``entry`` only (None: no
+        orders in force), never from another player's orders. None here."""
+        del state, player, entry
+        return []
+
     def computer_orders(self, state: Any, player: str,
                         rng: random.Random) -> OrdersEntry | None:
         """The orders a computer player writes, as an orders entry that
@@ -352,6 +392,40 @@ class Ruleset(ABC):
     def file_label(self, report: TurnReport) -> str:
         """How a file of the report (its map) names the turn: ``turn-007``."""
         return f"turn-{report.turn:03d}"
+
+    # ------------------------------------------------------------ press and votes
+
+    # The game.yaml ``press`` of a game that does not say (PRESS_LEVELS).
+    default_press: ClassVar[str] = "none"
+
+    def correspondents(self, state: Any, names: Mapping[str, str]) -> list[Correspondent]:
+        """Who press may be addressed to: each player of ``names`` (the active
+        players' ids and display names), named as players know them. Here: a
+        pilot, by its id or its name written as one word."""
+        del state
+        out = []
+        for pid, name in names.items():
+            words = dict.fromkeys(w.upper() for w in (pid, "".join((name or "").split())) if w)
+            out.append(Correspondent(pid, name or pid, tuple(words)))
+        return out
+
+    def vote_sides(self, state: Any, names: Mapping[str, str]) -> list[Correspondent] | None:
+        """The sides still in the game, who may share a draw or be conceded to,
+        each with the player playing it (None: this game kind has no draws)."""
+        del state, names
+        return None
+
+    def settle_votes(self, position: Mapping[str, Any], outcome: Outcome,
+                     votes: Votes) -> Outcome:
+        """The outcome of a turn played from ``position`` with the game's standing
+        ``votes`` applied (a draw or a concession may end the game). Unchanged
+        here: this game kind has no draws."""
+        del position, votes
+        return outcome
+
+    def unplayed_note(self, sides: Sequence[str]) -> str:
+        """What ``new-game`` tells the game master about sides nobody plays."""
+        return f"nobody plays {', '.join(sides)}"
 
     # ------------------------------------------------------------ scenarios
 

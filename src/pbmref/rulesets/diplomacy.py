@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from pbmref.orders.diplomacy import parse_body, parse_line, parse_orders, to_order
@@ -21,6 +21,7 @@ from pbmref.orders.errors import OrderMailError, UnknownPlayerError
 from pbmref.reports.diplomacy import render_diplomacy_report, render_position_text
 from pbmref.reports.diplomacy_board import render_board
 from pbmref.reports.model import Picture, TurnReport
+from pbmref.reports.plan import plan_lines
 from pbmref.rules.diplomacy import (
     POWERS,
     Order,
@@ -31,12 +32,19 @@ from pbmref.rules.diplomacy import (
 )
 from pbmref.rules.diplomacy.adjust import balance, may_adjust
 from pbmref.rules.diplomacy.bot import choose_orders, order_lines
-from pbmref.rules.diplomacy.codec import position_from_dict, position_to_dict, unit_text
+from pbmref.rules.diplomacy.codec import (
+    dislodged_entry,
+    position_from_dict,
+    position_to_dict,
+    unit_text,
+)
 from pbmref.rules.diplomacy.dirigible import supply_points
 from pbmref.rules.diplomacy.map import POWER_NAMES, standard_map
+from pbmref.rules.diplomacy.plan import preview as orders_plan
 from pbmref.rules.diplomacy.state import initial_position
 from pbmref.rules.plaindata import PositionError
 from pbmref.rulesets.base import (
+    Correspondent,
     DemoGame,
     Lines,
     NewGameOptions,
@@ -47,6 +55,7 @@ from pbmref.rulesets.base import (
     Ruleset,
     ScenarioError,
     ScenarioResult,
+    Votes,
     Words,
 )
 
@@ -203,6 +212,52 @@ def _norm(value: Any) -> str:
     return " ".join(str(value).replace("(", "/").replace(")", "").lower().split())
 
 
+def _dislodged_entries(adj: Any) -> dict[str, list[dict[str, Any]]]:
+    """Every unit dislodged in the phase, in the position's own form (``{unit,
+    attacker_from}``, with ``attacker_via_convoy`` when the attack was convoyed):
+    the units that retreat next, those disbanded at once for want of a retreat,
+    and dislodged dirigibles (disbanded at once, DD9)."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for d in adj.dislodged:
+        out.setdefault(d.unit.power, []).append(dislodged_entry(d))
+    for e in adj.events:
+        if e.kind == "dislodged" and e.unit and e.unit.startswith("D "):
+            air: dict[str, Any] = {"unit": e.unit}
+            if e.province:
+                air["attacker_from"] = e.province
+            out.setdefault(str(e.power), []).append(air)
+    return {p: sorted(v, key=lambda x: str(x["unit"])) for p, v in sorted(out.items())}
+
+
+def _dislodged_differences(expected: Any, actual: Mapping[str, list[dict[str, Any]]]
+                           ) -> list[str]:
+    """``expect.dislodged`` against the units dislodged: per power named, the
+    same units (bare, ``A Mun``, or in the position's form, ``{unit: A Mun,
+    attacker_from: Bur}``, whose other keys must match too)."""
+    if expected is None:
+        return []
+    if not isinstance(expected, Mapping):
+        return [f"dislodged: expected a mapping of powers, got {expected!r}"]
+    out: list[str] = []
+    for power, items in expected.items():
+        got = {_norm(e["unit"]): e for e in actual.get(str(power).upper(), [])}
+        want: dict[str, Mapping[str, Any]] = {}
+        for item in items if isinstance(items, list) else [items] if items else []:
+            entry = item if isinstance(item, Mapping) else {"unit": item}
+            want[_norm(entry.get("unit"))] = entry
+        if set(want) != set(got):
+            shown = sorted(str(e["unit"]) for e in got.values())
+            asked = sorted(str(w.get("unit")) for w in want.values())
+            out.append(f"dislodged.{power}: expected {asked}, got {shown}")
+            continue
+        for unit, entry in want.items():
+            for key, value in entry.items():
+                if key != "unit" and _norm(value) != _norm(got[unit].get(key)):
+                    out.append(f"dislodged.{power}.{entry.get('unit')}.{key}: expected "
+                               f"{value!r}, got {got[unit].get(key)!r}")
+    return out
+
+
 def _normalise_expect(expect: Mapping[str, Any]) -> dict[str, Any]:
     out = dict(expect)
     results = expect.get("results")
@@ -232,7 +287,23 @@ Commands (alone or beside orders):
   MAP        the board now
   HISTORY n  the report of turn n (the n-th phase played)
   CLEAR      withdraw your orders for this phase
+  PLAN       your orders in force read back, with warnings
+  DRAW       vote for a draw shared by every surviving power
+             (secret; NODRAW takes it back)
+  CONCEDE TO ENG  concede the game to England (NOCONCEDE: undo)
+  WAIT       this phase is not played before its deadline (NOWAIT)
 HELP, HELP <rule> and STATUS need no password.
+
+Press to other powers goes out at once from the referee, e.g.:
+
+  PRESS TO FRA ENG
+  Shall we talk about Belgium?
+  ENDPRESS
+
+PRESS TO ALL writes to everyone; in a grey game PRESS GREY TO ENG
+keeps you anonymous. A mail may hold orders and several press
+blocks, or press alone (which changes no orders). Press never
+carries orders.
 
 Your mail is checked at once and answered. A mail with a mistake is
 refused whole and your earlier orders stay in force; a new mail's
@@ -311,6 +382,14 @@ class DiplomacyRuleset(Ruleset):
         reads ``France (FRA, computer)``)."""
         return PlayerSpec(side.lower(), (), "computer", computer=True, power=side)
 
+    def unplayed_note(self, sides: Sequence[str]) -> str:
+        they = "it is" if len(sides) == 1 else "they are"
+        return (f"nobody plays {', '.join(sides)}: {they} in civil disorder for the whole "
+                "game (DD3): units hold, dislodged units are disbanded, nothing is built, "
+                "and the referee chooses the removals owed. No press reaches them and "
+                "they have no vote; a draw is shared with them while they survive. "
+                "new-game --computer-powers gives them to the computer instead")
+
     # ------------------------------------------------------------ positions
 
     def decode(self, data: Mapping[str, Any]) -> Board:
@@ -374,6 +453,15 @@ class DiplomacyRuleset(Ruleset):
                         players_noun="powers", turns=200, over=_demo_over,
                         length=f"to a winner or the end of {LAST_DEMO_YEAR}")
 
+    def preview(self, state: Board, player: str,
+                entry: Mapping[str, Any] | None) -> list[str]:
+        """Each order in plain words, the units left without one, and warnings
+        for orders that cannot do what they seem to want (DD2, DD2a, DD1, DD3)."""
+        power = state.power_of(player)
+        typed = [o for _, o in parse_orders(list(enumerate(_lines(entry), 1)), power,
+                                            state.position)]
+        return plan_lines(orders_plan(state.position, power, typed))
+
     def needs_orders(self, state: Board, player: str) -> bool:
         """Has this player anything to order in the open phase (DD1)? A power with
         no units in a movement phase, no dislodged unit in a retreat phase, or no
@@ -389,6 +477,59 @@ class DiplomacyRuleset(Ruleset):
         if kind == "A":
             return may_adjust(pos, standard_map(), power)
         return bool(pos.units_of(power))
+
+    # ------------------------------------------------------------ press and votes
+
+    default_press: ClassVar[str] = "white"
+
+    def correspondents(self, state: Board, names: Mapping[str, str]) -> list[Correspondent]:
+        """Press goes to powers, by code or name (``FRA``, ``France``)."""
+        out = []
+        for pid in names:
+            power = str(state.players.get(pid, pid)).upper()
+            if power in POWERS:
+                label = POWER_NAMES[power]
+                out.append(Correspondent(pid, label, (power, label.upper()), power))
+        return out
+
+    def vote_sides(self, state: Board, names: Mapping[str, str]) -> list[Correspondent]:
+        """The surviving powers (a unit or a supply centre left), each with the
+        player of ``names`` playing it ("" for none)."""
+        pos = state.position
+        playing = {c.side: c.player for c in self.correspondents(state, names)}
+        return [Correspondent(playing.get(p, ""), POWER_NAMES[p], (p, POWER_NAMES[p].upper()), p)
+                for p in POWERS if pos.units_of(p) or pos.centers_of(p)]
+
+    def settle_votes(self, position: Mapping[str, Any], outcome: Outcome,
+                     votes: Votes) -> Outcome:
+        """A concession or a draw, decided by the votes standing when the phase
+        is adjudicated. The voters are the players of the powers surviving at
+        its start: when every one of them but the player of power X concedes to
+        X, X wins; when every one of them has DRAW standing, the game ends in a
+        draw shared by every power that survives the phase (played or not). A
+        draw proposed that does not pass is reported as such, never who voted."""
+        if outcome.game_over:
+            return outcome
+        sides = self.vote_sides(self.decode(position), {p: p for p in votes.voters})
+        voting = {c.player: c.side for c in sides if c.player}
+        if not voting:
+            return outcome
+        for side in sides:
+            others = [p for p, s in voting.items() if s != side.side]
+            if others and all(votes.concede.get(p) == side.side for p in others):
+                event = {"kind": "conceded", "power": side.side,
+                         "powers": sorted(voting[p] for p in others)}
+                return replace(outcome, game_over=True, winners=[side.side],
+                               events=[*outcome.events, event])
+        if all(p in votes.draw for p in voting):
+            shared = [c.side for c in self.vote_sides(self.decode(outcome.position), {})]
+            event = {"kind": "draw", "outcome": "passed", "powers": shared}
+            return replace(outcome, game_over=True, winners=shared,
+                           events=[*outcome.events, event])
+        if any(p in votes.draw for p in voting):
+            return replace(outcome, events=[*outcome.events,
+                                            {"kind": "draw", "outcome": "failed"}])
+        return outcome
 
     # ------------------------------------------------------------ adjudication
 
@@ -462,13 +603,7 @@ class DiplomacyRuleset(Ruleset):
             raise ScenarioError.of_position(exc) from None
         adj = adjudicate_full(pos, _scenario_orders(data, pos))
         result = position_to_dict(adj.state)
-        dislodged: dict[str, list[str]] = {}
-        for d in adj.dislodged:
-            dislodged.setdefault(d.unit.power, []).append(unit_text(d.unit))
-        for e in adj.events:
-            if e.kind == "dislodged" and e.unit and e.unit.startswith("D "):
-                dislodged.setdefault(str(e.power), []).append(e.unit)
-        result["dislodged"] = {p: sorted(v) for p, v in sorted(dislodged.items())}
+        result["dislodged"] = _dislodged_entries(adj)
         result["results"] = {order_key(r.order): r.outcome.value for r in adj.results}
         if pos.variant is Variant.DIRIGIBLE:
             basis = pos if pos.phase.kind == "A" else adj.state
@@ -483,7 +618,10 @@ class DiplomacyRuleset(Ruleset):
             actual = dict(result)
             actual["results"] = {" ".join(k.split()).lower(): v
                                  for k, v in result["results"].items()}
-            differences = _compare(_normalise_expect(expect), actual, "")
+            wanted = _normalise_expect(expect)
+            differences = _dislodged_differences(wanted.pop("dislodged", None),
+                                                 actual.pop("dislodged"))
+            differences += _compare(wanted, actual, "")
         return ScenarioResult(result, differences)
 
 

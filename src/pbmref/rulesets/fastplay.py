@@ -16,8 +16,10 @@ from pbmref.orders.fastplay import entry_to_orders, parse_body
 from pbmref.reports.fastplay_svg import render_fastplay_svg
 from pbmref.reports.fastplay_text import render_fastplay_map_reply, render_fastplay_report
 from pbmref.reports.model import TurnReport
+from pbmref.reports.plan import plan_lines
 from pbmref.rules.dice import Dice
 from pbmref.rules.eventdata import Event
+from pbmref.rules.fastplay import plan as flight_plan
 from pbmref.rules.fastplay.autopilot import orders_entry
 from pbmref.rules.fastplay.engine import adjudicate_turn
 from pbmref.rules.fastplay.orders import PlaneOrders, TurnOrders
@@ -65,7 +67,12 @@ Commands (alone or beside orders):
   MAP        the board now, with every plane
   HISTORY n  the report of turn n
   CLEAR      withdraw your orders for this turn
+  PLAN       your orders in force, previewed: where they take you
+  WAIT       this turn is not played before its deadline (NOWAIT)
 HELP, HELP <rule> and STATUS need no password.
+
+Where the game master allows press, PRESS TO baron (pilots by
+name) or PRESS TO ALL, then the message, then ENDPRESS.
 
 Your mail is checked at once and answered. A mail with a mistake is
 refused whole and your earlier orders stay in force; a new PLANE
@@ -111,6 +118,13 @@ class FastPlayRuleset(AirRuleset):
     def typed_orders(self, state: GameState,
                      orders: Mapping[str, Mapping[str, Any]]) -> TurnOrders:
         return turn_orders(state, orders)
+
+    def preview(self, state: GameState, player: str,
+                entry: Mapping[str, Any] | None) -> list[str]:
+        """Hex and heading after each card and each move's line of fire (FP7), with
+        the notes of ``pbmref.rules.fastplay.plan``."""
+        return plan_lines(flight_plan.preview(state, player,
+                                              entry_to_orders(state, player, entry)))
 
     def run_engine(self, state: GameState, orders: TurnOrders,
                    dice: Dice) -> tuple[GameState, tuple[Event, ...]]:

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from pbmref.orders.tweedekker import entry_to_orders, parse_body
 from pbmref.reports.model import TurnReport
+from pbmref.reports.plan import plan_lines
 from pbmref.reports.status import render_map_reply
 from pbmref.reports.svg import render_svg
 from pbmref.reports.text import render_report
@@ -23,6 +24,7 @@ from pbmref.rules.dice import Dice
 from pbmref.rules.eventdata import Event
 from pbmref.rules.hexgrid import Heading, HexBoard
 from pbmref.rules.tweedekker import engine
+from pbmref.rules.tweedekker import plan as flight_plan
 from pbmref.rules.tweedekker.autopilot import choose_orders
 from pbmref.rules.tweedekker.engine import place_controlled_zeppelin
 from pbmref.rules.tweedekker.orders import PlaneOrders, TurnOrders, ZeppelinVote
@@ -133,7 +135,12 @@ Commands (alone or beside orders):
   MAP        the current map
   HISTORY n  the report of turn n
   CLEAR      withdraw your orders for this turn
+  PLAN       your orders in force, previewed: where they take you
+  WAIT       this turn is not played before its deadline (NOWAIT)
 HELP, HELP <rule> and STATUS need no password.
+
+Where the game master allows press, PRESS TO baron (pilots by
+name) or PRESS TO ALL, then the message, then ENDPRESS.
 
 Your mail is checked at once and answered. A mail with a mistake is
 refused whole and your earlier orders stay in force. Orders are
@@ -186,6 +193,13 @@ class TweedekkerRuleset(AirRuleset):
     def typed_orders(self, state: GameState,
                      orders: Mapping[str, Mapping[str, Any]]) -> TurnOrders:
         return turn_orders(state, orders)
+
+    def preview(self, state: GameState, player: str,
+                entry: Mapping[str, Any] | None) -> list[str]:
+        """The flight plan: hex and heading after each move, bursts, rounds left,
+        and the warnings of ``pbmref.rules.tweedekker.plan``."""
+        orders, votes = entry_to_orders(state, player, entry)
+        return plan_lines(flight_plan.preview(state, player, orders, votes))
 
     def run_engine(self, state: GameState, orders: TurnOrders,
                    dice: Dice) -> tuple[GameState, tuple[Event, ...]]:

@@ -11,7 +11,9 @@ with one job each:
 - ``game.history`` (``History``): the played turns and the turn commit;
 - ``game.settings_file`` (``SettingsFile``): edits of ``game.yaml`` that keep
   the game master's comments;
-- ``game.schedule`` (``Schedule``): whether the open turn is due.
+- ``game.schedule`` (``Schedule``): whether the open turn is due;
+- ``game.press`` (``PressLog``): the press the referee relayed;
+- ``game.votes`` (``VoteBook``): draws, concessions and WAITs standing.
 
 Every file is checked when it is read; a bad value raises ``GameFileError``
 with the file, line and what is wrong. See ``pbmref.store.layout`` for the
@@ -49,9 +51,11 @@ from pbmref.store.layout import (
     turn_numbers,
 )
 from pbmref.store.orderbook import OrderBook
+from pbmref.store.press import PressLog
 from pbmref.store.schedule import Schedule, read_schedule, write_schedule
 from pbmref.store.settings import ID_RE, GameSettings, check_id, settings_from_dict
 from pbmref.store.settings_file import SettingsFile
+from pbmref.store.votes import VoteBook
 
 __all__ = ["Game", "GameStore", "TurnView", "open_game"]
 
@@ -83,6 +87,8 @@ class Game:
         self._settings_stamp: list[int] | None = None
         self.book = OrderBook(self)
         self.history = History(self)
+        self.press = PressLog(self)
+        self.votes = VoteBook(self)
         self.settings_file = SettingsFile(self.dir / GAME_FILE, self.id)
         self.turn = 0
         self.reload()
@@ -242,12 +248,20 @@ class Game:
                 if p.id not in have and self.ruleset.needs_orders(state, p.id)]
 
     @property
+    def press_level(self) -> str:
+        """How much press the game relays: game.yaml's ``press``, else the
+        ruleset's default (none, white, grey or broadcast)."""
+        return self.settings.press or self.ruleset.default_press
+
+    @property
     def schedule(self) -> Schedule:
         s = self.settings
         return Schedule(turn=self.turn, status=s.status, deadline=s.deadline,
                         early_adjudication=s.early_adjudication, humans=len(s.humans()),
                         waiting_for=tuple(self.waiting_for()),
-                        reminder_hours=s.reminder_hours)
+                        reminder_hours=s.reminder_hours,
+                        waits=tuple(self.votes.waiting(self.turn,
+                                                       (p.id for p in s.humans()))))
 
     def write_schedule(self) -> None:
         """Rewrite the state index the deadline jobs read."""

@@ -15,6 +15,10 @@ Layout of one game (``games/<id>/``)::
     turns/001/report.txt       the report players got
     turns/001/result.yaml      written last: the turn is adjudicated iff it exists
     turns/002/position.yaml    the result position = the next turn's start
+    press/0001.yaml            each press message relayed, with its real sender
+                               (``pbmref.store.press``; the game master reads them)
+    votes.yaml                 DRAW, CONCEDE and WAIT standing (``pbmref.store.votes``;
+                               secret, the referee's own)
 
 Files the referee writes are never rewritten in place: a re-run sets the old
 file aside (``events.yaml.replaced-1``) and writes a new one.

@@ -39,16 +39,19 @@ class Schedule:
     humans: int = 0  # active players who mail their orders
     waiting_for: tuple[str, ...] = ()  # of those, who owes orders still
     reminder_hours: float = 0
+    waits: tuple[str, ...] = ()  # players with WAIT standing: no early adjudication
     broken: bool = False  # game.yaml cannot be read: due, so the error is reported
 
     def is_due(self, now: datetime) -> bool:
         """Adjudicate now: the deadline passed, or (early adjudication) every human
-        has orders in. A broken game is due so that its error is reported."""
+        has orders in and nobody has WAIT standing. A broken game is due so that
+        its error is reported."""
         if self.broken:
             return True
         if self.status != "open":
             return False
-        if self.early_adjudication and self.humans and not self.waiting_for:
+        if self.early_adjudication and self.humans and not self.waiting_for \
+                and not self.waits:
             return True
         return self.deadline is not None and self.deadline <= now
 
@@ -71,6 +74,7 @@ def write_schedule(game_dir: Path, schedule: Schedule) -> None:
         "reminder_hours": schedule.reminder_hours,
         "players": schedule.humans,
         "waiting_for": list(schedule.waiting_for),
+        "waits": list(schedule.waits),
         "settings_stamp": stamp(game_dir / GAME_FILE),
     }
     replace_file(game_dir / STATE_FILE, dump_yaml(
@@ -101,11 +105,12 @@ def _from_settings(game_dir: Path, known: Mapping[str, Any]) -> Schedule:
         return Schedule(turn=turn, status=str(doc.get("status", "open")), deadline=deadline,
                         broken=True)
     waiting = known.get("waiting_for")
+    waits = known.get("waits")
     return Schedule(
         turn=turn, status=s.status, deadline=s.deadline,
         early_adjudication=s.early_adjudication, humans=len(s.humans()),
         waiting_for=tuple(waiting) if isinstance(waiting, list) else (),
-        reminder_hours=s.reminder_hours)
+        reminder_hours=s.reminder_hours, waits=tuple(waits) if isinstance(waits, list) else ())
 
 
 def read_schedule(game_dir: Path) -> Schedule:
@@ -118,6 +123,7 @@ def read_schedule(game_dir: Path) -> Schedule:
     if data.get("settings_stamp") != stamp(game_dir / GAME_FILE) or "turn" not in data:
         return _from_settings(game_dir, data)
     waiting = data.get("waiting_for")
+    waits = data.get("waits")
     hours = data.get("reminder_hours") or 0
     return Schedule(
         turn=int(data.get("turn") or 1), status=str(data.get("status", "open")),
@@ -125,7 +131,8 @@ def read_schedule(game_dir: Path) -> Schedule:
         early_adjudication=bool(data.get("early_adjudication")),
         humans=int(data.get("players") or 0),
         waiting_for=tuple(waiting) if isinstance(waiting, list) else (),
-        reminder_hours=hours if isinstance(hours, (int, float)) else 0)
+        reminder_hours=hours if isinstance(hours, (int, float)) else 0,
+        waits=tuple(waits) if isinstance(waits, list) else ())
 
 
 def next_deadline_after(old: datetime | None, turn_length: timedelta, now: datetime,

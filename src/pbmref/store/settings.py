@@ -13,6 +13,7 @@ and line; ``settings_to_dict`` writes the same keys back. Example::
     reminder_hours: 12           # 0 = no reminder
     early_adjudication: true     # adjudicate as soon as every active player sent orders
     anonymous: false             # reports show pilot names only, never addresses
+    press: white                 # none | white | grey | broadcast (default: the ruleset's)
     scenario: {board_side: 10, zeppelin: controlled, zeppelin_length: 2}
     players:
       baron:
@@ -38,6 +39,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pbmref.base.times import format_duration, parse_datetime, parse_duration
+from pbmref.rulesets import PRESS_LEVELS
 from pbmref.store.errors import DataError, InvalidId, KeyPath
 
 __all__ = [
@@ -182,6 +184,7 @@ class GameSettings:
     reminder_hours: float = 0
     early_adjudication: bool = False
     anonymous: bool = False
+    press: str | None = None  # none | white | grey | broadcast; None: the ruleset's default
     players: dict[str, Player] = field(default_factory=dict)
     observers: tuple[str, ...] = ()
     scenario: dict[str, Any] = field(default_factory=dict)
@@ -223,6 +226,7 @@ class GameSettings:
 _GAME_KEYS = {
     "id", "title", "ruleset", "status", "seed", "timezone", "deadline", "turn_length",
     "reminder_hours", "early_adjudication", "anonymous", "players", "observers", "scenario",
+    "press",
 }
 _PLAYER_KEYS = {"name", "addresses", "password_hash", "computer", "status"}
 
@@ -287,11 +291,15 @@ def settings_from_dict(data: Mapping[str, Any], game_id: str) -> GameSettings:
     scenario = data.get("scenario") or {}
     if not isinstance(scenario, Mapping):
         raise DataError(("scenario",), "expected a mapping of scenario settings")
+    press = data.get("press")
+    if press is not None and press not in PRESS_LEVELS:
+        raise DataError(("press",), f"press {press!r} is not one of: "
+                                    f"{', '.join(PRESS_LEVELS)}")
     return GameSettings(
         id=game_id, ruleset=ruleset, title=_str(data, "title", game_id, ()), status=status,
         seed=seed, timezone=timezone, deadline=deadline, turn_length=turn_length,
         reminder_hours=reminder, early_adjudication=_bool(data, "early_adjudication", False, ()),
-        anonymous=_bool(data, "anonymous", False, ()), players=players,
+        anonymous=_bool(data, "anonymous", False, ()), press=press, players=players,
         observers=_addresses(data.get("observers"), ("observers",)), scenario=dict(scenario),
     )
 
@@ -379,6 +387,8 @@ def settings_to_dict(s: GameSettings) -> dict[str, Any]:
         "early_adjudication": s.early_adjudication,
         "anonymous": s.anonymous,
     }
+    if s.press is not None:
+        out["press"] = s.press
     if s.scenario:
         out["scenario"] = dict(s.scenario)
     out["players"] = {

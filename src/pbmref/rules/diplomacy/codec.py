@@ -25,7 +25,7 @@ from pbmref.rules.diplomacy.state import (
 )
 from pbmref.rules.plaindata import KeyPath, PositionError
 
-__all__ = ["position_from_dict", "position_to_dict", "unit_text"]
+__all__ = ["dislodged_entry", "position_from_dict", "position_to_dict", "unit_text"]
 
 
 def _where(text: str) -> KeyPath:
@@ -204,6 +204,17 @@ def unit_text(u: Unit) -> str:
     return f"{u.kind.value} {u.loc}"
 
 
+def dislodged_entry(d: DislodgedUnit) -> dict[str, Any]:
+    """A dislodged unit as a position writes it: ``{unit, attacker_from}``, with
+    ``attacker_via_convoy`` when the attack came by convoy."""
+    entry: dict[str, Any] = {"unit": unit_text(d.unit)}
+    if d.attacker_from:
+        entry["attacker_from"] = display(d.attacker_from)
+    if d.via_convoy:
+        entry["attacker_via_convoy"] = True
+    return entry
+
+
 def position_to_dict(pos: Position) -> dict[str, Any]:
     """The scenario keys of a position (units sorted, powers with nothing left out)."""
     units: dict[str, list[str]] = {}
@@ -225,11 +236,7 @@ def position_to_dict(pos: Position) -> dict[str, Any]:
         options = options_for(pos, standard_map())
         retreats: dict[str, list[dict[str, Any]]] = {}
         for d in pos.dislodged:
-            entry: dict[str, Any] = {"unit": unit_text(d.unit)}
-            if d.attacker_from:
-                entry["attacker_from"] = display(d.attacker_from)
-            if d.via_convoy:
-                entry["attacker_via_convoy"] = True
+            entry = dislodged_entry(d)
             entry["options"] = [str(x) for x in options[d.unit]]
             retreats.setdefault(d.unit.power, []).append(entry)
         out["retreats"] = retreats

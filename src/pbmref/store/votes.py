@@ -1,0 +1,117 @@
+"""The standing votes of a game: draws, concessions, and who asks the referee to wait.
+
+``votes.yaml`` in the game folder, written by the referee::
+
+    draw: [fleur, edith]         # DRAW standing (until NODRAW)
+    concede: {tarik: ENG}        # CONCEDE TO ENG standing (until NOCONCEDE)
+    wait: {gustav: 7}            # WAIT for turn 7 (it holds until that deadline)
+
+Votes are secret: only the referee reads this file, and a report says only
+whether a draw passed. A WAIT belongs to the turn it was sent in: once that
+turn is played it is gone by itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pbmref.base.errors import GameFileError
+from pbmref.base.files import replace_file
+from pbmref.base.yamlfile import dump_yaml, read_yaml
+from pbmref.rulesets import Votes
+
+if TYPE_CHECKING:
+    from pbmref.store.game import Game
+
+__all__ = ["VOTES_FILE", "StandingVotes", "VoteBook"]
+
+VOTES_FILE = "votes.yaml"
+_KEYS = ("draw", "concede", "wait")
+
+
+@dataclass(frozen=True)
+class StandingVotes:
+    """What ``votes.yaml`` holds."""
+
+    draw: frozenset[str] = frozenset()
+    concede: dict[str, str] = field(default_factory=dict)  # player -> side conceded to
+    wait: dict[str, int] = field(default_factory=dict)  # player -> the turn it waits in
+
+
+class VoteBook:
+    """The standing votes of one game (``game.votes``)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    @property
+    def path(self) -> Path:
+        return self.game.dir / VOTES_FILE
+
+    def read(self) -> StandingVotes:
+        """The votes as they stand; a bad file raises GameFileError."""
+        if not self.path.is_file():
+            return StandingVotes()
+        doc = read_yaml(self.path)
+        data = doc.mapping("the standing votes")
+        for key in data:
+            if key not in _KEYS:
+                raise doc.error((key,), f"unknown key {key!r}; known keys: {', '.join(_KEYS)}")
+        draw, concede, wait = data.get("draw") or [], data.get("concede") or {}, \
+            data.get("wait") or {}
+        if not isinstance(draw, list) or not isinstance(concede, dict) or \
+                not isinstance(wait, dict):
+            raise GameFileError(self.path, "expected draw: [players], concede: {player: "
+                                           "power}, wait: {player: turn}")
+        return StandingVotes(frozenset(str(p) for p in draw),
+                             {str(k): str(v) for k, v in concede.items()},
+                             {str(k): int(v) for k, v in wait.items()})
+
+    def waiting(self, turn: int, players: Iterable[str] | None = None) -> list[str]:
+        """Who has WAIT standing in ``turn`` (among ``players``, when given)."""
+        wait = self.read().wait
+        keep = None if players is None else set(players)
+        return sorted(p for p, t in wait.items() if t == turn and (keep is None or p in keep))
+
+    def votes(self, voters: Iterable[str]) -> Votes:
+        """The votes for a ruleset to settle (``Ruleset.settle_votes``)."""
+        standing = self.read()
+        who = frozenset(voters)
+        return Votes(draw=standing.draw & who,
+                     concede={p: s for p, s in standing.concede.items() if p in who},
+                     voters=who)
+
+    def change(self, player: str, *, draw: bool | None = None,
+               concede: str | None = None, noconcede: bool = False,
+               wait: bool | None = None) -> StandingVotes:
+        """Change one player's votes (under the game's lock); the state index follows,
+        since a WAIT stops early adjudication."""
+        game = self.game
+        with game.lock():
+            old = self.read()
+            draws = set(old.draw)
+            concedes = dict(old.concede)
+            waits = {p: t for p, t in old.wait.items() if t >= game.turn}
+            if draw is True:
+                draws.add(player)
+            elif draw is False:
+                draws.discard(player)
+            if concede is not None:
+                concedes[player] = concede
+            elif noconcede:
+                concedes.pop(player, None)
+            if wait is True:
+                waits[player] = game.turn
+            elif wait is False:
+                waits.pop(player, None)
+            new = StandingVotes(frozenset(draws), concedes, waits)
+            data: dict[str, Any] = {"draw": sorted(new.draw), "concede": dict(sorted(
+                new.concede.items())), "wait": dict(sorted(new.wait.items()))}
+            replace_file(self.path, dump_yaml(data, header=(
+                "Written by the referee: the standing votes (secret). DRAW and CONCEDE "
+                "stand until withdrawn; a WAIT holds for its turn only.")))
+            game.write_schedule()
+            return new
