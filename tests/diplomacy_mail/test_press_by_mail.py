@@ -89,7 +89,7 @@ def test_press_mistakes_are_answered_together_with_order_errors(dip: DipTable) -
     assert "this game has white press: the sender is always named" in low
     assert "a press line names who the message is for" in low
     assert "Line 3: A Par - Mun" in reply and "Mun is not next to Par (rule DD2)" in reply
-    assert "the mail has 5 problems" in reply
+    assert "the mail has 5 problems" in low
     assert "Your 3 press messages were not sent" in reply
     assert [m["To"] for m in out] == [address("fleur")]
 
