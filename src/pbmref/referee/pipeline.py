@@ -823,8 +823,7 @@ class Referee:
             elif command.name == "PLAN":
                 sections.append(replies.orders_planned(
                     game.id, turn, current, deadline_text,
-                    game.ruleset.preview(game.open.state, player, current),
-                    none_yet=game.ruleset.without_orders(game.open.state, player)))
+                    game.ruleset.preview(game.open.state, player, current)))
             elif command.name == "MAP":
                 sections.append(game.ruleset.map_reply(game.position, names,
                                                        game.settings.title))

@@ -117,15 +117,13 @@ def adjudicating_now(turn: TurnName, *, deadline_passed: bool) -> str:
 
 
 def orders_planned(game: str, turn: TurnName, entry: Mapping[str, Any] | None,
-                   deadline: str, preview: Sequence[str], *,
-                   none_yet: str | None = None) -> str:
-    """The answer to PLAN: the orders in force, previewed again (``none_yet``:
-    as for ``orders_shown``)."""
+                   deadline: str, preview: Sequence[str]) -> str:
+    """The answer to PLAN: the orders in force, previewed again."""
     out = [f"Game {game}, {turn}: your orders in force, previewed (PLAN)."]
     if entry:
         out += ["  " + line for line in format_entry(entry)]
     else:
-        out.append(none_yet if none_yet is not None else turn.words.none_yet)
+        out.append(turn.words.none_yet)
     if preview:
         out += ["", *preview]
     out += ["", f"Deadline: {deadline}"]
