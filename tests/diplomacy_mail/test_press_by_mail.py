@@ -162,3 +162,20 @@ def test_the_archive_shows_broadcast_press_only(dip: DipTable, tmp_path: Path) -
     assert "Secret plans" not in turn and "Said in the Fall" not in turn
     assert "Said in the Fall" in pages["index.html"]
     assert all("Secret plans" not in page for page in pages.values())
+
+
+def test_the_game_master_reads_all_press_with_the_real_senders(
+        dip: DipTable, capsys: pytest.CaptureFixture[str]) -> None:
+    from pbmref.cli import main
+
+    dip.game().change_settings({"press": "grey"})
+    dip.send("fleur", "PRESS GREY TO ENG", "An offer nobody signs.")
+    dip.send("edith", "PRESS TO ALL", "Peace in our time.")
+    games = str(dip.game().dir.parent)
+    assert main(["press", "--games", games, "dip1"]) == 0
+    out = capsys.readouterr().out
+    assert "fleur to edith (grey" in out and "An offer nobody signs." in out
+    assert "edith to everyone" in out and "2 messages" in out
+    assert main(["press", "--games", games, "dip1", "--from", "edith"]) == 0
+    out = capsys.readouterr().out
+    assert "Peace in our time." in out and "An offer" not in out and "1 message" in out

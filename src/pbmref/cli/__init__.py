@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from pbmref.cli import demo, gm, mailcmd, orders, render, roster, rules, scenario
+from pbmref.cli import demo, gm, mailcmd, orders, press, render, roster, rules, scenario
 from pbmref.cli.common import CONFIG_ENV, LOCAL_CONFIG
 
 # One module per command group; each adds its subcommands.
@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     render,     # render
     demo,       # demo
     roster,     # roster (Fast Play careers)
+    press,      # press (the GM reads a game's press)
 )
 
 
