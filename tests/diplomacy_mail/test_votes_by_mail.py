@@ -65,6 +65,22 @@ def test_a_draw_voted_by_every_survivor_ends_the_dirigible_game(tmp_path: Path) 
     assert "has ended" in dip.reply("fleur", "PRESS TO ITA", "Just you.")
 
 
+def test_a_rerun_settles_the_recorded_draw_votes_the_same_way(tmp_path: Path) -> None:
+    from pbmref import gm
+
+    dip = near_victory(tmp_path)
+    for pid in SURVIVORS:
+        dip.reply(pid, "DRAW")
+    dip.deadline()
+    game = dip.game()
+    assert (game.history.result(1) or {})["votes"]["draw"] == sorted(SURVIVORS)
+    for pid in SURVIVORS:  # the standing votes change later: the turn keeps its own
+        dip.reply(pid, "NODRAW")
+    result = gm.rerun(dip.store, "dip1", 1)
+    assert not result.changed, result.text()
+    assert dip.game().settings.status == "finished"
+
+
 def test_one_nodraw_blocks_the_draw_and_nobody_learns_who(tmp_path: Path) -> None:
     dip = near_victory(tmp_path)
     for pid in SURVIVORS:

@@ -128,15 +128,16 @@ def _play_again(game: Game, log: GmLog, result: RerunResult,
         in_force = (game.book.in_force(turn, view=view, settings=settings) if turn == first
                     else game.book.in_force_lenient(turn, view, result.warnings,
                                                     settings=settings))
+        votes = game.history.votes(turn)  # the draw votes standing then (issue 18)
         played = play(game, view, in_force, seed=game.history.seed(turn),
                       replay=game.history.dice(turn),
                       next_deadline=moment(old_result.get("next_deadline")),
-                      settings=settings)
+                      settings=settings, votes=votes)
         files = game.history.files_of(
             turn, seed=played.seed, outcome=played.outcome, orders_used=played.orders_used,
             report_text=played.report_text, next_deadline=played.next_deadline,
             adjudicated_at=moment(old_result.get("adjudicated_at")) or now,
-            settings=settings)
+            settings=settings, votes=votes)
         next_position = log.replay(turn + 1, {**played.outcome.position, "turn": turn + 1})
         view = game.check_position(YamlDoc(
             game.turn_dir(turn + 1) / POSITION_FILE, "", next_position))

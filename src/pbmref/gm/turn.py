@@ -88,11 +88,12 @@ def adjudicate(store: GameStore, game_id: str, now: datetime, *,
         if not force and not game.schedule.is_due(now):
             return None
         s = game.settings
+        votes = game.votes.votes(p.id for p in s.humans())
         played = play(game, game.open, game.book.in_force(),
                       seed=derive_turn_seed(s.seed, game.turn),
                       next_deadline=next_deadline_after(s.deadline, s.turn_length, now, s.zone),
-                      votes=game.votes.votes(p.id for p in s.humans()))
+                      votes=votes)
         return game.history.record(
             played.outcome, seed=played.seed, orders_used=played.orders_used,
             report_text=played.report_text, next_deadline=played.next_deadline,
-            adjudicated_at=now, orders=played.orders)
+            adjudicated_at=now, orders=played.orders, votes=votes)

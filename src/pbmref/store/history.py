@@ -20,6 +20,7 @@ from pbmref.base.files import set_aside, write_new
 from pbmref.base.times import iso
 from pbmref.base.yamlfile import YamlDoc, dump_yaml, read_yaml
 from pbmref.rulesets import Outcome
+from pbmref.rulesets.base import Votes
 from pbmref.store.errors import TurnError
 from pbmref.store.layout import POSITION_FILE, derive_turn_seed, turn_dir
 from pbmref.store.settings import GameSettings
@@ -27,13 +28,26 @@ from pbmref.store.settings import GameSettings
 if TYPE_CHECKING:
     from pbmref.store.game import Game
 
-__all__ = ["History", "TurnRecord"]
+__all__ = ["History", "TurnRecord", "votes_from_dict", "votes_to_dict"]
+
+
+def votes_to_dict(votes: Votes) -> dict[str, Any]:
+    """Votes as result.yaml keeps them."""
+    return {"draw": sorted(votes.draw), "concede": dict(sorted(votes.concede.items())),
+            "voters": sorted(votes.voters)}
+
+
+def votes_from_dict(data: Mapping[str, Any]) -> Votes:
+    """Votes read back from result.yaml."""
+    return Votes(draw=frozenset(str(p) for p in data.get("draw") or ()),
+                 concede={str(k): str(v) for k, v in (data.get("concede") or {}).items()},
+                 voters=frozenset(str(p) for p in data.get("voters") or ()))
 
 _RECORD_KEYS = {
     "dice.yaml": {"turn", "seed", "dice"},
     "events.yaml": {"turn", "events"},
     "result.yaml": {"turn", "adjudicated_at", "seed", "orders", "no_orders", "game_over",
-                    "winners", "next_deadline", "note"},
+                    "winners", "next_deadline", "note", "votes"},
 }
 
 
@@ -105,6 +119,12 @@ class History:
     def result(self, turn: int) -> dict[str, Any] | None:
         return self.record_of(turn, "result.yaml")
 
+    def votes(self, turn: int) -> Votes | None:
+        """The draw and concession votes that stood when ``turn`` was played (None:
+        none recorded)."""
+        data = (self.result(turn) or {}).get("votes")
+        return votes_from_dict(data) if isinstance(data, Mapping) else None
+
     def events(self, turn: int) -> list[dict[str, Any]]:
         return list((self.record_of(turn, "events.yaml") or {}).get("events") or [])
 
@@ -129,10 +149,12 @@ class History:
     def files_of(
         self, turn: int, *, seed: int, outcome: Outcome, orders_used: Mapping[str, str],
         report_text: str, next_deadline: datetime | None, adjudicated_at: datetime,
-        settings: GameSettings | None = None,
+        settings: GameSettings | None = None, votes: Votes | None = None,
     ) -> dict[str, str | bytes]:
         """The files one adjudicated turn writes into its folder (name -> content);
-        ``settings`` as they were in that turn (a re-run; default: as they are now)."""
+        ``settings`` as they were in that turn (a re-run; default: as they are now);
+        ``votes``: the draw and concession votes standing when it was played,
+        recorded so that a re-run settles them the same way."""
         players = (settings or self.game.settings).active_players()
         result = {
             "turn": turn,
@@ -144,6 +166,8 @@ class History:
             "winners": list(outcome.winners),
             "next_deadline": iso(next_deadline),
         }
+        if votes is not None and (votes.draw or votes.concede):
+            result["votes"] = votes_to_dict(votes)
         return {
             "dice.yaml": dump_yaml({"turn": turn, "seed": seed, "dice": list(outcome.dice)},
                                    header=f"Every die rolled in turn {turn} (rule V5)"),
@@ -162,7 +186,7 @@ class History:
     def record(
         self, outcome: Outcome, *, seed: int, orders_used: Mapping[str, str],
         report_text: str, next_deadline: datetime | None, adjudicated_at: datetime,
-        orders: Mapping[str, Mapping[str, Any]] | None = None,
+        orders: Mapping[str, Mapping[str, Any]] | None = None, votes: Votes | None = None,
     ) -> TurnRecord:
         """Write the open turn's result and open the next turn.
 
@@ -185,7 +209,7 @@ class History:
             files = self.files_of(                                 # could not read back
                 turn, seed=seed, outcome=outcome, orders_used=orders_used,
                 report_text=report_text, next_deadline=next_deadline,
-                adjudicated_at=adjudicated_at)
+                adjudicated_at=adjudicated_at, votes=votes)
             for path in [*(tdir / n for n in files), next_path]:
                 if path.exists():
                     set_aside(path)  # leftovers of an interrupted run
