@@ -85,13 +85,41 @@ def _one_line(text: str) -> str:
     return " ".join(text.translate(_CONTROLS).split())
 
 
+# The codecs that are text charsets a mail may be written in (Python's canonical
+# names). Python also has codecs that turn text into other text or bytes into
+# bytes (unicode_escape, rot13, base64_codec, punycode, idna, zlib ...): a label
+# naming one of those is no charset, and the part is read as if unlabelled.
+_CHARSET = re.compile(
+    r"(ascii|utf-(8|7|16|32)(-[lb]e)?|utf-8-sig|iso8859-\d+|cp\d+|mac-[a-z0-9]+|koi8-[a-z]"
+    r"|kz1048|ptcp154|tis-620|hp-roman8|big5(hkscs)?|gb2312|gbk|gb18030|hz|johab"
+    r"|euc_[a-z0-9_]+|shift_jis[a-z0-9_]*|iso2022_[a-z0-9_]+)")
+_SURROGATES = re.compile(r"[\ud800-\udfff]")
+
+
 def _codec(name: str | None) -> str | None:
+    """The Python codec of a charset label, or None when the label names no
+    text charset (unknown, or a codec such as ``unicode_escape``).
+
+    >>> _codec("Windows-1252"), _codec("unicode_escape"), _codec("rot13"), _codec("utf-7")
+    ('cp1252', None, None, 'utf-7')
+    """
     if not name:
         return None
     try:
-        return codecs.lookup(name.strip().strip('"').lower()).name
+        codec = codecs.lookup(name.strip().strip('"').lower()).name
     except (LookupError, ValueError, TypeError):
         return None
+    return codec if _CHARSET.fullmatch(codec) else None
+
+
+def _no_surrogates(text: str) -> str:
+    r"""``text`` with every lone surrogate (no mail can be written with one, but
+    UTF-7 or a header's stray bytes can yield it) replaced by U+FFFD.
+
+    >>> _no_surrogates("x\ud800y")
+    'x\ufffdy'
+    """
+    return _SURROGATES.sub("\ufffd", text)
 
 
 def _cp1252_fallback(exc: UnicodeError) -> tuple[str, int]:
@@ -107,8 +135,12 @@ codecs.register_error("pbmref-cp1252", _cp1252_fallback)
 
 def _decode_bytes(data: bytes, charset: str | None) -> str:
     """Decode with the declared charset; when the label lies, read UTF-8 and take the
-    bytes that are not UTF-8 as Windows-1252; never raises."""
-    declared = _codec(charset)
+    bytes that are not UTF-8 as Windows-1252; never raises, never yields a lone
+    surrogate."""
+    return _no_surrogates(_decode_declared(data, _codec(charset)))
+
+
+def _decode_declared(data: bytes, declared: str | None) -> str:
     if declared and declared not in ("ascii", "utf-8"):
         try:
             return data.decode(declared)
@@ -138,7 +170,7 @@ def _decode_header(value: object) -> str:
         if isinstance(chunk, bytes):
             out.append(_decode_bytes(chunk, cs))
         else:
-            out.append(chunk)
+            out.append(_no_surrogates(chunk))
     joined = ""
     for i, piece in enumerate(out):
         # decode_header loses the space between a plain word and a following encoded word
@@ -231,10 +263,11 @@ def message_id_of(raw: bytes, header_value: str | None = None) -> str:
         except Exception:  # noqa: BLE001
             header_value = None
     if header_value:
-        found = _MSGID_RE.search(_one_line(str(header_value)))
+        value = _one_line(_no_surrogates(str(header_value)))
+        found = _MSGID_RE.search(value)
         if found:
             return found.group(0)
-        bare = _one_line(str(header_value)).strip("<>").replace(" ", "")
+        bare = value.strip("<>").replace(" ", "")
         if bare:
             return f"<{bare}>"
     digest = hashlib.sha256(raw).hexdigest()[:32]
