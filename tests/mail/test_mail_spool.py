@@ -1,4 +1,5 @@
-"""Durable spools: idempotent save, shunting after repeated failure, send exactly once."""
+"""Durable spools: idempotent save, shunting after repeated failure, send exactly once;
+only what a retry needs is kept, and only for the retention (issue 15)."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ def test_save_is_atomic_and_idempotent(tmp_path: Path) -> None:
     first = spool.save(raw("<m1@x>", key="7:1"))
     assert not first.duplicate and first.state == "pending"
     assert first.intake_key == "7:1" and first.arrived == T0
-    again = spool.save(raw("<m1@x>", key="7:99", body="other bytes, same Message-ID"))
+    again = spool.save(raw("<m1@x>", key="7:99"))
     assert again.duplicate and again.id == first.id and again.intake_key == "7:1"
     assert [e.id for e in spool.pending()] == [first.id]
     assert first.raw().endswith(b"x\r\n")
@@ -40,6 +41,33 @@ def test_save_is_atomic_and_idempotent(tmp_path: Path) -> None:
     later = spool.save(raw("<m1@x>"))
     assert later.duplicate and later.state == "done"
     assert spool.pending() == []
+
+
+def test_another_mail_under_a_message_id_seen_before_is_a_mail_of_its_own(
+        tmp_path: Path) -> None:
+    """Issue 15, item 6: only a true duplicate (same Message-ID, same content) is
+    dropped; other bytes under the same Message-ID are spooled and handled."""
+    spool = IncomingSpool(tmp_path)
+    first = spool.save(raw("<m1@x>", key="7:1"))
+    spool.done(first)
+    other = spool.save(raw("<m1@x>", key="7:2", body="other bytes, same Message-ID"))
+    assert not other.duplicate and other.state == "pending" and other.id != first.id
+    assert other.message_id == "<m1@x>"
+    again = spool.save(raw("<m1@x>", key="7:3", body="other bytes, same Message-ID"))
+    assert again.duplicate and again.id == other.id
+    assert [e.id for e in spool.pending()] == [other.id]
+
+
+def test_a_handled_mail_keeps_only_its_record(tmp_path: Path) -> None:
+    """Issue 15, item 5: once handled, the mail (and its password) leaves the spool;
+    the record that recognises it stays."""
+    spool = IncomingSpool(tmp_path)
+    entry = spool.save(raw("<m1@x>", body="PASSWORD swordfish"))
+    (entry.path / "replied").write_text("orders accepted\n")
+    done = spool.done(entry)
+    assert [p.name for p in done.path.iterdir()] == ["meta.json"]
+    assert not any(b"swordfish" in p.read_bytes() for p in tmp_path.rglob("*") if p.is_file())
+    assert spool.save(raw("<m1@x>", body="PASSWORD swordfish")).duplicate
 
 
 def test_mail_without_message_id_dedupes_by_content(tmp_path: Path) -> None:
@@ -139,7 +167,8 @@ def test_outgoing_backoff_then_sent_once(tmp_path: Path) -> None:
     assert spool.deliver(sender, now=now + timedelta(days=1)).sent == []
     assert [m["Message-ID"] for m in sender.sent] == [msg["Message-ID"]]
     (done,) = spool.sent()
-    assert done.attempts == 5 and done.message()["Subject"] == "report 1"
+    assert done.attempts == 5 and done.meta["subject"] == "report 1"
+    assert not (done.path / "message.eml").exists()  # sent: no retry needs it
 
 
 def test_outgoing_permanent_failure_and_give_up(tmp_path: Path) -> None:
@@ -195,6 +224,32 @@ def test_prune_old_done_and_sent(tmp_path: Path) -> None:
     outspool.deliver(FakeSender([]))
     assert outspool.prune(timedelta(days=1)) == 0
     assert outspool.prune(timedelta(seconds=-1)) == 1 and outspool.sent() == []
+
+
+def test_prune_takes_shunted_and_failed_mail_and_their_keys(tmp_path: Path) -> None:
+    inspool = IncomingSpool(tmp_path / "in", max_attempts=1)
+    inspool.failed(inspool.begin(inspool.save(raw("<bad@x>"))), "boom")
+    assert len(inspool.shunted()) == 1
+    assert inspool.prune(timedelta(days=1)) == 0 and len(inspool.shunted()) == 1
+    assert inspool.prune(timedelta(seconds=-1)) == 1 and inspool.shunted() == []
+    outspool = OutgoingSpool(tmp_path / "out")
+    outspool.enqueue(report(1), key="report:1")
+    outspool.deliver(FakeSender([PermanentFailure("550")]))
+    assert len(outspool.failed()) == 1 and len(list((tmp_path / "out" / "keys").glob("[!.]*")))
+    assert outspool.prune(timedelta(seconds=-1)) == 1 and outspool.failed() == []
+    assert list((tmp_path / "out" / "keys").glob("[!.]*")) == []
+
+
+def test_a_secret_mail_leaves_the_spool_also_when_it_fails_for_good(tmp_path: Path) -> None:
+    """The new-password mail: delivered or failed, its copy in the spool goes."""
+    spool = OutgoingSpool(tmp_path)
+    sent = spool.enqueue(report(1), secret=True)
+    failed = spool.enqueue(report(2), secret=True)
+    plain = spool.enqueue(report(3))
+    spool.deliver(FakeSender([None, PermanentFailure("550"), PermanentFailure("550")]))
+    assert not (tmp_path / "sent" / sent.id / "message.eml").exists()
+    assert not (tmp_path / "failed" / failed.id / "message.eml").exists()
+    assert (tmp_path / "failed" / plain.id / "message.eml").exists()  # for the GM to see
 
 
 def test_crash_between_send_and_move_gives_at_most_one_duplicate(tmp_path: Path) -> None:

@@ -39,7 +39,8 @@ def open_intake(config: Config, *, once: bool = False) -> Intake:
         return intake
     from pbmref.mail.maildir_in import MaildirIntake
 
-    return MaildirIntake(mail.maildir.inbox)
+    return MaildirIntake(mail.maildir.inbox,
+                         max_fetch_bytes=config.limits.max_message_bytes)
 
 
 def open_sender(config: Config) -> Sender:

@@ -3,11 +3,17 @@
 New mail is every file in `new/` or `cur/`; its arrival time is the file's
 modification time. Handled mail is moved into the `.handled` sub-Maildir
 (Maildir++ layout, so a mail reader shows it as a folder).
+
+A symbolic link in the Maildir is no mail: it is never followed (it could
+point at any file the referee may read) and is left where it is, with a
+warning. Of a mail larger than `max_fetch_bytes` only the headers are read,
+as the IMAP intake does: the referee answers it without reading it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import time
 from collections.abc import Iterator
@@ -17,6 +23,9 @@ from pathlib import Path
 from pbmref.mail.base import IntakeError, RawMail
 
 __all__ = ["MaildirIntake", "ensure_maildir"]
+
+log = logging.getLogger(__name__)
+_HEAD_BYTES = 256 * 1024  # of an oversized mail, at most this much is read: its headers
 
 
 def ensure_maildir(path: str | os.PathLike[str]) -> Path:
@@ -31,21 +40,26 @@ class MaildirIntake:
     """`Intake` over a Maildir. Keys are the message file names."""
 
     def __init__(self, path: str | os.PathLike[str], *, handled: str = ".handled",
-                 poll_interval: float = 0.5) -> None:
+                 poll_interval: float = 0.5, max_fetch_bytes: int | None = None) -> None:
         try:
             self.root = ensure_maildir(path)
             self.handled = ensure_maildir(self.root / handled)
         except OSError as exc:
             raise IntakeError(f"cannot use the Maildir {path}: {exc}") from exc
         self.poll_interval = poll_interval
+        self.max_fetch_bytes = max_fetch_bytes
         self._seen: set[str] = set()
+        self._links: set[str] = set()  # symbolic links warned about already
 
     def _files(self) -> list[tuple[float, str, Path]]:
         out: list[tuple[float, str, Path]] = []
         for sub in ("new", "cur"):
             with contextlib.suppress(FileNotFoundError):
                 for de in os.scandir(self.root / sub):
-                    if de.name.startswith(".") or not de.is_file():
+                    if de.is_symlink():
+                        self._warn_link(Path(de.path))
+                        continue
+                    if de.name.startswith(".") or not de.is_file(follow_symlinks=False):
                         continue
                     with contextlib.suppress(FileNotFoundError):
                         out.append((de.stat().st_mtime, de.name, Path(de.path)))
@@ -57,10 +71,33 @@ class MaildirIntake:
         self._seen = {name for _, name, _ in files}
         for mtime, name, path in files:
             try:
-                raw = path.read_bytes()
+                raw, size = self._read(path)
             except FileNotFoundError:  # handled meanwhile by another process
                 continue
-            yield RawMail(key=name, raw=raw, arrived=datetime.fromtimestamp(mtime, UTC))
+            except OSError as exc:  # a link put in place since the listing, or unreadable
+                log.warning("not reading %s: %s", path, exc)
+                continue
+            yield RawMail(key=name, raw=raw, arrived=datetime.fromtimestamp(mtime, UTC),
+                          size=size)
+
+    def _read(self, path: Path) -> tuple[bytes, int]:
+        """The mail (only its headers when it is over ``max_fetch_bytes``) and its
+        size; a symbolic link is refused (``O_NOFOLLOW``)."""
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        with os.fdopen(fd, "rb") as fh:
+            size = os.fstat(fh.fileno()).st_size
+            if self.max_fetch_bytes is None or size <= self.max_fetch_bytes:
+                return fh.read(), size
+            head = fh.read(_HEAD_BYTES)
+        for end in (b"\r\n\r\n", b"\n\n"):
+            if end in head:
+                return head[:head.index(end) + len(end)], size
+        return head, size
+
+    def _warn_link(self, path: Path) -> None:
+        if path.name not in self._links:
+            self._links.add(path.name)
+            log.warning("%s is a symbolic link, not a mail: it is not read", path)
 
     def mark_handled(self, key: str) -> None:
         base = key.split(":", 1)[0]

@@ -6,13 +6,24 @@ a crash leaves either the whole entry or nothing. Moving an entry between
 states is one rename.
 
 Incoming: `new/` (waiting) -> `done/` (handled) or `shunt/` (set aside with a
-`reason.txt` after it failed `max_attempts` times). Saving a Message-ID that is
-already in any of them is reported as a duplicate and changes nothing.
+`reason.txt` after it failed `max_attempts` times). Saving a mail whose
+Message-ID and content are already in any of them is reported as a duplicate
+and changes nothing; another mail under a Message-ID seen before is a mail of
+its own (issue 15: a reused Message-ID silences nobody).
 
 Outgoing: `queue/` -> `sent/`, or `failed/` on a permanent failure or after
 `give_up_after`. Each queued mail has its own next-attempt time (exponential
 back-off). A crash between a successful send and the move to `sent/` can
 cause one duplicate, never a loss.
+
+What is kept, and for how long (issue 15): only what a retry needs. A handled
+mail keeps only its `meta.json` (which recognises it if it comes again), a sent
+one likewise; the mail itself is deleted when it is done or sent (a mail that
+carries a password, such as a new password for a player, is deleted also when
+it fails for good). `prune(older_than)` deletes what is left once it is older
+than the referee's retention (`limits.spool_retention`): done and sent records,
+shunted and failed mails. Everything is readable by the referee's user (and
+group) only.
 """
 
 from __future__ import annotations
@@ -55,6 +66,7 @@ log = logging.getLogger(__name__)
 _MSG = "message.eml"
 _META = "meta.json"
 _REASON = "reason.txt"
+_DIR_MODE = 0o750
 
 
 class SpoolBusy(Exception):
@@ -147,7 +159,7 @@ class IncomingSpool:
         self.root = Path(root)
         self.max_attempts = max_attempts
         for sub in ("tmp", "new", "done", "shunt"):
-            (self.root / sub).mkdir(parents=True, exist_ok=True)
+            (self.root / sub).mkdir(mode=_DIR_MODE, parents=True, exist_ok=True)
 
     # -- helpers
     @staticmethod
@@ -171,7 +183,9 @@ class IncomingSpool:
 
     def find(self, message_id: str) -> InEntry | None:
         """The entry for `message_id` in any state, or None."""
-        key = self.key_of(message_id)
+        return self._find_key(self.key_of(message_id))
+
+    def _find_key(self, key: str) -> InEntry | None:
         for state, sub in self.STATES.items():
             folder = self.root / sub / key
             if folder.is_dir():
@@ -184,16 +198,21 @@ class IncomingSpool:
 
     # -- API
     def save(self, mail: RawMail) -> InEntry:
-        """Store `mail` durably. Idempotent per Message-ID: a second save returns the
-        existing entry with `duplicate=True`."""
+        """Store `mail` durably. Idempotent per Message-ID and content: saving the
+        same mail again returns the existing entry with `duplicate=True`."""
         message_id = message_id_of(mail.raw)
+        digest = hashlib.sha256(mail.raw).hexdigest()
         key = self.key_of(message_id)
         with _flock(self.root / ".save.lock"):
-            existing = self.find(message_id)
+            existing = self._find_key(key)
+            if existing is not None and existing.meta.get("sha256", digest) != digest:
+                # the Message-ID of another mail: this one is a mail of its own
+                key = self.key_of(f"{message_id} {digest}")
+                existing = self._find_key(key)
             if existing is not None:
                 return replace(existing, duplicate=True)
             tmp = self.root / "tmp" / f"{key}.{os.getpid()}.{uuid.uuid4().hex[:8]}"
-            tmp.mkdir()
+            tmp.mkdir(mode=_DIR_MODE)
             sender, sent = sender_and_date(mail.raw)
             meta: dict[str, Any] = {
                 "message_id": message_id,
@@ -203,6 +222,7 @@ class IncomingSpool:
                 "sent": _iso(sent) if sent is not None else None,
                 "saved": _iso(_now()),
                 "size": mail.size,
+                "sha256": digest,
                 "attempts": 0,
                 "errors": [],
             }
@@ -263,8 +283,14 @@ class IncomingSpool:
         return False
 
     def done(self, entry: InEntry) -> InEntry:
-        """The mail was handled (game saved): move it to `done/`."""
-        return self._move(entry, "done")
+        """The mail was handled (game saved): move it to `done/`, where only its
+        `meta.json` stays (no retry needs the mail, which holds its password)."""
+        done = self._move(entry, "done")
+        for path in done.path.iterdir():
+            if path.name != _META:
+                with contextlib.suppress(FileNotFoundError):
+                    path.unlink()
+        return done
 
     def shunt(self, entry: InEntry, reason: str) -> InEntry:
         """Set the mail aside in `shunt/` with `reason.txt`; it is not retried."""
@@ -326,14 +352,19 @@ class IncomingSpool:
         return counts
 
     def prune(self, older_than: timedelta) -> int:
-        """Delete `done/` entries saved longer ago than `older_than`; returns the count."""
+        """Delete `done/` records and `shunt/` mails saved longer ago than
+        `older_than`; returns the count."""
         limit = _now() - older_than
         n = 0
-        for folder in (self.root / "done").iterdir():
-            meta = _read_json(folder / _META)
-            if _parse_iso(meta.get("saved"), _now()) < limit:
-                shutil.rmtree(folder, ignore_errors=True)
-                n += 1
+        for sub in ("done", "shunt"):
+            for folder in (self.root / sub).iterdir():
+                meta = _read_json(folder / _META)
+                if _parse_iso(meta.get("saved"), _now()) < limit:
+                    if sub == "shunt":
+                        log.warning("deleting mail %s, set aside since %s (retention)",
+                                    meta.get("message_id"), meta.get("saved"))
+                    shutil.rmtree(folder, ignore_errors=True)
+                    n += 1
         return n
 
 
@@ -388,7 +419,7 @@ class OutgoingSpool:
         self.backoff_max = backoff_max
         self.give_up_after = give_up_after
         for sub in ("tmp", "queue", "sent", "failed"):
-            (self.root / sub).mkdir(parents=True, exist_ok=True)
+            (self.root / sub).mkdir(mode=_DIR_MODE, parents=True, exist_ok=True)
 
     def _load(self, folder: Path, state: str) -> OutEntry:
         meta = _read_json(folder / _META)
@@ -404,25 +435,29 @@ class OutgoingSpool:
             meta=meta,
         )
 
-    def enqueue(self, msg: EmailMessage, *, key: str | None = None) -> OutEntry:
+    def enqueue(self, msg: EmailMessage, *, key: str | None = None,
+                secret: bool = False) -> OutEntry:
         """Queue `msg` durably (atomic); it is sent by the next deliver().
 
         With a `key` the call is idempotent: a second enqueue with the same key
         (say, a reply written again after a crash) returns the first entry and
         queues nothing, whether that entry is still queued, sent or failed.
+        A `secret` mail (one that carries a password) is deleted also when it
+        fails for good: whoever queued it makes a new one.
         """
         if key is None:
-            return self._enqueue(msg, None)
+            return self._enqueue(msg, None, secret)
         keys = self.root / "keys"
-        keys.mkdir(exist_ok=True)
+        keys.mkdir(mode=_DIR_MODE, exist_ok=True)
         # Conformance (referee.md, deadlines: cron runs may overlap each other and
         # the daemon): two processes queueing the same key
         # (say, a report) must not both pass the check below; the lock makes
         # check, marker and commit one step.
         with _flock(keys / ".lock"):
-            return self._enqueue(msg, keys / hashlib.sha256(key.encode()).hexdigest()[:32])
+            return self._enqueue(msg, keys / hashlib.sha256(key.encode()).hexdigest()[:32],
+                                 secret)
 
-    def _enqueue(self, msg: EmailMessage, marker: Path | None) -> OutEntry:
+    def _enqueue(self, msg: EmailMessage, marker: Path | None, secret: bool) -> OutEntry:
         now = _now()
         entry_id = f"{time.time_ns():020d}-{uuid.uuid4().hex[:10]}"
         if marker is not None:
@@ -430,7 +465,7 @@ class OutgoingSpool:
             if earlier is not None:
                 return earlier
         tmp = self.root / "tmp" / entry_id
-        tmp.mkdir()
+        tmp.mkdir(mode=_DIR_MODE)
         meta = {
             "created": _iso(now),
             "next_attempt": _iso(now),
@@ -438,6 +473,7 @@ class OutgoingSpool:
             "to": str(msg.get("To", "")),
             "subject": str(msg.get("Subject", "")),
             "message_id": str(msg.get("Message-ID", "")),
+            **({"secret": True} if secret else {}),
         }
         write_synced(tmp / _MSG, msg.as_bytes())
         write_synced(tmp / _META, json.dumps(meta, indent=1, sort_keys=True).encode())
@@ -488,14 +524,29 @@ class OutgoingSpool:
         return min(times) if times else None
 
     def prune(self, older_than: timedelta) -> int:
-        """Delete `sent/` entries created longer ago than `older_than`; returns the count."""
+        """Delete `sent/` records and `failed/` mails created longer ago than
+        `older_than`, and the keys naming them; returns the count of entries."""
         limit = _now() - older_than
-        n = 0
-        for entry in self.sent():
+        gone: set[str] = set()
+        for entry in self.sent() + self.failed():
             if entry.created < limit:
                 shutil.rmtree(entry.path, ignore_errors=True)
-                n += 1
-        return n
+                gone.add(entry.id)
+        keys = self.root / "keys"
+        if gone and keys.is_dir():
+            with _flock(keys / ".lock"):
+                for marker in keys.iterdir():
+                    if marker.name.startswith("."):
+                        continue
+                    with contextlib.suppress(OSError):
+                        if marker.read_text().strip() in gone:
+                            marker.unlink()
+        return len(gone)
+
+    def _forget_mail(self, folder: Path) -> None:
+        """Delete the mail of an entry that no retry needs any more (its meta stays)."""
+        with contextlib.suppress(FileNotFoundError):
+            (folder / _MSG).unlink()
 
     def _move(self, entry: OutEntry, state: str) -> None:
         target = self.root / self.STATES[state] / entry.id
@@ -536,6 +587,8 @@ class OutgoingSpool:
             _replace_json(entry.path, _META, meta)
             write_synced(entry.path / _REASON, (meta["last_error"] + "\n").encode())
             self._move(entry, "failed")
+            if meta.get("secret"):
+                self._forget_mail(self.root / "failed" / entry.id)
             report.failed.append(entry.id)
             log.warning("outgoing %s failed for good: %s", entry.id, exc)
             return
@@ -550,6 +603,8 @@ class OutgoingSpool:
                 _replace_json(entry.path, _META, meta)
                 write_synced(entry.path / _REASON, f"gave up after {attempts} attempts: {exc}\n".encode())
                 self._move(entry, "failed")
+                if meta.get("secret"):
+                    self._forget_mail(self.root / "failed" / entry.id)
                 report.failed.append(entry.id)
                 return
             delay = min(self.backoff_first * (2 ** (attempts - 1)), self.backoff_max)
@@ -563,6 +618,7 @@ class OutgoingSpool:
         # the move is the record of success; meta is updated after it (a crash here
         # only loses the timestamp, not the fact)
         self._move(entry, "sent")
+        self._forget_mail(self.root / "sent" / entry.id)
         with contextlib.suppress(OSError):
             _replace_json(self.root / "sent" / entry.id, _META, meta)
         report.sent.append(entry.id)

@@ -28,7 +28,7 @@ from pbmref.base.times import iso, parse_datetime
 from pbmref.base.yamlfile import YamlDoc, dump_yaml, read_yaml
 from pbmref.orders.errors import OrderMailError
 from pbmref.store.errors import TurnError
-from pbmref.store.layout import ORDERS, turn_dir
+from pbmref.store.layout import ORDERS, no_links, turn_dir
 
 if TYPE_CHECKING:
     from pbmref.store.game import Game, TurnView
@@ -296,11 +296,13 @@ class OrderBook:
             mid = record.get("message_id")
             if mid:
                 for f in self.files(check=False).get(player, []):
-                    if f.message_id == mid:
-                        return f.path  # this mail was stored already (handled once)
+                    # The same mail handled again (after a crash) is stored once; another
+                    # mail that reuses its Message-ID is a mail of its own.
+                    if f.message_id == mid and f.raw == str(record.get("raw") or ""):
+                        return f.path
             version = self._next_version(player)
             data = {"player": player, "turn": game.turn, "version": version, **record}
-            path = write_new(self._path(player, version),
+            path = write_new(no_links(game.dir, self._path(player, version)),
                              dump_yaml(data, header=f"Orders of {player} for turn {game.turn} "
                                                     f"of {game.id}"))
             if checked is not None:  # read with the open turn's view: no second check
@@ -315,8 +317,8 @@ class OrderBook:
              received_at: datetime, checked: bool = False) -> Path:
         """Store an accepted order mail for the open turn. The entry is checked
         against the position first unless ``checked`` says the caller read it
-        with the ruleset already (``read_orders``). The same Message-ID twice is
-        stored once."""
+        with the ruleset already (``read_orders``). The same mail twice (its
+        Message-ID and text) is stored once."""
         game = self.game
         if not checked:
             game.ruleset.check_orders(game.open.state, player, dict(entry))
