@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field, fields, is_dataclass, replace
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, get_type_hints
 
 from pbmref.base.errors import GameFileError
+from pbmref.base.times import parse_duration
 from pbmref.base.yamlfile import YamlDoc, read_yaml
 
 __all__ = [
@@ -41,6 +43,7 @@ class ConfigError(Exception):
 class RefereeConfig:
     address: str = "referee@localhost"
     name: str = "pbmref referee"
+    game_master: str = ""  # gets the referee's notices (a flood of wrong passwords)
 
 
 @dataclass(frozen=True)
@@ -96,6 +99,13 @@ class LimitsConfig:
     max_message_bytes: int = 1_000_000
     press_chars: int = 6000  # characters in one press message
     press_per_day: int = 40  # press messages one player may send a game in 24 hours
+    # How long the spools keep what is left of a mail once it is handled or sent
+    # (its record), and a mail set aside or failed for good (for the game master).
+    spool_retention: str = "14d"
+
+    @property
+    def retention(self) -> timedelta:
+        return parse_duration(self.spool_retention)
 
 
 @dataclass(frozen=True)
@@ -117,6 +127,13 @@ class Config:
     @property
     def base_dir(self) -> Path:
         return self.source.parent if self.source else Path.cwd()
+
+    @property
+    def referee_addresses(self) -> tuple[str, ...]:
+        """Every address this config gives the referee (its own, and the mail
+        server logins that are addresses): no player may be registered with one."""
+        found = [self.referee.address, self.mail.imap.user, self.mail.smtp.user]
+        return tuple(dict.fromkeys(a.strip().lower() for a in found if "@" in a))
 
 
 _CHOICES = {
@@ -271,4 +288,11 @@ def load_config(path: str | os.PathLike[str] | None = None, *, required: bool = 
         raise builder.fail(("mail", "smtp"), "user is set: also set password_env or password_file")
     if "@" not in cfg.referee.address:
         raise builder.fail(("referee", "address"), f"not a mail address: {cfg.referee.address!r}")
+    if cfg.referee.game_master and "@" not in cfg.referee.game_master:
+        raise builder.fail(("referee", "game_master"),
+                           f"not a mail address: {cfg.referee.game_master!r}")
+    try:
+        cfg.limits.retention  # noqa: B018 - read once here, so a bad value fails at load
+    except ValueError as exc:
+        raise builder.fail(("limits", "spool_retention"), str(exc)) from None
     return cfg

@@ -50,6 +50,12 @@ def set_passwords(store: GameStore, game_id: str, passwords: dict[str, str]) -> 
         old.unlink()
 
 
+def judged_alone(referee: Referee) -> None:
+    """Forget the rations earlier mails used up (the referee's bookkeeping): each
+    corpus mail is judged on its own, not as the tenth wrong password of the hour."""
+    referee.state.path.unlink(missing_ok=True)
+
+
 def fingerprint(games: Path) -> dict[str, str]:
     """Relative path -> sha256 of every file under the games folder (locks left out)."""
     out = {}
@@ -178,7 +184,8 @@ def make_table(root: Path, *, anonymous: bool = False, max_bytes: int = 1_000_00
                 early_adjudication=False, reminder_hours=0, anonymous=anonymous, now=T0)
     set_passwords(store, "zep1", PASSWORDS)
     referee = Referee(config, store=store, clock=clock)
-    return Table(root, referee, MaildirIntake(config.mail.maildir.inbox), clock, store)
+    intake = MaildirIntake(config.mail.maildir.inbox, max_fetch_bytes=max_bytes)
+    return Table(root, referee, intake, clock, store)
 
 
 def load_corpus() -> dict[str, dict[str, Any]]:

@@ -1,7 +1,9 @@
 """The hostile-mail corpus (tests/mail_corpus): every mail gets exactly the outcome
 ``corpus.yaml`` states - one reply to the registered address with the stated
 words, or silence - no exception, and the games folder byte-identical unless
-the mail is a valid order (or a refused one, which only adds its record).
+the mail is a valid order (or a refused one, which only adds its record). No
+reply and no file the referee keeps holds a password (issue 15), and the
+poison mails, all at once beside a good order mail, stop nothing.
 
 Run on the Maildir default (every test run) and, for the mails marked ``imap``,
 through the real Dovecot + SMTP relay (``integration``)."""
@@ -28,11 +30,13 @@ from hardkit import (
     body_of,
     changed_files,
     fingerprint,
+    judged_alone,
     load_corpus,
     make_table,
     parse,
 )
 
+from pbmref.mail.compose import SUBJECT_MAX
 from pbmref.referee.pipeline import REPLY_BUDGET, STRANGER_BUDGET
 
 SPEC = load_corpus()
@@ -96,12 +100,27 @@ def check_replies(name: str, spec: dict[str, Any], raws: list[bytes]) -> None:
     assert [a.addr_spec for a in msg["To"].addresses] == [want], (name, msg["To"])
     assert msg["Auto-Submitted"] == "auto-replied"
     assert msg["X-Pbmref-Loop"]
+    assert len(str(msg["Subject"])) <= SUBJECT_MAX, (name, msg["Subject"])
     text = _squash(body_of(msg))
     for phrase in spec["says"]:
         assert _squash(phrase).lower() in text.lower(), (
             f"{name}: {phrase!r} not in the reply:\n{text[:800]}")
+    for phrase in spec.get("not_says", []):
+        assert _squash(phrase).lower() not in text.lower(), f"{name}: the reply says {phrase!r}"
     for pid, pw in PASSWORDS.items():
-        assert pw not in text, f"{name}: the reply shows {pid}'s password"
+        assert pw not in text and pw not in str(msg["Subject"]), (
+            f"{name}: the reply shows {pid}'s password")
+
+
+def assert_no_password_kept(root: Path, name: str) -> None:
+    """No file of the games folder or the spools holds a plain password (issue 15:
+    only a hash is kept; a handled mail leaves the spool)."""
+    for folder in (root / "games", root / "spool"):
+        for path in folder.rglob("*"):
+            if path.is_file():
+                data = path.read_bytes()
+                for pid, pw in PASSWORDS.items():
+                    assert pw.encode() not in data, f"{name}: {path} holds {pid}'s password"
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -110,9 +129,11 @@ def test_corpus_mail_on_maildir(corpus_table: Table, name: str) -> None:
     spec = SPEC[name]
     if spec.get("before") and spec["before"] not in table.handled:
         table.clock.now += timedelta(minutes=3)
+        judged_alone(table.referee)
         table.send_raw((CORPUS / spec["before"]).read_bytes())
         table.handled.add(spec["before"])
-    table.clock.now += timedelta(minutes=3)  # stay well inside the reply budget
+    table.clock.now += timedelta(minutes=3)
+    judged_alone(table.referee)
     bert_before = table.game().book.entries().get("bert")
     before = fingerprint(table.games)
     raws = table.send_raw((CORPUS / name).read_bytes())
@@ -123,7 +144,42 @@ def test_corpus_mail_on_maildir(corpus_table: Table, name: str) -> None:
     assert table.game().book.entries().get("bert") == bert_before
     assert table.referee.incoming.shunted() == [], f"{name}: the referee failed on it"
     assert table.referee.incoming.pending() == []
+    assert_no_password_kept(table.root, name)
     assert not PWNED.exists()
+
+
+POISON = [n for n in NAMES if SPEC[n].get("poison")]
+
+
+def test_poison_never_stops_a_round(tmp_path: Path) -> None:
+    """Issue 15, item 1: every header the referee reads, with each payload that once
+    stopped the round, all in one batch with a good order mail: one round of the
+    daemon answers the good mail, and handles every other one at its first try."""
+    from pbmref.referee.daemon import Daemon
+
+    assert len(POISON) == 96
+    table = make_table(tmp_path)
+    for name in POISON:
+        table.intake.deliver((CORPUS / name).read_bytes())
+    good = (f"From: {PLAYERS['bert']}\r\nTo: {REFEREE}\r\nSubject: orders\r\n"
+            "Message-ID: <good-after-poison@example.org>\r\n\r\n"
+            + table.order_mail("bert", "PLANE", "TAKEOFF GAMMA", "1: A", "2: A", "3: RS")
+            .replace("\n", "\r\n")).encode()
+    table.intake.deliver(good)
+    for p in (table.intake.root / "new").iterdir():
+        os.utime(p, (T0.timestamp(), T0.timestamp()))
+    Daemon(table.referee, table.intake).round()
+    table.referee.deliver(force=True)
+    out = [parse(r) for r in table.new_outbox()]
+    answers = [m for m in out if m["In-Reply-To"] == "<good-after-poison@example.org>"]
+    assert len(answers) == 1 and "your orders are accepted" in body_of(answers[0])
+    assert str(answers[0]["To"]) == PLAYERS["bert"]
+    answered = [n for n in POISON if SPEC[n]["reply"] is not None]
+    assert len(out) == 1 + len(answered)
+    assert table.referee.incoming.pending() == [] and table.referee.incoming.shunted() == []
+    failures = [e for e in table.referee.incoming.root.glob("done/*/meta.json")
+                if '"reason"' in e.read_text()]
+    assert failures == [], "a poison mail failed at its first try"
 
 
 def test_a_30_mb_mail_is_refused_politely(tmp_path: Path) -> None:
@@ -140,6 +196,9 @@ def test_a_30_mb_mail_is_refused_politely(tmp_path: Path) -> None:
     check_replies("30 MB", {"reply": PLAYERS["anna"], "says": [
         "larger than this referee accepts", "Nothing was changed"]}, raws)
     assert changed_files(before, fingerprint(table.games)) == []
+    # issue 15, item 7: in Maildir mode too only its headers come into the spool
+    spooled = [p for p in (table.root / "spool").rglob("*") if p.is_file()]
+    assert sum(p.stat().st_size for p in spooled) < 100_000, "the whole mail was spooled"
 
 
 def _bounce(i: int) -> bytes:
@@ -172,35 +231,41 @@ def test_a_bounce_storm_is_met_with_silence(tmp_path: Path) -> None:
     assert changed_files(before, fingerprint(table.games)) == []
 
 
-def _vacation_reply(to_us: bytes, n: int) -> bytes:
+def _vacation_reply(to_us: bytes, n: int, text: str) -> bytes:
     """What a naive vacation responder sends back: no auto-reply headers at all."""
     msg = parse(to_us)
     return (f"From: {PLAYERS['anna']}\r\nTo: {REFEREE}\r\nSubject: Out of office: {msg['Subject']}"
             f"\r\nMessage-ID: {make_msgid(domain='example.org')}\r\n"
             f"In-Reply-To: {msg['Message-ID']}\r\n\r\n"
-            f"I am away until Monday ({n}).\r\n").encode()
+            f"{text} ({n}).\r\n").encode()
 
 
-def test_a_naive_autoresponder_loop_is_cut_off(tmp_path: Path) -> None:
+@pytest.mark.parametrize("text, replies", [
+    # no password: the warning about it goes out once an hour per player
+    ("I am away until Monday", 1),
+    # a line the envelope cannot read: refused, within the address's reply budget
+    ("GAME\r\nI am away until Monday", REPLY_BUDGET),
+], ids=["wrong-password-warnings", "refusals"])
+def test_a_naive_autoresponder_loop_is_cut_off(tmp_path: Path, text: str, replies: int) -> None:
     """The referee's reply -> an autoresponder without RFC 3834 headers -> the referee ...
-    the loop ends once the address's reply budget is used up."""
+    the loop ends once what its replies use up is used up; the player's own mail
+    with the password is answered all the while (issue 15: nobody silences a player)."""
     table = make_table(tmp_path)
     pending = table.send_raw(_vacation_reply(
-        parse(b"Subject: [zep1] report\r\nMessage-ID: <r0@test.invalid>\r\n\r\n").as_bytes(), 0))
+        parse(b"Subject: [zep1] report\r\nMessage-ID: <r0@test.invalid>\r\n\r\n").as_bytes(), 0,
+        text))
     assert len(pending) == 1
     sent_by_referee = 1
     for n in range(1, 200):
         if not pending:
             break
         table.clock.now += timedelta(seconds=10)
-        pending = table.send_raw(_vacation_reply(pending[0], n))
+        pending = table.send_raw(_vacation_reply(pending[0], n, text))
         sent_by_referee += len(pending)
     assert pending == [], "the referee and the autoresponder are still writing"
-    assert sent_by_referee == REPLY_BUDGET
-    # an hour later the player is answered again
-    table.clock.now += timedelta(hours=1, minutes=1)
+    assert sent_by_referee == replies
     out = table.send(table.order_mail("anna", "STATUS"))
-    assert len(out) == 1
+    assert len(out) == 1 and "your orders in force" in body_of(out[0])
 
 
 def test_a_flood_of_forged_strangers_gets_few_answers(tmp_path: Path) -> None:
@@ -257,13 +322,15 @@ def test_corpus_through_dovecot_and_smtp(hard_servers: Any, tmp_path: Path) -> N
                 "PLANE\r\nTAKEOFF GAMMA\r\n1: A\r\n2: A\r\n3: RS\r\nEND\r\n").encode()
         queue = [("bert", bert)]
         for name in IMAP_NAMES:
-            if SPEC[name].get("before"):
-                queue.append((SPEC[name]["before"], (CORPUS / SPEC[name]["before"]).read_bytes()))
+            first = SPEC[name].get("before")
+            if first and first not in {n for n, _ in queue}:
+                queue.append((first, (CORPUS / first).read_bytes()))
             queue.append((name, (CORPUS / name).read_bytes()))
         for name, raw in queue:
             raw = _to_servers(raw, ms.domain).replace(f"referee@{ms.domain}".encode(),
                                                       ms.address(ref).encode())
             before = fingerprint(config.games_dir)
+            judged_alone(referee)
             ms.append(ref, raw)
             referee.take_in(intake)
             referee.deliver(force=True)

@@ -1,4 +1,5 @@
-"""Write the hostile-mail corpus (``NN_name.eml``) next to this file.
+"""Write the hostile-mail corpus (``NN_name.eml``, and ``i15_NNN_name.eml`` for
+the mails of issue 15) next to this file.
 
 Run ``.venv/bin/python tests/mail_corpus/make_corpus.py`` after changing it; the
 ``.eml`` files are committed so the corpus is plain data a reader can open.
@@ -13,8 +14,10 @@ from __future__ import annotations
 
 import base64
 import random
+from collections.abc import Callable
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
+from functools import partial
 from pathlib import Path
 
 HERE = Path(__file__).parent
@@ -266,7 +269,125 @@ def build() -> dict[str, bytes]:
         85, envelope(), mid="<x=?utf-8?q?=0D=0ABcc:_victim@evil.example=0D=0A?=y@example.org>")
     inner = base64.b64encode(b"=?utf-8?q?=0D=0ABcc:_victim@evil.example?=").decode()
     m["86_subject_double_encoded_bcc"] = plain(86, envelope(), subject=f"=?utf-8?b?{inner}?=")
+    # issue 15: i15_NNN_name (after the first 86, in the order they are written)
+    n = 87
+    for header, payload, mail in poison_mails():
+        m[f"i15_{n:03d}_poison_{header}_{payload}"] = mail(n)
+        n += 1
+    for name, mail in issue_15_mails():
+        m[f"i15_{n:03d}_{name}"] = mail(n)
+        n += 1
     return m
+
+
+# ---------------------------------------------------------------- issue 15
+# Payloads that once decoded to a lone surrogate (or through a codec that is no
+# charset) and stopped the referee's round: each goes into every header the
+# referee reads, one mail each, with anna's valid orders below.
+POISON = {
+    "utf7": b"=?utf-7?q?x+2AA-?=",
+    "unicode_escape": b"=?unicode_escape?q?x=5Cud800?=",
+    "rot13": b"=?rot13?q?beqref?=",
+    "base64_codec": b"=?base64_codec?q?b3JkZXJz?=",
+    "punycode": b"=?punycode?q?bcher-kva?=",
+    "raw_surrogate": b"x\xed\xa0\x80y",  # the UTF-8 form of a lone surrogate, unencoded
+}
+# The codec each payload names, for the one header whose value is a charset name.
+POISON_CHARSET = {"utf7": b"utf-7", "unicode_escape": b"unicode_escape", "rot13": b"rot13",
+                  "base64_codec": b"base64_codec", "punycode": b"punycode",
+                  "raw_surrogate": b"\xed\xa0\x80"}
+# header -> its line, with {P} where the payload goes ({C}: the charset, {N}: the number)
+POISON_HEADERS = {
+    "subject": b"Subject: orders {P}",
+    "from": b"From: {P} <anna@example.org>",
+    "reply_to": b"Reply-To: {P} <thief@evil.example>",
+    "to": b"To: {P} <referee@test.invalid>",
+    "cc": b"Cc: {P} <cc@example.org>",
+    "date": b"Date: {P}",
+    "message_id": b"Message-ID: <{P}-{N}@example.org>",
+    "in_reply_to": b"In-Reply-To: <{P}@example.org>",
+    "references": b"References: <r1@example.org> {P} <r2@example.org>",
+    "return_path": b"Return-Path: <{P}@example.org>",
+    "precedence": b"Precedence: {P}",
+    "auto_submitted": b"Auto-Submitted: {P}",
+    "list_id": b"List-Id: {P} <pilots.lists.example.org>",
+    "x_loop": b"X-Loop: {P}",
+    "content_type": b'Content-Type: text/plain; charset="{C}"',
+    "content_disposition": b'Content-Disposition: inline; filename="{P}.txt"',
+}
+# a body that, read in those charsets, holds a lone surrogate too (after END: ignored)
+_POISON_BODY = envelope() + "# +2AA- \\ud800 x\n"
+
+
+def poison_mails() -> list[tuple[str, str, Callable[[int], bytes]]]:
+    """(header, payload, mail maker) for every header and payload."""
+    return [(header, payload, partial(poison, header=header, payload=payload))
+            for header in POISON_HEADERS for payload in POISON]
+
+
+def poison(n: int, header: str, payload: str) -> bytes:
+    """Anna's valid orders, with `header` (in place of the usual one, or added)
+    holding `payload`."""
+    line = (POISON_HEADERS[header].replace(b"{P}", POISON[payload])
+            .replace(b"{C}", POISON_CHARSET[payload]).replace(b"{N}", str(n).encode()))
+    name = line.split(b":", 1)[0].lower()
+    usual = [f"From: {ANNA}", f"To: {REF}", "Subject: orders", f"Date: {DATE}",
+             f"Message-ID: <corpus-{n}@example.org>", "MIME-Version: 1.0",
+             "Content-Type: text/plain; charset=utf-8", "Content-Transfer-Encoding: 8bit"]
+    lines = [line if u.split(":", 1)[0].lower().encode() == name else u.encode()
+             for u in usual]
+    if line not in lines:
+        lines.append(line)
+    return b"\r\n".join(lines) + b"\r\n\r\n" + _POISON_BODY.replace("\n", "\r\n").encode()
+
+
+def issue_15_mails() -> list[tuple[str, Callable[[int], bytes]]]:
+    """The other hostile mails of issue 15: big replies, echoed and hidden passwords,
+    a Message-ID reused, a stranger's long Subject."""
+    def qp_password(n: int) -> bytes:  # a soft line break inside the password
+        return (head(n, subject="orders qp") + "MIME-Version: 1.0\r\n"
+                "Content-Type: text/plain; charset=utf-8\r\n"
+                "Content-Transfer-Encoding: quoted-printable\r\n\r\n"
+                "GAME zep1\r\nPASSWORD anna-pa=\r\nss-1\r\nPLANE\r\nTAKEOFF BETA\r\n1: A\r\n"
+                "2: A\r\n3: L\r\nEND\r\n").encode()
+
+    def utf16_qp(n: int) -> bytes:  # UTF-16, as quoted-printable: no plain search finds it
+        data = envelope().replace("\n", "\r\n").encode("utf-16")
+        body = "".join(f"={b:02X}" for b in data)
+        lines = [body[i:i + 72] for i in range(0, len(body), 72)]
+        return (head(n, subject="orders utf-16") + "MIME-Version: 1.0\r\n"
+                "Content-Type: text/plain; charset=utf-16\r\n"
+                "Content-Transfer-Encoding: quoted-printable\r\n\r\n"
+                + "=\r\n".join(lines) + "\r\n").encode()
+
+    def html_split(n: int) -> bytes:  # a tag inside the password
+        return (head(n, subject="orders html") + "MIME-Version: 1.0\r\n"
+                "Content-Type: text/html; charset=utf-8\r\n\r\n"
+                "<div>GAME zep1</div><div>PASSWORD anna-<b></b>pass-<span>1</span></div>"
+                "<div>PLANE</div><div>TAKEOFF BETA</div><div>1: A</div><div>2: A</div>"
+                "<div>3: L</div><div>END</div>").encode()
+
+    def long_stranger(n: int) -> bytes:
+        subject = ("=?utf-8?q?win=07big=1B[31m?= " + "buy cheap pills now " * 20).strip()
+        return plain(n, "Hello, tell me about your games.\n", sender="spam@evil.example",
+                     subject=subject)
+
+    return [
+        ("map_25000_times", lambda n: plain(n, "GAME zep1\nPASSWORD anna-pass-1\n"
+                                           + "MAP\n" * 25_000 + "END\n")),
+        ("history_3000_turns", lambda n: plain(n, "GAME zep1\nPASSWORD anna-pass-1\n" + "".join(
+            f"HISTORY {t}\n" for t in range(1, 3001)) + "END\n")),
+        ("password_given_twice", lambda n: plain(n, envelope(extra="PASSWORD anna-pass-9\n"))),
+        ("password_soft_line_break", qp_password),
+        ("password_in_utf16", utf16_qp),
+        ("password_split_by_html_tag", html_split),
+        ("true_duplicate_of_05", lambda n: build_05()),
+        ("stranger_with_a_long_subject", long_stranger),
+    ]
+
+
+def build_05() -> bytes:
+    return plain(5, envelope(body="PLANE\nTAKEOFF BETA\n1: A\n2: A\n3: R\n"))
 
 
 def main() -> None:

@@ -41,10 +41,21 @@ def clean_header(value: str) -> str:
     return " ".join(str(value).replace("\x00", " ").replace("=?", "= ?").split())
 
 
+_CONTROLS = {c: " " for c in range(32)} | {127: " "}
+#: A reply's Subject is at most this long (the line length RFC 5322 recommends):
+#: a sender's Subject is repeated, never a sender's whole essay.
+SUBJECT_MAX = 78
+
+
 def reply_subject(subject: str) -> str:
-    """`Re: ` + the subject, without piling up `Re: Re:` (or Aw:/Sv: ...)."""
-    bare = _RE_PREFIX.sub("", clean_header(subject)).strip()
-    return f"Re: {bare}" if bare else "Re: your mail"
+    """`Re: ` + the subject, without piling up `Re: Re:` (or Aw:/Sv: ...), stripped
+    of control characters and cut to SUBJECT_MAX characters.
+
+    >>> reply_subject("Re: RE: " + "x" * 200) == "Re: " + "x" * 74
+    True
+    """
+    bare = _RE_PREFIX.sub("", clean_header(subject.translate(_CONTROLS))).strip()
+    return (f"Re: {bare}" if bare else "Re: your mail")[:SUBJECT_MAX].rstrip()
 
 
 def _domain(addr: str) -> str:

@@ -439,9 +439,11 @@ class _Scan:
             self.password_raw = raw[start:].split()[0] if raw[start:].split() else value
         previous = self.found.get(kind)
         if previous is not None and _norm(kind, previous[0]) != _norm(kind, value):
+            # a password is never repeated in a reply (issue 15), not even a wrong one
+            values = (f"one on line {previous[1]}, another here" if kind == "PASSWORD"
+                      else f"{previous[0]} on line {previous[1]}, {value} here")
             self.errors.append(OrderSyntaxError(
-                f"{kind} is given twice with different values "
-                f"({previous[0]} on line {previous[1]}, {value} here)",
+                f"{kind} is given twice with different values ({values})",
                 rule="ENVELOPE", line_no=line_no, line=raw, column=value_tok.column,
                 width=len(value), hint=f"keep one {kind} line"))
             return

@@ -12,20 +12,40 @@ manner of Mailman's runners:
 
 A mail that makes the referee fail is retried a few times and then set
 aside in the spool's ``shunt/`` folder with its reason, and its sender is
-told; it is never lost and never retried for ever. Replies are delivered
-from the outgoing spool, with back-off, each once.
+told; it is never lost and never retried for ever. Whatever a mail holds, it
+never stops the round: a failure while telling its sender is logged, and the
+other mails are handled. Replies are delivered from the outgoing spool, with
+back-off, each once.
+
+Replies are rationed so that nobody can make the referee write without end,
+and nobody without a password can silence a player (issue 15):
+
+- a reply to a mail whose password was checked is never withheld;
+- the warning about a wrong or missing password goes to the registered
+  address once an hour per player; from ``PASSWORD_FLOOD`` such mails within
+  an hour on, one summary goes to the player and one notice to the game master
+  (a day), and ``pbmref status`` shows the count -- the right password is
+  accepted all the while (no lockout);
+- the "how to join" note goes to a stranger once a day, to all strangers at
+  most ``STRANGER_BUDGET`` times an hour, and is recorded only when sent;
+- every other reply counts against ``REPLY_BUDGET`` per address (the loop
+  breaker for robots that answer every mail).
+
+No reply repeats a password of the mail it answers (``secrecy``), each
+command is answered once per mail, and a reply's text stops at
+``REPLY_LIMIT`` characters with a note saying so.
 """
 
 from __future__ import annotations
 
-import email
-import email.policy
 import logging
+import os
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
+from pathlib import Path
 from typing import Any
 
 from pbmref.base.times import moment
@@ -55,7 +75,14 @@ from pbmref.orders.errors import (
 from pbmref.orders.render import ignored_note, render_error_list, render_errors
 from pbmref.referee import guide, replies
 from pbmref.referee.press import PressDesk, not_sent
-from pbmref.referee.state import RefereeState
+from pbmref.referee.secrecy import (
+    hide_in_errors,
+    mask,
+    mask_reply,
+    password_candidates,
+    stored_text,
+)
+from pbmref.referee.state import Ration, RefereeState
 from pbmref.reports.status import render_status
 from pbmref.store import Game, GameFileError, GameStore, StoreError, check_id
 
@@ -70,53 +97,27 @@ REPLY_WINDOW = timedelta(hours=1)
 # At most this many "how to join" notes in all within REPLY_WINDOW: a flood of
 # mail with forged senders must not make the referee a source of backscatter.
 STRANGER_BUDGET = 50
+# From this many mails with a wrong or missing password for one player within
+# REPLY_WINDOW on, they are a flood: no more answers one by one, one summary.
+PASSWORD_FLOOD = 5
+# The longest text of one reply, in characters: a mail asking for MAP 25,000
+# times (or every report there is) gets what fits and a note.
+REPLY_LIMIT = 40_000
+# Of it, what the answers to commands may take: the rest is for the head, the
+# orders in force and the note about what was left out.
+_ANSWERS_LIMIT = REPLY_LIMIT - 5_000
+# The spools are pruned (limits.spool_retention) at most this often, by the
+# daemon or a cron run, whichever comes first.
+PRUNE_EVERY = timedelta(hours=1)
 
 
-_PASSWORD_LINE = re.compile(r"(?im)^([ \t>]*(?:password|passwd|pw)\b[ \t:=]*)\S+")
-
-
-def hide_password(text: str, envelope: OrderMail) -> str:
-    r"""The raw mail as stored in the game folder, its password hidden.
-
-    Conformance (orders.md, PASSWORD: the secret itself is never kept): the orders files keep
-    the raw text of each mail (referee.md) but never the password itself.
-
-    >>> hide_password("GAME z\nPASSWORD swordfish\nPLANE", OrderMail(password="swordfish"))
-    'GAME z\nPASSWORD (hidden)\nPLANE'
-    """
-    secrets = [s for s in (envelope.password, envelope.password_raw) if s and len(s) >= 4]
-
-    def mask(value: str) -> str:
-        for secret in secrets:
-            value = value.replace(secret, "(hidden)")
-        return _PASSWORD_LINE.sub(lambda m: m.group(1).rstrip() + " (hidden)"
-                                  if not m.group(0).endswith("(hidden)") else m.group(0),
-                                  value)
-
-    return mask(_hide_in_encoded_parts(text, mask))
-
-
-def _hide_in_encoded_parts(text: str, mask: Callable[[str], str]) -> str:
-    """``text`` (a whole message) with ``mask`` applied inside its base64 text
-    parts, which a plain search of the message cannot see into."""
-    if "base64" not in text.lower():
-        return text
-    try:
-        msg = email.message_from_string(text, policy=email.policy.default)
-        changed = False
-        for part in msg.walk():
-            if (part.is_multipart() or part.get_content_maintype() != "text"
-                    or str(part.get("Content-Transfer-Encoding", "")).lower() != "base64"):
-                continue
-            content = part.get_content()
-            hidden = mask(content)
-            if hidden != content:
-                part.set_content(hidden, subtype=part.get_content_subtype(), charset="utf-8",
-                                 cte="base64")
-                changed = True
-        return msg.as_string() if changed else text
-    except Exception:  # noqa: BLE001 - a mail the parser cannot rewrite keeps its text
-        return text
+def _mark_replied(path: Path, summary: str) -> None:
+    """The marker that a spooled mail's replies are queued, readable by the referee's
+    user and group only (it holds the summary). Not flushed to disk: lost in a
+    crash, the mail is only handled again, which queues and stores nothing twice."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o640)
+    with os.fdopen(fd, "w", encoding="utf-8", errors="replace") as fh:
+        fh.write(summary + "\n")
 
 
 def _whole_address(address: str) -> re.Pattern[str]:
@@ -126,12 +127,17 @@ def _whole_address(address: str) -> re.Pattern[str]:
 
 @dataclass
 class HandledMail:
-    """What handling one mail did: replies to queue and a line for the log."""
+    """What handling one mail did: replies to queue and a line for the log.
+
+    ``rations``: what the replies use up (``RefereeState.within_budgets``);
+    None means REPLY_BUDGET of each address written to, ``()`` nothing (the
+    replies to a mail whose password was checked)."""
 
     replies: list[EmailMessage] = field(default_factory=list)
     summary: str = ""
     game_id: str | None = None
     changed: bool = False
+    rations: tuple[Ration, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -183,6 +189,31 @@ class Letter:
     twins: tuple[Twin, ...] = ()
     attachments: list[Attachment] = field(default_factory=list)
     press_done: bool = False
+    left_out: int = 0  # answers that did not fit in REPLY_LIMIT
+    size: int = 0  # characters of the answers in ``sections``
+
+    @property
+    def commands(self) -> list[Command]:
+        """The mail's commands, each once (``MAP`` 25,000 times is one MAP)."""
+        once: dict[tuple[str, int | None, str | None], Command] = {}
+        for command in self.envelope.commands:
+            once.setdefault((command.name, command.arg, command.rule), command)
+        return list(once.values())
+
+    @property
+    def full(self) -> bool:
+        """Whether the reply's answers take all the room REPLY_LIMIT leaves them."""
+        return self.size >= _ANSWERS_LIMIT
+
+    def add(self, section: str) -> bool:
+        """Add one answer to the reply, unless it does not fit (REPLY_LIMIT);
+        whether it was added."""
+        if self.size + len(section) > _ANSWERS_LIMIT:
+            self.left_out += 1
+            return False
+        self.sections.append(section)
+        self.size += len(section)
+        return True
 
 
 def _twins(entry: InEntry, pending: list[InEntry]) -> tuple[Twin, ...]:
@@ -283,9 +314,30 @@ class Referee:
 
     def _reply(self, mail: IncomingMail, to: str, body: str,
                attachments: Sequence[Attachment] = ()) -> EmailMessage:
+        """The answer to ``mail``: never longer than REPLY_LIMIT, never repeating
+        a password the mail holds (in its text or its Subject)."""
+        if len(body) > REPLY_LIMIT:
+            body = body[:REPLY_LIMIT].rsplit("\n", 1)[0] + "\n\n" + replies.cut_short(REPLY_LIMIT)
+        secrets = self._secrets(mail)
+        if secrets:
+            body = mask_reply(body, secrets)
+            mail = replace(mail, subject=mask(mail.subject, secrets))
         return make_reply(mail, to, body, from_addr=self.address,
                           from_name=self.config.referee.name, attachments=attachments,
                           date=self.clock())
+
+    @staticmethod
+    def _secrets(mail: IncomingMail) -> tuple[str, ...]:
+        """The passwords ``mail`` holds (or seems to), never to be repeated."""
+        return password_candidates(mail.text, *password_candidates(mail.subject))
+
+    def _errors(self, errors: OrderMailError | Iterable[OrderMailError],
+                mail: IncomingMail) -> str:
+        """The errors of a refused mail as reply text (``render_error_list``), its
+        passwords hidden."""
+        errors = errors if isinstance(errors, OrderMailError) else list(errors)
+        hide_in_errors(errors, self._secrets(mail))
+        return render_error_list(errors)
 
     def mail_to(self, to: str | list[str], subject: str, body: str, **kw: Any) -> EmailMessage:
         return make_mail(to, subject, body, from_addr=self.address,
@@ -320,9 +372,19 @@ class Referee:
                 if entry.id not in shunted_before:
                     self._tell_given_up(entry, intake)
             for entry in pending:
-                self._handle_entry(entry, intake, _twins(entry, pending))
+                self._handle_safely(entry, intake, _twins(entry, pending))
                 count += 1
         return count
+
+    def _handle_safely(self, entry: InEntry, intake: Intake | None,
+                       twins: tuple[Twin, ...]) -> None:
+        """Handle one mail; whatever goes wrong, the round goes on (the spool
+        keeps the mail, and retries or sets it aside)."""
+        try:
+            self._handle_entry(entry, intake, twins)
+        except Exception:  # noqa: BLE001 - one mail never stops the round; it is logged
+            log.exception("mail %s: handling and recording its failure failed; it stays "
+                          "in the spool", entry.message_id)
 
     def _mark(self, intake: Intake | None, entry: InEntry) -> None:
         """Mark (move) the mail on the server; the spool has it, so a failure here
@@ -350,14 +412,11 @@ class Referee:
                                 size=entry.size)
             if not (entry.path / _REPLIED).exists():
                 result = self.handle(mail, raw, arrived=entry.arrived, twins=twins)
-                kept = [m for m in result.replies if self._reply_allowed(m)]
-                if len(kept) < len(result.replies):
-                    result.summary += "; reply withheld: reply budget of the address used up"
-                    result.replies = kept
+                self._ration(result)
                 for n, msg in enumerate(result.replies):
                     # Keyed: handling the mail again after a crash queues nothing twice.
                     self.outgoing.enqueue(msg, key=f"reply:{entry.id}:{n}")
-                (entry.path / _REPLIED).write_text(result.summary + "\n", encoding="utf-8")
+                _mark_replied(entry.path / _REPLIED, result.summary)
                 log.info("mail %s from %s: %s", mail.message_id, mail.from_addr,
                          result.summary)
             self._mark(intake, entry)
@@ -369,14 +428,21 @@ class Referee:
                 self._tell_failed(mail)
             self._mark(intake, entry)  # the spool keeps it for the next try
 
-    def _reply_allowed(self, msg: EmailMessage) -> bool:
-        """Whether another reply to the mail's recipient fits REPLY_BUDGET."""
-        to = str(msg.get("To", "")).strip().lower()
-        if self.state.within_budget("replies", to, self.clock(), REPLY_BUDGET, REPLY_WINDOW):
-            return True
-        log.warning("not answering %s: %d replies within %s already (a mail loop?)",
-                    to, REPLY_BUDGET, REPLY_WINDOW)
-        return False
+    def _ration(self, result: HandledMail) -> None:
+        """Withhold the replies when what they use up is used up (HandledMail.rations)."""
+        rations = result.rations
+        if rations is None:
+            to = dict.fromkeys(str(m.get("To", "")).strip().lower() for m in result.replies)
+            rations = tuple(Ration("replies", a, REPLY_BUDGET, REPLY_WINDOW) for a in to)
+        if not result.replies or not rations:
+            return
+        if not self.state.within_budgets(self.clock(), rations):
+            log.warning("not answering %s: %s used up (a mail loop, or a flood?)",
+                        ", ".join(str(m.get("To", "")) for m in result.replies),
+                        ", ".join(f"{r.kind} {r.key}" for r in rations))
+            result.summary += "; reply withheld: " + ", ".join(r.kind for r in rations) + \
+                " used up"
+            result.replies = []
 
     def _tell_given_up(self, entry: InEntry, intake: Intake | None) -> None:
         try:
@@ -390,13 +456,18 @@ class Referee:
                         exc_info=True)
 
     def _tell_failed(self, mail: IncomingMail | None) -> None:
-        """Tell the sender that their mail was set aside (registered senders only)."""
+        """Tell the sender that their mail was set aside (registered senders only).
+        Telling is a courtesy: when it fails too, that is logged and the round goes on."""
         if mail is None or never_answer_reason(mail, [self.address]):
             return
-        for game_id in self._games_of(mail.from_addr):
-            self.outgoing.enqueue(self._reply(mail, mail.from_addr, replies.failed(game_id)),
-                                  key=f"failed:{mail.message_id}")
-            return
+        try:
+            mine = self._games_of(mail.from_addr)
+            if mine:
+                self.outgoing.enqueue(self._reply(mail, mail.from_addr, replies.failed(mine[0])),
+                                      key=f"failed:{mail.message_id}")
+        except Exception:  # noqa: BLE001 - the GM sees the shunted mail and this log
+            log.exception("could not tell %s that mail %s was set aside", mail.from_addr,
+                          mail.message_id)
 
     # ------------------------------------------------------------ one mail
 
@@ -466,7 +537,7 @@ class Referee:
         told = self._identify(envelope, sender)
         if told is None:
             return HandledMail([self._reply(mail, sender, replies.mail_refused(
-                render_error_list(errors)))], "rejected: envelope")
+                self._errors(errors, mail)))], "rejected: envelope")
         game, player_id = told
         player = game.settings.players[player_id]
         try:
@@ -475,7 +546,7 @@ class Referee:
         except OrderMailError:
             if not password_line_mistaken(envelope, errors):
                 return HandledMail([self._reply(mail, sender, replies.mail_refused(
-                    render_error_list(errors)))], "rejected: envelope")
+                    self._errors(errors, mail)))], "rejected: envelope")
             secret = True  # the PASSWORD line itself is the mistake: list, show nothing
         else:
             secret = False
@@ -484,11 +555,14 @@ class Referee:
         assert every is not None  # the envelope's errors are there
         turn = _turn_name(game, player_id)
         if secret:
-            body = replies.refused_without_password(game.id, turn, render_error_list(every))
+            body = replies.refused_without_password(game.id, turn, self._errors(every, mail))
         else:
-            body = replies.orders_rejected(game.id, turn, render_error_list(every),
+            body = replies.orders_rejected(game.id, turn, self._errors(every, mail),
                                            game.book.entry_of(player_id), _deadline_text(game))
-        return HandledMail([self._reply(mail, sender, body)], "rejected: envelope", game.id)
+        # with its password checked, the refusal is never withheld
+        checked = not secret and player.password_hash is not None
+        return HandledMail([self._reply(mail, sender, body)], "rejected: envelope", game.id,
+                           rations=() if checked else None)
 
     def _identify(self, envelope: OrderMail, sender: str) -> tuple[Game, str] | None:
         """The game and player of a mail whose envelope has an error, when both can
@@ -529,18 +603,19 @@ class Referee:
 
     def _unknown_sender(self, mail: IncomingMail,
                         envelope: OrderMail | None = None) -> HandledMail:
-        """The how-to-join note, once a day per address (with how an order mail
-        looks when the mail asked for HELP)."""
+        """The how-to-join note (with how an order mail looks when the mail asked
+        for HELP); it quotes nothing of the stranger's mail."""
         sender = mail.from_addr
-        if (self.state.once_per("joined", sender, self.clock(), timedelta(days=1))
-                and self.state.within_budget("strangers", "*", self.clock(),
-                                             STRANGER_BUDGET, REPLY_WINDOW)):
-            body = replies.how_to_join(self.address)
-            if envelope is not None and envelope.command("HELP") is not None:
-                body += "\n\n" + guide.stranger_help()
-            return HandledMail([self._reply(mail, sender, body)],
-                               "unknown sender: told how to join")
-        return HandledMail(summary="unknown sender: already told today")
+        body = replies.how_to_join(self.address)
+        if envelope is not None and envelope.command("HELP") is not None:
+            body += "\n\n" + guide.stranger_help()
+        # once a day per address, STRANGER_BUDGET an hour in all; recorded only when
+        # it is sent (_ration)
+        return HandledMail([self._reply(mail, sender, body)],
+                           "unknown sender: told how to join", rations=(
+                               Ration("joined", sender, 1, timedelta(days=1)),
+                               Ration("strangers", "*", STRANGER_BUDGET, REPLY_WINDOW),
+                               Ration("replies", sender, REPLY_BUDGET, REPLY_WINDOW)))
 
     def _answer(self, letter: Letter, body: str, summary: str,
                 changed: bool = False) -> HandledMail:
@@ -567,6 +642,7 @@ class Referee:
             if known.status == "kicked":
                 return HandledMail([self._reply(mail, sender, replies.kicked(gid))],
                                    "rejected: kicked", gid)
+            hide_in_errors(exc, self._secrets(mail))
             return HandledMail([self._reply(mail, sender, render_errors(exc))],
                                "rejected: pilot", gid)
         player = game.settings.players[letter.player]
@@ -588,6 +664,8 @@ class Referee:
             result = self._without_password(letter)
         else:
             result = self._identified(letter)
+            if player.password_hash is not None:
+                result.rations = ()  # its password checked: never withheld
         if letter.notes:
             # Conformance (orders.md, Envelope): when the GAME line overrides the
             # Subject, every reply tells the player, not only one accepting orders.
@@ -611,38 +689,63 @@ class Referee:
         STATUS) are answered; a misspelt PASSWORD line gets every mistake of
         the mail listed. Neither shows the orders in force."""
         game, envelope = letter.game, letter.envelope
-        refused = self._answer(letter, replies.wrong_password(game.id, letter.mail.from_addr),
-                               "rejected: wrong password")
         if envelope.password is not None:
-            return refused
+            return self._wrong_password(letter)
         read = read_body(game, envelope, letter.player)
         turn = _turn_name(game, letter.player)
         error = read.error
         if error is not None and password_line_mistaken(envelope, read.errors):
             return self._answer(letter, replies.refused_without_password(
-                game.id, turn, render_error_list(error)), "rejected: password line")
+                game.id, turn, self._errors(error, letter.mail)), "rejected: password line")
         if (read.entry is not None or error is not None or not envelope.commands
                 or any(c.name not in PUBLIC_COMMANDS for c in envelope.commands)):
-            return refused
+            return self._wrong_password(letter)
         sections = [ignored_note(read.ignored)] if read.ignored else []
         sections += [self._help(letter, c) if c.name == "HELP" else _status(game, turn)
-                     for c in envelope.commands]
+                     for c in letter.commands]
         sections.append(replies.PASSWORD_NEEDED)
         return self._answer(letter, "\n\n".join(s.rstrip() for s in sections),
                             "commands answered without the password")
+
+    def _wrong_password(self, letter: Letter) -> HandledMail:
+        """A mail for a player with a wrong or missing password: counted for the
+        GM (``pbmref status``); the player is warned once an hour, and from
+        PASSWORD_FLOOD such mails within an hour on the player gets one summary and
+        the game master one notice a day instead."""
+        gid, pid, sender = letter.game.id, letter.player, letter.mail.from_addr
+        now = self.clock()
+        count = self.state.password_failure(gid, pid, sender, now)
+        if count < PASSWORD_FLOOD:
+            warning = self._answer(letter, replies.wrong_password(gid, sender),
+                                   "rejected: wrong password")
+            warning.rations = (Ration("password-warned", f"{gid}/{pid}", 1, REPLY_WINDOW),)
+            return warning
+        summary = f"rejected: wrong password, {count} for {pid} within an hour"
+        notes = [self.mail_to(letter.to, f"[{gid}] mails with a wrong password",
+                              replies.password_flood(gid, pid, count))]
+        gm_address = self.config.referee.game_master
+        if gm_address:
+            notes.append(self.mail_to(gm_address, f"[{gid}] wrong passwords for {pid}",
+                                      replies.password_flood_gm(gid, pid, count, sender)))
+        return HandledMail(notes, summary, gid, rations=(
+            Ration("password-flood", f"{gid}/{pid}", 1, timedelta(days=1)),))
 
     def _identified(self, letter: Letter) -> HandledMail:
         """The mail of an identified player (password checked): commands and orders."""
         game, envelope = letter.game, letter.envelope
         gid = game.id
-        for command in envelope.commands:
-            if command.name == "HELP":
-                letter.sections.append(self._help(letter, command))
-            elif command.name == "HISTORY":
+        for command in letter.commands:
+            if command.name not in ("HELP", "HISTORY"):
+                continue
+            if letter.full:
+                letter.left_out += 1
+            elif command.name == "HELP":
+                letter.add(self._help(letter, command))
+            else:
                 wanted = command.arg or max(1, game.turn - 1)
                 text = game.history.report(wanted) if game.history.is_adjudicated(wanted) \
                     else None
-                letter.sections.append(text or f"There is no report of turn {wanted} yet.")
+                letter.add(text or f"There is no report of turn {wanted} yet.")
         with game.lock():
             # Read the game again under its lock: a turn adjudicated meanwhile
             # makes this mail late, never a change to the next turn.
@@ -751,7 +854,7 @@ class Referee:
                 game.book.reject(player, raw=self._raw_text(letter),
                                  message_id=letter.mail.message_id,
                                  received_at=letter.arrived, error=str(error))
-            head = replies.orders_rejected(gid, turn, render_error_list(error), current,
+            head = replies.orders_rejected(gid, turn, self._errors(error, letter.mail), current,
                                            deadline_text, self._twin_notes(letter))
             summary = "rejected: " + "; ".join(e.summary() for e in error.errors)[:300]
         elif read.entry is not None:
@@ -788,8 +891,9 @@ class Referee:
         return self._answer(letter, body, summary, changed)
 
     def _raw_text(self, letter: Letter) -> str:
-        """The mail as the orders file keeps it: its password hidden."""
-        return hide_password(letter.raw.decode("utf-8", errors="replace"), letter.envelope)
+        """The mail as the orders file keeps it: its headers and decoded text, its
+        password hidden (``secrecy.stored_text``)."""
+        return stored_text(letter.mail, letter.envelope)
 
     def _accepted(self, letter: Letter, turn: replies.TurnName, entry: dict[str, Any],
                   deadline_text: str, read: BodyRead, preview: list[str]) -> str:
@@ -815,27 +919,43 @@ class Referee:
         game, player = letter.game, letter.player
         sections = letter.sections
         names = {pid: p.name for pid, p in game.settings.players.items() if p.name}
-        for command in letter.envelope.commands:
-            if command.name == "ORDERS":
-                sections.append(_shown(game, player, turn, current, deadline_text))
+        for command in letter.commands:
+            if command.name not in ("ORDERS", "PLAN", "STATUS", "MAP"):
+                continue
+            if letter.full:
+                letter.left_out += 1
+            elif command.name == "ORDERS":
+                letter.add(_shown(game, player, turn, current, deadline_text))
             elif command.name == "STATUS":
-                sections.append(_status(game, turn))
+                letter.add(_status(game, turn))
             elif command.name == "PLAN":
-                sections.append(replies.orders_planned(
+                letter.add(replies.orders_planned(
                     game.id, turn, current, deadline_text,
                     game.ruleset.preview(game.open.state, player, current)))
-            elif command.name == "MAP":
-                sections.append(game.ruleset.map_reply(game.position, names,
-                                                       game.settings.title))
-                picture = f"{game.id}-map-{turn.label}.svg"
-                svg = None if any(a.filename == picture for a in letter.attachments) else \
-                    game.ruleset.render_position_svg(game.position, names)
-                if svg is not None:  # the picture of the board beside its text, once
-                    letter.attachments.append(Attachment(picture, svg.encode(),
-                                                         "image/svg+xml"))
+            elif letter.add(game.ruleset.map_reply(game.position, names, game.settings.title)):
+                # MAP is answered once a mail (Letter.commands), its picture with it
+                svg = game.ruleset.render_position_svg(game.position, names)
+                if svg is not None:  # the picture of the board beside its text
+                    letter.attachments.append(Attachment(
+                        f"{game.id}-map-{turn.label}.svg", svg.encode(), "image/svg+xml"))
+        if letter.left_out:
+            sections.append(replies.left_out(letter.left_out, REPLY_LIMIT))
         return sections
 
     # ------------------------------------------------------------ sending
+
+    def prune_spools(self) -> int:
+        """Delete what the spools keep beyond ``limits.spool_retention`` (records of
+        handled and sent mail, mails set aside or failed), at most once every
+        PRUNE_EVERY; returns how many entries went."""
+        if not self.state.once_per("pruned", "spools", self.clock(), PRUNE_EVERY):
+            return 0
+        retention = self.config.limits.retention
+        gone = self.incoming.prune(retention) + self.outgoing.prune(retention)
+        if gone:
+            log.info("pruned %d spool entries older than %s", gone,
+                     self.config.limits.spool_retention)
+        return gone
 
     def deliver(self, *, force: bool = False) -> int:
         """Send what waits in the outgoing spool; returns how many went out."""

@@ -203,7 +203,45 @@ def wrong_password(game: str, address: str) -> str:
         "Nothing was changed.", "",
         "If you sent it, check the password line (PASSWORD yourpassword).",
         "If you did not, somebody may be sending mail in your name; the",
-        "game master can see this in the game's history."])
+        "referee counts such mails, and the game master sees them in",
+        "'pbmref status'. A mail with the right password is always taken.",
+        "This warning is sent at most once an hour."])
+
+
+def password_flood(game: str, player: str, count: int) -> str:
+    """To a player for whom many mails with a wrong password came within an hour."""
+    return "\n".join([
+        f"Game {game}: within the last hour the referee got {count} mails for",
+        f"{player} with a wrong or missing PASSWORD. None of them changed",
+        "anything. If they were not yours, somebody is trying to guess your",
+        "password; from now on such mails are not answered one by one.", "",
+        "Your own mails with the right password are taken as always: nobody",
+        "can lock you out. The game master has been told and can give you a",
+        "new password."])
+
+
+def password_flood_gm(game: str, player: str, count: int, sender: str) -> str:
+    """To the game master: a flood of wrong passwords for one player."""
+    return "\n".join([
+        f"Game {game}: within the last hour {count} mails for player {player}",
+        f"came with a wrong or missing PASSWORD (the last from {sender}).",
+        "Nothing was changed, and the player's mails with the right password",
+        "are still taken. The player has been told once; further such mails",
+        "are not answered.", "",
+        f"See the count with: pbmref status {game}",
+        f"Give the player a new password with: pbmref new-password {game} {player}"])
+
+
+def left_out(count: int, limit: int) -> str:
+    """The note at the end of a reply whose answers did not all fit."""
+    return "\n".join([
+        f"This reply reached its size limit of {limit // 1000} thousand characters:",
+        f"{count} more answer(s) were left out; ask for them in another mail."])
+
+
+def cut_short(limit: int) -> str:
+    """The note at the end of a reply cut at its size limit."""
+    return f"(This reply was cut at its size limit of {limit // 1000} thousand characters.)"
 
 
 def stale_turn(game: str, asked: int | str, turn: TurnName, deadline: str) -> str:

@@ -1,16 +1,18 @@
 """The referee's own small bookkeeping, shared by the daemon and cron runs.
 
 One JSON file in the spool folder: when an unknown sender was last told how
-to join, the reply budget per address (a mail loop breaker), the reminders
-sent, the last turn whose reports were queued per game. Every change is
-made under a file lock after reading the file again, so two processes never
-undo or repeat what the other recorded.
+to join, the reply budget per address (a mail loop breaker), the warnings
+about wrong passwords and the mails that carried one (which the game master
+sees in ``pbmref status``), the reminders sent, the last turn whose reports
+were queued per game. Every change is made under a file lock after reading
+the file again, so two processes never undo or repeat what the other
+recorded. The file is readable by the referee's user only: it holds addresses.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -21,7 +23,47 @@ from pbmref.base.files import replace_file
 from pbmref.base.locks import FileLock
 from pbmref.base.times import parse_datetime
 
-__all__ = ["RefereeState"]
+__all__ = ["PasswordFailures", "Ration", "RefereeState"]
+
+# How many mails with a wrong password are remembered per player (the newest),
+# and for how long: enough for ``pbmref status`` to show an attack.
+FAILURES_KEPT = 500
+FAILURES_PERIOD = timedelta(days=1)
+
+
+@dataclass(frozen=True)
+class Ration:
+    """At most ``limit`` uses of ``kind``/``key`` within ``period``."""
+
+    kind: str
+    key: str
+    limit: int
+    period: timedelta
+
+
+@dataclass(frozen=True)
+class PasswordFailures:
+    """The mails with a wrong or missing password for one player of one game."""
+
+    player: str
+    last_hour: int
+    last_day: int
+    total: int
+    last_at: datetime | None
+    last_from: str
+
+
+def _stamps_within(stamps: Any, now: datetime, period: timedelta) -> list[str]:
+    """The ISO time stamps of ``stamps`` (a list, else nothing) within ``period`` of ``now``."""
+    out = []
+    for stamp in stamps if isinstance(stamps, list) else []:
+        try:
+            if now - parse_datetime(stamp, UTC) < period:
+                out.append(stamp)
+        except (TypeError, ValueError):
+            continue
+    return out
+
 
 @dataclass
 class RefereeState:
@@ -80,33 +122,73 @@ class RefereeState:
                       period: timedelta) -> bool:
         """True (and counted) while ``kind``/``key`` was used fewer than ``limit``
         times within ``period``; keys with no use in the period are forgotten."""
+        return self.within_budgets(now, [Ration(kind, key, limit, period)])
+
+    def within_budgets(self, now: datetime, rations: Sequence[Ration]) -> bool:
+        """True when every one of ``rations`` has a use left; then each is counted.
+        When one has none, nothing is counted (a note withheld is not recorded
+        as sent)."""
         with self._fresh():
-            return self._within_budget(kind, key, now, limit, period)
+            left = [self._recent(r, now) for r in rations]
+            allowed = all(len(stamps) < r.limit for r, stamps in zip(rations, left, strict=True))
+            for r, stamps in zip(rations, left, strict=True):
+                if allowed:
+                    stamps.append(now.isoformat())
+                self.data[r.kind][r.key] = stamps
+            self.save()
+            return allowed
 
-    def _within_budget(self, kind: str, key: str, now: datetime, limit: int,
-                       period: timedelta) -> bool:
-        table = self.data.setdefault(kind, {})
-
-        def recent(stamps: Any) -> list[str]:
-            out = []
-            for stamp in stamps if isinstance(stamps, list) else []:
-                try:
-                    if now - parse_datetime(stamp, UTC) < period:
-                        out.append(stamp)
-                except (TypeError, ValueError):
-                    continue
-            return out
-
-        for other in [k for k in table if k != key]:
-            if not recent(table[other]):
+    def _recent(self, ration: Ration, now: datetime) -> list[str]:
+        """The uses of ``ration`` within its period; other keys of its kind with
+        no use in the period are forgotten."""
+        table = self.data.get(ration.kind)
+        if not isinstance(table, dict):
+            table = self.data[ration.kind] = {}
+        for other in [k for k in table if k != ration.key]:
+            if not _stamps_within(table[other], now, ration.period):
                 del table[other]
-        stamps = recent(table.get(key))
-        allowed = len(stamps) < limit
-        if allowed:
-            stamps.append(now.isoformat())
-        table[key] = stamps
-        self.save()
-        return allowed
+        return _stamps_within(table.get(ration.key), now, ration.period)
+
+    # ------------------------------------------------------------ wrong passwords
+
+    def password_failure(self, game: str, player: str, sender: str, now: datetime) -> int:
+        """Record a mail with a wrong or missing password for ``player`` of
+        ``game``; returns how many came within the last hour (this one too)."""
+        with self._fresh():
+            table = self.data.get("password-failures")
+            if not isinstance(table, dict):
+                table = self.data["password-failures"] = {}
+            key = f"{game}/{player}"
+            found = table.get(key)
+            old: dict[str, Any] = found if isinstance(found, dict) else {}
+            stamps = _stamps_within(old.get("stamps"), now, FAILURES_PERIOD)
+            stamps = [*stamps, now.isoformat()][-FAILURES_KEPT:]
+            total = old.get("total", 0)
+            table[key] = {"stamps": stamps, "total": (total if isinstance(total, int) else 0) + 1,
+                          "last": now.isoformat(), "last_from": sender}
+            self.save()
+            return len(_stamps_within(stamps, now, timedelta(hours=1)))
+
+    def password_failures(self, game: str, now: datetime) -> list[PasswordFailures]:
+        """Per player of ``game``, the mails with a wrong or missing password
+        recorded (for ``pbmref status``), players with the latest first."""
+        with self._fresh():
+            table = self.data.get("password-failures")
+        out = []
+        for key, record in (table if isinstance(table, dict) else {}).items():
+            gid, _, player = key.partition("/")
+            if gid != game or not isinstance(record, dict):
+                continue
+            try:
+                last = parse_datetime(record.get("last"), UTC)
+            except (TypeError, ValueError):
+                last = None
+            total = record.get("total")
+            out.append(PasswordFailures(
+                player, len(_stamps_within(record.get("stamps"), now, timedelta(hours=1))),
+                len(_stamps_within(record.get("stamps"), now, FAILURES_PERIOD)),
+                total if isinstance(total, int) else 0, last, str(record.get("last_from", ""))))
+        return sorted(out, key=lambda f: (f.last_at is None, -(f.last_at or now).timestamp()))
 
     def last(self, kind: str, key: str) -> int:
         """The number recorded for ``kind``/``key`` (0 when none)."""

@@ -1,9 +1,10 @@
 """Deadlines: take in waiting mail, adjudicate each due game once, mail the reports.
 
-``adjudicate_due`` is what cron runs (``pbmref adjudicate --due``). Waiting
-mail is taken in first, so orders that reached the server before the
-deadline count even when the daemon was down; their time is the server's
-arrival time. A game whose files are broken is reported and skipped; the
+``adjudicate_due`` is what cron runs (``pbmref adjudicate --due``), and the
+daemon every round. Waiting mail is taken in first, so orders that reached
+the server before the deadline count even when the daemon was down; their
+time is the server's arrival time. It also prunes the spools (at most once
+an hour: ``Referee.prune_spools``). A game whose files are broken is reported and skipped; the
 other games go on. Computer pilots (``replace-player --computer``) get their
 orders written just before their game is adjudicated.
 """
@@ -38,6 +39,7 @@ class DueReport:
     broken: dict[str, str] = field(default_factory=dict)  # game id -> why it was skipped
     reminders: int = 0
     sent: int = 0
+    pruned: int = 0  # spool entries past their retention, deleted
 
 
 def fill_computer_orders(referee: Referee, game: Game) -> list[str]:
@@ -171,4 +173,5 @@ def adjudicate_due(referee: Referee, intake: Intake | None = None, *,
     queue_missed_reports(referee)
     report.reminders = send_reminders(referee)
     report.sent = referee.deliver()
+    report.pruned = referee.prune_spools()
     return report
