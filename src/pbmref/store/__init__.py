@@ -27,13 +27,13 @@ from pbmref.store.game import Game, GameStore, TurnView, open_game
 from pbmref.store.history import TurnRecord
 from pbmref.store.layout import GAME_FILE, STATE_FILE, derive_turn_seed, turn_dir_name
 from pbmref.store.orderbook import OrdersFile
+from pbmref.store.passwords import PASSWORD_BITS, new_password
 from pbmref.store.schedule import Schedule, next_deadline_after
 from pbmref.store.settings import (
     GameSettings,
     Player,
     check_id,
     hash_password,
-    new_password,
     verify_password,
 )
 
@@ -50,6 +50,7 @@ __all__ = [
     "InvalidId",
     "LockTimeout",
     "OrdersFile",
+    "PASSWORD_BITS",
     "Player",
     "Schedule",
     "StoreError",

@@ -49,7 +49,6 @@ __all__ = [
     "Player",
     "check_id",
     "hash_password",
-    "new_password",
     "settings_from_dict",
     "settings_to_dict",
     "verify_password",
@@ -101,10 +100,13 @@ def verify_password(password: str, stored: str) -> bool:
 
     A match is remembered for the life of the process (like a mail server's
     auth cache): scrypt costs tens of milliseconds on purpose, and a busy
-    referee checks the same player's password on every mail. Only matches are
-    kept, so a guess still pays the full price every time.
+    referee checks the same player's password on every mail. What is kept is
+    a keyed hash of the password and its stored hash (``_verified_key``),
+    never the password: the key is this process's own, so the cache is of no
+    use outside it. Only matches are kept, so a guess still pays the full
+    price every time.
     """
-    key = (password, stored)
+    key = _verified_key(password, stored)
     if key in _VERIFIED:
         return True
     if _verify(password, stored):
@@ -115,7 +117,15 @@ def verify_password(password: str, stored: str) -> bool:
     return False
 
 
-_VERIFIED: set[tuple[str, str]] = set()
+_VERIFIED: set[bytes] = set()
+_VERIFIED_KEY = secrets.token_bytes(32)  # made anew by every process, never stored
+
+
+def _verified_key(password: str, stored: str) -> bytes:
+    """The cache's key for a checked password: a BLAKE2 hash keyed with this
+    process's secret, of the stored hash and the password."""
+    data = stored.encode("utf-8") + b"\0" + password.encode("utf-8", "surrogatepass")
+    return hashlib.blake2b(data, key=_VERIFIED_KEY, digest_size=32).digest()
 
 
 def _verify(password: str, stored: str) -> bool:
@@ -141,17 +151,6 @@ def _hash_ok(stored: str) -> bool:
     parts = stored.split("$")
     return (parts[0] == "scrypt" and len(parts) == 6) or (
         parts[0] == "pbkdf2_sha256" and len(parts) == 4)
-
-
-_WORDS = (
-    "albatros camel dora eindecker fokker gotha halberstadt ilya jasta kite lewis "
-    "morane nieuport oeffag pfalz roland spad triplane ufag vickers wolff zeppelin"
-).split()
-
-
-def new_password() -> str:
-    """A password easy to type in a mail: two words and a number (``spad-camel-47``)."""
-    return f"{secrets.choice(_WORDS)}-{secrets.choice(_WORDS)}-{secrets.randbelow(90) + 10}"
 
 
 # ---------------------------------------------------------------- the settings
