@@ -22,7 +22,7 @@ from pbmref.base.yamlfile import YamlDoc, dump_yaml, read_yaml
 from pbmref.rulesets import Outcome
 from pbmref.rulesets.base import Votes
 from pbmref.store.errors import TurnError
-from pbmref.store.layout import POSITION_FILE, derive_turn_seed, turn_dir
+from pbmref.store.layout import POSITION_FILE, derive_turn_seed, no_links, turn_dir
 from pbmref.store.settings import GameSettings
 
 if TYPE_CHECKING:
@@ -211,6 +211,7 @@ class History:
                 report_text=report_text, next_deadline=next_deadline,
                 adjudicated_at=adjudicated_at, votes=votes)
             for path in [*(tdir / n for n in files), next_path]:
+                no_links(game.dir, path)
                 if path.exists():
                     set_aside(path)  # leftovers of an interrupted run
             written = []
@@ -241,7 +242,7 @@ class History:
         """
         game = self.game
         with game.lock():
-            path = turn_dir(game.dir, turn) / name
+            path = no_links(game.dir, turn_dir(game.dir, turn) / name)
             old = set_aside(path) if path.exists() else None
             write_new(path, content)
             if name == POSITION_FILE:

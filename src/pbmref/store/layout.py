@@ -21,7 +21,9 @@ Layout of one game (``games/<id>/``)::
                                secret, the referee's own)
 
 Files the referee writes are never rewritten in place: a re-run sets the old
-file aside (``events.yaml.replaced-1``) and writes a new one.
+file aside (``events.yaml.replaced-1``) and writes a new one. Nothing is
+written through a symbolic link inside a game folder (``no_links``): a linked
+``orders`` folder could point anywhere the referee may write.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ __all__ = [
     "TURNS",
     "derive_turn_seed",
     "find_open_turn",
+    "no_links",
     "stamp",
     "turn_dir",
     "turn_dir_name",
@@ -65,6 +68,20 @@ def turn_dir_name(turn: int) -> str:
 
 def turn_dir(game_dir: Path, turn: int) -> Path:
     return game_dir / TURNS / turn_dir_name(turn)
+
+
+def no_links(game_dir: Path, path: Path) -> Path:
+    """``path`` (inside ``game_dir``) when neither it nor a folder between it and
+    the game folder is a symbolic link; else GameFileError."""
+    inside = path.relative_to(game_dir)
+    here = game_dir
+    for part in inside.parts:
+        here = here / part
+        if here.is_symlink():
+            raise GameFileError(here, "is a symbolic link: the referee writes nothing "
+                                      "through a link in a game folder (make it a real "
+                                      "folder or file)")
+    return path
 
 
 def derive_turn_seed(game_seed: int, turn: int) -> int:
