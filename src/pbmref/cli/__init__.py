@@ -45,7 +45,14 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# What the referee writes (games, spools, its bookkeeping, outgoing mail) is
+# readable by its own user and group only: it holds addresses, orders and,
+# until delivered, passwords (issue 15).
+UMASK = 0o027
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    os.umask(os.umask(UMASK) | UMASK)
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

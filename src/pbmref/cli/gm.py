@@ -1,5 +1,5 @@
 """The game master's commands: new-game, check, status, rerun, extend, pause,
-resume, replace-player, kick, add-observer.
+resume, replace-player, new-password, kick, add-observer.
 
 Every command takes ``--games DIR`` (default: ``games_dir`` of the config
 file, found by the one rule of ``pbmref.cli.common``). The single-game
@@ -21,7 +21,9 @@ from pbmref.base.times import parse_datetime, parse_duration
 from pbmref.base.yamlfile import read_yaml
 from pbmref.cli.common import add_config, config_of, games_dir
 from pbmref.config import Config
-from pbmref.referee import mail_reports
+from pbmref.referee import Referee, mail_reports
+from pbmref.referee.newpassword import mail_new_password
+from pbmref.referee.state import RefereeState
 from pbmref.referee.welcome import mail_welcome
 from pbmref.rulesets import PRESS_LEVELS, RULESETS
 from pbmref.store import GameStore, StoreError
@@ -144,6 +146,7 @@ def handle_new_game(args: argparse.Namespace) -> int:
         anonymous=args.anonymous, press=args.press,
         passwords=not args.no_passwords, observers=args.observer or [],
         computer_sides=args.computer_sides, seed=args.seed,
+        refused_addresses=cfg.referee_addresses,
     )
     game = result.game
     print(f"created {game.dir} ({game.settings.ruleset}, {len(game.settings.players)} players)")
@@ -204,6 +207,7 @@ def handle_status(args: argparse.Namespace) -> int:
     ids = [args.game] if args.game else store.list_games()
     if not ids:
         print(f"no games in {store.dir}")
+    state = RefereeState.load(config_of(args).spool_dir / "referee-state.json")
     code = 0
     for game_id in ids:
         try:
@@ -211,7 +215,25 @@ def handle_status(args: argparse.Namespace) -> int:
         except StoreError as exc:
             print(f"{game_id}: cannot be read: {exc}")
             code = 1
+        for line in _password_failures(state, game_id):
+            print(line)
     return code
+
+
+def _password_failures(state: RefereeState, game_id: str) -> list[str]:
+    """What ``pbmref status`` shows of mails with a wrong or missing password
+    (issue 15: the game master sees attacks); none in a day: nothing."""
+    now = datetime.now(UTC)
+    found = [f for f in state.password_failures(game_id, now) if f.last_day]
+    if not found:
+        return []
+    lines = ["  mails with a wrong or missing password (nothing was changed by them):"]
+    for f in found:
+        last = f.last_at.strftime("%a %d %b %H:%M UTC") if f.last_at else "-"
+        lines.append(f"    {f.player:<12} {f.last_hour} in the last hour, {f.last_day} in "
+                     f"the last day, {f.total} in all; last {last} from {f.last_from}")
+    lines.append(f"    (a new password: pbmref new-password {game_id} PLAYER)")
+    return lines
 
 
 # ------------------------------------------------------------------ rerun
@@ -270,7 +292,8 @@ def handle_resume(args: argparse.Namespace) -> int:
 
 def handle_replace_player(args: argparse.Namespace) -> int:
     change = gm.replace_player(_store(args), args.game, args.player, address=args.address,
-                               name=args.name, computer=True if args.computer else None)
+                               name=args.name, computer=True if args.computer else None,
+                               refused_addresses=config_of(args).referee_addresses)
     print(f"{args.game}: player {args.player} updated (old settings kept as "
           f"{change.settings_kept_as.name if change.settings_kept_as else '-'})")
     if change.password:
@@ -284,6 +307,21 @@ def handle_replace_player(args: argparse.Namespace) -> int:
     return 0
 
 
+def handle_new_password(args: argparse.Namespace) -> int:
+    store = _store(args)
+    change = gm.reset_password(store, args.game, args.player)
+    assert change.password is not None
+    game = store.open(args.game)
+    address = game.settings.players[args.player].addresses[0]
+    became = mail_new_password(Referee(config_of(args), store=store), game, args.player,
+                               change.password)
+    print(f"{args.game}: {args.player} has a new password; the old one no longer works")
+    print({"sent": f"  mailed to {address}",
+           "queued": f"  queued for {address}: the referee tries again (pbmref mail deliver)",
+           "failed": f"  the mail to {address} failed for good: run this command again"}[became])
+    return 1 if became == "failed" else 0
+
+
 def handle_kick(args: argparse.Namespace) -> int:
     change = gm.kick(_store(args), args.game, args.player)
     print(f"{args.game}: {args.player} kicked; mails from them are ignored"
@@ -292,7 +330,8 @@ def handle_kick(args: argparse.Namespace) -> int:
 
 
 def handle_add_observer(args: argparse.Namespace) -> int:
-    change = gm.add_observer(_store(args), args.game, args.address)
+    change = gm.add_observer(_store(args), args.game, args.address,
+                             refused_addresses=config_of(args).referee_addresses)
     print(f"{args.game}: {args.address} " + ("is an observer already" if change is None
                                              else "added as observer"))
     return 0
@@ -399,6 +438,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--computer", action="store_true", help="the computer plays it from now on")
     welcome_flag(p)
     p.set_defaults(func=_guard(handle_replace_player))
+
+    p = sub.add_parser("new-password", help="give a player a new password and mail it",
+                       description="Give PLAYER of GAME a new default password (five words) "
+                       "and mail it to the player's registered address; the old one stops "
+                       "working. Moves games made with older, weaker passwords on.")
+    add_config(p)
+    p.add_argument("game", metavar="GAME")
+    p.add_argument("player", metavar="PLAYER")
+    p.set_defaults(func=_guard(handle_new_password))
 
     p = sub.add_parser("kick", help="remove a player from a game")
     add_config(p)

@@ -22,7 +22,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from pbmref.cli.common import add_config, games_dir
+from pbmref.cli.common import add_config, config_of, games_dir
 from pbmref.cli.gm import wants_welcome, welcome_flag
 from pbmref.store import GameStore, StoreError
 
@@ -87,6 +87,7 @@ def handle_new_class(args: argparse.Namespace) -> int:
             ruleset="fastplay", position=g.position, timezone=template.timezone,
             deadline=deadline, turn_length=template.turn_length,
             passwords=not args.no_passwords,
+            refused_addresses=config_of(args).referee_addresses,
             seed=(template.seed * 100 + int(g.game_id.rsplit("-", 1)[1])) if template.seed
             else None)
         roster = record_game_start(roster, g.game_id, g.players)

@@ -19,6 +19,7 @@ from pbmref.gm.players import (
     kick,
     pause,
     replace_player,
+    reset_password,
     resume,
 )
 from pbmref.gm.rerun import FileChange, RerunResult, rerun
@@ -45,6 +46,7 @@ __all__ = [
     "play",
     "replace_player",
     "rerun",
+    "reset_password",
     "resume",
     "status",
 ]

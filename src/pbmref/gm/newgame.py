@@ -2,14 +2,16 @@
 
 The position of turn 1 comes from the game's ruleset (``Ruleset.opening``):
 tweedekker builds its board, Diplomacy its opening position; the GM may give
-a position instead (a scenario file). Each human player gets a new password,
-returned once for the referee to mail; only its hash is written.
+a position instead (a scenario file). Each human player gets a new password
+(``store.passwords``: five words, 63 bits), returned once for the referee to
+mail; only its hash is written. No player may have one of the referee's own
+addresses (``refused_addresses``): the referee never reads its own mail.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -19,7 +21,7 @@ from pbmref.base.times import format_duration, parse_duration
 from pbmref.rulesets import NewGameOptions, PlayerSpec
 from pbmref.store import Game, GameStore, check_id, derive_turn_seed, hash_password, new_password
 
-__all__ = ["NewGame", "new_game"]
+__all__ = ["NewGame", "check_addresses", "new_game"]
 
 
 @dataclass(frozen=True)
@@ -30,6 +32,21 @@ class NewGame:
     unplayed: tuple[str, ...] = ()  # sides nobody plays (Diplomacy powers)
     computer_sides: tuple[str, ...] = ()  # sides given to computer players
     unplayed_note: str = ""  # what happens to them, for the game master
+
+
+def check_addresses(addresses: Iterable[str], refused: Iterable[str]) -> None:
+    """ValueError when one of ``addresses`` is one of ``refused`` (the referee's own).
+
+    >>> check_addresses(["Ref@Example.org"], ["ref@example.org"])
+    Traceback (most recent call last):
+    ...
+    ValueError: Ref@Example.org is the referee's own address: a player or observer needs an address of their own
+    """
+    own = {a.strip().lower() for a in refused}
+    for address in addresses:
+        if address.strip().lower() in own:
+            raise ValueError(f"{address} is the referee's own address: a player or observer "
+                             "needs an address of their own")
 
 
 def new_game(
@@ -60,6 +77,7 @@ def new_game(
     computer_sides: bool = False,
     seed: int | None = None,
     now: datetime | None = None,
+    refused_addresses: Sequence[str] = (),
 ) -> NewGame:
     """Create a game folder; returns the game and the players' new passwords.
 
@@ -74,6 +92,8 @@ def new_game(
         raise ValueError("a game needs at least one player")
     for p in players:
         check_id(p.id, "player id")
+    check_addresses([a for p in players for a in p.addresses] + list(observers),
+                    refused_addresses)
     rules = store.ruleset_loader(ruleset)
     now = now or datetime.now(UTC)
     seed = seed if seed is not None else random.SystemRandom().randrange(1, 2**31)

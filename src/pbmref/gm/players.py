@@ -8,6 +8,7 @@ turn's ``gm.yaml`` (``pbmref.gm.actions``), so ``pbmref rerun`` replays it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -16,11 +17,12 @@ from typing import Any
 from pbmref.base.times import format_duration, iso
 from pbmref.base.yamlfile import YamlDoc
 from pbmref.gm.actions import record
+from pbmref.gm.newgame import check_addresses
 from pbmref.store import Game, GameStore, StoreError, hash_password, new_password
 from pbmref.store.layout import POSITION_FILE
 
 __all__ = ["PlayerChange", "add_observer", "extend", "kick", "pause", "replace_player",
-           "resume"]
+           "reset_password", "resume"]
 
 
 @dataclass(frozen=True)
@@ -91,12 +93,15 @@ def _player_of(game: Game, player: str) -> None:
 def replace_player(store: GameStore, game_id: str, player: str, *,
                    address: str | None = None, name: str | None = None,
                    computer: bool | None = None, new_pw: bool | None = None,
-                   now: datetime | None = None) -> PlayerChange:
+                   now: datetime | None = None,
+                   refused_addresses: Sequence[str] = ()) -> PlayerChange:
     """Hand a player's place to someone else (new address/name) or to the computer.
 
     A new address gets a new password (returned for the referee to mail)
-    unless ``new_pw`` is False.
+    unless ``new_pw`` is False. The referee's own addresses are refused.
     """
+    if address is not None:
+        check_addresses([address], refused_addresses)
     game = store.open(game_id)
     with game.lock():
         game.reload()
@@ -121,6 +126,28 @@ def replace_player(store: GameStore, game_id: str, player: str, *,
         kept = game.update_settings(change)
         record(game, "replace-player", before, at=now or datetime.now(UTC), player=player)
         return PlayerChange(player, password, kept)
+
+
+def reset_password(store: GameStore, game_id: str, player: str) -> PlayerChange:
+    """Give a player a new default password (``store.passwords``), returned once
+    for the referee to mail; only its hash is written, and the old one no longer
+    works. This is how a game made with the older, weaker passwords moves on.
+    Nothing adjudication reads changes (hashes are never in ``gm.yaml``): no
+    action is recorded."""
+    game = store.open(game_id)
+    with game.lock():
+        game.reload()
+        _player_of(game, player)
+        p = game.settings.players[player]
+        if p.status == "kicked" or p.computer or not p.addresses:
+            raise StoreError(f"{player} of {game_id} plays by no mail (kicked, or played by "
+                             "the computer): there is nobody to mail a password to")
+        password = new_password()
+
+        def change(data: Any) -> None:
+            data["players"][player]["password_hash"] = hash_password(password)
+
+        return PlayerChange(player, password, game.update_settings(change))
 
 
 def kick(store: GameStore, game_id: str, player: str, *,
@@ -150,8 +177,10 @@ def kick(store: GameStore, game_id: str, player: str, *,
 
 
 def add_observer(store: GameStore, game_id: str, address: str, *,
-                 now: datetime | None = None) -> PlayerChange | None:
+                 now: datetime | None = None,
+                 refused_addresses: Sequence[str] = ()) -> PlayerChange | None:
     """Add an address that receives every report (None if it is there already)."""
+    check_addresses([address], refused_addresses)
     game = store.open(game_id)
     with game.lock():
         game.reload()

@@ -9,14 +9,16 @@ Everything about it is composed and queued here, and only here:
 ``welcome_text`` writes it, ``queue_welcome`` puts one mail per player in the
 outgoing spool (keyed, so running it twice sends nothing twice, while a new
 password is a new mail), and ``mail_welcome`` is what the command line calls.
-What becomes of the copies of a password-bearing mail once it is delivered
-(issue 15) hooks in here too.
+It is queued as a secret mail (issue 15): its copy in the spool is deleted
+once it is delivered, or once it fails for good. In Maildir mode the outbox
+it is written to is its delivery. ``pbmref new-password`` sends the same mail
+with another opening (``referee.newpassword``).
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from pbmref.config import Config, load_config
 from pbmref.referee import guide, replies
@@ -30,14 +32,18 @@ def welcome_subject(game: Game) -> str:
     return f"[{game.id}] welcome: your password and how to send orders"
 
 
-def welcome_text(game: Game, player: str, password: str | None, referee: str) -> str:
+def welcome_text(game: Game, player: str, password: str | None, referee: str, *,
+                 opening: Sequence[str] = ()) -> str:
     """The welcome mail of ``player`` (``password``: theirs, None when the game
-    needs none); ``referee`` is the address orders go to."""
+    needs none); ``referee`` is the address orders go to. ``opening``: other
+    first lines than the welcome's own (a new password's)."""
     s = game.settings
     who = s.players[player]
     title = f" ({s.title})" if s.title else ""
-    lines = [f"Welcome to game {game.id}{title}, a game of {game.ruleset.title} played",
-             f"by mail. You play as {who.name or player} (player id {player}).", ""]
+    lines = list(opening) or [
+        f"Welcome to game {game.id}{title}, a game of {game.ruleset.title} played",
+        f"by mail. You play as {who.name or player} (player id {player})."]
+    lines.append("")
     if password is not None:
         lines += [f"Your password: {password}", "",
                   "Keep it secret and keep this mail: every order mail needs the line",
@@ -71,7 +77,8 @@ def queue_welcome(referee: Referee, game: Game, passwords: Mapping[str, str | No
         address = player.addresses[0]
         digest = hashlib.sha256((password or "").encode()).hexdigest()[:12]
         referee.outgoing.enqueue(referee.mail_to(address, welcome_subject(game), body),
-                                 key=f"welcome:{game.id}:{pid}:{address}:{digest}")
+                                 key=f"welcome:{game.id}:{pid}:{address}:{digest}",
+                                 secret=password is not None)
         count += 1
     return count
 
