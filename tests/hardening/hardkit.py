@@ -168,24 +168,40 @@ def parse(raw: bytes) -> EmailMessage:
 
 
 def make_table(root: Path, *, anonymous: bool = False, max_bytes: int = 1_000_000,
-               extra_games: int = 0) -> Table:
+               extra_games: int = 0, game_master: str = "", start: datetime = T0) -> Table:
+    """The table; ``start``: the referee's clock and the game's creation (T0, else
+    e.g. now, for what the game master reads against the wall clock)."""
     config = Config(
         games_dir=root / "games", spool_dir=root / "spool",
-        referee=RefereeConfig(address=REFEREE, name="Referee"),
+        referee=RefereeConfig(address=REFEREE, name="Referee", game_master=game_master),
         mail=MailConfig(mode="maildir", maildir=MaildirConfig(
             inbox=root / "inbox", outbox=root / "outbox")),
         limits=LimitsConfig(max_message_bytes=max_bytes))
-    clock = Clock(T0)
+    clock = Clock(start)
     store = GameStore(config.games_dir)
     players = [gm.PlayerSpec(pid, (PLAYERS[pid],), pid.title(), airfield=af)
                for pid, af in zip(PASSWORDS, ("N", "SE", "SW"), strict=True)]
     gm.new_game(store, "zep1", players, title="Hardening", seed=11,
-                deadline=T0 + timedelta(hours=48), turn_length="48h",
-                early_adjudication=False, reminder_hours=0, anonymous=anonymous, now=T0)
+                deadline=start + timedelta(hours=48), turn_length="48h",
+                early_adjudication=False, reminder_hours=0, anonymous=anonymous, now=start)
     set_passwords(store, "zep1", PASSWORDS)
     referee = Referee(config, store=store, clock=clock)
     intake = MaildirIntake(config.mail.maildir.inbox, max_fetch_bytes=max_bytes)
     return Table(root, referee, intake, clock, store)
+
+
+def write_config(table: Table) -> Path:
+    """The table's config as a file, for the command line (``--config``)."""
+    config = table.referee.config
+    path = table.root / "pbmref.yaml"
+    path.write_text(yaml.safe_dump({
+        "games_dir": str(config.games_dir), "spool_dir": str(config.spool_dir),
+        "referee": {"address": config.referee.address, "name": config.referee.name,
+                    "game_master": config.referee.game_master},
+        "mail": {"mode": "maildir", "maildir": {"inbox": str(config.mail.maildir.inbox),
+                                                "outbox": str(config.mail.maildir.outbox)}},
+    }), encoding="utf-8")
+    return path
 
 
 def load_corpus() -> dict[str, dict[str, Any]]:

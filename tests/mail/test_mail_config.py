@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -45,8 +46,22 @@ def test_example_config_loads_and_names_every_key(monkeypatch: pytest.MonkeyPatc
     for key in ("games_dir", "spool_dir", "address", "name", "mode", "inbox", "outbox", "host",
                 "port", "tls", "user", "password_env", "password_file", "folder",
                 "handled_folder", "idle_renew_seconds", "poll_seconds", "security",
-                "max_message_bytes", "reminder_hours", "early_adjudication"):
+                "max_message_bytes", "reminder_hours", "early_adjudication", "game_master",
+                "spool_retention"):
         assert f"{key}:" in text, key
+    assert cfg.limits.retention == timedelta(days=14)
+    assert cfg.referee.game_master == "gm@example.org"
+
+
+def test_spool_retention_has_a_safe_default_and_bad_values_are_refused(tmp_path: Path) -> None:
+    assert load_config(None).limits.retention == timedelta(days=14)
+    assert load_config(write(tmp_path, "limits:\n  spool_retention: 36h\n")).limits.retention \
+        == timedelta(hours=36)
+    for bad in ("0m", "soon", "-3d"):
+        with pytest.raises(ConfigError, match="spool_retention"):
+            load_config(write(tmp_path, f"limits:\n  spool_retention: {bad}\n"))
+    with pytest.raises(ConfigError, match="game_master"):
+        load_config(write(tmp_path, "referee:\n  game_master: nobody\n"))
 
 
 def test_full_imap_config_and_factories(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

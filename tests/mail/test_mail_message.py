@@ -250,3 +250,47 @@ def test_delivery_status_part_inside_a_mixed_mail() -> None:
                b"--q\r\nContent-Type: text/plain\r\n\r\nfailed\r\n"
                b"--q\r\nContent-Type: message/delivery-status\r\n\r\nStatus: 5.0.0\r\n\r\n--q--\r\n")
     assert "delivery" in (never_answer_reason(read_message(raw), OURS) or "")
+
+
+# ---------------------------------------------------------------- issue 15, item 1
+
+@pytest.mark.parametrize("label, codec", [
+    ("utf-8", "utf-8"), ("UTF8", "utf-8"), ("latin1", "iso8859-1"), ("Windows-1252", "cp1252"),
+    ("utf-7", "utf-7"), ("UTF-16", "utf-16"), ("koi8-r", "koi8-r"), ("Shift_JIS", "shift_jis"),
+    ("iso-2022-jp", "iso2022_jp"), ("gb2312", "gb2312"), ("big5", "big5"),
+    # codecs that are no charset: read as if the part had no label
+    ("unicode_escape", None), ("raw_unicode_escape", None), ("rot13", None), ("rot_13", None),
+    ("base64_codec", None), ("base64", None), ("punycode", None), ("idna", None),
+    ("zlib", None), ("hex", None), ("uu", None), ("quopri", None), ("undefined", None),
+    ("x-klingon-9", None), ("", None),
+])
+def test_only_real_text_charsets_are_decoded(label: str, codec: str | None) -> None:
+    from pbmref.mail.message import _codec
+
+    assert _codec(label) == codec
+
+
+_SURROGATE_BYTES = b"x\xed\xa0\x80y"
+
+
+@pytest.mark.parametrize("header", [
+    b"Subject: =?utf-7?q?x+2AA-?=", b"Subject: =?unicode_escape?q?x=5Cud800?=",
+    b"Subject: =?utf-16?b?2AA=?=", b"Subject: " + _SURROGATE_BYTES,
+    b"From: =?utf-7?q?x+2AA-?= <anna@example.org>", b"From: " + _SURROGATE_BYTES
+    + b" <anna@example.org>", b"Message-ID: <" + _SURROGATE_BYTES + b"@example.org>",
+    b"Message-ID: =?utf-7?q?<x+2AA-@y>?=", b"References: <" + _SURROGATE_BYTES + b"@x>",
+    b"X-Whatever: =?utf-7?q?x+2AA-?=", b"Content-Type: text/plain; charset=utf-7",
+    b"Content-Type: text/plain; charset=unicode_escape",
+])
+def test_no_field_of_a_read_mail_holds_a_lone_surrogate(header: bytes) -> None:
+    """Whatever a header holds, every string of the mail can be written as UTF-8
+    (a lone surrogate made the reply unencodable and stopped the referee's round)."""
+    raw = (b"From: anna@example.org\r\nTo: referee@example.org\r\n" + header
+           + b"\r\n\r\nGAME zep1 +2AA- \\ud800\r\n")
+    mail = read_message(raw)
+    strings = [mail.message_id, mail.from_addr, mail.from_name, mail.reply_to, mail.subject,
+               mail.in_reply_to, mail.text, *mail.to, *mail.references,
+               *(v for _, v in mail.headers)]
+    for value in strings:
+        value.encode("utf-8")  # raises on a lone surrogate
+    assert "GAME zep1" in mail.text

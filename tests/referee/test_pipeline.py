@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from tablekit import T0, Table, body_of
@@ -219,3 +220,37 @@ def test_a_subject_that_names_no_game_here_gets_no_body_wins_note(table: Table) 
                      subject="orders (utf-8)")
     text = body_of(out[0])
     assert "accepted" in text and "Note:" not in text
+
+
+def test_a_failure_notice_that_fails_is_logged_and_the_round_goes_on(
+        table: Table, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 15, item 1: a mail whose handling fails at every try, and whose "set
+    aside" notice fails too (a reply that cannot be written), ended the whole round
+    at its third try. Now the round goes on: the good mail behind it is answered."""
+    from pbmref.referee.pipeline import Referee
+
+    poison = "<poison@example.org>"
+    unencodable = UnicodeEncodeError("utf-8", "x\ud800", 1, 2, "surrogates not allowed")
+    real_handle, real_reply = Referee.handle, Referee._reply
+
+    def handle(self: Referee, mail: Any, raw: bytes, *, arrived: Any) -> Any:
+        if mail.message_id == poison:
+            raise unencodable
+        return real_handle(self, mail, raw, arrived=arrived)
+
+    def reply(self: Referee, mail: Any, to: str, body: str) -> Any:
+        if mail.message_id == poison:
+            raise unencodable
+        return real_reply(self, mail, to, body)
+
+    monkeypatch.setattr(Referee, "handle", handle)
+    monkeypatch.setattr(Referee, "_reply", reply)
+    assert table.send(orders(table, "anna", "STATUS"), message_id=poison) == []  # 1st try
+    table.referee.process_spool()  # 2nd try
+    # the 3rd try, in the same round as bert's good mail
+    out = table.send(orders(table, "bert", "STATUS"), sender="bert@example.org")
+    assert [str(m["To"]) for m in out] == ["bert@example.org"]
+    assert "your orders in force" in body_of(out[0])
+    assert len(table.referee.incoming.shunted()) == 1
+    assert "could not tell anna@example.org" in caplog.text
+    assert table.referee.incoming.pending() == []
