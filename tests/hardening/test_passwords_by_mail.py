@@ -163,10 +163,11 @@ def test_new_password_gives_a_player_a_strong_password_by_mail(
     (mail,) = [parse(r) for r in table.new_outbox()]
     assert str(mail["To"]) == PLAYERS["anna"] and "new password" in str(mail["Subject"])
     text = body_of(mail)
-    found = re.search(r"^  PASSWORD ([a-z]+(?:-[a-z]+){4})$", text, re.M)
+    found = re.search(r"^Your password: ([a-z]+(?:-[a-z]+){4})$", text, re.M)
     assert found, text
     new = found.group(1)
     assert "PASSWORD <your password>" in text and "GAME zep1" in text
+    assert "Your old one no longer works" in " ".join(text.split())
     assert "Turn 1 is open; its deadline is" in text
     game = table.game()
     assert game.settings.players["anna"].password_hash != old_hash

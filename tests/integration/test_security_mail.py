@@ -138,7 +138,7 @@ def test_new_password_arrives_works_and_leaves_no_copy(site: Site) -> None:
     assert f"mailed to {site.address('anna')}" in done.stdout
     assert site.ms.wait_count(site.players["anna"], 1) == 1
     mail = site.inbox(site.players["anna"])[0]
-    found = re.search(r"^ +PASSWORD ([a-z]+(?:-[a-z]+){4})\s*$", text(mail), re.M)
+    found = re.search(r"^Your password: ([a-z]+(?:-[a-z]+){4})\s*$", text(mail), re.M)
     assert found, text(mail)
     new = found.group(1)
     spool = site.config().spool_dir

@@ -233,15 +233,15 @@ def test_a_failure_notice_that_fails_is_logged_and_the_round_goes_on(
     unencodable = UnicodeEncodeError("utf-8", "x\ud800", 1, 2, "surrogates not allowed")
     real_handle, real_reply = Referee.handle, Referee._reply
 
-    def handle(self: Referee, mail: Any, raw: bytes, *, arrived: Any) -> Any:
+    def handle(self: Referee, mail: Any, raw: bytes, **kw: Any) -> Any:
         if mail.message_id == poison:
             raise unencodable
-        return real_handle(self, mail, raw, arrived=arrived)
+        return real_handle(self, mail, raw, **kw)
 
-    def reply(self: Referee, mail: Any, to: str, body: str) -> Any:
+    def reply(self: Referee, mail: Any, *args: Any, **kw: Any) -> Any:
         if mail.message_id == poison:
             raise unencodable
-        return real_reply(self, mail, to, body)
+        return real_reply(self, mail, *args, **kw)
 
     monkeypatch.setattr(Referee, "handle", handle)
     monkeypatch.setattr(Referee, "_reply", reply)
