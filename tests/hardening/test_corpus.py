@@ -279,6 +279,12 @@ def test_a_flood_of_forged_strangers_gets_few_answers(tmp_path: Path) -> None:
     table.referee.take_in(table.intake)
     table.referee.deliver(force=True)
     assert len(table.new_outbox()) == STRANGER_BUDGET
+    # issue 15, item 11: a stranger whose note the budget withheld was not told, so
+    # is told once the budget allows (not ignored for a day)
+    table.clock.now += timedelta(hours=1, minutes=1)
+    out = table.send("hello, how do I join?", sender="victim119@example.net")
+    assert len(out) == 1 and "registered for any game" in body_of(out[0])
+    assert table.send("me again", sender="victim119@example.net") == []  # once a day
 
 
 # ----------------------------------------------------------------- real servers

@@ -180,3 +180,17 @@ def test_the_new_password_mail_leaves_the_spool_once_sent(tmp_path: Path) -> Non
     assert change.password in body_of(mail)
     for path in (table.root / "spool").rglob("*"):
         assert not path.is_file() or change.password.encode() not in path.read_bytes()
+
+
+def test_the_welcome_mail_leaves_the_spool_once_sent(tmp_path: Path) -> None:
+    from pbmref.referee.welcome import queue_welcome
+
+    table = make_table(tmp_path)
+    change = gm.reset_password(table.store, "zep1", "bert")
+    assert change.password is not None
+    assert queue_welcome(table.referee, table.game(), {"bert": change.password}, ["bert"]) == 1
+    table.referee.deliver(force=True)
+    (mail,) = [parse(r) for r in table.new_outbox()]
+    assert change.password in body_of(mail) and str(mail["To"]) == PLAYERS["bert"]
+    for path in (table.root / "spool").rglob("*"):
+        assert not path.is_file() or change.password.encode() not in path.read_bytes()
