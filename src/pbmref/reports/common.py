@@ -8,16 +8,22 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Iterable, Mapping
+from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from pbmref.reports.model import TurnReport
 from pbmref.rules.hexgrid import Heading, Hex, HexBoard, HexNameError
 
 __all__ = [
     "WIDTH",
+    "Namer",
     "aircraft_of",
     "board_of",
     "clouds_of",
     "display",
+    "format_deadline",
+    "setting",
     "hex_of",
     "pilot_letters",
     "wrap",
@@ -149,3 +155,76 @@ def fit_width(lines: Iterable[str]) -> list[str]:
             line = "  " + line[WIDTH:]
         out.append(line)
     return out
+
+
+def setting(position: Mapping[str, Any], key: str, default: int) -> int:
+    """A whole-number rule setting of the position, or its default."""
+    try:
+        return int((position.get("settings") or {}).get(key, default))
+    except (TypeError, ValueError, AttributeError):
+        return default
+
+
+def format_deadline(deadline: datetime | None, timezone: str = "UTC", *,
+                    seconds: bool = False) -> str:
+    """``Tue 1 Dec 2026 18:00 CET (Europe/Amsterdam)``, in the game's zone;
+    ``seconds`` adds them (``18:00:07``), to tell two moments of one minute apart."""
+    if deadline is None:
+        return "none set"
+    try:
+        zone = ZoneInfo(timezone)
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = ZoneInfo("UTC")
+        timezone = "UTC"
+    if deadline.tzinfo is None:
+        deadline = deadline.replace(tzinfo=ZoneInfo("UTC"))
+    local = deadline.astimezone(zone)
+    clock = f"{local:%H:%M:%S}" if seconds else f"{local:%H:%M}"
+    text = f"{local:%a} {local.day} {local:%b %Y} {clock} {local.tzname()}"
+    if timezone not in ("UTC", local.tzname()):
+        text += f" ({timezone})"
+    return text
+
+
+def count_word(n: int, word: str, plural: str = "") -> str:
+    """``1 hit``, ``3 hits`` (``plural`` when it is not word + s).
+
+    >>> count_word(1, "hex", "hexes"), count_word(2, "hex", "hexes")
+    ('1 hex', '2 hexes')
+    """
+    return f"{n} {word if n == 1 else (plural or word + 's')}"
+
+
+def and_list(items: Iterable[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``.
+
+    >>> and_list(["Anna", "Bert", "Carl"])
+    'Anna, Bert and Carl'
+    """
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+class Namer:
+    """Display names and map letters for the pilots and zeppelins of a tweedekker turn."""
+
+    def __init__(self, report: TurnReport) -> None:
+        before, after = report.position_before, report.position_after
+        self.pilots = sorted(set(aircraft_of(before)) | set(aircraft_of(after)))
+        self.zeppelins = sorted(set(zeppelins_of(before)) | set(zeppelins_of(after)))
+        self.letters = pilot_letters(self.pilots, self.zeppelins)
+        self.names = dict(report.names)
+
+    def __call__(self, who: Any) -> str:
+        if who is None or who == "":
+            return "nobody"
+        who = str(who)
+        if who in self.zeppelins:
+            return f"zeppelin {who}"
+        return self.names.get(who) or who
+
+    def tagged(self, who: str) -> str:
+        """``B baron``: the map letter and the name."""
+        return f"{self.letters.get(who, '?')} {self(who)}"

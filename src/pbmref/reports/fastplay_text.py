@@ -14,13 +14,15 @@ for the Germans and lower case for the Allies (FP1), and the key under the
 map says whose letter it is. Two planes in one hex show both letters, three
 or more the first and ``+``.
 
-The report (``render_fastplay_report``) has: a header, the board after the
-turn with its key, move by move with every die (the words of
-``render_events``), the planes table (hex, heading,
-side, damage of ``hits_to_down``, victories, ace, cards left, NMR), the score
-by side, the orders given (secret until now), the dice rolled and the next
-deadline. Every line is at most 70 characters. Nothing here recomputes a
-rule: it only reads the stored position, events and orders.
+The report (``fastplay_report_document``, as text ``render_fastplay_report``)
+has, in reading order: a header; the reader's own block
+(``fastplay_personal``) or, for observers and the teacher, the turn at a
+glance; move by move with every die (the words of ``render_events``); the
+planes table (hex, heading, side, damage of ``hits_to_down``, victories,
+ace, cards left, NMR) and the score by side; the orders given (secret until
+now) and the dice rolled; and last the board after the turn with its key.
+Every line is at most 70 characters. Nothing here recomputes a rule: it only
+reads the stored position, events and orders.
 """
 
 from __future__ import annotations
@@ -29,85 +31,40 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pbmref.reports.asciimap import piece_mark
-from pbmref.reports.common import WIDTH, fit_width, pilot_letters, wrap
+from pbmref.reports.common import WIDTH, fit_width, wrap
+from pbmref.reports.document import Block, Document, Fixed, Gap, Para, Section, Sub
+from pbmref.reports.fastplay_common import (
+    DECK_SIZE,
+    cards_left,
+    fastplay_board,
+    fastplay_letters,
+    fastplay_planes,
+    hits_to_down,
+    on_board,
+)
+from pbmref.reports.fastplay_personal import glance_section, pilot_section
 from pbmref.reports.model import TurnReport
-from pbmref.rules.fastplay.board import FastBoard
+from pbmref.reports.text import foot_section, head_section, orders_blocks
 from pbmref.rules.hexgrid import HexNameError
 
 __all__ = [
+    "DECK_SIZE",
     "fastplay_board",
     "fastplay_letters",
     "fastplay_planes",
+    "fastplay_report_document",
+    "fastplay_table_blocks",
     "render_fastplay_map",
     "render_fastplay_map_reply",
     "render_fastplay_report",
     "render_fastplay_tables",
 ]
 
-RULE = "=" * WIDTH
-DECK_SIZE = 20  # FP4: a full deck
 SIDES = ("Germans", "Allies")
 STATE_WORDS = {
     "flying": "flying", "left": "left (FP13)", "down": "down (FP9)",
     "out": "out (FP9)", "removed": "removed",
 }
-
-
-# ---------------------------------------------------------------- reading
-
-
-def fastplay_board(position: Mapping[str, Any]) -> FastBoard:
-    """The board of a Fast Play position (``board: {files, ranks}``, FP1)."""
-    board = position.get("board") or {}
-    settings = position.get("settings") or {}
-    try:
-        files = int(board.get("files", settings.get("files", 10)))
-        ranks = int(board.get("ranks", settings.get("ranks", 10)))
-        return FastBoard(files, ranks)
-    except (TypeError, ValueError, AttributeError):
-        return FastBoard()
-
-
-def fastplay_planes(position: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    """Every plane's entry by pilot id, sorted, with the position's defaults."""
-    out: dict[str, dict[str, Any]] = {}
-    planes = position.get("aircraft") or {}
-    for pilot in sorted(planes, key=str):
-        entry = dict(planes[pilot] or {})
-        entry.setdefault("team", "Germans")
-        entry.setdefault("state", "flying")
-        entry.setdefault("heading", "S" if entry["team"] == "Germans" else "N")
-        for key in ("hits", "kills", "nmr"):
-            entry.setdefault(key, 0)
-        entry.setdefault("ace", False)
-        out[str(pilot)] = entry
-    return out
-
-
-def fastplay_letters(*positions: Mapping[str, Any]) -> dict[str, str]:
-    """One map letter per pilot, upper case for Germans, lower for Allies (FP1)."""
-    planes: dict[str, dict[str, Any]] = {}
-    for position in positions:
-        planes.update(fastplay_planes(position))
-    letters = pilot_letters(planes)
-    return {p: (letters[p] if planes[p]["team"] == "Germans" else letters[p].lower())
-            for p in planes}
-
-
-def _on_board(a: Mapping[str, Any]) -> bool:
-    return a.get("state") == "flying" and a.get("hex") is not None
-
-
-def _cards_left(a: Mapping[str, Any]) -> int:
-    deck = a.get("deck")
-    return len(deck) if isinstance(deck, list) else DECK_SIZE
-
-
-def _hits_to_down(position: Mapping[str, Any]) -> int:
-    try:
-        return int((position.get("settings") or {}).get("hits_to_down", 6))
-    except (TypeError, ValueError):
-        return 6
 
 
 # ---------------------------------------------------------------- the map
@@ -142,7 +99,7 @@ def render_fastplay_map(position: Mapping[str, Any],
         letters = fastplay_letters(position)
     pieces: dict[Any, list[str]] = {}
     for pilot, a in planes.items():
-        if not _on_board(a):
+        if not on_board(a):
             continue
         try:
             h = board.parse(str(a["hex"]))
@@ -196,7 +153,7 @@ def map_key(position: Mapping[str, Any], letters: Mapping[str, str],
             if a["team"] != side:
                 continue
             shown = names.get(pilot) or pilot
-            where = "" if _on_board(a) else f" ({a['state']})"
+            where = "" if on_board(a) else f" ({a['state']})"
             entries.append(f"{letters.get(pilot, '?')} {shown}{where}")
         edge = "north" if side == "Germans" else "south"
         case = "upper" if side == "Germans" else "lower"
@@ -212,34 +169,27 @@ def map_key(position: Mapping[str, Any], letters: Mapping[str, str],
 # ---------------------------------------------------------------- tables
 
 
-def render_fastplay_tables(position: Mapping[str, Any],
-                           names: Mapping[str, str] | None = None,
-                           letters: Mapping[str, str] | None = None) -> list[str]:
-    """The planes table and the score by side."""
-    names = names or {}
-    planes = fastplay_planes(position)
-    if letters is None:
-        letters = fastplay_letters(position)
-    down = _hits_to_down(position)
-    lines = ["", "PLANES", "",
-             "  Pilot          Side    Hex Hdg State    Hits Kills Ace  Cards NMR",
-             "  " + "-" * 66]
+def _plane_rows(planes: Mapping[str, Mapping[str, Any]], names: Mapping[str, str],
+                letters: Mapping[str, str], down: int) -> list[str]:
+    rows = ["  Pilot          Side    Hex Hdg State    Hits Kills Ace  Cards NMR",
+            "  " + "-" * 66]
     for pilot, a in planes.items():
         shown = f"{letters.get(pilot, '?')} {names.get(pilot) or pilot}"[:14]
-        on = _on_board(a)
+        on = on_board(a)
         hex_ = str(a.get("hex")) if on else "-"
         hdg = str(a.get("heading")) if on else "-"
         state = str(a.get("state"))
         ace = "2xACE" if a.get("double_ace") else ("ACE" if a.get("ace") else "-")
         hits = f"{a['hits']}/{down}"
-        lines.append(f"  {shown:<14} {str(a['team'])[:7]:<7} {hex_:<3} {hdg:<3} "
-                     f"{state[:8]:<8} {hits:>4} {a['kills']:>5} {ace:<5} "
-                     f"{_cards_left(a):>4} {a['nmr']:>3}")
-    lines += wrap(f"(Hits: damage points of {down}, shot down at {down}, FP9; "
-                  "Kills: the pilot's victories, FP16; Ace at "
-                  f"{(position.get('settings') or {}).get('ace_victories', 5)} (FP11); "
-                  f"Cards: left of {DECK_SIZE} (FP6).)", "  ", "  ")
-    notes = []
+        rows.append(f"  {shown:<14} {str(a['team'])[:7]:<7} {hex_:<3} {hdg:<3} "
+                    f"{state[:8]:<8} {hits:>4} {a['kills']:>5} {ace:<5} "
+                    f"{cards_left(a):>4} {a['nmr']:>3}")
+    return rows
+
+
+def _plane_notes(position: Mapping[str, Any], planes: Mapping[str, Mapping[str, Any]],
+                 names: Mapping[str, str]) -> list[Block]:
+    notes: list[Block] = []
     for pilot, a in planes.items():
         extra = []
         if a.get("duel"):
@@ -254,52 +204,53 @@ def render_fastplay_tables(position: Mapping[str, Any],
             extra.append("returns next turn (FP14)"
                          + (" as a new pilot" if a.get("state") == "out" else ""))
         if extra:
-            notes += wrap(f"{names.get(pilot) or pilot}: " + "; ".join(extra), "  ", "    ")
-    if notes:
-        lines += [""] + notes
+            notes.append(Para(f"{names.get(pilot) or pilot}: " + "; ".join(extra)))
+    return [Gap(), *notes] if notes else []
+
+
+def fastplay_table_blocks(position: Mapping[str, Any], names: Mapping[str, str] | None = None,
+                          letters: Mapping[str, str] | None = None) -> list[Block]:
+    """The planes table and the score by side."""
+    names = names or {}
+    planes = fastplay_planes(position)
+    if letters is None:
+        letters = fastplay_letters(position)
+    down = hits_to_down(position)
+    blocks: list[Block] = [
+        Fixed(_plane_rows(planes, names, letters, down)),
+        Para(f"(Hits: damage points of {down}, shot down at {down}, FP9; "
+             "Kills: the pilot's victories, FP16; Ace at "
+             f"{(position.get('settings') or {}).get('ace_victories', 5)} (FP11); "
+             f"Cards: left of {DECK_SIZE} (FP6).)", 2, 2)]
+    blocks += _plane_notes(position, planes, names)
     score = position.get("score") or {}
-    lines += ["", "SCORE (victories in this game, FP19)", ""]
-    lines.append("  " + "   ".join(f"{side} {score.get(side, 0)}" for side in SIDES))
-    return lines
+    blocks += [Sub("SCORE (victories in this game, FP19)"),
+               Para("   ".join(f"{side} {score.get(side, 0)}" for side in SIDES))]
+    return blocks
 
 
-def _render_orders(report: TurnReport) -> list[str]:
-    from pbmref.reports.text import render_orders
+def render_fastplay_tables(position: Mapping[str, Any],
+                           names: Mapping[str, str] | None = None,
+                           letters: Mapping[str, str] | None = None) -> list[str]:
+    """``fastplay_table_blocks`` as text lines (the MAP reply)."""
+    return Section("PLANES", fastplay_table_blocks(position, names, letters)).lines()
 
+
+def _orders_section(report: TurnReport) -> Section:
     def name(p: str) -> str:
         return report.names.get(p) or p
 
     before = fastplay_planes(report.position_before)
     pilots = [p for p, a in before.items() if a.get("state") != "removed"]
     pilots += sorted(p for p in report.orders if p not in pilots)
-    return render_orders(report.orders, pilots, name)
+    blocks = orders_blocks(report.orders, pilots, name)
+    if report.dice:
+        blocks += [Gap(), Para("Dice rolled this turn: " + " ".join(str(d) for d in report.dice),
+                               0, 2)]
+    return Section(f"ORDERS GIVEN FOR TURN {report.turn} (secret until now)", blocks, "orders")
 
 
 # ---------------------------------------------------------------- the report
-
-
-def _header(report: TurnReport) -> list[str]:
-    from pbmref.reports.text import format_deadline
-
-    lines = [RULE]
-    title = (report.title or report.game_id).upper()
-    tag = f"game {report.game_id}"
-    if len(title) + len(tag) + 4 <= WIDTH:
-        lines.append(f"  {title}{' ' * (WIDTH - 2 - len(title) - len(tag))}{tag}")
-    else:
-        lines += wrap(title, "  ")
-        lines.append(f"  {tag}")
-    lines += wrap(f"Fast Play - report of turn {report.turn}", "  ")
-    if report.game_over:
-        winners = ", ".join(report.winners) or "nobody"
-        lines += wrap(f"GAME OVER. Winners: {winners} (FP19)", "  ")
-    else:
-        next_turn = report.position_after.get("turn", report.turn + 1)
-        lines += wrap(f"Next deadline (turn {next_turn}): "
-                      f"{format_deadline(report.next_deadline, report.timezone)}",
-                      "  ", "    ")
-    lines.append(RULE)
-    return lines
 
 
 _WHO = ("pilot", "shooter", "target", "who", "winner", "credited_to")
@@ -321,49 +272,50 @@ def _named(events: list[dict[str, Any]], names: Mapping[str, str]) -> list[dict[
     return out
 
 
-def _moves(report: TurnReport) -> list[str]:
-    lines = ["", "MOVE BY MOVE (every die shown)", ""]
+def _moves_section(report: TurnReport) -> Section:
+    blocks: list[Block] = []
     for line in render_events(_named(report.events, report.names)):
         indent = len(line) - len(line.lstrip())
-        lines += wrap(line.strip(), " " * (indent + 2), " " * (indent + 6))
+        if indent == 0 and line.endswith(":"):
+            blocks.append(Sub(line[:-1]))
+        else:
+            blocks.append(Para(line.strip(), indent, indent + 4))
     if not report.events:
-        lines.append("  No events were recorded for this turn.")
-    return lines
+        blocks.append(Para("No events were recorded for this turn."))
+    return Section("MOVE BY MOVE (every die shown)", blocks, "moves")
 
 
-
-
-def render_fastplay_report(report: TurnReport) -> str:
-    """A Fast Play turn report as text, every line at most 70 characters."""
-    from pbmref.reports.text import format_deadline
-
-    letters = fastplay_letters(report.position_before, report.position_after)
+def _board_section(report: TurnReport, letters: Mapping[str, str]) -> Section:
     after = report.position_after
     when = "at the end of the game" if report.game_over else (
         f"at the start of turn {after.get('turn', report.turn + 1)}")
-    lines = _header(report)
-    lines += ["", f"THE BOARD {when.upper()}", ""]
-    lines += ["  Germans' edge (north)"]
-    lines += render_fastplay_map(after, letters)
-    lines += ["  Allies' edge (south)", ""]
-    lines += map_key(after, letters, report.names)
-    lines += _moves(report)
-    lines += render_fastplay_tables(after, report.names, letters)
-    lines += ["", f"ORDERS GIVEN FOR TURN {report.turn} (secret until now)", ""]
-    lines += _render_orders(report)
-    if report.dice:
-        lines += ["", *wrap("Dice rolled this turn: " + " ".join(str(d) for d in report.dice),
-                            "", "  ")]
-    lines += ["", RULE]
-    if report.game_over:
-        lines += wrap("The game is over. Thank you for flying.", "  ")
-    else:
-        next_turn = after.get("turn", report.turn + 1)
-        lines += wrap(f"Orders for turn {next_turn} by "
-                      f"{format_deadline(report.next_deadline, report.timezone)}. "
-                      "Send MAP or STATUS for a fresh look.", "  ", "  ")
-    lines.append(RULE)
-    return "\n".join(fit_width(lines)) + "\n"
+    return Section(f"THE BOARD {when.upper()} (character map)", [
+        Fixed(["  Germans' edge (north)", *render_fastplay_map(after, letters),
+               "  Allies' edge (south)"]), Gap(),
+        Fixed(map_key(after, letters, report.names))], "map")
+
+
+def fastplay_report_document(report: TurnReport, readers: Sequence[str] = ()) -> Document:
+    """A Fast Play report as a document: the personal block of each pilot in
+    ``readers`` first (the turn at a glance when there is none)."""
+    letters = fastplay_letters(report.position_before, report.position_after)
+    planes = set(fastplay_planes(report.position_before)) | set(
+        fastplay_planes(report.position_after))
+    mine = [p for p in readers if p in planes]
+    winners = ", ".join(report.winners) or "nobody"
+    sections = [head_section(report, "Fast Play", f"GAME OVER. Winners: {winners} (FP19)")]
+    sections += [pilot_section(report, p) for p in mine] if mine else [glance_section(report)]
+    sections += [_moves_section(report),
+                 Section("PLANES", fastplay_table_blocks(report.position_after, report.names,
+                                                        letters), "tables"),
+                 _orders_section(report), _board_section(report, letters),
+                 foot_section(report)]
+    return Document(sections)
+
+
+def render_fastplay_report(report: TurnReport, readers: Sequence[str] = ()) -> str:
+    """A Fast Play turn report as text, every line at most 70 characters."""
+    return fastplay_report_document(report, readers).text()
 
 
 def render_fastplay_map_reply(position: Mapping[str, Any],

@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from pbmref.reports.document import Document
 from pbmref.reports.model import Picture, TurnReport
 from pbmref.rules.plaindata import PositionError
 
@@ -357,7 +358,22 @@ class Ruleset(ABC):
 
     @abstractmethod
     def render_report(self, report: TurnReport) -> str:
-        """The whole turn report as text (at most 70 columns)."""
+        """The whole turn report as text (at most 70 columns), as the store keeps it
+        and observers read it."""
+
+    def report_document(self, report: TurnReport, readers: Sequence[str] = ()) -> Document:
+        """The report one recipient reads, as a document (its text is the mail's
+        plain part, its HTML the other part): ``readers`` are the players the
+        recipient plays, whose own block comes first; none for an observer or the
+        game master. A game kind without personal blocks mails its text as it is."""
+        del readers
+        return Document.preformatted(self.render_report(report))
+
+    def render_changes(self, before: TurnReport, after: TurnReport,
+                       readers: Sequence[str] = ()) -> str:
+        """One line: what a corrected turn (``rerun``) changed for ``readers``."""
+        del before, after, readers
+        return "The account of the turn changed; read it again below."
 
     def render_map_svg(self, report: TurnReport) -> str | None:
         """The board after the turn as an SVG document (None: no picture)."""

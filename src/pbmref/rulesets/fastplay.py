@@ -14,7 +14,13 @@ from typing import Any, ClassVar
 
 from pbmref.orders.fastplay import entry_to_orders, parse_body
 from pbmref.reports.fastplay_svg import render_fastplay_svg
-from pbmref.reports.fastplay_text import render_fastplay_map_reply, render_fastplay_report
+from pbmref.reports.document import Document
+from pbmref.reports.fastplay_personal import changed_line
+from pbmref.reports.fastplay_text import (
+    fastplay_report_document,
+    render_fastplay_map_reply,
+    render_fastplay_report,
+)
 from pbmref.reports.model import TurnReport
 from pbmref.reports.plan import plan_lines
 from pbmref.rules.dice import Dice
@@ -157,6 +163,13 @@ class FastPlayRuleset(AirRuleset):
 
     def render_report(self, report: TurnReport) -> str:
         return render_fastplay_report(report)
+
+    def report_document(self, report: TurnReport, readers: Sequence[str] = ()) -> Document:
+        return fastplay_report_document(report, readers)
+
+    def render_changes(self, before: TurnReport, after: TurnReport,
+                       readers: Sequence[str] = ()) -> str:
+        return changed_line(before, after, readers)
 
     def render_map_svg(self, report: TurnReport) -> str | None:
         return render_fastplay_svg(report.position_after, report.events, names=report.names,

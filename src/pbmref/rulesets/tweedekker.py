@@ -19,7 +19,9 @@ from pbmref.reports.model import TurnReport
 from pbmref.reports.plan import plan_lines
 from pbmref.reports.status import render_map_reply
 from pbmref.reports.svg import render_svg
-from pbmref.reports.text import render_report
+from pbmref.reports.document import Document
+from pbmref.reports.personal import changed_line
+from pbmref.reports.text import render_report, report_document
 from pbmref.rules.dice import Dice
 from pbmref.rules.eventdata import Event
 from pbmref.rules.hexgrid import Heading, HexBoard
@@ -300,6 +302,13 @@ class TweedekkerRuleset(AirRuleset):
 
     def render_report(self, report: TurnReport) -> str:
         return render_report(report)
+
+    def report_document(self, report: TurnReport, readers: Sequence[str] = ()) -> Document:
+        return report_document(report, readers)
+
+    def render_changes(self, before: TurnReport, after: TurnReport,
+                       readers: Sequence[str] = ()) -> str:
+        return changed_line(before, after, readers)
 
     def render_map_svg(self, report: TurnReport) -> str | None:
         return render_svg(report.position_after, report.events, names=report.names,

@@ -1,0 +1,149 @@
+"""A report as a document: sections of paragraphs and fixed-width blocks.
+
+The text renderers of the air games (``text``, ``fastplay_text``) build a
+``Document``; ``Document.text()`` is the plain text mailed and stored (every
+line at most 70 columns), and ``pbmref.reports.html`` lays the same document
+out as HTML (paragraphs that reflow on a phone, fixed-width blocks in their
+own scrolling box). So the text and the HTML version of a report say the
+same thing by construction.
+
+A ``Para`` is one paragraph: in text it is word-wrapped with ``indent``
+spaces before its first line and ``hang`` spaces before the others; in HTML
+it is a paragraph indented by its level. A ``Fixed`` block is lines that
+only make sense in a fixed-width font (the character map, the tables). A
+``Sub`` is a heading inside a section (``Move 1``). ``Gap`` is a blank line.
+
+>>> doc = Document([Section("AN EXAMPLE", [Para("one two three", 2, 4), Gap(),
+...                 Fixed(["  a  b", "  1  2"])])])
+>>> print(doc.text(), end="")
+<BLANKLINE>
+AN EXAMPLE
+<BLANKLINE>
+  one two three
+<BLANKLINE>
+  a  b
+  1  2
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from pbmref.reports.common import WIDTH, fit_width, wrap
+
+__all__ = ["Block", "Document", "Fixed", "Gap", "Para", "Rule", "Section", "Sub", "Title",
+           "paras"]
+
+
+@dataclass(frozen=True)
+class Para:
+    """One paragraph, wrapped to the width in text."""
+
+    text: str
+    indent: int = 2
+    hang: int = 4  # the indent of its second and later lines
+    strong: bool = False  # a line that matters most (a kill, game over)
+
+    def lines(self) -> list[str]:
+        return wrap(self.text, " " * self.indent, " " * self.hang)
+
+
+@dataclass(frozen=True)
+class Fixed:
+    """Lines kept exactly as they are (a map, a table)."""
+
+    rows: Sequence[str]
+
+    def lines(self) -> list[str]:
+        return list(self.rows)
+
+
+@dataclass(frozen=True)
+class Sub:
+    """A heading inside a section, underlined in text (``Move 1``)."""
+
+    title: str
+
+    def lines(self) -> list[str]:
+        return ["", self.title, "-" * len(self.title)]
+
+
+@dataclass(frozen=True)
+class Gap:
+    """A blank line in text; a little space in HTML."""
+
+    def lines(self) -> list[str]:
+        return [""]
+
+
+@dataclass(frozen=True)
+class Title:
+    """The report's title line: the game's title left, its id right (when both fit)."""
+
+    left: str
+    right: str
+
+    def lines(self) -> list[str]:
+        if len(self.left) + len(self.right) + 4 <= WIDTH:
+            return [f"  {self.left}{' ' * (WIDTH - 2 - len(self.left) - len(self.right))}"
+                    f"{self.right}"]
+        return [*wrap(self.left, "  "), f"  {self.right}"]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A line of ``=`` across the text (the report's head and foot)."""
+
+    def lines(self) -> list[str]:
+        return ["=" * WIDTH]
+
+
+Block = Para | Fixed | Sub | Gap | Rule | Title
+
+
+@dataclass(frozen=True)
+class Section:
+    """A titled part of a report; ``title`` None for the head and foot."""
+
+    title: str | None
+    blocks: Sequence[Block] = ()
+    kind: str = ""  # what the section is, for HTML: "head", "personal", "map", ...
+
+    def lines(self) -> list[str]:
+        out: list[str] = []
+        if self.title is not None:
+            out += ["", self.title]
+            if self.blocks and not isinstance(self.blocks[0], Sub):
+                out.append("")
+        for block in self.blocks:
+            out += block.lines()
+        return out
+
+
+@dataclass(frozen=True)
+class Document:
+    """A whole report: its sections in reading order."""
+
+    sections: Sequence[Section] = field(default_factory=list)
+
+    def text(self) -> str:
+        """The plain text: every line at most 70 characters, one newline at the end."""
+        lines: list[str] = []
+        for section in self.sections:
+            lines += section.lines()
+        return "\n".join(fit_width(lines)) + "\n"
+
+    def with_opening(self, opening: Iterable[Section]) -> Document:
+        """The same document with ``opening`` sections before everything else."""
+        return Document([*opening, *self.sections])
+
+    @classmethod
+    def preformatted(cls, text: str) -> Document:
+        """A report written as text by a renderer of its own (kept line for line)."""
+        return cls([Section(None, [Fixed(text.rstrip("\n").split("\n"))], "text")])
+
+
+def paras(texts: Iterable[str], indent: int = 2, hang: int = 4) -> list[Block]:
+    """Paragraphs at one indent."""
+    return [Para(t, indent, hang) for t in texts]
