@@ -49,7 +49,7 @@ def _of(events: Sequence[Event], kind: str, **match: Any) -> list[Event]:
 def next_turn_line(report: TurnReport, namer: Namer | None = None) -> str:
     """The next deadline, or who won."""
     if report.game_over:
-        name = namer or (lambda who: report.names.get(str(who)) or str(who))
+        name = namer or Namer(report)
         winners = and_list(name(w) for w in report.winners) or "nobody"
         return f"The game is over. Won by {winners}."
     next_turn = report.position_after.get("turn", report.turn + 1)

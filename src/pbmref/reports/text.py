@@ -202,11 +202,15 @@ MANOEUVRE_WORDS: dict[str, Callable[[str, Any, Any, Any], str]] = {
 }
 
 
+def _flew(code: str, src: Any, dst: Any, hd: Any) -> str:
+    return f"{code:<3} {src} -> {dst} {hd}"
+
+
 def _manoeuvre_block(e: Event, namer: Namer) -> Para:
     who = f"{namer.tagged(str(e.get('pilot')))[:16]:<16}"
     code = e.get("manoeuvre") or "-"
     outcome = str(e.get("outcome", "flew"))
-    words = MANOEUVRE_WORDS.get(outcome, lambda c, s, d, h: f"{c:<3} {s} -> {d} {h}")
+    words = MANOEUVRE_WORDS.get(outcome, _flew)
     text = f"{who} " + words(code, e.get("from_hex"), e.get("to_hex"), e.get("heading"))
     if e.get("reason") and not (outcome == "taxied" and "L3" in str(e.get("reason"))):
         text += f"  ({e.get('reason')})"

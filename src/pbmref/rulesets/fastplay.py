@@ -13,9 +13,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from pbmref.orders.fastplay import entry_to_orders, parse_body
-from pbmref.reports.fastplay_svg import render_fastplay_svg
 from pbmref.reports.document import Document
 from pbmref.reports.fastplay_personal import changed_line
+from pbmref.reports.fastplay_svg import render_fastplay_svg
 from pbmref.reports.fastplay_text import (
     fastplay_report_document,
     render_fastplay_map_reply,

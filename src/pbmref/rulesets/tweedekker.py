@@ -15,12 +15,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from pbmref.orders.tweedekker import entry_to_orders, parse_body
+from pbmref.reports.document import Document
 from pbmref.reports.model import TurnReport
 from pbmref.reports.plan import plan_lines
+from pbmref.reports.personal import changed_line
 from pbmref.reports.status import render_map_reply
 from pbmref.reports.svg import render_svg
-from pbmref.reports.document import Document
-from pbmref.reports.personal import changed_line
 from pbmref.reports.text import render_report, report_document
 from pbmref.rules.dice import Dice
 from pbmref.rules.eventdata import Event
