@@ -377,7 +377,7 @@ def test_orders_are_secret_until_adjudicated_then_in_the_report(table: Table) ->
             assert "GAMMA" not in text and "RS f-A" not in text, (other, command)
     table.clock.now = DEADLINE + timedelta(minutes=1)
     adjudicate_due(table.referee, table.intake)
-    reports = [m for m in table.new_outbox() if "[zep1] report of turn 1" in m["Subject"]]
+    reports = [m for m in table.new_outbox() if "[zep1] turn 1 report" in m["Subject"]]
     assert len(reports) == 5  # every player and the observer
     for report in reports:
         text = body_of(report)

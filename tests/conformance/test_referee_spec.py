@@ -49,7 +49,7 @@ def only_reply(out: list[EmailMessage]) -> EmailMessage:
 
 
 def zep1_reports(out: list[EmailMessage], turn: int = 1) -> list[EmailMessage]:
-    return [m for m in out if f"[zep1] report of turn {turn}" in str(m["Subject"])]
+    return [m for m in out if f"[zep1] turn {turn} report" in str(m["Subject"])]
 
 
 def raw_mail(sender: str, body: str | None = None, **headers: str) -> EmailMessage:
@@ -531,7 +531,7 @@ def test_rerun_replays_the_recorded_dice_and_shows_what_changed_before_mailing(
     kept = list(turn1.glob("report.txt.replaced-*"))
     assert kept and kept[0].read_text() == report_before
     mailed = [m for m in read_maildir(table.root / "outbox")
-              if "corrected report of turn 1" in str(m["Subject"])]
+              if str(m["Subject"]) == "[zep1] turn 1 report (corrected)"]
     assert sorted(str(m["To"]) for m in mailed) == sorted([*PLAYERS, OBSERVER])
 
 

@@ -61,7 +61,7 @@ def test_every_phase_reports_to_all_seven_players_with_a_map(played) -> None:
     for phase in ("S1905M", "F1905M", "F1905R", "W1905A", "S1906M", "F1906M"):
         mails = log[phase][1]
         assert sorted(m["To"] for m in mails) == sorted(address(p) for p in PLAYERS)
-        assert all(m["Subject"] == f"[dip1] report of {phase} - Test Diplomacy" for m in mails)
+        assert all(m["Subject"] == f"[dip1] {phase} report" for m in mails)
         # two pictures a phase (issue 19): the orders, and the board after them
         assert sorted(svgs_of(mails[0])) == [f"dip1-{phase}-after.svg",
                                              f"dip1-{phase}-orders.svg"]

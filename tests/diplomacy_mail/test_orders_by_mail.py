@@ -111,7 +111,7 @@ def test_reports_go_to_every_player_with_the_board_and_reveal_orders(dip: DipTab
     assert dip.due is not None and [r.turn for r in dip.due.adjudicated] == [1]
     assert sorted(m["To"] for m in mails) == sorted(address(p) for p in PLAYERS)
     for m in mails:
-        assert m["Subject"] == "[dip1] report of S1901M - Test Diplomacy"
+        assert m["Subject"] == "[dip1] S1901M report"
         svg = svg_of(m)
         assert svg is not None and 'data-unit="A Bur"' in svg
     text = body_of(mails[0])

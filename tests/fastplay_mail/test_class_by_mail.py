@@ -195,12 +195,12 @@ def play_turn(school: School, turn: int, rng: random.Random,
 def check_reports(school: School, turn: int, last: bool) -> None:
     """Every pupil got one report mail of ``turn``, with the board and the SVG map."""
     reports = school.outbox()
-    by_pupil = {str(m["To"]): m for m in reports if "report of turn" in str(m["Subject"])}
+    by_pupil = {str(m["To"]): m for m in reports if " report" in str(m["Subject"])}
     assert sorted(by_pupil) == sorted(address(p) for p in PUPILS)  # every pupil, once
-    assert len([m for m in reports if "report of turn" in str(m["Subject"])]) == len(PUPILS)
+    assert len([m for m in reports if " report" in str(m["Subject"])]) == len(PUPILS)
     for to, msg in by_pupil.items():
         gid = str(msg["Subject"]).split("]")[0].lstrip("[")
-        assert str(msg["Subject"]).startswith(f"[{gid}] report of turn {turn} ")
+        assert str(msg["Subject"]) == f"[{gid}] turn {turn} report"
         text = body_of(msg)
         assert f"Fast Play - report of turn {turn}" in text
         assert "THE BOARD AT THE" in text and "MOVE BY MOVE" in text
@@ -242,7 +242,7 @@ def test_a_class_plays_its_game_by_mail(school: School, tmp_path: Path,
             check_only = school.outbox()
             reminders = [m for m in check_only if "reminder" in str(m["Subject"])]
             assert [str(m["To"]) for m in reminders] == [address("hugo")]
-            early = {str(m["To"]) for m in check_only if "report of turn 2" in str(m["Subject"])}
+            early = {str(m["To"]) for m in check_only if "turn 2 report" in str(m["Subject"])}
             others = school.store.open(next(g for g in school.store.list_games()
                                             if g != hugo_game)).settings.players
             assert early == {address(p) for p in others}  # all in: adjudicated early
@@ -250,7 +250,7 @@ def test_a_class_plays_its_game_by_mail(school: School, tmp_path: Path,
             school.clock.now = deadline + timedelta(minutes=1)
             due = adjudicate_due(school.referee, school.intake)
             assert [r.game_id for r in due.adjudicated] == [hugo_game]
-            late = [m for m in school.outbox() if "report of turn 2" in str(m["Subject"])]
+            late = [m for m in school.outbox() if "turn 2 report" in str(m["Subject"])]
             assert {str(m["To"]) for m in late} == {
                 address(p) for p in school.store.open(hugo_game).settings.players}
             hugo_report = next(m for m in late if str(m["To"]) == address("hugo"))

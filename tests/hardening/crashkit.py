@@ -96,7 +96,7 @@ def replies_by_origin(boxes: dict[str, list[bytes]]) -> tuple[Counter[str], Coun
             irt = str(msg.get("In-Reply-To") or "").strip()
             if irt:
                 answers[irt] += 1
-            elif "report of turn" in str(msg.get("Subject", "")):
+            elif str(msg.get("Subject", "")).endswith(" report"):
                 reports[(player, str(msg["Subject"]))] += 1
     return answers, reports
 

@@ -205,7 +205,7 @@ def test_sigkill_at_random_moments_loses_nothing(hard_servers: Any, tmp_path: Pa
         for player in PLAYERS[game]:
             for record in history:
                 subject = [s for (p, s), _ in reports.items()
-                           if p == player and f"[{game}] report of turn {record['turn']} " in s]
+                           if p == player and f"[{game}] turn {record['turn']} report" in s]
                 assert subject, f"{player} got no report of {game} turn {record['turn']}"
     assert not list((config.spool_dir / "in" / "shunt").iterdir()), "mail was set aside"
     assert ms.count(ref) == 0, "mail left in the referee's INBOX"

@@ -121,7 +121,7 @@ def test_a_broken_file_stops_only_its_game(tmp_path: Path, case: str) -> None:
     _clear(report.broken["example"], name, line, words)
     assert changed_files(before, fingerprint(games / "example")) == []
     reports = [m for m in read_maildir(tmp_path / "outbox")
-               if "report of turn 2" in str(m["Subject"])]
+               if "turn 2 report" in str(m["Subject"])]
     assert reports and all("[other]" in str(m["Subject"]) for m in reports)
 
     # a player's mail for the broken game: answered, nothing written

@@ -82,7 +82,7 @@ def test_the_report_reveals_orders_only_after_adjudication(secret_table: Table) 
     assert before == []
     table.clock.now = T0 + timedelta(hours=48, minutes=1)
     adjudicate_due(table.referee, table.intake)
-    reports = [m for m in table.outbox_messages() if "report of turn 1" in str(m["Subject"])]
+    reports = [m for m in table.outbox_messages() if "turn 1 report" in str(m["Subject"])]
     assert len(reports) == 3
     assert any("RS" in t for t in _texts(reports))  # now the orders are public
 
@@ -105,7 +105,7 @@ def _run_anonymous_game(tmp_path: Path) -> tuple[Table, list[EmailMessage]]:
 
 def test_anonymous_game_no_mail_shows_another_address(tmp_path: Path) -> None:
     table, mails = _run_anonymous_game(tmp_path)
-    assert len([m for m in mails if "report of turn 1" in str(m["Subject"])]) == 3
+    assert len([m for m in mails if "turn 1 report" in str(m["Subject"])]) == 3
     address = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
     for msg, text in zip(mails, _texts(mails), strict=True):
         to = [a.addr_spec for a in msg["To"].addresses]

@@ -171,8 +171,8 @@ def test_a_whole_turn_from_orders_to_reports_in_every_mailbox(site: Site) -> Non
     for pid, user in site.players.items():
         assert site.ms.wait_count(user, 2) == 2
         subjects = [m["Subject"] for m in site.inbox(pid)]
-        assert any("report of turn 1" in s for s in subjects), subjects
-        report = next(m for m in site.inbox(pid) if "report of turn 1" in m["Subject"])
+        assert any("turn 1 report" in s for s in subjects), subjects
+        report = next(m for m in site.inbox(pid) if "turn 1 report" in m["Subject"])
         assert "ORDERS GIVEN FOR TURN 1" in text(report)
 
 

@@ -50,7 +50,7 @@ def test_every_computer_order_mail_is_accepted(demo_run) -> None:
 
 def test_one_report_per_player_per_turn(demo_run) -> None:
     result, _ = demo_run
-    reports = [m for m in _outbox(result.root) if "report of turn" in str(m["Subject"])]
+    reports = [m for m in _outbox(result.root) if str(m["Subject"]).endswith(" report")]
     assert len(reports) == result.players * result.turns_played
     for msg in reports:
         assert msg["Auto-Submitted"] == "auto-generated"

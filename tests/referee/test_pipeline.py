@@ -168,7 +168,7 @@ def test_deadline_adjudicates_once_and_mails_every_player(table: Table) -> None:
     second = adjudicate_due(table.referee, table.intake)
     assert [r.turn for r in first.adjudicated] == [1]
     assert second.adjudicated == []
-    reports = [m for m in table.new_outbox() if "report of turn 1" in m["Subject"]]
+    reports = [m for m in table.new_outbox() if "turn 1 report" in m["Subject"]]
     assert sorted(m["To"] for m in reports) == [
         "anna@example.org", "bert@example.org", "cora@example.org"]
     assert any(p.get_content_type() == "image/svg+xml" for p in reports[0].iter_attachments())

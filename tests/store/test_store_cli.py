@@ -48,11 +48,12 @@ def test_new_game_prints_passwords_and_stores_hashes(games, capsys):
 def test_status_extend_pause_resume(games, capsys):
     code, out, _ = run(capsys, "status", "--games", str(games), "example")
     assert code == 0 and "turn 2" in out and "orders in" in out
-    code, out, _ = run(capsys, "extend", "--games", str(games), "example", "--by", "24h")
+    code, out, _ = run(capsys, "extend", "--games", str(games), "example", "--by", "24h",
+                       "--no-mail")
     assert code == 0 and "2026-12-04T20:00:00+01:00" in out
-    assert run(capsys, "pause", "--games", str(games), "example")[0] == 0
+    assert run(capsys, "pause", "--games", str(games), "example", "--no-mail")[0] == 0
     assert "paused" in run(capsys, "status", "--games", str(games), "example")[1]
-    assert run(capsys, "resume", "--games", str(games), "example")[0] == 0
+    assert run(capsys, "resume", "--games", str(games), "example", "--no-mail")[0] == 0
     assert "open" in run(capsys, "status", "--games", str(games), "example")[1]
 
 
@@ -83,7 +84,7 @@ def test_rerun_shows_the_diff_and_mails_changed_reports(games, capsys, monkeypat
 
     mailed = []
     monkeypatch.setattr(cli_gm, "mail_reports",
-                        lambda store, game_id, turns, config=None: mailed.append(
+                        lambda store, game_id, turns, config=None, **kw: mailed.append(
                             (game_id, turns)))
     code, out, _ = run(capsys, "rerun", "--games", str(games), "example", "--from", "1",
                        "--mail")

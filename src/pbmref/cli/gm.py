@@ -21,7 +21,7 @@ from pbmref.base.times import parse_datetime, parse_duration
 from pbmref.base.yamlfile import read_yaml
 from pbmref.cli.common import add_config, config_of, games_dir
 from pbmref.config import Config
-from pbmref.referee import Referee, mail_reports
+from pbmref.referee import Referee, mail_notice, mail_reports
 from pbmref.referee.newpassword import mail_new_password
 from pbmref.referee.state import RefereeState
 from pbmref.referee.welcome import mail_welcome
@@ -239,9 +239,10 @@ def _password_failures(state: RefereeState, game_id: str) -> list[str]:
 # ------------------------------------------------------------------ rerun
 
 
-def _mail_reports(args: argparse.Namespace, store: GameStore, game_id: str,
-                  turns: list[int]) -> int:
-    mail_reports(store, game_id, turns, config=config_of(args))
+def _mail_reports(args: argparse.Namespace, store: GameStore, result: gm.RerunResult) -> int:
+    turns = sorted(set(result.changed_reports))
+    mail_reports(store, result.game_id, turns, config=config_of(args), why=args.why or "",
+                 before=result.before)
     print(f"mailed the new reports of turn(s) {', '.join(map(str, turns))}")
     return 0
 
@@ -254,7 +255,7 @@ def handle_rerun(args: argparse.Namespace) -> int:
         if args.dry_run:
             print("--mail ignored with --dry-run")
         elif result.changed_reports:
-            return _mail_reports(args, store, args.game, sorted(set(result.changed_reports)))
+            return _mail_reports(args, store, result)
         else:
             print("no report changed: nothing to mail")
     return 0
@@ -263,9 +264,27 @@ def handle_rerun(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ deadlines and players
 
 
+def _tell_players(args: argparse.Namespace, change: str) -> None:
+    """Mail every player the notice of ``change`` through the referee's config
+    (``--config``, ``$PBMREF_CONFIG`` or ``./config.yaml``), unless ``--no-mail``;
+    with the built-in defaults only, the game master is told instead (nothing is
+    written into the current folder)."""
+    if args.no_mail:
+        return
+    config = config_of(args)
+    if config.source is None:
+        print("  players not told: give the referee's --config (or set PBMREF_CONFIG) "
+              "to mail them the notice")
+        return
+    store = _store(args)
+    count = mail_notice(store, gm.notice(store, args.game, change), config=config)
+    print(f"  notice mailed to {count} address{'es' if count != 1 else ''}")
+
+
 def handle_extend(args: argparse.Namespace) -> int:
     new = gm.extend(_store(args), args.game, parse_duration(args.by))
     print(f"{args.game}: deadline now {new.isoformat()}")
+    _tell_players(args, "extend")
     return 0
 
 
@@ -281,12 +300,14 @@ def handle_pause(args: argparse.Namespace) -> int:
           "'paused' and not used until resume"
           + (f"; the reply says it resumes {until.isoformat()}, "
              "then run pbmref resume)" if until else ")"))
+    _tell_players(args, "pause")
     return 0
 
 
 def handle_resume(args: argparse.Namespace) -> int:
     deadline = gm.resume(_store(args), args.game, datetime.now(UTC))
     print(f"{args.game}: open again, deadline {deadline.isoformat() if deadline else '-'}")
+    _tell_players(args, "resume")
     return 0
 
 
@@ -408,12 +429,16 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--from", dest="from_turn", type=int, required=True, metavar="N")
     p.add_argument("--dry-run", action="store_true", help="show what would change; write nothing")
     p.add_argument("--mail", action="store_true", help="mail the changed reports afterwards")
+    p.add_argument("--why", metavar="TEXT", help="with --mail: the reason, which the "
+                   "corrected report opens with")
     p.set_defaults(func=_guard(handle_rerun))
 
     p = sub.add_parser("extend", help="move the open turn's deadline later")
     add_config(p)
     p.add_argument("game", metavar="GAME")
     p.add_argument("--by", required=True, metavar="DURATION", help="e.g. 24h, 2d, 90m")
+    p.add_argument("--no-mail", action="store_true", help="do not mail the players the "
+                   "new deadline")
     p.set_defaults(func=_guard(handle_extend))
 
     for name, handler, text in (("pause", handle_pause, "stop adjudicating a game; order "
@@ -426,6 +451,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
             p.add_argument("--until", metavar="WHEN", help="when you mean to resume it "
                            "(ISO date and time, the game's zone if none given): replies to "
                            "order mail say so")
+        p.add_argument("--no-mail", action="store_true", help="do not mail the players a notice")
         p.set_defaults(func=_guard(handler))
 
     p = sub.add_parser("replace-player", help="give a player's place a new address/name, "

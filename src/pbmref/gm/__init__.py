@@ -7,16 +7,19 @@ dispute through one turn pipeline (``turn``, ``rerun``), and changing
 deadlines, players and observers (``players``). The command line
 (``pbmref.cli.gm``) is a thin shell around these functions; the referee
 calls ``adjudicate`` for every due game. Nothing here sends mail: what is
-to be mailed (passwords, reports) is returned to the caller.
+to be mailed (passwords, reports, the ``notice`` of a pause, resume or new
+deadline) is returned to the caller.
 """
 
 from pbmref.gm.inspect import CheckResult, GameStatus, PlayerStatus, check, status
 from pbmref.gm.newgame import NewGame, new_game
 from pbmref.gm.players import (
+    Notice,
     PlayerChange,
     add_observer,
     extend,
     kick,
+    notice,
     pause,
     replace_player,
     reset_password,
@@ -31,6 +34,7 @@ __all__ = [
     "FileChange",
     "GameStatus",
     "NewGame",
+    "Notice",
     "PlayedTurn",
     "PlayerChange",
     "PlayerSpec",
@@ -42,6 +46,7 @@ __all__ = [
     "extend",
     "kick",
     "new_game",
+    "notice",
     "pause",
     "play",
     "replace_player",

@@ -18,11 +18,48 @@ from pbmref.base.times import format_duration, iso
 from pbmref.base.yamlfile import YamlDoc
 from pbmref.gm.actions import record
 from pbmref.gm.newgame import check_addresses
+from pbmref.reports.notices import extend_notice, pause_notice, resume_notice
 from pbmref.store import Game, GameStore, StoreError, hash_password, new_password
 from pbmref.store.layout import POSITION_FILE
 
-__all__ = ["PlayerChange", "add_observer", "extend", "kick", "pause", "replace_player",
-           "reset_password", "resume"]
+__all__ = ["Notice", "PlayerChange", "add_observer", "extend", "kick", "notice", "pause",
+           "replace_player", "reset_password", "resume"]
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A short mail to every player of a game (and its observers): what the
+    game master changed. The referee sends it; nothing here mails."""
+
+    game_id: str
+    subject: str
+    body: str
+    to: tuple[str, ...]
+    key: str  # the same notice is mailed once
+
+
+def notice(store: GameStore, game_id: str, change: str) -> Notice:
+    """The notice of ``change`` (``pause``, ``resume`` or ``extend``), made after it."""
+    game = store.open(game_id)
+    s = game.settings
+    turn = game.ruleset.words.turn(game.turn_label)
+    if change == "pause":
+        subject, body = f"[{game_id}] paused", pause_notice(game_id, s.title, turn)
+    elif change == "resume":
+        subject = f"[{game_id}] resumed: orders for {turn}"
+        body = resume_notice(game_id, s.title, turn, s.deadline, s.timezone)
+    elif change == "extend":
+        subject = f"[{game_id}] new deadline for {turn}"
+        body = extend_notice(game_id, s.title, turn, s.deadline, s.timezone)
+    else:
+        raise ValueError(f"no notice for {change!r}")
+    to: list[str] = []
+    for player in s.players.values():
+        if player.active:
+            to += [a for a in player.addresses if a not in to]
+    to += [a for a in s.observers if a not in to]
+    stamp = s.deadline.isoformat() if s.deadline else "-"
+    return Notice(game_id, subject, body, tuple(to), f"{change}:{game_id}:{game.turn}:{stamp}")
 
 
 @dataclass(frozen=True)

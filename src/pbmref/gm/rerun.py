@@ -22,11 +22,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from pbmref.archive import stored_report
 from pbmref.base.files import set_aside
 from pbmref.base.times import moment
 from pbmref.base.yamlfile import YamlDoc
 from pbmref.gm.actions import GmLog
 from pbmref.gm.turn import play
+from pbmref.reports.model import TurnReport
 from pbmref.store import Game, GameFileError, GameStore, TurnError
 from pbmref.store.layout import POSITION_FILE, RESULT_FILES
 
@@ -57,6 +59,8 @@ class RerunResult:
     set_aside: list[Path] = field(default_factory=list)
     dry_run: bool = True
     changed_reports: list[int] = field(default_factory=list)  # turns whose report changed
+    # the reports of those turns as they were, for a corrected report to say what changed
+    before: dict[int, TurnReport] = field(default_factory=dict)
 
     @property
     def changed(self) -> bool:
@@ -110,6 +114,7 @@ def rerun(store: GameStore, game_id: str, from_turn: int, *, dry_run: bool = Fal
                     result.changed_reports.append(turn)
         if dry_run:
             return result
+        result.before = {t: stored_report(game, t) for t in sorted(set(result.changed_reports))}
         _write(game, planned, ended_at, result, now)
         _sync_after_rerun(game, ended_at, planned, result)
         return result

@@ -28,6 +28,7 @@ class Attachment:
     filename: str
     content: bytes
     mimetype: str = "application/octet-stream"  # e.g. "image/svg+xml"
+    cid: str = ""  # set: shown inside the HTML part (``<img src="cid:...">``), not attached
 
 
 def clean_header(value: str) -> str:
@@ -85,8 +86,10 @@ def make_mail(
 ) -> EmailMessage:
     """A UTF-8 text mail from the referee (reports, reminders, notices).
 
-    `html` adds an HTML alternative; `attachments` (e.g. the SVG map) are added
-    as attachments. Returns a complete message with Message-ID and Date.
+    `html` adds an HTML alternative (``multipart/alternative``); `attachments`
+    (e.g. the SVG map) are added as attachments, except those with a ``cid``,
+    which go beside the HTML part (``multipart/related``) for it to show inline
+    (``<img src="cid:CID">``). Returns a complete message with Message-ID and Date.
     """
     msg = EmailMessage()
     msg["From"] = _address(from_addr, from_name)
@@ -111,7 +114,14 @@ def make_mail(
         msg.set_content(text, subtype="plain", charset="utf-8", cte="quoted-printable")
     if html is not None:
         msg.add_alternative(html, subtype="html", charset="utf-8")
-    for att in attachments:
+        html_part = msg.get_body(("html",))
+        assert isinstance(html_part, EmailMessage)
+        for att in (a for a in attachments if a.cid):
+            maintype, _, subtype = att.mimetype.partition("/")
+            html_part.add_related(att.content, maintype=maintype, subtype=subtype,
+                                  cid=f"<{clean_header(att.cid)}>", disposition="inline",
+                                  filename=clean_header(att.filename))
+    for att in (a for a in attachments if not (a.cid and html is not None)):
         maintype, _, subtype = att.mimetype.partition("/")
         msg.add_attachment(
             att.content,

@@ -14,21 +14,36 @@ line and the demo sit above it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from pbmref.config import Config, load_config
+from pbmref.gm import Notice
 from pbmref.referee.pipeline import Referee
-from pbmref.referee.turns import queue_report
+from pbmref.referee.turns import Correction, queue_notice, queue_report
+from pbmref.reports.model import TurnReport
 from pbmref.store import GameStore
 
-__all__ = ["Referee", "mail_reports"]
+__all__ = ["Referee", "mail_notice", "mail_reports"]
 
 
 def mail_reports(store: GameStore, game_id: str, turns: Iterable[int], *,
-                 config: Config | None = None) -> int:
-    """Mail corrected reports of ``turns`` (after ``pbmref rerun --mail``)."""
+                 config: Config | None = None, why: str = "",
+                 before: Mapping[int, TurnReport] | None = None) -> int:
+    """Mail corrected reports of ``turns`` (after ``pbmref rerun --mail``): each
+    opens with the game master's reason ``why`` and what changed for its reader
+    (against ``before``, the reports as they were)."""
     referee = Referee(config or load_config(), store=store)
     game = store.open(game_id)
-    count = sum(queue_report(referee, game, t, corrected=True) for t in turns)
+    before = before or {}
+    count = sum(queue_report(referee, game, t, corrected=Correction(why, before.get(t)))
+                for t in turns)
+    referee.deliver()
+    return count
+
+
+def mail_notice(store: GameStore, notice: Notice, *, config: Config | None = None) -> int:
+    """Mail a game master's notice (``pbmref pause``, ``resume``, ``extend``)."""
+    referee = Referee(config or load_config(), store=store)
+    count = queue_notice(referee, notice)
     referee.deliver()
     return count

@@ -73,6 +73,7 @@ from pbmref.orders.errors import (
     gather,
 )
 from pbmref.orders.render import ignored_note, render_error_list, render_errors
+from pbmref.archive import stored_report
 from pbmref.referee import guide, replies
 from pbmref.referee.press import PressDesk, not_sent
 from pbmref.referee.secrecy import (
@@ -83,6 +84,9 @@ from pbmref.referee.secrecy import (
     stored_text,
 )
 from pbmref.referee.state import Ration, RefereeState
+from pbmref.referee.pictures import map_pictures
+from pbmref.reports.document import Document
+from pbmref.reports.html import render_report_mail
 from pbmref.reports.status import render_status
 from pbmref.store import Game, GameFileError, GameStore, StoreError, check_id
 
@@ -315,14 +319,18 @@ class Referee:
     def _reply(self, mail: IncomingMail, to: str, body: str,
                attachments: Sequence[Attachment] = ()) -> EmailMessage:
         """The answer to ``mail``: never longer than REPLY_LIMIT, never repeating
-        a password the mail holds (in its text or its Subject)."""
+        a password the mail holds (in its text or its Subject). Boards among the
+        ``attachments`` (MAP, HISTORY) go as the report's do: the SVG attached,
+        and as PNG inline in an HTML version of the text, for phones that show
+        no SVG."""
         if len(body) > REPLY_LIMIT:
             body = body[:REPLY_LIMIT].rsplit("\n", 1)[0] + "\n\n" + replies.cut_short(REPLY_LIMIT)
         secrets = self._secrets(mail)
         if secrets:
             body = mask_reply(body, secrets)
             mail = replace(mail, subject=mask(mail.subject, secrets))
-        return make_reply(mail, to, body, from_addr=self.address,
+        html, attachments = _with_pictures(mail, body, attachments)
+        return make_reply(mail, to, body, from_addr=self.address, html=html,
                           from_name=self.config.referee.name, attachments=attachments,
                           date=self.clock())
 
@@ -746,6 +754,12 @@ class Referee:
                 text = game.history.report(wanted) if game.history.is_adjudicated(wanted) \
                     else None
                 letter.add(text or f"There is no report of turn {wanted} yet.")
+                if text is not None:  # the turn's pictures, as its report mail had them
+                    report = stored_report(game, wanted)
+                    label = game.ruleset.file_label(report)
+                    letter.attachments += [
+                        Attachment(p.filename(game.id, label), p.svg.encode(), "image/svg+xml")
+                        for p in game.ruleset.render_pictures(report)]
         with game.lock():
             # Read the game again under its lock: a turn adjudicated meanwhile
             # makes this mail late, never a change to the next turn.

@@ -20,11 +20,16 @@ from datetime import timedelta
 
 from pbmref import gm
 from pbmref.archive import stored_report
+from pbmref.gm import Notice
 from pbmref.mail.base import Intake
 from pbmref.mail.compose import Attachment
 from pbmref.referee import replies
+from pbmref.referee.pictures import map_pictures
 from pbmref.referee.pipeline import Referee
 from pbmref.referee.replies import TurnName
+from pbmref.reports.html import MailPicture, render_report_mail
+from pbmref.reports.model import TurnReport
+from pbmref.reports.notices import correction_section
 from pbmref.store import Game, StoreError, TurnRecord, derive_turn_seed
 
 log = logging.getLogger("pbmref.referee")
@@ -64,41 +69,86 @@ def fill_computer_orders(referee: Referee, game: Game) -> list[str]:
 
 def report_recipients(game: Game) -> list[str]:
     """Every player's registered addresses and every observer, once each."""
-    out: list[str] = []
-    for player in game.settings.players.values():
+    return [address for address, _ in report_readers(game)]
+
+
+def report_readers(game: Game) -> list[tuple[str, tuple[str, ...]]]:
+    """Every address that gets the report, with the players it plays (their own
+    blocks open its copy); an observer's address plays none."""
+    readers: dict[str, list[str]] = {}
+    for pid, player in sorted(game.settings.players.items()):
         if player.status == "kicked":
             continue
-        out += [a for a in player.addresses if a not in out]
-    out += [a for a in game.settings.observers if a not in out]
-    return out
+        for address in player.addresses:
+            readers.setdefault(address, []).append(pid)
+    for address in game.settings.observers:
+        readers.setdefault(address, [])
+    return [(address, tuple(pids)) for address, pids in readers.items()]
+
+
+@dataclass(frozen=True)
+class Correction:
+    """Why a report is mailed again after ``pbmref rerun`` (the game master's words)
+    and the report as it was (None: not known), to say what changed."""
+
+    why: str = ""
+    before: TurnReport | None = None
+
+
+def report_pictures(game: Game, report: TurnReport) -> tuple[list[Attachment],
+                                                             list[MailPicture]]:
+    """The pictures of a report mail (``Ruleset.render_pictures``: the map, or a
+    Diplomacy phase's orders and the board after it), each SVG attached and
+    shown inline as PNG by the HTML part, with a panel for each move."""
+    ruleset = game.ruleset
+    label = ruleset.file_label(report)
+    boards = [(p.filename(game.id, label).removesuffix(".svg"), p.caption, p.svg)
+              for p in ruleset.render_pictures(report)]
+    return map_pictures(boards, ruleset.render_move_svgs(report))
 
 
 def queue_report(referee: Referee, game: Game, turn: int, text: str | None = None,
-                 *, corrected: bool = False) -> int:
+                 *, corrected: bool | Correction = False) -> int:
     """Queue the report of ``turn`` to every player and observer, one mail each
-    (so no one sees another's address), with the turn's pictures attached
-    (``Ruleset.render_pictures``: the map, or a Diplomacy phase's orders and
-    the board after it)."""
-    text = text if text is not None else game.history.report(turn)
-    if text is None:
+    (so no one sees another's address): each copy opens with the reader's own
+    block, as text and as HTML with the map inline, the SVG attached."""
+    if (text if text is not None else game.history.report(turn)) is None:
         return 0
     report = stored_report(game, turn)
-    label = game.ruleset.report_label(report)
-    file_label = game.ruleset.file_label(report)
-    attachments = [Attachment(p.filename(game.id, file_label), p.svg.encode(), "image/svg+xml")
-                   for p in game.ruleset.render_pictures(report)]
-    title = game.settings.title or game.id
-    subject = f"[{game.id}] {'corrected ' if corrected else ''}report of {label} - {title}"
-    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    ruleset = game.ruleset
+    label = ruleset.report_label(report)
+    correction = corrected if isinstance(corrected, Correction) else (
+        Correction() if corrected else None)
+    attachments, pictures = report_pictures(game, report)
+    subject = f"[{game.id}] {label} report" + (" (corrected)" if correction else "")
     count = 0
-    for address in report_recipients(game):
-        # Keyed by the report's text: the same report never goes out twice, a
+    for address, readers in report_readers(game):
+        doc = ruleset.report_document(report, readers)
+        if correction is not None:
+            changed = (ruleset.render_changes(correction.before, report, readers)
+                       if correction.before is not None else
+                       "The account of the turn changed; read it again below.")
+            doc = doc.with_opening([correction_section(label, correction.why, changed)])
+        body = doc.text()
+        html = render_report_mail(doc, title=f"{game.settings.title or game.id}: {label}",
+                                  pictures=pictures)
+        # Keyed by the copy's text: the same report never goes out twice, a
         # corrected one (after a re-run) does.
-        referee.outgoing.enqueue(referee.mail_to(address, subject, text, attachments=attachments),
-                                 key=f"report:{game.id}:{turn}:{address}:{digest}")
+        digest = hashlib.sha256(body.encode()).hexdigest()[:16]
+        referee.outgoing.enqueue(
+            referee.mail_to(address, subject, body, html=html, attachments=attachments),
+            key=f"report:{game.id}:{turn}:{address}:{digest}")
         count += 1
     referee.state.raise_to("reported", game.id, turn)
     return count
+
+
+def queue_notice(referee: Referee, notice: Notice) -> int:
+    """Queue a game master's notice (pause, resume, new deadline) to each address."""
+    for address in notice.to:
+        referee.outgoing.enqueue(referee.mail_to(address, notice.subject, notice.body),
+                                 key=f"notice:{notice.key}:{address}")
+    return len(notice.to)
 
 
 def queue_missed_reports(referee: Referee) -> int:

@@ -1,10 +1,16 @@
-"""The pages of a game's HTML archive: one page per turn, an index, all offline.
+"""HTML from reports: the report mail's HTML part, and the pages of the archive.
 
-``index.html`` lists every adjudicated turn (and shows the board as it is
-now); ``turn-NNN.html`` shows one turn: its pictures (the map after it; a
-Diplomacy phase's orders and the board after it), each with its caption, and
-the report text players received, with links to the previous and next turn. Press sent to
-everyone (broadcasts) is shown with the turn it was sent in; private press
+``render_report_mail`` lays a report ``Document`` out as the HTML
+alternative of the report mail: simple, every style inline (mail apps drop
+style sheets), one column that reads at 390 px, the map inline as pictures
+the mail carries (``cid:``). ``document_html`` is the same document as an
+HTML fragment, which the archive's turn pages show.
+
+The archive: ``index.html`` lists every adjudicated turn (and shows the
+board as it is now); ``turn-NNN.html`` shows one turn: its pictures (the map
+after it; a Diplomacy phase's orders and the board after it), each with its
+caption, and the report, with links to the previous and next turn. Press sent
+to everyone (broadcasts) is shown with the turn it was sent in; private press
 never reaches a page. Every page is a
 single file with its style inline and no outside resources, so the folder
 works from a USB stick. These renderers take plain data (the report, the
@@ -18,10 +24,114 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
+from pbmref.reports.common import format_deadline
+from pbmref.reports.document import Block, Document, Fixed, Gap, Para, Rule, Section, Sub, Title
 from pbmref.reports.model import Picture, TurnReport
-from pbmref.reports.text import format_deadline
 
-__all__ = ["TurnLink", "render_index", "render_turn_page", "turn_page_name"]
+__all__ = ["MailPicture", "TurnLink", "document_html", "render_index", "render_report_mail",
+           "render_turn_page", "turn_page_name"]
+
+INK = "#2b2b2b"
+PAPER = "#fffdf6"
+MONO = "'DejaVu Sans Mono', Menlo, Consolas, monospace"
+SERIF = "Georgia, 'DejaVu Serif', 'Times New Roman', serif"
+PRE_STYLE = (f"font-family:{MONO};font-size:12px;line-height:1.25;background:{PAPER};"
+             "border:1px solid #d8cfb5;padding:6px 8px;margin:0 0 8px;overflow-x:auto;"
+             "white-space:pre")
+BOX = {"personal": "background:#fff3cf;border:1px solid #d8b95a;border-radius:6px;"
+                   "padding:8px 12px;margin:10px 0"}
+
+
+# ---------------------------------------------------------------- a document
+
+
+def _block_html(block: Block, pre_style: str) -> str:
+    if isinstance(block, Para):
+        indent = max(0, block.indent - 2) / 2
+        text = escape(block.text)
+        text = f"<strong>{text}</strong>" if block.strong else text
+        return f'<p style="margin:0 0 5px {indent:g}em">{text}</p>'
+    if isinstance(block, Fixed):
+        return f'<pre style="{pre_style}">' + escape("\n".join(block.rows)) + "</pre>"
+    if isinstance(block, Sub):
+        return f'<h3 style="font-size:1em;margin:12px 0 4px">{escape(block.title)}</h3>'
+    if isinstance(block, Title):
+        return (f'<h1 style="font-size:1.3em;margin:0">{escape(block.left.title())} '
+                f'<span style="font-size:0.7em;font-weight:normal;color:#6b6455">'
+                f"{escape(block.right)}</span></h1>")
+    if isinstance(block, Gap):
+        return '<div style="height:6px"></div>'
+    assert isinstance(block, Rule)
+    return ""
+
+
+def _section_html(section: Section, pre_style: str) -> str:
+    inner = "".join(_block_html(b, pre_style) for b in section.blocks)
+    title = (f'<h2 style="font-size:1.05em;letter-spacing:0.03em;margin:14px 0 6px">'
+             f"{escape(section.title)}</h2>" if section.title else "")
+    style = BOX.get(section.kind, "margin:0")
+    return f'<section class="{escape(section.kind or "part")}" style="{style}">{title}{inner}</section>'
+
+
+def document_html(doc: Document, *, after: str = "", pre_style: str = PRE_STYLE) -> str:
+    """The report as HTML, section by section; ``after`` (the pictures) goes after
+    the reader's own block."""
+    parts: list[str] = []
+    placed = not after
+    for section in doc.sections:
+        parts.append(_section_html(section, pre_style))
+        if not placed and section.kind == "personal":
+            parts.append(after)
+            placed = True
+    if not placed:
+        parts.insert(min(1, len(parts)), after)
+    return "\n".join(parts)
+
+
+@dataclass(frozen=True)
+class MailPicture:
+    """A picture the mail carries, shown by the HTML part (``<img src="cid:...">``)."""
+
+    cid: str
+    width: int
+    height: int
+    alt: str
+    small: bool = False  # one of the three move panels
+
+
+def _pictures_html(pictures: Sequence[MailPicture]) -> str:
+    big = [p for p in pictures if not p.small]
+    small = [p for p in pictures if p.small]
+    out = [f'<img src="cid:{escape(p.cid)}" width="{p.width}" alt="{escape(p.alt)}" '
+           f'style="display:block;width:100%;max-width:{p.width}px;height:auto;'
+           'border:1px solid #c9bf9f;margin:8px 0">' for p in big]
+    if small:
+        cells = "".join(
+            f'<td style="width:{100 // len(small)}%;padding:2px;vertical-align:top">'
+            f'<img src="cid:{escape(p.cid)}" width="{p.width}" alt="{escape(p.alt)}" '
+            f'style="display:block;width:100%;height:auto;border:1px solid #c9bf9f"></td>'
+            for p in small)
+        out.append('<table role="presentation" style="width:100%;border-collapse:collapse;'
+                   f'margin:0 0 8px"><tr>{cells}</tr></table>')
+    return "".join(out)
+
+
+def render_report_mail(doc: Document, *, title: str,
+                       pictures: Sequence[MailPicture] = ()) -> str:
+    """The HTML part of a report mail: the document, inline-styled, with the map
+    and the move panels (when the mail carries them) after the reader's block."""
+    body = document_html(doc, after=_pictures_html(pictures))
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+        f"<title>{escape(title)}</title>\n</head>\n"
+        f'<body style="margin:0;padding:0;background:#efe9da;color:{INK}">\n'
+        f'<div style="max-width:760px;margin:0 auto;padding:10px 12px;font-family:{SERIF};'
+        f'font-size:16px;line-height:1.4;background:#fbf7ec">\n{body}\n</div>\n'
+        "</body>\n</html>\n")
+
+
+# ---------------------------------------------------------------- the archive
 
 STYLE = """
 body { margin: 0; background: #efe9da; color: #2b2b2b;

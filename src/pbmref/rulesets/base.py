@@ -388,6 +388,11 @@ class Ruleset(ABC):
         if svg is None:
             return []
         return [Picture(svg, f"The board after {self.report_label(report)}")]
+    def render_move_svgs(self, report: TurnReport) -> list[str]:
+        """Small pictures of the board after each move of the turn, in order (the
+        panels beside the map; none: this game kind draws no moves)."""
+        del report
+        return []
 
     def render_position_svg(self, position: Mapping[str, Any],
                             names: Mapping[str, str]) -> str | None:
