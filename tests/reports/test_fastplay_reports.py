@@ -148,7 +148,15 @@ def test_fp_svg_one_element_per_plane_with_paths(path: Path) -> None:
     assert "E8" in titles and "A1 (edge hex, FP1)" in titles  # hex names on hover
     paths = [p for p in root.iter(f"{SVG}polyline") if "path" in (p.get("class") or "")]
     assert paths  # the paths flown this turn
-    assert any(line.get("class") == "fire" for line in root.iter(f"{SVG}line"))
+    fire = [line for line in root.iter(f"{SVG}line")
+            if "fire" in (line.get("class") or "").split()]
+    shots = [e for e in report.events if e["kind"] == "fire"]
+    assert len(fire) == len(shots)
+    # a shot that hit is marked on its target with the hits scored; a miss looks different
+    marks = [g for g in root.iter(f"{SVG}g") if g.get("class") == "hit-mark"]
+    assert sorted(int(m.findtext(f"{SVG}text", "").replace("\u2212", "")) for m in marks) == \
+        sorted(e["hits"] for e in shots if e["hits"])
+    assert {line.get("class") for line in fire} <= {"fire hit", "fire miss"}
 
 
 def test_fp_svg_path_off_the_board_and_planes_in_one_hex() -> None:

@@ -145,3 +145,88 @@ def test_status_reply_tells_who_without_what() -> None:
     assert lines["Manfred"] == "received"
     assert lines["Carl"] == "waiting"
     assert "out of the game" in text and "Waiting for 1 player." in text
+
+
+# ------------------------------------------------------------------ issue 17: the picture
+
+
+def _svg_of(name: str) -> tuple[object, ET.Element]:
+    report = run_scenario(yaml.safe_load((HERE / "scenarios" / f"{name}.yaml")
+                                         .read_text(encoding="utf-8")))
+    svg = render_svg(report.position_after, report.events, names=report.names,
+                     title="After", before=report.position_before)
+    return report, ET.fromstring(svg)
+
+
+def _texts(root: ET.Element) -> list[str]:
+    return ["".join(el.itertext()) for el in root.iter(f"{SVG}text")]
+
+
+def test_svg_marks_hits_where_they_land_and_misses_differently() -> None:
+    report, root = _svg_of("dogfight")
+    marks = [g for g in root.iter(f"{SVG}g") if g.get("class") == "hit-mark"]
+    hits = [e for e in report.events if e["kind"] == "hit"]  # type: ignore[attr-defined]
+    storm = [e for e in report.events  # type: ignore[attr-defined]
+             if e["kind"] == "damage" and e["cause"] != "gunfire"]
+    shown = sorted(m.findtext(f"{SVG}text", "") for m in marks)
+    assert shown == sorted(f"\u2212{e.get('damage', e.get('amount'))}" for e in hits + storm)
+    bursts = [el for el in root.iter(f"{SVG}line") if "burst" in (el.get("class") or "")]
+    assert {b.get("class") for b in bursts} == {"burst hit", "burst miss"}
+    hit = next(b for b in bursts if b.get("class") == "burst hit")
+    miss = next(b for b in bursts if b.get("class") == "burst miss")
+    assert hit.get("stroke") != miss.get("stroke") and miss.get("stroke-dasharray")
+    # the legend says what each line means, and each aircraft's state in words
+    words = " ".join(_texts(root))
+    for key in ("path flown", "burst that hit", "burst that missed", "damage dealt there"):
+        assert key in words
+    assert "Manfred \u2013 K11 NE: 10/12 DP, 10 rounds, 16 VP" in words
+    assert "Carl \u2013 shot down" in words
+
+
+def test_svg_wind_clouds_colours_and_labels() -> None:
+    _, root = _svg_of("dogfight")
+    words = _texts(root)
+    assert "wind to SW" in words and "1 hex a turn" in words
+    wind = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "wind")
+    assert wind.find(f".//{SVG}polygon") is not None  # the arrow
+    clouds = [p for p in root.iter(f"{SVG}polygon") if "cloud" in (p.get("class") or "")]
+    assert clouds and all(p.get("stroke") == "#7d8ea3" for p in clouds)  # outlined
+    assert [g for g in root.iter(f"{SVG}g") if g.get("class") == "cloud-icon"]
+    assert [p for p in root.iter(f"{SVG}path") if p.get("class") == "storm-icon"]
+    # hex names legible at phone size, drawn after (over) the zeppelin's hull
+    names = [t for t in root.iter(f"{SVG}text") if t.get("class") == "hexname"]
+    assert names and all(float(t.get("font-size", 0)) >= 9 for t in names)
+    from pbmref.reports.svgkit import PILOT_COLOURS
+    assert len(set(PILOT_COLOURS)) == len(PILOT_COLOURS)
+
+
+def test_zeppelin_hull_lets_hex_names_show() -> None:
+    _, root = _svg_of("zeppelin_raid")
+    children = list(root)
+    first_name = next(i for i, el in enumerate(children)
+                      if el.get("class") == "hexnames")
+    last_hull = max(i for i, el in enumerate(children)
+                    if "zeppelin-hex" in (el.get("class") or ""))
+    assert last_hull < first_name
+    hull = next(el for el in root.iter(f"{SVG}path") if el.get("fill-opacity"))
+    assert float(hull.get("fill-opacity", "1")) < 1
+
+
+def test_three_move_panels() -> None:
+    from pbmref.reports.svg import render_move_panels
+
+    report = run_scenario(yaml.safe_load((HERE / "scenarios" / "dogfight.yaml")
+                                         .read_text(encoding="utf-8")))
+    panels = render_move_panels(report.position_before, report.events, names=report.names)
+    assert len(panels) == 3
+    for move, svg in enumerate(panels, 1):
+        root = ET.fromstring(svg)
+        assert f"Move {move}" in _texts(root)
+        assert float(root.get("width", 0)) <= 300  # small, beside the big board
+    # move 1: Carl goes down (a cross, no aircraft); he is gone in the panels after it
+    one = ET.fromstring(panels[0])
+    assert one.find(".//*[@id='fallen-carl']") is not None
+    assert ET.fromstring(panels[1]).find(".//*[@id='aircraft-carl']") is None
+    # Manfred's burst of move 2 missed; of move 1 hit
+    assert [b.get("class") for b in ET.fromstring(panels[1]).iter(f"{SVG}line")
+            if "burst" in (b.get("class") or "")] == ["burst miss"]

@@ -48,6 +48,7 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
+from pbmref.archive import stored_report
 from pbmref.base.times import moment
 from pbmref.config import Config
 from pbmref.gm.actions import paused_until
@@ -73,7 +74,6 @@ from pbmref.orders.errors import (
     gather,
 )
 from pbmref.orders.render import ignored_note, render_error_list, render_errors
-from pbmref.archive import stored_report
 from pbmref.referee import guide, replies
 from pbmref.referee.press import PressDesk, not_sent
 from pbmref.referee.secrecy import (

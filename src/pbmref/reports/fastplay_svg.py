@@ -1,46 +1,67 @@
 """The Fast Play board as a picture: an SVG map for the mail and the archive.
 
 The rectangle of flat-topped hexes of rule FP1, north up, files A, C, E...
-half a hex lower than B, D, F...; each hex carries its name, in small print
-and as a hover ``<title>``. File letters run along the top and bottom, hex
-numbers down both sides, and the two sides' edges are named (Germans north,
-Allies south). Every plane on the board is one ``<g id="aircraft-PILOT">``:
-a small biplane pointing along its heading, in its side's colour, with its
-letter (upper case Germans, lower case Allies, as on the character map).
-With the turn's events the paths flown this turn are drawn (dashed, in the
-plane's colour, an arrow off the board for a plane that left, FP13) and the
-fire of every move (a dotted line from shooter to target, its hits in the
-hover title). A key under the board lists every pilot. Self-contained: no
-fonts, images or scripts from outside.
+half a hex lower than B, D, F...; each hex carries its name, legible on a
+phone, and a hover ``<title>``. File letters run along the top and bottom,
+hex numbers down both sides, and the two sides' edges are named (Germans
+north, Allies south). Every plane on the board is one ``<g
+id="aircraft-PILOT">``: a small biplane pointing along its heading in the
+pilot's own colour (a colour-blind-safe set), with its letter (upper case
+Germans, lower case Allies, as on the character map). With the turn's events
+the paths flown are drawn (dashed, an arrow off the board for a plane that
+left, FP13) and the fire of every move: solid red from shooter to target
+with the hits scored marked on the target ("−2"), dotted grey for a shot
+that missed. The legend gives each plane's hits of six, victories and cards
+in words, and what each line means. ``render_fastplay_move_panels`` draws
+the board after each of the three moves. Self-contained: no fonts, images
+or scripts from outside.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 from xml.sax.saxutils import escape
 
-from pbmref.reports.fastplay_text import (
+from pbmref.reports.fastplay_common import (
     DECK_SIZE,
+    cards_left,
     fastplay_board,
     fastplay_letters,
     fastplay_planes,
+    hits_to_down,
 )
-from pbmref.reports.svg import ANGLES, _num, _plane_shape, _safe_id
+from pbmref.reports.svgkit import (
+    MAP,
+    PANEL,
+    PANEL_WIDTH,
+    PILOT_COLOURS,
+    SANS,
+    Style,
+    burst_line,
+    document,
+    hit_mark,
+    key_rows,
+    legend_rows,
+    num,
+    path_line,
+    plane,
+    safe_id,
+    text,
+)
 from pbmref.rules.fastplay.board import FastBoard
 from pbmref.rules.hexgrid import Heading, Hex, HexNameError
 
-__all__ = ["SIDE_COLOURS", "render_fastplay_svg"]
+__all__ = ["render_fastplay_move_panels", "render_fastplay_svg"]
 
 SIZE = 24.0  # hex circumradius in px
 SQRT3 = math.sqrt(3)
-SIDE_COLOURS = {"Germans": ("#5b5b5b", "#8a8a8a", "#444"),  # fill, light, text
-                "Allies": ("#b03a2e", "#d98880", "#7b241c")}
-PATH_COLOURS = {"Germans": ("#1f1f1f", "#4a4a4a", "#6e6e6e", "#2e4053"),
-                "Allies": ("#922b21", "#b9770e", "#1f618d", "#6c3483")}
 SKY = "#dbeaf5"
 EDGE = "#c9dcea"
+ANGLES = {h: i * 60 for i, h in enumerate(Heading)}
+Event = dict[str, Any]
 
 
 class _Geometry:
@@ -59,8 +80,8 @@ class _Geometry:
 
     def corners(self, h: Hex) -> str:
         cx, cy = self.centre(h)
-        return " ".join(f"{_num(cx + SIZE * math.cos(math.radians(60 * i)))},"
-                        f"{_num(cy + SIZE * math.sin(math.radians(60 * i)))}"
+        return " ".join(f"{num(cx + SIZE * math.cos(math.radians(60 * i)))},"
+                        f"{num(cy + SIZE * math.sin(math.radians(60 * i)))}"
                         for i in range(6))
 
 
@@ -80,49 +101,259 @@ def _heading(value: Any) -> Heading:
         return Heading.N
 
 
-def _tracks(board: FastBoard, events: list[dict[str, Any]], before: Mapping[str, Any]
-            ) -> tuple[dict[str, list[Hex]], dict[str, Hex], list[tuple[dict[str, Any],
-                                                                       Hex, Hex]]]:
-    """Paths flown, where planes flew off, and each fire event with both hexes."""
-    where: dict[str, Hex] = {}
-    for pilot, a in fastplay_planes(before).items():
+# ---------------------------------------------------------------- what is drawn
+
+
+@dataclass
+class _Shot:
+    event: Event
+    start: Hex
+    end: Hex
+
+
+@dataclass
+class _Scene:
+    """One moment of the board: planes (hex, heading), the paths, the fire."""
+
+    board: FastBoard
+    planes: dict[str, tuple[Hex, Heading]]
+    paths: dict[str, list[Hex]] = field(default_factory=dict)
+    off: dict[str, Hex] = field(default_factory=dict)
+    shots: list[_Shot] = field(default_factory=list)
+
+
+def _start(board: FastBoard, position: Mapping[str, Any]) -> dict[str, tuple[Hex, Heading]]:
+    out = {}
+    for pilot, a in fastplay_planes(position).items():
         h = _hex(board, a.get("hex")) if a.get("state") == "flying" else None
-        if h is not None:
-            where[pilot] = h
-    paths: dict[str, list[Hex]] = {}
-    off: dict[str, Hex] = {}
-    fire: list[tuple[dict[str, Any], Hex, Hex]] = []
+        if h is not None and board.contains(h):
+            out[pilot] = (h, _heading(a.get("heading")))
+    return out
+
+
+def _manoeuvre(scene: _Scene, e: Event, track: bool) -> None:
+    pilot = str(e.get("pilot"))
+    src, dst = _hex(scene.board, e.get("from_hex")), _hex(scene.board, e.get("to_hex"))
+    if src is None:
+        return
+    path = scene.paths.setdefault(pilot, [src]) if track else []
+    if track and path[-1] != src:
+        path.append(src)
+    if dst is None:  # off the board (FP13)
+        if track:
+            scene.off[pilot] = src.step(_heading(e.get("heading")))
+        scene.planes.pop(pilot, None)
+        return
+    if track and dst != src:
+        path.append(dst)
+    scene.planes[pilot] = (dst, _heading(e.get("heading")))
+
+
+def _play(scene: _Scene, events: Sequence[Event], moves: set[int] | None) -> None:
+    """The events applied in order; paths and fire kept for ``moves`` (None: all)."""
     for e in events:
-        kind = e.get("kind")
+        kind, move = e.get("kind"), int(e.get("move", 0))
+        keep = moves is None or move in moves
         if kind == "entered":
-            h = _hex(board, e.get("hex"))
+            h = _hex(scene.board, e.get("hex"))
             if h is not None:
-                where[str(e.get("pilot"))] = h
-                paths[str(e.get("pilot"))] = [h]
+                scene.planes[str(e.get("pilot"))] = (h, _heading(e.get("heading")))
+                if keep:
+                    scene.paths[str(e.get("pilot"))] = [h]
         elif kind == "manoeuvre":
-            pilot = str(e.get("pilot"))
-            src = _hex(board, e.get("from_hex"))
-            dst = _hex(board, e.get("to_hex"))
-            if src is None:
-                continue
-            track = paths.setdefault(pilot, [src])
-            if track[-1] != src:
-                track.append(src)
-            if dst is None:
-                off[pilot] = src.step(_heading(e.get("heading")))
-                where.pop(pilot, None)
-            else:
-                if dst != src:
-                    track.append(dst)
-                where[pilot] = dst
-        elif kind == "fire":
-            src = where.get(str(e.get("shooter")))
-            dst = where.get(str(e.get("target")))
+            _manoeuvre(scene, e, keep)
+        elif kind == "fire" and keep:
+            src = scene.planes.get(str(e.get("shooter")))
+            dst = scene.planes.get(str(e.get("target")))
             if src is not None and dst is not None:
-                fire.append((e, src, dst))
+                scene.shots.append(_Shot(e, src[0], dst[0]))
         elif kind == "shot_down":
-            where.pop(str(e.get("target")), None)
-    return paths, off, fire
+            scene.planes.pop(str(e.get("target")), None)
+
+
+def _after_scene(position: Mapping[str, Any], events: Sequence[Event],
+                 before: Mapping[str, Any] | None) -> _Scene:
+    board = fastplay_board(position)
+    scene = _Scene(board, _start(board, before or {}))
+    _play(scene, events, None)
+    scene.planes = _start(board, position)  # the board after the turn, as recorded
+    return scene
+
+
+def _move_scene(before: Mapping[str, Any], events: Sequence[Event], move: int) -> _Scene:
+    board = fastplay_board(before)
+    scene = _Scene(board, _start(board, before))
+    upto = [e for e in events if int(e.get("move", 0)) <= move
+            and not (int(e.get("move", 0)) == 0 and _after_moves(events, e))]
+    _play(scene, upto, {move})
+    return scene
+
+
+def _after_moves(events: Sequence[Event], e: Event) -> bool:
+    """Whether a move-0 event comes after the moves (the end of the turn)."""
+    index = next(i for i, x in enumerate(events) if x is e)
+    return any(int(x.get("move", 0)) > 0 for x in events[:index])
+
+
+# ---------------------------------------------------------------- drawing
+
+
+def _board(board: FastBoard, geo: _Geometry, labels: bool) -> list[str]:
+    out = ['<g class="board">']
+    for h in board.hexes():
+        name = board.name(h)
+        edge = board.on_edge(h)
+        tip = name + (" (edge hex, FP1)" if edge else "")
+        out.append(f'<polygon class="hex{" edge" if edge else ""}" id="hex-{name}" '
+                   f'points="{geo.corners(h)}" fill="{EDGE if edge else SKY}" '
+                   f'stroke="#9db4c8" stroke-width="0.8"><title>{tip}</title></polygon>')
+    out.append("</g>")
+    if labels:
+        out.append('<g class="hexnames">')
+        for h in board.hexes():
+            cx, cy = geo.centre(h)
+            out.append(text(cx, cy + SIZE * 0.74, board.name(h), 9.5, "#34495e",
+                            anchor="middle", halo=True, cls="hexname", family=SANS))
+        out.append("</g>")
+    return out
+
+
+def _margins(board: FastBoard, geo: _Geometry, top: float) -> list[str]:
+    w = geo.width
+    out = [text(w / 2, top - 24, "north: the Germans' edge (FP1)", 12, "#333",
+                anchor="middle", bold=True, cls="edge", family=SANS),
+           text(w / 2, geo.bottom + 32, "south: the Allies' edge (FP1)", 12, "#7b241c",
+                anchor="middle", bold=True, cls="edge", family=SANS)]
+    for f in range(board.files):
+        x, y_top = geo.centre(board.hex_at(f, board.ranks))
+        _, y_bottom = geo.centre(board.hex_at(f, 1))
+        for y in (y_top - SIZE - 2, y_bottom + SIZE + 12):
+            out.append(text(x, y, chr(ord("A") + f), 12, "#444", anchor="middle", bold=True,
+                            cls="file"))
+    for n in range(1, board.ranks + 1):
+        _, y = geo.centre(board.hex_at(0, n))
+        x_last, y_last = geo.centre(board.hex_at(board.files - 1, n))
+        out.append(text(geo.x0 - SIZE - 4, y + 4, str(n), 11, "#444", anchor="end",
+                        cls="rank"))
+        out.append(text(x_last + SIZE + 4, y_last + 4, str(n), 11, "#444", cls="rank"))
+    return out
+
+
+def _turn(scene: _Scene, geo: _Geometry, colours: Mapping[str, str],
+          names: Mapping[str, str], style: Style) -> list[str]:
+    out: list[str] = []
+    for pilot, track in scene.paths.items():
+        pts = [geo.centre(h) for h in track]
+        if pilot in scene.off:
+            pts.append(geo.centre(scene.off[pilot]))
+        if len(pts) < 2:
+            continue
+        flown = " ".join(scene.board.name(h) for h in track) + (
+            " and off the board" if pilot in scene.off else "")
+        out += path_line(pts, colours.get(pilot, "#333"), style, f"path-{safe_id(pilot)}",
+                         f"{names.get(pilot) or pilot}: flew {flown}")
+    for shot in scene.shots:
+        e = shot.event
+        hits = int(e.get("hits", 0))
+        rolls = " ".join(str(r) for r in e.get("rolls") or [])
+        who, at = (names.get(str(e.get(k))) or str(e.get(k)) for k in ("shooter", "target"))
+        out += burst_line(geo.centre(shot.start), geo.centre(shot.end), hits > 0, style, "fire",
+                          f"move {e.get('move')}: {who} fires at {at}: {rolls} - {hits} "
+                          f"hit{'s' if hits != 1 else ''} (FP8)")
+    return ['<g class="turn">', *out, "</g>"] if out else []
+
+
+def _planes(scene: _Scene, geo: _Geometry, colours: Mapping[str, str],
+            letters: Mapping[str, str], tips: Mapping[str, str], style: Style) -> list[str]:
+    out = []
+    sharing: dict[Hex, list[str]] = {}
+    for pilot, (h, _) in scene.planes.items():
+        sharing.setdefault(h, []).append(pilot)
+    for pilot, (h, heading) in scene.planes.items():
+        x, y = geo.centre(h)
+        mates = sharing[h]
+        if len(mates) > 1:  # planes in one hex fly at different heights (FP2)
+            n = mates.index(pilot)
+            x += -8 + 16 * (n % 2)
+            y += -7 * (n // 2)
+        colour = colours.get(pilot, "#333")
+        lift = style.letter_size * 0.9
+        label = (text(x + lift, y - lift * 0.7, letters.get(pilot, "?"), style.letter_size,
+                      colour, bold=True, halo=True, family=SANS) if style.letter_size else "")
+        out.append(f'<g class="aircraft" id="aircraft-{safe_id(pilot)}">'
+                   f"<title>{escape(tips.get(pilot, pilot))}</title>"
+                   f"{plane(x, y, ANGLES[heading], colour, style.plane_scale)}{label}</g>")
+    return out
+
+
+def _marks(scene: _Scene, geo: _Geometry, names: Mapping[str, str], style: Style) -> list[str]:
+    out = []
+    seen: dict[Hex, int] = {}
+    for shot in scene.shots:
+        hits = int(shot.event.get("hits", 0))
+        if not hits:
+            continue
+        x, y = geo.centre(shot.end)
+        n = seen.get(shot.end, 0)
+        seen[shot.end] = n + 1
+        target = str(shot.event.get("target"))
+        out.append(hit_mark(x + 4, y + 8 + n * style.mark_size, hits, style,
+                            f"move {shot.event.get('move')}: {names.get(target) or target} "
+                            f"takes {hits}"))
+    return out
+
+
+# ---------------------------------------------------------------- words
+
+
+def _state_words(a: Mapping[str, Any], down: int) -> str:
+    side = str(a.get("team"))
+    if a.get("state") == "flying":
+        return (f"{side}, {a.get('hex')} {a.get('heading')}: {a['hits']}/{down} hits, "
+                f"{a['kills']} victories, {cards_left(a)} cards")
+    gone = {"left": "off the board, back next turn", "down": "shot down, back next turn",
+            "out": "put out of action", "removed": "removed"}
+    return f"{side}, {gone.get(str(a.get('state')), str(a.get('state')))}, {a['kills']} victories"
+
+
+def _colours(*positions: Mapping[str, Any]) -> dict[str, str]:
+    pilots: set[str] = set()
+    for position in positions:
+        pilots |= set(fastplay_planes(position))
+    return {p: PILOT_COLOURS[i % len(PILOT_COLOURS)] for i, p in enumerate(sorted(pilots))}
+
+
+def _tips(position: Mapping[str, Any], names: Mapping[str, str],
+          letters: Mapping[str, str]) -> dict[str, str]:
+    down = hits_to_down(position)
+    return {p: (f"{names.get(p) or p} ({letters.get(p)}, {a['team']}) at {a.get('hex')}, "
+                f"heading {a.get('heading')}, {a['hits']} of {down} hits, {a['kills']} "
+                f"victories{', ace' if a.get('ace') else ''}, {cards_left(a)} cards")
+            for p, a in fastplay_planes(position).items()}
+
+
+def _legend(position: Mapping[str, Any], names: Mapping[str, str],
+            letters: Mapping[str, str], colours: Mapping[str, str], width: float,
+            y: float) -> tuple[list[str], float]:
+    score = position.get("score") or {}
+    out = [text(14, y, f"Score: Germans {score.get('Germans', 0)}, Allies "
+                f"{score.get('Allies', 0)}", 13, "#222", bold=True, cls="score", family=SANS)]
+    down = hits_to_down(position)
+    rows = [(colours[p], letters[p], f"{names.get(p) or p} \u2013 {_state_words(a, down)}")
+            for p, a in fastplay_planes(position).items()]
+    legend, used = legend_rows(14, y + 22, width - 28, rows, columns=1 if width < 520 else 2)
+    edge = (f'<polygon points="{_mini_hex(13)}" fill="{EDGE}" stroke="#9db4c8"/>',
+            f"edge hex; a full deck is {DECK_SIZE} cards")
+    keys, key_used = key_rows(14, y + 22 + used + 8, width - 28, [edge])
+    return out + legend + keys, 22 + used + 8 + key_used
+
+
+def _mini_hex(cx: float, r: float = 8) -> str:
+    return " ".join(f"{num(cx + r * math.cos(math.radians(60 * i)))},"
+                    f"{num(r * math.sin(math.radians(60 * i)))}" for i in range(6))
+
+
+# ---------------------------------------------------------------- the pictures
 
 
 def render_fastplay_svg(position: Mapping[str, Any],
@@ -133,157 +364,44 @@ def render_fastplay_svg(position: Mapping[str, Any],
     """The position (scenario schema) as an SVG document; ``events`` (with
     ``before``, the position the turn started from) adds this turn's paths and fire."""
     names = dict(names or {})
-    events = list(events or [])
     board = fastplay_board(position)
-    planes = fastplay_planes(position)
     letters = fastplay_letters(*([before] if before else []), position)
-    colours: dict[str, str] = {}
-    count = {"Germans": 0, "Allies": 0}
-    for pilot, a in planes.items():
-        side = "Allies" if a["team"] == "Allies" else "Germans"
-        colours[pilot] = PATH_COLOURS[side][count[side] % len(PATH_COLOURS[side])]
-        count[side] += 1
-    top = (44.0 if title else 18.0) + 16
+    colours = _colours(*([before] if before else []), position)
+    top = (46.0 if title else 20.0) + 18
     geo = _Geometry(board, top, 30.0)
-    legend_rows = len(planes) + 2
-    height = geo.bottom + 40 + 18 * legend_rows
-    w = geo.width
-    out: list[str] = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_num(w)}" height="{_num(height)}" '
-        f'viewBox="0 0 {_num(w)} {_num(height)}" font-family="Georgia, serif" '
-        'class="pbmref-map fastplay-map">',
-        "<title>" + escape(title or "pbmref Fast Play map") + "</title>",
-        f'<rect x="0" y="0" width="{_num(w)}" height="{_num(height)}" fill="#f7f3e8"/>',
-    ]
+    scene = _after_scene(position, list(events or []), before)
+    tips = _tips(position, names, letters)
+    body = [*_board(board, geo, True), *_margins(board, geo, top),
+            *_turn(scene, geo, colours, names, MAP),
+            *_planes(scene, geo, colours, letters, tips, MAP), *_marks(scene, geo, names, MAP)]
     if title:
-        out.append(f'<text x="{_num(w / 2)}" y="26" text-anchor="middle" font-size="18" '
-                   f'fill="#333">{escape(title)}</text>')
-    out.append(f'<text class="edge" x="{_num(w / 2)}" y="{_num(top - 22)}" '
-               'text-anchor="middle" font-size="11" fill="#444">'
-               "north: the Germans' edge (FP1)</text>")
-    out.append(f'<text class="edge" x="{_num(w / 2)}" y="{_num(geo.bottom + 30)}" '
-               'text-anchor="middle" font-size="11" fill="#7b241c">'
-               "south: the Allies' edge (FP1)</text>")
+        body.insert(0, text(geo.width / 2, 28, title, 19, "#333", anchor="middle", bold=True))
+    legend, used = _legend(position, names, letters, colours, geo.width, geo.bottom + 60)
+    return document(geo.width, geo.bottom + 66 + used, title or "pbmref Fast Play map",
+                    body + legend, "pbmref-map fastplay-map")
 
-    # --- the board ---
-    out.append('<g class="board">')
-    for h in board.hexes():
-        name = board.name(h)
-        edge = board.on_edge(h)
-        tip = name + (" (edge hex, FP1)" if edge else "")
-        out.append(f'<polygon class="hex{" edge" if edge else ""}" id="hex-{name}" '
-                   f'points="{geo.corners(h)}" fill="{EDGE if edge else SKY}" '
-                   f'stroke="#9db4c8" stroke-width="0.8"><title>{tip}</title></polygon>')
-    for h in board.hexes():
-        cx, cy = geo.centre(h)
-        out.append(f'<text class="hexname" x="{_num(cx)}" y="{_num(cy + SIZE * 0.72)}" '
-                   f'text-anchor="middle" font-size="7" fill="#7f96ab">{board.name(h)}</text>')
-    out.append("</g>")
-    for f in range(board.files):
-        letter = chr(ord("A") + f)
-        x, y_top = geo.centre(board.hex_at(f, board.ranks))
-        _, y_bottom = geo.centre(board.hex_at(f, 1))
-        for y in (y_top - SIZE - 2, y_bottom + SIZE + 11):
-            out.append(f'<text class="file" x="{_num(x)}" y="{_num(y)}" text-anchor="middle" '
-                       f'font-size="11" fill="#555">{letter}</text>')
-    for n in range(1, board.ranks + 1):
-        _, y = geo.centre(board.hex_at(0, n))
-        _, y_last = geo.centre(board.hex_at(board.files - 1, n))
-        x_last = geo.centre(board.hex_at(board.files - 1, n))[0]
-        out.append(f'<text class="rank" x="{_num(geo.x0 - SIZE - 4)}" y="{_num(y + 4)}" '
-                   f'text-anchor="end" font-size="10" fill="#555">{n}</text>')
-        out.append(f'<text class="rank" x="{_num(x_last + SIZE + 4)}" y="{_num(y_last + 4)}" '
-                   f'font-size="10" fill="#555">{n}</text>')
 
-    # --- this turn: paths flown and fire ---
-    paths, off, fire = _tracks(board, events, before or {})
-    if paths or fire:
-        out.append('<g class="turn">')
-    for pilot, track in paths.items():
-        colour = colours.get(pilot, "#333")
-        pts = [geo.centre(h) for h in track]
-        if pilot in off:
-            x, y = geo.centre(off[pilot])
-            pts.append((x, y))
-        if len(pts) < 2:
-            continue
-        who = escape(names.get(pilot) or pilot)
-        flown = " ".join(board.name(h) for h in track) + (" and off the board"
-                                                             if pilot in off else "")
-        out.append(f'<polyline class="path path-{_safe_id(pilot)}" points="'
-                   + " ".join(f"{_num(x)},{_num(y)}" for x, y in pts)
-                   + f'" fill="none" stroke="{colour}" stroke-width="2.2" '
-                   f'stroke-dasharray="5,3" opacity="0.85"><title>{who}: flew {flown}'
-                   "</title></polyline>")
-        for x, y in pts[:-1]:
-            out.append(f'<circle cx="{_num(x)}" cy="{_num(y)}" r="2.4" fill="{colour}"/>')
-    for e, from_hex, to_hex in fire:
-        (x1, y1), (x2, y2) = geo.centre(from_hex), geo.centre(to_hex)
-        hits = int(e.get("hits", 0))
-        rolls = " ".join(str(r) for r in e.get("rolls") or [])
-        shooter = escape(names.get(str(e.get("shooter"))) or str(e.get("shooter")))
-        target = escape(names.get(str(e.get("target"))) or str(e.get("target")))
-        out.append(f'<line class="fire" x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" '
-                   f'y2="{_num(y2)}" stroke="{"#e74c3c" if hits else "#e67e22"}" '
-                   'stroke-width="1.6" stroke-dasharray="1.5,2.5" opacity="0.9">'
-                   f"<title>move {e.get('move')}: {shooter} fires at {target}: "
-                   f"{rolls} - {hits} hit{'s' if hits != 1 else ''} (FP8)</title></line>")
-    if paths or fire:
-        out.append("</g>")
-
-    # --- planes on the board ---
-    count_at: dict[Hex, int] = {}
-    at: dict[Hex, int] = {}
-    for a in planes.values():
-        spot = _hex(board, a.get("hex")) if a["state"] == "flying" else None
-        if spot is not None:
-            at[spot] = at.get(spot, 0) + 1
-    hits_down = int((position.get("settings") or {}).get("hits_to_down", 6))
-    for pilot, a in planes.items():
-        spot = _hex(board, a.get("hex")) if a["state"] == "flying" else None
-        if spot is None or not board.contains(spot):
-            continue
-        h = spot
-        n = count_at.get(h, 0)
-        count_at[h] = n + 1
-        x, y = geo.centre(h)
-        if at[h] > 1:  # planes in one hex fly at different heights (FP2)
-            x += -7 + 14 * (n % 2)
-            y += -6 * (n // 2)
-        heading = _heading(a["heading"])
-        side = "Allies" if a["team"] == "Allies" else "Germans"
-        fill, _, ink = SIDE_COLOURS[side]
-        deck = a.get("deck")
-        cards = len(deck) if isinstance(deck, list) else DECK_SIZE
-        tip = (f"{names.get(pilot) or pilot} ({letters[pilot]}, {side}) at {a.get('hex')}, "
-               f"heading {heading.value}, {a['hits']} of {hits_down} hits, "
-               f"{a['kills']} victories{', ace' if a.get('ace') else ''}, {cards} cards")
-        out.append(
-            f'<g class="aircraft aircraft-{side.lower()}" id="aircraft-{_safe_id(pilot)}">'
-            f"<title>{escape(tip)}</title>"
-            f'<g transform="translate({_num(x)},{_num(y)}) rotate({ANGLES[heading]}) '
-            f'scale(0.85)">{_plane_shape(fill)}</g>'
-            f'<circle cx="{_num(x + 12)}" cy="{_num(y - 12)}" r="6.5" fill="#fff" '
-            f'stroke="{ink}" stroke-width="0.8"/>'
-            f'<text x="{_num(x + 12)}" y="{_num(y - 8.5)}" text-anchor="middle" font-size="10" '
-            f'font-weight="bold" fill="{ink}">{escape(letters[pilot])}</text></g>')
-
-    # --- key ---
-    y = geo.bottom + 56
-    score = position.get("score") or {}
-    out.append(f'<text class="score" x="14" y="{_num(y)}" font-size="12" fill="#333">'
-               f"Score: Germans {escape(str(score.get('Germans', 0)))}, Allies "
-               f"{escape(str(score.get('Allies', 0)))}</text>")
-    for i, (pilot, a) in enumerate(planes.items()):
-        x = 14.0
-        yy = y + 18 * (i + 1)
-        side = "Allies" if a["team"] == "Allies" else "Germans"
-        state = "" if a["state"] == "flying" else f", {a['state']}"
-        out.append(f'<rect x="{_num(x)}" y="{_num(yy - 9)}" width="10" height="10" '
-                   f'fill="{SIDE_COLOURS[side][0]}" stroke="#222" stroke-width="0.6"/>'
-                   f'<text x="{_num(x + 15)}" y="{_num(yy)}" font-size="11" fill="#333">'
-                   f"{escape(letters[pilot])}  {escape(names.get(pilot) or pilot)} ({side}"
-                   f"{escape(state)}, {a['hits']}/{hits_down} hits, {a['kills']} kills)"
-                   "</text>")
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+def render_fastplay_move_panels(before: Mapping[str, Any], events: Sequence[Event], *,
+                                names: Mapping[str, str] | None = None,
+                                after: Mapping[str, Any] | None = None) -> list[str]:
+    """Three small SVGs: the board at the end of moves 1, 2 and 3, with that
+    move's paths and fire."""
+    names = dict(names or {})
+    board = fastplay_board(before)
+    letters = fastplay_letters(before, *([after] if after else []))
+    colours = _colours(before, *([after] if after else []))
+    tips = _tips(before, names, letters)
+    geo = _Geometry(board, 70.0, 6.0)
+    panels = []
+    for move in (1, 2, 3):
+        scene = _move_scene(before, events, move)
+        body = [text(geo.width / 2, 50, f"Move {move}", 44, "#333", anchor="middle",
+                     bold=True), *_board(board, geo, False),
+                *_turn(scene, geo, colours, names, PANEL),
+                *_planes(scene, geo, colours, letters, tips, PANEL),
+                *_marks(scene, geo, names, PANEL)]
+        height = geo.bottom + 8
+        # drawn at full size, shown small: the viewBox keeps the drawing
+        panels.append(document(geo.width, height, f"Move {move}", body,
+                               "pbmref-map move-panel", shown=PANEL_WIDTH / geo.width))
+    return panels

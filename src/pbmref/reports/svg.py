@@ -1,19 +1,27 @@
-"""The sky as a picture: an SVG map of the board, for the archive and the GM.
+"""The sky as a picture: an SVG map of the board, for the mail and the archive.
 
-Flat-topped hexes with north up (rules B1-B3), each with its name as a
-hover ``<title>``; clouds and storms (C1), the six airfields with their
-runways (B5), every aircraft in the fight as a small biplane pointing along
-its heading (one ``<g id="aircraft-PILOT">`` each), the zeppelin's cream hull
-with a triangle at its nose (one ``<g class="zeppelin-hex">`` per hex on the
-board), and, when the turn's events are given, the paths flown this turn and
-the bursts fired. Self-contained: no fonts, images or scripts from outside.
+Flat-topped hexes with north up (rules B1-B3), each named in print legible on
+a phone and as a hover ``<title>``; clouds (white, outlined, with a cloud
+drawn in) and storms (dark, with a bolt, C1); the six airfields with their
+runways (B5); the wind as an arrow with its strength (W1); every aircraft in
+the fight as a small biplane in its colour pointing along its heading, its
+letter beside it (one ``<g id="aircraft-PILOT">`` each); the zeppelin's hull,
+light enough that the hex names show through it, with a triangle at its nose
+(one ``<g class="zeppelin-hex">`` per hex on the board). With the turn's
+events: the paths flown, the bursts fired (hit or missed, drawn differently)
+and a mark with the damage dealt where each hit landed. The legend gives
+each aircraft's state in words and what each line means.
+
+``render_svg`` draws the board after the turn; ``render_move_panels`` draws
+three small panels, the board after each move, for following the turn move
+by move. Self-contained: no fonts, images or scripts from outside.
 """
 
 from __future__ import annotations
 
 import math
-import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -27,30 +35,39 @@ from pbmref.reports.common import (
     pilot_letters,
     zeppelins_of,
 )
+from pbmref.reports.svgkit import (
+    MAP,
+    PANEL,
+    PANEL_WIDTH,
+    PILOT_COLOURS,
+    SANS,
+    Style,
+    burst_line,
+    document,
+    hit_mark,
+    key_rows,
+    legend_rows,
+    num,
+    path_line,
+    plane,
+    safe_id,
+    text,
+)
 from pbmref.rules.hexgrid import Heading, Hex, HexBoard
 from pbmref.rules.tweedekker.state import Runway, runway_hexes
 
-__all__ = ["PILOT_COLOURS", "render_svg"]
+__all__ = ["PILOT_COLOURS", "render_move_panels", "render_svg"]
 
 SIZE = 22.0  # hex circumradius in px
 SQRT3 = math.sqrt(3)
-PILOT_COLOURS = ("#c0392b", "#2161a8", "#1e8449", "#8e44ad", "#d35400", "#117a8b",
-                 "#7b4f2a", "#b7950b", "#c2185b", "#34495e")
 SKY = "#dbeaf5"
 CLOUD = "#ffffff"
-STORM = "#5d6275"
+STORM = "#4f5468"
 FIELD = "#bcd88f"
 RUNWAY = "#8f8f7a"
 HULL = "#f4ecd0"
 ANGLES = {h: i * 60 for i, h in enumerate(Heading)}
-
-
-def _safe_id(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]", "_", text)
-
-
-def _num(x: float) -> str:
-    return f"{x:.1f}".rstrip("0").rstrip(".")
+Event = dict[str, Any]
 
 
 class _Geometry:
@@ -65,269 +82,532 @@ class _Geometry:
     def centre(self, h: Hex) -> tuple[float, float]:
         return (self.ox + 1.5 * SIZE * h.q, self.oy + SQRT3 * SIZE * (h.r + h.q / 2))
 
-    def corners(self, h: Hex, scale: float = 1.0) -> str:
+    def corners(self, h: Hex) -> str:
         cx, cy = self.centre(h)
-        pts = []
-        for i in range(6):
-            a = math.radians(60 * i)
-            pts.append(f"{_num(cx + SIZE * scale * math.cos(a))},"
-                       f"{_num(cy + SIZE * scale * math.sin(a))}")
-        return " ".join(pts)
+        return " ".join(f"{num(cx + SIZE * math.cos(math.radians(60 * i)))},"
+                        f"{num(cy + SIZE * math.sin(math.radians(60 * i)))}"
+                        for i in range(6))
 
 
-def _plane_shape(colour: str) -> str:
-    """A little biplane seen from above, nose up (rotated into its heading)."""
-    return (
-        f'<rect x="-11" y="-5" width="22" height="5" rx="2" fill="{colour}" '
-        f'stroke="#222" stroke-width="0.8"/>'
-        f'<rect x="-2.2" y="-12" width="4.4" height="22" rx="2" fill="{colour}" '
-        f'stroke="#222" stroke-width="0.8"/>'
-        f'<rect x="-6" y="6" width="12" height="3.2" rx="1.2" fill="{colour}" '
-        f'stroke="#222" stroke-width="0.8"/>'
-        '<circle cx="0" cy="-12" r="1.6" fill="#222"/>'
-    )
+# ---------------------------------------------------------------- what is drawn
 
 
-def render_svg(position: Mapping[str, Any], events: list[dict[str, Any]] | None = None,
-               *, names: Mapping[str, str] | None = None, title: str | None = None) -> str:
-    """A tweedekker position (scenario schema) as an SVG document; ``events``
-    adds the paths flown and the bursts fired this turn. (Fast Play boards are
-    drawn by ``fastplay_svg``.)"""
-    names = dict(names or {})
-    events = list(events or [])
-    board = board_of(position)
-    planes = aircraft_of(position)
-    zeps = zeppelins_of(position)
-    letters = pilot_letters(planes, zeps)
-    colours = {p: PILOT_COLOURS[i % len(PILOT_COLOURS)] for i, p in enumerate(planes)}
-    top = 40.0 if title else 14.0
-    geo = _Geometry(board, top, 14.0)
-    shown = [p for p, a in planes.items() if a["state"] in ON_MAP]
-    legend_rows = (len(planes) + len(zeps) + 2) // 3 + 1
-    height = geo.board_bottom + 20 + 18 * legend_rows
-    out: list[str] = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_num(geo.width)}" '
-        f'height="{_num(height)}" viewBox="0 0 {_num(geo.width)} {_num(height)}" '
-        'font-family="Georgia, serif" class="pbmref-map">',
-        "<title>" + escape(title or "pbmref map") + "</title>",
-        f'<rect x="0" y="0" width="{_num(geo.width)}" height="{_num(height)}" fill="#f7f3e8"/>',
-    ]
-    if title:
-        out.append(f'<text x="{_num(geo.width / 2)}" y="26" text-anchor="middle" '
-                   f'font-size="18" fill="#333">{escape(title)}</text>')
+@dataclass
+class _Plane:
+    hex: Hex
+    heading: Heading
+    state: str
 
-    # --- the board: sky, clouds, storms, airfields ---
+
+@dataclass
+class _Burst:
+    shooter: str
+    start: Hex
+    end: Hex
+    hit: bool
+    move: int
+    direction: str
+
+
+@dataclass
+class _Mark:
+    hex: Hex
+    amount: int
+    target: str
+    cause: str
+    move: int
+
+
+@dataclass
+class _Scene:
+    """One moment of the sky: what the map or a move panel shows."""
+
+    board: HexBoard
+    clouds: dict[Hex, str]
+    zeppelins: dict[str, tuple[list[Hex], Heading]]
+    planes: dict[str, _Plane]
+    paths: dict[str, list[Hex]] = field(default_factory=dict)
+    bursts: list[_Burst] = field(default_factory=list)
+    marks: list[_Mark] = field(default_factory=list)
+    fallen: dict[str, Hex] = field(default_factory=dict)
+
+
+def _clouds(board: HexBoard, position: Mapping[str, Any]) -> dict[Hex, str]:
     kind_at: dict[Hex, str] = {}
     for c in clouds_of(position):
         for name in c.get("hexes") or []:
             h = hex_of(board, name)
             if h is not None:
                 kind_at[h] = "storm" if c.get("kind") == "storm" else "cloud"
+    return kind_at
+
+
+def _zeppelins(board: HexBoard, position: Mapping[str, Any]
+               ) -> dict[str, tuple[list[Hex], Heading]]:
+    out = {}
+    for name, z in zeppelins_of(position).items():
+        if z["destroyed"]:
+            continue
+        hexes = [h for h in (hex_of(board, n) for n in z["hexes"]) if h is not None]
+        out[name] = (hexes, heading_of(z["heading"]) or Heading.N)
+    return out
+
+
+def _planes(board: HexBoard, position: Mapping[str, Any]) -> dict[str, _Plane]:
+    out = {}
+    for pilot, a in aircraft_of(position).items():
+        h = hex_of(board, a.get("hex"))
+        if a["state"] in ON_MAP and h is not None and board.contains(h):
+            out[pilot] = _Plane(h, heading_of(a["heading"]) or Heading.N, str(a["state"]))
+    return out
+
+
+def _add_path(scene: _Scene, e: Event) -> None:
+    src, dst = hex_of(scene.board, e.get("from_hex")), hex_of(scene.board, e.get("to_hex"))
+    if src is None or dst is None or e.get("outcome") in ("stayed", "skipped"):
+        return
+    track = scene.paths.setdefault(str(e.get("pilot")), [src])
+    if track[-1] != src:
+        track.append(src)
+    track.append(dst)
+
+
+def _add_fire(scene: _Scene, events: Sequence[Event]) -> None:
+    """Bursts, and a mark for each hit where it landed (its line's hex at its distance)."""
+    for e in (e for e in events if e.get("kind") == "burst"):
+        start = hex_of(scene.board, e.get("from_hex"))
+        line = [h for h in (hex_of(scene.board, n) for n in e.get("line") or []) if h]
+        if start is not None and line:
+            scene.bursts.append(_Burst(str(e.get("shooter")), start, line[-1],
+                                       bool(e.get("targets")), int(e.get("move", 0)),
+                                       str(e.get("direction"))))
+    for hit in (e for e in events if e.get("kind") == "hit"):
+        burst = next((b for b in events if b.get("kind") == "burst"
+                      and b.get("move") == hit.get("move") and b.get("shooter") == hit.get("shooter")
+                      and hit.get("target") in (b.get("targets") or [])), None)
+        line = list((burst or {}).get("line") or [])
+        distance = int(hit.get("distance", 0))
+        h = hex_of(scene.board, line[distance - 1]) if 0 < distance <= len(line) else None
+        if h is not None:
+            scene.marks.append(_Mark(h, int(hit.get("damage", 0)), str(hit.get("target")),
+                                     "gunfire", int(hit.get("move", 0))))
+
+
+def _where_at(events: Sequence[Event], pilot: str, move: int,
+              planes: Mapping[str, _Plane], board: HexBoard) -> Hex | None:
+    """Where an aircraft was at the end of ``move`` (its last manoeuvre so far)."""
+    spot = planes[pilot].hex if pilot in planes else None
+    for e in events:
+        if e.get("kind") == "manoeuvre" and str(e.get("pilot")) == pilot and (
+                move == 0 or int(e.get("move", 0)) <= move):
+            spot = hex_of(board, e.get("to_hex")) or spot
+    return spot
+
+
+def _add_other_damage(scene: _Scene, events: Sequence[Event],
+                      start: Mapping[str, _Plane]) -> None:
+    """Marks for damage not from gunfire (storm C2, bomb Z15, explosion Z12)."""
+    for e in (e for e in events if e.get("kind") == "damage"
+              and e.get("cause", "gunfire") != "gunfire"):
+        target, move = str(e.get("target")), int(e.get("move", 0))
+        h = _where_at(events, target, move, start, scene.board)
+        if h is not None:
+            scene.marks.append(_Mark(h, int(e.get("amount", 0)), target, str(e.get("cause")),
+                                     move))
+
+
+def _after_scene(position: Mapping[str, Any], events: Sequence[Event],
+                 before: Mapping[str, Any] | None) -> _Scene:
+    board = board_of(position)
+    scene = _Scene(board, _clouds(board, position), _zeppelins(board, position),
+                   _planes(board, position))
+    for e in (e for e in events if e.get("kind") == "manoeuvre"):
+        _add_path(scene, e)
+    _add_fire(scene, events)
+    _add_other_damage(scene, events, _planes(board, before or position))
+    fallen = {str(e.get("target")) for e in events if e.get("kind") == "destroyed"}
+    for pilot, a in aircraft_of(position).items():
+        h = hex_of(board, a.get("hex"))
+        if pilot in fallen and a["state"] not in ON_MAP and h is not None and board.contains(h):
+            scene.fallen[pilot] = h
+    return scene
+
+
+def _fly(scene: _Scene, e: Event) -> None:
+    """An aircraft's manoeuvre applied to the scene of a move panel."""
+    pilot = str(e.get("pilot"))
+    dst = hex_of(scene.board, e.get("to_hex"))
+    if e.get("outcome") == "left" or dst is None or not scene.board.contains(dst):
+        scene.planes.pop(pilot, None)
+        return
+    state = "landed" if e.get("outcome") in ("landed", "stayed", "skipped") else "flying"
+    scene.planes[pilot] = _Plane(dst, heading_of(e.get("heading")) or Heading.N, state)
+
+
+def _move_scene(before: Mapping[str, Any], events: Sequence[Event], move: int) -> _Scene:
+    """The sky at the end of ``move``, with that move's paths, bursts and hits."""
+    board = board_of(before)
+    start = _planes(board, before)
+    scene = _Scene(board, _clouds(board, before), _zeppelins(board, before), dict(start))
+    upto = [e for e in events if 0 < int(e.get("move", 0)) <= move]
+    now = [e for e in upto if int(e.get("move", 0)) == move]
+    for e in upto:
+        if e.get("kind") == "manoeuvre":
+            _fly(scene, e)
+        elif e.get("kind") == "zeppelin_move" and str(e.get("zeppelin")) in scene.zeppelins:
+            hexes = [h for h in (hex_of(board, n) for n in e.get("to_hexes") or []) if h]
+            scene.zeppelins[str(e.get("zeppelin"))] = (hexes, heading_of(e.get("heading"))
+                                                       or Heading.N)
+        elif e.get("kind") == "destroyed":
+            target = str(e.get("target"))
+            if target in scene.planes:
+                scene.fallen[target] = scene.planes.pop(target).hex
+            scene.zeppelins.pop(target, None)
+    for e in (e for e in now if e.get("kind") == "manoeuvre"):
+        _add_path(scene, e)
+    _add_fire(scene, now)
+    _add_other_damage(scene, now, start)
+    return scene
+
+
+# ---------------------------------------------------------------- drawing
+
+
+def _airfield_hexes(board: HexBoard) -> dict[Hex, str]:
     field_at: dict[Hex, str] = {}
     for corner in Heading:
         field_at[board.corner(corner)] = f"airfield {corner.value}"
         for runway in Runway:
             for h in runway_hexes(board, corner, runway):
                 field_at[h] = f"airfield {corner.value}, runway {runway.value.title()}"
-    disabled = {k for k, v in (position.get("airfields") or {}).items()
-                if (v or {}).get("disabled_turns")}
-    out.append('<g class="board">')
-    for h in board.hexes():
-        name = board.name(h)
-        kind = kind_at.get(h)
-        fill = {"storm": STORM, "cloud": CLOUD}.get(kind or "", SKY)
-        cls = ["hex"]
-        tip = name
-        if h in field_at:
-            cls.append("airfield")
-            tip += f" ({field_at[h]})"
-            if kind is None:
-                fill = FIELD
-        if kind:
-            cls.append(kind)
-            tip += f" ({kind})"
-        out.append(f'<polygon class="{" ".join(cls)}" points="{geo.corners(h)}" '
-                   f'fill="{fill}" stroke="#9db4c8" stroke-width="0.8">'
+    return field_at
+
+
+def _board(scene: _Scene, geo: _Geometry) -> list[str]:
+    field_at = _airfield_hexes(scene.board)
+    out = ['<g class="board">']
+    for h in scene.board.hexes():
+        kind = scene.clouds.get(h)
+        fill = {"storm": STORM, "cloud": CLOUD}.get(kind or "", FIELD if h in field_at else SKY)
+        cls = " ".join(["hex", *(["airfield"] if h in field_at else []), *([kind] if kind else [])])
+        tip = scene.board.name(h) + (f" ({field_at[h]})" if h in field_at else "") + (
+            f" ({kind})" if kind else "")
+        stroke = ('stroke="#7d8ea3" stroke-width="1.6"' if kind == "cloud"
+                  else 'stroke="#9db4c8" stroke-width="0.8"')
+        out.append(f'<polygon class="{cls}" points="{geo.corners(h)}" fill="{fill}" {stroke}>'
                    f"<title>{escape(tip)}</title></polygon>")
-    for corner in Heading:
-        for runway in Runway:
-            near, far = runway_hexes(board, corner, runway)
-            x1, y1 = geo.centre(board.corner(corner))
-            x2, y2 = geo.centre(far)
-            out.append(f'<line class="runway" x1="{_num(x1)}" y1="{_num(y1)}" '
-                       f'x2="{_num(x2)}" y2="{_num(y2)}" stroke="{RUNWAY}" '
-                       'stroke-width="5" stroke-linecap="round" opacity="0.55"/>')
-        cx, cy = geo.centre(board.corner(corner))
-        bombed = corner.value in disabled
-        out.append(f'<circle cx="{_num(cx)}" cy="{_num(cy)}" r="9" '
-                   f'fill="{"#a93226" if bombed else "#e8e2c0"}" stroke="#555" '
-                   'stroke-width="1"/>')
-        out.append(f'<text x="{_num(cx)}" y="{_num(cy + 3.5)}" text-anchor="middle" '
-                   f'font-size="9" font-weight="bold" fill="#333">{corner.value}</text>')
-    for h in board.hexes():
-        cx, cy = geo.centre(h)
-        if kind_at.get(h) == "storm":
-            out.append(f'<path d="M{_num(cx + 2)},{_num(cy - 11)} l-6,9 h5 l-4,9 l9,-11 h-5 '
-                       'l5,-7 z" fill="#f7dc6f" opacity="0.9"/>')
-        if h not in {board.corner(c) for c in Heading}:
-            out.append(f'<text class="hexname" x="{_num(cx)}" y="{_num(cy + SIZE * 0.78)}" '
-                       'text-anchor="middle" font-size="6.5" '
-                       f'fill="{"#ddd" if kind_at.get(h) == "storm" else "#7f96ab"}">'
-                       f"{board.name(h)}</text>")
     out.append("</g>")
-    # file letters along the top and bottom
+    return out
+
+
+def _runways(board: HexBoard, geo: _Geometry, disabled: set[str]) -> list[str]:
+    out = []
+    for corner in Heading:
+        x1, y1 = geo.centre(board.corner(corner))
+        for runway in Runway:
+            _, far = runway_hexes(board, corner, runway)
+            x2, y2 = geo.centre(far)
+            out.append(f'<line class="runway" x1="{num(x1)}" y1="{num(y1)}" x2="{num(x2)}" '
+                       f'y2="{num(y2)}" stroke="{RUNWAY}" stroke-width="5" '
+                       'stroke-linecap="round" opacity="0.55"/>')
+        fill = "#a93226" if corner.value in disabled else "#e8e2c0"
+        out.append(f'<circle cx="{num(x1)}" cy="{num(y1)}" r="10" fill="{fill}" stroke="#555" '
+                   'stroke-width="1"/>')
+        out.append(text(x1, y1 + 3.5, corner.value, 9, "#222", anchor="middle", bold=True))
+    return out
+
+
+def _weather(scene: _Scene, geo: _Geometry) -> list[str]:
+    """A bolt in every storm hex, a small cloud in every cloud hex (C1)."""
+    out = []
+    for h, kind in scene.clouds.items():
+        if not scene.board.contains(h):
+            continue
+        cx, cy = geo.centre(h)
+        if kind == "storm":
+            out.append(f'<path class="storm-icon" d="M{num(cx + 2)},{num(cy - 13)} l-6,9 h5 '
+                       'l-4,9 l9,-11 h-5 l5,-7 z" fill="#f7dc6f"/>')
+        else:
+            out.append(f'<g class="cloud-icon" fill="#b9c6d4" transform="translate({num(cx)},'
+                       f'{num(cy - 4)})"><circle cx="-5" cy="1" r="4.5"/><circle cx="1" '
+                       'cy="-2" r="5.5"/><circle cx="6" cy="1.5" r="4"/>'
+                       '<rect x="-9" y="1" width="19" height="4.5" rx="2"/></g>')
+    return out
+
+
+def _hex_labels(scene: _Scene, geo: _Geometry) -> list[str]:
+    """Every hex's name, over the zeppelin's hull, on a white halo (B3)."""
+    corners = {scene.board.corner(c) for c in Heading}
+    out = ['<g class="hexnames">']
+    for h in scene.board.hexes():
+        if h in corners:
+            continue
+        cx, cy = geo.centre(h)
+        storm = scene.clouds.get(h) == "storm"
+        out.append(text(cx, cy + SIZE * 0.74, scene.board.name(h), 9,
+                        "#f2f2f2" if storm else "#34495e", anchor="middle",
+                        halo=not storm, cls="hexname", family=SANS))
+    out.append("</g>")
+    return out
+
+
+def _file_letters(board: HexBoard, geo: _Geometry) -> list[str]:
     R = board.radius
+    out = []
     for q in range(-R, R + 1):
         x = geo.ox + 1.5 * SIZE * q
-        top_hex = Hex(q, max(-R, -R - q))
-        bottom_hex = Hex(q, min(R, R - q))
-        yt = geo.centre(top_hex)[1] - SIZE
-        yb = geo.centre(bottom_hex)[1] + SIZE + 10
-        letter = chr(ord("A") + q + R)
-        for y in (yt - 3, yb):
-            out.append(f'<text class="file" x="{_num(x)}" y="{_num(y)}" text-anchor="middle" '
-                       f'font-size="11" fill="#555">{letter}</text>')
+        yt = geo.centre(Hex(q, max(-R, -R - q)))[1] - SIZE - 3
+        yb = geo.centre(Hex(q, min(R, R - q)))[1] + SIZE + 12
+        for y in (yt, yb):
+            out.append(text(x, y, chr(ord("A") + q + R), 12, "#444", anchor="middle",
+                            bold=True, cls="file"))
+    return out
 
-    # --- this turn: paths flown and bursts fired ---
-    paths: dict[str, list[Hex]] = {}
-    for e in events:
-        if e.get("kind") == "manoeuvre" and e.get("outcome") not in ("stayed", "skipped"):
-            pilot = str(e.get("pilot"))
-            src = hex_of(board, e.get("from_hex"))
-            dst = hex_of(board, e.get("to_hex"))
-            if src is None or dst is None:
-                continue
-            track = paths.setdefault(pilot, [src])
-            if track[-1] != src:
-                track.append(src)
-            track.append(dst)
-    if paths or any(e.get("kind") == "burst" for e in events):
-        out.append('<g class="turn">')
-    for pilot, track in paths.items():
-        pts = " ".join(f"{_num(x)},{_num(y)}" for x, y in map(geo.centre, track))
-        colour = colours.get(pilot, "#333")
-        out.append(f'<polyline class="path path-{_safe_id(pilot)}" points="{pts}" fill="none" '
-                   f'stroke="{colour}" stroke-width="2.2" stroke-dasharray="5,3" '
-                   f'opacity="0.85"><title>{escape(names.get(pilot) or pilot)}: '
-                   f"path flown this turn</title></polyline>")
-        for h in track[:-1]:
-            x, y = geo.centre(h)
-            out.append(f'<circle cx="{_num(x)}" cy="{_num(y)}" r="2.4" fill="{colour}"/>')
-    for e in events:
-        if e.get("kind") != "burst":
-            continue
-        start = hex_of(board, e.get("from_hex"))
-        line = [hex_of(board, n) for n in e.get("line") or []]
-        line_hexes = [h for h in line if h is not None]
-        if start is None or not line_hexes:
-            continue
-        (x1, y1), (x2, y2) = geo.centre(start), geo.centre(line_hexes[-1])
-        hit = bool(e.get("targets"))
-        shooter = str(e.get("shooter"))
-        out.append(f'<line class="burst" x1="{_num(x1)}" y1="{_num(y1)}" x2="{_num(x2)}" '
-                   f'y2="{_num(y2)}" stroke="{"#e74c3c" if hit else "#e67e22"}" '
-                   'stroke-width="1.6" stroke-dasharray="1.5,2.5" opacity="0.9">'
-                   f"<title>move {e.get('move')}: {escape(names.get(shooter) or shooter)} "
-                   f"fires {escape(str(e.get('direction')))}</title></line>")
-    if paths or any(e.get("kind") == "burst" for e in events):
-        out.append("</g>")
 
-    # --- zeppelins ---
-    for name, z in zeps.items():
-        if z["destroyed"]:
-            continue
-        heading = heading_of(z["heading"]) or Heading.N
+def _turn(scene: _Scene, geo: _Geometry, colours: Mapping[str, str],
+          names: Mapping[str, str], style: Style) -> list[str]:
+    out: list[str] = []
+    for pilot, track in scene.paths.items():
+        who = names.get(pilot) or pilot
+        out += path_line([geo.centre(h) for h in track], colours.get(pilot, "#333"), style,
+                         f"path-{safe_id(pilot)}", f"{who}: path flown this turn")
+    for b in scene.bursts:
+        who = names.get(b.shooter) or b.shooter
+        out += burst_line(geo.centre(b.start), geo.centre(b.end), b.hit, style, "burst",
+                          f"move {b.move}: {who} fires {b.direction}, "
+                          + ("hit" if b.hit else "missed"))
+    return ['<g class="turn">', *out, "</g>"] if out else []
+
+
+HULLS = {
+    "nose": "M-10,19.5 L-10,-4 Q-10,-19 0,-21 Q10,-19 10,-4 L10,19.5 Z",
+    "one": "M-9,12 L-9,-4 Q-9,-19 0,-21 Q9,-19 9,-4 L9,12 Q9,20 0,21 Q-9,20 -9,12 Z",
+    "tail": "M-10,-19.5 L10,-19.5 L10,2 Q10,16 0,20 Q-10,16 -10,2 Z",
+}
+
+
+def _zeppelin_hex(name: str, i: int, count: int, angle: int, letter: str) -> str:
+    hull = HULLS["tail"] if i else (HULLS["nose"] if count > 1 else HULLS["one"])
+    body = (f'<path d="{hull}" fill="{HULL}" fill-opacity="0.72" stroke="#6e5a2b" '
+            'stroke-width="1.4"/>')
+    if i == 0:
+        body += '<polygon points="0,-27 -6,-17 6,-17" fill="#8b1e1e"/>'
+        body += (f'<text x="0" y="2" text-anchor="middle" font-size="11" font-weight="bold" '
+                 f'fill="#6e5a2b" transform="rotate({-angle})">{escape(letter)}</text>')
+    if i == count - 1:
+        body += ('<polygon points="-9,10 -16,20 -7,17" fill="#6e5a2b"/>'
+                 '<polygon points="9,10 16,20 7,17" fill="#6e5a2b"/>')
+    return body
+
+
+def _zeppelins_drawn(scene: _Scene, geo: _Geometry, letters: Mapping[str, str],
+                     tips: Mapping[str, str]) -> list[str]:
+    out = []
+    for name, (hexes, heading) in scene.zeppelins.items():
         angle = ANGLES[heading]
-        for i, hname in enumerate(z["hexes"]):
-            h = hex_of(board, hname)
-            if h is None or not board.contains(h):
+        for i, h in enumerate(hexes):
+            if not scene.board.contains(h):
                 continue
             x, y = geo.centre(h)
             part = "nose" if i == 0 else "tail"
-            two = len(z["hexes"]) > 1
-            if i == 0 and two:  # nose: rounded front, open back joining the tail
-                hull = "M-10,19.5 L-10,-4 Q-10,-19 0,-21 Q10,-19 10,-4 L10,19.5 Z"
-            elif i == 0:  # a one-hex zeppelin
-                hull = "M-9,12 L-9,-4 Q-9,-19 0,-21 Q9,-19 9,-4 L9,12 Q9,20 0,21 Q-9,20 -9,12 Z"
-            else:  # tail: open front, tapering back
-                hull = "M-10,-19.5 L10,-19.5 L10,2 Q10,16 0,20 Q-10,16 -10,2 Z"
-            body = (f'<path d="{hull}" fill="{HULL}" stroke="#6e5a2b" stroke-width="1.2"/>'
-                    '<line x1="-10" y1="0" x2="10" y2="0" stroke="#d9cca0" stroke-width="0.8"/>')
-            if i == 0:
-                body += '<polygon points="0,-27 -6,-17 6,-17" fill="#8b1e1e"/>'
-            if i == len(z["hexes"]) - 1:
-                body += ('<polygon points="-9,10 -16,20 -7,17" fill="#6e5a2b"/>'
-                         '<polygon points="9,10 16,20 7,17" fill="#6e5a2b"/>')
-            body += (f'<text x="0" y="4" text-anchor="middle" font-size="9" '
-                     f'font-weight="bold" fill="#6e5a2b" transform="rotate({-angle})">'
-                     f'{escape(letters[name] if i == 0 else "")}</text>')
-            tip = (f"zeppelin {name} {part} at {board.name(h)}, heading {heading.value}, "
-                   f"{z.get('damage', '?')} damage points")
-            out.append(f'<g class="zeppelin-hex zeppelin-{part}" id="zeppelin-{_safe_id(name)}-'
-                       f'{part}" transform="translate({_num(x)},{_num(y)}) rotate({angle})">'
-                       f"<title>{escape(tip)}</title>{body}</g>")
+            tip = f"zeppelin {name} {part} at {scene.board.name(h)}, {tips.get(name, '')}"
+            out.append(f'<g class="zeppelin-hex zeppelin-{part}" id="zeppelin-{safe_id(name)}-'
+                       f'{part}" transform="translate({num(x)},{num(y)}) rotate({angle})">'
+                       f"<title>{escape(tip)}</title>"
+                       f"{_zeppelin_hex(name, i, len(hexes), angle, letters.get(name, 'Z'))}</g>")
+    return out
 
-    # --- aircraft destroyed or gone this turn: a cross where they were last ---
-    fallen = {str(e.get("target")) for e in events if e.get("kind") == "destroyed"}
-    for pilot, a in planes.items():
-        h = hex_of(board, a.get("hex"))
-        if pilot not in fallen or a["state"] in ON_MAP or h is None or not board.contains(h):
-            continue
+
+def _fallen(scene: _Scene, geo: _Geometry, colours: Mapping[str, str],
+            names: Mapping[str, str]) -> list[str]:
+    out = []
+    for pilot, h in scene.fallen.items():
         x, y = geo.centre(h)
-        out.append(f'<g class="fallen" id="fallen-{_safe_id(pilot)}"><title>'
+        out.append(f'<g class="fallen" id="fallen-{safe_id(pilot)}"><title>'
                    f"{escape(names.get(pilot) or pilot)} went down here</title>"
-                   f'<path d="M{_num(x - 7)},{_num(y - 7)} l14,14 m0,-14 l-14,14" '
-                   f'stroke="{colours[pilot]}" stroke-width="3.5" stroke-linecap="round"/></g>')
+                   f'<path d="M{num(x - 8)},{num(y - 8)} l16,16 m0,-16 l-16,16" '
+                   f'stroke="{colours.get(pilot, "#333")}" stroke-width="4" '
+                   'stroke-linecap="round"/></g>')
+    return out
 
-    # --- aircraft ---
-    count_at: dict[Hex, int] = {}
-    for pilot in shown:
-        a = planes[pilot]
-        h = hex_of(board, a.get("hex"))
-        if h is None or not board.contains(h):
-            continue
-        n = count_at.get(h, 0)
-        count_at[h] = n + 1
-        x, y = geo.centre(h)
-        x += (-6 + 12 * (n % 2)) if n or any(
-            hex_of(board, planes[o].get("hex")) == h for o in shown if o != pilot) else 0
-        y += -5 * (n // 2)
-        heading = heading_of(a["heading"]) or Heading.N
-        colour = colours[pilot]
-        landed = a["state"] == "landed"
-        scale = 0.7 if landed else 0.85
-        shown_name = names.get(pilot) or pilot
-        tip = (f"{shown_name} ({letters[pilot]}) at {a.get('hex')}, heading {heading.value}, "
-               f"{a['state']}, {a['damage']} damage points, {a['ammo']} rounds, {a['vp']} VP")
-        out.append(
-            f'<g class="aircraft aircraft-{_safe_id(pilot)}" id="aircraft-{_safe_id(pilot)}">'
-            f"<title>{escape(tip)}</title>"
-            f'<g transform="translate({_num(x)},{_num(y)}) rotate({ANGLES[heading]}) '
-            f'scale({scale})">{_plane_shape(colour)}</g>'
-            f'<text x="{_num(x + 9)}" y="{_num(y - 8)}" font-size="10" font-weight="bold" '
-            f'fill="{colour}" stroke="#fff" stroke-width="2.5" paint-order="stroke">'
-            f"{escape(letters[pilot])}</text></g>")
 
-    # --- legend ---
-    y = geo.board_bottom + 28
-    entries: list[tuple[str, str]] = []
-    for pilot, a in planes.items():
-        state = "" if a["state"] in ON_MAP else f" ({a['state']})"
-        entries.append((colours[pilot], f"{letters[pilot]}  {names.get(pilot) or pilot}{state}"))
-    for name, z in zeps.items():
-        entries.append((HULL, f"{letters[name]}  zeppelin {name}"
-                        + (" (destroyed)" if z["destroyed"] else "")))
-    col_w = (geo.width - 28) / 3
-    for i, (colour, text) in enumerate(entries):
-        x = 14 + col_w * (i % 3)
-        yy = y + 18 * (i // 3)
-        out.append(f'<rect x="{_num(x)}" y="{_num(yy - 9)}" width="12" height="10" '
-                   f'fill="{colour}" stroke="#333" stroke-width="0.6"/>')
-        out.append(f'<text x="{_num(x + 17)}" y="{_num(yy)}" font-size="11" '
-                   f'fill="#333">{escape(text)}</text>')
-    yy = y + 18 * ((len(entries) + 2) // 3)
-    key = ("white: cloud   dark: storm   green: airfield (grey strips: runways)   "
-           "dashed: paths flown   dotted: bursts")
-    out.append(f'<text x="14" y="{_num(yy)}" font-size="9.5" fill="#555">{escape(key)}</text>')
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+def _aircraft(scene: _Scene, geo: _Geometry, colours: Mapping[str, str],
+              letters: Mapping[str, str], tips: Mapping[str, str], style: Style) -> list[str]:
+    out = []
+    sharing: dict[Hex, list[str]] = {}
+    for pilot, p in scene.planes.items():
+        sharing.setdefault(p.hex, []).append(pilot)
+    for pilot, p in scene.planes.items():
+        x, y = geo.centre(p.hex)
+        mates = sharing[p.hex]
+        if len(mates) > 1:  # aircraft in one hex fly at different heights (M1)
+            n = mates.index(pilot)
+            x += -7 + 14 * (n % 2)
+            y += -6 * (n // 2)
+        colour = colours.get(pilot, "#333")
+        scale = style.plane_scale * (0.8 if p.state == "landed" else 1.0)
+        lift = style.letter_size * 0.9
+        label = (text(x + lift, y - lift * 0.7, letters.get(pilot, "?"), style.letter_size,
+                      colour, bold=True, halo=True, family=SANS) if style.letter_size else "")
+        out.append(f'<g class="aircraft aircraft-{safe_id(pilot)}" id="aircraft-{safe_id(pilot)}">'
+                   f"<title>{escape(tips.get(pilot, pilot))}</title>"
+                   f"{plane(x, y, ANGLES[p.heading], colour, scale)}{label}</g>")
+    return out
+
+
+def _marks(scene: _Scene, geo: _Geometry, names: Mapping[str, str], style: Style) -> list[str]:
+    out = []
+    seen: dict[Hex, int] = {}
+    for m in scene.marks:
+        x, y = geo.centre(m.hex)
+        n = seen.get(m.hex, 0)
+        seen[m.hex] = n + 1
+        who = names.get(m.target) or (f"zeppelin {m.target}" if m.target else "")
+        out.append(hit_mark(x + 4, y + 7 + n * style.mark_size, m.amount, style,
+                            f"move {m.move}: {who} takes {m.amount} ({m.cause})"))
+    return out
+
+
+def _wind(position: Mapping[str, Any], x: float, y: float) -> list[str]:
+    """An arrow pointing where the wind blows to, with its strength (W1)."""
+    wind = position.get("wind") or {}
+    strength = int(wind.get("strength", 0) or 0)
+    heading = heading_of(wind.get("to")) or Heading.N
+    out = [f'<g class="wind"><title>wind to {heading.value}, strength {strength}</title>',
+           f'<circle cx="{num(x)}" cy="{num(y)}" r="22" fill="#fff" stroke="#7f8c8d" '
+           'stroke-width="1.2"/>']
+    if strength:
+        out.append(f'<g transform="translate({num(x)},{num(y)}) rotate({ANGLES[heading]})">'
+                   '<line x1="0" y1="15" x2="0" y2="-9" stroke="#2c3e50" stroke-width="3.5"/>'
+                   '<polygon points="0,-19 -8,-6 8,-6" fill="#2c3e50"/></g>')
+        words = [f"wind to {heading.value}", f"{strength} hex{'es' if strength != 1 else ''} a turn"]
+    else:
+        words = ["no wind"]
+    if wind.get("changes"):
+        words.append("may change (W3)")
+    for i, line in enumerate(words):
+        out.append(text(x, y + 37 + 13 * i, line, 11, "#2c3e50", anchor="middle",
+                        bold=i == 0, family=SANS))
+    return out + ["</g>"]
+
+
+# ---------------------------------------------------------------- words
+
+
+def _state_words(a: Mapping[str, Any], full_dp: int) -> str:
+    if a["state"] in ON_MAP:
+        where = "" if a["state"] == "flying" else f", {a['state']}"
+        return (f"{a.get('hex')} {a.get('heading')}: {a['damage']}/{full_dp} DP, "
+                f"{a['ammo']} rounds, {a['vp']} VP{where}")
+    gone = {"down": "shot down", "left": "off the board", "removed": "removed"}
+    return f"{gone.get(str(a['state']), a['state'])}, {a['vp']} VP"
+
+
+def _tips(position: Mapping[str, Any], names: Mapping[str, str],
+          letters: Mapping[str, str]) -> dict[str, str]:
+    tips = {}
+    for pilot, a in aircraft_of(position).items():
+        tips[pilot] = (f"{names.get(pilot) or pilot} ({letters.get(pilot)}) at {a.get('hex')}, "
+                       f"heading {a.get('heading')}, {a['state']}, {a['damage']} damage points, "
+                       f"{a['ammo']} rounds, {a['vp']} VP")
+    for name, z in zeppelins_of(position).items():
+        tips[name] = f"heading {z['heading']}, {z.get('damage', '?')} damage points"
+    return tips
+
+
+def _legend(position: Mapping[str, Any], names: Mapping[str, str],
+            letters: Mapping[str, str], colours: Mapping[str, str], width: float,
+            y: float) -> tuple[list[str], float]:
+    settings = position.get("settings") or {}
+    full_dp = int(settings.get("damage_points", 12))
+    rows = [(colours[p], letters[p], f"{names.get(p) or p} \u2013 {_state_words(a, full_dp)}")
+            for p, a in aircraft_of(position).items()]
+    for name, z in zeppelins_of(position).items():
+        pool = int(settings.get("zeppelin_damage_points_2" if len(z["hexes"]) > 1 else
+                                "zeppelin_damage_points_1", 20 if len(z["hexes"]) > 1 else 12))
+        state = "destroyed" if z["destroyed"] else f"{z.get('damage', pool)}/{pool} DP"
+        rows.append((HULL, letters[name], f"zeppelin {name} \u2013 {state}"))
+    out, used = legend_rows(14, y, width - 28, rows)
+    extra = [(f'<polygon points="{_mini_hex(13)}" fill="{CLOUD}" stroke="#7d8ea3" '
+              'stroke-width="1.4"/>', "cloud: blocks fire (F4)"),
+             (f'<polygon points="{_mini_hex(13)}" fill="{STORM}"/><path d="M14,-6 l-4,6 h3 '
+              'l-3,6 l6,-7 h-3 l3,-5 z" fill="#f7dc6f"/>', "storm: 1 damage (C2)"),
+             (f'<polygon points="{_mini_hex(13)}" fill="{FIELD}"/>',
+              "airfield (grey strips: runways)")]
+    keys, key_used = key_rows(14, y + used + 10, width - 28, extra)
+    return out + keys, used + 10 + key_used
+
+
+def _mini_hex(cx: float, r: float = 8) -> str:
+    return " ".join(f"{num(cx + r * math.cos(math.radians(60 * i)))},"
+                    f"{num(r * math.sin(math.radians(60 * i)))}" for i in range(6))
+
+
+def _colours(position: Mapping[str, Any], before: Mapping[str, Any] | None) -> dict[str, str]:
+    pilots = sorted(set(aircraft_of(position)) | set(aircraft_of(before or {})))
+    return {p: PILOT_COLOURS[i % len(PILOT_COLOURS)] for i, p in enumerate(pilots)}
+
+
+# ---------------------------------------------------------------- the pictures
+
+
+def _sky(scene: _Scene, geo: _Geometry, position: Mapping[str, Any], *, style: Style,
+         colours: Mapping[str, str], letters: Mapping[str, str], names: Mapping[str, str],
+         labels: bool) -> list[str]:
+    disabled = {k for k, v in (position.get("airfields") or {}).items()
+                if (v or {}).get("disabled_turns")}
+    tips = _tips(position, names, letters)
+    return [*_board(scene, geo), *_runways(scene.board, geo, disabled), *_weather(scene, geo),
+            *_turn(scene, geo, colours, names, style),
+            *_zeppelins_drawn(scene, geo, letters, tips),
+            *(_hex_labels(scene, geo) if labels else []),
+            *_fallen(scene, geo, colours, names),
+            *_aircraft(scene, geo, colours, letters, tips, style),
+            *_marks(scene, geo, names, style)]
+
+
+def render_svg(position: Mapping[str, Any], events: list[dict[str, Any]] | None = None,
+               *, names: Mapping[str, str] | None = None, title: str | None = None,
+               before: Mapping[str, Any] | None = None) -> str:
+    """A tweedekker position (scenario schema) as an SVG document; ``events``
+    (with ``before``, the position the turn started from) adds the paths flown,
+    the bursts fired and the hits of the turn. (Fast Play boards are drawn by
+    ``fastplay_svg``.)"""
+    names = dict(names or {})
+    board = board_of(position)
+    letters = pilot_letters(aircraft_of(position), zeppelins_of(position))
+    colours = _colours(position, before)
+    geo = _Geometry(board, 44.0 if title else 18.0, 14.0)
+    scene = _after_scene(position, list(events or []), before)
+    body = _sky(scene, geo, position, style=MAP, colours=colours, letters=letters,
+                names=names, labels=True)
+    body += _file_letters(board, geo) + _wind(position, 52, (44.0 if title else 18.0) + 28)
+    if title:
+        body.insert(0, text(geo.width / 2, 28, title, 19, "#333", anchor="middle", bold=True))
+    legend, used = _legend(position, names, letters, colours, geo.width, geo.board_bottom + 34)
+    return document(geo.width, geo.board_bottom + 40 + used, title or "pbmref map",
+                    body + legend)
+
+
+def render_move_panels(before: Mapping[str, Any], events: Sequence[Event], *,
+                       names: Mapping[str, str] | None = None,
+                       after: Mapping[str, Any] | None = None) -> list[str]:
+    """Three small SVGs, the sky at the end of moves 1, 2 and 3 with that move's
+    paths, bursts and hits, for following the turn move by move."""
+    names = dict(names or {})
+    board = board_of(before)
+    letters = pilot_letters(aircraft_of(before), zeppelins_of(before))
+    colours = _colours(after or before, before)
+    geo = _Geometry(board, 70.0, 6.0)
+    panels = []
+    for move in (1, 2, 3):
+        scene = _move_scene(before, events, move)
+        body = [text(geo.width / 2, 50, f"Move {move}", 44, "#333", anchor="middle",
+                     bold=True)]
+        body += _sky(scene, geo, before, style=PANEL, colours=colours, letters=letters,
+                     names=names, labels=False)
+        height = geo.board_bottom + 8
+        # drawn at full size, shown small: the viewBox keeps the drawing
+        panels.append(document(geo.width, height, f"Move {move}", body,
+                               "pbmref-map move-panel", shown=PANEL_WIDTH / geo.width))
+    return panels

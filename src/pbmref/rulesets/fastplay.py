@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 from pbmref.orders.fastplay import entry_to_orders, parse_body
 from pbmref.reports.document import Document
 from pbmref.reports.fastplay_personal import changed_line
-from pbmref.reports.fastplay_svg import render_fastplay_svg
+from pbmref.reports.fastplay_svg import render_fastplay_move_panels, render_fastplay_svg
 from pbmref.reports.fastplay_text import (
     fastplay_report_document,
     render_fastplay_map_reply,
@@ -173,7 +173,14 @@ class FastPlayRuleset(AirRuleset):
 
     def render_map_svg(self, report: TurnReport) -> str | None:
         return render_fastplay_svg(report.position_after, report.events, names=report.names,
-                                   title=f"After turn {report.turn}")
+                                   title=f"After turn {report.turn}",
+                                   before=report.position_before)
+
+    def render_move_svgs(self, report: TurnReport) -> list[str]:
+        if not any(e.get("kind") == "manoeuvre" for e in report.events):
+            return []
+        return render_fastplay_move_panels(report.position_before, report.events,
+                                           names=report.names, after=report.position_after)
 
     def render_position_svg(self, position: Mapping[str, Any],
                             names: Mapping[str, str]) -> str | None:

@@ -20,7 +20,7 @@ from pbmref.reports.model import TurnReport
 from pbmref.reports.plan import plan_lines
 from pbmref.reports.personal import changed_line
 from pbmref.reports.status import render_map_reply
-from pbmref.reports.svg import render_svg
+from pbmref.reports.svg import render_move_panels, render_svg
 from pbmref.reports.text import render_report, report_document
 from pbmref.rules.dice import Dice
 from pbmref.rules.eventdata import Event
@@ -312,7 +312,13 @@ class TweedekkerRuleset(AirRuleset):
 
     def render_map_svg(self, report: TurnReport) -> str | None:
         return render_svg(report.position_after, report.events, names=report.names,
-                          title=f"After turn {report.turn}")
+                          title=f"After turn {report.turn}", before=report.position_before)
+
+    def render_move_svgs(self, report: TurnReport) -> list[str]:
+        if not any(e.get("kind") == "manoeuvre" for e in report.events):
+            return []
+        return render_move_panels(report.position_before, report.events, names=report.names,
+                                  after=report.position_after)
 
     def render_position_svg(self, position: Mapping[str, Any],
                             names: Mapping[str, str]) -> str | None:

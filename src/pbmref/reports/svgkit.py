@@ -1,0 +1,190 @@
+"""Pieces both air games' maps are drawn with: planes, paths, bursts, hit marks, keys.
+
+The tweedekker sky (``svg``) and the Fast Play board (``fastplay_svg``)
+differ in their boards and share everything drawn on them: a biplane seen
+from above, its colour from a colour-blind-safe set (Okabe and Ito's, then
+Tol's) with its letter beside it, the dashed path flown, a burst that hit
+(solid red, a star where it landed with the damage dealt, "−3") and one
+that missed (dotted grey, ending in a ring), and the legend: each
+aircraft's state in words (a phone has no hover) and what each line means.
+A ``Style`` says how thick to draw, so the small move panels stay legible.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from xml.sax.saxutils import escape
+
+__all__ = ["HIT", "MAP", "MISS", "PANEL", "PANEL_WIDTH", "PILOT_COLOURS", "Style", "burst_line", "document", "hit_mark",
+           "key_rows", "legend_rows", "num", "path_line", "plane", "safe_id", "text"]
+
+# Okabe & Ito's colour-blind-safe set (yellow left out: it vanishes on the sky),
+# then Paul Tol's for more pilots; letters beside the planes never rely on colour.
+PILOT_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#1A1A1A",
+                 "#882255", "#44AA99", "#999933", "#332288")
+HIT = "#C4122F"  # bursts that hit, and the damage they dealt
+MISS = "#6E6E6E"  # bursts that missed
+FONT = "DejaVu Serif, Georgia, serif"
+SANS = "DejaVu Sans, Verdana, sans-serif"
+
+
+@dataclass(frozen=True)
+class Style:
+    """How boldly to draw: the full map, or a small panel of one move."""
+
+    path_width: float = 2.4
+    burst_width: float = 2.0
+    mark_size: float = 11.0
+    plane_scale: float = 0.85
+    letter_size: float = 11.0
+    dot: float = 2.4
+
+
+MAP = Style()
+PANEL_WIDTH = 260.0  # px: how wide a move panel is shown
+PANEL = Style(path_width=5.5, burst_width=5.0, mark_size=30.0, plane_scale=1.9,
+              letter_size=28.0, dot=5.0)
+
+
+def num(x: float) -> str:
+    """A coordinate in short form.
+
+    >>> num(3.0), num(2.25), num(-0.04)
+    ('3', '2.2', '-0')
+    """
+    return f"{x:.1f}".rstrip("0").rstrip(".")
+
+
+def safe_id(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", text)
+
+
+def text(x: float, y: float, words: str, size: float, fill: str = "#333", *,
+         anchor: str = "start", bold: bool = False, halo: bool = False,
+         cls: str = "", family: str = "") -> str:
+    """One ``<text>``; ``halo`` draws a white outline under the letters."""
+    extra = f' class="{cls}"' if cls else ""
+    extra += ' font-weight="bold"' if bold else ""
+    extra += f' font-family="{family}"' if family else ""
+    extra += (' stroke="#fff" stroke-width="2.6" stroke-linejoin="round" paint-order="stroke"'
+              if halo else "")
+    anchor_attr = f' text-anchor="{anchor}"' if anchor != "start" else ""
+    return (f'<text x="{num(x)}" y="{num(y)}"{anchor_attr} font-size="{num(size)}" '
+            f'fill="{fill}"{extra}>{escape(words)}</text>')
+
+
+def document(width: float, height: float, title: str, body: Sequence[str],
+             cls: str = "pbmref-map", shown: float = 1.0) -> str:
+    """A whole SVG document: self-contained, no fonts or images from outside;
+    drawn ``width`` by ``height``, shown ``shown`` times that size."""
+    return "\n".join([
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(width * shown)}" '
+        f'height="{num(height * shown)}" viewBox="0 0 {num(width)} {num(height)}" font-family="{FONT}" class="{cls}">',
+        f"<title>{escape(title)}</title>",
+        f'<rect x="0" y="0" width="{num(width)}" height="{num(height)}" fill="#f7f3e8"/>',
+        *body, "</svg>"]) + "\n"
+
+
+def plane(x: float, y: float, angle: float, colour: str, scale: float) -> str:
+    """A little biplane seen from above, nose along ``angle`` (0: north)."""
+    parts = (
+        f'<rect x="-11" y="-5" width="22" height="5" rx="2" fill="{colour}"/>'
+        f'<rect x="-2.2" y="-12" width="4.4" height="22" rx="2" fill="{colour}"/>'
+        f'<rect x="-6" y="6" width="12" height="3.2" rx="1.2" fill="{colour}"/>'
+        '<circle cx="0" cy="-12" r="1.6" fill="#111"/>')
+    return (f'<g transform="translate({num(x)},{num(y)}) rotate({num(angle)}) '
+            f'scale({num(scale)})" stroke="#fff" stroke-width="1.4" paint-order="stroke">'
+            f"{parts}</g>")
+
+
+def path_line(points: Sequence[tuple[float, float]], colour: str, style: Style,
+              cls: str, tip: str) -> list[str]:
+    """A path flown this turn: dashed, in the plane's colour, a dot at each step."""
+    pts = " ".join(f"{num(x)},{num(y)}" for x, y in points)
+    dash = f"{num(style.path_width * 2.2)},{num(style.path_width * 1.3)}"
+    out = [f'<polyline class="path {cls}" points="{pts}" fill="none" stroke="{colour}" '
+           f'stroke-width="{num(style.path_width)}" stroke-dasharray="{dash}" '
+           f'stroke-linecap="round" opacity="0.9"><title>{escape(tip)}</title></polyline>']
+    out += [f'<circle cx="{num(x)}" cy="{num(y)}" r="{num(style.dot)}" fill="{colour}"/>'
+            for x, y in points[:-1]]
+    return out
+
+
+def burst_line(start: tuple[float, float], end: tuple[float, float], hit: bool,
+               style: Style, cls: str, tip: str) -> list[str]:
+    """A burst: solid red when it hit, dotted grey ending in a ring when it missed."""
+    (x1, y1), (x2, y2) = start, end
+    colour = HIT if hit else MISS
+    dash = "" if hit else (f' stroke-dasharray="{num(style.burst_width * 0.6)},'
+                           f'{num(style.burst_width * 1.6)}"')
+    out = [f'<line class="{cls} {"hit" if hit else "miss"}" x1="{num(x1)}" y1="{num(y1)}" '
+           f'x2="{num(x2)}" y2="{num(y2)}" stroke="{colour}" '
+           f'stroke-width="{num(style.burst_width)}" stroke-linecap="round"{dash}>'
+           f"<title>{escape(tip)}</title></line>"]
+    if not hit:
+        out.append(f'<circle class="miss-end" cx="{num(x2)}" cy="{num(y2)}" '
+                   f'r="{num(style.burst_width * 2)}" fill="none" stroke="{MISS}" '
+                   f'stroke-width="{num(style.burst_width * 0.7)}"/>')
+    return out
+
+
+def _star(x: float, y: float, r: float) -> str:
+    pts = []
+    for i in range(16):
+        radius = r if i % 2 == 0 else r * 0.55
+        a = math.radians(i * 22.5)
+        pts.append(f"{num(x + radius * math.sin(a))},{num(y - radius * math.cos(a))}")
+    return " ".join(pts)
+
+
+def hit_mark(x: float, y: float, amount: int, style: Style, tip: str) -> str:
+    """Where damage landed: a red star with the damage dealt ("−3")."""
+    r = style.mark_size * 0.75
+    return (f'<g class="hit-mark"><title>{escape(tip)}</title>'
+            f'<polygon points="{_star(x, y, r)}" fill="#ffd7d0" stroke="{HIT}" '
+            f'stroke-width="{num(style.mark_size / 9)}" opacity="0.9"/>'
+            + text(x + r * 0.6, y - r * 0.55, f"\u2212{amount}", style.mark_size, HIT,
+                   bold=True, halo=True, family=SANS) + "</g>")
+
+
+def legend_rows(x: float, y: float, width: float,
+                rows: Sequence[tuple[str, str, str]], columns: int = 2) -> tuple[list[str], float]:
+    """The aircraft legend: a swatch in each one's colour, its letter, name and
+    state in words. Returns the elements and the height used."""
+    out: list[str] = []
+    col_w = width / columns
+    for i, (colour, letter, words) in enumerate(rows):
+        cx = x + col_w * (i % columns)
+        cy = y + 19 * (i // columns)
+        out.append(f'<rect x="{num(cx)}" y="{num(cy - 10)}" width="13" height="13" rx="2" '
+                   f'fill="{colour}" stroke="#333" stroke-width="0.6"/>')
+        out.append(text(cx + 18, cy + 1, f"{letter}  {words}", 12, "#222", family=SANS))
+    return out, 19 * ((len(rows) + columns - 1) // columns)
+
+
+def key_rows(x: float, y: float, width: float,
+             extra: Sequence[tuple[str, str]] = ()) -> tuple[list[str], float]:
+    """What the lines and marks mean (and ``extra`` samples: svg, words)."""
+    samples: list[tuple[str, str]] = [
+        ('<line x1="0" y1="0" x2="26" y2="0" stroke="#0072B2" stroke-width="2.4" '
+         'stroke-dasharray="5,3"/>', "path flown"),
+        (f'<line x1="0" y1="0" x2="26" y2="0" stroke="{HIT}" stroke-width="2"/>',
+         "burst that hit"),
+        (f'<polygon points="{_star(13, 0, 7)}" fill="#ffd7d0" stroke="{HIT}"/>',
+         "\u22122: damage dealt there"),
+        (f'<line x1="0" y1="0" x2="22" y2="0" stroke="{MISS}" stroke-width="2" '
+         f'stroke-dasharray="1.2,3.2" stroke-linecap="round"/><circle cx="24" cy="0" r="4" '
+         f'fill="none" stroke="{MISS}" stroke-width="1.4"/>', "burst that missed"),
+        *extra,
+    ]
+    out: list[str] = []
+    col_w = width / 2
+    for i, (sample, words) in enumerate(samples):
+        cx = x + col_w * (i % 2)
+        cy = y + 18 * (i // 2)
+        out.append(f'<g transform="translate({num(cx)},{num(cy - 4)})">{sample}</g>')
+        out.append(text(cx + 34, cy, words, 11, "#444", family=SANS))
+    return out, 18 * ((len(samples) + 1) // 2)
