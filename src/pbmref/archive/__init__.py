@@ -6,9 +6,10 @@
 - ``stored_report(game, turn)``: the same for a turn played earlier, read
   from its files;
 - ``write_archive(game, out_dir)``: ``index.html`` and one page per played
-  turn, each with the pictures the game's ruleset draws of it, and the press
-  sent to everyone during that turn (private press stays in the game folder,
-  for the game master).
+  turn, each with the pictures the game's ruleset draws of it (and the
+  panels of its moves), each report laid out from the ruleset's document (as
+  observers read it), and the press sent to everyone during that turn
+  (private press stays in the game folder, for the game master).
 
 This layer reads the store and writes files; the renderers it calls
 (``pbmref.reports``) take plain data only.
@@ -152,7 +153,9 @@ def write_archive(game: Game, out_dir: Path) -> list[Path]:
             next_href=turn_page_name(played[i + 1]) if after else None,
             prev_label=labels[i - 1] if before else None,
             next_label=labels[i + 1] if after else None,
-            press=broadcast_press(game, turn))
+            press=broadcast_press(game, turn),
+            document=ruleset.report_document(report),
+            move_svgs=ruleset.render_move_svgs(report))
         path = out_dir / turn_page_name(turn)
         replace_file(path, page)
         written.append(path)

@@ -15,9 +15,12 @@ import struct
 
 import resvg_py
 
-__all__ = ["png_of_svg", "png_size"]
+__all__ = ["ZOOM", "png_of_svg", "png_size"]
 
-def png_of_svg(svg: str, zoom: float = 1.0) -> bytes:
+ZOOM = 2.0  # twice the map's size: sharp on a phone's screen, and when zoomed into
+
+
+def png_of_svg(svg: str, zoom: float = ZOOM) -> bytes:
     """The PNG of an SVG document, ``zoom`` times its own size."""
     return bytes(resvg_py.svg_to_bytes(
         svg_string=svg, zoom=zoom, serif_family="DejaVu Serif",
@@ -28,7 +31,7 @@ def png_size(png: bytes) -> tuple[int, int]:
     """Width and height of a PNG, from its header.
 
     >>> png_size(png_of_svg('<svg xmlns="http://www.w3.org/2000/svg" width="30" height="20"/>'))
-    (30, 20)
+    (60, 40)
     """
     if png[:8] != b"\x89PNG\r\n\x1a\n" or png[12:16] != b"IHDR":
         raise ValueError("not a PNG")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pbmref.mail.compose import Attachment
-from pbmref.mail.picture import png_of_svg, png_size
+from pbmref.mail.picture import ZOOM, png_of_svg, png_size
 from pbmref.reports.html import MailPicture
 
 __all__ = ["map_pictures"]

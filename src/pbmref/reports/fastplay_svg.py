@@ -310,10 +310,14 @@ def _state_words(a: Mapping[str, Any], down: int) -> str:
     side = str(a.get("team"))
     if a.get("state") == "flying":
         return (f"{side}, {a.get('hex')} {a.get('heading')}: {a['hits']}/{down} hits, "
-                f"{a['kills']} victories, {cards_left(a)} cards")
+                f"{_victories(a)}, {cards_left(a)} cards")
     gone = {"left": "off the board, back next turn", "down": "shot down, back next turn",
             "out": "put out of action", "removed": "removed"}
-    return f"{side}, {gone.get(str(a.get('state')), str(a.get('state')))}, {a['kills']} victories"
+    return f"{side}, {gone.get(str(a.get('state')), str(a.get('state')))}, {_victories(a)}"
+
+
+def _victories(a: Mapping[str, Any]) -> str:
+    return f"{a['kills']} {'victory' if a['kills'] == 1 else 'victories'}"
 
 
 def _colours(*positions: Mapping[str, Any]) -> dict[str, str]:
@@ -337,15 +341,15 @@ def _legend(position: Mapping[str, Any], names: Mapping[str, str],
             y: float) -> tuple[list[str], float]:
     score = position.get("score") or {}
     out = [text(14, y, f"Score: Germans {score.get('Germans', 0)}, Allies "
-                f"{score.get('Allies', 0)}", 13, "#222", bold=True, cls="score", family=SANS)]
+                f"{score.get('Allies', 0)}", 15, "#222", bold=True, cls="score", family=SANS)]
     down = hits_to_down(position)
     rows = [(colours[p], letters[p], f"{names.get(p) or p} \u2013 {_state_words(a, down)}")
             for p, a in fastplay_planes(position).items()]
-    legend, used = legend_rows(14, y + 22, width - 28, rows, columns=1 if width < 520 else 2)
+    legend, used = legend_rows(14, y + 26, width - 28, rows)
     edge = (f'<polygon points="{_mini_hex(13)}" fill="{EDGE}" stroke="#9db4c8"/>',
             f"edge hex; a full deck is {DECK_SIZE} cards")
-    keys, key_used = key_rows(14, y + 22 + used + 8, width - 28, [edge])
-    return out + legend + keys, 22 + used + 8 + key_used
+    keys, key_used = key_rows(14, y + 26 + used + 8, width - 28, [edge])
+    return out + legend + keys, 26 + used + 8 + key_used
 
 
 def _mini_hex(cx: float, r: float = 8) -> str:
@@ -367,7 +371,7 @@ def render_fastplay_svg(position: Mapping[str, Any],
     board = fastplay_board(position)
     letters = fastplay_letters(*([before] if before else []), position)
     colours = _colours(*([before] if before else []), position)
-    top = (46.0 if title else 20.0) + 18
+    top = (46.0 if title else 20.0) + 24
     geo = _Geometry(board, top, 30.0)
     scene = _after_scene(position, list(events or []), before)
     tips = _tips(position, names, letters)

@@ -52,11 +52,12 @@ def _block_html(block: Block, pre_style: str) -> str:
         text = f"<strong>{text}</strong>" if block.strong else text
         return f'<p style="margin:0 0 5px {indent:g}em">{text}</p>'
     if isinstance(block, Fixed):
-        return f'<pre style="{pre_style}">' + escape("\n".join(block.rows)) + "</pre>"
+        style = f' style="{pre_style}"' if pre_style else ""
+        return f"<pre{style}>" + escape("\n".join(block.rows)) + "</pre>"
     if isinstance(block, Sub):
         return f'<h3 style="font-size:1em;margin:12px 0 4px">{escape(block.title)}</h3>'
     if isinstance(block, Title):
-        return (f'<h1 style="font-size:1.3em;margin:0">{escape(block.left.title())} '
+        return (f'<h1 style="font-size:1.3em;margin:0">{escape(block.left)} '
                 f'<span style="font-size:0.7em;font-weight:normal;color:#6b6455">'
                 f"{escape(block.right)}</span></h1>")
     if isinstance(block, Gap):
@@ -134,8 +135,9 @@ def render_report_mail(doc: Document, *, title: str,
 # ---------------------------------------------------------------- the archive
 
 STYLE = """
+* { box-sizing: border-box; }
 body { margin: 0; background: #efe9da; color: #2b2b2b;
-       font-family: Georgia, 'Times New Roman', serif; }
+       font-family: Georgia, 'DejaVu Serif', 'Times New Roman', serif; }
 header { background: #3b4a3f; color: #f4ecd0; padding: 0.8em 1.2em; }
 header h1 { margin: 0; font-size: 1.5em; letter-spacing: 0.04em; }
 header p { margin: 0.2em 0 0; opacity: 0.85; }
@@ -143,20 +145,32 @@ nav { display: flex; justify-content: space-between; gap: 1em; padding: 0.6em 1.
       background: #d9d0b8; font-size: 1.05em; }
 nav a { color: #3b4a3f; font-weight: bold; text-decoration: none; }
 nav span.off { color: #9a927f; }
-main { display: flex; flex-wrap: wrap; gap: 1.2em; padding: 1em 1.2em; align-items: flex-start; }
-.map { flex: 1 1 560px; max-width: 700px; background: #fff8e6; border: 1px solid #c9bf9f;
-       box-shadow: 0 2px 6px rgba(0,0,0,0.15); }
-.map svg { width: 100%; height: auto; display: block; }
+main { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0.8em; padding: 0.5em; }
+@media (min-width: 900px) {
+  main { grid-template-columns: minmax(0, 1fr) minmax(520px, 1fr); padding: 1em 1.2em; }
+  main.boards { grid-template-columns: minmax(0, 1fr); }
+}
+.pictures { display: flex; flex-wrap: wrap; gap: 0.6em; align-items: flex-start;
+            align-content: flex-start; }
+.map { flex: 1 1 380px; min-width: 0; margin: 0; background: #fff8e6;
+       border: 1px solid #c9bf9f; box-shadow: 0 2px 6px rgba(0,0,0,0.15); }
+.boards .map { flex: 1 1 100%; max-width: 1000px; }
+.map svg, .moves svg { width: 100%; height: auto; display: block; }
 .map figcaption { padding: 0.4em 0.8em; font-size: 0.95em; color: #3b4a3f;
                   border-top: 1px solid #c9bf9f; }
-figure.map { margin: 0; }
-main.boards { justify-content: center; }
-main.boards .map { flex: 1 1 100%; max-width: 1000px; }
-.report { flex: 1 1 560px; }
-pre { background: #fffdf6; border: 1px solid #c9bf9f; padding: 0.8em; margin: 0;
-      font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; font-size: 12.5px;
-      line-height: 1.25; overflow-x: auto; }
-table { border-collapse: collapse; margin: 1em 1.2em; background: #fffdf6; }
+.moves { flex: 0 1 170px; min-width: 0; display: flex; flex-direction: column; gap: 0.4em; }
+.moves figure { margin: 0; background: #fff8e6; border: 1px solid #c9bf9f; }
+@media (max-width: 899px) {
+  .moves { flex: 1 1 100%; flex-direction: row; }
+  .moves figure { flex: 1 1 0; }
+}
+.report { min-width: 0; background: #fbf7ec; border: 1px solid #c9bf9f; padding: 0.3em 0.6em;
+          line-height: 1.35; }
+.report p { margin: 0 0 0.25em; }
+.report pre { background: #fffdf6; border: 1px solid #d8cfb5; padding: 0.4em 0.3em;
+      margin: 0 0 0.5em; font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace;
+      font-size: min(11.5px, 2.05vw); line-height: 1.25; overflow-x: auto; }
+table { border-collapse: collapse; background: #fffdf6; width: 100%; }
 td, th { border: 1px solid #c9bf9f; padding: 0.35em 0.8em; text-align: left; }
 footer { padding: 1em 1.2em; font-size: 0.85em; color: #6b6455; }
 .press { padding: 0 1.2em 1em; max-width: 60em; }
@@ -206,22 +220,34 @@ def _press(items: Sequence[PressItem], heading: str) -> str:
     return f'<section class="press" id="press"><h2>{escape(heading)}</h2>\n{articles}</section>'
 
 
+def _pictures(pictures: Sequence[Picture], move_svgs: Sequence[str]) -> str:
+    """The turn's pictures, with the panels of its moves beside the first."""
+    if not pictures:
+        return ""
+    moves = "".join(f'<figure class="move">{svg}</figure>' for svg in move_svgs)
+    return ('<section class="pictures">' + "\n".join(_figure(p) for p in pictures)
+            + (f'<div class="moves">{moves}</div>' if moves else "") + "</section>")
+
+
 def render_turn_page(report: TurnReport, report_text: str, *, label: str,
                      pictures: Sequence[Picture] = (), prev_href: str | None = None,
                      next_href: str | None = None,
                      index_href: str | None = "index.html",
                      prev_label: str | None = None, next_label: str | None = None,
+                     document: Document | None = None,
+                     move_svgs: Sequence[str] = (),
                      press: Sequence[PressItem] = ()) -> str:
     """One turn's archive page: its pictures (the ruleset's, each with its
     caption; two or more each take a whole row, as large as the board is
-    drawn), the report text and links to its neighbours; ``label`` names the
-    turn (``turn 7``, ``S1901M``), ``prev_label`` and ``next_label`` its
-    neighbours (default ``turn 6``, ``turn 8``); ``press`` the broadcasts sent
-    during the turn."""
+    drawn) with a panel for each move (``move_svgs``) beside the board, the
+    report (``document``, else ``report_text`` as it is), the broadcasts sent
+    during the turn (``press``) and links to its neighbours; ``label`` names
+    the turn (``turn 7``, ``S1901M``), ``prev_label`` and ``next_label`` its
+    neighbours (default ``turn 6``, ``turn 8``). One column on a phone, two on
+    a wide screen."""
     title = report.title or report.game_id
     heading = f"{title}: {label}"
-    map_html = "\n".join(_figure(p) for p in pictures)
-    text = report_text
+    doc = document or Document.preformatted(report_text)
     if report.game_over:
         sub = "Game over"
     else:
@@ -232,8 +258,9 @@ def render_turn_page(report: TurnReport, report_text: str, *, label: str,
     body = (
         f"<header><h1>{escape(heading)}</h1><p>game {escape(report.game_id)} &middot; "
         f"{escape(report.ruleset)} &middot; {escape(sub)}</p></header>\n{nav}\n"
-        f"<main{layout}>\n{map_html}\n<section class=\"report\"><pre>{escape(text)}</pre>"
-        f"</section>\n</main>\n{_press(press, f'Press to everyone during {label}')}{nav}"
+        f"<main{layout}>\n{_pictures(pictures, move_svgs)}\n<section class=\"report\">"
+        f"{document_html(doc, pre_style='')}</section>\n</main>\n"
+        f"{_press(press, f'Press to everyone during {label}')}{nav}"
     )
     return _page(heading, body)
 
@@ -256,9 +283,11 @@ def render_index(game_id: str, title: str, turns: Sequence[TurnLink], *,
         f'<tr><td><a href="{escape(t.href)}">{escape(t.label or f"Turn {t.turn}")}</a></td>'
         f"<td>{escape(t.summary)}</td></tr>" for t in turns)
     table = (f"<table><tr><th>Turn</th><th>What happened</th></tr>\n{rows}\n</table>"
-             if turns else "<p style=\"margin:1em 1.2em\">No turn has been played yet.</p>")
-    now = f'<main><section class="map">\n{map_svg}</section></main>' if map_svg else ""
+             if turns else "<p>No turn has been played yet.</p>")
+    now = f'<section class="pictures"><div class="map">\n{map_svg}</div></section>' \
+        if map_svg else ""
     body = (f"<header><h1>{escape(heading)}</h1><p>game {escape(game_id)} &middot; "
             f"{escape(ruleset)}{' &middot; ' + escape(status_line) if status_line else ''}"
-            f"</p></header>\n{table}\n{now}{_press(press, 'Press to everyone since the last report')}")
+            f"</p></header>\n<main>\n{now}\n<section class=\"turns\">{table}</section>\n"
+            f"</main>{_press(press, 'Press to everyone since the last report')}")
     return _page(f"{heading}: archive", body)

@@ -344,7 +344,7 @@ def _hex_labels(scene: _Scene, geo: _Geometry) -> list[str]:
             continue
         cx, cy = geo.centre(h)
         storm = scene.clouds.get(h) == "storm"
-        out.append(text(cx, cy + SIZE * 0.74, scene.board.name(h), 9,
+        out.append(text(cx, cy + SIZE * 0.76, scene.board.name(h), 10,
                         "#f2f2f2" if storm else "#34495e", anchor="middle",
                         halo=not storm, cls="hexname", family=SANS))
     out.append("</g>")

@@ -150,19 +150,35 @@ def hit_mark(x: float, y: float, amount: int, style: Style, tip: str) -> str:
                    bold=True, halo=True, family=SANS) + "</g>")
 
 
-def legend_rows(x: float, y: float, width: float,
-                rows: Sequence[tuple[str, str, str]], columns: int = 2) -> tuple[list[str], float]:
-    """The aircraft legend: a swatch in each one's colour, its letter, name and
-    state in words. Returns the elements and the height used."""
+def _split(words: str, room: int) -> list[str]:
+    """``words`` in lines of at most ``room`` characters, broken after a comma or colon."""
+    lines = [""]
+    for part in re.split(r"(?<=[,:]) ", words):
+        if lines[-1] and len(lines[-1]) + 1 + len(part) > room:
+            lines.append("    " + part)
+        else:
+            lines[-1] = f"{lines[-1]} {part}".strip() if lines[-1] else part
+    return lines
+
+
+def legend_rows(x: float, y: float, width: float, rows: Sequence[tuple[str, str, str]],
+                size: float = 15.0) -> tuple[list[str], float]:
+    """The aircraft legend, large enough for a phone: a swatch in each one's
+    colour, its letter, name and state in words (on a second line when it does
+    not fit ``width``). Returns the elements and the height used."""
     out: list[str] = []
-    col_w = width / columns
-    for i, (colour, letter, words) in enumerate(rows):
-        cx = x + col_w * (i % columns)
-        cy = y + 19 * (i // columns)
-        out.append(f'<rect x="{num(cx)}" y="{num(cy - 10)}" width="13" height="13" rx="2" '
-                   f'fill="{colour}" stroke="#333" stroke-width="0.6"/>')
-        out.append(text(cx + 18, cy + 1, f"{letter}  {words}", 12, "#222", family=SANS))
-    return out, 19 * ((len(rows) + columns - 1) // columns)
+    step = size * 1.4
+    room = int((width - size * 1.4) / (size * 0.58))
+    cy = y
+    for colour, letter, words in rows:
+        out.append(f'<rect x="{num(x)}" y="{num(cy - size * 0.8)}" width="{num(size)}" '
+                   f'height="{num(size)}" rx="2" fill="{colour}" stroke="#333" '
+                   'stroke-width="0.6"/>')
+        for line in _split(f"{letter}  {words}", room):
+            out.append(text(x + size * 1.4, cy + 1, line, size, "#222", family=SANS))
+            cy += step
+        cy += size * 0.2
+    return out, cy - y
 
 
 def key_rows(x: float, y: float, width: float,
@@ -184,7 +200,7 @@ def key_rows(x: float, y: float, width: float,
     col_w = width / 2
     for i, (sample, words) in enumerate(samples):
         cx = x + col_w * (i % 2)
-        cy = y + 18 * (i // 2)
+        cy = y + 21 * (i // 2)
         out.append(f'<g transform="translate({num(cx)},{num(cy - 4)})">{sample}</g>')
-        out.append(text(cx + 34, cy, words, 11, "#444", family=SANS))
-    return out, 18 * ((len(samples) + 1) // 2)
+        out.append(text(cx + 34, cy, words, 13, "#444", family=SANS))
+    return out, 21 * ((len(samples) + 1) // 2)
