@@ -39,7 +39,8 @@ FASTPLAY_TURN = HERE.parent / "tests" / "reports" / "fastplay" / "fp_dogfight.ya
 WIDTHS = {390: 2600, 1200: 1900}  # window width: height of the shot
 CHROMIUM = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
             "--disable-component-update", "--disable-sync", "--no-first-run",
-            "--hide-scrollbars", "--force-device-scale-factor=1")
+            "--hide-scrollbars", "--force-device-scale-factor=1",
+            "--run-all-compositor-stages-before-draw", "--virtual-time-budget=5000")
 
 
 def shoot(page: Path, out: Path, width: int, height: int) -> None:
