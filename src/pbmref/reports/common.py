@@ -7,7 +7,7 @@ out takes its default. Nothing here recomputes a rule: it only reads.
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -17,6 +17,9 @@ from pbmref.rules.hexgrid import Heading, Hex, HexBoard, HexNameError
 
 __all__ = [
     "WIDTH",
+    "and_list",
+    "changes_line",
+    "count_word",
     "Namer",
     "aircraft_of",
     "board_of",
@@ -228,3 +231,29 @@ class Namer:
     def tagged(self, who: str) -> str:
         """``B baron``: the map letter and the name."""
         return f"{self.letters.get(who, '?')} {self(who)}"
+
+
+Facts = Mapping[str, Mapping[str, str]]  # pilot -> what the turn came to, in words
+
+
+def changes_line(before: Facts, after: Facts, readers: Iterable[str],
+                 name: Callable[[str], str], craft: str) -> str:
+    """One line: what a corrected turn changed for ``readers`` (each pilot's for
+    an observer), from each pilot's facts before and after the correction.
+
+    >>> changes_line({"a": {"hits": "1"}}, {"a": {"hits": "2"}}, ["a"], str, "plane")
+    'For you: hits 2 (was 1).'
+    """
+    def diffs(pilot: str) -> list[str]:
+        old, new = before.get(pilot, {}), after.get(pilot, {})
+        return [f"{k} {new.get(k, '-')} (was {old.get(k, '-')})" for k in new
+                if old.get(k) != new.get(k)]
+
+    readers = list(readers)
+    if readers:
+        found = [d for p in readers for d in diffs(p)]
+        return ("For you: " + "; ".join(found) + ".") if found else \
+            f"For your {craft} nothing changed; other pilots' turns may have."
+    found = [f"{name(p)} " + ", ".join(d) for p in after if (d := diffs(p))]
+    return ("What changed: " + "; ".join(found) + ".") if found else \
+        f"No {craft} ends the turn differently; the account of it changed."

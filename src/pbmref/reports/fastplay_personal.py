@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbmref.reports.common import and_list, count_word, format_deadline, setting
+from pbmref.reports.common import and_list, changes_line, count_word, format_deadline, setting
 from pbmref.reports.document import Block, Para, Section
 from pbmref.reports.fastplay_common import (
     DECK_SIZE,
@@ -87,23 +87,19 @@ def _rolls(e: Event) -> str:
     return f"{count_word(int(e.get('dice', 0)), 'die', 'dice')} rolled {rolls}"
 
 
+def _shots(report: TurnReport, pilot: str, name: _Names, mine: bool) -> str:
+    """The pilot's shots (``mine``) or the shots at the pilot, with their dice."""
+    shots = _of(report.events, "fire", **({"shooter": pilot} if mine else {"target": pilot}))
+    if not shots:
+        return "You did not fire." if mine else "Nobody fired at you."
+    other = "target" if mine else "shooter"
+    parts = [f"{name(e.get(other))} in move {e.get('move')} ({_rolls(e)}: "
+             f"{count_word(int(e.get('hits', 0)), 'hit')})" for e in shots]
+    return f"{'You fired at' if mine else 'Fired on by'} {'; '.join(parts)}."
+
+
 def _fire(report: TurnReport, pilot: str, name: _Names) -> list[str]:
-    mine = _of(report.events, "fire", shooter=pilot)
-    out = []
-    if mine:
-        parts = [f"{name(e.get('target'))} in move {e.get('move')} ({_rolls(e)}: "
-                 f"{count_word(int(e.get('hits', 0)), 'hit')})" for e in mine]
-        out.append(f"You fired at {'; '.join(parts)}.")
-    else:
-        out.append("You did not fire.")
-    theirs = _of(report.events, "fire", target=pilot)
-    if theirs:
-        parts = [f"{name(e.get('shooter'))} in move {e.get('move')} ({_rolls(e)}: "
-                 f"{count_word(int(e.get('hits', 0)), 'hit')})" for e in theirs]
-        out.append(f"Fired on by {'; '.join(parts)}.")
-    else:
-        out.append("Nobody fired at you.")
-    return out
+    return [_shots(report, pilot, name, True), _shots(report, pilot, name, False)]
 
 
 def _victories(report: TurnReport, pilot: str, a: Mapping[str, Any], name: _Names) -> list[str]:
@@ -218,17 +214,7 @@ def pilot_facts(report: TurnReport, pilot: str) -> dict[str, str]:
 
 def changed_line(before: TurnReport, after: TurnReport, readers: Sequence[str]) -> str:
     """One line: what the corrected turn changed for these readers."""
-    def diffs(pilot: str) -> list[str]:
-        old, new = pilot_facts(before, pilot), pilot_facts(after, pilot)
-        return [f"{k} {new.get(k, '-')} (was {old.get(k, '-')})" for k in new
-                if old.get(k) != new.get(k)]
-
-    if readers:
-        found = [d for p in readers for d in diffs(p)]
-        return ("For you: " + "; ".join(found) + ".") if found else \
-            "For your plane nothing changed; other pilots' turns may have."
-    name = _Names(after)
-    found = [f"{name(p)} " + ", ".join(d) for p in fastplay_planes(after.position_after)
-             if (d := diffs(p))]
-    return ("What changed: " + "; ".join(found) + ".") if found else \
-        "No plane ends the turn differently; the account of it changed."
+    pilots = list(fastplay_planes(after.position_after))
+    return changes_line({p: pilot_facts(before, p) for p in pilots},
+                        {p: pilot_facts(after, p) for p in pilots}, readers, _Names(after),
+                        "plane")

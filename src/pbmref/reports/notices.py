@@ -40,9 +40,9 @@ def pause_notice(game: str, title: str, turn: str) -> str:
     >>> print(pause_notice("zep1", "The Zeppelin Raid", "turn 7"), end="")
     The Zeppelin Raid (game zep1) is paused by the game master.
     <BLANKLINE>
-    Nothing is adjudicated until it resumes; you will be told then, with the
-    deadline of turn 7. Orders you sent stay in force; new order mail is
-    answered but not taken while the game is paused.
+    Nothing is adjudicated until it resumes; you will be told then, with
+    the deadline of turn 7. Orders you sent stay in force; new order mail
+    is answered but not taken while the game is paused.
     """
     return _notice([f"{title or game} (game {game}) is paused by the game master.", "",
                     f"Nothing is adjudicated until it resumes; you will be told then, with "

@@ -14,7 +14,7 @@ recomputed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from pbmref.reports.common import (
@@ -22,6 +22,7 @@ from pbmref.reports.common import (
     Namer,
     aircraft_of,
     and_list,
+    changes_line,
     count_word,
     format_deadline,
     setting,
@@ -251,23 +252,10 @@ def pilot_facts(report: TurnReport, pilot: str) -> dict[str, str]:
             "victory points": str(a["vp"]), "kills": str(a["kills"])}
 
 
-def _differences(before: Mapping[str, str], after: Mapping[str, str]) -> list[str]:
-    return [f"{key} {after.get(key, '-')} (was {before.get(key, '-')})"
-            for key in after if before.get(key) != after.get(key)]
-
-
 def changed_line(before: TurnReport, after: TurnReport, readers: Sequence[str]) -> str:
     """One line: what the corrected turn changed for these readers (everyone's
     aircraft for an observer)."""
     namer = Namer(after)
-    if readers:
-        diffs = [d for p in readers
-                 for d in _differences(pilot_facts(before, p), pilot_facts(after, p))]
-        if not diffs:
-            return "For your aircraft nothing changed; other pilots' turns may have."
-        return "For you: " + "; ".join(diffs) + "."
-    diffs = [f"{namer(p)} " + ", ".join(d) for p in namer.pilots
-             if (d := _differences(pilot_facts(before, p), pilot_facts(after, p)))]
-    if not diffs:
-        return "No aircraft ends the turn differently; the account of it changed."
-    return "What changed: " + "; ".join(diffs) + "."
+    return changes_line({p: pilot_facts(before, p) for p in namer.pilots},
+                        {p: pilot_facts(after, p) for p in namer.pilots}, readers, namer,
+                        "aircraft")
