@@ -71,7 +71,8 @@ def _section_html(section: Section, pre_style: str) -> str:
     title = (f'<h2 style="font-size:1.05em;letter-spacing:0.03em;margin:14px 0 6px">'
              f"{escape(section.title)}</h2>" if section.title else "")
     style = BOX.get(section.kind, "margin:0")
-    return f'<section class="{escape(section.kind or "part")}" style="{style}">{title}{inner}</section>'
+    kind = escape(section.kind or "part")
+    return f'<section class="part-{kind}" style="{style}">{title}{inner}</section>'
 
 
 def document_html(doc: Document, *, after: str = "", pre_style: str = PRE_STYLE) -> str:
@@ -155,14 +156,14 @@ main { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0.8em; padding
 .map { flex: 1 1 380px; min-width: 0; margin: 0; background: #fff8e6;
        border: 1px solid #c9bf9f; box-shadow: 0 2px 6px rgba(0,0,0,0.15); }
 .boards .map { flex: 1 1 100%; max-width: 1000px; }
-.map svg, .moves svg { width: 100%; height: auto; display: block; }
+.map svg, .move-panels svg { width: 100%; height: auto; display: block; }
 .map figcaption { padding: 0.4em 0.8em; font-size: 0.95em; color: #3b4a3f;
                   border-top: 1px solid #c9bf9f; }
-.moves { flex: 0 1 170px; min-width: 0; display: flex; flex-direction: column; gap: 0.4em; }
-.moves figure { margin: 0; background: #fff8e6; border: 1px solid #c9bf9f; }
+.move-panels { flex: 0 1 170px; min-width: 0; display: flex; flex-direction: column; gap: 0.4em; }
+.move-panels figure { margin: 0; background: #fff8e6; border: 1px solid #c9bf9f; }
 @media (max-width: 899px) {
-  .moves { flex: 1 1 100%; flex-direction: row; }
-  .moves figure { flex: 1 1 0; }
+  .move-panels { flex: 1 1 100%; flex-direction: row; }
+  .move-panels figure { flex: 1 1 0; }
 }
 .report { min-width: 0; background: #fbf7ec; border: 1px solid #c9bf9f; padding: 0.3em 0.6em;
           line-height: 1.35; }
@@ -226,7 +227,7 @@ def _pictures(pictures: Sequence[Picture], move_svgs: Sequence[str]) -> str:
         return ""
     moves = "".join(f'<figure class="move">{svg}</figure>' for svg in move_svgs)
     return ('<section class="pictures">' + "\n".join(_figure(p) for p in pictures)
-            + (f'<div class="moves">{moves}</div>' if moves else "") + "</section>")
+            + (f'<div class="move-panels">{moves}</div>' if moves else "") + "</section>")
 
 
 def render_turn_page(report: TurnReport, report_text: str, *, label: str,
