@@ -95,7 +95,7 @@ def test_two_humans_and_five_computer_powers_play_a_year_by_mail(
         orders = store.open("dip2").book.entries(record.turn)
         assert {p for p in computers if p in orders} >= {
             p for p in computers if phase.endswith("M")}, phase
-        reports = [m for m in mails if "report of" in str(m["Subject"])]
+        reports = [m for m in mails if str(m["Subject"]).endswith(" report")]
         assert sorted(str(m["To"]) for m in reports) == ["edith@example.org",
                                                          "fleur@example.org"]
         text = body_of(reports[0])

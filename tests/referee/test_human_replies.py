@@ -222,7 +222,7 @@ def test_a_mail_cron_takes_in_at_the_deadline_says_the_turn_is_played_now(
     out = table.new_outbox()
     [accepted] = [m for m in out if m["Subject"] == "Re: orders"]
     assert "The deadline has passed: turn 1 is being adjudicated now" in body_of(accepted)
-    assert any("report of turn 1" in m["Subject"] for m in out)
+    assert any(m["Subject"] == "[zep1] turn 1 report" for m in out)
 
 
 def test_mails_of_one_second_are_applied_in_the_order_they_were_sent(table: Table) -> None:
