@@ -231,6 +231,20 @@ def _twins(entry: InEntry, pending: list[InEntry]) -> tuple[Twin, ...]:
                  and other.second == entry.second)
 
 
+def _with_pictures(mail: IncomingMail, body: str, attachments: Sequence[Attachment]
+                   ) -> tuple[str | None, list[Attachment]]:
+    """The HTML version of a reply (None without boards) and its attachments:
+    each SVG board stays attached and is shown inline as PNG."""
+    boards = [(a.filename.removesuffix(".svg"), "the board", a.content.decode())
+              for a in attachments if a.mimetype == "image/svg+xml"]
+    if not boards:
+        return None, list(attachments)
+    files, shown = map_pictures(boards)
+    html = render_report_mail(Document.preformatted(body), title=mail.subject or "pbmref",
+                              pictures=shown)
+    return html, [*(a for a in attachments if a.mimetype != "image/svg+xml"), *files]
+
+
 def _turn_name(game: Game, player: str = "") -> replies.TurnName:
     """The open turn as players know it: its number, or for Diplomacy the phase
     (``S1901M``), which ``PHASE`` lines are checked against; with the words of
@@ -738,6 +752,16 @@ class Referee:
         return HandledMail(notes, summary, gid, rations=(
             Ration("password-flood", f"{gid}/{pid}", 1, timedelta(days=1)),))
 
+    def _attach_turn(self, letter: Letter, turn: int) -> None:
+        """The pictures of a played turn beside its report (HISTORY), each once."""
+        game = letter.game
+        report = stored_report(game, turn)
+        label = game.ruleset.file_label(report)
+        have = {a.filename for a in letter.attachments}
+        letter.attachments += [
+            Attachment(p.filename(game.id, label), p.svg.encode(), "image/svg+xml")
+            for p in game.ruleset.render_pictures(report) if p.filename(game.id, label) not in have]
+
     def _identified(self, letter: Letter) -> HandledMail:
         """The mail of an identified player (password checked): commands and orders."""
         game, envelope = letter.game, letter.envelope
@@ -755,11 +779,7 @@ class Referee:
                     else None
                 letter.add(text or f"There is no report of turn {wanted} yet.")
                 if text is not None:  # the turn's pictures, as its report mail had them
-                    report = stored_report(game, wanted)
-                    label = game.ruleset.file_label(report)
-                    letter.attachments += [
-                        Attachment(p.filename(game.id, label), p.svg.encode(), "image/svg+xml")
-                        for p in game.ruleset.render_pictures(report)]
+                    self._attach_turn(letter, wanted)
         with game.lock():
             # Read the game again under its lock: a turn adjudicated meanwhile
             # makes this mail late, never a change to the next turn.
