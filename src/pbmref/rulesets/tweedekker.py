@@ -17,8 +17,8 @@ from typing import Any, ClassVar
 from pbmref.orders.tweedekker import entry_to_orders, parse_body
 from pbmref.reports.document import Document
 from pbmref.reports.model import TurnReport
-from pbmref.reports.plan import plan_lines
 from pbmref.reports.personal import changed_line
+from pbmref.reports.plan import plan_lines
 from pbmref.reports.status import render_map_reply
 from pbmref.reports.svg import render_move_panels, render_svg
 from pbmref.reports.text import render_report, report_document
