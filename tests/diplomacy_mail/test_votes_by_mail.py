@@ -31,7 +31,7 @@ def near_victory(tmp_path: Path) -> DipTable:
 
 def report(mails: list) -> str:
     """The one report every player got, its lines joined (wrapping aside)."""
-    texts = {body_of(m) for m in mails if "report of" in str(m["Subject"])}
+    texts = {body_of(m) for m in mails if str(m["Subject"]).endswith(" report")}
     assert len(texts) == 1
     return " ".join(texts.pop().split())
 
