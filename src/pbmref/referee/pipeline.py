@@ -75,6 +75,7 @@ from pbmref.orders.errors import (
 )
 from pbmref.orders.render import ignored_note, render_error_list, render_errors
 from pbmref.referee import guide, replies
+from pbmref.referee.pictures import map_pictures
 from pbmref.referee.press import PressDesk, not_sent
 from pbmref.referee.secrecy import (
     hide_in_errors,
@@ -84,7 +85,6 @@ from pbmref.referee.secrecy import (
     stored_text,
 )
 from pbmref.referee.state import Ration, RefereeState
-from pbmref.referee.pictures import map_pictures
 from pbmref.reports.document import Document
 from pbmref.reports.html import render_report_mail
 from pbmref.reports.status import render_status
