@@ -67,15 +67,8 @@ def _airfield_cells(board: HexBoard) -> dict[Hex, str]:
     return cells
 
 
-def render_map(position: Mapping[str, Any], letters: Mapping[str, str] | None = None) -> list[str]:
-    """The map's lines (file letters above and below), each at most 61 wide."""
-    board = board_of(position)
-    R = board.radius
-    planes = aircraft_of(position)
-    zeps = zeppelins_of(position)
-    if letters is None:
-        letters = pilot_letters(planes, zeps)
-
+def _cloud_marks(board: HexBoard, position: Mapping[str, Any]) -> dict[Hex, str]:
+    """The airfields' and the clouds' marks around a hex (C1, L3)."""
     marks: dict[Hex, str] = _airfield_cells(board)
     for cloud in clouds_of(position):
         mark = "##" if cloud.get("kind") == "storm" else "~~"
@@ -83,9 +76,14 @@ def render_map(position: Mapping[str, Any], letters: Mapping[str, str] | None = 
             h = hex_of(board, name)
             if h is not None:
                 marks[h] = mark
+    return marks
 
+
+def _plane_pieces(board: HexBoard, position: Mapping[str, Any],
+                  letters: Mapping[str, str]) -> dict[Hex, list[str]]:
+    """The aircraft on the map, by hex: each one's letter and heading mark."""
     pieces: dict[Hex, list[str]] = {}
-    for pilot, a in planes.items():
+    for pilot, a in aircraft_of(position).items():
         if a["state"] not in ON_MAP:
             continue
         h = hex_of(board, a.get("hex"))
@@ -93,9 +91,15 @@ def render_map(position: Mapping[str, Any], letters: Mapping[str, str] | None = 
             continue
         pieces.setdefault(h, []).append(
             piece_mark(letters.get(pilot, "?"), a["heading"], a["state"] == "landed"))
-    zep_cells: dict[Hex, str] = {}
-    zep_letter: dict[Hex, str] = {}
-    for name, z in zeps.items():
+    return pieces
+
+
+def _zeppelin_cells(board: HexBoard, position: Mapping[str, Any],
+                    letters: Mapping[str, str]) -> dict[Hex, tuple[str, str]]:
+    """The zeppelins' hexes: (the cell's two characters, the letter alone); the
+    nose shows the heading, the tail the letter twice in lower case (Z1)."""
+    cells: dict[Hex, tuple[str, str]] = {}
+    for name, z in zeppelins_of(position).items():
         if z["destroyed"]:
             continue
         letter = letters.get(name, "Z")
@@ -103,41 +107,45 @@ def render_map(position: Mapping[str, Any], letters: Mapping[str, str] | None = 
             h = hex_of(board, hname)
             if h is None or not board.contains(h):
                 continue
-            if i == 0:
-                zep_cells[h] = piece_mark(letter, z["heading"])
-                zep_letter[h] = letter
-            else:
-                zep_cells[h] = letter.lower() * 2
-                zep_letter[h] = letter.lower()
+            cells[h] = ((piece_mark(letter, z["heading"]), letter) if i == 0
+                        else (letter.lower() * 2, letter.lower()))
+    return cells
 
+
+def _inside(name: str, here: list[str], zep: tuple[str, str] | None) -> str:
+    """The two characters inside a hex: its number, or what stands in it."""
+    if zep is not None:
+        return zep[0] if not here else zep[1] + (here[0].strip("^/\\v_") or "?")
+    if len(here) == 1:
+        return here[0]
+    if len(here) == 2:
+        return "".join(p.strip("^/\\v_") for p in here)
+    if len(here) > 2:
+        return here[0].strip("^/\\v_") + "+"
+    return f"{int(name[1:]):2d}"
+
+
+def render_map(position: Mapping[str, Any], letters: Mapping[str, str] | None = None) -> list[str]:
+    """The map's lines (file letters above and below), each at most 61 wide."""
+    board = board_of(position)
+    R = board.radius
+    if letters is None:
+        letters = pilot_letters(aircraft_of(position), zeppelins_of(position))
+    marks = _cloud_marks(board, position)
+    pieces = _plane_pieces(board, position, letters)
+    zep_cells = _zeppelin_cells(board, position, letters)
     step = 3 if MARGIN + 3 * 2 * R + 3 <= 70 else 2  # side 12 and 13: closer files
     width = MARGIN + step * 2 * R + 3
     rows = [[" "] * width for _ in range(4 * R + 1)]
     for h in board.hexes():
         x = MARGIN + step * (h.q + R)
         y = 2 * h.r + h.q + 2 * R
-        name = board.name(h)
-        inside = f"{int(name[1:]):2d}"
-        here = pieces.get(h, [])
-        zep = zep_cells.get(h)
-        if zep is not None:
-            inside = zep if not here else zep_letter[h] + (here[0].strip("^/\\v_") or "?")
-        elif len(here) == 1:
-            inside = here[0]
-        elif len(here) == 2:
-            inside = "".join(p.strip("^/\\v_") for p in here)
-        elif len(here) > 2:
-            inside = here[0].strip("^/\\v_") + "+"
-        left = right = " "
+        inside = _inside(board.name(h), pieces.get(h, []), zep_cells.get(h))
         cell_mark = marks.get(h)
+        left = right = " " if cell_mark is None else cell_mark[0]
         if cell_mark == "[]":
             left, right = "[", "]"
-        elif cell_mark is not None:
-            left = right = cell_mark[0]
-        rows[y][x - 1] = left
-        rows[y][x] = inside[0]
-        rows[y][x + 1] = inside[1]
-        rows[y][x + 2] = right
+        rows[y][x - 1:x + 3] = [left, inside[0], inside[1], right]
     files = " " * MARGIN + (" " * (step - 1)).join(chr(ord("A") + c) for c in range(2 * R + 1))
     return [files] + ["".join(row).rstrip() for row in rows] + [files]
 

@@ -27,7 +27,7 @@ reads the stored position, events and orders.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pbmref.reports.asciimap import piece_mark
@@ -337,73 +337,99 @@ def render_fastplay_map_reply(position: Mapping[str, Any],
 _SHOWN_ELSEWHERE = {"fire", "crash", "burn", "critical"}
 
 
+def _die(e: Mapping[str, Any]) -> str | None:
+    if e.get("purpose") in _SHOWN_ELSEWHERE:
+        return None
+    sides = e.get("sides", 6)
+    die = "die" if sides == 6 else f"d{sides}"
+    return f"  {e['purpose']} {die} for {e['who']}: {e['value']}"
+
+
+def _entered(e: Mapping[str, Any]) -> str:
+    how = "as ordered" if e["chosen_by"] == "orders" else "placed by the referee"
+    near = f", nearest enemy {e['distance']} hexes" if e.get("distance") else ""
+    new = " (a new pilot)" if e.get("new_pilot") else ""
+    return f"{e['pilot']}{new} enters at {e['hex']} facing {e['heading']}, {how}{near}"
+
+
+def _duel_over(e: Mapping[str, Any]) -> str:
+    who = " and ".join(e["pilots"])
+    if e.get("winner"):
+        return (f"Duel of {who} over ({e['reason']}): {e['winner']} wins and must fly "
+                "off the board before fighting again")
+    return f"Duel of {who} over ({e['reason']})"
+
+
+def _manoeuvre(e: Mapping[str, Any]) -> str:
+    card = e.get("card") or "no card"
+    note = f" [{e['reason']}]" if e.get("reason") else ""
+    if e.get("outcome") == "left":
+        return f"{e['pilot']}: {card} from {e['from_hex']}, flies off the board{note}"
+    if e.get("outcome") == "stayed":
+        return f"{e['pilot']}: {card}, stays at {e['from_hex']} facing {e['heading']}{note}"
+    return f"{e['pilot']}: {card} {e['from_hex']} -> {e['to_hex']} {e['heading']}{note}"
+
+
+def _fire(e: Mapping[str, Any]) -> str:
+    rolls = " ".join(str(r) for r in e.get("rolls", [])) or "-"
+    hits = e["hits"]
+    dice = f"{e['dice']} {'die' if e['dice'] == 1 else 'dice'}"
+    return (f"{e['shooter']} fires at {e['target']} ({e['distance']} hex"
+            f"{'es' if e['distance'] != 1 else ''}, {dice}): {rolls} -> "
+            f"{hits} hit{'s' if hits != 1 else ''}")
+
+
+def _critical(e: Mapping[str, Any]) -> str:
+    extra = f", {e['extra_damage']} extra damage" if e.get("extra_damage") else ""
+    return f"  critical hit on {e['target']}: {e['roll']} {e['effect']}{extra}"
+
+
+def _shot_down(e: Mapping[str, Any]) -> str:
+    fate = ("lands safely and flies again next turn" if e["outcome"] == "down"
+            else "is put out of action")
+    return f"{e['target']} is shot down: crash roll {e['crash_roll']}, {fate}"
+
+
+def _ace(e: Mapping[str, Any]) -> str:
+    title = "a double ace" if e["title"] == "double ace" else "an ace"
+    return f"{e['pilot']} is now {title} with {e['victories']} victories"
+
+
+def _game_over(e: Mapping[str, Any]) -> str:
+    score = ", ".join(f"{t} {n}" for t, n in e.get("score", []))
+    return f"The game is over ({e['reason']}): {' and '.join(e['winners'])} win ({score})"
+
+
+# One line per kind of event (FP rules); kinds not listed are not shown.
+_LINES: dict[str, Callable[[Mapping[str, Any]], str | None]] = {
+    "die": _die,
+    "nmr": lambda e: (f"{e['pilot']}: no orders ({e['count']} in a row); the referee "
+                      "flies the plane"),
+    "burn": lambda e: f"{e['pilot']} is burning: rolls {e['roll']}, {e['outcome']}",
+    "entered": _entered,
+    "duel": lambda e: f"Duel: {' and '.join(e['pilots'])} fight it out alone",
+    "duel_over": _duel_over,
+    "manoeuvre": _manoeuvre,
+    "held_fire": lambda e: f"{e['pilot']} holds fire ({e['reason']})",
+    "fire": _fire,
+    "critical": _critical,
+    "card_lost": lambda e: f"  {e['pilot']} loses the card {e['card']} ({e['cause']})",
+    "damage": lambda e: (f"{e['target']} takes {e['amount']} damage ({e['cause']}), "
+                         f"now {e['hits']}"),
+    "shot_down": _shot_down,
+    "victory": lambda e: (f"Victory for {e['pilot']} over {e['target']} ({e['damage']} "
+                          f"damage this turn), {e['victories']} in all"),
+    "ace": _ace,
+    "removed": lambda e: f"{e['pilot']} is removed from the game ({e['reason']})",
+    "game_over": _game_over,
+    "refused": lambda e: f"{e.get('pilot', '')}: orders refused: {e.get('message', '')}",
+}
+
+
 def _event_line(e: Mapping[str, Any]) -> str | None:
-    kind = e.get("kind")
-    if kind == "die":
-        if e.get("purpose") in _SHOWN_ELSEWHERE:
-            return None
-        sides = e.get("sides", 6)
-        die = "die" if sides == 6 else f"d{sides}"
-        return f"  {e['purpose']} {die} for {e['who']}: {e['value']}"
-    if kind == "nmr":
-        return f"{e['pilot']}: no orders ({e['count']} in a row); the referee flies the plane"
-    if kind == "burn":
-        return f"{e['pilot']} is burning: rolls {e['roll']}, {e['outcome']}"
-    if kind == "entered":
-        how = "as ordered" if e["chosen_by"] == "orders" else "placed by the referee"
-        near = f", nearest enemy {e['distance']} hexes" if e.get("distance") else ""
-        new = " (a new pilot)" if e.get("new_pilot") else ""
-        return f"{e['pilot']}{new} enters at {e['hex']} facing {e['heading']}, {how}{near}"
-    if kind == "duel":
-        return f"Duel: {' and '.join(e['pilots'])} fight it out alone"
-    if kind == "duel_over":
-        who = " and ".join(e["pilots"])
-        if e.get("winner"):
-            return (f"Duel of {who} over ({e['reason']}): {e['winner']} wins and must fly "
-                    "off the board before fighting again")
-        return f"Duel of {who} over ({e['reason']})"
-    if kind == "manoeuvre":
-        card = e.get("card") or "no card"
-        note = f" [{e['reason']}]" if e.get("reason") else ""
-        if e.get("outcome") == "left":
-            return f"{e['pilot']}: {card} from {e['from_hex']}, flies off the board{note}"
-        if e.get("outcome") == "stayed":
-            return f"{e['pilot']}: {card}, stays at {e['from_hex']} facing {e['heading']}{note}"
-        return f"{e['pilot']}: {card} {e['from_hex']} -> {e['to_hex']} {e['heading']}{note}"
-    if kind == "held_fire":
-        return f"{e['pilot']} holds fire ({e['reason']})"
-    if kind == "fire":
-        rolls = " ".join(str(r) for r in e.get("rolls", [])) or "-"
-        hits = e["hits"]
-        dice = f"{e['dice']} {'die' if e['dice'] == 1 else 'dice'}"
-        return (f"{e['shooter']} fires at {e['target']} ({e['distance']} hex"
-                f"{'es' if e['distance'] != 1 else ''}, {dice}): {rolls} -> "
-                f"{hits} hit{'s' if hits != 1 else ''}")
-    if kind == "critical":
-        extra = f", {e['extra_damage']} extra damage" if e.get("extra_damage") else ""
-        return f"  critical hit on {e['target']}: {e['roll']} {e['effect']}{extra}"
-    if kind == "card_lost":
-        return f"  {e['pilot']} loses the card {e['card']} ({e['cause']})"
-    if kind == "damage":
-        return f"{e['target']} takes {e['amount']} damage ({e['cause']}), now {e['hits']}"
-    if kind == "shot_down":
-        fate = ("lands safely and flies again next turn" if e["outcome"] == "down"
-                else "is put out of action")
-        return f"{e['target']} is shot down: crash roll {e['crash_roll']}, {fate}"
-    if kind == "victory":
-        return (f"Victory for {e['pilot']} over {e['target']} ({e['damage']} damage this "
-                f"turn), {e['victories']} in all")
-    if kind == "ace":
-        return f"{e['pilot']} is now {'a double ace' if e['title'] == 'double ace' else 'an ace'}" \
-               f" with {e['victories']} victories"
-    if kind == "removed":
-        return f"{e['pilot']} is removed from the game ({e['reason']})"
-    if kind == "game_over":
-        score = ", ".join(f"{t} {n}" for t, n in e.get("score", []))
-        return f"The game is over ({e['reason']}): {' and '.join(e['winners'])} win ({score})"
-    if kind == "refused":
-        return f"{e.get('pilot', '')}: orders refused: {e.get('message', '')}"
-    return None
+    """One event of a Fast Play turn as a line of the report (None: not shown)."""
+    line = _LINES.get(str(e.get("kind")))
+    return line(e) if line is not None else None
 
 
 def render_events(events: Sequence[Mapping[str, Any]]) -> list[str]:
