@@ -155,7 +155,7 @@ def test_soak_memory_and_handles_stay_flat(hard_servers: Any, tmp_path: Path) ->
             assert history, f"{game} was never adjudicated"
         for record in history:
             for p in ps:
-                assert any(pl == p and f"[{game}] report of turn {record['turn']} " in s
+                assert any(pl == p and s == f"[{game}] turn {record['turn']} report"
                            for (pl, s) in reports), f"{p} lacks {game} turn {record['turn']}"
     assert not list((config.spool_dir / "in" / "shunt").iterdir()), "mail was set aside"
     assert not list((config.spool_dir / "out" / "failed").iterdir()), "mail failed to go out"
