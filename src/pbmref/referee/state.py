@@ -171,9 +171,10 @@ class RefereeState:
 
     def password_failures(self, game: str, now: datetime) -> list[PasswordFailures]:
         """Per player of ``game``, the mails with a wrong or missing password
-        recorded (for ``pbmref status``), players with the latest first."""
-        with self._fresh():
-            table = self.data.get("password-failures")
+        recorded (for ``pbmref status``), players with the latest first. Only a
+        read: the file is replaced whole, so no lock is taken and nothing is made
+        (``status`` run where no referee ever ran leaves no spool folder behind)."""
+        table = RefereeState.load(self.path).data.get("password-failures")
         out = []
         for key, record in (table if isinstance(table, dict) else {}).items():
             gid, _, player = key.partition("/")
