@@ -9,12 +9,20 @@ zeppelin. Baseline, measured in the same run on the same position: copying
 the state once (``dataclasses.replace`` over every aircraft and zeppelin),
 the least any pure ``state -> state`` turn must cost. The ratio says how many
 such copies one adjudicated turn is worth.
+
+Then the whole turn as the referee plays it (issue 20): the same position and
+orders stored in a game folder (``position.yaml``, one orders file a player),
+the game opened, the orders in force read and checked, and the ruleset's
+adjudication run from that plain data (decode, typed orders, engine, encode),
+against the engine alone on the decoded state and typed orders. Writing the
+turn's files is left out (``bench/fsyncs.py`` counts what goes to disk).
 """
 
 from __future__ import annotations
 
 import random
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -44,6 +52,7 @@ from pbmref.rules.tweedekker.state import (  # noqa: E402
     Wind,
     Zeppelin,
 )
+from pbmref.store import GameStore  # noqa: E402
 
 MOVES = (Manoeuvre.A, Manoeuvre.L, Manoeuvre.R, Manoeuvre.LS, Manoeuvre.RS)
 
@@ -96,9 +105,47 @@ def copy_state(state: GameState) -> GameState:
                    zeppelins=tuple(replace(z) for z in state.zeppelins))
 
 
+def stored_game(root: Path, state: GameState, orders: TurnOrders) -> GameStore:
+    """A game folder holding ``state`` as its open turn and ``orders`` as mailed."""
+    from datetime import UTC, datetime
+
+    from pbmref.orders.tweedekker import entry_of
+    from pbmref.rules.tweedekker.position import position_to_dict
+
+    store = GameStore(root)
+    pilots = [a.pilot for a in state.aircraft]
+    settings = {"title": "bench", "ruleset": "tweedekker", "seed": 1, "turn_length": "48h",
+                "players": {p: {"name": p, "addresses": [f"{p}@bench.test"]} for p in pilots}}
+    game = store.create("bench", settings, position_to_dict(state))
+    for pilot in pilots:
+        entry = entry_of(orders.plane.get(pilot), orders.zeppelin.get(pilot, ()))
+        game.book.save(pilot, entry, raw="(bench)", message_id=f"<{pilot}@bench.test>",
+                       received_at=datetime(2026, 12, 1, tzinfo=UTC))
+    return store
+
+
+def whole_turn(store: GameStore) -> Callable[[], object]:
+    """The turn as the referee plays it: open the game, read the orders in force,
+    let the ruleset adjudicate from the stored plain data."""
+    import inspect
+
+    def play() -> object:
+        game = store.open("bench")
+        in_force = game.book.in_force()
+        # as gm.turn.play calls it (a version whose rulesets take the decoded state
+        # is given it)
+        decoded = ({"state": game.open.state}
+                   if "state" in inspect.signature(game.ruleset.adjudicate).parameters else {})
+        return game.ruleset.adjudicate(game.open.position,
+                                       {p: dict(f.entry or {}) for p, f in in_force.items()}, 1,
+                                       **decoded)
+    return play
+
+
 def main() -> None:
     seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 1.0
     print(f"{'position':<14}{'turns/s':>12}{'copies/s':>14}{'turn/copy':>12}")
+    wholes = []
     for n in (6, 60):
         state, orders = build(n)
         _, events = adjudicate(state, orders, Dice(1))  # warm up, and a sanity check
@@ -107,6 +154,17 @@ def main() -> None:
         copies = rate(lambda s=state: copy_state(s), seconds)
         label = f"{n} aircraft"
         print(f"{label:<14}{turns:>12.0f}{copies:>14.0f}{copies / turns:>11.1f}x")
+        # a position a game folder may hold: turn 1, zeppelins within their damage limit
+        stored = replace(state, turn=1, zeppelins=tuple(replace(z, damage=20)
+                                                         for z in state.zeppelins))
+        engine_alone = rate(lambda s=stored, o=orders: adjudicate(s, o, Dice(1)), seconds)
+        with tempfile.TemporaryDirectory(prefix="pbmref-engine-") as tmp:
+            play = whole_turn(stored_game(Path(tmp), stored, orders))
+            play()
+            wholes.append((n, rate(play, seconds), engine_alone))
+    for n, whole, turns in wholes:
+        print(f"whole turn as the referee plays it, {n} aircraft: {whole:.0f} turns/s "
+              f"against the engine's {turns:.0f}; ratio {turns / whole:.2f} (aim <= 1.5)")
 
 
 if __name__ == "__main__":

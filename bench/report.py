@@ -1,8 +1,8 @@
 """Run every benchmark in bench/ and write one table of their figures to RESULTS.md.
 
 Each script is run as a subprocess (in this order: engine, orders, store,
-diplomacy, mila_compare, diplomacy_bot, mail_transport, mail, fuzz; those missing are
-skipped). Every
+scale, fsyncs, diplomacy, mila_compare, diplomacy_bot, mail_transport, mail,
+fuzz; those missing are skipped). Every
 figure the scripts print as a ratio against their own baseline of the same
 run - ``1.23x`` or ``ratio 1.23`` on an output line - becomes a row:
 script, what the line measures, the ratio. The machine it ran on (CPU model,
@@ -29,8 +29,8 @@ from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
-ORDER = ["engine", "orders", "store", "diplomacy", "mila_compare", "diplomacy_bot",
-         "mail_transport", "mail", "fuzz"]
+ORDER = ["engine", "orders", "store", "scale", "fsyncs", "diplomacy", "mila_compare",
+         "diplomacy_bot", "mail_transport", "mail", "fuzz"]
 TIMEOUT = 1800
 
 _RATIO = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)x(?![\w])|\bratio\s+(\d+(?:\.\d+)?)"

@@ -59,7 +59,7 @@ class FakeRuleset(Ruleset):
         raise NotImplementedError
 
     def adjudicate(self, position: Any, orders: Any, seed: int,
-                   replay: Any = None) -> Outcome:
+                   replay: Any = None, *, state: Any = None) -> Outcome:
         rng = random.Random(seed)
         replay = list(replay or [])
         score = dict(position.get("score") or {})

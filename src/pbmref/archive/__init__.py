@@ -9,7 +9,9 @@
   turn, each with the pictures the game's ruleset draws of it (and the
   panels of its moves), each report laid out from the ruleset's document (as
   observers read it), and the press sent to everyone during that turn
-  (private press stays in the game folder, for the game master).
+  (private press stays in the game folder, for the game master); a page whose
+  text is what the file holds already is left alone (a re-render rewrites
+  what changed only).
 
 This layer reads the store and writes files; the renderers it calls
 (``pbmref.reports``) take plain data only.
@@ -132,8 +134,20 @@ def broadcast_press(game: Game, turn: int) -> list[PressItem]:
     return out
 
 
+def _write_page(path: Path, text: str) -> bool:
+    """Put ``text`` in ``path`` unless it holds that already; True when written."""
+    try:
+        if path.read_text(encoding="utf-8") == text:
+            return False
+    except (OSError, UnicodeDecodeError):
+        pass
+    replace_file(path, text)
+    return True
+
+
 def write_archive(game: Game, out_dir: Path) -> list[Path]:
-    """Write ``index.html`` and one ``turn-NNN.html`` per adjudicated turn."""
+    """Write ``index.html`` and one ``turn-NNN.html`` per adjudicated turn; returns
+    the pages written (those that changed)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     ruleset = game.ruleset
     played = [t for t in game.turn_numbers() if game.history.is_adjudicated(t)]
@@ -157,8 +171,8 @@ def write_archive(game: Game, out_dir: Path) -> list[Path]:
             document=ruleset.report_document(report),
             move_svgs=ruleset.render_move_svgs(report))
         path = out_dir / turn_page_name(turn)
-        replace_file(path, page)
-        written.append(path)
+        if _write_page(path, page):
+            written.append(path)
         links.append(TurnLink(turn, path.name, summary(report.events, names),
                               label=labels[i][:1].upper() + labels[i][1:]))
     status = f"turn {game.turn} open" if game.settings.status == "open" else \
@@ -168,6 +182,6 @@ def write_archive(game: Game, out_dir: Path) -> list[Path]:
                          status_line=status,
                          press=broadcast_press(game, game.turn))
     path = out_dir / "index.html"
-    replace_file(path, index)
-    written.append(path)
+    if _write_page(path, index):
+        written.append(path)
     return written

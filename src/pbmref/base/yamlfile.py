@@ -13,6 +13,8 @@
 
 from __future__ import annotations
 
+import os
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +24,7 @@ import yaml
 
 from pbmref.base.errors import GameFileError, KeyPath
 
-__all__ = ["YamlDoc", "dump_yaml", "line_of", "load_text", "read_yaml"]
+__all__ = ["YamlDoc", "dump_yaml", "line_of", "load_text", "read_yaml", "stored_yaml"]
 
 _BaseLoader: type[Any] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _BaseDumper: type[Any] = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -147,6 +149,42 @@ def read_yaml(path: Path | str) -> YamlDoc:
     p = Path(path)
     text = _read_text(p)
     return YamlDoc(p, text, load_text(text, p))
+
+
+_STORED: OrderedDict[str, tuple[tuple[int, int, int], YamlDoc]] = OrderedDict()
+STORED_KEPT = 4096  # parsed files kept in memory, the least recently read dropped first
+
+
+def _plain_copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _plain_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain_copy(v) for v in value]
+    return value
+
+
+def stored_yaml(path: Path | str) -> YamlDoc:
+    """``read_yaml`` for a file the referee writes once and never changes in place
+    (an orders file, a turn's position): parsed once per version of the file
+    (known by its inode, modification time and size), a copy of the data handed
+    out each time. A file edited by hand is another version: read again."""
+    p = Path(path)
+    try:
+        st = os.stat(p)
+    except OSError:
+        return read_yaml(p)  # missing or unreadable: the error it gives
+    stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
+    key = str(p)
+    known = _STORED.get(key)
+    if known is None or known[0] != stamp:
+        doc = read_yaml(p)
+        _STORED[key] = (stamp, doc)
+        if len(_STORED) > STORED_KEPT:
+            _STORED.popitem(last=False)
+        known = _STORED[key]
+    _STORED.move_to_end(key)
+    doc = known[1]
+    return YamlDoc(doc.path, doc.text, _plain_copy(doc.data), doc._node)
 
 
 def _key_matches(node: yaml.Node, key: str | int) -> bool:

@@ -57,7 +57,7 @@ def play(game: Game, view: TurnView, in_force: Mapping[str, OrdersFile], *, seed
     players = settings.players
     usable = {p: f for p, f in in_force.items() if p in players and players[p].active}
     orders = {p: dict(f.entry or {}) for p, f in usable.items()}
-    outcome = game.ruleset.adjudicate(view.position, orders, seed, replay)
+    outcome = game.ruleset.adjudicate(view.position, orders, seed, replay, state=view.state)
     if votes is not None:
         outcome = game.ruleset.settle_votes(view.position, outcome, votes)
     if outcome.game_over:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from email.message import EmailMessage
-from typing import Protocol, runtime_checkable
+from typing import ClassVar, Protocol, runtime_checkable
 
 __all__ = [
     "Intake",
@@ -15,7 +16,9 @@ __all__ = [
     "PermanentFailure",
     "RawMail",
     "Sender",
+    "SessionSender",
     "TemporaryFailure",
+    "session_of",
 ]
 
 
@@ -58,6 +61,12 @@ class RawMail:
 class Intake(Protocol):
     """Where incoming mail comes from (a Maildir or an IMAP folder)."""
 
+    # True when the intake records which mails it handed out and does not hand
+    # them out again (IMAP's last UID): the caller's copy of each must then be on
+    # disk before it asks for the next. False when a mail stays where it is until
+    # it is marked handled (a Maildir).
+    hands_out_once: ClassVar[bool]
+
     def fetch_new(self) -> Iterator[RawMail]:
         """Mail not yet marked handled, oldest first."""
         ...
@@ -71,6 +80,11 @@ class Intake(Protocol):
         True when woken by news (new mail, or a broken connection worth a fetch)."""
         ...
 
+    def interrupt(self) -> None:
+        """End a ``wait`` (and any back-off) within a fraction of a second; safe to
+        call from a signal handler. Every later wait returns at once."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -81,3 +95,22 @@ class Sender(Protocol):
     def send(self, msg: EmailMessage) -> None:
         """Send `msg`; raise TemporaryFailure or PermanentFailure."""
         ...
+
+
+@runtime_checkable
+class SessionSender(Protocol):
+    """A sender that can hold one connection for a delivery round."""
+
+    def send(self, msg: EmailMessage) -> None: ...
+
+    def session(self) -> contextlib.AbstractContextManager[None]:
+        """Every ``send`` inside shares one connection (reconnecting if it drops)."""
+        ...
+
+
+def session_of(sender: Sender) -> contextlib.AbstractContextManager[None]:
+    """The delivery round of ``sender``: its session, or nothing for a sender
+    whose every mail stands alone (an outbox Maildir)."""
+    if isinstance(sender, SessionSender):
+        return sender.session()
+    return contextlib.nullcontext()

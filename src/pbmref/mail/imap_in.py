@@ -20,11 +20,12 @@ import json
 import logging
 import os
 import ssl
+import threading
 import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError
@@ -56,6 +57,9 @@ def _to_utc(value: Any) -> datetime:
 
 class ImapIntake:
     """`Intake` over an IMAP folder. Keys are "<uidvalidity>:<uid>"."""
+
+    hands_out_once: ClassVar[bool] = True  # the last UID handed out is kept: a mail comes once
+    IDLE_SLICE = 0.5  # seconds: how often a wait in IDLE looks whether it was interrupted
 
     def __init__(
         self,
@@ -98,7 +102,9 @@ class ImapIntake:
         self.backoff_max = backoff_max
         self.max_fetch_bytes = max_fetch_bytes
         self.batch = max(1, batch)
-        self._sleep = sleep
+        self._interrupted = threading.Event()
+        # back-off naps end early when interrupted (an injected ``sleep`` is a test's)
+        self._sleep = self._interrupted.wait if sleep is time.sleep else sleep
         self.use_idle = use_idle  # False: always poll (also when the server has IDLE)
         self.use_move = use_move  # False: always COPY + \\Deleted + expunge
         self._client: IMAPClient | None = None
@@ -201,7 +207,7 @@ class ImapIntake:
                 return op(client)
             except _RETRYABLE as exc:
                 self._drop()
-                if attempt >= self.reconnect_attempts:
+                if attempt >= self.reconnect_attempts or self._interrupted.is_set():
                     raise IntakeError(
                         f"IMAP {self.host}:{self.port} ({what}) failed {attempt} times; "
                         f"last error: {type(exc).__name__}: {exc}"
@@ -344,7 +350,7 @@ class ImapIntake:
         except IntakeError as exc:
             log.warning("IMAP wait: %s", exc)
             return True
-        while True:
+        while not self._interrupted.is_set():
             left = end - time.monotonic()
             if left <= 0:
                 return False
@@ -355,7 +361,7 @@ class ImapIntake:
                 client.idle()
                 self.idles += 1
                 try:
-                    responses = client.idle_check(timeout=min(left, self.idle_renew_seconds))
+                    responses = self._idle_check(client, min(left, self.idle_renew_seconds))
                 finally:
                     client.idle_done()
             except _RETRYABLE as exc:
@@ -371,6 +377,24 @@ class ImapIntake:
                 if b"BYE" in words:
                     self._drop()
                     return True
+        return False
+
+    def _idle_check(self, client: IMAPClient, timeout: float) -> list[Any]:
+        """The server's responses within ``timeout`` seconds of IDLE, looked for in
+        short slices so that an interrupt ends the wait at once (one IDLE command
+        all along: the slices are only how long each look at the socket lasts)."""
+        end = time.monotonic() + timeout
+        while not self._interrupted.is_set():
+            left = end - time.monotonic()
+            if left <= 0:
+                return []
+            responses: list[Any] = client.idle_check(timeout=min(left, self.IDLE_SLICE))
+            if responses:
+                return responses
+        return []
+
+    def interrupt(self) -> None:
+        self._interrupted.set()
 
     def close(self) -> None:
         client, self._client = self._client, None

@@ -15,10 +15,12 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import threading
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import ClassVar
 
 from pbmref.mail.base import IntakeError, RawMail
 
@@ -39,6 +41,8 @@ def ensure_maildir(path: str | os.PathLike[str]) -> Path:
 class MaildirIntake:
     """`Intake` over a Maildir. Keys are the message file names."""
 
+    hands_out_once: ClassVar[bool] = False  # a mail stays in new/ or cur/ until it is marked handled
+
     def __init__(self, path: str | os.PathLike[str], *, handled: str = ".handled",
                  poll_interval: float = 0.5, max_fetch_bytes: int | None = None) -> None:
         try:
@@ -50,6 +54,7 @@ class MaildirIntake:
         self.max_fetch_bytes = max_fetch_bytes
         self._seen: set[str] = set()
         self._links: set[str] = set()  # symbolic links warned about already
+        self._interrupted = threading.Event()
 
     def _files(self) -> list[tuple[float, str, Path]]:
         out: list[tuple[float, str, Path]] = []
@@ -114,14 +119,18 @@ class MaildirIntake:
     def wait(self, timeout: float) -> bool:
         """Poll until a file not seen by the last fetch_new appears (True) or timeout (False)."""
         end = time.monotonic() + max(0.0, timeout)
-        while True:
+        while not self._interrupted.is_set():
             names = {name for _, name, _ in self._files()}
             if names - self._seen:
                 return True
             left = end - time.monotonic()
             if left <= 0:
                 return False
-            time.sleep(min(self.poll_interval, left))
+            self._interrupted.wait(min(self.poll_interval, left))
+        return False
+
+    def interrupt(self) -> None:
+        self._interrupted.set()
 
     def close(self) -> None:
         pass

@@ -11,6 +11,7 @@ import time
 from email.message import EmailMessage
 from pathlib import Path
 
+from pbmref.base.files import fsync_dir
 from pbmref.mail.base import TemporaryFailure
 from pbmref.mail.maildir_in import ensure_maildir
 
@@ -34,6 +35,7 @@ def write_maildir(root: str | os.PathLike[str], raw: bytes) -> str:
     finally:
         os.close(fd)
     os.rename(tmp, base / "new" / name)
+    fsync_dir(base / "new")  # in new/ for good before the spool records it sent
     return name
 
 

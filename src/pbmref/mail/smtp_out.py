@@ -3,15 +3,24 @@
 `SmtpSender.send(msg)` is synchronous (usable from the referee's sync code and
 from a thread that already runs an event loop); `send_async` is the coroutine.
 Errors become `TemporaryFailure` (retry later) or `PermanentFailure` (5xx).
+
+Inside ``with sender.session():`` (a delivery round of the outgoing spool)
+every mail goes over one connection, opened at the first mail; a connection
+the server dropped is opened again once for the mail at hand. (aiosmtplib
+sends the commands of a mail one after another: it has no PIPELINING.)
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
+import socket
 import ssl
+from collections.abc import Awaitable, Callable, Iterator
 from email.message import EmailMessage
+from typing import TypeVar
 
 import aiosmtplib
 
@@ -20,6 +29,8 @@ from pbmref.mail.base import PermanentFailure, TemporaryFailure
 __all__ = ["SECURITY_MODES", "SmtpSender"]
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 SECURITY_MODES = ("none", "starttls", "tls")
 DEFAULT_PORTS = {"none": 25, "starttls": 587, "tls": 465}
@@ -50,43 +61,57 @@ class SmtpSender:
         self.timeout = timeout
         self.tls_context = tls_context
         self.local_hostname = local_hostname
+        self._session: _Session | None = None
+
+    def _hostname(self) -> str:
+        """Our name in EHLO, found once (``socket.getfqdn`` may ask the DNS)."""
+        if self.local_hostname is None:
+            self.local_hostname = socket.getfqdn()
+        return self.local_hostname
+
+    def _client(self) -> aiosmtplib.SMTP:
+        return aiosmtplib.SMTP(
+            hostname=self.host, port=self.port, username=self.user,
+            password=self.password if self.user else None,
+            use_tls=self.security == "tls", start_tls=self.security == "starttls",
+            timeout=self.timeout, tls_context=self.tls_context,
+            local_hostname=self._hostname())
 
     async def send_async(self, msg: EmailMessage) -> None:
-        try:
-            errors, response = await aiosmtplib.send(
-                msg,
-                hostname=self.host,
-                port=self.port,
-                username=self.user,
-                password=self.password if self.user else None,
-                use_tls=self.security == "tls",
-                start_tls=self.security == "starttls",
-                timeout=self.timeout,
-                tls_context=self.tls_context,
-                local_hostname=self.local_hostname,
-            )
-        except aiosmtplib.SMTPRecipientsRefused as exc:
-            codes = [r.code for r in exc.recipients]
-            detail = "; ".join(f"{r.recipient}: {r.code} {r.message}" for r in exc.recipients)
-            if codes and all(c >= 500 for c in codes):
-                raise PermanentFailure(f"all recipients refused: {detail}") from exc
-            raise TemporaryFailure(f"recipients refused for now: {detail}") from exc
-        except aiosmtplib.SMTPAuthenticationError as exc:
-            # a configuration problem: keep the mail queued until the GM fixes it
-            raise TemporaryFailure(f"SMTP login to {self.host} failed: {exc}") from exc
-        except aiosmtplib.SMTPResponseException as exc:
-            if 500 <= exc.code < 600:
-                raise PermanentFailure(f"SMTP server refused the mail: {exc.code} {exc.message}") from exc
-            raise TemporaryFailure(f"SMTP server deferred the mail: {exc.code} {exc.message}") from exc
-        except (TimeoutError, aiosmtplib.SMTPException, OSError, ssl.SSLError) as exc:
-            raise TemporaryFailure(
-                f"cannot reach SMTP server {self.host}:{self.port}: {type(exc).__name__}: {exc}"
-            ) from exc
+        """Send one mail over a connection of its own."""
+        client = self._client()
+        async with _failures(self, msg):
+            await client.connect()
+            try:
+                await self._send_on(client, msg)
+            finally:
+                with contextlib.suppress(Exception):
+                    await client.quit()
+
+    async def _send_on(self, client: aiosmtplib.SMTP, msg: EmailMessage) -> None:
+        errors, _ = await client.send_message(msg)
         if errors:  # some recipients refused, others took it: not resent (no duplicates)
             log.warning("SMTP refused some recipients of %s: %s", msg.get("Message-ID"),
                         {k: str(v) for k, v in errors.items()})
 
+    @contextlib.contextmanager
+    def session(self) -> Iterator[None]:
+        """One delivery round: every ``send`` inside goes over one connection."""
+        if self._session is not None or _loop_running():
+            yield  # nested, or inside an event loop: each mail connects on its own
+            return
+        with asyncio.Runner() as runner:
+            self._session = _Session(self, runner)
+            try:
+                yield
+            finally:
+                session, self._session = self._session, None
+                session.close()
+
     def send(self, msg: EmailMessage) -> None:
+        if self._session is not None:
+            self._session.send(msg)
+            return
         try:
             asyncio.get_running_loop()
         except RuntimeError:
@@ -95,3 +120,96 @@ class SmtpSender:
         # called from inside an event loop: run in a private loop on a worker thread
         with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
             pool.submit(asyncio.run, self.send_async(msg)).result()
+
+
+def _loop_running() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+class _Session:
+    """The connection of one delivery round, in the round's own event loop."""
+
+    def __init__(self, sender: SmtpSender, runner: asyncio.Runner) -> None:
+        self.sender = sender
+        self.runner = runner
+        self.client: aiosmtplib.SMTP | None = None
+        self.connects = 0
+
+    def _run(self, make: Callable[[], Awaitable[T]]) -> T:
+        async def run() -> T:
+            return await make()
+        return self.runner.run(run())
+
+    def send(self, msg: EmailMessage) -> None:
+        async def send() -> None:
+            reused = self.client is not None and self.client.is_connected
+            try:
+                async with _failures(self.sender, msg):
+                    try:
+                        await self._send(msg)
+                    except (aiosmtplib.SMTPServerDisconnected, ConnectionError,
+                            TimeoutError) as exc:
+                        if not reused:
+                            raise
+                        # the server closed the connection kept from the last mail
+                        log.info("SMTP connection lost (%s); connecting again", exc)
+                        await self._drop()
+                        await self._send(msg)
+            except BaseException:
+                await self._drop()  # in an unknown state: the next mail connects anew
+                raise
+
+        self._run(send)
+
+    async def _send(self, msg: EmailMessage) -> None:
+        if self.client is None or not self.client.is_connected:
+            await self._drop()
+            client = self.sender._client()
+            await client.connect()
+            self.client = client
+            self.connects += 1
+        await self.sender._send_on(self.client, msg)
+
+    async def _drop(self) -> None:
+        client, self.client = self.client, None
+        if client is not None:
+            with contextlib.suppress(Exception):
+                client.close()
+
+    def close(self) -> None:
+        async def quit() -> None:
+            client, self.client = self.client, None
+            if client is not None and client.is_connected:
+                with contextlib.suppress(Exception):
+                    await client.quit()
+        self._run(quit)
+
+
+@contextlib.asynccontextmanager
+async def _failures(sender: SmtpSender, msg: EmailMessage):  # type: ignore[no-untyped-def]
+    """SMTP errors as the spool reads them: temporary (retry) or permanent (5xx)."""
+    try:
+        yield
+    except aiosmtplib.SMTPRecipientsRefused as exc:
+        codes = [r.code for r in exc.recipients]
+        detail = "; ".join(f"{r.recipient}: {r.code} {r.message}" for r in exc.recipients)
+        if codes and all(c >= 500 for c in codes):
+            raise PermanentFailure(f"all recipients refused: {detail}") from exc
+        raise TemporaryFailure(f"recipients refused for now: {detail}") from exc
+    except aiosmtplib.SMTPAuthenticationError as exc:
+        # a configuration problem: keep the mail queued until the GM fixes it
+        raise TemporaryFailure(f"SMTP login to {sender.host} failed: {exc}") from exc
+    except aiosmtplib.SMTPResponseException as exc:
+        if 500 <= exc.code < 600:
+            raise PermanentFailure(
+                f"SMTP server refused the mail: {exc.code} {exc.message}") from exc
+        raise TemporaryFailure(
+            f"SMTP server deferred the mail: {exc.code} {exc.message}") from exc
+    except (TimeoutError, aiosmtplib.SMTPException, OSError, ssl.SSLError) as exc:
+        raise TemporaryFailure(
+            f"cannot reach SMTP server {sender.host}:{sender.port}: {type(exc).__name__}: {exc}"
+        ) from exc

@@ -13,8 +13,9 @@ its own (issue 15: a reused Message-ID silences nobody).
 
 Outgoing: `queue/` -> `sent/`, or `failed/` on a permanent failure or after
 `give_up_after`. Each queued mail has its own next-attempt time (exponential
-back-off). A crash between a successful send and the move to `sent/` can
-cause one duplicate, never a loss.
+back-off, the first retry after a few seconds). A crash between a successful
+send and the move to `sent/` can cause one duplicate, never a loss. One
+delivery round sends over one connection where the sender has sessions.
 
 What is kept, and for how long (issue 15): only what a retry needs. A handled
 mail keeps only its `meta.json` (which recognises it if it comes again), a sent
@@ -24,6 +25,13 @@ it fails for good). `prune(older_than)` deletes what is left once it is older
 than the referee's retention (`limits.spool_retention`): done and sent records,
 shunted and failed mails. Everything is readable by the referee's user (and
 group) only.
+
+What must survive a power cut is flushed to disk (the raw mail when the
+intake will not hand it out again, a queued reply, a shunted mail); moves
+between states and attempt counters are not: a power cut may undo such a
+move, and the work is done again, keyed against doing it twice. Inside a
+``pbmref.base.files.durable_together`` block the flushes wait for the
+block's end, and a queued mail joins `queue/` only then.
 """
 
 from __future__ import annotations
@@ -46,10 +54,17 @@ from pathlib import Path
 from typing import Any
 
 from pbmref.base.errors import LockTimeout
-from pbmref.base.files import commit_dir, fsync_dir, replace_file, write_synced
+from pbmref.base.files import (
+    commit_dir,
+    flush_file,
+    fsync_dir,
+    replace_file,
+    then,
+    write_synced,
+)
 from pbmref.base.locks import FileLock
 from pbmref.base.times import moment
-from pbmref.mail.base import PermanentFailure, RawMail, Sender, TemporaryFailure
+from pbmref.mail.base import PermanentFailure, RawMail, Sender, TemporaryFailure, session_of
 from pbmref.mail.message import message_id_of, sender_and_date
 
 __all__ = [
@@ -76,8 +91,9 @@ class SpoolBusy(Exception):
 # --------------------------------------------------------------------------- file helpers
 
 
-def _replace_json(folder: Path, name: str, data: dict[str, Any]) -> None:
-    replace_file(folder / name, json.dumps(data, indent=1, sort_keys=True))
+def _replace_json(folder: Path, name: str, data: dict[str, Any], *,
+                  durable: bool = False) -> None:
+    replace_file(folder / name, json.dumps(data, indent=1, sort_keys=True), durable=durable)
 
 
 def _read_json(path: Path) -> dict[str, Any]:
@@ -197,9 +213,10 @@ class IncomingSpool:
         return _flock(self.root / ".work.lock", blocking=blocking)
 
     # -- API
-    def save(self, mail: RawMail) -> InEntry:
-        """Store `mail` durably. Idempotent per Message-ID and content: saving the
-        same mail again returns the existing entry with `duplicate=True`."""
+    def save(self, mail: RawMail, *, durable: bool = True) -> InEntry:
+        """Store `mail` (flushed to disk when `durable`). Idempotent per Message-ID
+        and content: saving the same mail again returns the existing entry with
+        `duplicate=True`."""
         message_id = message_id_of(mail.raw)
         digest = hashlib.sha256(mail.raw).hexdigest()
         key = self.key_of(message_id)
@@ -226,11 +243,13 @@ class IncomingSpool:
                 "attempts": 0,
                 "errors": [],
             }
-            write_synced(tmp / _MSG, mail.raw)
-            write_synced(tmp / _META, json.dumps(meta, indent=1, sort_keys=True).encode())
-            fsync_dir(tmp)
+            write_synced(tmp / _MSG, mail.raw, durable=durable)
+            write_synced(tmp / _META, json.dumps(meta, indent=1, sort_keys=True).encode(),
+                         durable=durable)
+            if durable:
+                fsync_dir(tmp)
             target = self.root / "new" / key
-            if not commit_dir(tmp, target):
+            if not commit_dir(tmp, target, durable=durable):
                 return replace(self._load(target, "pending"), duplicate=True)
             return self._load(target, "pending")
 
@@ -256,7 +275,8 @@ class IncomingSpool:
         return out
 
     def begin(self, entry: InEntry) -> InEntry:
-        """Count one attempt, durably, before the mail is handled."""
+        """Count one attempt before the mail is handled (a power cut may forget it:
+        one try more)."""
         meta = _read_json(entry.path / _META) or dict(entry.meta)
         meta["attempts"] = int(meta.get("attempts", 0) or 0) + 1
         meta["last_attempt"] = _iso(_now())
@@ -293,10 +313,14 @@ class IncomingSpool:
         return done
 
     def shunt(self, entry: InEntry, reason: str) -> InEntry:
-        """Set the mail aside in `shunt/` with `reason.txt`; it is not retried."""
+        """Set the mail aside in `shunt/` with `reason.txt`; it is not retried. The
+        entry is flushed to disk whole: it leaves the inbox for good now."""
         write_synced(entry.path / _REASON, (reason.rstrip() + "\n").encode("utf-8", "replace"))
+        for name in (_MSG, _META):
+            flush_file(entry.path / name)
+        fsync_dir(entry.path)
         log.warning("shunted incoming mail %s (%s): %s", entry.id, entry.message_id, reason)
-        return self._move(entry, "shunt")
+        return self._move(entry, "shunt", durable=True)
 
     def unshunt(self, entry_id: str) -> InEntry:
         """Put a shunted mail back in the queue with a fresh attempt count (GM tool)."""
@@ -304,10 +328,10 @@ class IncomingSpool:
         entry = self._load(folder, "shunt")
         meta = dict(entry.meta)
         meta["attempts"] = 0
-        _replace_json(folder, _META, meta)
+        _replace_json(folder, _META, meta, durable=True)
         with contextlib.suppress(FileNotFoundError):
             (folder / _REASON).unlink()
-        return self._move(self._load(folder, "shunt"), "pending")
+        return self._move(self._load(folder, "shunt"), "pending", durable=True)
 
     def shunted(self) -> list[tuple[InEntry, str]]:
         out = []
@@ -320,7 +344,7 @@ class IncomingSpool:
                 out.append((self._load(folder, "shunt"), reason))
         return out
 
-    def _move(self, entry: InEntry, state: str) -> InEntry:
+    def _move(self, entry: InEntry, state: str, *, durable: bool = False) -> InEntry:
         target = self.root / self.STATES[state] / entry.id
         if entry.path == target:
             return entry
@@ -328,8 +352,9 @@ class IncomingSpool:
             shutil.rmtree(entry.path, ignore_errors=True)
         else:
             os.rename(entry.path, target)
-            fsync_dir(target.parent)
-            fsync_dir(entry.path.parent)
+            if durable:
+                fsync_dir(target.parent)
+                fsync_dir(entry.path.parent)
         return self._load(target, state)
 
     def process(self, handler: Callable[[InEntry], None]) -> dict[str, int]:
@@ -410,7 +435,7 @@ class OutgoingSpool:
         self,
         root: str | os.PathLike[str],
         *,
-        backoff_first: float = 60.0,
+        backoff_first: float = 5.0,
         backoff_max: float = 6 * 3600.0,
         give_up_after: float = 5 * 24 * 3600.0,
     ) -> None:
@@ -418,6 +443,7 @@ class OutgoingSpool:
         self.backoff_first = backoff_first
         self.backoff_max = backoff_max
         self.give_up_after = give_up_after
+        self._staged: dict[str, Path] = {}  # queued inside a durable_together block
         for sub in ("tmp", "queue", "sent", "failed"):
             (self.root / sub).mkdir(mode=_DIR_MODE, parents=True, exist_ok=True)
 
@@ -476,26 +502,53 @@ class OutgoingSpool:
             **({"secret": True} if secret else {}),
         }
         write_synced(tmp / _MSG, msg.as_bytes())
-        write_synced(tmp / _META, json.dumps(meta, indent=1, sort_keys=True).encode())
+        # the meta data only schedules the attempts: lost in a power cut, the mail
+        # is simply tried at once
+        write_synced(tmp / _META, json.dumps(meta, indent=1, sort_keys=True).encode(),
+                     durable=False)
         fsync_dir(tmp)
         if marker is not None:
             # The key names the entry before the entry becomes visible: a crash
             # in between leaves a marker without an entry, which _by_key ignores.
+            # (A symbolic link holding the entry's name: no data to flush.)
             marker_tmp = marker.with_name(f".{marker.name}.{os.getpid()}.tmp")
-            write_synced(marker_tmp, entry_id.encode())
+            with contextlib.suppress(FileNotFoundError):
+                marker_tmp.unlink()
+            os.symlink(entry_id, marker_tmp)
             os.replace(marker_tmp, marker)
             fsync_dir(marker.parent)
         target = self.root / "queue" / entry_id
+        self._staged[entry_id] = target
+        # at once, or once the whole durable_together block is on disk
+        then(lambda: self._staged_commit(tmp, target))
+        return OutEntry(id=entry_id, path=target, state="queued", attempts=0,
+                        next_attempt=now, created=now, meta=meta)
+
+    def _staged_commit(self, tmp: Path, target: Path) -> None:
+        """A queued mail joins ``queue/`` (its files are on disk already)."""
         os.rename(tmp, target)
         fsync_dir(target.parent)
-        return self._load(target, "queued")
+        self._staged.pop(target.name, None)
+
+    @staticmethod
+    def _named(marker: Path) -> str | None:
+        """The entry a key marker names (a symbolic link; a file in earlier versions)."""
+        try:
+            return (os.readlink(marker) if marker.is_symlink()
+                    else marker.read_text()).strip()
+        except OSError:
+            return None
 
     def _by_key(self, marker: Path) -> OutEntry | None:
-        """The entry a key marker names, if it was committed (in any state)."""
-        try:
-            entry_id = marker.read_text().strip()
-        except FileNotFoundError:
+        """The entry a key marker names, if it was committed (in any state) or is
+        about to be (queued inside this process's durable_together block)."""
+        entry_id = self._named(marker)
+        if entry_id is None:
             return None
+        staged = self._staged.get(entry_id)
+        if staged is not None:
+            return OutEntry(id=entry_id, path=staged, state="queued", attempts=0,
+                            next_attempt=_now(), created=_now())
         for state, folder in self.STATES.items():
             path = self.root / folder / entry_id
             if path.is_dir():
@@ -539,7 +592,7 @@ class OutgoingSpool:
                     if marker.name.startswith("."):
                         continue
                     with contextlib.suppress(OSError):
-                        if marker.read_text().strip() in gone:
+                        if self._named(marker) in gone:
                             marker.unlink()
         return len(gone)
 
@@ -549,9 +602,9 @@ class OutgoingSpool:
             (folder / _MSG).unlink()
 
     def _move(self, entry: OutEntry, state: str) -> None:
-        target = self.root / self.STATES[state] / entry.id
-        os.rename(entry.path, target)
-        fsync_dir(target.parent)
+        # Not flushed: a move a power cut undoes sends the mail once more (the
+        # duplicate the spool allows), or tries a failed one again.
+        os.rename(entry.path, self.root / self.STATES[state] / entry.id)
 
     def deliver(
         self,
@@ -565,12 +618,16 @@ class OutgoingSpool:
         report = DeliveryReport()
         try:
             with _flock(self.root / ".deliver.lock", blocking=False):
+                due = []
                 for entry in self.queued():
-                    t = now or _now()
-                    if not force and entry.next_attempt > t:
+                    if not force and entry.next_attempt > (now or _now()):
                         report.deferred.append(entry.id)
-                        continue
-                    self._deliver_one(sender, entry, t, report)
+                    else:
+                        due.append(entry)
+                if due:
+                    with session_of(sender):  # one connection for the round
+                        for entry in due:
+                            self._deliver_one(sender, entry, now or _now(), report)
         except SpoolBusy:
             report.busy = True
         return report
@@ -585,7 +642,8 @@ class OutgoingSpool:
             meta["attempts"] = entry.attempts + 1
             meta["last_error"] = f"{type(exc).__name__}: {exc}"[:2000]
             _replace_json(entry.path, _META, meta)
-            write_synced(entry.path / _REASON, (meta["last_error"] + "\n").encode())
+            write_synced(entry.path / _REASON, (meta["last_error"] + "\n").encode(),
+                         durable=False)
             self._move(entry, "failed")
             if meta.get("secret"):
                 self._forget_mail(self.root / "failed" / entry.id)
@@ -601,7 +659,8 @@ class OutgoingSpool:
             if (now - entry.created).total_seconds() >= self.give_up_after:
                 meta["gave_up"] = _iso(now)
                 _replace_json(entry.path, _META, meta)
-                write_synced(entry.path / _REASON, f"gave up after {attempts} attempts: {exc}\n".encode())
+                write_synced(entry.path / _REASON,
+                             f"gave up after {attempts} attempts: {exc}\n".encode(), durable=False)
                 self._move(entry, "failed")
                 if meta.get("secret"):
                     self._forget_mail(self.root / "failed" / entry.id)

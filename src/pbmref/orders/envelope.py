@@ -259,12 +259,15 @@ _SUBJECT_AFTER = {"orders", "order", "turn", "report", "moves", "votes", "phase"
                   "help", "map", "history"}
 
 
-def game_from_subject(subject: str, known: Iterable[str] | None = None) -> str | None:
+def game_from_subject(subject: str,
+                      known: Iterable[str] | Mapping[str, str] | None = None) -> str | None:
     """The game named in a Subject, or None.
 
     A name in brackets wins; then ``game NAME``; then a word before
     ``orders``/``turn``/``report``, or one with a digit. With ``known`` game
-    ids, any word of the Subject that is one of them is the game.
+    ids, any word of the Subject that is one of them is the game (``known``
+    may map the ids in ``casefold`` form to the ids, as a store's index does:
+    then nothing is done per game).
 
     >>> game_from_subject("Re: [zep1] turn 7 report")
     'zep1'
@@ -286,7 +289,7 @@ def game_from_subject(subject: str, known: Iterable[str] | None = None) -> str |
         return named.group(1)
     words = [w.strip(":.,;!?()[]") for w in text.split()]
     if known is not None:
-        names = {k.casefold(): k for k in known}
+        names = known if isinstance(known, Mapping) else {k.casefold(): k for k in known}
         for w in words:
             if w.casefold() in names:
                 return names[w.casefold()]

@@ -7,6 +7,11 @@ Two ways in, one set of checks:
   e.g. ``{"plane": ["L f-A", "A", "R"], "zeppelin": ["L f-B", "A d-B", ""]}``;
 - ``entry_to_orders(state, player, entry)``: an orders entry (scenario file,
   stored orders) -> ``(PlaneOrders | None, (ZeppelinVote | None,) * 3)``.
+  A line in the canonical form ``parse_body`` writes (``LS f-A f-R``,
+  ``A d-B``) is read word by word with the rules' own values, without the
+  grammar: the orders a mail gave are parsed once, when it arrives, however
+  often the stored entry is checked or played after. Any other line (a
+  scenario file's ``LT``, ``FIRE L+R``) goes through the grammar as a mail's.
 
 Both raise ``pbmref.orders.errors`` exceptions only; several problems come
 as one ``OrderErrors``. Rule numbers refer to ``shared/rules/tweedekker.md``.
@@ -44,6 +49,7 @@ from pbmref.rules.tweedekker.state import Aircraft, AircraftState, GameState, Ru
 __all__ = [
     "ParsedLine",
     "Item",
+    "canonical_line",
     "entry_to_orders",
     "parse_body",
     "parse_position_body",
@@ -722,6 +728,42 @@ def parse_position_body(position: Mapping[str, Any], player: str,
 
 
 _ENTRY_KEYS = ("plane", "zeppelin", "takeoff", "land")
+_CANONICAL_MAN = {m.value for m in Manoeuvre}
+_CANONICAL_FIRE = {f.value for f in FireDir} | {ZeppelinFire.HOLD.value}
+_BOMB = ZeppelinFire.BOMB.value
+_RUNWAYS = {r.value: r for r in Runway}
+
+
+def canonical_line(text: str) -> ParsedLine | None:
+    """A move line in the canonical form of a stored entry, read without the
+    grammar (what ``parse_line`` makes of it); None for any other line.
+
+    >>> canonical_line("LS f-A f-R").items[1]
+    Item(kind='fire', value='f-A', column=4, width=3, text='f-A')
+    >>> canonical_line("A d-B").items[1].kind, canonical_line("f-0").items[0].kind
+    ('bomb', 'fire')
+    >>> canonical_line("LT"), canonical_line("A  f-A"), canonical_line("")
+    (None, None, None)
+    """
+    items = []
+    column = 1
+    for n, word in enumerate(text.split(" ")):
+        if n == 0 and word in _CANONICAL_MAN:
+            kind = "man"
+        elif word in _CANONICAL_FIRE:
+            kind = "fire"
+        elif word == _BOMB:
+            kind = "bomb"
+        else:
+            return None  # not canonical (or empty): the grammar reads it
+        items.append(Item(kind, word, column, len(word), word))
+        column += len(word) + 1
+    return ParsedLine("move", items=tuple(items))
+
+
+def _entry_line(text: str, line_no: int) -> ParsedLine:
+    """One line of a stored entry: canonical ones read directly, others parsed."""
+    return canonical_line(text) or parse_line(text, line_no)
 
 
 def _entry_lines(value: Any, key: str) -> list[str]:
@@ -775,7 +817,7 @@ def entry_to_orders(
                         line=text, expected="a manoeuvre: A, L, R, LS, RS or 0"))
                 continue
             try:
-                parsed = parse_line(text, index + 1)
+                parsed = _entry_line(text, index + 1)
             except OrderMailError as exc:
                 draft.errors.append(exc)
                 continue
@@ -790,8 +832,10 @@ def entry_to_orders(
         if key not in entry or entry[key] in (None, ""):
             continue
         text = f"{key.upper()} {entry[key]}"
+        runway = _RUNWAYS.get(str(entry[key]))
         try:
-            parsed = parse_line(text, 1)
+            parsed = (ParsedLine(key, runway=runway) if runway is not None
+                      else parse_line(text, 1))
         except OrderMailError as exc:
             draft.errors.append(exc)
             continue

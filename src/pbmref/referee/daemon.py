@@ -1,11 +1,17 @@
 """``pbmref serve``: the long-running loop that reads the mailbox.
 
-Each round: take in and answer waiting mail, adjudicate games that became
-due early (every player has sent orders) or whose deadline passed, send
-what waits in the outgoing spool; then wait for new mail (IMAP IDLE where
-the server offers it, polling otherwise). SIGTERM and SIGINT end the loop
-after the round in progress; a crash at any point loses nothing, because
-every mail is in the spool before it is handled.
+Each round: take in and answer waiting mail, sending the replies as soon as
+they are safely queued; then adjudicate games that became due early (every
+player has sent orders) or whose deadline passed, send reminders and
+reports; then wait for new mail (IMAP IDLE where the server offers it,
+polling otherwise), for the next retry of a queued mail, or for the next
+game's deadline or reminder, whichever comes first. A round looks at the
+games folder once (``Referee.round``): its cost follows the mail in hand
+and the games that are due, not the number of games.
+
+SIGTERM and SIGINT end the loop within a second when it waits (also in the
+middle of an IDLE), or after the round in progress; a crash at any point
+loses nothing, because every mail is in the spool before it is handled.
 """
 
 from __future__ import annotations
@@ -13,7 +19,6 @@ from __future__ import annotations
 import logging
 import signal
 import threading
-import time
 from dataclasses import dataclass
 from types import FrameType
 
@@ -40,20 +45,35 @@ class Daemon:
         self.poll_seconds = poll_seconds
         self.stopping = False
         self.done = Done()
+        self._stopped = threading.Event()
 
     def stop(self, signum: int | None = None, frame: FrameType | None = None) -> None:
+        """End the loop: at once when it waits, else after the round in progress."""
         self.stopping = True
+        self._stopped.set()
+        self.intake.interrupt()
 
     def round(self) -> None:
         """One round of work; errors of one round are logged and the next goes on."""
-        handled = self.referee.take_in(self.intake)
-        due = adjudicate_due(self.referee)
+        with self.referee.round():
+            handled = self.referee.take_in(self.intake, send=True)
+            due = adjudicate_due(self.referee)
         self.done.handled += handled
         self.done.adjudicated += len(due.adjudicated)
         self.done.sent += due.sent
         if handled or due.adjudicated or due.sent:
             log.info("handled %d mail(s), adjudicated %d turn(s), sent %d mail(s)",
                      handled, len(due.adjudicated), due.sent)
+
+    def _wait_seconds(self) -> float:
+        """Until the next poll, the next retry of a queued mail or the next game's
+        deadline or reminder, whichever comes first (at least half a second)."""
+        now = self.referee.clock()
+        wait = self.poll_seconds
+        for when in (self.referee.outgoing.next_due(), self.referee.store.index.next_event(now)):
+            if when is not None:
+                wait = min(wait, (when - now).total_seconds())
+        return max(0.5, wait)
 
     def run(self, *, rounds: int | None = None) -> None:
         if threading.current_thread() is threading.main_thread():
@@ -67,19 +87,17 @@ class Daemon:
                 backoff = 1.0
             except Exception:  # noqa: BLE001 - the daemon outlives a bad round
                 log.exception("round failed; trying again in %.0f s", backoff)
-                time.sleep(backoff)
+                self._stopped.wait(backoff)
                 backoff = min(backoff * 2, 300.0)
                 continue
             done += 1
-            if rounds is not None and done >= rounds:
+            if self.stopping or (rounds is not None and done >= rounds):
                 break
-            wait = self.poll_seconds
-            due = self.referee.outgoing.next_due()
-            if due is not None:
-                wait = max(0.5, min(wait, (due - self.referee.clock()).total_seconds()))
+            wait = self._wait_seconds()
             try:
                 self.intake.wait(wait)
             except Exception:  # noqa: BLE001 - the intake reconnects on its next fetch
                 log.warning("waiting for mail failed", exc_info=True)
-                time.sleep(min(wait, 5.0))
+                self._stopped.wait(min(wait, 5.0))
+        self.referee.store.index.save()
         self.intake.close()

@@ -41,7 +41,8 @@ from __future__ import annotations
 import logging
 import os
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
@@ -49,6 +50,7 @@ from pathlib import Path
 from typing import Any
 
 from pbmref.archive import stored_report
+from pbmref.base.files import durable_together
 from pbmref.base.times import moment
 from pbmref.config import Config
 from pbmref.gm.actions import paused_until
@@ -89,6 +91,7 @@ from pbmref.reports.document import Document
 from pbmref.reports.html import render_report_mail
 from pbmref.reports.status import render_status
 from pbmref.store import Game, GameFileError, GameStore, StoreError, check_id
+from pbmref.store.index import bare_address
 
 log = logging.getLogger("pbmref.referee")
 
@@ -316,13 +319,33 @@ class Referee:
         from pbmref.mail.factory import open_sender, open_spools
 
         self.config = config
-        self.store = store or GameStore(config.games_dir)
+        # The referee keeps the store's index of the games in its spool folder.
+        self.store = store or GameStore(config.games_dir,
+                                        index_file=config.spool_dir / "games-index.json")
         self.incoming: IncomingSpool
         self.outgoing: OutgoingSpool
         self.incoming, self.outgoing = open_spools(config)
         self.sender = sender or open_sender(config)
         self.clock = clock or (lambda: datetime.now(UTC))
         self.state = RefereeState.load(config.spool_dir / "referee-state.json")
+        self._in_round = False
+
+    @contextmanager
+    def round(self) -> Iterator[None]:
+        """One round of work (a daemon's round, one cron run): the games folder is
+        looked at once, at its start, for what changed since (a game master's
+        edit by hand, a game copied in, another process's change). Rounds nest:
+        the outermost one looks."""
+        if self._in_round:
+            yield
+            return
+        self.store.index.look()
+        self._in_round = True
+        try:
+            yield
+        finally:
+            self._in_round = False
+            self.store.index.save_now_and_then()
 
     # ------------------------------------------------------------ addresses
 
@@ -367,25 +390,34 @@ class Referee:
 
     # ------------------------------------------------------------ intake
 
-    def take_in(self, intake: Intake) -> int:
+    def take_in(self, intake: Intake, *, send: bool = False) -> int:
         """Fetch waiting mail, spool it, handle it, then mark it handled; returns
-        how many mails were handled."""
-        fetched: list[str] = []
-        for raw in intake.fetch_new():
-            entry = self.incoming.save(raw)
-            if entry.duplicate and entry.state != "pending":
-                log.info("mail %s seen before (%s): marked handled again",
-                         entry.message_id, entry.state)
-                intake.mark_handled(raw.key)
-                continue
-            fetched.append(raw.key)
-        handled = self.process_spool(intake)
-        return handled
+        how many mails were handled. With ``send`` the replies go out as soon as
+        they are safely queued, before the mails are marked handled (the daemon:
+        the player has the answer a server round trip sooner)."""
+        with self.round():
+            for raw in intake.fetch_new():
+                # An intake that hands each mail out only once needs the spool's
+                # copy on disk before it is asked for the next one.
+                entry = self.incoming.save(raw, durable=intake.hands_out_once)
+                if entry.duplicate and entry.state != "pending":
+                    log.info("mail %s seen before (%s): marked handled again",
+                             entry.message_id, entry.state)
+                    intake.mark_handled(raw.key)
+            return self.process_spool(intake, send=send)
 
-    def process_spool(self, intake: Intake | None = None) -> int:
-        """Handle every pending spooled mail, oldest first."""
-        count = 0
-        with self.incoming.lock():
+    def process_spool(self, intake: Intake | None = None, *, send: bool = False) -> int:
+        """Handle every pending spooled mail, oldest first.
+
+        The round's mails are answered together: their game changes and queued
+        replies reach the disk in one flush (``durable_together``), the replies
+        join the outgoing queue only then, and only after that are the mails
+        marked answered, marked handled on the server and moved to ``done``.
+        Whatever kills the referee before that, the mails are still pending and
+        handled again: orders are stored once per Message-ID, replies are queued
+        under keys and counted against the rations under them, so nothing is
+        done twice."""
+        with self.round(), self.incoming.lock():
             shunted_before = {e.id for e, _ in self.incoming.shunted()}
             pending = self.incoming.pending()
             for entry, _reason in self.incoming.shunted():
@@ -393,20 +425,25 @@ class Referee:
                 # time. Its sender is told, as after any failure, and it leaves the inbox.
                 if entry.id not in shunted_before:
                     self._tell_given_up(entry, intake)
-            for entry in pending:
-                self._handle_safely(entry, intake, _twins(entry, pending))
-                count += 1
-        return count
+            answered: list[tuple[InEntry, str | None]] = []
+            with durable_together():
+                for entry in pending:
+                    answered.append((entry, self._handle_safely(entry, _twins(entry, pending))))
+            if send:
+                self.deliver()
+            for entry, summary in answered:
+                self._finish_entry(entry, summary, intake)
+        return len(pending)
 
-    def _handle_safely(self, entry: InEntry, intake: Intake | None,
-                       twins: tuple[Twin, ...]) -> None:
+    def _handle_safely(self, entry: InEntry, twins: tuple[Twin, ...]) -> str | None:
         """Handle one mail; whatever goes wrong, the round goes on (the spool
         keeps the mail, and retries or sets it aside)."""
         try:
-            self._handle_entry(entry, intake, twins)
+            return self._handle_entry(entry, twins)
         except Exception:  # noqa: BLE001 - one mail never stops the round; it is logged
             log.exception("mail %s: handling and recording its failure failed; it stays "
                           "in the spool", entry.message_id)
+            return None
 
     def _mark(self, intake: Intake | None, entry: InEntry) -> None:
         """Mark (move) the mail on the server; the spool has it, so a failure here
@@ -419,38 +456,51 @@ class Referee:
             log.warning("could not mark %s handled on the server", entry.intake_key,
                         exc_info=True)
 
-    def _handle_entry(self, entry: InEntry, intake: Intake | None = None,
-                      twins: tuple[Twin, ...] = ()) -> None:
-        """Handle one spooled mail: answer it, mark it on the server, then call it
-        done. Marking comes before ``done``: a crash in between leaves the entry
-        pending, so the next round handles it again (nothing twice: orders are
-        stored once per Message-ID, replies are keyed) and marks it; the other way
-        round, a crash could leave a handled mail in the server's inbox for good."""
+    def _handle_entry(self, entry: InEntry, twins: tuple[Twin, ...] = ()) -> str | None:
+        """Answer one spooled mail: the game changed, the replies queued (put on
+        disk with the round's others). Returns the summary for the log, None when
+        the mail failed (its failure is recorded; it is tried again next round,
+        or set aside once its attempts are used up)."""
         entry = self.incoming.begin(entry)
         mail: IncomingMail | None = None
         try:
             raw = entry.raw()
             mail = read_message(raw, max_bytes=self.config.limits.max_message_bytes,
                                 size=entry.size)
-            if not (entry.path / _REPLIED).exists():
-                result = self.handle(mail, raw, arrived=entry.arrived, twins=twins)
-                self._ration(result)
-                for n, msg in enumerate(result.replies):
-                    # Keyed: handling the mail again after a crash queues nothing twice.
-                    self.outgoing.enqueue(msg, key=f"reply:{entry.id}:{n}")
-                _mark_replied(entry.path / _REPLIED, result.summary)
-                log.info("mail %s from %s: %s", mail.message_id, mail.from_addr,
-                         result.summary)
-            self._mark(intake, entry)
-            self.incoming.done(entry)
+            if (entry.path / _REPLIED).exists():
+                return ""  # answered before a crash; only marking it was left
+            result = self.handle(mail, raw, arrived=entry.arrived, twins=twins)
+            # Keyed: handling the mail again after a crash queues nothing twice, and
+            # counts nothing twice against the rations.
+            self._ration(result, token=f"reply:{entry.id}")
+            for n, msg in enumerate(result.replies):
+                self.outgoing.enqueue(msg, key=f"reply:{entry.id}:{n}")
+            log.info("mail %s from %s: %s", mail.message_id, mail.from_addr, result.summary)
+            return result.summary
         except Exception as exc:  # noqa: BLE001 - set aside, never lost, never a loop
             reason = f"{type(exc).__name__}: {exc}"
             log.exception("mail %s failed", entry.message_id)
             if self.incoming.failed(entry, reason):
                 self._tell_failed(mail)
-            self._mark(intake, entry)  # the spool keeps it for the next try
+            return None
 
-    def _ration(self, result: HandledMail) -> None:
+    def _finish_entry(self, entry: InEntry, summary: str | None,
+                      intake: Intake | None) -> None:
+        """After the round's flush: note the mail answered, mark it on the server,
+        then call it done. Marking comes before ``done``: a crash in between leaves
+        the entry pending, so the next round handles it again (nothing twice) and
+        marks it; the other way round, a crash could leave a handled mail in the
+        server's inbox for good. A failed mail is marked too: the spool keeps it
+        for the next try."""
+        if summary is None:
+            self._mark(intake, entry)
+            return
+        if summary:
+            _mark_replied(entry.path / _REPLIED, summary)
+        self._mark(intake, entry)
+        self.incoming.done(entry)
+
+    def _ration(self, result: HandledMail, token: str | None = None) -> None:
         """Withhold the replies when what they use up is used up (HandledMail.rations)."""
         rations = result.rations
         if rations is None:
@@ -458,7 +508,7 @@ class Referee:
             rations = tuple(Ration("replies", a, REPLY_BUDGET, REPLY_WINDOW) for a in to)
         if not result.replies or not rations:
             return
-        if not self.state.within_budgets(self.clock(), rations):
+        if not self.state.within_budgets(self.clock(), rations, token=token):
             log.warning("not answering %s: %s used up (a mail loop, or a flood?)",
                         ", ".join(str(m.get("To", "")) for m in result.replies),
                         ", ".join(f"{r.kind} {r.key}" for r in rations))
@@ -494,9 +544,12 @@ class Referee:
     # ------------------------------------------------------------ one mail
 
     def _games_of(self, address: str) -> list[str]:
-        """The open games in which ``address`` is a registered player."""
+        """The games in which ``address`` is a registered player: those the store's
+        index names, each opened to be sure."""
         out = []
-        for gid in self.store.list_games():
+        with self.round():
+            candidates = self.store.index.games_of(bare_address(address))
+        for gid in candidates:
             try:
                 game = self.store.open(gid)
             except Exception:  # noqa: BLE001 - a broken game does not stop the others
@@ -504,6 +557,12 @@ class Referee:
             if game.settings.player_by_address(address) is not None:
                 out.append(gid)
         return out
+
+    def _game_names(self) -> Mapping[str, str]:
+        """Every game here by its id's ``casefold`` form (as the store's index knows
+        them this round)."""
+        with self.round():
+            return self.store.index.names()
 
     def handle(self, mail: IncomingMail, raw: bytes, *, arrived: datetime,
                twins: tuple[Twin, ...] = ()) -> HandledMail:
@@ -618,8 +677,7 @@ class Referee:
                 check_id(envelope.game_id.lower())
             except StoreError:
                 return None
-            known = {g.casefold(): g for g in self.store.list_games()}
-            return known.get(envelope.game_id.casefold())
+            return self._game_names().get(envelope.game_id.casefold())
         mine = self._games_of(sender)
         return mine[0] if len(mine) == 1 else None
 
@@ -673,10 +731,10 @@ class Referee:
             player.addresses[0]
         # The body-wins note, only when the Subject names a game that exists here
         # (a Subject like "orders (utf-8)" names no game at all).
-        games_here = self.store.list_games()
+        games_here = self._game_names()
         subject_game = game_from_subject(mail.subject, games_here)
         if (letter.envelope.game_note and subject_game
-                and subject_game.casefold() in {g.casefold() for g in games_here}):
+                and subject_game.casefold() in games_here):
             letter.notes.append(f"Note: {letter.envelope.game_note}")
         try:
             check_password(letter.envelope,

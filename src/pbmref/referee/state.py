@@ -7,6 +7,13 @@ sees in ``pbmref status``), the reminders sent, the last turn whose reports
 were queued per game. Every change is made under a file lock after reading
 the file again, so two processes never undo or repeat what the other
 recorded. The file is readable by the referee's user only: it holds addresses.
+
+It is not flushed to disk: what a power cut could undo only makes the referee
+do again what is keyed against repeating anyway (a report or a reminder is
+queued under a key the outgoing spool knows), or forget a rate limit's
+count. A use counted with a ``token`` (the reply's key, the mail's
+Message-ID) counts once: the same mail handled again after a crash spends
+nothing more.
 """
 
 from __future__ import annotations
@@ -53,12 +60,22 @@ class PasswordFailures:
     last_from: str
 
 
+def _when(stamp: Any) -> datetime:
+    """The time of a use: ``ISO`` or ``ISO TOKEN``."""
+    return parse_datetime(str(stamp).split(" ", 1)[0], UTC)
+
+
+def _token_of(stamp: Any) -> str | None:
+    parts = str(stamp).split(" ", 1)
+    return parts[1] if len(parts) == 2 else None
+
+
 def _stamps_within(stamps: Any, now: datetime, period: timedelta) -> list[str]:
-    """The ISO time stamps of ``stamps`` (a list, else nothing) within ``period`` of ``now``."""
+    """The time stamps of ``stamps`` (a list, else nothing) within ``period`` of ``now``."""
     out = []
     for stamp in stamps if isinstance(stamps, list) else []:
         try:
-            if now - parse_datetime(stamp, UTC) < period:
+            if now - _when(stamp) < period:
                 out.append(stamp)
         except (TypeError, ValueError):
             continue
@@ -83,7 +100,7 @@ class RefereeState:
     def save(self) -> None:
         # replace_file writes under a name of its own: the daemon and cron runs save
         # at the same time (referee.md: adjudicate --due runs beside the daemon).
-        replace_file(self.path, json.dumps(self.data, indent=1, sort_keys=True))
+        replace_file(self.path, json.dumps(self.data, indent=1, sort_keys=True), durable=False)
 
     @contextmanager
     def _fresh(self) -> Iterator[None]:
@@ -94,46 +111,62 @@ class RefereeState:
             self.data = RefereeState.load(self.path).data
             yield
 
-    def once_per(self, kind: str, key: str, now: datetime, period: timedelta) -> bool:
-        """True (and remembered) when ``kind``/``key`` was not done within ``period``."""
+    def table(self, kind: str) -> dict[str, Any]:
+        """A copy of one kind's table as it is now (read once, for a whole round)."""
         with self._fresh():
-            return self._once_per(kind, key, now, period)
+            table = self.data.get(kind)
+        return dict(table) if isinstance(table, dict) else {}
 
-    def _once_per(self, kind: str, key: str, now: datetime, period: timedelta) -> bool:
+    def once_per(self, kind: str, key: str, now: datetime, period: timedelta, *,
+                 token: str | None = None) -> bool:
+        """True (and remembered) when ``kind``/``key`` was not done within ``period``,
+        or was done with this same ``token`` (the same mail, handled again after a
+        crash)."""
+        with self._fresh():
+            return self._once_per(kind, key, now, period, token)
+
+    def _once_per(self, kind: str, key: str, now: datetime, period: timedelta,
+                  token: str | None) -> bool:
         table = self.data.setdefault(kind, {})
         last = table.get(key)
         if last:
             try:
-                if now - parse_datetime(last, UTC) < period:
-                    return False
+                if now - _when(last) < period:
+                    return token is not None and _token_of(last) == token
             except ValueError:
                 pass
         for other, stamp in list(table.items()):  # forget what is past its period
             try:
-                if now - parse_datetime(stamp, UTC) >= period:
+                if now - _when(stamp) >= period:
                     del table[other]
             except (TypeError, ValueError):
                 del table[other]
-        table[key] = now.isoformat()
+        table[key] = f"{now.isoformat()} {token}" if token else now.isoformat()
         self.save()
         return True
 
     def within_budget(self, kind: str, key: str, now: datetime, limit: int,
-                      period: timedelta) -> bool:
+                      period: timedelta, *, token: str | None = None) -> bool:
         """True (and counted) while ``kind``/``key`` was used fewer than ``limit``
         times within ``period``; keys with no use in the period are forgotten."""
-        return self.within_budgets(now, [Ration(kind, key, limit, period)])
+        return self.within_budgets(now, [Ration(kind, key, limit, period)], token=token)
 
-    def within_budgets(self, now: datetime, rations: Sequence[Ration]) -> bool:
+    def within_budgets(self, now: datetime, rations: Sequence[Ration], *,
+                       token: str | None = None) -> bool:
         """True when every one of ``rations`` has a use left; then each is counted.
         When one has none, nothing is counted (a note withheld is not recorded
-        as sent)."""
+        as sent). A use with a ``token`` counted in every ration already (its
+        mail handled again after a crash) is allowed again and counts nothing."""
         with self._fresh():
             left = [self._recent(r, now) for r in rations]
+            if token is not None and rations and all(
+                    any(_token_of(s) == token for s in stamps) for stamps in left):
+                return True
             allowed = all(len(stamps) < r.limit for r, stamps in zip(rations, left, strict=True))
+            use = f"{now.isoformat()} {token}" if token else now.isoformat()
             for r, stamps in zip(rations, left, strict=True):
                 if allowed:
-                    stamps.append(now.isoformat())
+                    stamps.append(use)
                 self.data[r.kind][r.key] = stamps
             self.save()
             return allowed

@@ -152,9 +152,16 @@ def queue_notice(referee: Referee, notice: Notice) -> int:
 
 
 def queue_missed_reports(referee: Referee) -> int:
-    """Mail the reports of turns adjudicated by a run that died before mailing them."""
+    """Mail the reports of turns adjudicated by a run that died before mailing them.
+
+    Only games whose open turn (as the store's index knows it) is past the
+    last turn reported are opened: the rest cannot have missed one."""
     count = 0
-    for gid in referee.store.list_games():
+    reported = referee.state.table("reported")
+    for gid, turn in referee.store.index.turns().items():
+        known = reported.get(gid, 0)
+        if turn - 1 <= (known if isinstance(known, int) else 0):
+            continue
         try:
             game = referee.store.open(gid)
         except StoreError:
@@ -171,7 +178,13 @@ def send_reminders(referee: Referee) -> int:
     """Remind players without orders, once per turn, some hours before the deadline."""
     now = referee.clock()
     count = 0
-    for gid in referee.store.reminders_due(now):
+    reminded = referee.state.table("reminded")
+    index = referee.store.index
+    for gid in index.reminders_due(now):
+        entry = index.entry(gid)
+        if entry is not None and all(f"{gid}:{entry.schedule.turn}:{pid}" in reminded
+                                     for pid in entry.schedule.waiting_for):
+            continue  # everyone it waits for was reminded already
         try:
             game = referee.store.open(gid)
         except StoreError:
@@ -203,25 +216,33 @@ def adjudicate_due(referee: Referee, intake: Intake | None = None, *,
                    games: Iterable[str] | None = None, force: bool = False) -> DueReport:
     """Take in mail, adjudicate every due game (or ``games``) once, mail reports."""
     report = DueReport()
-    if intake is not None:
-        report.taken_in = referee.take_in(intake)
-    now = referee.clock()
-    wanted = list(games) if games is not None else referee.store.due(now)
-    for gid in wanted:
-        try:
-            game = referee.store.open(gid)
-            fill_computer_orders(referee, game)
-            record = gm.adjudicate(referee.store, gid, now, force=force)
-        except StoreError as exc:
-            log.error("game %s not adjudicated: %s", gid, exc)
-            report.broken[gid] = str(exc)
-            continue
-        if record is None:
-            continue
-        report.adjudicated.append(record)
-        queue_report(referee, referee.store.open(gid), record.turn, record.report_text)
-    queue_missed_reports(referee)
-    report.reminders = send_reminders(referee)
-    report.sent = referee.deliver()
-    report.pruned = referee.prune_spools()
+    with referee.round():
+        if intake is not None:
+            report.taken_in = referee.take_in(intake)
+        now = referee.clock()
+        wanted = list(games) if games is not None else referee.store.index.due(now)
+        for gid in wanted:
+            try:
+                game = referee.store.open(gid)
+                fill_computer_orders(referee, game)
+                record = gm.adjudicate(referee.store, gid, now, force=force)
+                if record is None and games is None:
+                    # The index had it due, the game itself says not: its state
+                    # index was behind its folders (written anew, so it is not
+                    # opened again each round).
+                    with game.lock():
+                        game.reload()
+                        game.write_schedule()
+            except StoreError as exc:
+                log.error("game %s not adjudicated: %s", gid, exc)
+                report.broken[gid] = str(exc)
+                continue
+            if record is None:
+                continue
+            report.adjudicated.append(record)
+            queue_report(referee, referee.store.open(gid), record.turn, record.report_text)
+        queue_missed_reports(referee)
+        report.reminders = send_reminders(referee)
+        report.sent = referee.deliver()
+        report.pruned = referee.prune_spools()
     return report

@@ -82,8 +82,9 @@ class AirRuleset(Ruleset):
         return {**data, "aircraft": {**aircraft, player: entry}}
 
     def adjudicate(self, position: Mapping[str, Any], orders: Mapping[str, Mapping[str, Any]],
-                   seed: int, replay: Sequence[int] | None = None) -> Outcome:
-        state = self.decode(position)
+                   seed: int, replay: Sequence[int] | None = None, *,
+                   state: Any = None) -> Outcome:
+        state = self.decode(position) if state is None else state
         dice = Dice(seed, replay=list(replay) if replay is not None else None)
         new_state, events = self.run_engine(state, self.typed_orders(state, orders), dice)
         board = state.board

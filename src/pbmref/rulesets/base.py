@@ -351,8 +351,11 @@ class Ruleset(ABC):
 
     @abstractmethod
     def adjudicate(self, position: Mapping[str, Any], orders: Mapping[str, Mapping[str, Any]],
-                   seed: int, replay: Sequence[int] | None = None) -> Outcome:
-        """One turn; ``replay`` gives the dice recorded by an earlier run of it."""
+                   seed: int, replay: Sequence[int] | None = None, *,
+                   state: Any = None) -> Outcome:
+        """One turn; ``replay`` gives the dice recorded by an earlier run of it.
+        ``state``: the position decoded already (the store's ``TurnView`` has it),
+        so that a turn decodes its position once."""
 
     # ------------------------------------------------------------ reports
 

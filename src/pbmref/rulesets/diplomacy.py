@@ -534,10 +534,11 @@ class DiplomacyRuleset(Ruleset):
     # ------------------------------------------------------------ adjudication
 
     def adjudicate(self, position: Mapping[str, Any], orders: Mapping[str, Mapping[str, Any]],
-                   seed: int, replay: Sequence[int] | None = None) -> Outcome:
+                   seed: int, replay: Sequence[int] | None = None, *,
+                   state: Any = None) -> Outcome:
         """One phase; Diplomacy rolls no dice (``seed`` and ``replay`` are unused)."""
         del seed, replay
-        board = self.decode(position)
+        board = self.decode(position) if state is None else state
         typed: list[Order] = []
         for player, entry in orders.items():
             power = board.power_of(player)

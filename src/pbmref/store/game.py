@@ -15,6 +15,11 @@ with one job each:
 - ``game.press`` (``PressLog``): the press the referee relayed;
 - ``game.votes`` (``VoteBook``): draws, concessions and WAITs standing.
 
+``GameStore`` keeps an index of its games (``pbmref.store.index``): the
+addresses of each game's players and its schedule, kept up to date by every
+``Game`` it opens, so that finding a player's games or the games due never
+opens them all.
+
 Every file is checked when it is read; a bad value raises ``GameFileError``
 with the file, line and what is wrong. See ``pbmref.store.layout`` for the
 folder's layout.
@@ -34,15 +39,17 @@ from typing import Any
 from pbmref.base.errors import DataError, GameFileError
 from pbmref.base.files import write_new
 from pbmref.base.locks import FileLock
-from pbmref.base.yamlfile import YamlDoc, dump_yaml, read_yaml
+from pbmref.base.yamlfile import YamlDoc, dump_yaml, read_yaml, stored_yaml
 from pbmref.rules.plaindata import PositionError
 from pbmref.rulesets import Ruleset, UnknownRuleset, get_ruleset
 from pbmref.store.errors import GameExists, GameNotFound
 from pbmref.store.history import History
+from pbmref.store.index import GameIndex, IndexEntry, file_stamp, settings_addresses
 from pbmref.store.layout import (
     GAME_FILE,
     LOCK_FILE,
     POSITION_FILE,
+    STATE_FILE,
     TURNS,
     find_open_turn,
     stamp,
@@ -76,15 +83,17 @@ class Game:
     """One game: its settings, open turn and position; its orders and history."""
 
     def __init__(self, path: Path, *, ruleset_loader: RulesetLoader,
-                 game_id: str | None = None) -> None:
+                 game_id: str | None = None, index: GameIndex | None = None) -> None:
         self.dir = Path(path)
         self.id = check_id(game_id or self.dir.name)
         self._loader = ruleset_loader
+        self._index = index
         self._lock = FileLock(self.dir / LOCK_FILE, mode=0o644)
         self._lock_depth = 0
         # positions read, each with the stamp its file had then
         self._views: dict[int, tuple[list[int], TurnView]] = {}
         self._settings_stamp: list[int] | None = None
+        self._settings_seen = file_stamp(self.dir / GAME_FILE)  # for the store's index
         self.book = OrderBook(self)
         self.history = History(self)
         self.press = PressLog(self)
@@ -100,6 +109,7 @@ class Game:
         turn and its position (files whose stamp is unchanged are not read again)."""
         if stamp(self.dir / GAME_FILE) != self._settings_stamp:
             self._settings_stamp = stamp(self.dir / GAME_FILE)
+            self._settings_seen = file_stamp(self.dir / GAME_FILE)  # before reading it
             doc = read_yaml(self.dir / GAME_FILE)
             if not doc.mapping():
                 raise GameFileError(self.dir / GAME_FILE, "the file is empty: it must hold "
@@ -157,7 +167,7 @@ class Game:
         now = stamp(path)
         known = self._views.get(turn)
         if known is None or known[0] != now:
-            known = self._views[turn] = (now, self._checked_view(read_yaml(path), turn))
+            known = self._views[turn] = (now, self._checked_view(stored_yaml(path), turn))
         return known[1]
 
     def read_position(self, turn: int) -> dict[str, Any]:
@@ -223,6 +233,7 @@ class Game:
         with self.lock():
             self.settings = self.settings_file.set(changes)
             self._settings_stamp = stamp(self.dir / GAME_FILE)
+            self._settings_seen = file_stamp(self.dir / GAME_FILE)
             self.write_schedule()
 
     def update_settings(self, change: Callable[[Any], None]) -> Path:
@@ -264,8 +275,14 @@ class Game:
                                                        (p.id for p in s.humans()))))
 
     def write_schedule(self) -> None:
-        """Rewrite the state index the deadline jobs read."""
-        write_schedule(self.dir, self.schedule)
+        """Rewrite the state index the deadline jobs read, and the store's index
+        entry of the game (the caller holds the game's lock)."""
+        schedule = self.schedule
+        write_schedule(self.dir, schedule)
+        if self._index is not None:
+            self._index.put(self.id, IndexEntry(
+                self._settings_seen, file_stamp(self.dir / STATE_FILE), schedule,
+                settings_addresses(self.settings)))
 
 
 def open_game(path: Path | str, *, ruleset_loader: RulesetLoader | None = None) -> Game:
@@ -280,9 +297,12 @@ class GameStore:
     """The games directory: ``GameStore("games").open("flanders")``."""
 
     def __init__(self, games_dir: Path | str = "games", *,
-                 ruleset_loader: RulesetLoader | None = None) -> None:
+                 ruleset_loader: RulesetLoader | None = None,
+                 index_file: Path | str | None = None) -> None:
         self.dir = Path(games_dir)
         self.ruleset_loader = ruleset_loader or get_ruleset
+        # the index of the games; kept in ``index_file`` across processes, if given
+        self.index = GameIndex(self.dir, index_file)
 
     def path(self, game_id: str) -> Path:
         return self.dir / check_id(game_id)
@@ -311,7 +331,7 @@ class GameStore:
                 raise GameFileError(path / GAME_FILE, "missing: the game's settings and "
                                     "players file is gone (restore it from a backup)")
             raise GameNotFound(f"no game {game_id!r} in {self.dir}")
-        return Game(path, ruleset_loader=self.ruleset_loader)
+        return Game(path, ruleset_loader=self.ruleset_loader, index=self.index)
 
     def create(self, game_id: str, settings: Mapping[str, Any],
                position: Mapping[str, Any], *, header: str = "") -> Game:
@@ -349,27 +369,17 @@ class GameStore:
     def due(self, now: datetime) -> list[str]:
         """Games whose open turn should be adjudicated at ``now``.
 
-        Reads only each game's small state index (and ``game.yaml`` when the
-        game master changed it since), never a history. A game whose files
-        cannot be read is listed too, so that the caller tries it and reports
-        the error (and other games go on); so is a folder whose game.yaml was
-        deleted.
+        Asks the index after its change check (a stat of each game's
+        ``game.yaml`` and ``state.yaml``; a game changed since is read again),
+        never a history. A game whose files cannot be read is listed too, so
+        that the caller tries it and reports the error (and other games go
+        on); so is a folder whose game.yaml was deleted.
         """
-        out = []
-        for entry in self._folders():
-            game_dir = Path(entry.path)
-            if not (game_dir / GAME_FILE).exists():
-                if (game_dir / TURNS).is_dir():
-                    out.append(entry.name)
-                continue
-            if read_schedule(game_dir).is_due(now):
-                out.append(entry.name)
-        return sorted(out)
+        self.index.look()
+        return self.index.due(now)
 
     def reminders_due(self, now: datetime) -> list[str]:
         """Open games within their reminder window that still wait for someone's
-        orders; reads only the state index."""
-        return sorted(e.name for e in self._folders()
-                      if (Path(e.path) / GAME_FILE).exists()
-                      and read_schedule(Path(e.path)).reminder_due(now))
-
+        orders (asks the index after its change check)."""
+        self.index.look()
+        return self.index.reminders_due(now)

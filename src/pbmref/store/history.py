@@ -16,7 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pbmref.base.files import set_aside, write_new
+from pbmref.base.files import ordered, set_aside, write_new
 from pbmref.base.times import iso
 from pbmref.base.yamlfile import YamlDoc, dump_yaml, read_yaml
 from pbmref.rulesets import Outcome
@@ -216,15 +216,20 @@ class History:
                     set_aside(path)  # leftovers of an interrupted run
             written = []
             result_text = files.pop("result.yaml")
-            for name, content in files.items():
-                written.append(write_new(tdir / name, content))
-            written.append(write_new(next_path, self.position_text(turn + 1, next_pos)))
-            written.append(write_new(tdir / "result.yaml", result_text))
-            changes: dict[str, Any] = {"deadline": next_deadline}
-            if outcome.game_over:
-                changes["status"] = "finished"
-            game.turn_played()
-            game.change_settings(changes)
+            with ordered():  # each file on disk before the next: result.yaml last
+                for name, content in files.items():
+                    written.append(write_new(tdir / name, content))
+                written.append(write_new(next_path, self.position_text(turn + 1, next_pos)))
+                # The state index is written anew before the turn is marked done: a
+                # crash between the mark and the new state index is then seen by the
+                # store's index of every process (it reads the folders again).
+                game.write_schedule()
+                written.append(write_new(tdir / "result.yaml", result_text))
+                changes: dict[str, Any] = {"deadline": next_deadline}
+                if outcome.game_over:
+                    changes["status"] = "finished"
+                game.turn_played()
+                game.change_settings(changes)
             return TurnRecord(
                 game_id=game.id, turn=turn, seed=seed, position_before=before,
                 position_after=next_pos,

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from pbmref.base.errors import GameFileError, KeyPath
 from pbmref.base.files import write_new
 from pbmref.base.times import iso, parse_datetime
-from pbmref.base.yamlfile import YamlDoc, dump_yaml, read_yaml
+from pbmref.base.yamlfile import YamlDoc, dump_yaml, stored_yaml
 from pbmref.orders.errors import OrderMailError
 from pbmref.store.errors import TurnError
 from pbmref.store.layout import ORDERS, no_links, turn_dir
@@ -163,7 +163,7 @@ class OrderBook:
         m = _ORDERS_NAME.fullmatch(path.name)
         assert m is not None
         players = self.game.settings.players
-        doc = read_yaml(path)
+        doc = stored_yaml(path)  # written once by the referee: parsed once per version
         data = doc.mapping("an orders record")
         for key in data:
             if key not in _ORDERS_KEYS:

@@ -77,9 +77,11 @@ def write_schedule(game_dir: Path, schedule: Schedule) -> None:
         "waits": list(schedule.waits),
         "settings_stamp": stamp(game_dir / GAME_FILE),
     }
+    # Not flushed to disk: after a power cut an old state index is read as one
+    # that is out of date (game.yaml and the turn folders win).
     replace_file(game_dir / STATE_FILE, dump_yaml(
         data, header="Written by the referee: the open turn, for finding due games. "
-                     "Edit game.yaml, not this file."))
+                     "Edit game.yaml, not this file."), durable=False)
 
 
 def _from_settings(game_dir: Path, known: Mapping[str, Any]) -> Schedule:

@@ -1,0 +1,127 @@
+"""How many times the referee flushes a file to disk for one accepted order mail (issue 20).
+
+A batch of BATCH order mails (default 50) from three players of one
+tweedekker game on the local Maildir mode is taken in, answered and sent
+(``Referee.take_in`` and ``Referee.deliver``, as one daemon round does);
+every ``os.fsync`` / ``os.fdatasync`` on the way is counted and put down to
+what it flushed (the spools, the game folders, the outbox, the referee's
+own bookkeeping). Prints the flushes per accepted mail, averaged
+over the batch, and their ratio to the least a crash-safe referee must do
+for such a mail: one (its orders, on disk before the reply goes out).
+
+Run: ``.venv/bin/python bench/fsyncs.py [BATCH]``
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from collections import Counter
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
+from email.utils import format_datetime, make_msgid
+from pathlib import Path
+from typing import Any
+
+from pbmref import gm
+from pbmref.config import Config, MailConfig, MaildirConfig, RefereeConfig
+from pbmref.mail.maildir_in import MaildirIntake
+from pbmref.mail.outbox import read_maildir
+from pbmref.referee.pipeline import Referee
+from pbmref.store import GameStore
+
+REFEREE = "referee@bench.test"
+PLAYERS = ("anna", "bert", "cora")
+PLANES = ("TAKEOFF BETA\n1: A\n2: A\n3: L", "TAKEOFF ALPHA\n1: A\n2: A\n3: R",
+          "TAKEOFF GAMMA\n1: A\n2: A\n3: A")
+
+
+def _place(fd: int, root: Path) -> str:
+    """What the flushed file or folder is: which spool, a game folder, the outbox."""
+    try:
+        name = os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return "unknown"
+    for part, place in (("spool/in", "incoming spool"), ("spool/out", "outgoing spool"),
+                        ("spool", "referee state"), ("games", "game folders"),
+                        ("outbox", "outbox")):
+        if name.startswith(str(root / part)):
+            return place
+    return "elsewhere"
+
+
+def counting(counts: Counter[str], root: Path) -> Callable[[], None]:
+    """Count every fsync/fdatasync from now on, by what is flushed; returns the undo."""
+    real = {name: getattr(os, name) for name in ("fsync", "fdatasync")}
+
+    def wrap(name: str) -> Any:
+        def flush(fd: Any) -> None:
+            counts[_place(fd, root)] += 1
+            real[name](fd)
+        return flush
+
+    for name in real:
+        setattr(os, name, wrap(name))
+
+    def undo() -> None:
+        for name, fn in real.items():
+            setattr(os, name, fn)
+    return undo
+
+
+def main(batch: int = 50) -> int:
+    with tempfile.TemporaryDirectory(prefix="pbmref-fsyncs-") as tmp:
+        root = Path(tmp)
+        config = Config(
+            games_dir=root / "games", spool_dir=root / "spool",
+            referee=RefereeConfig(address=REFEREE, name="Referee"),
+            mail=MailConfig(mode="maildir", maildir=MaildirConfig(
+                inbox=root / "inbox", outbox=root / "outbox")))
+        now = datetime.now(UTC)
+        made = gm.new_game(GameStore(config.games_dir), "bench",
+                           [gm.PlayerSpec(p, (f"{p}@players.test",), p.title())
+                            for p in PLAYERS],
+                           seed=3, deadline=now + timedelta(days=2), early_adjudication=False,
+                           reminder_hours=0, now=now)
+        referee = Referee(config)
+        intake = MaildirIntake(config.mail.maildir.inbox)
+        for n in range(batch):
+            player = PLAYERS[n % len(PLAYERS)]
+            msg = EmailMessage()
+            msg["From"] = f"{player}@players.test"
+            msg["To"] = REFEREE
+            msg["Subject"] = f"orders {n}"
+            msg["Date"] = format_datetime(now)
+            msg["Message-ID"] = make_msgid(domain="players.test")
+            msg.set_content(f"GAME bench\nPASSWORD {made.passwords[player]}\nPLANE\n"
+                            f"{PLANES[n % 3]}\nEND\n")
+            intake.deliver(msg.as_bytes())
+        counts: Counter[str] = Counter()
+        undo = counting(counts, root.resolve())
+        try:
+            handled = referee.take_in(intake)
+            sent = referee.deliver()
+        finally:
+            undo()
+        replies = read_maildir(config.mail.maildir.outbox)
+        accepted = sum(1 for m in replies if "accepted" in str(m.get_body(("plain",))
+                                                                .get_content()))  # type: ignore[union-attr]
+        stored = sum(1 for _ in (config.games_dir / "bench").glob("turns/*/orders/*.yaml"))
+    assert handled == batch and sent == batch and accepted == batch and stored == batch, (
+        handled, sent, accepted, stored)
+    total = sum(counts.values())
+    per_mail = total / batch
+    print(f"mails: {batch} accepted order mails (Maildir), taken in, answered and sent")
+    print(f"fsyncs: {total} in all; by place: "
+          + ", ".join(f"{place} {n}" for place, n in counts.most_common()))
+    print(f"fsyncs per accepted mail: {per_mail:.2f}; ratio {per_mail:.2f} to the one "
+          f"flush of its orders (aim <= 4)")
+    spools = counts["incoming spool"] + counts["outgoing spool"]
+    print(f"  of which in the spools: {spools / batch:.2f} a mail")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(int(sys.argv[1]) if len(sys.argv) > 1 else 50))

@@ -1,0 +1,414 @@
+"""The index of the games folder: who plays where, and when each game wants the referee.
+
+The referee must not open every game for every mail or every round. The
+``GameIndex`` keeps, for each game folder, the addresses of its players
+and its schedule (open turn, status, deadline, early adjudication, who
+still owes orders, the reminder window), with the stamps (inode,
+modification time, size) of the two files they come from: ``game.yaml``
+(the game master's) and ``state.yaml`` (the referee's state index).
+
+``look()`` is the cheap change check of a round: it lists the games folder
+and stats those two files of each game. An entry whose stamps differ is read
+again from its folder (a game master's edit by hand, another process's
+change), a folder copied in is read, a folder gone is forgotten. The store
+keeps the entries of the games it changes up to date itself
+(``Game.write_schedule``), so a round sees its own changes at once.
+
+The YAML stays the truth: an entry is used only while its stamps match the
+files, and whoever acts on a game opens it and reads it whole. The index
+file, where there is one (the referee keeps it in its spool folder, out of
+the game master's games folder), only spares a new process the reading of
+every game; it is written now and then without being flushed to disk, and an
+index file that is missing, unreadable or of another version is rebuilt from
+the folders.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from pbmref.base.errors import DataError, GameFileError
+from pbmref.base.files import replace_file
+from pbmref.base.times import iso, moment
+from pbmref.base.yamlfile import read_yaml
+from pbmref.store.layout import GAME_FILE, STATE_FILE, TURNS, find_open_turn
+from pbmref.store.schedule import Schedule, read_schedule
+from pbmref.store.settings import ID_RE, GameSettings, settings_from_dict
+
+__all__ = [
+    "GameIndex",
+    "IndexEntry",
+    "bare_address",
+    "file_stamp",
+    "settings_addresses",
+]
+
+_VERSION = 2
+SAVE_EVERY = 60.0  # seconds: how often a long-running process writes the index file down
+
+Stamp = tuple[int, int, int]
+_MISSING: Stamp = (0, 0, 0)
+
+
+def file_stamp(path: Path | str) -> Stamp:
+    """A file's inode, modification time and size: what tells that it changed. The
+    referee replaces its files whole (a new inode each time); an edit in place
+    changes the time and, mostly, the size. (0, 0, 0) for a missing file."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return _MISSING
+    return (st.st_ino, st.st_mtime_ns, st.st_size)
+
+
+def bare_address(address: str) -> str:
+    """``Anna <Anna@Example.org>`` -> ``anna@example.org`` (as ``player_by_address`` reads it).
+
+    >>> bare_address("Anna <Anna@Example.org>")
+    'anna@example.org'
+    """
+    m = _ANGLE.search(address)
+    return (m.group(1) if m else address).strip().lower()
+
+
+_ANGLE = re.compile(r"<([^>]+)>")
+
+
+def settings_addresses(settings: GameSettings) -> tuple[str, ...]:
+    """Every address a player of the game registered, lower case (whatever the
+    player's status: ``player_by_address`` knows them all)."""
+    return tuple(sorted({a.lower() for p in settings.players.values() for a in p.addresses}))
+
+
+@dataclass(frozen=True)
+class IndexEntry:
+    """One game as the index knows it (valid while both stamps match)."""
+
+    game_stamp: Stamp
+    state_stamp: Stamp
+    schedule: Schedule
+    addresses: tuple[str, ...] = ()
+
+    @property
+    def has_settings(self) -> bool:
+        """The folder has a game.yaml (a folder without one is a broken game)."""
+        return self.game_stamp != _MISSING
+
+    def due_at(self) -> datetime | None:
+        """When the open turn is due: ``None`` never (by time alone), ``datetime.min``-like
+        at once (a broken game, or every human's orders in with early adjudication)."""
+        s = self.schedule
+        if s.broken or (s.status == "open" and s.early_adjudication and s.humans
+                        and not s.waiting_for):
+            return _AT_ONCE
+        return s.deadline if s.status == "open" else None
+
+    def reminder_window(self) -> tuple[float, float] | None:
+        """The reminder window as timestamps (start, deadline), if the game has one now."""
+        s = self.schedule
+        if (not s.reminder_hours or s.deadline is None or not s.waiting_for
+                or s.status != "open" or s.broken):
+            return None
+        end = s.deadline.timestamp()
+        return (end - s.reminder_hours * 3600, end)
+
+    def to_json(self) -> dict[str, Any]:
+        s = self.schedule
+        due = self.due_at()
+        return {"game": list(self.game_stamp), "state": list(self.state_stamp),
+                "addresses": list(self.addresses), "turn": s.turn, "status": s.status,
+                "deadline": iso(s.deadline), "early": s.early_adjudication,
+                "humans": s.humans, "waiting": list(s.waiting_for),
+                "reminder_hours": s.reminder_hours, "broken": s.broken,
+                "due": None if due is None else due.timestamp(),
+                "remind": self.reminder_window()}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> IndexEntry:
+        """An entry read back from the index file (raises on anything unexpected)."""
+        schedule = Schedule(
+            turn=int(data["turn"]), status=str(data["status"]),
+            deadline=moment(data["deadline"]), early_adjudication=bool(data["early"]),
+            humans=int(data["humans"]), waiting_for=tuple(str(p) for p in data["waiting"]),
+            reminder_hours=float(data["reminder_hours"]), broken=bool(data["broken"]))
+        return cls(_stamp_of(data["game"]), _stamp_of(data["state"]), schedule,
+                   tuple(str(a) for a in data["addresses"]))
+
+
+def _stamp_of(value: Any) -> Stamp:
+    a, b, c = (int(v) for v in value)
+    return (a, b, c)
+
+
+_AT_ONCE = datetime.fromisoformat("0001-01-02T00:00:00+00:00")
+
+
+def read_entry(game_dir: Path) -> IndexEntry | None:
+    """The entry of one game folder, read from its files (None: not a game folder)."""
+    game_stamp = file_stamp(game_dir / GAME_FILE)  # stamps first: a change while
+    state_stamp = file_stamp(game_dir / STATE_FILE)  # reading is seen next time
+    if game_stamp == _MISSING:
+        if (game_dir / TURNS).is_dir():  # a game whose settings file was deleted
+            return IndexEntry(game_stamp, state_stamp, Schedule(broken=True))
+        return None
+    schedule = read_schedule(game_dir)
+    addresses: tuple[str, ...] = ()
+    try:
+        settings = settings_from_dict(read_yaml(game_dir / GAME_FILE).mapping(), game_dir.name)
+        addresses = settings_addresses(settings)
+        # after a crash between a turn's result and the state index, the folders
+        # show a later open turn than state.yaml
+        schedule = replace(schedule, turn=find_open_turn(game_dir, schedule.turn))
+    except (GameFileError, DataError, ValueError):
+        schedule = replace(schedule, broken=True)
+    return IndexEntry(game_stamp, state_stamp, schedule, addresses)
+
+
+class _Record:
+    """What the index keeps of one game: the little each round asks about, and
+    the whole entry, built only when asked for (a new process reads thousands)."""
+
+    __slots__ = ("_data", "_entry", "addresses", "due", "game_stamp", "has_settings",
+                 "remind", "state_stamp", "turn")
+
+    def __init__(self, entry: IndexEntry | None, data: dict[str, Any] | None) -> None:
+        self._entry = entry
+        self._data = data
+        if entry is not None:
+            due = entry.due_at()
+            self.game_stamp, self.state_stamp = entry.game_stamp, entry.state_stamp
+            self.turn = -1 if entry.schedule.broken else entry.schedule.turn
+            self.due = None if due is None else due.timestamp()
+            self.remind = entry.reminder_window()
+            self.addresses = entry.addresses
+        else:
+            assert data is not None
+            self.game_stamp, self.state_stamp = _stamp_of(data["game"]), _stamp_of(data["state"])
+            self.turn = -1 if data["broken"] else int(data["turn"])
+            due, remind = data["due"], data["remind"]
+            self.due = None if due is None else float(due)
+            self.remind = None if remind is None else (float(remind[0]), float(remind[1]))
+            self.addresses = tuple(str(a) for a in data["addresses"])
+        self.has_settings = self.game_stamp != _MISSING
+
+    def entry(self) -> IndexEntry:
+        if self._entry is None:
+            assert self._data is not None
+            self._entry = IndexEntry.from_json(self._data)
+        return self._entry
+
+    def to_json(self) -> dict[str, Any]:
+        return self._data if self._data is not None else self.entry().to_json()
+
+
+class GameIndex:
+    """Addresses and schedules of every game in a games folder (see the module).
+
+    Besides the entries it keeps, per game, the time its open turn is due and
+    its reminder window (as timestamps), and the games of each address, all
+    changed with the entry: the questions of a round are a pass over small
+    tables, whatever the number of games."""
+
+    def __init__(self, games_dir: Path | str, path: Path | str | None = None) -> None:
+        self.dir = Path(games_dir)
+        self.path = Path(path) if path is not None else None  # the index file, if any
+        self._records: dict[str, _Record] | None = None
+        self._by_address: dict[str, set[str]] = {}
+        self._due: dict[str, float] = {}  # game -> when its open turn is due
+        self._remind: dict[str, tuple[float, float]] = {}  # game -> reminder window
+        self._ids: list[str] | None = None
+        self._names: dict[str, str] = {}
+        self._dirty = False
+        self._saved_at = -SAVE_EVERY
+        self.reads = 0  # entries read from their folders (for tests and benchmarks)
+
+    # ------------------------------------------------------------ the index file
+
+    def _load(self) -> dict[str, _Record]:
+        if self.path is None:
+            return {}
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+            if data.get("version") != _VERSION:
+                return {}
+            return {gid: _Record(None, e) for gid, e in data["games"].items()
+                    if ID_RE.fullmatch(gid)}
+        except (OSError, ValueError, TypeError, KeyError, AttributeError, IndexError):
+            return {}  # missing or unreadable: rebuilt from the folders
+
+    def save(self) -> None:
+        """Write the index file down (when something changed since the last time)."""
+        if (self.path is None or not self._dirty or self._records is None
+                or not self.dir.is_dir()):
+            return
+        data = {"version": _VERSION,
+                "games": {gid: r.to_json() for gid, r in sorted(self._records.items())}}
+        with contextlib.suppress(OSError):  # a cache: the next process reads the folders
+            replace_file(self.path, json.dumps(data, separators=(",", ":")), durable=False)
+            self._dirty = False
+        self._saved_at = time.monotonic()
+
+    def save_now_and_then(self) -> None:
+        """Write the index file down if it changed: the first time, then at most
+        every ``SAVE_EVERY`` seconds (a long-running process changes it each round)."""
+        if self._dirty and time.monotonic() - self._saved_at >= SAVE_EVERY:
+            self.save()
+
+    # ------------------------------------------------------------ keeping it true
+
+    def _known(self) -> dict[str, _Record]:
+        if self._records is None:
+            self._records = {}
+            for gid, record in self._load().items():
+                self._set(gid, record)
+            self._dirty = False
+            self.look()
+        return self._records
+
+    def _set(self, game_id: str, record: _Record) -> None:
+        assert self._records is not None
+        old = self._records.get(game_id)
+        if old is not None:
+            self._unlist(game_id, old)
+        self._records[game_id] = record
+        for a in record.addresses:
+            self._by_address.setdefault(a, set()).add(game_id)
+        if record.due is not None:
+            self._due[game_id] = record.due
+        if record.remind is not None:
+            self._remind[game_id] = record.remind
+        if old is None or old.has_settings != record.has_settings:
+            self._ids = None
+        self._dirty = True
+
+    def _unlist(self, game_id: str, record: _Record) -> None:
+        for a in record.addresses:
+            games = self._by_address.get(a)
+            if games is not None:
+                games.discard(game_id)
+                if not games:
+                    del self._by_address[a]
+        self._due.pop(game_id, None)
+        self._remind.pop(game_id, None)
+
+    def _drop(self, game_id: str) -> None:
+        assert self._records is not None
+        old = self._records.pop(game_id, None)
+        if old is not None:
+            self._unlist(game_id, old)
+            self._ids = None
+            self._dirty = True
+
+    def look(self) -> None:
+        """The change check of a round: the games folder listed, every game's two
+        files stat-ed, the entries that changed read again from their folders."""
+        records = self._records
+        if records is None:
+            self._known()
+            return
+        seen = set()
+        stat = _stat
+        try:
+            listing = os.scandir(self.dir)
+        except OSError:
+            listing = None
+        if listing is not None:
+            with listing:
+                for de in listing:
+                    name = de.name
+                    if name[0] == "." or not ID_RE.fullmatch(name) or not de.is_dir():
+                        continue
+                    seen.add(name)
+                    known = records.get(name)
+                    folder = de.path
+                    if (known is None or known.game_stamp != stat(folder + _GAME)
+                            or known.state_stamp != stat(folder + _STATE)):
+                        self._read(name, Path(folder))
+        for name in [n for n in records if n not in seen]:
+            self._drop(name)
+
+    def _read(self, name: str, game_dir: Path) -> None:
+        self.reads += 1
+        entry = read_entry(game_dir)
+        if entry is None:
+            self._drop(name)
+        else:
+            self._set(name, _Record(entry, None))
+
+    def put(self, game_id: str, entry: IndexEntry) -> None:
+        """The store changed a game: its entry as the store knows it now."""
+        known = self._known().get(game_id)
+        if known is None or known.entry() != entry:
+            self._set(game_id, _Record(entry, None))
+
+    # ------------------------------------------------------------ asking it
+
+    def entry(self, game_id: str) -> IndexEntry | None:
+        record = self._known().get(game_id)
+        return None if record is None else record.entry()
+
+    def turns(self) -> dict[str, int]:
+        """The open turn of every game that can be read (a broken one is left out)."""
+        return {g: r.turn for g, r in self._known().items() if r.turn >= 0}
+
+    def ids(self) -> list[str]:
+        """Every game with a game.yaml (what ``GameStore.list_games`` lists), sorted."""
+        if self._ids is None:
+            self._ids = sorted(g for g, r in self._known().items() if r.has_settings)
+            self._names = {g.casefold(): g for g in self._ids}
+        return list(self._ids)
+
+    def names(self) -> Mapping[str, str]:
+        """The ids of ``ids()`` by their ``casefold`` form (a mail may write
+        ``Dogfight`` for ``dogfight``)."""
+        self.ids()
+        return MappingProxyType(self._names)
+
+    def games_of(self, address: str) -> list[str]:
+        """The games in which ``address`` (bare, lower case) is registered, as far
+        as the index knows; the caller opens a game to be sure."""
+        self._known()
+        return sorted(self._by_address.get(address, ()))
+
+    def due(self, now: datetime) -> list[str]:
+        """Games whose open turn should be adjudicated at ``now`` (broken ones too,
+        so that their error is reported)."""
+        self._known()
+        at = now.timestamp()
+        return sorted(g for g, t in self._due.items() if t <= at)
+
+    def reminders_due(self, now: datetime) -> list[str]:
+        """Open games within their reminder window that still wait for someone."""
+        self._known()
+        at = now.timestamp()
+        return sorted(g for g, (start, end) in self._remind.items() if start <= at < end)
+
+    def next_event(self, now: datetime) -> datetime | None:
+        """When the next game becomes due or opens its reminder window, after ``now``."""
+        self._known()
+        at = now.timestamp()
+        times = [t for t in self._due.values() if t > at]
+        times += [start for start, _ in self._remind.values() if start > at]
+        return datetime.fromtimestamp(min(times), now.tzinfo) if times else None
+
+
+_GAME = os.sep + GAME_FILE
+_STATE = os.sep + STATE_FILE
+
+
+def _stat(path: str) -> Stamp:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return _MISSING
+    return (st.st_ino, st.st_mtime_ns, st.st_size)

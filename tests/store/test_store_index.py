@@ -1,0 +1,160 @@
+"""The store's index of its games (issue 20): addresses and schedules kept up to date
+by the store, rebuilt from the folders when missing or stale, never trusted over
+the YAML, and a game master's edits by hand seen at the next look."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from store_fakes import FAKE_POSITION, fake_settings, load_fake
+
+from pbmref import gm
+from pbmref.store import GameStore
+from pbmref.store.index import GameIndex
+
+T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)  # before the fake game's deadline
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, (old, text)
+    path.write_text(text.replace(old, new), encoding="utf-8")  # in place, like an editor
+
+
+def test_a_deadline_edited_by_hand_is_seen_at_the_next_look(fake_store: GameStore) -> None:
+    assert fake_store.due(T0) == []
+    _edit(fake_store.path("fake1") / "game.yaml", "deadline: '2026-12-01T18:00:00+01:00'",
+          "deadline: '2026-12-01T10:00:00+01:00'")
+    assert fake_store.due(T0) == ["fake1"]
+
+
+def test_an_address_edited_by_hand_is_seen_at_the_next_look(fake_store: GameStore) -> None:
+    index = fake_store.index
+    index.look()
+    assert index.games_of("ann@example.org") == ["fake1"]
+    assert index.games_of("bob@example.org") == ["fake1"]  # any case, as registered
+    _edit(fake_store.path("fake1") / "game.yaml", "ann@example.org", "ann@elsewhere.org")
+    assert index.games_of("ann@example.org") == ["fake1"]  # not looked yet
+    index.look()
+    assert index.games_of("ann@example.org") == []
+    assert index.games_of("ann@elsewhere.org") == ["fake1"]
+
+
+def test_the_store_keeps_the_index_up_to_date_itself(fake_store: GameStore) -> None:
+    index = fake_store.index
+    index.look()
+    reads = index.reads
+    game = fake_store.open("fake1")
+    game.change_settings({"early_adjudication": True})
+    game.book.save("ann", {"add": 1}, raw="1", message_id="<a@x>", received_at=T0)
+    assert fake_store.due(T0) == []
+    game.book.save("bob", {"add": 2}, raw="2", message_id="<b@x>", received_at=T0)
+    assert fake_store.due(T0) == ["fake1"]  # everyone is in: due at once
+    assert index.reads == reads, "the store's own changes were read back from the folder"
+
+
+def _kept(store: GameStore, path: Path) -> GameStore:
+    """The store as another process opens it, its index kept in ``path``."""
+    return GameStore(store.dir, ruleset_loader=load_fake, index_file=path)
+
+
+def test_a_deleted_index_is_rebuilt_from_the_folders(fake_store: GameStore,
+                                                     tmp_path: Path) -> None:
+    path = tmp_path / "spool" / "games-index.json"
+    store = _kept(fake_store, path)
+    store.index.look()
+    store.index.save()
+    assert json.loads(path.read_text())["games"]["fake1"]["addresses"] == [
+        "ann@example.org", "bob@example.org"]
+    path.unlink()
+    fresh = _kept(fake_store, path)
+    assert fresh.index.games_of("bob@example.org") == ["fake1"]
+    assert fresh.index.reads == 1
+    fresh.index.save_now_and_then()
+    assert path.is_file(), "the rebuilt index is written down again"
+    again = _kept(fake_store, path)
+    assert again.index.ids() == ["fake1"] and again.index.reads == 0  # read from the file
+    assert not list(fake_store.dir.glob(".*.json")), "the index is kept out of the games"
+
+
+@pytest.mark.parametrize("content", ["{not json", '{"version": 99, "games": {}}',
+                                     '{"version": 1, "games": {"fake1": {"turn": 1}}}'])
+def test_an_unreadable_index_is_rebuilt(fake_store: GameStore, content: str,
+                                        tmp_path: Path) -> None:
+    path = tmp_path / "games-index.json"
+    path.write_text(content)
+    fresh = _kept(fake_store, path)
+    assert fresh.index.games_of("ann@example.org") == ["fake1"]
+
+
+def test_the_index_is_never_trusted_over_the_yaml(fake_store: GameStore,
+                                                  tmp_path: Path) -> None:
+    """An index file that says otherwise than the folders (a stale copy, a
+    hand-made one) counts only where its stamps match the files."""
+    path = tmp_path / "games-index.json"
+    store = _kept(fake_store, path)
+    store.index.look()
+    store.index.save()
+    data = json.loads(path.read_text())
+    entry = data["games"]["fake1"]
+    entry["addresses"] = ["mallory@example.org"]
+    entry["deadline"] = "2000-01-01T00:00:00+00:00"
+    entry["game"] = [1, 2, 3]  # not the stamp of game.yaml
+    path.write_text(json.dumps(data))
+    fresh = _kept(fake_store, path)
+    assert fresh.index.games_of("mallory@example.org") == []
+    assert fresh.due(T0) == []
+
+
+def test_a_game_folder_copied_in_by_hand_is_found(fake_store: GameStore) -> None:
+    fake_store.index.look()
+    shutil.copytree(fake_store.path("fake1"), fake_store.dir / "copy2",
+                    ignore=shutil.ignore_patterns(".lock"))
+    _edit(fake_store.dir / "copy2" / "game.yaml", "ann@example.org", "cleo@example.org")
+    fake_store.index.look()
+    assert fake_store.index.ids() == ["copy2", "fake1"]
+    assert fake_store.index.games_of("cleo@example.org") == ["copy2"]
+    assert fake_store.index.games_of("bob@example.org") == ["copy2", "fake1"]
+    late = T0 + timedelta(days=1)
+    assert fake_store.due(late) == ["copy2", "fake1"]
+    shutil.rmtree(fake_store.dir / "copy2")
+    assert fake_store.due(late) == ["fake1"]  # and one removed is forgotten
+
+
+def test_a_folder_without_game_yaml_is_due_so_its_error_is_reported(
+        fake_store: GameStore) -> None:
+    (fake_store.path("fake1") / "game.yaml").unlink()
+    assert fake_store.due(T0) == ["fake1"]
+    assert fake_store.index.ids() == []  # not a game anyone can mail
+
+
+def test_a_crash_after_a_turn_result_shows_the_next_turn(fake_store: GameStore) -> None:
+    """Killed between a turn's result.yaml and its new state index: the index of
+    any process reads the folders and finds the turn that is open."""
+    game = fake_store.open("fake1")
+    state_before = (game.dir / "state.yaml").read_text()
+    gm.adjudicate(fake_store, "fake1", T0, force=True)
+    (game.dir / "state.yaml").write_text(state_before)  # as if the last write was lost
+    fresh = GameIndex(fake_store.dir)
+    entry = fresh.entry("fake1")
+    assert entry is not None and entry.schedule.turn == 2
+
+
+def test_every_question_is_answered_from_the_index_alone(tmp_path: Path) -> None:
+    """After the index is built, a look reads no game's files unless they changed."""
+    store = GameStore(tmp_path / "games", ruleset_loader=load_fake)
+    for n in range(30):
+        players = {p: {"name": p, "addresses": [f"{p}{n}@example.org"]} for p in ("ann", "bob")}
+        store.create(f"g{n:02d}", fake_settings(players=players), FAKE_POSITION)
+    store.index.look()
+    reads = store.index.reads
+    for _ in range(3):
+        store.index.look()
+        assert store.due(T0) == [] and store.reminders_due(T0) == []
+        assert store.index.games_of("bob7@example.org") == ["g07"]
+        assert store.index.games_of("nobody@example.org") == []
+    assert store.index.reads == reads
