@@ -269,3 +269,23 @@ def test_crash_between_send_and_move_gives_at_most_one_duplicate(tmp_path: Path)
     assert len(spool.deliver(sender).sent) == 1
     assert spool.deliver(sender).sent == []
     assert len(crashing.sent) + len(sender.sent) == 2  # one duplicate, no more, none lost
+
+
+def test_a_keyed_mail_queued_in_a_block_that_fails_is_queued_again(tmp_path: Path) -> None:
+    """A ``durable_together`` block that ends by an error (a full disk at its
+    flush, say) never puts its queued mails in ``queue/``: the same key queued
+    again by the same process, once the mail is handled again, is queued then."""
+    from pbmref.base.files import durable_together
+
+    spool = OutgoingSpool(tmp_path)
+    with pytest.raises(OSError), durable_together():
+        spool.enqueue(report(1), key="reply:m1:0")
+        assert spool.queued() == []  # joins the queue at the block's end only
+        raise OSError(28, "No space left on device")
+    assert spool.queued() == []
+    again = spool.enqueue(report(1), key="reply:m1:0")
+    assert [e.id for e in spool.queued()] == [again.id]
+    with durable_together():
+        spool.enqueue(report(2), key="reply:m2:0")
+        spool.enqueue(report(2), key="reply:m2:0")  # the same mail, twice in one block
+    assert len(spool.queued()) == 2

@@ -45,6 +45,7 @@ from pathlib import Path
 
 __all__ = [
     "commit_dir",
+    "current_block",
     "durable_together",
     "flush_file",
     "fsync_dir",
@@ -125,6 +126,12 @@ def ordered() -> Iterator[None]:
         yield
     finally:
         _together.reset(token)
+
+
+def current_block() -> object | None:
+    """The ``durable_together`` block writes go to now (None outside one): who
+    keeps something for a block's end can tell whether that block is still on."""
+    return _together.get()
 
 
 def then(step: Callable[[], None]) -> None:

@@ -56,6 +56,7 @@ from typing import Any
 from pbmref.base.errors import LockTimeout
 from pbmref.base.files import (
     commit_dir,
+    current_block,
     flush_file,
     fsync_dir,
     replace_file,
@@ -443,7 +444,8 @@ class OutgoingSpool:
         self.backoff_first = backoff_first
         self.backoff_max = backoff_max
         self.give_up_after = give_up_after
-        self._staged: dict[str, Path] = {}  # queued inside a durable_together block
+        # queued inside a durable_together block: the entry's place and its block
+        self._staged: dict[str, tuple[Path, object | None]] = {}
         for sub in ("tmp", "queue", "sent", "failed"):
             (self.root / sub).mkdir(mode=_DIR_MODE, parents=True, exist_ok=True)
 
@@ -518,7 +520,7 @@ class OutgoingSpool:
             os.replace(marker_tmp, marker)
             fsync_dir(marker.parent)
         target = self.root / "queue" / entry_id
-        self._staged[entry_id] = target
+        self._staged[entry_id] = (target, current_block())
         # at once, or once the whole durable_together block is on disk
         then(lambda: self._staged_commit(tmp, target))
         return OutEntry(id=entry_id, path=target, state="queued", attempts=0,
@@ -547,8 +549,12 @@ class OutgoingSpool:
             return None
         staged = self._staged.get(entry_id)
         if staged is not None:
-            return OutEntry(id=entry_id, path=staged, state="queued", attempts=0,
-                            next_attempt=_now(), created=_now())
+            if staged[1] is not None and staged[1] is current_block():
+                return OutEntry(id=entry_id, path=staged[0], state="queued", attempts=0,
+                                next_attempt=_now(), created=_now())
+            # its block ended by an error: it never joins the queue (queue it anew)
+            del self._staged[entry_id]
+            shutil.rmtree(self.root / "tmp" / entry_id, ignore_errors=True)
         for state, folder in self.STATES.items():
             path = self.root / folder / entry_id
             if path.is_dir():
