@@ -10,6 +10,8 @@ report recorded as sent). Then, in each house, the median of REPEAT runs of:
    it and sends the reply;
 2. one daemon round that takes in a mail from an unknown sender naming no
    game;
+   (2b. the same two as one-shot passes: ``pbmref serve --once``, a process each,
+   its start-up included);
 3. ``adjudicate --due`` with no game due: in-process (a fresh referee, as
    cron starts one) and as cron runs it (``pbmref adjudicate --due`` as a
    process, its start-up included);
@@ -23,7 +25,7 @@ same run; the goal of issue 20 is at most 1.5 (4: at most 1.1), i.e. the cost
 follows the mail in hand, not the games on the machine.
 
 Run: ``.venv/bin/python bench/scale.py [--games 10000] [--small 10] [--repeat 5]
-[--idle-seconds 40] [--only serve due cli played idle]``
+[--idle-seconds 40] [--only serve pass due cli played idle]``
 """
 
 from __future__ import annotations
@@ -60,7 +62,7 @@ REPO = Path(__file__).resolve().parents[1]
 REFEREE = "referee@bench.test"
 PLAYERS = ("anna", "bert", "cora")
 ORDERS = "PLANE\nTAKEOFF BETA\n1: A\n2: A\n3: L\nEND\n"
-FIGURES = ["serve", "due", "cli", "played", "idle"]
+FIGURES = ["serve", "pass", "due", "cli", "played", "idle"]
 
 
 @dataclass
@@ -180,6 +182,34 @@ def serve_passes(house: House, repeat: int) -> tuple[float, float]:
     return t_order, t_stranger
 
 
+def serve_once_commands(house: House, repeat: int) -> tuple[float, float]:
+    """``pbmref serve --once`` as a process (a one-shot pass, its start-up included):
+    (one order mail, one stranger's mail), medians."""
+    env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
+    inbox = house.inbox
+    outbox = house.config.mail.maildir.outbox
+
+    def run() -> None:
+        subprocess.run([sys.executable, "-m", "pbmref", "serve", "--once", "--quiet",
+                        "--config", str(house.config_path)], cwd=house.root, env=env,
+                       check=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+
+    def order(k: int) -> None:
+        inbox.deliver(_mail("anna@g00001.test", "orders",
+                            f"GAME g00001\nPASSWORD {house.passwords['anna']}\n{ORDERS}"))
+
+    def stranger(k: int) -> None:
+        inbox.deliver(_mail(f"walker{k}@elsewhere.test", "hello", "Can I play?\n"))
+
+    run()  # the first pass after building may rebuild what the referee keeps
+    before = len(os.listdir(outbox / "new")) if (outbox / "new").is_dir() else 0
+    t_order = median_of(repeat, order, run)
+    t_stranger = median_of(repeat, stranger, run)
+    sent = len(os.listdir(outbox / "new")) - before
+    assert sent == 2 * repeat, f"expected {2 * repeat} replies in the outbox, found {sent}"
+    return t_order, t_stranger
+
+
 def due_runs(house: House, repeat: int) -> float:
     """``adjudicate --due`` with nothing due, as cron runs it (a fresh referee)."""
     def run() -> None:
@@ -282,6 +312,13 @@ def main(argv: list[str] | None = None) -> int:
                   args.small, args.games)
             _line("serve round taking in 1 mail from an unknown sender", stranger_small,
                   stranger_many, args.small, args.games)
+        if "pass" in only:
+            order_small, stranger_small = serve_once_commands(small, args.repeat)
+            order_many, stranger_many = serve_once_commands(many, args.repeat)
+            _line("pbmref serve --once (a process) taking in 1 order mail", order_small,
+                  order_many, args.small, args.games)
+            _line("pbmref serve --once (a process) taking in 1 mail from an unknown sender",
+                  stranger_small, stranger_many, args.small, args.games)
         if "idle" in only:
             warm_many = 30.0
             cpu_small = idle_cpu(small, args.idle_seconds, 5.0)
