@@ -81,6 +81,30 @@ def test_a_deleted_index_is_rebuilt_from_the_folders(fake_store: GameStore,
     assert not list(fake_store.dir.glob(".*.json")), "the index is kept out of the games"
 
 
+def test_a_few_changes_are_read_again_rather_than_written_down(
+        fake_store: GameStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Writing the index file costs as much as reading every entry of it: after a
+    few changed games a process leaves the file as it is (the next one reads
+    those few games again from their folders); after many, it writes it."""
+    monkeypatch.setattr("pbmref.store.index.FEW_CHANGES", 2)
+    path = tmp_path / "games-index.json"
+    store = _kept(fake_store, path)
+    store.index.look()
+    store.index.save_now_and_then()  # built from the folders: written down
+    written = path.read_text()
+    shutil.copytree(fake_store.path("fake1"), fake_store.dir / "fake2")
+    one = _kept(fake_store, path)
+    assert one.index.ids() == ["fake1", "fake2"] and one.index.reads == 1
+    one.index.save_now_and_then()
+    assert path.read_text() == written, "one change: not worth writing the file"
+    shutil.copytree(fake_store.path("fake1"), fake_store.dir / "fake3")
+    two = _kept(fake_store, path)
+    assert two.index.ids() == ["fake1", "fake2", "fake3"] and two.index.reads == 2
+    two.index.save_now_and_then()
+    assert sorted(json.loads(path.read_text())["games"]) == ["fake1", "fake2", "fake3"]
+    assert _kept(fake_store, path).index.ids() == ["fake1", "fake2", "fake3"]
+
+
 @pytest.mark.parametrize("content", ["{not json", '{"version": 99, "games": {}}',
                                      '{"version": 1, "games": {"fake1": {"turn": 1}}}'])
 def test_an_unreadable_index_is_rebuilt(fake_store: GameStore, content: str,

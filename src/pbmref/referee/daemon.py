@@ -99,5 +99,5 @@ class Daemon:
             except Exception:  # noqa: BLE001 - the intake reconnects on its next fetch
                 log.warning("waiting for mail failed", exc_info=True)
                 self._stopped.wait(min(wait, 5.0))
-        self.referee.store.index.save()
+        self.referee.store.index.save_if_worth()
         self.intake.close()

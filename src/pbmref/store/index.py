@@ -55,6 +55,10 @@ __all__ = [
 
 _VERSION = 2
 SAVE_EVERY = 60.0  # seconds: how often a long-running process writes the index file down
+# Entries that differ from the index file before it is worth writing it again:
+# writing costs about as much as reading the whole file, and the next process
+# reads fewer changed games again from their folders for less.
+FEW_CHANGES = 50
 
 Stamp = tuple[int, int, int]
 _MISSING: Stamp = (0, 0, 0)
@@ -193,12 +197,14 @@ class _Record:
             self.addresses = entry.addresses
         else:
             assert data is not None
-            self.game_stamp, self.state_stamp = _stamp_of(data["game"]), _stamp_of(data["state"])
+            # As the file has them (a new process reads thousands): a stamp of
+            # another shape only compares unequal to the file's, which is then read.
+            self.game_stamp, self.state_stamp = tuple(data["game"]), tuple(data["state"])
             self.turn = -1 if data["broken"] else int(data["turn"])
             due, remind = data["due"], data["remind"]
             self.due = None if due is None else float(due)
             self.remind = None if remind is None else (float(remind[0]), float(remind[1]))
-            self.addresses = tuple(str(a) for a in data["addresses"])
+            self.addresses = tuple(map(str, data["addresses"]))
         self.has_settings = self.game_stamp != _MISSING
 
     def entry(self) -> IndexEntry:
@@ -229,6 +235,8 @@ class GameIndex:
         self._ids: list[str] | None = None
         self._names: dict[str, str] = {}
         self._dirty = False
+        self._changes = 0  # entries set or dropped since the file was read or written
+        self._rebuilt = False  # the file was missing or unreadable
         self._saved_at = -SAVE_EVERY
         self.reads = 0  # entries read from their folders (for tests and benchmarks)
 
@@ -256,22 +264,32 @@ class GameIndex:
         with contextlib.suppress(OSError):  # a cache: the next process reads the folders
             replace_file(self.path, json.dumps(data, separators=(",", ":")), durable=False)
             self._dirty = False
+            self._changes, self._rebuilt = 0, False
         self._saved_at = time.monotonic()
 
-    def save_now_and_then(self) -> None:
-        """Write the index file down if it changed: the first time, then at most
-        every ``SAVE_EVERY`` seconds (a long-running process changes it each round)."""
-        if self._dirty and time.monotonic() - self._saved_at >= SAVE_EVERY:
+    def save_if_worth(self) -> None:
+        """Write the index file down when it was rebuilt, or when at least
+        ``FEW_CHANGES`` entries differ from it (fewer are read again, for less,
+        by the next process that starts)."""
+        if self._dirty and (self._rebuilt or self._changes >= FEW_CHANGES):
             self.save()
+
+    def save_now_and_then(self) -> None:
+        """``save_if_worth``, at most every ``SAVE_EVERY`` seconds (a long-running
+        process changes the index each round)."""
+        if time.monotonic() - self._saved_at >= SAVE_EVERY:
+            self.save_if_worth()
 
     # ------------------------------------------------------------ keeping it true
 
     def _known(self) -> dict[str, _Record]:
         if self._records is None:
             self._records = {}
-            for gid, record in self._load().items():
+            loaded = self._load()
+            for gid, record in loaded.items():
                 self._set(gid, record)
             self._dirty = False
+            self._changes, self._rebuilt = 0, self.path is not None and not loaded
             self.look()
         return self._records
 
@@ -290,6 +308,7 @@ class GameIndex:
         if old is None or old.has_settings != record.has_settings:
             self._ids = None
         self._dirty = True
+        self._changes += 1
 
     def _unlist(self, game_id: str, record: _Record) -> None:
         for a in record.addresses:
@@ -308,6 +327,7 @@ class GameIndex:
             self._unlist(game_id, old)
             self._ids = None
             self._dirty = True
+            self._changes += 1
 
     def look(self) -> None:
         """The change check of a round: the games folder listed, every game's two
