@@ -7,7 +7,8 @@ figure the scripts print as a ratio against their own baseline of the same
 run - ``1.23x`` or ``ratio 1.23`` on an output line - becomes a row:
 script, what the line measures, the ratio. The machine it ran on (CPU model,
 cores, memory, Python, date) heads the file; the scripts' full output follows
-for reference.
+for reference. A ``## Notes`` section written by hand before the runs (a
+before/after table) is kept as it is.
 
 Run: ``.venv/bin/python bench/report.py [--out bench/RESULTS.md] [--only NAME ...]``
 (``--only`` re-runs some scripts and keeps the other runs already in the file;
@@ -123,11 +124,30 @@ def write(runs: list[Run], out: Path) -> None:
             lines.append(f"| {r.name}.py | did not finish (exit {r.status}); see below | - |")
         for text, value in r.figures:
             lines.append(f"| {r.name}.py | {_cell(text)} | {value:g}x |")
+    notes = _notes(out)
+    if notes:
+        lines += ["", notes.rstrip()]
     lines += ["", "## Runs", ""]
     for r in runs:
         lines += [f"### {r.name}.py (exit {r.status}, {r.seconds:.0f} s)", "", "```",
                   r.output.rstrip(), "```", ""]
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+NOTES = "## Notes"
+
+
+def _notes(path: Path) -> str:
+    """The hand-written ``## Notes`` section of an earlier RESULTS.md (kept as it is:
+    a before/after table, say), up to the runs."""
+    if not path.exists():
+        return ""
+    text = path.read_text(encoding="utf-8")
+    start = text.find(f"\n{NOTES}\n")
+    if start < 0:
+        return ""
+    end = text.find("\n## Runs\n", start)
+    return text[start + 1:end if end >= 0 else len(text)]
 
 
 def reread(path: Path) -> list[Run]:
