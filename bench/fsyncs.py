@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from pbmref import gm
-from pbmref.config import Config, MailConfig, MaildirConfig, RefereeConfig
+from pbmref.config import Config
 from pbmref.mail.maildir_in import MaildirIntake
 from pbmref.mail.outbox import read_maildir
 from pbmref.referee.pipeline import Referee
@@ -74,11 +74,7 @@ def counting(counts: Counter[str], root: Path) -> Callable[[], None]:
 def main(batch: int = 50) -> int:
     with tempfile.TemporaryDirectory(prefix="pbmref-fsyncs-") as tmp:
         root = Path(tmp)
-        config = Config(
-            games_dir=root / "games", spool_dir=root / "spool",
-            referee=RefereeConfig(address=REFEREE, name="Referee"),
-            mail=MailConfig(mode="maildir", maildir=MaildirConfig(
-                inbox=root / "inbox", outbox=root / "outbox")))
+        config = Config.local(root, REFEREE)
         now = datetime.now(UTC)
         made = gm.new_game(GameStore(config.games_dir), "bench",
                            [gm.PlayerSpec(p, (f"{p}@players.test",), p.title())

@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from pbmref import gm  # noqa: E402
 from pbmref.base import yamlfile  # noqa: E402
-from pbmref.config import Config, MailConfig, MaildirConfig, RefereeConfig  # noqa: E402
+from pbmref.config import Config  # noqa: E402
 from pbmref.mail.maildir_in import MaildirIntake  # noqa: E402
 from pbmref.mail.outbox import read_maildir  # noqa: E402
 from pbmref.referee.pipeline import Referee  # noqa: E402
@@ -48,11 +48,7 @@ def one_mail() -> Counter[str]:
     from datetime import UTC, datetime
 
     t0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
-    config = Config(
-        games_dir=tmp / "games", spool_dir=tmp / "spool",
-        referee=RefereeConfig(address="referee@test.invalid", name="Referee"),
-        mail=MailConfig(mode="maildir", maildir=MaildirConfig(inbox=tmp / "in",
-                                                               outbox=tmp / "out")))
+    config = Config.local(tmp, "referee@test.invalid")
     store = GameStore(config.games_dir)
     created = gm.new_game(store, "zep1", [
         gm.PlayerSpec("anna", ("anna@example.org",), "Anna", airfield="N"),
@@ -71,7 +67,7 @@ def one_mail() -> Counter[str]:
         os.utime(intake.root / "new" / key, (t0.timestamp(), t0.timestamp()))  # arrival time
         referee.take_in(intake)
         referee.deliver(force=True)
-        reply = read_maildir(tmp / "out")[-1].get_body(("plain",))
+        reply = read_maildir(tmp / "outbox")[-1].get_body(("plain",))
         assert reply is not None and "accepted" in str(reply.get_content()), reply
 
     send("A")  # the first mail pays for the password check

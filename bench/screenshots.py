@@ -27,7 +27,7 @@ import yaml
 
 from pbmref import gm
 from pbmref.archive import write_archive
-from pbmref.config import Config, MailConfig, MaildirConfig, RefereeConfig
+from pbmref.config import Config
 from pbmref.demo import run_demo
 from pbmref.mail.outbox import read_maildir
 from pbmref.referee.pipeline import Referee
@@ -85,10 +85,7 @@ def fastplay_turn(folder: Path) -> tuple[EmailMessage, Path]:
     names = {"anna": "Anna", "bert": "Bert", "carl": "Carl", "dora": "Dora", "gus": "Gus",
              "hanna": "Hanna"}
     root = folder / "fastplay"
-    config = Config(games_dir=root / "games", spool_dir=root / "spool",
-                    referee=RefereeConfig(address="referee@school.invalid", name="referee"),
-                    mail=MailConfig(mode="maildir", maildir=MaildirConfig(
-                        inbox=root / "inbox", outbox=root / "outbox")))
+    config = Config.local(root, "referee@school.invalid", "referee")
     store = GameStore(config.games_dir)
     start = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)
     players = [gm.PlayerSpec(p, (f"{p}@school.invalid",), n) for p, n in names.items()]

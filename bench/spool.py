@@ -23,7 +23,7 @@ from email.utils import format_datetime, make_msgid
 from pathlib import Path
 
 from pbmref import gm
-from pbmref.config import Config, MailConfig, MaildirConfig, RefereeConfig
+from pbmref.config import Config
 from pbmref.mail.maildir_in import MaildirIntake
 from pbmref.referee.pipeline import Referee
 from pbmref.referee.turns import adjudicate_due
@@ -55,11 +55,7 @@ def size_of(folder: Path) -> int:
 def main(turns: int = 200, pilots: int = 6) -> int:
     with tempfile.TemporaryDirectory(prefix="pbmref-spool-") as tmp:
         root = Path(tmp)
-        config = Config(
-            games_dir=root / "games", spool_dir=root / "spool",
-            referee=RefereeConfig(address=REFEREE, name="Referee"),
-            mail=MailConfig(mode="maildir", maildir=MaildirConfig(
-                inbox=root / "inbox", outbox=root / "outbox")))
+        config = Config.local(root, REFEREE)
         clock = Clock(datetime(2026, 1, 1, 12, tzinfo=UTC))
         names = [f"pilot{i}" for i in range(pilots)]
         gm.new_game(GameStore(config.games_dir), "long",

@@ -124,6 +124,15 @@ class Config:
     deadlines: DeadlinesConfig = field(default_factory=DeadlinesConfig)
     source: Path | None = None  # the file this came from (None: defaults)
 
+    @classmethod
+    def local(cls, root: Path, address: str, name: str = "Referee") -> Config:
+        """A referee on a local Maildir with every folder under ``root``: games,
+        spool, ``inbox`` and ``outbox`` (benchmarks and the pictures in docs/)."""
+        return cls(games_dir=root / "games", spool_dir=root / "spool",
+                   referee=RefereeConfig(address=address, name=name),
+                   mail=MailConfig(mode="maildir", maildir=MaildirConfig(
+                       inbox=root / "inbox", outbox=root / "outbox")))
+
     @property
     def base_dir(self) -> Path:
         return self.source.parent if self.source else Path.cwd()
