@@ -12,10 +12,11 @@ such copies one adjudicated turn is worth.
 
 Then the whole turn as the referee plays it (issue 20): the same position and
 orders stored in a game folder (``position.yaml``, one orders file a player),
-the game opened, the orders in force read and checked, and the ruleset's
-adjudication run from that plain data (decode, typed orders, engine, encode),
-against the engine alone on the decoded state and typed orders. Writing the
-turn's files is left out (``bench/fsyncs.py`` counts what goes to disk).
+the game opened and locked as ``gm.turn.adjudicate`` does, the orders in
+force read and checked, and ``gm.turn.play`` run on them (decode, typed
+orders, engine, encode, the report data and its text), against the engine
+alone on the decoded state and typed orders. Writing the turn's files is left
+out (``bench/fsyncs.py`` counts what goes to disk).
 """
 
 from __future__ import annotations
@@ -125,20 +126,19 @@ def stored_game(root: Path, state: GameState, orders: TurnOrders) -> GameStore:
 
 
 def whole_turn(store: GameStore) -> Callable[[], object]:
-    """The turn as the referee plays it: open the game, read the orders in force,
-    let the ruleset adjudicate from the stored plain data."""
-    import inspect
+    """The turn as the referee plays it at a deadline (``gm.turn.adjudicate``): open
+    the game, take its lock and read it again, read the orders in force and the
+    standing votes, and play the turn with ``gm.turn.play`` (the ruleset's
+    adjudication, the report data and its text); recording it is left out."""
+    from pbmref.gm.turn import play as play_turn
 
     def play() -> object:
         game = store.open("bench")
-        in_force = game.book.in_force()
-        # as gm.turn.play calls it (a version whose rulesets take the decoded state
-        # is given it)
-        decoded = ({"state": game.open.state}
-                   if "state" in inspect.signature(game.ruleset.adjudicate).parameters else {})
-        return game.ruleset.adjudicate(game.open.position,
-                                       {p: dict(f.entry or {}) for p, f in in_force.items()}, 1,
-                                       **decoded)
+        with game.lock():
+            game.reload()
+            votes = game.votes.votes(p.id for p in game.settings.humans())
+            return play_turn(game, game.open, game.book.in_force(), seed=1,
+                             next_deadline=None, votes=votes)
     return play
 
 
