@@ -135,7 +135,16 @@ def display(names: Mapping[str, str], who: str | None) -> str:
 
 def wrap(text: str, indent: str = "", subsequent: str | None = None,
          width: int = WIDTH) -> list[str]:
-    """Word-wrapped lines no longer than ``width`` (long words are broken)."""
+    """Word-wrapped lines no longer than ``width`` (long words are broken).
+
+    >>> wrap("Baron fires at Kiekendief.", "  ")
+    ['  Baron fires at Kiekendief.']
+    >>> wrap("one two three", "  ", "    ", width=10)
+    ['  one two', '    three']
+    """
+    if (text and len(indent) + len(text) <= width and text.isprintable()
+            and text[0] != " " and text[-1] != " "):
+        return [indent + text]  # one line already: what textwrap makes of it, at once
     return textwrap.wrap(
         text, width=width, initial_indent=indent,
         subsequent_indent=indent if subsequent is None else subsequent,
