@@ -8,6 +8,7 @@ names the given board prints (any board with a ``name(hex)`` method).
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Protocol
@@ -37,9 +38,16 @@ def _plain(value: Any, board: HexNamer) -> Any:
     return value
 
 
+@functools.cache
+def _field_names(kind: type[Event]) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(kind))
+
+
 def event_to_dict(event: Event, board: HexNamer) -> dict[str, Any]:
     """The event as plain data (names for hexes and headings)."""
     out: dict[str, Any] = {"kind": event.kind}
-    for f in dataclasses.fields(event):
-        out[f.name] = _plain(getattr(event, f.name), board)
+    for name in _field_names(type(event)):
+        value = getattr(event, name)
+        out[name] = value if isinstance(value, (str, int)) and not isinstance(
+            value, Enum) else _plain(value, board)
     return out

@@ -162,12 +162,11 @@ class HexBoard:
 
     def name(self, hex_: Hex) -> str:
         """The hex's name (rule B3), or ``"q,r"`` when it is off the board."""
-        if not self.contains(hex_):
-            return hex_.axial()
-        r_max = self.radius
-        file = chr(ord("A") + hex_.q + r_max)
-        number = min(r_max, r_max - hex_.q) - hex_.r + 1
-        return f"{file}{number}"
+        q, r = hex_.q, hex_.r
+        r_max = self.side - 1  # ``contains`` and ``radius`` written out: maps name every hex
+        if max(abs(q), abs(r), abs(q + r)) > r_max:
+            return f"{q},{r}"
+        return f"{chr(65 + q + r_max)}{min(r_max, r_max - q) - r + 1}"
 
     def parse(self, text: str) -> Hex:
         """Parse a hex name (or an off-board ``"q,r"``); raise HexNameError."""
