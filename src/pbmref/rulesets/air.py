@@ -58,17 +58,45 @@ class AirRuleset(Ruleset):
 
     player_keys: ClassVar[tuple[str, ...]] = ("aircraft",)
 
+    # The entries last read, each with its typed orders, and the state they were read
+    # against: a deadline checks every entry in force (``OrderBook``), then plays them;
+    # an entry read already against the same state is not read a second time.
+    _read: tuple[Any, dict[str, tuple[dict[str, Any], Any]]] = (None, {})
+
     @abstractmethod
+    def read_entry(self, state: Any, player: str, entry: Mapping[str, Any]) -> Any:
+        """One player's stored entry as typed orders; raises ``OrderMailError`` for
+        an entry the player could not have mailed."""
+
+    @abstractmethod
+    def gather(self, readings: Mapping[str, Any]) -> Any:
+        """The engine's orders of one turn from each player's ``read_entry``."""
+
     def typed_orders(self, state: Any, orders: Mapping[str, Mapping[str, Any]]) -> Any:
         """Every player's stored entry as the engine's typed orders of one turn;
         raises ``OrderMailError`` for an entry a player could not have mailed."""
+        return self.gather({str(p): self._read_once(state, str(p), entry or {})
+                            for p, entry in orders.items()})
+
+    def _read_once(self, state: Any, player: str, entry: Mapping[str, Any]) -> Any:
+        read_state, known = self._read
+        if read_state is not state:
+            known = {}
+            self._read = (state, known)
+        seen = known.get(player)
+        if seen is not None and seen[0] == entry:
+            return seen[1]
+        typed = self.read_entry(state, player, entry)
+        known[player] = ({k: list(v) if isinstance(v, list) else v for k, v in entry.items()},
+                         typed)
+        return typed
 
     @abstractmethod
     def run_engine(self, state: Any, orders: Any, dice: Dice) -> tuple[Any, tuple[Event, ...]]:
         """The engine's turn: ``(state, orders, dice) -> (state, events)``."""
 
     def check_orders(self, state: Any, player: str, entry: Mapping[str, Any]) -> None:
-        self.typed_orders(state, {player: entry})
+        self._read_once(state, player, entry)
 
     def remove_player(self, data: Mapping[str, Any], player: str) -> dict[str, Any] | None:
         """The aircraft of a kicked player is out of play (state ``removed``)."""

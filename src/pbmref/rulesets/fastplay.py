@@ -34,17 +34,18 @@ from pbmref.rules.fastplay.state import GameState
 from pbmref.rulesets.air import AirRuleset
 from pbmref.rulesets.base import Lines, NewGameOptions, Opening, OrdersEntry, PlayerSpec, Words
 
-__all__ = ["FastPlayRuleset", "turn_orders"]
+__all__ = ["FastPlayRuleset", "gather_orders", "turn_orders"]
 
 
 def turn_orders(state: GameState, orders: Mapping[str, Mapping[str, Any]]) -> TurnOrders:
     """Every player's stored entry as typed orders; a player left out sent no mail."""
-    plane: dict[str, PlaneOrders] = {}
-    for player, entry in orders.items():
-        typed = entry_to_orders(state, str(player), entry or {})
-        if typed is not None:
-            plane[str(player)] = typed
-    return TurnOrders(plane=plane)
+    return gather_orders({str(p): entry_to_orders(state, str(p), entry or {})
+                          for p, entry in orders.items()})
+
+
+def gather_orders(readings: Mapping[str, PlaneOrders | None]) -> TurnOrders:
+    """The turn's typed orders from each player's entry read (``entry_to_orders``)."""
+    return TurnOrders(plane={p: typed for p, typed in readings.items() if typed is not None})
 
 
 # The order words; HELP puts an example mail for the pupil's own plane above
@@ -121,9 +122,12 @@ class FastPlayRuleset(AirRuleset):
     def read_orders(self, state: GameState, player: str, lines: Lines) -> OrdersEntry:
         return parse_body(state, player, lines)
 
-    def typed_orders(self, state: GameState,
-                     orders: Mapping[str, Mapping[str, Any]]) -> TurnOrders:
-        return turn_orders(state, orders)
+    def read_entry(self, state: GameState, player: str,
+                   entry: Mapping[str, Any]) -> PlaneOrders | None:
+        return entry_to_orders(state, player, entry)
+
+    def gather(self, readings: Mapping[str, Any]) -> TurnOrders:
+        return gather_orders(readings)
 
     def preview(self, state: GameState, player: str,
                 entry: Mapping[str, Any] | None) -> list[str]:

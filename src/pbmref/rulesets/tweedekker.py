@@ -43,7 +43,7 @@ from pbmref.rulesets.base import (
     Words,
 )
 
-__all__ = ["TweedekkerRuleset", "turn_orders"]
+__all__ = ["TweedekkerRuleset", "gather_orders", "turn_orders"]
 
 AIRFIELD_ORDER = ("N", "SE", "SW", "NE", "S", "NW")  # spread the first players out
 
@@ -70,14 +70,20 @@ def turn_orders(state: GameState, orders: Mapping[str, Mapping[str, Any]]) -> Tu
     N1). Raises the orders layer's ``OrderError`` for an entry a player could
     not have mailed.
     """
+    return gather_orders({str(p): entry_to_orders(state, str(p), entry or {})
+                          for p, entry in orders.items()})
+
+
+def gather_orders(readings: Mapping[str, tuple[PlaneOrders | None,
+                                               tuple[ZeppelinVote | None, ...]]]) -> TurnOrders:
+    """The turn's typed orders from each player's entry read (``entry_to_orders``)."""
     plane: dict[str, PlaneOrders] = {}
     zeppelin: dict[str, tuple[ZeppelinVote | None, ...]] = {}
-    for player, entry in orders.items():
-        mine, votes = entry_to_orders(state, str(player), entry or {})
+    for player, (mine, votes) in readings.items():
         if mine is not None:
-            plane[str(player)] = mine
+            plane[player] = mine
         if any(v is not None and not v.empty for v in votes):
-            zeppelin[str(player)] = votes
+            zeppelin[player] = votes
     return TurnOrders(plane=plane, zeppelin=zeppelin)
 
 
@@ -192,9 +198,12 @@ class TweedekkerRuleset(AirRuleset):
     def read_orders(self, state: GameState, player: str, lines: Lines) -> OrdersEntry:
         return parse_body(state, player, lines)
 
-    def typed_orders(self, state: GameState,
-                     orders: Mapping[str, Mapping[str, Any]]) -> TurnOrders:
-        return turn_orders(state, orders)
+    def read_entry(self, state: GameState, player: str, entry: Mapping[str, Any]
+                   ) -> tuple[PlaneOrders | None, tuple[ZeppelinVote | None, ...]]:
+        return entry_to_orders(state, player, entry)
+
+    def gather(self, readings: Mapping[str, Any]) -> TurnOrders:
+        return gather_orders(readings)
 
     def preview(self, state: GameState, player: str,
                 entry: Mapping[str, Any] | None) -> list[str]:
