@@ -21,6 +21,7 @@ A side-10 board is 61 characters wide and 39 lines high with its file rows.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -57,7 +58,9 @@ def piece_mark(letter: str, heading: Any, landed: bool = False) -> str:
     return before + letter + after
 
 
+@functools.cache
 def _airfield_cells(board: HexBoard) -> dict[Hex, str]:
+    """The airfields' marks (the same on every map of a board: copy before adding)."""
     cells: dict[Hex, str] = {}
     for corner in Heading:
         cells[board.corner(corner)] = "[]"
@@ -69,7 +72,7 @@ def _airfield_cells(board: HexBoard) -> dict[Hex, str]:
 
 def _cloud_marks(board: HexBoard, position: Mapping[str, Any]) -> dict[Hex, str]:
     """The airfields' and the clouds' marks around a hex (C1, L3)."""
-    marks: dict[Hex, str] = _airfield_cells(board)
+    marks: dict[Hex, str] = dict(_airfield_cells(board))
     for cloud in clouds_of(position):
         mark = "##" if cloud.get("kind") == "storm" else "~~"
         for name in cloud.get("hexes") or []:
@@ -125,6 +128,24 @@ def _inside(name: str, here: list[str], zep: tuple[str, str] | None) -> str:
     return f"{int(name[1:]):2d}"
 
 
+def _step(radius: int) -> int:
+    """Characters between files: 3, or 2 for sides 12 and 13 (closer files)."""
+    return 3 if MARGIN + 3 * 2 * radius + 3 <= 70 else 2
+
+
+@functools.cache
+def _open_sky(side: int) -> tuple[tuple[str, ...], ...]:
+    """The rows of an empty board of ``side``: every hex showing its number."""
+    board = HexBoard(side)
+    R = board.radius
+    step = _step(R)
+    rows = [[" "] * (MARGIN + step * 2 * R + 3) for _ in range(4 * R + 1)]
+    for h in board.hexes():
+        x = MARGIN + step * (h.q + R)
+        rows[2 * h.r + h.q + 2 * R][x:x + 2] = _inside(board.name(h), [], None)
+    return tuple(tuple(row) for row in rows)
+
+
 def render_map(position: Mapping[str, Any], letters: Mapping[str, str] | None = None) -> list[str]:
     """The map's lines (file letters above and below), each at most 61 wide."""
     board = board_of(position)
@@ -134,10 +155,13 @@ def render_map(position: Mapping[str, Any], letters: Mapping[str, str] | None = 
     marks = _cloud_marks(board, position)
     pieces = _plane_pieces(board, position, letters)
     zep_cells = _zeppelin_cells(board, position, letters)
-    step = 3 if MARGIN + 3 * 2 * R + 3 <= 70 else 2  # side 12 and 13: closer files
-    width = MARGIN + step * 2 * R + 3
-    rows = [[" "] * width for _ in range(4 * R + 1)]
-    for h in board.hexes():
+    step = _step(R)
+    rows = [list(row) for row in _open_sky(board.side)]
+    # the cells of different hexes never overlap: only hexes with something in them
+    # are drawn over the open sky
+    for h in {*pieces, *zep_cells, *marks}:
+        if not board.contains(h):
+            continue
         x = MARGIN + step * (h.q + R)
         y = 2 * h.r + h.q + 2 * R
         inside = _inside(board.name(h), pieces.get(h, []), zep_cells.get(h))
