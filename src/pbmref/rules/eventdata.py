@@ -8,7 +8,6 @@ names the given board prints (any board with a ``name(hex)`` method).
 from __future__ import annotations
 
 import dataclasses
-import functools
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Protocol
@@ -28,7 +27,13 @@ class Event:
     move: int
 
 
+_AS_IS = (str, int, bool, float, type(None))
+
+
 def _plain(value: Any, board: HexNamer) -> Any:
+    kind = type(value)
+    if kind in _AS_IS:
+        return value
     if isinstance(value, Hex):
         return board.name(value)
     if isinstance(value, Enum):
@@ -38,16 +43,19 @@ def _plain(value: Any, board: HexNamer) -> Any:
     return value
 
 
-@functools.cache
+_FIELD_NAMES: dict[type[Event], tuple[str, ...]] = {}  # each event class's, found once
+
+
 def _field_names(kind: type[Event]) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(kind))
+    names = _FIELD_NAMES.get(kind)
+    if names is None:
+        names = _FIELD_NAMES[kind] = tuple(f.name for f in dataclasses.fields(kind))
+    return names
 
 
 def event_to_dict(event: Event, board: HexNamer) -> dict[str, Any]:
     """The event as plain data (names for hexes and headings)."""
     out: dict[str, Any] = {"kind": event.kind}
     for name in _field_names(type(event)):
-        value = getattr(event, name)
-        out[name] = value if isinstance(value, (str, int)) and not isinstance(
-            value, Enum) else _plain(value, board)
+        out[name] = _plain(getattr(event, name), board)
     return out
