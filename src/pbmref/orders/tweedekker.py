@@ -628,14 +628,14 @@ def _zeppelin_vote(src: _Src, errors: list[OrderMailError]) -> ZeppelinVote | No
     return None if vote.empty else vote
 
 
-def _check_zeppelin(state: GameState, player: str,
+def _check_zeppelin(state: GameState, plane: Aircraft,
                     draft: _Draft) -> tuple[ZeppelinVote | None, ...]:
     votes: list[ZeppelinVote | None] = [None] * MOVES_PER_TURN
     if not draft.zeppelin_given:
         return tuple(votes)
     first = draft.zeppelin_header or next(iter(sorted_moves(draft.zeppelin)), None)
     errors = draft.errors
-    if player not in state.voters():
+    if plane.state is AircraftState.REMOVED:  # not among ``state.voters()``
         errors.append(_err(
             IllegalOrderError, first,
             "a player removed for missing three turns may no longer vote for the zeppelin",
@@ -684,7 +684,7 @@ def _finish(
     state: GameState, player: str, plane: Aircraft, draft: _Draft
 ) -> tuple[dict[str, Any], PlaneOrders | None, tuple[ZeppelinVote | None, ...]]:
     orders = _check_plane(state, plane, draft)
-    votes = _check_zeppelin(state, player, draft)
+    votes = _check_zeppelin(state, plane, draft)
     raise_all(draft.errors)
     return entry_of(orders, votes, draft.zeppelin_given), orders, votes
 
