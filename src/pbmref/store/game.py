@@ -39,7 +39,7 @@ from typing import Any
 from pbmref.base.errors import DataError, GameFileError
 from pbmref.base.files import write_new
 from pbmref.base.locks import FileLock
-from pbmref.base.yamlfile import YamlDoc, dump_yaml, read_yaml, stored_yaml
+from pbmref.base.yamlfile import YamlDoc, dump_yaml, stored_yaml
 from pbmref.rules.plaindata import PositionError
 from pbmref.rulesets import Ruleset, UnknownRuleset, get_ruleset
 from pbmref.store.errors import GameExists, GameNotFound
@@ -110,7 +110,7 @@ class Game:
         if stamp(self.dir / GAME_FILE) != self._settings_stamp:
             self._settings_stamp = stamp(self.dir / GAME_FILE)
             self._settings_seen = file_stamp(self.dir / GAME_FILE)  # before reading it
-            doc = read_yaml(self.dir / GAME_FILE)
+            doc = stored_yaml(self.dir / GAME_FILE)  # parsed once per version of the file
             if not doc.mapping():
                 raise GameFileError(self.dir / GAME_FILE, "the file is empty: it must hold "
                                     "the game's settings and players", line=1)
