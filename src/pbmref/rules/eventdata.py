@@ -38,8 +38,9 @@ def _plain(value: Any, board: HexNamer) -> Any:
         return board.name(value)
     if isinstance(value, Enum):
         return value.value
-    if isinstance(value, tuple):
-        return [_plain(v, board) for v in value]
+    if isinstance(value, tuple):  # mostly a line of hexes: named here, without a call each
+        name = board.name
+        return [name(v) if type(v) is Hex else _plain(v, board) for v in value]
     return value
 
 
