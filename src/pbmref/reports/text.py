@@ -161,10 +161,12 @@ class _Fire:
     def __init__(self, events: list[Event]) -> None:
         self.bursts = [e for e in events if e.get("kind") == "burst"]
         self.hits: dict[int, list[Event]] = {i: [] for i in range(len(self.bursts))}
+        by_shooter: dict[Any, list[tuple[int, Event]]] = {}  # each shooter's bursts, in order
+        for i, b in enumerate(self.bursts):
+            by_shooter.setdefault(b.get("shooter"), []).append((i, b))
         for hit in (e for e in events if e.get("kind") == "hit"):
-            for i, b in enumerate(self.bursts):
-                if (b.get("shooter") == hit.get("shooter")
-                        and hit.get("target") in (b.get("targets") or [])
+            for i, b in by_shooter.get(hit.get("shooter"), ()):
+                if (hit.get("target") in (b.get("targets") or [])
                         and all(h.get("target") != hit.get("target") for h in self.hits[i])):
                     self.hits[i].append(hit)
                     break
