@@ -58,5 +58,6 @@ def event_to_dict(event: Event, board: HexNamer) -> dict[str, Any]:
     """The event as plain data (names for hexes and headings)."""
     out: dict[str, Any] = {"kind": event.kind}
     for name in _field_names(type(event)):
-        out[name] = _plain(getattr(event, name), board)
+        value = getattr(event, name)
+        out[name] = value if type(value) in _AS_IS else _plain(value, board)
     return out
