@@ -119,6 +119,7 @@ class Game:
         hint = self.turn or read_schedule(self.dir).turn
         self.turn = find_open_turn(self.dir, hint)
         self.open = self.view(self.turn)
+        self.book.relist()
 
     def _use_settings(self, doc: YamlDoc) -> None:
         try:

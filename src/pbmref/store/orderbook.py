@@ -91,44 +91,82 @@ class OrderBook:
         # checked against a turn's position (the view of a re-run is another one),
         # the player counted as active or not
         self._checked: dict[tuple[Path, TurnView, bool], OrdersFile] = {}
+        self._names: dict[int, dict[str, list[str]]] = {}  # a turn's file names, listed
 
     def forget(self) -> None:
         self._read.clear()
         self._checked.clear()
+        self._names.clear()
+
+    def relist(self) -> None:
+        """List the order folders again when next asked (another process may
+        have stored mails since)."""
+        self._names.clear()
 
     def folder(self, turn: int | None = None) -> Path:
         return turn_dir(self.game.dir, self.game.turn if turn is None else turn) / ORDERS
 
     # ------------------------------------------------------------ reading
 
+    def names(self, turn: int | None = None) -> dict[str, list[str]]:
+        """The file names of a turn's order mails, per player, oldest first (the
+        folder listed once for the life of the object, like the files read;
+        nothing is read). A name that is not an orders file name raises
+        ``GameFileError``."""
+        turn = self.game.turn if turn is None else turn
+        known = self._names.get(turn)
+        if known is None:
+            known = self._names[turn] = self._list(turn)
+        return known
+
+    def _list(self, turn: int) -> dict[str, list[str]]:
+        odir = self.folder(turn)
+        try:
+            listing = os.scandir(odir)
+        except (FileNotFoundError, NotADirectoryError):
+            return {}
+        found: list[tuple[str, int, str]] = []
+        with listing:
+            for entry in listing:
+                name = entry.name
+                if name.startswith(".") or ".replaced-" in name or not name.endswith(".yaml"):
+                    continue
+                m = _ORDERS_NAME.fullmatch(name)
+                if m is None:
+                    raise GameFileError(odir / name, "not an orders file name: expected "
+                                                     "PLAYER.yaml or PLAYER.vN.yaml")
+                found.append((m.group("player"), int(m.group("version") or 1), name))
+        out: dict[str, list[str]] = {}
+        for player, _version, name in sorted(found):
+            out.setdefault(player, []).append(name)
+        return out
+
     def files(self, turn: int | None = None, *, check: bool = True
               ) -> dict[str, list[OrdersFile]]:
         """Every stored order mail of a turn, per player, oldest first.
 
         With ``check`` every accepted entry is checked against the turn's
-        position (as ``pbmref check`` does); without it the files are only read,
-        which is what finding the orders in force and spotting a repeated
-        Message-ID need.
+        position (as ``pbmref check`` does); without it the files are only read.
+        Finding the orders in force needs neither: see ``in_force``.
         """
         turn = self.game.turn if turn is None else turn
         odir = self.folder(turn)
-        if not odir.is_dir():
-            return {}
-        names = []
-        for entry in os.scandir(odir):
-            name = entry.name
-            if name.startswith(".") or ".replaced-" in name or not name.endswith(".yaml"):
-                continue
-            if not _ORDERS_NAME.fullmatch(name):
-                raise GameFileError(odir / name, "not an orders file name: expected "
-                                                 "PLAYER.yaml or PLAYER.vN.yaml")
-            names.append(name)
         view = self.game.view(turn) if check else None
-        out: dict[str, list[OrdersFile]] = {}
-        for name in sorted(names, key=_sort_key):
-            f = self.read(odir / name, turn, view)
-            out.setdefault(f.player, []).append(f)
-        return out
+        return {player: [self.read(odir / name, turn, view) for name in names]
+                for player, names in self.names(turn).items()}
+
+    def _latest(self, turn: int, names: list[str]) -> OrdersFile | None:
+        """A player's order mail in force for ``turn`` among their files ``names``
+        (oldest first): the newest that is not a refused one, unless it withdrew
+        the orders. Read from the newest back, so a mail costs the same however
+        many the turn has."""
+        odir = self.folder(turn)
+        for name in reversed(names):
+            f = self.read(odir / name, turn)
+            if f.kind == "rejected":
+                continue
+            return f if f.kind == "orders" else None
+        return None
 
     def read(self, path: Path, turn: int, view: TurnView | None = None, *,
              settings: GameSettings | None = None) -> OrdersFile:
@@ -211,15 +249,15 @@ class OrderBook:
         turn = self.game.turn if turn is None else turn
         players = (settings or self.game.settings).players
         out: dict[str, OrdersFile] = {}
-        for player, files in self.files(turn, check=False).items():
-            if not players[player].active:
+        for player, names in self.names(turn).items():
+            known = players.get(player)
+            if known is None:  # a stray player's file: read it for its error
+                self.read(self.folder(turn) / names[-1], turn)
+            if known is None or not known.active:
                 continue
-            for f in reversed(files):
-                if f.kind == "rejected":
-                    continue
-                if f.kind == "orders":
-                    out[player] = f
-                break
+            f = self._latest(turn, names)
+            if f is not None:
+                out[player] = f
         if out and check:
             view = view or self.game.view(turn)
             out = {p: self.read(f.path, turn, view, settings=settings) for p, f in out.items()}
@@ -262,7 +300,11 @@ class OrderBook:
     def entry_of(self, player: str) -> dict[str, Any] | None:
         """The orders in force of one player for the open turn (None: none); only
         that player's mail is checked."""
-        f = self.in_force(check=False).get(player)
+        known = self.game.settings.players.get(player)
+        names = self.names().get(player)
+        if known is None or not known.active or not names:
+            return None
+        f = self._latest(self.game.turn, names)
         if f is None:
             return None
         return dict(self.read(f.path, self.game.turn, self.game.open).entry or {})
@@ -293,9 +335,12 @@ class OrderBook:
                 raise TurnError(f"{player!r} is not a player of game {game.id}")
             if game.history.is_adjudicated(game.turn):
                 raise TurnError(f"turn {game.turn} of {game.id} was adjudicated already")
+            self._names.pop(game.turn, None)  # listed again under the lock
             mid = record.get("message_id")
             if mid:
-                for f in self.files(check=False).get(player, []):
+                odir = self.folder()
+                for name in self.names().get(player, []):
+                    f = self.read(odir / name, game.turn)
                     # The same mail handled again (after a crash) is stored once; another
                     # mail that reuses its Message-ID is a mail of its own.
                     if f.message_id == mid and f.raw == str(record.get("raw") or ""):
@@ -305,6 +350,7 @@ class OrderBook:
             path = write_new(no_links(game.dir, self._path(player, version)),
                              dump_yaml(data, header=f"Orders of {player} for turn {game.turn} "
                                                     f"of {game.id}"))
+            self.names().setdefault(player, []).append(path.name)  # the newest version
             if checked is not None:  # read with the open turn's view: no second check
                 self._checked[(path, game.open, True)] = OrdersFile(
                     player, version, path, "orders", checked.entry, str(record["raw"]),
