@@ -223,15 +223,21 @@ class Letter:
         return True
 
 
-def _twins(entry: InEntry, pending: list[InEntry]) -> tuple[Twin, ...]:
-    """The other pending mails of ``entry``'s sender that reached the server in the
-    same second, in the spool's order (the order they were sent)."""
-    if not entry.sender:
-        return ()
-    place = pending.index(entry)
-    return tuple(Twin(other.sent, n > place) for n, other in enumerate(pending)
-                 if other is not entry and other.sender == entry.sender
-                 and other.second == entry.second)
+def _twins(pending: list[InEntry]) -> list[tuple[Twin, ...]]:
+    """For each pending mail, the other pending mails of its sender that reached
+    the server in the same second, in the spool's order (the order they were
+    sent). One pass over the round's mails, however many there are."""
+    groups: dict[tuple[str, datetime], list[int]] = {}
+    for n, entry in enumerate(pending):
+        if entry.sender:
+            groups.setdefault((entry.sender, entry.second), []).append(n)
+    twins: list[tuple[Twin, ...]] = [()] * len(pending)
+    for places in groups.values():
+        if len(places) > 1:
+            for place in places:
+                twins[place] = tuple(Twin(pending[n].sent, n > place)
+                                     for n in places if n != place)
+    return twins
 
 
 def _with_pictures(mail: IncomingMail, body: str, attachments: Sequence[Attachment]
@@ -427,8 +433,8 @@ class Referee:
                     self._tell_given_up(entry, intake)
             answered: list[tuple[InEntry, str | None]] = []
             with durable_together():
-                for entry in pending:
-                    answered.append((entry, self._handle_safely(entry, _twins(entry, pending))))
+                for entry, twins in zip(pending, _twins(pending), strict=True):
+                    answered.append((entry, self._handle_safely(entry, twins)))
             if send:
                 self.deliver()
             for entry, summary in answered:
