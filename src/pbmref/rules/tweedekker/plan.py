@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from functools import lru_cache
 from itertools import product
 
 from pbmref.rules.dice import Dice
@@ -462,13 +463,15 @@ def _vote_warnings(state: GameState,
     zeppelin = state.controlled_zeppelin()
     if zeppelin is None:
         return ()
+    bombs = [(move, vote) for move, vote in enumerate(votes, 1)
+             if vote is not None and vote.fire is ZeppelinFire.BOMB]
+    if not bombs:
+        return ()
     out: list[PlanWarning] = []
     board = state.board
     fields = frozenset().union(*(airfield_hexes(board, c) for c in Heading))
     reach = _zeppelin_reach(zeppelin, board)
-    for move, vote in enumerate(votes, 1):
-        if vote is None or vote.fire is not ZeppelinFire.BOMB:
-            continue
+    for move, _vote in bombs:
         if not any(board.contains(h) and h in fields for hexes in reach[move - 1]
                    for h in hexes):
             out.append(PlanWarning(WarningKind.BOMB_OFF_AIRFIELD, "Z14", move, "d-B",
@@ -479,18 +482,21 @@ def _vote_warnings(state: GameState,
     return tuple(out)
 
 
-def _zeppelin_reach(zeppelin: Zeppelin, board: HexBoard) -> list[set[tuple[Hex, ...]]]:
+@lru_cache(maxsize=64)
+def _zeppelin_reach(zeppelin: Zeppelin, board: HexBoard
+                    ) -> tuple[frozenset[tuple[Hex, ...]], ...]:
     """The hexes the zeppelin may stand on after the movement of each move,
-    whatever the votes (Z7, Z10; a tie or no vote holds it, Z4 at the edge)."""
+    whatever the votes (Z7, Z10; a tie or no vote holds it, Z4 at the edge).
+    The same for every player's mail in a turn: worked out once."""
     spots: set[tuple[tuple[Hex, ...], Heading]] = {(zeppelin.hexes, zeppelin.heading)}
-    out: list[set[tuple[Hex, ...]]] = []
+    out: list[frozenset[tuple[Hex, ...]]] = []
     for _ in MOVES:
         spots = {
             _moved(replace(zeppelin, hexes=hexes, heading=heading), m, board)
             for hexes, heading in spots for m in _ZEPPELIN_MOVES
         }
-        out.append({hexes for hexes, _ in spots})
-    return out
+        out.append(frozenset(hexes for hexes, _ in spots))
+    return tuple(out)
 
 
 def _moved(zeppelin: Zeppelin, order: Manoeuvre,
