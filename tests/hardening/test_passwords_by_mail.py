@@ -26,7 +26,7 @@ from pbmref import gm
 from pbmref.cli import main
 from pbmref.referee.pipeline import PASSWORD_FLOOD, REPLY_BUDGET
 from pbmref.store import GameStore, settings
-from pbmref.store.passwords import PASSWORD_BITS, WORDS, WORDS_PER_PASSWORD
+from pbmref.store.passwords import PASSWORD_BITS, WORDS, WORDS_PER_PASSWORD, new_password
 
 GM = "gm@example.org"
 # The audit's figure: one guess by mail took 54 ms of the referee's time.
@@ -192,3 +192,21 @@ def test_new_password_refuses_a_player_nobody_mails(tmp_path: Path,
     assert main(["new-password", "zep1", "cora", "--config", str(write_config(table))]) == 1
     assert "nobody to mail a password to" in capsys.readouterr().err
     assert table.new_outbox() == []
+
+
+def test_scrypt_stretches_a_password_by_its_strength() -> None:
+    """A new_password() password (PASSWORD_BITS strong by itself) is hashed at the
+    light cost, any other (an older game's, a game master's own) at the full
+    one; both are checked by the cost their hash names (issue 20: a player's
+    first mail pays 3 ms of scrypt, not 50)."""
+    strong = new_password()
+    for password, cost in ((strong, 2**10), ("swordfish", 2**14), ("bert-wolf-42", 2**14)):
+        stored = settings.hash_password(password)
+        assert stored.split("$")[1] == str(cost), password
+        settings._VERIFIED.clear()
+        assert settings.verify_password(password, stored)
+        settings._VERIFIED.clear()
+        assert not settings.verify_password(password + "x", stored)
+    # the light cost still puts an offline search of the whole space out of reach:
+    # 2**(bits-1) guesses at (at best) a million scrypt(N=2**10) a second
+    assert 2 ** (PASSWORD_BITS - 1) / 1e6 / YEAR > 10**5

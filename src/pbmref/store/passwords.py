@@ -29,7 +29,14 @@ import math
 import re
 import secrets
 
-__all__ = ["PASSWORD_BITS", "WORDS", "WORDS_PER_PASSWORD", "new_password", "read_words"]
+__all__ = [
+    "PASSWORD_BITS",
+    "WORDS",
+    "WORDS_PER_PASSWORD",
+    "is_new_password",
+    "new_password",
+    "read_words",
+]
 
 WORDS_PER_PASSWORD = 5
 _WORD = re.compile(r"[a-z]{3,8}")
@@ -73,3 +80,19 @@ PASSWORD_BITS: float = WORDS_PER_PASSWORD * math.log2(len(WORDS))
 def new_password() -> str:
     """A new password: five words of ``WORDS`` joined by hyphens (``PASSWORD_BITS``)."""
     return "-".join(secrets.choice(WORDS) for _ in range(WORDS_PER_PASSWORD))
+
+
+_WORD_SET = frozenset(WORDS)
+
+
+def is_new_password(password: str) -> bool:
+    """Whether ``password`` has the form of ``new_password()``'s: five words of the
+    list, so ``PASSWORD_BITS`` strong whoever chose it.
+
+    >>> is_new_password(new_password())
+    True
+    >>> is_new_password("swordfish") or is_new_password("zeppelin-biplane-17")
+    False
+    """
+    words = password.split("-")
+    return len(words) == WORDS_PER_PASSWORD and all(w in _WORD_SET for w in words)

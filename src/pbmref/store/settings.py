@@ -41,6 +41,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pbmref.base.times import format_duration, parse_datetime, parse_duration
 from pbmref.rulesets import PRESS_LEVELS
 from pbmref.store.errors import DataError, InvalidId, KeyPath
+from pbmref.store.passwords import is_new_password
 
 __all__ = [
     "GAME_STATUSES",
@@ -76,7 +77,15 @@ def check_id(value: object, what: str = "game id") -> str:
 
 # ---------------------------------------------------------------- passwords
 
+# scrypt's cost: N (memory and time), r, p. A password of ``new_password()``
+# (five words of the list, PASSWORD_BITS = 63.3 bits) is strong by itself: an
+# offline attacker needs about 2**62 guesses, and at N = 2**10 (3 ms, 1 MiB a
+# guess here) that is some 10**8 years of one core, or 10**6 of a large GPU.
+# Any other password (older games', a game master's own) may be guessable and
+# gets the full stretching, N = 2**14 (50 ms, 16 MiB). The stored hash names
+# its own cost, so hashes made with either are checked alike.
 _SCRYPT_N, _SCRYPT_R, _SCRYPT_P = 2**14, 8, 1
+_SCRYPT_N_STRONG = 2**10
 
 
 def _b64(data: bytes) -> str:
@@ -88,11 +97,20 @@ def _unb64(text: str) -> bytes:
 
 
 def hash_password(password: str, *, salt: bytes | None = None) -> str:
-    """A salted scrypt hash: ``scrypt$N$r$p$salt$hash`` (never the password itself)."""
+    """A salted scrypt hash: ``scrypt$N$r$p$salt$hash`` (never the password itself);
+    N by the password's strength (see ``_SCRYPT_N``).
+
+    >>> from pbmref.store.passwords import new_password
+    >>> hash_password(new_password()).split("$")[1]
+    '1024'
+    >>> hash_password("swordfish").split("$")[1]
+    '16384'
+    """
     salt = salt or secrets.token_bytes(16)
-    digest = hashlib.scrypt(password.encode("utf-8"), salt=salt, n=_SCRYPT_N, r=_SCRYPT_R,
+    n = _SCRYPT_N_STRONG if is_new_password(password) else _SCRYPT_N
+    digest = hashlib.scrypt(password.encode("utf-8"), salt=salt, n=n, r=_SCRYPT_R,
                             p=_SCRYPT_P, dklen=32)
-    return f"scrypt${_SCRYPT_N}${_SCRYPT_R}${_SCRYPT_P}${_b64(salt)}${_b64(digest)}"
+    return f"scrypt${n}${_SCRYPT_R}${_SCRYPT_P}${_b64(salt)}${_b64(digest)}"
 
 
 def verify_password(password: str, stored: str) -> bool:
