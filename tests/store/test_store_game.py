@@ -66,6 +66,38 @@ def test_clear_withdraws_and_a_rejected_mail_changes_nothing(fake_store):
     assert [f.kind for f in game.book.files()["ann"]] == ["orders", "withdrawal"]
 
 
+def test_a_mail_reads_the_newest_files_only_however_many_the_turn_holds(
+        fake_store, monkeypatch):
+    """The orders in force are the newest mail of each player that is not a
+    refused one (issue 20: a batch of 500 mails into one turn read every
+    earlier file for every mail)."""
+    game = fake_store.open("fake1")
+    for n in range(30):
+        save(game, "ann", n % 10, f"<a{n}@x>", n)
+        save(game, "bob", 1, f"<b{n}@x>", n)
+    game.book.reject("ann", raw="X", message_id="<bad@x>", received_at=T0, error="bad")
+    fresh = fake_store.open("fake1")
+    read: list[str] = []
+    real = fresh.book._read_file
+    monkeypatch.setattr(fresh.book, "_read_file",
+                        lambda path, turn: read.append(path.name) or real(path, turn))
+    assert fresh.book.entries() == {"ann": {"add": 9}, "bob": {"add": 1}}
+    assert fresh.book.entry_of("ann") == {"add": 9}
+    # ann's refused mail, her newest orders, bob's newest orders: nothing older
+    assert sorted(read) == ["ann.v30.yaml", "ann.v31.yaml", "bob.v30.yaml"]
+    assert len(fresh.book.files()["ann"]) == 31  # pbmref check still reads them all
+
+
+def test_an_orders_file_edited_by_hand_is_read_again(fake_store):
+    """Reading is once per version of a file: an edit by hand is another version."""
+    game = fake_store.open("fake1")
+    path = save(game, "ann", 3, "<a1@x>")
+    assert fake_store.open("fake1").book.entries() == {"ann": {"add": 3}}
+    text = path.read_text(encoding="utf-8").replace("add: 3", "add:  4")
+    path.write_text(text, encoding="utf-8")  # in place: the size tells, whatever the clock
+    assert fake_store.open("fake1").book.entries() == {"ann": {"add": 4}}
+
+
 def test_orders_are_checked_by_the_ruleset_before_they_are_stored(fake_store):
     game = fake_store.open("fake1")
     with pytest.raises(OrderMailError, match="add must be a whole number"):

@@ -15,16 +15,27 @@ from __future__ import annotations
 
 import os
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 
 from pbmref.base.errors import GameFileError, KeyPath
 
-__all__ = ["YamlDoc", "dump_yaml", "line_of", "load_text", "read_yaml", "stored_yaml"]
+__all__ = [
+    "YamlDoc",
+    "dump_yaml",
+    "line_of",
+    "load_text",
+    "plain_copy",
+    "read_yaml",
+    "stored_value",
+    "stored_yaml",
+]
+
+T = TypeVar("T")
 
 # libyaml's parser and emitter (PyYAML's wheels ship it): the one way, many times
 # faster than the pure-Python ones
@@ -153,16 +164,51 @@ def read_yaml(path: Path | str) -> YamlDoc:
     return YamlDoc(p, text, load_text(text, p))
 
 
-_STORED: OrderedDict[str, tuple[tuple[int, int, int], YamlDoc]] = OrderedDict()
+Stamp = tuple[int, int, int]
+
+
+@dataclass
+class _Stored:
+    """One version of a stored file: its stamp, the parsed document, and the
+    values worked out from it (``stored_value``)."""
+
+    stamp: Stamp
+    doc: YamlDoc
+    values: dict[Hashable, Any] = field(default_factory=dict)
+
+
+_STORED: OrderedDict[str, _Stored] = OrderedDict()
 STORED_KEPT = 4096  # parsed files kept in memory, the least recently read dropped first
 
 
-def _plain_copy(value: Any) -> Any:
+def plain_copy(value: Any) -> Any:
+    """A deep copy of plain YAML data (mappings, lists and scalars)."""
     if isinstance(value, dict):
-        return {k: _plain_copy(v) for k, v in value.items()}
+        return {k: plain_copy(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_plain_copy(v) for v in value]
+        return [plain_copy(v) for v in value]
     return value
+
+
+def _stored(path: Path) -> _Stored | None:
+    """The cache's entry for ``path`` as the file is now (None: it cannot be stat-ed)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
+    key = str(path)
+    known = _STORED.get(key)
+    if known is None or known.stamp != stamp:
+        known = _STORED[key] = _Stored(stamp, read_yaml(path))
+        if len(_STORED) > STORED_KEPT:
+            _STORED.popitem(last=False)
+    _STORED.move_to_end(key)
+    return known
+
+
+def _copy(doc: YamlDoc) -> YamlDoc:
+    return YamlDoc(doc.path, doc.text, plain_copy(doc.data), doc._node)
 
 
 def stored_yaml(path: Path | str) -> YamlDoc:
@@ -171,22 +217,29 @@ def stored_yaml(path: Path | str) -> YamlDoc:
     file (known by its inode, modification time and size), a copy of the data
     handed out each time. A file edited by hand is another version: read again."""
     p = Path(path)
-    try:
-        st = os.stat(p)
-    except OSError:
+    known = _stored(p)
+    if known is None:
         return read_yaml(p)  # missing or unreadable: the error it gives
-    stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
-    key = str(p)
-    known = _STORED.get(key)
-    if known is None or known[0] != stamp:
-        doc = read_yaml(p)
-        _STORED[key] = (stamp, doc)
-        if len(_STORED) > STORED_KEPT:
-            _STORED.popitem(last=False)
-        known = _STORED[key]
-    _STORED.move_to_end(key)
-    doc = known[1]
-    return YamlDoc(doc.path, doc.text, _plain_copy(doc.data), doc._node)
+    return _copy(known.doc)
+
+
+def stored_value(path: Path | str, key: Hashable, work_out: Callable[[YamlDoc], T]) -> T:
+    """``work_out(doc)`` for a file the referee writes whole, done once per version
+    of the file and ``key`` (which names what else the value depends on): the
+    settings of a ``game.yaml``, the decoded position of a ``position.yaml``,
+    the checked record of an orders file. The value is shared by every caller
+    until the file changes, so it must not be changed (frozen, or copied by
+    whoever changes it). A ``work_out`` that raises is tried again next time.
+    A file edited by hand is another version: worked out again."""
+    p = Path(path)
+    known = _stored(p)
+    if known is None:
+        return work_out(read_yaml(p))  # missing or unreadable: the error it gives
+    try:
+        value: T = known.values[key]
+    except KeyError:
+        value = known.values[key] = work_out(_copy(known.doc))
+    return value
 
 
 def _key_matches(node: yaml.Node, key: str | int) -> bool:

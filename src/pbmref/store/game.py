@@ -39,7 +39,7 @@ from typing import Any
 from pbmref.base.errors import DataError, GameFileError
 from pbmref.base.files import write_new
 from pbmref.base.locks import FileLock
-from pbmref.base.yamlfile import YamlDoc, dump_yaml, stored_yaml
+from pbmref.base.yamlfile import YamlDoc, dump_yaml, stored_value
 from pbmref.rules.plaindata import PositionError
 from pbmref.rulesets import Ruleset, UnknownRuleset, get_ruleset
 from pbmref.store.errors import GameExists, GameNotFound
@@ -110,24 +110,26 @@ class Game:
         if stamp(self.dir / GAME_FILE) != self._settings_stamp:
             self._settings_stamp = stamp(self.dir / GAME_FILE)
             self._settings_seen = file_stamp(self.dir / GAME_FILE)  # before reading it
-            doc = stored_yaml(self.dir / GAME_FILE)  # parsed once per version of the file
-            if not doc.mapping():
-                raise GameFileError(self.dir / GAME_FILE, "the file is empty: it must hold "
-                                    "the game's settings and players", line=1)
-            self._use_settings(doc)
+            # read and checked once per version of the file
+            self.settings, self.ruleset = stored_value(
+                self.dir / GAME_FILE, ("settings", self.id, self._loader), self._read_settings)
             self.forget_views()  # the players, which positions are checked against
         hint = self.turn or read_schedule(self.dir).turn
         self.turn = find_open_turn(self.dir, hint)
         self.open = self.view(self.turn)
         self.book.relist()
 
-    def _use_settings(self, doc: YamlDoc) -> None:
+    def _read_settings(self, doc: YamlDoc) -> tuple[GameSettings, Ruleset]:
+        """``game.yaml`` read: the settings, checked, and the game's ruleset."""
+        if not doc.mapping():
+            raise GameFileError(doc.path, "the file is empty: it must hold "
+                                "the game's settings and players", line=1)
         try:
-            self.settings: GameSettings = settings_from_dict(doc.mapping(), self.id)
+            settings = settings_from_dict(doc.mapping(), self.id)
         except DataError as exc:
             raise doc.error(exc.path, exc.message, exc.rule) from None
         try:
-            self.ruleset: Ruleset = self._loader(self.settings.ruleset)
+            return settings, self._loader(settings.ruleset)
         except UnknownRuleset as exc:
             raise doc.error(("ruleset",), str(exc)) from None
 
@@ -168,7 +170,11 @@ class Game:
         now = stamp(path)
         known = self._views.get(turn)
         if known is None or known[0] != now:
-            known = self._views[turn] = (now, self._checked_view(stored_yaml(path), turn))
+            # decoded once per version of the file and of game.yaml (the players
+            # and the ruleset it is checked with), whichever Game asks
+            view = stored_value(path, ("view", turn, self.id, self._settings_seen, self._loader),
+                                lambda doc: self._checked_view(doc, turn))
+            known = self._views[turn] = (now, view)
         return known[1]
 
     def read_position(self, turn: int) -> dict[str, Any]:

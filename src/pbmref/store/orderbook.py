@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from pbmref.base.errors import GameFileError, KeyPath
 from pbmref.base.files import write_new
 from pbmref.base.times import iso, parse_datetime
-from pbmref.base.yamlfile import YamlDoc, dump_yaml, stored_yaml
+from pbmref.base.yamlfile import YamlDoc, dump_yaml, plain_copy, stored_value
 from pbmref.orders.errors import OrderMailError
 from pbmref.store.errors import TurnError
 from pbmref.store.layout import ORDERS, no_links, turn_dir
@@ -198,10 +198,18 @@ class OrderBook:
         return f
 
     def _read_file(self, path: Path, turn: int) -> tuple[OrdersFile, YamlDoc]:
+        """One orders file read and checked (not against the position): once per
+        version of the file in the process, for this turn, these players and
+        this time zone; the entry handed out is the caller's own copy."""
+        settings = self.game.settings
+        key = ("orders", turn, frozenset(settings.players), settings.zone)
+        f, doc = stored_value(path, key, lambda doc: self._checked_file(doc, path, turn))
+        return replace(f, entry=plain_copy(f.entry)), doc
+
+    def _checked_file(self, doc: YamlDoc, path: Path, turn: int) -> tuple[OrdersFile, YamlDoc]:
         m = _ORDERS_NAME.fullmatch(path.name)
         assert m is not None
         players = self.game.settings.players
-        doc = stored_yaml(path)  # written once by the referee: parsed once per version
         data = doc.mapping("an orders record")
         for key in data:
             if key not in _ORDERS_KEYS:
