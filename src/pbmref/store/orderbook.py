@@ -65,6 +65,18 @@ def _sort_key(name: str) -> tuple[str, int]:
     return m.group("player"), int(m.group("version") or 1)
 
 
+def _player_version(odir: Path, name: str) -> tuple[str, int]:
+    """``anna.v3.yaml`` -> ``("anna", 3)``; ``anna.yaml`` -> ``("anna", 1)``
+    (``_ORDERS_NAME`` without the regular expression: a turn may hold hundreds)."""
+    player, dot, rest = name[:-5].partition(".")
+    if player and not dot:
+        return player, 1
+    if player and rest[:1] == "v" and rest[1:].isdigit() and rest[1:].isascii():
+        return player, int(rest[1:])
+    raise GameFileError(odir / name, "not an orders file name: expected "
+                                     "PLAYER.yaml or PLAYER.vN.yaml")
+
+
 def entry_path(entry: Mapping[str, Any], exc: OrderMailError) -> KeyPath:
     """Where in an orders entry an order error points (by the line text it quotes)."""
     text = exc.line
@@ -92,6 +104,7 @@ class OrderBook:
         # the player counted as active or not
         self._checked: dict[tuple[Path, TurnView, bool], OrdersFile] = {}
         self._names: dict[int, dict[str, list[str]]] = {}  # a turn's file names, listed
+        self._folders: dict[int, Path] = {}
 
     def forget(self) -> None:
         self._read.clear()
@@ -104,7 +117,11 @@ class OrderBook:
         self._names.clear()
 
     def folder(self, turn: int | None = None) -> Path:
-        return turn_dir(self.game.dir, self.game.turn if turn is None else turn) / ORDERS
+        turn = self.game.turn if turn is None else turn
+        known = self._folders.get(turn)
+        if known is None:
+            known = self._folders[turn] = turn_dir(self.game.dir, turn) / ORDERS
+        return known
 
     # ------------------------------------------------------------ reading
 
@@ -122,20 +139,11 @@ class OrderBook:
     def _list(self, turn: int) -> dict[str, list[str]]:
         odir = self.folder(turn)
         try:
-            listing = os.scandir(odir)
+            listing = os.listdir(odir)
         except (FileNotFoundError, NotADirectoryError):
             return {}
-        found: list[tuple[str, int, str]] = []
-        with listing:
-            for entry in listing:
-                name = entry.name
-                if name.startswith(".") or ".replaced-" in name or not name.endswith(".yaml"):
-                    continue
-                m = _ORDERS_NAME.fullmatch(name)
-                if m is None:
-                    raise GameFileError(odir / name, "not an orders file name: expected "
-                                                     "PLAYER.yaml or PLAYER.vN.yaml")
-                found.append((m.group("player"), int(m.group("version") or 1), name))
+        found = [(*_player_version(odir, name), name) for name in listing
+                 if name[0] != "." and name.endswith(".yaml") and ".replaced-" not in name]
         out: dict[str, list[str]] = {}
         for player, _version, name in sorted(found):
             out.setdefault(player, []).append(name)
