@@ -287,3 +287,19 @@ def test_reminders_due_in_the_window_while_someone_is_missing(fake_store):
     save(game, "ann", 1, "<a@x>")
     save(game, "bob", 1, "<b@x>")
     assert fake_store.reminders_due(deadline - timedelta(hours=2)) == []
+
+
+def test_the_state_index_is_written_only_when_its_values_change(fake_store):
+    """A player's second mail of a turn leaves state.yaml as it is (issue 20: one
+    write less a mail); a state index changed by anyone else is written again."""
+    game = fake_store.open("fake1")
+    state = game.dir / "state.yaml"
+    save(game, "ann", 3, "<a1@x>")
+    first = state.stat().st_ino
+    save(game, "ann", 4, "<a2@x>", 1)
+    assert state.stat().st_ino == first  # the same values: not written again
+    save(game, "bob", 1, "<b1@x>", 2)
+    assert state.stat().st_ino != first  # bob's orders are in: waiting_for changed
+    state.write_text("turn: 1\n", encoding="utf-8")  # someone else's write
+    save(game, "bob", 2, "<b2@x>", 3)
+    assert "waiting_for" in state.read_text(encoding="utf-8")

@@ -41,7 +41,7 @@ from pbmref.base.errors import DataError, GameFileError
 from pbmref.base.files import replace_file
 from pbmref.base.times import iso, moment
 from pbmref.base.yamlfile import read_yaml
-from pbmref.store.layout import GAME_FILE, STATE_FILE, TURNS, find_open_turn
+from pbmref.store.layout import GAME_FILE, STATE_FILE, TURNS, file_stamp, find_open_turn
 from pbmref.store.schedule import Schedule, read_schedule
 from pbmref.store.settings import ID_RE, GameSettings, settings_from_dict
 
@@ -62,17 +62,6 @@ FEW_CHANGES = 50
 
 Stamp = tuple[int, int, int]
 _MISSING: Stamp = (0, 0, 0)
-
-
-def file_stamp(path: Path | str) -> Stamp:
-    """A file's inode, modification time and size: what tells that it changed. The
-    referee replaces its files whole (a new inode each time); an edit in place
-    changes the time and, mostly, the size. (0, 0, 0) for a missing file."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return _MISSING
-    return (st.st_ino, st.st_mtime_ns, st.st_size)
 
 
 def bare_address(address: str) -> str:

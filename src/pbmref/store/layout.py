@@ -44,6 +44,7 @@ __all__ = [
     "STATE_FILE",
     "TURNS",
     "derive_turn_seed",
+    "file_stamp",
     "find_open_turn",
     "no_links",
     "stamp",
@@ -88,6 +89,17 @@ def derive_turn_seed(game_seed: int, turn: int) -> int:
     """The dice seed of one turn: derived from the game's seed and the turn (V5)."""
     digest = hashlib.sha256(f"pbmref:{game_seed}:{turn}".encode()).digest()
     return int.from_bytes(digest[:6], "big")
+
+
+def file_stamp(path: Path | str) -> tuple[int, int, int]:
+    """A file's inode, modification time and size: what tells that it changed. The
+    referee replaces its files whole (a new inode each time); an edit in place
+    changes the time and, mostly, the size. (0, 0, 0) for a missing file."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return (0, 0, 0)
+    return (st.st_ino, st.st_mtime_ns, st.st_size)
 
 
 def stamp(path: Path) -> list[int]:

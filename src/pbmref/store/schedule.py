@@ -23,7 +23,7 @@ from pbmref.base.errors import DataError, GameFileError
 from pbmref.base.files import replace_file
 from pbmref.base.times import iso, moment, parse_datetime
 from pbmref.base.yamlfile import dump_yaml, read_yaml
-from pbmref.store.layout import GAME_FILE, STATE_FILE, stamp
+from pbmref.store.layout import GAME_FILE, STATE_FILE, file_stamp, stamp
 
 __all__ = ["Schedule", "next_deadline_after", "read_schedule", "write_schedule"]
 
@@ -64,8 +64,15 @@ class Schedule:
         return self.deadline - timedelta(hours=self.reminder_hours) <= now < self.deadline
 
 
+# What this process last wrote into each state index: the file's stamp after
+# the write, and the values written. A file whose stamp is still that one
+# holds those values: writing them again changes nothing.
+_WRITTEN: dict[str, tuple[tuple[int, int, int], dict[str, Any]]] = {}
+
+
 def write_schedule(game_dir: Path, schedule: Schedule) -> None:
-    """Rewrite the state index of a game (what finding due games reads)."""
+    """Rewrite the state index of a game (what finding due games reads), unless it
+    holds these values already (a player's second mail of a turn changes none)."""
     data = {
         "turn": schedule.turn,
         "deadline": iso(schedule.deadline),
@@ -77,11 +84,16 @@ def write_schedule(game_dir: Path, schedule: Schedule) -> None:
         "waits": list(schedule.waits),
         "settings_stamp": stamp(game_dir / GAME_FILE),
     }
+    path = game_dir / STATE_FILE
+    known = _WRITTEN.get(str(path))
+    if known is not None and known[1] == data and known[0] == file_stamp(path):
+        return
     # Not flushed to disk: after a power cut an old state index is read as one
     # that is out of date (game.yaml and the turn folders win).
-    replace_file(game_dir / STATE_FILE, dump_yaml(
+    replace_file(path, dump_yaml(
         data, header="Written by the referee: the open turn, for finding due games. "
                      "Edit game.yaml, not this file."), durable=False)
+    _WRITTEN[str(path)] = (file_stamp(path), data)
 
 
 def _from_settings(game_dir: Path, known: Mapping[str, Any]) -> Schedule:
