@@ -105,16 +105,19 @@ class OrderBook:
         self._checked: dict[tuple[Path, TurnView, bool], OrdersFile] = {}
         self._names: dict[int, dict[str, list[str]]] = {}  # a turn's file names, listed
         self._folders: dict[int, Path] = {}
+        self._tops: dict[int, dict[str, int]] = {}  # with _names: each player's last version
 
     def forget(self) -> None:
         self._read.clear()
         self._checked.clear()
         self._names.clear()
+        self._tops.clear()
 
     def relist(self) -> None:
         """List the order folders again when next asked (another process may
         have stored mails since)."""
         self._names.clear()
+        self._tops.clear()
 
     def folder(self, turn: int | None = None) -> Path:
         turn = self.game.turn if turn is None else turn
@@ -141,12 +144,20 @@ class OrderBook:
         try:
             listing = os.listdir(odir)
         except (FileNotFoundError, NotADirectoryError):
-            return {}
+            listing = []
         found = [(*_player_version(odir, name), name) for name in listing
                  if name[0] != "." and name.endswith(".yaml") and ".replaced-" not in name]
         out: dict[str, list[str]] = {}
         for player, _version, name in sorted(found):
             out.setdefault(player, []).append(name)
+        # the highest version of each player, files set aside by a re-run included
+        tops = self._tops[turn] = {player: version for player, version, _ in sorted(found)}
+        for name in listing:
+            if ".replaced-" in name:
+                m = _ORDERS_NAME.fullmatch(name.split(".replaced-")[0])
+                if m:
+                    version = int(m.group("version") or 1)
+                    tops[m.group("player")] = max(version, tops.get(m.group("player"), 0))
         return out
 
     def files(self, turn: int | None = None, *, check: bool = True
@@ -327,17 +338,6 @@ class OrderBook:
 
     # ------------------------------------------------------------ writing
 
-    def _next_version(self, player: str) -> int:
-        odir = self.folder()
-        if not odir.is_dir():
-            return 1
-        versions = [0]
-        for name in os.listdir(odir):
-            m = _ORDERS_NAME.fullmatch(name.split(".replaced-")[0])
-            if m and m.group("player") == player:
-                versions.append(int(m.group("version") or 1))
-        return max(versions) + 1
-
     def _path(self, player: str, version: int) -> Path:
         name = f"{player}.yaml" if version == 1 else f"{player}.v{version}.yaml"
         return self.folder() / name
@@ -352,6 +352,7 @@ class OrderBook:
             if game.history.is_adjudicated(game.turn):
                 raise TurnError(f"turn {game.turn} of {game.id} was adjudicated already")
             self._names.pop(game.turn, None)  # listed again under the lock
+            self._tops.pop(game.turn, None)
             mid = record.get("message_id")
             if mid:
                 odir = self.folder()
@@ -361,12 +362,14 @@ class OrderBook:
                     # mail that reuses its Message-ID is a mail of its own.
                     if f.message_id == mid and f.raw == str(record.get("raw") or ""):
                         return f.path
-            version = self._next_version(player)
+            self.names()  # and the highest version of each player
+            version = self._tops.get(game.turn, {}).get(player, 0) + 1
             data = {"player": player, "turn": game.turn, "version": version, **record}
             path = write_new(no_links(game.dir, self._path(player, version)),
                              dump_yaml(data, header=f"Orders of {player} for turn {game.turn} "
                                                     f"of {game.id}"))
             self.names().setdefault(player, []).append(path.name)  # the newest version
+            self._tops.setdefault(game.turn, {})[player] = version
             if checked is not None:  # read with the open turn's view: no second check
                 self._checked[(path, game.open, True)] = OrdersFile(
                     player, version, path, "orders", checked.entry, str(record["raw"]),
