@@ -1,13 +1,17 @@
 """How many times the referee flushes a file to disk for one accepted order mail (issue 20).
 
 A batch of BATCH order mails (default 50) from three players of one
-tweedekker game on the local Maildir mode is taken in, answered and sent
-(``Referee.take_in`` and ``Referee.deliver``, as one daemon round does);
-every ``os.fsync`` / ``os.fdatasync`` on the way is counted and put down to
-what it flushed (the spools, the game folders, the outbox, the referee's
-own bookkeeping). Prints the flushes per accepted mail, averaged
-over the batch, and their ratio to the least a crash-safe referee must do
-for such a mail: one (its orders, on disk before the reply goes out).
+tweedekker game on the local Maildir mode is taken in, answered and sent,
+two ways: as the daemon does it (``Referee.take_in(intake, send=True)``:
+the replies are sent as soon as the round's games are on disk, before the
+mails are marked handled) and as a cron run or ``pbmref mail fetch`` does
+(``take_in`` without ``send``, then ``Referee.deliver``). Every
+``os.fsync`` / ``os.fdatasync`` on the way is counted and put down to what
+it flushed (the spools, the game folders, the outbox, which stands in for
+the SMTP server, the referee's own bookkeeping). Prints, for each way, the
+flushes per accepted mail, averaged over the batch, by place, and their
+ratio to the least a crash-safe referee must do for such a mail: one (its
+orders, on disk before the reply goes out).
 
 Run: ``.venv/bin/python bench/fsyncs.py [BATCH]``
 """
@@ -27,7 +31,7 @@ from typing import Any
 
 from pbmref import gm
 from pbmref.config import Config
-from pbmref.mail.maildir_in import MaildirIntake
+from pbmref.mail.maildir_in import MaildirIntake, ensure_maildir
 from pbmref.mail.outbox import read_maildir
 from pbmref.referee.pipeline import Referee
 from pbmref.store import GameStore
@@ -71,7 +75,9 @@ def counting(counts: Counter[str], root: Path) -> Callable[[], None]:
     return undo
 
 
-def main(batch: int = 50) -> int:
+def _round(batch: int, *, send: bool) -> Counter[str]:
+    """Take in a batch of order mails, answer and send them (``send``: the daemon's
+    way, else the cron way); the fsyncs on the way, by place."""
     with tempfile.TemporaryDirectory(prefix="pbmref-fsyncs-") as tmp:
         root = Path(tmp)
         config = Config.local(root, REFEREE)
@@ -83,6 +89,7 @@ def main(batch: int = 50) -> int:
                            reminder_hours=0, now=now)
         referee = Referee(config)
         intake = MaildirIntake(config.mail.maildir.inbox)
+        ensure_maildir(config.mail.maildir.outbox)  # there already, as on any day but the first
         for n in range(batch):
             player = PLAYERS[n % len(PLAYERS)]
             msg = EmailMessage()
@@ -97,25 +104,34 @@ def main(batch: int = 50) -> int:
         counts: Counter[str] = Counter()
         undo = counting(counts, root.resolve())
         try:
-            handled = referee.take_in(intake)
-            sent = referee.deliver()
+            handled = referee.take_in(intake, send=send)
+            if not send:
+                referee.deliver()
         finally:
             undo()
         replies = read_maildir(config.mail.maildir.outbox)
         accepted = sum(1 for m in replies if "accepted" in str(m.get_body(("plain",))
                                                                 .get_content()))  # type: ignore[union-attr]
         stored = sum(1 for _ in (config.games_dir / "bench").glob("turns/*/orders/*.yaml"))
-    assert handled == batch and sent == batch and accepted == batch and stored == batch, (
-        handled, sent, accepted, stored)
-    total = sum(counts.values())
-    per_mail = total / batch
+        queued = len(referee.outgoing.queued())
+    assert (handled == batch and len(replies) == accepted == batch and stored == batch
+            and queued == 0), (handled, len(replies), accepted, stored, queued)
+    return counts
+
+
+def main(batch: int = 50) -> int:
     print(f"mails: {batch} accepted order mails (Maildir), taken in, answered and sent")
-    print(f"fsyncs: {total} in all; by place: "
-          + ", ".join(f"{place} {n}" for place, n in counts.most_common()))
-    print(f"fsyncs per accepted mail: {per_mail:.2f}; ratio {per_mail:.2f} to the one "
-          f"flush of its orders (aim <= 4)")
-    spools = counts["incoming spool"] + counts["outgoing spool"]
-    print(f"  of which in the spools: {spools / batch:.2f} a mail")
+    for way, send in (("daemon (take_in, send=True)", True),
+                      ("cron (take_in, then deliver)", False)):
+        counts = _round(batch, send=send)
+        total = sum(counts.values())
+        per_mail = total / batch
+        spools = counts["incoming spool"] + counts["outgoing spool"]
+        print(f"{way}: {per_mail:.2f} fsyncs per accepted mail (aim <= 4), "
+              f"ratio {per_mail:.2f} to the one flush of its orders; "
+              f"of which in the spools {spools / batch:.2f}")
+        print(f"  {total} in all; by place: "
+              + ", ".join(f"{place} {n}" for place, n in counts.most_common()))
     return 0
 
 

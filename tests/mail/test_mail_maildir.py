@@ -94,3 +94,16 @@ def test_smtp_sender_unreachable_is_temporary() -> None:
         sender.send(make_mail("p@example.org", "x", "x", from_addr="r@game.test"))
     with pytest.raises(ValueError, match="security"):
         SmtpSender("h", security="ssl")
+
+
+def test_a_mail_written_into_a_new_outbox_survives_a_power_cut(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The outbox Maildir made by the first mail written into it is on disk with
+    that mail: the folders made are flushed into their parents (found by issue
+    20's power-cut tests: the referee's first reply could go with its folder)."""
+    from powercut import Disk
+
+    disk = Disk(tmp_path, monkeypatch)
+    name = write_maildir(tmp_path / "mail" / "outbox", b"Subject: hello\r\n\r\nhi\r\n")
+    disk.cut()
+    assert (tmp_path / "mail" / "outbox" / "new" / name).read_bytes().endswith(b"hi\r\n")

@@ -289,3 +289,65 @@ def test_a_keyed_mail_queued_in_a_block_that_fails_is_queued_again(tmp_path: Pat
         spool.enqueue(report(2), key="reply:m2:0")
         spool.enqueue(report(2), key="reply:m2:0")  # the same mail, twice in one block
     assert len(spool.queued()) == 2
+
+
+def test_mails_held_for_a_delivery_are_flushed_only_if_they_stay(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 20: inside ``holding()`` a queued mail is written but not flushed and
+    waits outside ``queue/`` for the delivery inside; a mail sent there never
+    costs a flush in the spool, one still queued after it is flushed (message,
+    entry, key markers) and joins ``queue/`` on leaving the hold."""
+    import os
+
+    spool = OutgoingSpool(tmp_path)
+    flushed: list[str] = []
+    real = os.fsync
+
+    def fsync(fd: int) -> None:
+        flushed.append(os.readlink(f"/proc/self/fd/{fd}"))
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    sender = FakeSender([None, TemporaryFailure("down")])
+    with spool.holding():
+        first = spool.enqueue(report(1), key="reply:m1:0")
+        second = spool.enqueue(report(2), key="reply:m2:0")
+        assert spool.enqueue(report(1), key="reply:m1:0").id == first.id  # keyed, held
+        assert spool.queued() == [] and flushed == []
+        delivered = spool.deliver(sender)
+        assert delivered.sent == [first.id] and delivered.deferred == [second.id]
+        assert flushed == [] and spool.queued() == []
+    assert [e.id for e in spool.queued()] == [second.id]
+    assert [e.id for e in spool.sent()] == [first.id]
+    entry = str(tmp_path / "tmp" / second.id)
+    assert sorted(flushed) == sorted([entry + "/message.eml", entry, str(tmp_path / "keys"),
+                                      str(tmp_path / "queue")])
+    assert spool.enqueue(report(2), key="reply:m2:0").id == second.id
+    assert spool.deliver(FakeSender([]), force=True).sent == [second.id]
+
+
+def test_a_hold_that_ends_by_an_error_queues_nothing(tmp_path: Path) -> None:
+    """Mails held in a hold that ends by an error (the referee dies) never join the
+    queue: the same key queued again later is queued anew; one sent in the hold
+    stays sent."""
+    spool = OutgoingSpool(tmp_path)
+    with pytest.raises(SystemExit), spool.holding():
+        sent = spool.enqueue(report(1), key="reply:m1:0")
+        spool.enqueue(report(2), key="reply:m2:0")
+        spool.deliver(FakeSender([None, TemporaryFailure("down")]))
+        raise SystemExit("killed")
+    assert spool.queued() == [] and [e.id for e in spool.sent()] == [sent.id]
+    assert spool.enqueue(report(1), key="reply:m1:0").id == sent.id
+    again = spool.enqueue(report(2), key="reply:m2:0")
+    assert [e.id for e in spool.queued()] == [again.id]
+
+
+def test_a_held_mail_that_fails_for_good_is_kept_in_failed(tmp_path: Path) -> None:
+    spool = OutgoingSpool(tmp_path)
+    with spool.holding():
+        entry = spool.enqueue(report(1), key="reply:m1:0")
+        assert spool.deliver(FakeSender([PermanentFailure("no such user")])).failed == [
+            entry.id]
+    assert spool.queued() == [] and [e.id for e in spool.failed()] == [entry.id]
+    assert spool.enqueue(report(1), key="reply:m1:0").id == entry.id
+    assert list((tmp_path / "tmp").iterdir()) == []

@@ -8,6 +8,12 @@ it there), a new one starts on the same folders, and every mail is still
 answered exactly once and its orders stored once (shared/spec/referee.md,
 "Mail"). Only a death between sending a reply and recording it may send that
 one reply twice.
+
+The daemon's way (``send=True``) holds the replies back unflushed, sends them,
+and flushes only those still queued before it marks the mails handled: the
+referee dies at each of those steps too, and the power goes at the ones where
+what was not flushed matters (``powercut.Disk``: what was never flushed is
+gone when the referee starts again).
 """
 
 from __future__ import annotations
@@ -15,17 +21,21 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Callable
+from email.message import EmailMessage
 from typing import Any
 
 import pytest
 from tablekit import Table, body_of
 
 from pbmref.base import files
+from pbmref.mail import outbox
+from pbmref.mail.base import PermanentFailure, Sender, TemporaryFailure
 from pbmref.mail.maildir_in import MaildirIntake
-from pbmref.mail.outbox import read_maildir
+from pbmref.mail.outbox import MaildirOutbox, read_maildir
 from pbmref.mail.spool import IncomingSpool, OutgoingSpool
 from pbmref.referee.pipeline import Referee
 from pbmref.store import GameStore
+from powercut import Disk
 
 PLAYERS = ("anna", "bert", "cora")
 
@@ -35,7 +45,10 @@ class Killed(BaseException):
 
 
 def _die_on_call(target: Any, name: str, call: int = 1,
-                 when: Callable[..., bool] = lambda *a, **k: True) -> Callable[..., Any]:
+                 when: Callable[..., bool] = lambda *a, **k: True,
+                 power: Disk | None = None) -> Callable[..., Any]:
+    """``target.name`` that kills the referee at its ``call``-th call (and cuts the
+    ``power`` of a simulated disk at that moment)."""
     real = getattr(target, name)
     seen = [0]
 
@@ -43,6 +56,8 @@ def _die_on_call(target: Any, name: str, call: int = 1,
         if when(*args, **kwargs):
             seen[0] += 1
             if seen[0] == call:
+                if power is not None:
+                    power.off()
                 raise Killed(f"killed in {name}")
         return real(*args, **kwargs)
     return dying
@@ -68,6 +83,19 @@ def _mails(table: Table) -> list[str]:
         os.utime(table.intake.root / "new" / key, (stamp, stamp))
         ids.append(str(msg["Message-ID"]))
     return ids
+
+
+class Refusing:
+    """The outbox, but a mail to one of ``refused`` fails (for now, or ``for_good``)."""
+
+    def __init__(self, sender: Sender, refused: tuple[str, ...], *,
+                 for_good: bool = False) -> None:
+        self.sender, self.refused, self.for_good = sender, refused, for_good
+
+    def send(self, msg: EmailMessage) -> None:
+        if any(f"{name}@" in str(msg["To"]) for name in self.refused):
+            raise (PermanentFailure if self.for_good else TemporaryFailure)("refused")
+        self.sender.send(msg)
 
 
 def _restart(table: Table) -> tuple[Referee, MaildirIntake]:
@@ -160,3 +188,108 @@ def test_a_mail_handled_again_spends_no_more_of_the_reply_budget(
         table.referee.take_in(table.intake)
     monkeypatch.setattr(files._Together, "flush", files._Together.flush)
     _check(table, ids)
+
+
+# The daemon's way: the replies held back, sent, those still queued flushed,
+# then the mails marked. Bert's reply fails to go (the server refuses it for now).
+SENDING_STEPS: dict[str, tuple[Callable[[pytest.MonkeyPatch], None], int]] = {
+    "after the sends, before what is still queued is flushed": (lambda mp: mp.setattr(
+        OutgoingSpool, "_commit_held", _die_on_call(OutgoingSpool, "_commit_held")), 0),
+    "as what is still queued joins the queue": (lambda mp: mp.setattr(
+        OutgoingSpool, "_staged_commit", _die_on_call(OutgoingSpool, "_staged_commit")), 0),
+    "after what is still queued is flushed, before the mails are marked": (
+        lambda mp: mp.setattr(Referee, "_finish_entry",
+                              _die_on_call(Referee, "_finish_entry")), 0),
+    "in the outbox, between a reply's move into new/ and the flush of new/": (
+        lambda mp: mp.setattr(outbox, "fsync_dir", _die_on_call(outbox, "fsync_dir")), 1),
+}
+
+
+@pytest.mark.parametrize("step", list(SENDING_STEPS))
+def test_killed_while_sending_a_round(table: Table, monkeypatch: pytest.MonkeyPatch,
+                                      step: str) -> None:
+    ids = _mails(table)
+    table.referee.sender = Refusing(table.referee.sender, ("bert",))
+    kill, duplicates = SENDING_STEPS[step]
+    kill(monkeypatch)
+    with pytest.raises(Killed):
+        table.referee.take_in(table.intake, send=True)
+    monkeypatch.undo()
+    _check(table, ids, duplicates=duplicates)
+
+
+def _power_cut_after_marking(mp: pytest.MonkeyPatch, disk: Disk) -> None:
+    """The power goes once the second mail (Bert's) is marked handled."""
+    mp.setattr(IncomingSpool, "done", _die_on_call(IncomingSpool, "done", call=2, power=disk))
+
+
+POWER_CUTS: dict[str, tuple[tuple[str, ...], Callable[[pytest.MonkeyPatch, Disk], None] | None,
+                            list[int]]] = {
+    "every reply sent, the power goes after the round": ((), None, [1, 1, 1]),
+    "Bert's reply deferred, the power goes after the round": (("bert",), None, [1, 1, 1]),
+    # Cora's mail is not marked yet and is handled again: her reply went out, but
+    # the spool's record of it was not on disk (the duplicate the spool allows)
+    "Bert's reply deferred, the power goes once his mail is marked handled": (
+        ("bert",), _power_cut_after_marking, [1, 1, 2]),
+}
+
+
+@pytest.mark.parametrize("case", list(POWER_CUTS))
+def test_a_power_cut_after_the_mails_are_marked_loses_no_reply(
+        table: Table, monkeypatch: pytest.MonkeyPatch, case: str) -> None:
+    """A reply the daemon could not send is on disk before its mail is marked
+    handled: after that, nothing would bring it back (issue 20). The inbox stands
+    for the mail server, whose marks survive the referee's power cut."""
+    refused, kill, answered = POWER_CUTS[case]
+    ids = _mails(table)
+    disk = Disk(table.root, monkeypatch)
+    table.referee.sender = Refusing(table.referee.sender, refused)
+    if kill is None:
+        table.referee.take_in(table.intake, send=True)
+    else:
+        with monkeypatch.context() as mp:
+            kill(mp, disk)
+            with pytest.raises(Killed):
+                table.referee.take_in(table.intake, send=True)
+    disk.cut(kept=["inbox"])
+    monkeypatch.undo()
+    _check(table, ids, duplicates=sum(answered) - len(ids))
+    answers = Counter(str(m["In-Reply-To"]) for m in read_maildir(table.root / "outbox"))
+    assert [answers[m] for m in ids] == answered
+
+
+def test_a_power_cut_keeps_a_reply_that_failed_for_good_in_failed(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A held reply the server refuses for good is not sent again, but it is kept,
+    on disk, in ``failed/`` for the game master to see."""
+    ids = _mails(table)
+    disk = Disk(table.root, monkeypatch)
+    table.referee.sender = Refusing(table.referee.sender, ("bert",), for_good=True)
+    table.referee.take_in(table.intake, send=True)
+    disk.cut(kept=["inbox"])
+    monkeypatch.undo()
+    referee, _ = _restart(table)
+    assert [str(e.message()["To"]) for e in referee.outgoing.failed()] == ["bert@example.org"]
+    answers = Counter(str(m["In-Reply-To"]) for m in read_maildir(table.root / "outbox"))
+    assert [answers[m] for m in ids] == [1, 0, 1]
+
+
+@pytest.mark.parametrize("written_out", [["inbox"], ["inbox", "spool/out"]],
+                         ids=["nothing unflushed", "the spool's unflushed records"])
+def test_a_reply_recorded_sent_is_in_the_outbox_for_good(
+        table: Table, monkeypatch: pytest.MonkeyPatch, written_out: list[str]) -> None:
+    """The power goes in the middle of the sends. Whatever the spool recorded
+    (its moves to ``sent/`` and key markers are not flushed, but the kernel may
+    have written them out), a reply it records sent is in the outbox for good:
+    the outbox flushes ``new/`` before the spool records the mail sent."""
+    ids = _mails(table)
+    disk = Disk(table.root, monkeypatch)
+    with monkeypatch.context() as mp:
+        mp.setattr(MaildirOutbox, "send",
+                   _die_on_call(MaildirOutbox, "send", call=3, power=disk))
+        with pytest.raises(Killed):
+            table.referee.take_in(table.intake, send=True)
+    assert len(table.referee.outgoing.sent()) == 2
+    disk.cut(kept=written_out)
+    monkeypatch.undo()
+    _check(table, ids, duplicates=2)

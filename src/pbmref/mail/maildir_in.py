@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import ClassVar
 
+from pbmref.base.files import fsync_dir
 from pbmref.mail.base import IntakeError, RawMail
 
 __all__ = ["MaildirIntake", "ensure_maildir"]
@@ -31,10 +32,18 @@ _HEAD_BYTES = 256 * 1024  # of an oversized mail, at most this much is read: its
 
 
 def ensure_maildir(path: str | os.PathLike[str]) -> Path:
-    """Create `path` as a Maildir (tmp/new/cur) when missing; return it."""
+    """Create `path` as a Maildir (tmp/new/cur) when missing; return it. Each
+    folder made is flushed into its parent: a mail flushed into the new Maildir
+    is there for good (the outbox's first mail, say)."""
     root = Path(path)
     for sub in ("tmp", "new", "cur"):
-        (root / sub).mkdir(parents=True, exist_ok=True)
+        folder = root / sub
+        if folder.is_dir():
+            continue
+        made = [p for p in (folder, *folder.parents) if not p.exists()]
+        folder.mkdir(parents=True, exist_ok=True)
+        for p in reversed(made):
+            fsync_dir(p.parent)
     return root
 
 

@@ -32,6 +32,24 @@ between states and attempt counters are not: a power cut may undo such a
 move, and the work is done again, keyed against doing it twice. Inside a
 ``pbmref.base.files.durable_together`` block the flushes wait for the
 block's end, and a queued mail joins `queue/` only then.
+
+Queued mails that are sent at once need no copy on disk (issue 20). Inside
+``OutgoingSpool.holding()`` a queued mail is written but not flushed, and
+waits in `tmp/`, where nobody else looks, for the ``deliver()`` inside the
+same hold; the mails it sends go from `tmp/` to `sent/`, and on leaving the
+hold the rest (a send failed or was deferred, or another process was
+delivering) are flushed -- message, entry folder, key markers -- and join
+`queue/`, which is flushed too. Whoever marks the mails these answer
+handled does so only after the hold: by then each reply is with the
+server (SMTP accepted it, or it is flushed into the outbox Maildir before
+its move to `sent/`, as always) or on disk in `queue/`. If the referee dies
+in the hold, or the power goes before its flush is over, nothing is marked
+handled yet and the mails are handled again: a reply whose key marker names
+an entry in `tmp/` (or was lost) is queued anew, one recorded in `sent/` is
+not (a reply sent whose move to `sent/` was not made, or not kept, goes
+twice: the duplicate the spool allows). A held mail never joins `queue/`
+before it is on disk, so no entry there is ever missing its message after
+a power cut.
 """
 
 from __future__ import annotations
@@ -39,6 +57,7 @@ from __future__ import annotations
 import contextlib
 import email
 import email.policy
+import functools
 import hashlib
 import json
 import logging
@@ -57,6 +76,7 @@ from pbmref.base.errors import LockTimeout
 from pbmref.base.files import (
     commit_dir,
     current_block,
+    durable_together,
     flush_file,
     fsync_dir,
     replace_file,
@@ -444,8 +464,11 @@ class OutgoingSpool:
         self.backoff_first = backoff_first
         self.backoff_max = backoff_max
         self.give_up_after = give_up_after
-        # queued inside a durable_together block: the entry's place and its block
+        # queued inside a durable_together block or a hold: the entry's place, and
+        # the block or hold (an entry of one that ended by an error never joins)
         self._staged: dict[str, tuple[Path, object | None]] = {}
+        # inside holding(): the held mails not sent yet, by id (in tmp/, or failed/)
+        self._held: dict[str, Path] | None = None
         for sub in ("tmp", "queue", "sent", "failed"):
             (self.root / sub).mkdir(mode=_DIR_MODE, parents=True, exist_ok=True)
 
@@ -471,7 +494,8 @@ class OutgoingSpool:
         (say, a reply written again after a crash) returns the first entry and
         queues nothing, whether that entry is still queued, sent or failed.
         A `secret` mail (one that carries a password) is deleted also when it
-        fails for good: whoever queued it makes a new one.
+        fails for good: whoever queued it makes a new one. Inside ``holding()``
+        the mail is held for that hold's ``deliver()`` (see there).
         """
         if key is None:
             return self._enqueue(msg, None, secret)
@@ -503,12 +527,14 @@ class OutgoingSpool:
             "message_id": str(msg.get("Message-ID", "")),
             **({"secret": True} if secret else {}),
         }
-        write_synced(tmp / _MSG, msg.as_bytes())
+        held = self._held is not None  # flushed only if it is not sent in the hold
+        write_synced(tmp / _MSG, msg.as_bytes(), durable=not held)
         # the meta data only schedules the attempts: lost in a power cut, the mail
         # is simply tried at once
         write_synced(tmp / _META, json.dumps(meta, indent=1, sort_keys=True).encode(),
                      durable=False)
-        fsync_dir(tmp)
+        if not held:
+            fsync_dir(tmp)
         if marker is not None:
             # The key names the entry before the entry becomes visible: a crash
             # in between leaves a marker without an entry, which _by_key ignores.
@@ -518,7 +544,13 @@ class OutgoingSpool:
                 marker_tmp.unlink()
             os.symlink(entry_id, marker_tmp)
             os.replace(marker_tmp, marker)
-            fsync_dir(marker.parent)
+            if not held:
+                fsync_dir(marker.parent)
+        if self._held is not None:
+            self._held[entry_id] = tmp
+            self._staged[entry_id] = (tmp, self._held)
+            return OutEntry(id=entry_id, path=tmp, state="queued", attempts=0,
+                            next_attempt=now, created=now, meta=meta)
         target = self.root / "queue" / entry_id
         self._staged[entry_id] = (target, current_block())
         # at once, or once the whole durable_together block is on disk
@@ -549,10 +581,11 @@ class OutgoingSpool:
             return None
         staged = self._staged.get(entry_id)
         if staged is not None:
-            if staged[1] is not None and staged[1] is current_block():
+            owner = staged[1]
+            if owner is not None and (owner is current_block() or owner is self._held):
                 return OutEntry(id=entry_id, path=staged[0], state="queued", attempts=0,
                                 next_attempt=_now(), created=_now())
-            # its block ended by an error: it never joins the queue (queue it anew)
+            # its block or hold ended by an error: it never joins the queue (queue it anew)
             del self._staged[entry_id]
             shutil.rmtree(self.root / "tmp" / entry_id, ignore_errors=True)
         for state, folder in self.STATES.items():
@@ -610,7 +643,55 @@ class OutgoingSpool:
     def _move(self, entry: OutEntry, state: str) -> None:
         # Not flushed: a move a power cut undoes sends the mail once more (the
         # duplicate the spool allows), or tries a failed one again.
-        os.rename(entry.path, self.root / self.STATES[state] / entry.id)
+        target = self.root / self.STATES[state] / entry.id
+        os.rename(entry.path, target)
+        if self._held is not None and entry.id in self._held:
+            if state == "sent":  # with the server: its copy here is not needed
+                del self._held[entry.id]
+                self._staged.pop(entry.id, None)
+            else:  # failed for good: kept in failed/, flushed on leaving the hold
+                self._held[entry.id] = target
+
+    @contextlib.contextmanager
+    def holding(self) -> Iterator[None]:
+        """Mails queued inside are held back, written but not flushed, for the
+        ``deliver()`` inside, which sends them with the due ones of ``queue/``;
+        on leaving, those it did not send are flushed and join ``queue/`` (one
+        that failed for good is flushed in ``failed/``). Mark nothing handled
+        inside: only after the hold is each reply with the server or on disk.
+        When the hold ends by an error, its mails never join the queue (the
+        same key queued again queues them anew)."""
+        if self._held is not None:
+            yield  # nested: the outer hold commits
+            return
+        self._held = {}
+        try:
+            yield
+            self._commit_held()
+        finally:
+            self._held = None
+
+    def _commit_held(self) -> None:
+        """The held mails no delivery sent: on disk, with their key markers, before
+        the waiting ones join ``queue/`` (``durable_together``: each file and
+        folder flushed once, then the moves, then ``queue/``)."""
+        held = self._held or {}
+        if not held:
+            return
+        with durable_together():
+            for entry_id, folder in held.items():
+                for name in (_MSG, _REASON):
+                    flush_file(folder / name)  # nothing for one that is not there
+                fsync_dir(folder)
+                if folder.parent.name == "tmp":
+                    then(functools.partial(self._staged_commit, folder,
+                                           self.root / "queue" / entry_id))
+                else:
+                    fsync_dir(folder.parent)
+                    self._staged.pop(entry_id, None)
+            if (self.root / "keys").is_dir():
+                fsync_dir(self.root / "keys")
+        held.clear()
 
     def deliver(
         self,
@@ -619,18 +700,22 @@ class OutgoingSpool:
         now: datetime | None = None,
         force: bool = False,
     ) -> DeliveryReport:
-        """Try every queued mail that is due (all when `force`). One deliverer at a
+        """Try every queued mail that is due (all when `force`), the held ones of
+        ``holding()`` too, in the order they were queued. One deliverer at a
         time: if another process is delivering, returns at once with busy=True."""
         report = DeliveryReport()
         try:
             with _flock(self.root / ".deliver.lock", blocking=False):
+                held = [self._load(folder, "queued") for folder in (self._held or {}).values()
+                        if folder.parent.name == "tmp"]
                 due = []
-                for entry in self.queued():
+                for entry in held + self.queued():
                     if not force and entry.next_attempt > (now or _now()):
                         report.deferred.append(entry.id)
                     else:
                         due.append(entry)
                 if due:
+                    due.sort(key=lambda e: e.id)  # in the order they were queued
                     with session_of(sender):  # one connection for the round
                         for entry in due:
                             self._deliver_one(sender, entry, now or _now(), report)

@@ -42,7 +42,7 @@ import logging
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
@@ -399,8 +399,9 @@ class Referee:
     def take_in(self, intake: Intake, *, send: bool = False) -> int:
         """Fetch waiting mail, spool it, handle it, then mark it handled; returns
         how many mails were handled. With ``send`` the replies go out as soon as
-        they are safely queued, before the mails are marked handled (the daemon:
-        the player has the answer a server round trip sooner)."""
+        the round's game changes are on disk, before the mails are marked handled
+        (the daemon: the player has the answer a server round trip sooner, and
+        only a reply that did not go is flushed in the spool; ``process_spool``)."""
         with self.round():
             for raw in intake.fetch_new():
                 # An intake that hands each mail out only once needs the spool's
@@ -415,14 +416,31 @@ class Referee:
     def process_spool(self, intake: Intake | None = None, *, send: bool = False) -> int:
         """Handle every pending spooled mail, oldest first.
 
-        The round's mails are answered together: their game changes and queued
-        replies reach the disk in one flush (``durable_together``), the replies
-        join the outgoing queue only then, and only after that are the mails
-        marked answered, marked handled on the server and moved to ``done``.
-        Whatever kills the referee before that, the mails are still pending and
-        handled again: orders are stored once per Message-ID, replies are queued
-        under keys and counted against the rations under them, so nothing is
-        done twice."""
+        The round's mails are answered together, in this order:
+
+        1. (saved raw: ``take_in``, before this);
+        2. the games changed and the replies queued, for all the round's mails;
+           the game changes reach the disk in one flush at the end
+           (``durable_together``);
+        3. without ``send`` (a cron run, ``pbmref mail``) the queued replies are
+           flushed in that same flush and join the outgoing queue only after it.
+           With ``send`` (the daemon) they are held, unflushed, and delivered
+           at once (``OutgoingSpool.holding``); only those still queued after
+           that (a send failed or was deferred) are flushed and join the queue;
+        4. only then are the mails marked answered, marked handled on the
+           server and moved to ``done``.
+
+        After step 3 each reply is with the server (SMTP took it, or it is
+        flushed into the outbox Maildir before the spool records it sent) or
+        on disk in the queue, so marking a mail handled loses nothing. Whatever
+        kills the referee before that, SIGKILL or a power cut (which also takes
+        what was not flushed), the mails are still pending, or still on the
+        server, and are handled again: orders are stored once per Message-ID,
+        replies are queued under keys and counted against the rations under
+        them, a reply recorded sent is not queued again, one whose entry was
+        lost (never flushed) is. So nothing is lost and nothing done twice,
+        except a reply sent whose record of it was not yet made or was undone
+        by a power cut: it goes once more (the duplicate the spool allows)."""
         with self.round(), self.incoming.lock():
             shunted_before = {e.id for e, _ in self.incoming.shunted()}
             pending = self.incoming.pending()
@@ -432,11 +450,12 @@ class Referee:
                 if entry.id not in shunted_before:
                     self._tell_given_up(entry, intake)
             answered: list[tuple[InEntry, str | None]] = []
-            with durable_together():
-                for entry, twins in zip(pending, _twins(pending), strict=True):
-                    answered.append((entry, self._handle_safely(entry, twins)))
-            if send:
-                self.deliver()
+            with self.outgoing.holding() if send else nullcontext():
+                with durable_together():
+                    for entry, twins in zip(pending, _twins(pending), strict=True):
+                        answered.append((entry, self._handle_safely(entry, twins)))
+                if send:
+                    self.deliver()
             for entry, summary in answered:
                 self._finish_entry(entry, summary, intake)
         return len(pending)
