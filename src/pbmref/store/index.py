@@ -14,6 +14,12 @@ change), a folder copied in is read, a folder gone is forgotten. The store
 keeps the entries of the games it changes up to date itself
 (``Game.write_schedule``), so a round sees its own changes at once.
 
+A long-running process (the daemon) has the index ``watch()``: the kernel
+then tells which game folders changed (``pbmref.store.watch``, over
+inotify), and a look stats only those, and the few the kernel would not
+watch; where it cannot tell (its first look, lost events) it looks at every
+game as above.
+
 The YAML stays the truth: an entry is used only while its stamps match the
 files, and whoever acts on a game opens it and reads it whole. The index
 file, where there is one (the referee keeps it in its spool folder, out of
@@ -27,6 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import re
 import time
@@ -39,11 +46,13 @@ from typing import Any
 
 from pbmref.base.errors import DataError, GameFileError
 from pbmref.base.files import replace_file
+from pbmref.base.inotify import NotifyUnavailable
 from pbmref.base.times import iso, moment
 from pbmref.base.yamlfile import read_yaml
 from pbmref.store.layout import GAME_FILE, STATE_FILE, TURNS, find_open_turn
 from pbmref.store.schedule import Schedule, read_schedule
 from pbmref.store.settings import ID_RE, GameSettings, settings_from_dict
+from pbmref.store.watch import GamesWatch
 
 __all__ = [
     "GameIndex",
@@ -52,6 +61,8 @@ __all__ = [
     "file_stamp",
     "settings_addresses",
 ]
+
+log = logging.getLogger(__name__)
 
 _VERSION = 2
 SAVE_EVERY = 60.0  # seconds: how often a long-running process writes the index file down
@@ -239,6 +250,8 @@ class GameIndex:
         self._rebuilt = False  # the file was missing or unreadable
         self._saved_at = -SAVE_EVERY
         self.reads = 0  # entries read from their folders (for tests and benchmarks)
+        self.checked = 0  # game folders whose stamps a look compared (likewise)
+        self._watch: GamesWatch | None = None
 
     # ------------------------------------------------------------ the index file
 
@@ -279,6 +292,34 @@ class GameIndex:
         process changes the index each round)."""
         if time.monotonic() - self._saved_at >= SAVE_EVERY:
             self.save_if_worth()
+
+    # ------------------------------------------------------------ watching (the daemon)
+
+    def watch(self) -> None:
+        """From now on let ``look()`` learn from the kernel (inotify) which games
+        changed, rather than stat every game: for a long-running process (the
+        daemon, ``pbmref serve``), whose rounds then cost what changed. Without
+        inotify (not Linux, or the kernel refuses another instance) the looks stay
+        as they were, and a line in the log says so once."""
+        if self._watch is not None:
+            return
+        try:
+            self._watch = GamesWatch(self.dir)
+        except NotifyUnavailable as exc:
+            log.info("no change notification (%s): each round stats every game", exc)
+        except OSError as exc:
+            log.warning("no change notification (%s): each round stats every game; "
+                        "raise fs.inotify.max_user_instances (sysctl) and restart", exc)
+
+    @property
+    def watching(self) -> bool:
+        return self._watch is not None
+
+    def stop_watching(self) -> None:
+        """Back to the stat of every game at each look; the watches closed."""
+        if self._watch is not None:
+            self._watch.close()
+            self._watch = None
 
     # ------------------------------------------------------------ keeping it true
 
@@ -330,12 +371,28 @@ class GameIndex:
             self._changes += 1
 
     def look(self) -> None:
-        """The change check of a round: the games folder listed, every game's two
-        files stat-ed, the entries that changed read again from their folders."""
+        """The change check of a round: the games that may have changed since the
+        last look checked by their files' stamps (a ``stat`` of ``game.yaml`` and
+        ``state.yaml``), those whose stamps differ read again from their folders.
+        Which games: every one (the games folder listed), or, while the index
+        ``watch``es, those the kernel named and those without a watch."""
         records = self._records
         if records is None:
             self._known()
             return
+        watch = self._watch
+        changed = None if watch is None else watch.changed()
+        if changed is None:
+            self._look_at_all()
+            return
+        assert watch is not None
+        for name in changed | watch.unwatched:
+            self._look_at(name)
+
+    def _look_at_all(self) -> None:
+        records = self._records
+        assert records is not None
+        watch = self._watch
         seen = set()
         stat = _stat
         try:
@@ -349,13 +406,35 @@ class GameIndex:
                     if name[0] == "." or not ID_RE.fullmatch(name) or not de.is_dir():
                         continue
                     seen.add(name)
+                    if watch is not None:
+                        watch.follow(name)  # before the stats: a change after them is told
                     known = records.get(name)
                     folder = de.path
                     if (known is None or known.game_stamp != stat(folder + _GAME)
                             or known.state_stamp != stat(folder + _STATE)):
                         self._read(name, Path(folder))
+        self.checked += len(seen)
         for name in [n for n in records if n not in seen]:
             self._drop(name)
+        if watch is not None:
+            watch.looked_at_all(seen)
+
+    def _look_at(self, name: str) -> None:
+        """Check one game the watch named (or that has no watch)."""
+        records = self._records
+        watch = self._watch
+        assert records is not None and watch is not None
+        self.checked += 1
+        folder = os.path.join(self.dir, name)
+        if not os.path.isdir(folder):
+            watch.forget(name)
+            self._drop(name)
+            return
+        watch.follow(name)
+        known = records.get(name)
+        if (known is None or known.game_stamp != _stat(folder + _GAME)
+                or known.state_stamp != _stat(folder + _STATE)):
+            self._read(name, Path(folder))
 
     def _read(self, name: str, game_dir: Path) -> None:
         self.reads += 1
