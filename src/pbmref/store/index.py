@@ -18,7 +18,9 @@ A long-running process (the daemon) has the index ``watch()``: the kernel
 then tells which game folders changed (``pbmref.store.watch``, over
 inotify), and a look stats only those, and the few the kernel would not
 watch; where it cannot tell (its first look, lost events) it looks at every
-game as above.
+game as above. The questions of its idle rounds (the games due, the
+reminders due, the next event) are answered from tables kept in time order,
+in the time of a search, not of a pass over every game.
 
 The YAML stays the truth: an entry is used only while its stamps match the
 files, and whoever acts on a game opens it and reads it whole. The index
@@ -31,9 +33,11 @@ the folders.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import json
 import logging
+import math
 import os
 import re
 import time
@@ -228,21 +232,65 @@ class _Record:
         return self._data if self._data is not None else self.entry().to_json()
 
 
+class _Timetable:
+    """A time span of some games (when each is due; its reminder window), in the
+    order of their starts: which have started by a time, and what starts next,
+    in the time of a search, not of a pass over every game. The order is made
+    when first asked for (a process that asks once pays one sort), then kept."""
+
+    __slots__ = ("_order", "spans")
+
+    def __init__(self) -> None:
+        self.spans: dict[str, tuple[float, float]] = {}  # game -> (start, end)
+        self._order: list[tuple[float, float, str]] | None = None
+
+    def put(self, game: str, start: float, end: float = math.inf) -> None:
+        self.pop(game)
+        self.spans[game] = (start, end)
+        if self._order is not None:
+            bisect.insort(self._order, (start, end, game))
+
+    def pop(self, game: str) -> None:
+        span = self.spans.pop(game, None)
+        if span is not None and self._order is not None:
+            del self._order[bisect.bisect_left(self._order, (*span, game))]
+
+    def _ordered(self) -> list[tuple[float, float, str]]:
+        if self._order is None:
+            self._order = sorted((start, end, g) for g, (start, end) in self.spans.items())
+        return self._order
+
+    def until(self, at: float) -> list[tuple[float, float, str]]:
+        """The spans that started by ``at`` (ended or not), by their start."""
+        order = self._ordered()
+        return order[:bisect.bisect_right(order, at, key=_start)]
+
+    def first_after(self, at: float) -> float | None:
+        """The first start after ``at``."""
+        order = self._ordered()
+        i = bisect.bisect_right(order, at, key=_start)
+        return order[i][0] if i < len(order) else None
+
+
+def _start(span: tuple[float, float, str]) -> float:
+    return span[0]
+
+
 class GameIndex:
     """Addresses and schedules of every game in a games folder (see the module).
 
     Besides the entries it keeps, per game, the time its open turn is due and
-    its reminder window (as timestamps), and the games of each address, all
-    changed with the entry: the questions of a round are a pass over small
-    tables, whatever the number of games."""
+    its reminder window (as timestamps, in time order), and the games of each
+    address, all changed with the entry: the questions of a round are a search
+    in small tables, whatever the number of games."""
 
     def __init__(self, games_dir: Path | str, path: Path | str | None = None) -> None:
         self.dir = Path(games_dir)
         self.path = Path(path) if path is not None else None  # the index file, if any
         self._records: dict[str, _Record] | None = None
         self._by_address: dict[str, set[str]] = {}
-        self._due: dict[str, float] = {}  # game -> when its open turn is due
-        self._remind: dict[str, tuple[float, float]] = {}  # game -> reminder window
+        self._due = _Timetable()  # when each game's open turn is due
+        self._remind = _Timetable()  # each game's reminder window
         self._ids: list[str] | None = None
         self._names: dict[str, str] = {}
         self._dirty = False
@@ -343,9 +391,9 @@ class GameIndex:
         for a in record.addresses:
             self._by_address.setdefault(a, set()).add(game_id)
         if record.due is not None:
-            self._due[game_id] = record.due
+            self._due.put(game_id, record.due)
         if record.remind is not None:
-            self._remind[game_id] = record.remind
+            self._remind.put(game_id, *record.remind)
         if old is None or old.has_settings != record.has_settings:
             self._ids = None
         self._dirty = True
@@ -358,8 +406,8 @@ class GameIndex:
                 games.discard(game_id)
                 if not games:
                     del self._by_address[a]
-        self._due.pop(game_id, None)
-        self._remind.pop(game_id, None)
+        self._due.pop(game_id)
+        self._remind.pop(game_id)
 
     def _drop(self, game_id: str) -> None:
         assert self._records is not None
@@ -484,20 +532,20 @@ class GameIndex:
         so that their error is reported)."""
         self._known()
         at = now.timestamp()
-        return sorted(g for g, t in self._due.items() if t <= at)
+        return sorted(g for _, _, g in self._due.until(at))
 
     def reminders_due(self, now: datetime) -> list[str]:
         """Open games within their reminder window that still wait for someone."""
         self._known()
         at = now.timestamp()
-        return sorted(g for g, (start, end) in self._remind.items() if start <= at < end)
+        return sorted(g for _, end, g in self._remind.until(at) if at < end)
 
     def next_event(self, now: datetime) -> datetime | None:
         """When the next game becomes due or opens its reminder window, after ``now``."""
         self._known()
         at = now.timestamp()
-        times = [t for t in self._due.values() if t > at]
-        times += [start for start, _ in self._remind.values() if start > at]
+        times = [t for t in (self._due.first_after(at), self._remind.first_after(at))
+                 if t is not None]
         return datetime.fromtimestamp(min(times), now.tzinfo) if times else None
 
 
