@@ -19,9 +19,11 @@ from pathlib import Path
 import pytest
 from tablekit import Table, body_of
 
+from pbmref import gm
 from pbmref.base import inotify
 from pbmref.referee.daemon import Daemon
 from pbmref.referee.pipeline import Referee
+from pbmref.store import GameStore
 
 OTHERS = 8  # games besides zep1: a look at every game checks them all
 
@@ -252,4 +254,26 @@ def test_lost_events_lead_to_a_look_at_every_game(table: Table) -> None:
     checked = index.checked
     daemon.round()
     assert index.checked - checked <= 2, "back to the games the kernel names"
+    daemon.close()
+
+
+def test_a_turn_played_by_another_process_is_reported_by_the_watching_daemon(
+        table: Table) -> None:
+    """A run that adjudicated zep1 and died before mailing its report: the daemon
+    that checked every game for missed reports at its first round finds this one
+    at its next, from the change the kernel told."""
+    _others(table)
+    daemon = Daemon(table.referee, table.intake, watch_games=True)
+    daemon.round()
+    daemon.round()
+    assert table.new_outbox() == []
+    elsewhere = GameStore(table.store.dir)  # another process's store
+    gm.adjudicate(elsewhere, "zep1", table.clock(), force=True)
+    daemon.round()
+    reports = table.new_outbox()
+    assert sorted(m["To"] for m in reports) == [
+        "anna@example.org", "bert@example.org", "cora@example.org"]
+    assert all(m["Subject"].startswith("[zep1]") for m in reports)
+    daemon.round()
+    assert table.new_outbox() == []
     daemon.close()

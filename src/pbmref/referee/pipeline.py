@@ -329,6 +329,8 @@ class Referee:
         self.clock = clock or (lambda: datetime.now(UTC))
         self.state = RefereeState.load(config.spool_dir / "referee-state.json")
         self._in_round = False
+        # the store index's mark when missed reports were last looked for (turns)
+        self.reports_checked: int | None = None
 
     @contextmanager
     def round(self) -> Iterator[None]:

@@ -155,10 +155,16 @@ def queue_missed_reports(referee: Referee) -> int:
     """Mail the reports of turns adjudicated by a run that died before mailing them.
 
     Only games whose open turn (as the store's index knows it) is past the
-    last turn reported are opened: the rest cannot have missed one."""
+    last turn reported are opened: the rest cannot have missed one. A referee
+    that checked before (the daemon's next rounds) asks only about the games
+    whose index entries changed since (a turn played here, by another process
+    or by hand): the others are as they were at that check."""
     count = 0
     reported = referee.state.table("reported")
-    for gid, turn in referee.store.index.turns().items():
+    index = referee.store.index
+    mark = index.mark()
+    since = referee.reports_checked
+    for gid, turn in index.turns(None if since is None else index.changed_since(since)).items():
         known = reported.get(gid, 0)
         if turn - 1 <= (known if isinstance(known, int) else 0):
             continue
@@ -171,6 +177,7 @@ def queue_missed_reports(referee: Referee) -> int:
             (t for t in game.turn_numbers() if played(t)), default=0)
         if last >= 1 and referee.state.last("reported", gid) < last and played(last):
             count += queue_report(referee, game, last)
+    referee.reports_checked = mark
     return count
 
 

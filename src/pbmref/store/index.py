@@ -19,8 +19,9 @@ then tells which game folders changed (``pbmref.store.watch``, over
 inotify), and a look stats only those, and the few the kernel would not
 watch; where it cannot tell (its first look, lost events) it looks at every
 game as above. The questions of its idle rounds (the games due, the
-reminders due, the next event) are answered from tables kept in time order,
-in the time of a search, not of a pass over every game.
+reminders due, the next event, the games changed since a mark) are answered
+from tables kept in order, in the time of a search, not of a pass over every
+game.
 
 The YAML stays the truth: an entry is used only while its stamps match the
 files, and whoever acts on a game opens it and reads it whole. The index
@@ -41,7 +42,7 @@ import math
 import os
 import re
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -300,6 +301,8 @@ class GameIndex:
         self.reads = 0  # entries read from their folders (for tests and benchmarks)
         self.checked = 0  # game folders whose stamps a look compared (likewise)
         self._watch: GamesWatch | None = None
+        self._seq = 0  # entries set or dropped in this process
+        self._changed: dict[str, int] = {}  # game -> _seq when its entry last changed
 
     # ------------------------------------------------------------ the index file
 
@@ -398,6 +401,12 @@ class GameIndex:
             self._ids = None
         self._dirty = True
         self._changes += 1
+        self._journal(game_id)
+
+    def _journal(self, game_id: str) -> None:
+        self._seq += 1
+        self._changed.pop(game_id, None)
+        self._changed[game_id] = self._seq  # the last changed last
 
     def _unlist(self, game_id: str, record: _Record) -> None:
         for a in record.addresses:
@@ -417,6 +426,7 @@ class GameIndex:
             self._ids = None
             self._dirty = True
             self._changes += 1
+            self._journal(game_id)
 
     def look(self) -> None:
         """The change check of a round: the games that may have changed since the
@@ -504,9 +514,14 @@ class GameIndex:
         record = self._known().get(game_id)
         return None if record is None else record.entry()
 
-    def turns(self) -> dict[str, int]:
-        """The open turn of every game that can be read (a broken one is left out)."""
-        return {g: r.turn for g, r in self._known().items() if r.turn >= 0}
+    def turns(self, games: Iterable[str] | None = None) -> dict[str, int]:
+        """The open turn of every game that can be read (a broken one is left out),
+        or of those of ``games`` the index knows."""
+        records = self._known()
+        if games is None:
+            return {g: r.turn for g, r in records.items() if r.turn >= 0}
+        found = ((g, records.get(g)) for g in games)
+        return {g: r.turn for g, r in found if r is not None and r.turn >= 0}
 
     def ids(self) -> list[str]:
         """Every game with a game.yaml (what ``GameStore.list_games`` lists), sorted."""
@@ -526,6 +541,23 @@ class GameIndex:
         as the index knows; the caller opens a game to be sure."""
         self._known()
         return sorted(self._by_address.get(address, ()))
+
+    def mark(self) -> int:
+        """A mark of the changes so far, for ``changed_since``."""
+        self._known()
+        return self._seq
+
+    def changed_since(self, mark: int) -> list[str]:
+        """The games whose entries were set or dropped since ``mark`` (read again
+        from their folders, or put by the store), the last changed first."""
+        self._known()
+        changed = self._changed
+        out = []
+        for game in reversed(changed):
+            if changed[game] <= mark:
+                break
+            out.append(game)
+        return out
 
     def due(self, now: datetime) -> list[str]:
         """Games whose open turn should be adjudicated at ``now`` (broken ones too,
