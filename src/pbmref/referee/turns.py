@@ -160,11 +160,12 @@ def queue_missed_reports(referee: Referee) -> int:
     whose index entries changed since (a turn played here, by another process
     or by hand): the others are as they were at that check."""
     count = 0
-    reported = referee.state.table("reported")
     index = referee.store.index
     mark = index.mark()
     since = referee.reports_checked
-    for gid, turn in index.turns(None if since is None else index.changed_since(since)).items():
+    turns = index.turns(None if since is None else index.changed_since(since))
+    reported = referee.state.values("reported", turns) if turns else {}
+    for gid, turn in turns.items():
         known = reported.get(gid, 0)
         if turn - 1 <= (known if isinstance(known, int) else 0):
             continue
@@ -185,12 +186,15 @@ def send_reminders(referee: Referee) -> int:
     """Remind players without orders, once per turn, some hours before the deadline."""
     now = referee.clock()
     count = 0
-    reminded = referee.state.table("reminded")
     index = referee.store.index
-    for gid in index.reminders_due(now):
-        entry = index.entry(gid)
-        if entry is not None and all(f"{gid}:{entry.schedule.turn}:{pid}" in reminded
-                                     for pid in entry.schedule.waiting_for):
+    games = index.reminders_due(now)
+    entries = {gid: index.entry(gid) for gid in games}
+    keys = {gid: [f"{gid}:{e.schedule.turn}:{pid}" for pid in e.schedule.waiting_for]
+            for gid, e in entries.items() if e is not None}
+    wanted = [k for ks in keys.values() for k in ks]
+    reminded = referee.state.values("reminded", wanted) if wanted else {}
+    for gid in games:
+        if gid in keys and all(k in reminded for k in keys[gid]):
             continue  # everyone it waits for was reminded already
         try:
             game = referee.store.open(gid)
