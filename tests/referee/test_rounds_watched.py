@@ -14,6 +14,7 @@ import os
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -112,6 +113,21 @@ def _forgotten(table: Table, daemon: Daemon) -> None:
     assert table.store.index.games_of("anna@example.org") == ["zep1"]
 
 
+def _widen_reminders(table: Table) -> None:
+    _rewrite(table.store.path("zep1") / "game.yaml", "reminder_hours: 12",
+             "reminder_hours: 48", "in place")  # the window opens now
+
+
+def _reminded(table: Table, daemon: Daemon) -> None:
+    daemon.round()
+    out = [m for m in table.new_outbox() if m["Subject"].startswith("[zep1]")]
+    assert sorted(m["To"] for m in out) == [
+        "anna@example.org", "bert@example.org", "cora@example.org"]
+    assert all("[zep1] reminder" in m["Subject"] for m in out)
+    daemon.round()
+    assert table.new_outbox() == []  # once
+
+
 @dataclass(frozen=True)
 class HandChange:
     """What the game master does between two rounds, and what the next round shows."""
@@ -130,6 +146,7 @@ CHANGES = {
     "game folder deleted": HandChange(lambda t: _copy(t, "zep2"),
                                       lambda t: shutil.rmtree(t.store.path("zep2")),
                                       _forgotten),
+    "reminder window widened by hand": HandChange(_nothing, _widen_reminders, _reminded),
 }
 
 
@@ -276,4 +293,20 @@ def test_a_turn_played_by_another_process_is_reported_by_the_watching_daemon(
     assert all(m["Subject"].startswith("[zep1]") for m in reports)
     daemon.round()
     assert table.new_outbox() == []
+    daemon.close()
+
+
+def test_a_reminder_window_opening_with_time_is_reminded_once(table: Table) -> None:
+    """The daemon asks about the games whose window opened since its last round
+    (and those changed since), not every game in its window at every round."""
+    _others(table)
+    daemon = Daemon(table.referee, table.intake, watch_games=True)
+    daemon.round()
+    assert table.new_outbox() == []
+    table.clock.now += timedelta(hours=37)  # the 12 hours before the deadline
+    _reminded(table, daemon)  # (the other games are reminded too)
+    table.deliver(table.mail(_orders(table, None)))  # anna's orders: zep1 changes
+    daemon.round()
+    out = table.new_outbox()
+    assert [m["To"] for m in out] == ["anna@example.org"]  # her answer, no reminder
     daemon.close()

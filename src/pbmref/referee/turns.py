@@ -183,11 +183,22 @@ def queue_missed_reports(referee: Referee) -> int:
 
 
 def send_reminders(referee: Referee) -> int:
-    """Remind players without orders, once per turn, some hours before the deadline."""
+    """Remind players without orders, once per turn, some hours before the deadline.
+
+    A referee that checked before (the daemon's next rounds) asks only about
+    the games whose reminder window opened since, and those in their window
+    whose index entries changed since (the others were reminded, or had no one
+    to remind, at that check)."""
     now = referee.clock()
     count = 0
     index = referee.store.index
-    games = index.reminders_due(now)
+    mark = index.mark()
+    last = referee.reminders_checked
+    if last is None or now < last[1]:
+        games = index.reminders_due(now)
+    else:
+        games = sorted({*index.reminders_opened(last[1], now),
+                        *index.reminders_due(now, among=index.changed_since(last[0]))})
     entries = {gid: index.entry(gid) for gid in games}
     keys = {gid: [f"{gid}:{e.schedule.turn}:{pid}" for pid in e.schedule.waiting_for]
             for gid, e in entries.items() if e is not None}
@@ -220,6 +231,7 @@ def send_reminders(referee: Referee) -> int:
                     address, f"[{gid}] reminder: orders for {turn}", body),
                     key=f"reminder:{key}:{address}")
                 count += 1
+    referee.reminders_checked = (mark, now)
     return count
 
 

@@ -266,6 +266,12 @@ class _Timetable:
         order = self._ordered()
         return order[:bisect.bisect_right(order, at, key=_start)]
 
+    def between(self, after: float, at: float) -> list[tuple[float, float, str]]:
+        """The spans that started after ``after``, by ``at``."""
+        order = self._ordered()
+        return order[bisect.bisect_right(order, after, key=_start):
+                     bisect.bisect_right(order, at, key=_start)]
+
     def first_after(self, at: float) -> float | None:
         """The first start after ``at``."""
         order = self._ordered()
@@ -566,11 +572,23 @@ class GameIndex:
         at = now.timestamp()
         return sorted(g for _, _, g in self._due.until(at))
 
-    def reminders_due(self, now: datetime) -> list[str]:
-        """Open games within their reminder window that still wait for someone."""
+    def reminders_due(self, now: datetime, among: Iterable[str] | None = None) -> list[str]:
+        """Open games within their reminder window that still wait for someone (of
+        ``among`` only, if given)."""
         self._known()
         at = now.timestamp()
+        if among is not None:
+            spans = self._remind.spans
+            windows = ((g, spans.get(g)) for g in among)
+            return sorted(g for g, w in windows if w is not None and w[0] <= at < w[1])
         return sorted(g for _, end, g in self._remind.until(at) if at < end)
+
+    def reminders_opened(self, after: datetime, now: datetime) -> list[str]:
+        """The games of ``reminders_due(now)`` whose window opened after ``after``."""
+        self._known()
+        at = now.timestamp()
+        return sorted(g for _, end, g in self._remind.between(after.timestamp(), at)
+                      if at < end)
 
     def next_event(self, now: datetime) -> datetime | None:
         """When the next game becomes due or opens its reminder window, after ``now``."""
