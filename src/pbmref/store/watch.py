@@ -120,7 +120,7 @@ class GamesWatch:
             self._folder_wd = self.notify.add(self.dir, _GAMES_EVENTS)
         except OSError as exc:
             if exc.errno not in (errno.ENOENT, errno.ENOTDIR):
-                self._warn(exc, f"the games folder {self.dir}: every game is stat-ed each round")
+                self._warn(exc, f"the games folder {self.dir}", "every game is")
 
     def follow(self, game: str) -> None:
         """Make sure the folder of ``game`` (found by a look) has a watch. In a look
@@ -134,7 +134,8 @@ class GamesWatch:
             self._drop(game)
             self.unwatched.add(game)
             if exc.errno != errno.ENOENT:  # gone meanwhile: the next look forgets it
-                self._warn(exc, f"the game folder {self.dir / game}")
+                self._warn(exc, f"the game folder {self.dir / game}",
+                           "the games without a watch are")
             return
         self.unwatched.discard(game)
         if self._wds.get(game, wd) != wd:
@@ -164,7 +165,9 @@ class GamesWatch:
         self.unwatched &= games
         self._renew = False
 
-    def _warn(self, exc: OSError, what: str) -> None:
+    def _warn(self, exc: OSError, what: str, checked: str) -> None:
+        """Say once per kind of error that ``what`` has no watch, and that
+        ``checked`` stat-ed at each round instead."""
         if exc.errno in self._warned:
             return
         assert exc.errno is not None
@@ -173,12 +176,11 @@ class GamesWatch:
             limit = watch_limit()
             log.warning(
                 "cannot watch %s for changes: the limit of inotify watches (%s, "
-                "fs.inotify.max_user_watches) is reached; the game folders without a "
-                "watch are stat-ed each round, which costs time with many games. Raise "
-                "the limit above the number of games (as root: sysctl "
-                "fs.inotify.max_user_watches=524288, and the same line in "
-                "/etc/sysctl.d/ to keep it), then restart pbmref serve",
-                what, "unknown" if limit is None else limit)
+                "fs.inotify.max_user_watches) is reached, so %s stat-ed at each round, "
+                "which takes time with many games. Raise the limit above the number of "
+                "games (as root: sysctl fs.inotify.max_user_watches=524288, and the same "
+                "line in a file in /etc/sysctl.d/ to keep it), then restart pbmref serve",
+                what, "unknown" if limit is None else limit, checked)
         else:
-            log.warning("cannot watch %s for changes (%s): stat-ed each round instead",
-                        what, os.strerror(exc.errno))
+            log.warning("cannot watch %s for changes (%s), so %s stat-ed at each round",
+                        what, os.strerror(exc.errno), checked)
