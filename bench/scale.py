@@ -7,7 +7,8 @@ player addresses (and, for the "played" house, one turn adjudicated and its
 report recorded as sent). Then, in each house, the median of REPEAT runs of:
 
 1. one daemon round (``serve``) that takes in one accepted order mail, answers
-   it and sends the reply;
+   it and sends the reply (the daemon as ``pbmref serve`` runs it: its index
+   watches the games folder);
 2. one daemon round that takes in a mail from an unknown sender naming no
    game;
    (2b. the same two as one-shot passes: ``pbmref serve --once``, a process each,
@@ -17,8 +18,8 @@ report recorded as sent). Then, in each house, the median of REPEAT runs of:
    process, its start-up included);
 4. the same at MANY games that have each played a turn, against MANY games at
    turn 1;
-5. an idle daemon (``pbmref serve`` as a process, nothing to do): its CPU over
-   IDLE_SECONDS, as a share of one core.
+5. an idle daemon (``pbmref serve`` as a process, nothing to do, its games
+   watched): its CPU over IDLE_SECONDS, as a share of one core.
 
 Each figure is printed as the ratio MANY / SMALL (4: played / turn 1) of the
 same run; the goal of issue 20 is at most 1.5 (4: at most 1.1), i.e. the cost
@@ -161,7 +162,7 @@ def serve_passes(house: House, repeat: int) -> tuple[float, float]:
     """(a round with one order mail, a round with one stranger's mail), medians."""
     referee = Referee(house.config)
     intake = open_intake(house.config)
-    daemon = Daemon(referee, intake)
+    daemon = Daemon(referee, intake, watch_games=True)  # as ``pbmref serve`` runs it
     daemon.round()  # the daemon has been running: its first round is behind it
     inbox = house.inbox
     outbox = house.config.mail.maildir.outbox
@@ -178,7 +179,8 @@ def serve_passes(house: House, repeat: int) -> tuple[float, float]:
     t_stranger = median_of(repeat, stranger, daemon.round)
     sent = len(os.listdir(outbox / "new")) - before
     assert sent == 2 * repeat, f"expected {2 * repeat} replies in the outbox, found {sent}"
-    intake.close()
+    assert referee.store.index.watching, "the daemon's rounds were measured without the watch"
+    daemon.close()
     return t_order, t_stranger
 
 
@@ -243,8 +245,22 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _inotify_watches(pid: int) -> int:
+    """How many inotify watches the process holds (its fdinfo lists one line each)."""
+    count = 0
+    for fd in Path(f"/proc/{pid}/fdinfo").iterdir():
+        try:
+            count += fd.read_text().count("inotify wd:")
+        except OSError:  # closed meanwhile
+            continue
+    return count
+
+
 def idle_cpu(house: House, seconds: float, warmup: float) -> float:
-    """Share of one core an idle ``pbmref serve`` uses (after its first rounds)."""
+    """Share of one core an idle ``pbmref serve`` uses (after its first rounds), as
+    it runs: its index watches the games folder (one watch on it and one on each
+    game, checked here) and its Maildir intake waits on the inbox's ``new/`` and
+    ``cur/``."""
     env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
     proc = subprocess.Popen([sys.executable, "-m", "pbmref", "serve", "--config",
                              str(house.config_path), "--quiet", "--poll", "10"],
@@ -253,6 +269,8 @@ def idle_cpu(house: House, seconds: float, warmup: float) -> float:
     try:
         time.sleep(warmup)
         assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+        watches = _inotify_watches(proc.pid)
+        assert watches >= house.games + 1, f"the daemon has {watches} inotify watches"
         cpu0, t0 = _cpu_seconds(proc.pid), time.perf_counter()
         time.sleep(seconds)
         cpu1, t1 = _cpu_seconds(proc.pid), time.perf_counter()

@@ -17,6 +17,7 @@ from mailservers import MailServers
 
 from pbmref import gm
 from pbmref.config import load_config
+from pbmref.mail.outbox import write_maildir
 from pbmref.mail.smtp_out import SmtpSender
 from pbmref.referee.pipeline import Referee
 from pbmref.store import GameStore
@@ -40,10 +41,41 @@ def _idle_daemon(ms: MailServers, tmp_path: Path) -> subprocess.Popen[bytes]:
     return proc
 
 
+def _maildir_daemon(tmp_path: Path) -> subprocess.Popen[bytes]:
+    """``pbmref serve`` on a local Maildir, its games watched (inotify), waiting on
+    the inbox for a minute after its first round answered a stranger's mail."""
+    config = tmp_path / "pbmref.yaml"
+    config.write_text(yaml.safe_dump({
+        "games_dir": "games", "spool_dir": "spool",
+        "referee": {"address": "referee@stop.test"},
+        "mail": {"mode": "maildir", "maildir": {"inbox": "inbox", "outbox": "outbox"}}}))
+    gm.new_game(GameStore(tmp_path / "games"), "stop", [
+        gm.PlayerSpec(p, (f"{p}@stop.test",)) for p in ("anna", "bert")],
+        seed=1, deadline=datetime.now(UTC) + timedelta(days=2))
+    write_maildir(tmp_path / "inbox", b"From: walker@elsewhere.test\r\n"
+                  b"Message-ID: <walk@elsewhere.test>\r\nSubject: hello\r\n\r\nCan I play?\r\n")
+    proc = subprocess.Popen([*PBMREF, "serve", "--config", str(config), "--poll", "60"],
+                            cwd=tmp_path, stdout=open(tmp_path / "serve.log", "ab"),
+                            stderr=subprocess.STDOUT, start_new_session=True)
+    answered = time.monotonic() + 60
+    while not list((tmp_path / "outbox" / "new").glob("*")):  # its first round is done
+        assert proc.poll() is None, (tmp_path / "serve.log").read_text()
+        assert time.monotonic() < answered, "no answer in a minute"
+        time.sleep(0.05)
+    return proc
+
+
+DAEMONS = {"IMAP IDLE": True, "Maildir, games watched": False}
+
+
+@pytest.mark.parametrize("daemon", DAEMONS)
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_a_signal_ends_the_daemon_within_a_second_even_in_idle(
-        mailservers: MailServers, tmp_path: Path, sig: int) -> None:
-    proc = _idle_daemon(mailservers, tmp_path)
+        request: pytest.FixtureRequest, tmp_path: Path, sig: int, daemon: str) -> None:
+    if DAEMONS[daemon]:
+        proc = _idle_daemon(request.getfixturevalue("mailservers"), tmp_path)
+    else:
+        proc = _maildir_daemon(tmp_path)
     start = time.monotonic()
     os.kill(proc.pid, sig)
     try:

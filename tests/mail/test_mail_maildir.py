@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 from datetime import UTC, datetime
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from pbmref.base import inotify
 from pbmref.mail import (
     IncomingSpool,
     Intake,
@@ -54,6 +56,49 @@ def test_maildir_wait_wakes_on_new_file_only(tmp_path: Path) -> None:
     assert intake.wait(0.05) is False  # nothing new since the last fetch
     write_maildir(tmp_path / "inbox", order(2))
     assert intake.wait(5) is True
+
+
+def _deliver_after_listing(intake: MaildirIntake, inbox: Path) -> list[int]:
+    """A mail delivered just after each listing of the wait (so that only the
+    kernel's word can wake it); the number of listings so far."""
+    listings = [0]
+    files = intake._files
+
+    def listed() -> list[tuple[float, str, Path]]:
+        out = files()
+        listings[0] += 1
+        if listings[0] == 1:
+            write_maildir(inbox, order(listings[0]))
+        return out
+    intake._files = listed  # type: ignore[method-assign]
+    return listings
+
+
+def test_maildir_wait_is_woken_by_the_kernel_not_the_clock(tmp_path: Path) -> None:
+    inbox = tmp_path / "inbox"
+    intake = MaildirIntake(inbox, poll_interval=60)  # a poll would come after the timeout
+    list(intake.fetch_new())
+    listings = _deliver_after_listing(intake, inbox)
+    assert intake.wait(30) is True
+    assert listings[0] == 2  # once at the start, once when the kernel said a file came
+    intake.close()
+
+
+def test_maildir_wait_without_inotify_lists_every_poll(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    def unavailable() -> None:
+        raise inotify.NotifyUnavailable("inotify is Linux's, this is elsewhere")
+    monkeypatch.setattr(inotify, "_functions", unavailable)
+    caplog.set_level(logging.INFO)
+    inbox = tmp_path / "inbox"
+    intake = MaildirIntake(inbox, poll_interval=0.01)
+    list(intake.fetch_new())
+    listings = _deliver_after_listing(intake, inbox)
+    assert intake.wait(30) is True and listings[0] == 2
+    assert intake.wait(0.05) is True  # still there: not fetched
+    said = [r.getMessage() for r in caplog.records]
+    assert len(said) == 1 and "by listing it every 0.01 s (no inotify" in said[0]
 
 
 def test_outbox_sender(tmp_path: Path) -> None:

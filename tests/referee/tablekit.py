@@ -48,6 +48,13 @@ class Table:
              headers: dict[str, str] | None = None, arrived: datetime | None = None,
              message_id: str | None = None) -> list[EmailMessage]:
         """Deliver a mail to the inbox, let the referee take it in; the new outbox mail."""
+        return self.send_raw(self.mail(body, sender=sender, subject=subject, headers=headers,
+                                       arrived=arrived, message_id=message_id), arrived=arrived)
+
+    def mail(self, body: str, *, sender: str = "anna@example.org", subject: str = "orders",
+             headers: dict[str, str] | None = None, arrived: datetime | None = None,
+             message_id: str | None = None) -> bytes:
+        """A mail to the referee, as a player's program sends it."""
         msg = EmailMessage()
         msg["From"] = sender
         msg["To"] = REFEREE
@@ -57,17 +64,21 @@ class Table:
         for k, v in (headers or {}).items():
             msg[k] = v
         msg.set_content(body)
-        return self.send_raw(msg.as_bytes(), arrived=arrived)
+        return msg.as_bytes()
 
     def send_raw(self, raw: bytes, *, arrived: datetime | None = None) -> list[EmailMessage]:
+        self.deliver(raw, arrived=arrived)
+        self.referee.take_in(self.intake)
+        self.referee.deliver(force=True)
+        return self.new_outbox()
+
+    def deliver(self, raw: bytes, *, arrived: datetime | None = None) -> None:
+        """Drop a mail in the inbox, arrived at ``arrived`` (else the table's now)."""
         import os
 
         key = self.intake.deliver(raw)
         stamp = (arrived or self.clock()).timestamp()
         os.utime(self.intake.root / "new" / key, (stamp, stamp))
-        self.referee.take_in(self.intake)
-        self.referee.deliver(force=True)
-        return self.new_outbox()
 
     def new_outbox(self) -> list[EmailMessage]:
         all_mail = read_maildir(self.root / "outbox")

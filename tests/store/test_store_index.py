@@ -5,6 +5,7 @@ the YAML, and a game master's edits by hand seen at the next look."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -182,3 +183,65 @@ def test_every_question_is_answered_from_the_index_alone(tmp_path: Path) -> None
         assert store.index.games_of("bob7@example.org") == ["g07"]
         assert store.index.games_of("nobody@example.org") == []
     assert store.index.reads == reads
+
+
+def _times(index: GameIndex, at: datetime) -> tuple[list[str], list[str], datetime | None]:
+    """What a round asks at ``at``: worked out from every entry, one by one."""
+    due, remind, later = [], [], []
+    for gid in sorted(index.turns()):
+        entry = index.entry(gid)
+        assert entry is not None
+        when = entry.due_at()
+        if when is not None and when <= at:
+            due.append(gid)
+        elif when is not None:
+            later.append(when)
+        window = entry.reminder_window()
+        if window is not None:
+            start, end = (datetime.fromtimestamp(t, UTC) for t in window)
+            if start <= at < end:
+                remind.append(gid)
+            elif start > at:
+                later.append(start)
+    return due, remind, min(later, default=None)
+
+
+def _set_by_hand(path: Path, key: str, value: object) -> None:
+    """One setting of game.yaml changed in place, as a game master does."""
+    text = f"'{value.isoformat()}'" if isinstance(value, datetime) else str(value)
+    _edit(path, re.search(rf"^{key}: .*$", path.read_text(encoding="utf-8"), re.M)[0],
+          f"{key}: {text}")
+
+
+# Hours after T0 of each game's deadline, and its reminder window in hours.
+GAMES = {"g1": (3, 2), "g2": (5, 0), "g3": (7, 4), "g4": (7, 1), "g5": (30, 12)}
+CHANGES = [  # (what changes, game, setting, value)
+    ("a deadline moved by hand", "g5", "deadline", T0 + timedelta(hours=1)),
+    ("a reminder window widened by hand", "g2", "reminder_hours", 8),
+    ("a game paused by hand", "g3", "status", "paused"),
+    ("a game folder deleted", "g1", None, None),
+    ("a deadline moved by the store", "g4", "deadline", T0 + timedelta(hours=2)),
+]
+
+
+def test_the_times_of_a_round_follow_every_change(tmp_path: Path) -> None:
+    """The games due, the reminders due and the next event, answered from tables
+    kept in time order, agree after each change with the entries themselves."""
+    store = GameStore(tmp_path / "games", ruleset_loader=load_fake)
+    for gid, (hours, remind) in GAMES.items():
+        store.create(gid, fake_settings(deadline=(T0 + timedelta(hours=hours)).isoformat(),
+                                        reminder_hours=remind), FAKE_POSITION)
+    index = store.index
+    moments = [T0 + timedelta(minutes=30 * k) for k in range(-2, 64)]
+    for what, gid, key, value in [("nothing", None, None, None), *CHANGES]:
+        if gid is not None and key is None:
+            shutil.rmtree(store.path(gid))
+        elif what.endswith("by hand"):
+            _set_by_hand(store.path(gid) / "game.yaml", key, value)
+        elif gid is not None:
+            store.open(gid).change_settings({key: value})
+        index.look()
+        for at in moments:
+            due, remind, nxt = _times(index, at)
+            assert (index.due(at), index.reminders_due(at), index.next_event(at)) == (
+                due, remind, nxt), (what, at)

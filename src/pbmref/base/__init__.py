@@ -10,6 +10,8 @@
   one house style;
 - ``times``: date-times and lengths of time as the game files and the
   command line write them;
+- ``inotify``: change notification from the Linux kernel (watches on
+  folders, their events read without blocking), for the long-running referee;
 - ``errors``: the errors these raise.
 
 Nothing here knows about games, mail or rules.

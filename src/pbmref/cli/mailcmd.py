@@ -51,7 +51,7 @@ def handle_serve(args: argparse.Namespace) -> int:
     referee = Referee(config)
     intake = open_intake(config)
     poll = config.mail.imap.poll_seconds if config.mail.mode == "imap" else args.poll
-    daemon = Daemon(referee, intake, poll_seconds=poll)
+    daemon = Daemon(referee, intake, poll_seconds=poll, watch_games=not args.once)
     daemon.run(rounds=1 if args.once else None)
     if args.once:
         done = daemon.done

@@ -4,6 +4,11 @@ New mail is every file in `new/` or `cur/`; its arrival time is the file's
 modification time. Handled mail is moved into the `.handled` sub-Maildir
 (Maildir++ layout, so a mail reader shows it as a folder).
 
+Waiting for mail, the intake lists `new/` and `cur/` again only when the
+kernel says that a file arrived there (inotify), waking every
+`poll_interval` only to see whether it was interrupted; without inotify it
+lists them every `poll_interval`.
+
 A symbolic link in the Maildir is no mail: it is never followed (it could
 point at any file the referee may read) and is left where it is, with a
 warning. Of a mail larger than `max_fetch_bytes` only the headers are read,
@@ -23,12 +28,14 @@ from pathlib import Path
 from typing import ClassVar
 
 from pbmref.base.files import fsync_dir
+from pbmref.base.inotify import IN_CREATE, IN_IGNORED, IN_MOVED_TO, Inotify, NotifyUnavailable
 from pbmref.mail.base import IntakeError, RawMail
 
 __all__ = ["MaildirIntake", "ensure_maildir"]
 
 log = logging.getLogger(__name__)
 _HEAD_BYTES = 256 * 1024  # of an oversized mail, at most this much is read: its headers
+_ARRIVED = IN_CREATE | IN_MOVED_TO  # a file put in new/ or cur/ (a link, a rename, written there)
 
 
 def ensure_maildir(path: str | os.PathLike[str]) -> Path:
@@ -64,6 +71,8 @@ class MaildirIntake:
         self._seen: set[str] = set()
         self._links: set[str] = set()  # symbolic links warned about already
         self._interrupted = threading.Event()
+        self._notify: Inotify | None = None  # watches on new/ and cur/, once waited
+        self._notify_said = False  # that there is none was logged
 
     def _files(self) -> list[tuple[float, str, Path]]:
         out: list[tuple[float, str, Path]] = []
@@ -126,8 +135,13 @@ class MaildirIntake:
         # not there: already handled (maybe by an earlier run) - nothing to do
 
     def wait(self, timeout: float) -> bool:
-        """Poll until a file not seen by the last fetch_new appears (True) or timeout (False)."""
+        """Until a file not seen by the last fetch_new appears (True) or timeout (False).
+        The folders are listed at once, then again whenever the kernel says a
+        file arrived (without inotify: every ``poll_interval``)."""
         end = time.monotonic() + max(0.0, timeout)
+        notify = self._notifier()
+        if notify is not None:
+            notify.read()  # what arrived before now, the listing below sees
         while not self._interrupted.is_set():
             names = {name for _, name, _ in self._files()}
             if names - self._seen:
@@ -135,14 +149,64 @@ class MaildirIntake:
             left = end - time.monotonic()
             if left <= 0:
                 return False
-            self._interrupted.wait(min(self.poll_interval, left))
+            if notify is None:
+                self._interrupted.wait(min(self.poll_interval, left))
+            elif not self._arrival(notify, end):
+                return False
+            else:
+                notify = self._notify  # None once new/ or cur/ went away
         return False
+
+    def _arrival(self, notify: Inotify, end: float) -> bool:
+        """Wait for the kernel to say a file arrived, until ``end`` or an interrupt
+        (looked at every ``poll_interval``); whether one did."""
+        while not self._interrupted.is_set():
+            left = end - time.monotonic()
+            if left <= 0:
+                return False
+            if notify.wait(min(self.poll_interval, left)):
+                events = notify.read()
+                if any(e.mask & IN_IGNORED for e in events):  # new/ or cur/ went away
+                    self._close_notifier()
+                    return True  # listed again, and polled from now on
+                if any(e.mask & _ARRIVED for e in events):
+                    return True
+        return False
+
+    def _notifier(self) -> Inotify | None:
+        """The watches on new/ and cur/ (made at the first wait); None without inotify."""
+        if self._notify is None:
+            try:
+                notify = Inotify()
+            except (NotifyUnavailable, OSError) as exc:
+                self._say_no_notifier(exc)
+                return None
+            try:
+                for sub in ("new", "cur"):
+                    notify.add(self.root / sub, _ARRIVED)
+            except OSError as exc:
+                notify.close()
+                self._say_no_notifier(exc)
+                return None
+            self._notify = notify
+        return self._notify
+
+    def _say_no_notifier(self, exc: Exception) -> None:
+        if not self._notify_said:
+            self._notify_said = True
+            log.info("waiting for mail in %s by listing it every %g s (no inotify: %s)",
+                     self.root, self.poll_interval, exc)
+
+    def _close_notifier(self) -> None:
+        if self._notify is not None:
+            self._notify.close()
+            self._notify = None
 
     def interrupt(self) -> None:
         self._interrupted.set()
 
     def close(self) -> None:
-        pass
+        self._close_notifier()
 
     def deliver(self, raw: bytes) -> str:
         """Drop a mail into this Maildir's `new/` (tests, demo, `pbmref mail inject`)."""

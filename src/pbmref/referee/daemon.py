@@ -7,7 +7,10 @@ reports; then wait for new mail (IMAP IDLE where the server offers it,
 polling otherwise), for the next retry of a queued mail, or for the next
 game's deadline or reminder, whichever comes first. A round looks at the
 games folder once (``Referee.round``): its cost follows the mail in hand
-and the games that are due, not the number of games.
+and the games that are due, not the number of games. A daemon that runs on
+(``watch_games``) has the store's index watch the games folder (inotify,
+``GameIndex.watch``), so that its look stats only the games that changed; a
+one-shot pass (``--once``) stats every game once, from the index file.
 
 SIGTERM and SIGINT end the loop within a second when it waits (also in the
 middle of an IDLE), or after the round in progress; a crash at any point
@@ -39,8 +42,11 @@ class Done:
 
 
 class Daemon:
-    def __init__(self, referee: Referee, intake: Intake, *, poll_seconds: float = 60.0) -> None:
+    def __init__(self, referee: Referee, intake: Intake, *, poll_seconds: float = 60.0,
+                 watch_games: bool = False) -> None:
         self.referee = referee
+        if watch_games:
+            referee.store.index.watch()
         self.intake = intake
         self.poll_seconds = poll_seconds
         self.stopping = False
@@ -100,4 +106,9 @@ class Daemon:
                 log.warning("waiting for mail failed", exc_info=True)
                 self._stopped.wait(min(wait, 5.0))
         self.referee.store.index.save_if_worth()
+        self.close()
+
+    def close(self) -> None:
+        """Let go of the mailbox and of the watches on the games folder."""
+        self.referee.store.index.stop_watching()
         self.intake.close()

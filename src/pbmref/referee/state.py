@@ -7,6 +7,9 @@ sees in ``pbmref status``), the reminders sent, the last turn whose reports
 were queued per game. Every change is made under a file lock after reading
 the file again, so two processes never undo or repeat what the other
 recorded. The file is readable by the referee's user only: it holds addresses.
+It is read again only when its stamp (inode, modification time, size) is not
+the one this process last read or wrote: an idle daemon's round, which asks
+it a few questions, reads no file that grows with the games played.
 
 It is not flushed to disk: what a power cut could undo only makes the referee
 do again what is keyed against repeating anyway (a report or a reminder is
@@ -19,7 +22,7 @@ nothing more.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -29,6 +32,7 @@ from typing import Any
 from pbmref.base.files import replace_file
 from pbmref.base.locks import FileLock
 from pbmref.base.times import parse_datetime
+from pbmref.store.index import file_stamp
 
 __all__ = ["PasswordFailures", "Ration", "RefereeState"]
 
@@ -88,34 +92,51 @@ class RefereeState:
 
     path: Path
     data: dict[str, Any] = field(default_factory=dict)
+    # the file's stamp when ``data`` was read from it or written to it (None: unknown)
+    seen: tuple[int, int, int] | None = field(default=None, compare=False)
+    reads: int = field(default=0, compare=False)  # times the file was read (for tests)
 
     @classmethod
     def load(cls, path: Path) -> RefereeState:
+        state = cls(path)
+        state._read()
+        return state
+
+    def _read(self) -> None:
+        self.seen = file_stamp(self.path)  # first: a change while reading is seen next time
+        self.reads += 1
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             data = {}
-        return cls(path, data if isinstance(data, dict) else {})
+        self.data = data if isinstance(data, dict) else {}
 
     def save(self) -> None:
         # replace_file writes under a name of its own: the daemon and cron runs save
         # at the same time (referee.md: adjudicate --due runs beside the daemon).
+        self.seen = None  # a save that fails leaves the file to be read again
         replace_file(self.path, json.dumps(self.data, indent=1, sort_keys=True), durable=False)
+        self.seen = file_stamp(self.path)
 
     @contextmanager
     def _fresh(self) -> Iterator[None]:
-        """Hold the state's lock and read it again: the daemon and cron runs each
-        keep a copy, and one must not undo (or repeat) what the other recorded."""
+        """Hold the state's lock and read it again if another process changed it:
+        the daemon and cron runs each keep a copy, and one must not undo (or
+        repeat) what the other recorded."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with FileLock(self.path.with_name(self.path.name + ".lock")):
-            self.data = RefereeState.load(self.path).data
+            if self.seen is None or file_stamp(self.path) != self.seen:
+                self._read()
             yield
 
-    def table(self, kind: str) -> dict[str, Any]:
-        """A copy of one kind's table as it is now (read once, for a whole round)."""
+    def values(self, kind: str, keys: Iterable[str]) -> dict[str, Any]:
+        """Of one kind's table, the values of those of ``keys`` it has (a round's
+        few, without a copy of a table that grows with the games played)."""
         with self._fresh():
             table = self.data.get(kind)
-        return dict(table) if isinstance(table, dict) else {}
+            if not isinstance(table, dict):
+                return {}
+            return {k: table[k] for k in keys if k in table}
 
     def once_per(self, kind: str, key: str, now: datetime, period: timedelta, *,
                  token: str | None = None) -> bool:

@@ -155,10 +155,17 @@ def queue_missed_reports(referee: Referee) -> int:
     """Mail the reports of turns adjudicated by a run that died before mailing them.
 
     Only games whose open turn (as the store's index knows it) is past the
-    last turn reported are opened: the rest cannot have missed one."""
+    last turn reported are opened: the rest cannot have missed one. A referee
+    that checked before (the daemon's next rounds) asks only about the games
+    whose index entries changed since (a turn played here, by another process
+    or by hand): the others are as they were at that check."""
     count = 0
-    reported = referee.state.table("reported")
-    for gid, turn in referee.store.index.turns().items():
+    index = referee.store.index
+    mark = index.mark()
+    since = referee.reports_checked
+    turns = index.turns(None if since is None else index.changed_since(since))
+    reported = referee.state.values("reported", turns) if turns else {}
+    for gid, turn in turns.items():
         known = reported.get(gid, 0)
         if turn - 1 <= (known if isinstance(known, int) else 0):
             continue
@@ -171,19 +178,34 @@ def queue_missed_reports(referee: Referee) -> int:
             (t for t in game.turn_numbers() if played(t)), default=0)
         if last >= 1 and referee.state.last("reported", gid) < last and played(last):
             count += queue_report(referee, game, last)
+    referee.reports_checked = mark
     return count
 
 
 def send_reminders(referee: Referee) -> int:
-    """Remind players without orders, once per turn, some hours before the deadline."""
+    """Remind players without orders, once per turn, some hours before the deadline.
+
+    A referee that checked before (the daemon's next rounds) asks only about
+    the games whose reminder window opened since, and those in their window
+    whose index entries changed since (the others were reminded, or had no one
+    to remind, at that check)."""
     now = referee.clock()
     count = 0
-    reminded = referee.state.table("reminded")
     index = referee.store.index
-    for gid in index.reminders_due(now):
-        entry = index.entry(gid)
-        if entry is not None and all(f"{gid}:{entry.schedule.turn}:{pid}" in reminded
-                                     for pid in entry.schedule.waiting_for):
+    mark = index.mark()
+    last = referee.reminders_checked
+    if last is None or now < last[1]:
+        games = index.reminders_due(now)
+    else:
+        games = sorted({*index.reminders_opened(last[1], now),
+                        *index.reminders_due(now, among=index.changed_since(last[0]))})
+    entries = {gid: index.entry(gid) for gid in games}
+    keys = {gid: [f"{gid}:{e.schedule.turn}:{pid}" for pid in e.schedule.waiting_for]
+            for gid, e in entries.items() if e is not None}
+    wanted = [k for ks in keys.values() for k in ks]
+    reminded = referee.state.values("reminded", wanted) if wanted else {}
+    for gid in games:
+        if gid in keys and all(k in reminded for k in keys[gid]):
             continue  # everyone it waits for was reminded already
         try:
             game = referee.store.open(gid)
@@ -209,6 +231,7 @@ def send_reminders(referee: Referee) -> int:
                     address, f"[{gid}] reminder: orders for {turn}", body),
                     key=f"reminder:{key}:{address}")
                 count += 1
+    referee.reminders_checked = (mark, now)
     return count
 
 

@@ -376,9 +376,10 @@ class GameStore:
     def due(self, now: datetime) -> list[str]:
         """Games whose open turn should be adjudicated at ``now``.
 
-        Asks the index after its change check (a stat of each game's
-        ``game.yaml`` and ``state.yaml``; a game changed since is read again),
-        never a history. A game whose files cannot be read is listed too, so
+        Asks the index after its change check (``GameIndex.look``: a stat of
+        each game's ``game.yaml`` and ``state.yaml``, or of those the kernel
+        says changed while the index watches; a game changed since is read
+        again), never a history. A game whose files cannot be read is listed too, so
         that the caller tries it and reports the error (and other games go
         on); so is a folder whose game.yaml was deleted.
         """

@@ -14,6 +14,15 @@ change), a folder copied in is read, a folder gone is forgotten. The store
 keeps the entries of the games it changes up to date itself
 (``Game.write_schedule``), so a round sees its own changes at once.
 
+A long-running process (the daemon) has the index ``watch()``: the kernel
+then tells which game folders changed (``pbmref.store.watch``, over
+inotify), and a look stats only those, and the few the kernel would not
+watch; where it cannot tell (its first look, lost events) it looks at every
+game as above. The questions of its idle rounds (the games due, the
+reminders due, the next event, the games changed since a mark) are answered
+from tables kept in order, in the time of a search, not of a pass over every
+game.
+
 The YAML stays the truth: an entry is used only while its stamps match the
 files, and whoever acts on a game opens it and reads it whole. The index
 file, where there is one (the referee keeps it in its spool folder, out of
@@ -25,12 +34,15 @@ the folders.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import json
+import logging
+import math
 import os
 import re
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -39,11 +51,13 @@ from typing import Any
 
 from pbmref.base.errors import DataError, GameFileError
 from pbmref.base.files import replace_file
+from pbmref.base.inotify import NotifyUnavailable
 from pbmref.base.times import iso, moment
 from pbmref.base.yamlfile import read_yaml
 from pbmref.store.layout import GAME_FILE, STATE_FILE, TURNS, file_stamp, find_open_turn
 from pbmref.store.schedule import Schedule, read_schedule
 from pbmref.store.settings import ID_RE, GameSettings, settings_from_dict
+from pbmref.store.watch import GamesWatch
 
 __all__ = [
     "GameIndex",
@@ -52,6 +66,8 @@ __all__ = [
     "file_stamp",
     "settings_addresses",
 ]
+
+log = logging.getLogger(__name__)
 
 _VERSION = 2
 SAVE_EVERY = 60.0  # seconds: how often a long-running process writes the index file down
@@ -206,21 +222,71 @@ class _Record:
         return self._data if self._data is not None else self.entry().to_json()
 
 
+class _Timetable:
+    """A time span of some games (when each is due; its reminder window), in the
+    order of their starts: which have started by a time, and what starts next,
+    in the time of a search, not of a pass over every game. The order is made
+    when first asked for (a process that asks once pays one sort), then kept."""
+
+    __slots__ = ("_order", "spans")
+
+    def __init__(self) -> None:
+        self.spans: dict[str, tuple[float, float]] = {}  # game -> (start, end)
+        self._order: list[tuple[float, float, str]] | None = None
+
+    def put(self, game: str, start: float, end: float = math.inf) -> None:
+        self.pop(game)
+        self.spans[game] = (start, end)
+        if self._order is not None:
+            bisect.insort(self._order, (start, end, game))
+
+    def pop(self, game: str) -> None:
+        span = self.spans.pop(game, None)
+        if span is not None and self._order is not None:
+            del self._order[bisect.bisect_left(self._order, (*span, game))]
+
+    def _ordered(self) -> list[tuple[float, float, str]]:
+        if self._order is None:
+            self._order = sorted((start, end, g) for g, (start, end) in self.spans.items())
+        return self._order
+
+    def until(self, at: float) -> list[tuple[float, float, str]]:
+        """The spans that started by ``at`` (ended or not), by their start."""
+        order = self._ordered()
+        return order[:bisect.bisect_right(order, at, key=_start)]
+
+    def between(self, after: float, at: float) -> list[tuple[float, float, str]]:
+        """The spans that started after ``after``, by ``at``."""
+        order = self._ordered()
+        return order[bisect.bisect_right(order, after, key=_start):
+                     bisect.bisect_right(order, at, key=_start)]
+
+    def first_after(self, at: float) -> float | None:
+        """The first start after ``at``."""
+        order = self._ordered()
+        i = bisect.bisect_right(order, at, key=_start)
+        return order[i][0] if i < len(order) else None
+
+
+def _start(span: tuple[float, float, str]) -> float:
+    return span[0]
+
+
 class GameIndex:
     """Addresses and schedules of every game in a games folder (see the module).
 
     Besides the entries it keeps, per game, the time its open turn is due and
-    its reminder window (as timestamps), and the games of each address, all
-    changed with the entry: the questions of a round are a pass over small
-    tables, whatever the number of games."""
+    its reminder window (as timestamps, in time order), and the games of each
+    address, all changed with the entry: the questions of a round are a search
+    in small tables, whatever the number of games."""
 
     def __init__(self, games_dir: Path | str, path: Path | str | None = None) -> None:
         self.dir = Path(games_dir)
         self.path = Path(path) if path is not None else None  # the index file, if any
         self._records: dict[str, _Record] | None = None
         self._by_address: dict[str, set[str]] = {}
-        self._due: dict[str, float] = {}  # game -> when its open turn is due
-        self._remind: dict[str, tuple[float, float]] = {}  # game -> reminder window
+        self._due = _Timetable()  # when each game's open turn is due
+        self._remind = _Timetable()  # each game's reminder window
         self._ids: list[str] | None = None
         self._names: dict[str, str] = {}
         self._dirty = False
@@ -228,6 +294,10 @@ class GameIndex:
         self._rebuilt = False  # the file was missing or unreadable
         self._saved_at = -SAVE_EVERY
         self.reads = 0  # entries read from their folders (for tests and benchmarks)
+        self.checked = 0  # game folders whose stamps a look compared (likewise)
+        self._watch: GamesWatch | None = None
+        self._seq = 0  # entries set or dropped in this process
+        self._changed: dict[str, int] = {}  # game -> _seq when its entry last changed
 
     # ------------------------------------------------------------ the index file
 
@@ -269,6 +339,34 @@ class GameIndex:
         if time.monotonic() - self._saved_at >= SAVE_EVERY:
             self.save_if_worth()
 
+    # ------------------------------------------------------------ watching (the daemon)
+
+    def watch(self) -> None:
+        """From now on let ``look()`` learn from the kernel (inotify) which games
+        changed, rather than stat every game: for a long-running process (the
+        daemon, ``pbmref serve``), whose rounds then cost what changed. Without
+        inotify (not Linux, or the kernel refuses another instance) the looks stay
+        as they were, and a line in the log says so once."""
+        if self._watch is not None:
+            return
+        try:
+            self._watch = GamesWatch(self.dir)
+        except NotifyUnavailable as exc:
+            log.info("no change notification (%s): each round stats every game", exc)
+        except OSError as exc:
+            log.warning("no change notification (%s): each round stats every game; "
+                        "raise fs.inotify.max_user_instances (sysctl) and restart", exc)
+
+    @property
+    def watching(self) -> bool:
+        return self._watch is not None
+
+    def stop_watching(self) -> None:
+        """Back to the stat of every game at each look; the watches closed."""
+        if self._watch is not None:
+            self._watch.close()
+            self._watch = None
+
     # ------------------------------------------------------------ keeping it true
 
     def _known(self) -> dict[str, _Record]:
@@ -291,13 +389,19 @@ class GameIndex:
         for a in record.addresses:
             self._by_address.setdefault(a, set()).add(game_id)
         if record.due is not None:
-            self._due[game_id] = record.due
+            self._due.put(game_id, record.due)
         if record.remind is not None:
-            self._remind[game_id] = record.remind
+            self._remind.put(game_id, *record.remind)
         if old is None or old.has_settings != record.has_settings:
             self._ids = None
         self._dirty = True
         self._changes += 1
+        self._journal(game_id)
+
+    def _journal(self, game_id: str) -> None:
+        self._seq += 1
+        self._changed.pop(game_id, None)
+        self._changed[game_id] = self._seq  # the last changed last
 
     def _unlist(self, game_id: str, record: _Record) -> None:
         for a in record.addresses:
@@ -306,8 +410,8 @@ class GameIndex:
                 games.discard(game_id)
                 if not games:
                     del self._by_address[a]
-        self._due.pop(game_id, None)
-        self._remind.pop(game_id, None)
+        self._due.pop(game_id)
+        self._remind.pop(game_id)
 
     def _drop(self, game_id: str) -> None:
         assert self._records is not None
@@ -317,14 +421,31 @@ class GameIndex:
             self._ids = None
             self._dirty = True
             self._changes += 1
+            self._journal(game_id)
 
     def look(self) -> None:
-        """The change check of a round: the games folder listed, every game's two
-        files stat-ed, the entries that changed read again from their folders."""
+        """The change check of a round: the games that may have changed since the
+        last look checked by their files' stamps (a ``stat`` of ``game.yaml`` and
+        ``state.yaml``), those whose stamps differ read again from their folders.
+        Which games: every one (the games folder listed), or, while the index
+        ``watch``es, those the kernel named and those without a watch."""
         records = self._records
         if records is None:
             self._known()
             return
+        watch = self._watch
+        changed = None if watch is None else watch.changed()
+        if changed is None:
+            self._look_at_all()
+            return
+        assert watch is not None
+        for name in changed | watch.unwatched:
+            self._look_at(name)
+
+    def _look_at_all(self) -> None:
+        records = self._records
+        assert records is not None
+        watch = self._watch
         seen = set()
         stat = _stat
         try:
@@ -338,13 +459,35 @@ class GameIndex:
                     if name[0] == "." or not ID_RE.fullmatch(name) or not de.is_dir():
                         continue
                     seen.add(name)
+                    if watch is not None:
+                        watch.follow(name)  # before the stats: a change after them is told
                     known = records.get(name)
                     folder = de.path
                     if (known is None or known.game_stamp != stat(folder + _GAME)
                             or known.state_stamp != stat(folder + _STATE)):
                         self._read(name, Path(folder))
+        self.checked += len(seen)
         for name in [n for n in records if n not in seen]:
             self._drop(name)
+        if watch is not None:
+            watch.looked_at_all(seen)
+
+    def _look_at(self, name: str) -> None:
+        """Check one game the watch named (or that has no watch)."""
+        records = self._records
+        watch = self._watch
+        assert records is not None and watch is not None
+        self.checked += 1
+        folder = os.path.join(self.dir, name)
+        if not os.path.isdir(folder):
+            watch.forget(name)
+            self._drop(name)
+            return
+        watch.follow(name)
+        known = records.get(name)
+        if (known is None or known.game_stamp != _stat(folder + _GAME)
+                or known.state_stamp != _stat(folder + _STATE)):
+            self._read(name, Path(folder))
 
     def _read(self, name: str, game_dir: Path) -> None:
         self.reads += 1
@@ -366,9 +509,14 @@ class GameIndex:
         record = self._known().get(game_id)
         return None if record is None else record.entry()
 
-    def turns(self) -> dict[str, int]:
-        """The open turn of every game that can be read (a broken one is left out)."""
-        return {g: r.turn for g, r in self._known().items() if r.turn >= 0}
+    def turns(self, games: Iterable[str] | None = None) -> dict[str, int]:
+        """The open turn of every game that can be read (a broken one is left out),
+        or of those of ``games`` the index knows."""
+        records = self._known()
+        if games is None:
+            return {g: r.turn for g, r in records.items() if r.turn >= 0}
+        found = ((g, records.get(g)) for g in games)
+        return {g: r.turn for g, r in found if r is not None and r.turn >= 0}
 
     def ids(self) -> list[str]:
         """Every game with a game.yaml (what ``GameStore.list_games`` lists), sorted."""
@@ -389,25 +537,54 @@ class GameIndex:
         self._known()
         return sorted(self._by_address.get(address, ()))
 
+    def mark(self) -> int:
+        """A mark of the changes so far, for ``changed_since``."""
+        self._known()
+        return self._seq
+
+    def changed_since(self, mark: int) -> list[str]:
+        """The games whose entries were set or dropped since ``mark`` (read again
+        from their folders, or put by the store), the last changed first."""
+        self._known()
+        changed = self._changed
+        out = []
+        for game in reversed(changed):
+            if changed[game] <= mark:
+                break
+            out.append(game)
+        return out
+
     def due(self, now: datetime) -> list[str]:
         """Games whose open turn should be adjudicated at ``now`` (broken ones too,
         so that their error is reported)."""
         self._known()
         at = now.timestamp()
-        return sorted(g for g, t in self._due.items() if t <= at)
+        return sorted(g for _, _, g in self._due.until(at))
 
-    def reminders_due(self, now: datetime) -> list[str]:
-        """Open games within their reminder window that still wait for someone."""
+    def reminders_due(self, now: datetime, among: Iterable[str] | None = None) -> list[str]:
+        """Open games within their reminder window that still wait for someone (of
+        ``among`` only, if given)."""
         self._known()
         at = now.timestamp()
-        return sorted(g for g, (start, end) in self._remind.items() if start <= at < end)
+        if among is not None:
+            spans = self._remind.spans
+            windows = ((g, spans.get(g)) for g in among)
+            return sorted(g for g, w in windows if w is not None and w[0] <= at < w[1])
+        return sorted(g for _, end, g in self._remind.until(at) if at < end)
+
+    def reminders_opened(self, after: datetime, now: datetime) -> list[str]:
+        """The games of ``reminders_due(now)`` whose window opened after ``after``."""
+        self._known()
+        at = now.timestamp()
+        return sorted(g for _, end, g in self._remind.between(after.timestamp(), at)
+                      if at < end)
 
     def next_event(self, now: datetime) -> datetime | None:
         """When the next game becomes due or opens its reminder window, after ``now``."""
         self._known()
         at = now.timestamp()
-        times = [t for t in self._due.values() if t > at]
-        times += [start for start, _ in self._remind.values() if start > at]
+        times = [t for t in (self._due.first_after(at), self._remind.first_after(at))
+                 if t is not None]
         return datetime.fromtimestamp(min(times), now.tzinfo) if times else None
 
 
