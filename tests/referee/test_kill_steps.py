@@ -131,8 +131,10 @@ STEPS: dict[str, Callable[[pytest.MonkeyPatch], None]] = {
         files._Together, "flush", _die_on_call(files._Together, "flush")),
     "as the replies join the queue": lambda mp: mp.setattr(
         OutgoingSpool, "_staged_commit", _die_on_call(OutgoingSpool, "_staged_commit", 2)),
-    "before the first mail is noted answered": lambda mp: mp.setattr(
-        Referee, "_finish_entry", _die_on_call(Referee, "_finish_entry")),
+    "before the mails are noted answered": lambda mp: mp.setattr(
+        Referee, "_finish", _die_on_call(Referee, "_finish")),
+    "after noting them answered, before marking them on the server": lambda mp: mp.setattr(
+        Referee, "_mark", _die_on_call(Referee, "_mark")),
     "after marking a mail handled, before done": lambda mp: mp.setattr(
         IncomingSpool, "done", _die_on_call(IncomingSpool, "done", call=2)),
 }
@@ -154,7 +156,7 @@ def test_killed_after_the_replies_went_out_before_the_mails_are_marked(
     """The daemon sends as soon as the replies are queued: dying before it marks
     the mails handled answers nothing twice (the replies are keyed)."""
     ids = _mails(table)
-    monkeypatch.setattr(Referee, "_finish_entry", _die_on_call(Referee, "_finish_entry"))
+    monkeypatch.setattr(Referee, "_finish", _die_on_call(Referee, "_finish"))
     with pytest.raises(Killed):
         table.referee.take_in(table.intake, send=True)
     monkeypatch.undo()
@@ -198,8 +200,7 @@ SENDING_STEPS: dict[str, tuple[Callable[[pytest.MonkeyPatch], None], int]] = {
     "as what is still queued joins the queue": (lambda mp: mp.setattr(
         OutgoingSpool, "_staged_commit", _die_on_call(OutgoingSpool, "_staged_commit")), 0),
     "after what is still queued is flushed, before the mails are marked": (
-        lambda mp: mp.setattr(Referee, "_finish_entry",
-                              _die_on_call(Referee, "_finish_entry")), 0),
+        lambda mp: mp.setattr(Referee, "_finish", _die_on_call(Referee, "_finish")), 0),
     "in the outbox, between a reply's move into new/ and the flush of new/": (
         lambda mp: mp.setattr(outbox, "fsync_dir", _die_on_call(outbox, "fsync_dir")), 1),
 }
@@ -219,7 +220,8 @@ def test_killed_while_sending_a_round(table: Table, monkeypatch: pytest.MonkeyPa
 
 
 def _power_cut_after_marking(mp: pytest.MonkeyPatch, disk: Disk) -> None:
-    """The power goes once the second mail (Bert's) is marked handled."""
+    """The power goes once the mails are marked handled, as the second (Bert's)
+    is called done."""
     mp.setattr(IncomingSpool, "done", _die_on_call(IncomingSpool, "done", call=2, power=disk))
 
 
@@ -227,10 +229,10 @@ POWER_CUTS: dict[str, tuple[tuple[str, ...], Callable[[pytest.MonkeyPatch, Disk]
                             list[int]]] = {
     "every reply sent, the power goes after the round": ((), None, [1, 1, 1]),
     "Bert's reply deferred, the power goes after the round": (("bert",), None, [1, 1, 1]),
-    # Cora's mail is not marked yet and is handled again: her reply went out, but
-    # the spool's record of it was not on disk (the duplicate the spool allows)
-    "Bert's reply deferred, the power goes once his mail is marked handled": (
-        ("bert",), _power_cut_after_marking, [1, 1, 2]),
+    # the round's mails are marked together (one command to the server), so none
+    # is handled again: no duplicate, Bert's reply waits in the queue, on disk
+    "Bert's reply deferred, the power goes once the mails are marked handled": (
+        ("bert",), _power_cut_after_marking, [1, 1, 1]),
 }
 
 

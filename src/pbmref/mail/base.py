@@ -71,8 +71,9 @@ class Intake(Protocol):
         """Mail not yet marked handled, oldest first."""
         ...
 
-    def mark_handled(self, key: str) -> None:
-        """Move the mail out of the way; call only after the game was saved."""
+    def mark_handled(self, *keys: str) -> None:
+        """Move the mails out of the way (together, where the server can); call
+        only after their games were saved."""
         ...
 
     def wait(self, timeout: float) -> bool:

@@ -310,28 +310,38 @@ class ImapIntake:
         self._update_state(lambda st: st.__setitem__(
             "pending_marks", [k for k in st.get("pending_marks", []) if k not in done]))
 
-    def mark_handled(self, key: str) -> None:
-        """Move the mail to the handled folder. If the server cannot be reached the
-        move is remembered in the state file and done on the next connection."""
-        try:
-            validity_s, uid_s = key.split(":", 1)
-            validity, uid = int(validity_s), int(uid_s)
-        except ValueError as exc:
-            raise ValueError(f"not an IMAP intake key: {key!r}") from exc
+    def mark_handled(self, *keys: str) -> None:
+        """Move the mails to the handled folder, in one MOVE (a round's mails
+        together). If the server cannot be reached the moves are remembered in
+        the state file and done on the next connection."""
+        uids: dict[int, list[int]] = {}
+        for key in keys:
+            try:
+                validity_s, uid_s = key.split(":", 1)
+                uids.setdefault(int(validity_s), []).append(int(uid_s))
+            except ValueError as exc:
+                raise ValueError(f"not an IMAP intake key: {key!r}") from exc
+        if not keys:
+            return
+
         def move(c: IMAPClient) -> None:
-            if validity != self.uidvalidity:  # checked once connected
-                log.warning("not moving %s: the folder's UIDVALIDITY is now %s",
-                            key, self.uidvalidity)
-                return
-            self._move(c, [uid])
+            for validity, some in uids.items():
+                if validity != self.uidvalidity:  # checked once connected
+                    log.warning("not moving %s: the folder's UIDVALIDITY is now %s",
+                                ", ".join(f"{validity}:{u}" for u in some), self.uidvalidity)
+                    continue
+                self._move(c, some)
 
         try:
             self._run(move, "move")
         except IntakeError as exc:
-            log.warning("could not move %s now (%s); will retry on the next connection", key, exc)
+            log.warning("could not move %s now (%s); will retry on the next connection",
+                        ", ".join(keys), exc)
+
             def add(st: dict[str, Any]) -> None:
-                if key not in st["pending_marks"]:
-                    st["pending_marks"].append(key)
+                for key in keys:
+                    if key not in st["pending_marks"]:
+                        st["pending_marks"].append(key)
 
             self._update_state(add)
 

@@ -122,10 +122,16 @@ class MaildirIntake:
             self._links.add(path.name)
             log.warning("%s is a symbolic link, not a mail: it is not read", path)
 
-    def mark_handled(self, key: str) -> None:
+    def mark_handled(self, *keys: str) -> None:
+        for key in keys:
+            base = key.split(":", 1)[0]
+            if "/" in key or base in ("", ".", ".."):
+                raise ValueError(f"not a Maildir key: {key!r}")
+        for key in keys:
+            self._move_handled(key)
+
+    def _move_handled(self, key: str) -> None:
         base = key.split(":", 1)[0]
-        if "/" in key or base in ("", ".", ".."):
-            raise ValueError(f"not a Maildir key: {key!r}")
         for sub in ("new", "cur"):
             src = self.root / sub / key
             if src.exists():

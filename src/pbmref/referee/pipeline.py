@@ -460,8 +460,7 @@ class Referee:
                         answered.append((entry, self._handle_safely(entry, twins)))
                 if send:
                     self.deliver()
-            for entry, summary in answered:
-                self._finish_entry(entry, summary, intake)
+            self._finish(answered, intake)
         return len(pending)
 
     def _handle_safely(self, entry: InEntry, twins: tuple[Twin, ...]) -> str | None:
@@ -474,15 +473,16 @@ class Referee:
                           "in the spool", entry.message_id)
             return None
 
-    def _mark(self, intake: Intake | None, entry: InEntry) -> None:
-        """Mark (move) the mail on the server; the spool has it, so a failure here
-        only leaves it there until a later round marks it again."""
-        if intake is None or not entry.intake_key:
+    def _mark(self, intake: Intake | None, entries: Sequence[InEntry]) -> None:
+        """Mark (move) the mails on the server, together; the spool has them, so a
+        failure here only leaves them there until a later round marks them again."""
+        keys = [e.intake_key for e in entries if e.intake_key]
+        if intake is None or not keys:
             return
         try:
-            intake.mark_handled(entry.intake_key)
-        except Exception:  # noqa: BLE001 - the spool has it: it is safe
-            log.warning("could not mark %s handled on the server", entry.intake_key,
+            intake.mark_handled(*keys)
+        except Exception:  # noqa: BLE001 - the spool has them: they are safe
+            log.warning("could not mark %s handled on the server", ", ".join(keys),
                         exc_info=True)
 
     def _handle_entry(self, entry: InEntry, twins: tuple[Twin, ...] = ()) -> str | None:
@@ -513,21 +513,22 @@ class Referee:
                 self._tell_failed(mail)
             return None
 
-    def _finish_entry(self, entry: InEntry, summary: str | None,
-                      intake: Intake | None) -> None:
-        """After the round's flush: note the mail answered, mark it on the server,
-        then call it done. Marking comes before ``done``: a crash in between leaves
-        the entry pending, so the next round handles it again (nothing twice) and
-        marks it; the other way round, a crash could leave a handled mail in the
-        server's inbox for good. A failed mail is marked too: the spool keeps it
-        for the next try."""
-        if summary is None:
-            self._mark(intake, entry)
-            return
-        if summary:
-            _mark_replied(entry.path / _REPLIED, summary)
-        self._mark(intake, entry)
-        self.incoming.done(entry)
+    def _finish(self, answered: Sequence[tuple[InEntry, str | None]],
+                intake: Intake | None) -> None:
+        """After the round's flush: note each mail answered, mark them all on the
+        server (one command), then call them done. Marking comes before
+        ``done``: a crash in between leaves the entries pending, so the next
+        round handles them again (nothing twice: each is noted answered) and
+        marks them; the other way round, a crash could leave a handled mail in
+        the server's inbox for good. A failed mail (summary None) is marked too:
+        the spool keeps it for the next try."""
+        for entry, summary in answered:
+            if summary:
+                _mark_replied(entry.path / _REPLIED, summary)
+        self._mark(intake, [entry for entry, _ in answered])
+        for entry, summary in answered:
+            if summary is not None:
+                self.incoming.done(entry)
 
     def _ration(self, result: HandledMail, token: str | None = None) -> None:
         """Withhold the replies when what they use up is used up (HandledMail.rations)."""
