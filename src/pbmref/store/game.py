@@ -6,7 +6,8 @@ opening a game reads, however long its history. A ``Game`` is made of parts
 with one job each:
 
 - ``game.open`` (a ``TurnView``): the open turn's position, checked and
-  decoded once by the ruleset, for as long as the object lives;
+  decoded by the ruleset once a version of its file and of ``game.yaml``,
+  whichever ``Game`` of the process asks (``stored_value``);
 - ``game.book`` (``OrderBook``): the order mails of every turn;
 - ``game.history`` (``History``): the played turns and the turn commit;
 - ``game.settings_file`` (``SettingsFile``): edits of ``game.yaml`` that keep
