@@ -9,6 +9,7 @@ import pytest
 from store_fakes import FAKE_POSITION, fake_settings, load_fake
 
 from pbmref import gm
+from pbmref.base.errors import GameFileError
 from pbmref.base.files import set_aside, write_new
 from pbmref.base.yamlfile import read_yaml
 from pbmref.orders.errors import OrderMailError
@@ -303,3 +304,60 @@ def test_the_state_index_is_written_only_when_its_values_change(fake_store):
     state.write_text("turn: 1\n", encoding="utf-8")  # someone else's write
     save(game, "bob", 2, "<b2@x>", 3)
     assert "waiting_for" in state.read_text(encoding="utf-8")
+
+
+def test_a_position_is_decoded_once_a_version_and_a_hand_edit_is_read_again(example_store):
+    game = example_store.open("example")
+    path = game.turn_dir(game.turn) / "position.yaml"
+    state = game.open.state
+    assert example_store.open("example").open.state is state  # the same version: kept
+    path.write_text(path.read_text().replace("damage: 12", "damage: 9", 1))
+    assert example_store.open("example").open.state.plane("baron").damage == 9
+    lines = path.read_text().replace("damage: 9", "damage: lots", 1).splitlines()
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(GameFileError) as broken:
+        example_store.open("example")
+    assert broken.value.line == next(n for n, line in enumerate(lines, 1) if "lots" in line)
+
+
+def test_the_open_turn_is_found_when_another_process_played_one(tmp_path, fake_store):
+    assert fake_store.open("fake1").turn == 1  # this process's index knows turn 1
+    other = GameStore(fake_store.dir, ruleset_loader=load_fake)
+    gm.adjudicate(other, "fake1", T0 + timedelta(days=10))
+    assert fake_store.open("fake1").turn == 2
+
+
+def test_settings_are_checked_once_a_version_and_a_hand_edit_is_read_again(fake_store):
+    settings = fake_store.open("fake1").settings
+    assert fake_store.open("fake1").settings is settings  # the same version: kept
+    path = fake_store.path("fake1") / "game.yaml"
+    path.write_text(path.read_text().replace("title: Fake game", "title: Edited by hand"))
+    assert fake_store.open("fake1").settings.title == "Edited by hand"
+
+
+def test_an_orders_entry_changed_by_its_reader_is_not_what_the_next_reader_gets(fake_store):
+    save(fake_store.open("fake1"), "ann", 3, "<a1@x>")
+    fake_store.open("fake1").book.in_force()["ann"].entry["add"] = 99
+    assert fake_store.open("fake1").book.entries() == {"ann": {"add": 3}}
+
+
+def test_the_open_turn_is_found_from_the_folders(fake_store):
+    from pbmref.store.layout import find_open_turn
+
+    game = fake_store.open("fake1")
+    gm.adjudicate(fake_store, "fake1", T0 + timedelta(days=10))
+    folder = game.dir
+    assert find_open_turn(folder, 2) == 2
+    assert find_open_turn(folder, 1) == 2  # a stale state index: turn 1 has its result
+    assert find_open_turn(folder, 0) == 2  # none: the latest turn with a position
+    assert find_open_turn(folder, 7) == 2  # a turn that has no folder
+    position = folder / "turns" / "002" / "position.yaml"
+    position.rename(folder / "turns" / "002" / "kept.yaml")
+    with pytest.raises(GameFileError, match="turn 1 was adjudicated, but the position at "
+                                            "the start of turn 2 is gone") as gone:
+        find_open_turn(folder, 1)
+    assert gone.value.file == position
+    with pytest.raises(GameFileError, match="turn 2 is open, but the position at its start "
+                                            "is gone") as gone:
+        find_open_turn(folder, 2)
+    assert gone.value.file == position

@@ -182,12 +182,17 @@ STORED_KEPT = 4096  # parsed files kept in memory, the least recently read dropp
 
 
 def plain_copy(value: Any) -> Any:
-    """A deep copy of plain YAML data (mappings, lists and scalars)."""
+    """A deep copy of plain YAML data (mappings, lists and scalars); a plain value
+    costs no call."""
     if isinstance(value, dict):
-        return {k: plain_copy(v) for k, v in value.items()}
+        return {k: plain_copy(v) if isinstance(v, _CONTAINERS) else v
+                for k, v in value.items()}
     if isinstance(value, list):
-        return [plain_copy(v) for v in value]
+        return [plain_copy(v) if isinstance(v, _CONTAINERS) else v for v in value]
     return value
+
+
+_CONTAINERS = (dict, list)
 
 
 def _stored(path: Path) -> _Stored | None:
@@ -216,7 +221,7 @@ def stored_yaml(path: Path | str) -> YamlDoc:
     position, ``game.yaml``, which it replaces): parsed once per version of the
     file (known by its inode, modification time and size), a copy of the data
     handed out each time. A file edited by hand is another version: read again."""
-    p = Path(path)
+    p = path if isinstance(path, Path) else Path(path)
     known = _stored(p)
     if known is None:
         return read_yaml(p)  # missing or unreadable: the error it gives
@@ -231,7 +236,7 @@ def stored_value(path: Path | str, key: Hashable, work_out: Callable[[YamlDoc], 
     until the file changes, so it must not be changed (frozen, or copied by
     whoever changes it). A ``work_out`` that raises is tried again next time.
     A file edited by hand is another version: worked out again."""
-    p = Path(path)
+    p = path if isinstance(path, Path) else Path(path)
     known = _stored(p)
     if known is None:
         return work_out(read_yaml(p))  # missing or unreadable: the error it gives
@@ -282,21 +287,67 @@ def line_of(path: Path | str, key_path: KeyPath) -> int | None:
 # ---------------------------------------------------------------- dumping
 
 
+class _NotPlain(Exception):
+    """Data the quick way below does not write: PyYAML's own way writes it."""
+
+
+_STR, _INT, _BOOL, _NULL = ("tag:yaml.org,2002:" + t for t in ("str", "int", "bool", "null"))
+_MAP, _SEQ = "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
+
+
 class _Dumper(_BaseDumper):  # type: ignore[misc]
-    pass
+    def represent(self, data: Any) -> None:
+        """PyYAML's ``represent``, with the node tree of plain data (dicts, lists,
+        tuples, text, whole numbers, booleans, None: what the referee writes)
+        built without PyYAML's bookkeeping of every value, the same nodes as the
+        representers below make. Anything else, or a list or mapping met twice
+        (PyYAML writes an alias), and the whole document goes PyYAML's way."""
+        try:
+            node = self._plain_node(data, set())
+        except _NotPlain:
+            node = self.represent_data(data)
+        self.serialize(node)
+        self.represented_objects: dict[int, yaml.Node] = {}
+        self.object_keeper: list[Any] = []
+        self.alias_key = None
+
+    def _plain_node(self, data: Any, seen: set[int]) -> yaml.Node:
+        kind = type(data)
+        if kind is str:
+            return yaml.ScalarNode(_STR, data, style="|" if "\n" in data else None)
+        if kind is bool:
+            return yaml.ScalarNode(_BOOL, "true" if data else "false")
+        if kind is int:
+            return yaml.ScalarNode(_INT, str(data))
+        if data is None:
+            return yaml.ScalarNode(_NULL, "null")
+        if kind is dict or kind is list or kind is tuple:
+            if data != ():  # PyYAML makes no alias of an empty tuple
+                if id(data) in seen:
+                    raise _NotPlain  # met twice: PyYAML writes an alias
+                seen.add(id(data))
+            if kind is dict:
+                return yaml.MappingNode(_MAP, [(self._plain_node(k, seen),
+                                                self._plain_node(v, seen))
+                                               for k, v in data.items()], flow_style=False)
+            return yaml.SequenceNode(_SEQ, [self._plain_node(v, seen) for v in data],
+                                     flow_style=_short(data))
+        raise _NotPlain
 
 
 def _is_plain(value: Any) -> bool:
     return isinstance(value, (str, int, float, bool)) or value is None
 
 
+def _short(data: list[Any] | tuple[Any, ...]) -> bool:
+    """A list written in flow style: a few plain values, none long or of lines."""
+    return len(data) <= 12 and all(
+        _is_plain(v) and not (isinstance(v, str) and ("\n" in v or len(v) > 40)) for v in data)
+
+
 def _represent_list(dumper: Any, data: list[Any]) -> yaml.Node:
-    short = (
-        len(data) <= 12
-        and all(_is_plain(v) and not (isinstance(v, str) and ("\n" in v or len(v) > 40))
-                for v in data)
-    )
-    node: yaml.Node = dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=short)
+    node: yaml.Node = dumper.represent_sequence("tag:yaml.org,2002:seq", data,
+                                                flow_style=_short(data))
     return node
 
 

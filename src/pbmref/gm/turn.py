@@ -2,8 +2,8 @@
 
 ``play`` takes a turn's position (a ``TurnView``), the orders in force, the
 dice seed and, for a re-run, the dice recorded the first time (V5); it asks
-the game's ruleset for the outcome, builds the report data and renders the
-report text. ``adjudicate`` plays the open turn once, when it is due, and
+the game's ruleset for the outcome (``outcome_of``), builds the report data
+and renders the report text. ``adjudicate`` plays the open turn once, when it is due, and
 records it; ``pbmref.gm.rerun`` plays recorded turns again.
 """
 
@@ -27,7 +27,7 @@ from pbmref.store import (
     next_deadline_after,
 )
 
-__all__ = ["PlayedTurn", "adjudicate", "play"]
+__all__ = ["PlayedTurn", "adjudicate", "outcome_of", "play"]
 
 
 @dataclass(frozen=True)
@@ -44,28 +44,40 @@ class PlayedTurn:
     next_deadline: datetime | None
 
 
-def play(game: Game, view: TurnView, in_force: Mapping[str, OrdersFile], *, seed: int,
-         next_deadline: datetime | None, replay: Sequence[int] | None = None,
-         settings: GameSettings | None = None,
-         votes: Votes | None = None) -> PlayedTurn:
-    """Play one turn. Orders of players who are not active (kicked, removed) are
-    left out; the standing ``votes`` may end the game in a draw or a concession
-    (``Ruleset.settle_votes``); a game that ends has no next deadline.
-    ``settings`` are the game's as they were in that turn (a re-run; default: as
-    they are now)."""
-    settings = settings or game.settings
-    players = settings.players
+def outcome_of(game: Game, view: TurnView, in_force: Mapping[str, OrdersFile], *, seed: int,
+               replay: Sequence[int] | None = None, settings: GameSettings | None = None,
+               votes: Votes | None = None
+               ) -> tuple[Outcome, dict[str, dict[str, object]], dict[str, str]]:
+    """The adjudication alone: what the ruleset makes of a turn, with the entries
+    used and the orders file of each player (``play`` without the report).
+    Orders of players who are not active (kicked, removed) are left out; the
+    standing ``votes`` may end the game in a draw or a concession
+    (``Ruleset.settle_votes``)."""
+    players = (settings or game.settings).players
     usable = {p: f for p, f in in_force.items() if p in players and players[p].active}
     orders = {p: dict(f.entry or {}) for p, f in usable.items()}
     outcome = game.ruleset.adjudicate(view.position, orders, seed, replay, state=view.state)
     if votes is not None:
         outcome = game.ruleset.settle_votes(view.position, outcome, votes)
+    return outcome, orders, {p: f.path.name for p, f in usable.items()}
+
+
+def play(game: Game, view: TurnView, in_force: Mapping[str, OrdersFile], *, seed: int,
+         next_deadline: datetime | None, replay: Sequence[int] | None = None,
+         settings: GameSettings | None = None,
+         votes: Votes | None = None) -> PlayedTurn:
+    """Play one turn (``outcome_of``), then build its report data and text; a
+    game that ends has no next deadline. ``settings`` are the game's as they
+    were in that turn (a re-run; default: as they are now)."""
+    settings = settings or game.settings
+    outcome, orders, used = outcome_of(game, view, in_force, seed=seed, replay=replay,
+                                       settings=settings, votes=votes)
     if outcome.game_over:
         next_deadline = None
     report = report_of(game, view.turn, dict(view.position), outcome, orders, next_deadline,
                        settings=settings)
-    return PlayedTurn(view.turn, seed, outcome, orders, {p: f.path.name for p, f in usable.items()},
-                      report, game.ruleset.render_report(report), next_deadline)
+    return PlayedTurn(view.turn, seed, outcome, orders, used, report,
+                      game.ruleset.render_report(report), next_deadline)
 
 
 def adjudicate(store: GameStore, game_id: str, now: datetime, *,

@@ -8,6 +8,9 @@ names the given board prints (any board with a ``name(hex)`` method).
 from __future__ import annotations
 
 import dataclasses
+import types
+import typing
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Protocol
@@ -34,30 +37,72 @@ def _plain(value: Any, board: HexNamer) -> Any:
     kind = type(value)
     if kind in _AS_IS:
         return value
+    if kind is tuple:  # a line of hexes, names, pairs: plain items without a call
+        name = board.name
+        return [v if type(v) in _AS_IS else name(v) if type(v) is Hex else _plain(v, board)
+                for v in value]
     if isinstance(value, Hex):
         return board.name(value)
     if isinstance(value, Enum):
         return value.value
-    if isinstance(value, tuple):  # mostly a line of hexes: named here, without a call each
-        name = board.name
-        return [name(v) if type(v) is Hex else _plain(v, board) for v in value]
+    if isinstance(value, tuple):
+        return _plain(tuple(value), board)
     return value
 
 
-_FIELD_NAMES: dict[type[Event], tuple[str, ...]] = {}  # each event class's, found once
+# How each event class is written, found once from its annotations: a hex as
+# its name, a heading (any enum) as its value, a line of hexes as their names, a
+# field annotated as a plain value as it is and a tuple of them as a list (mypy
+# checks the engine, and a value that is not plain would fail to be written as
+# YAML), anything else through ``_plain``.
+_HEX, _ENUM, _HEXES, _VALUES, _OTHER = range(5)
+_PLAIN_TYPES = frozenset(_AS_IS)
+_WRITE = {None: "{}", _HEX: "name({})", _ENUM: "{}.value", _HEXES: "list(map(name, {}))",
+          _VALUES: "list({})", _OTHER: "_plain({}, board)"}
 
 
-def _field_names(kind: type[Event]) -> tuple[str, ...]:
-    names = _FIELD_NAMES.get(kind)
-    if names is None:
-        names = _FIELD_NAMES[kind] = tuple(f.name for f in dataclasses.fields(kind))
-    return names
+def _how(hint: Any) -> int | None:
+    if hint is Hex:
+        return _HEX
+    if isinstance(hint, type) and issubclass(hint, Enum):
+        return _ENUM
+    if hint == tuple[Hex, ...]:
+        return _HEXES
+    if typing.get_origin(hint) is tuple and typing.get_args(hint)[1:] == (...,) and \
+            typing.get_args(hint)[0] in _PLAIN_TYPES:
+        return _VALUES
+    if hint in _PLAIN_TYPES or (typing.get_origin(hint) in (typing.Union, types.UnionType)
+                                and all(a in _PLAIN_TYPES for a in typing.get_args(hint))):
+        return None
+    return _OTHER
+
+
+ToDict = Callable[[Event, HexNamer], dict[str, Any]]
+
+
+def _to_dict(kind: type[Event]) -> ToDict:
+    """The function that writes events of class ``kind`` as plain data: one dict
+    display of its fields, made once from the class's annotations (the way
+    ``dataclasses`` makes an ``__init__``; field names are identifiers)."""
+    hints = typing.get_type_hints(kind)
+    items = [f"'kind': {kind.kind!r}"]
+    for f in dataclasses.fields(kind):
+        items.append(f"{f.name!r}: " + _WRITE[_how(hints[f.name])].format(f"event.{f.name}"))
+    source = ("def to_dict(event, board):\n"
+              "    name = board.name\n"
+              f"    return {{{', '.join(items)}}}\n")
+    namespace: dict[str, Any] = {"_plain": _plain}
+    exec(source, namespace)  # noqa: S102 - source made above from the class's fields
+    made: ToDict = namespace["to_dict"]
+    return made
+
+
+_TO_DICT: dict[type[Event], ToDict] = {}
 
 
 def event_to_dict(event: Event, board: HexNamer) -> dict[str, Any]:
     """The event as plain data (names for hexes and headings)."""
-    out: dict[str, Any] = {"kind": event.kind}
-    for name in _field_names(type(event)):
-        value = getattr(event, name)
-        out[name] = value if type(value) in _AS_IS else _plain(value, board)
-    return out
+    to_dict = _TO_DICT.get(type(event))
+    if to_dict is None:
+        to_dict = _TO_DICT[type(event)] = _to_dict(type(event))
+    return to_dict(event, board)

@@ -125,6 +125,7 @@ class Hex:
 
 
 _NAME = re.compile(r"^\s*([A-Za-z])\s*(\d{1,2})\s*$")
+_NAMES: dict[int, list[list[str]]] = {}  # board side -> HexBoard._name_rows
 _AXIAL = re.compile(r"^\s*(-?\d+)\s*,\s*(-?\d+)\s*$")
 
 
@@ -163,10 +164,26 @@ class HexBoard:
     def name(self, hex_: Hex) -> str:
         """The hex's name (rule B3), or ``"q,r"`` when it is off the board."""
         q, r = hex_.q, hex_.r
-        r_max = self.side - 1  # ``contains`` and ``radius`` written out: maps name every hex
-        if max(abs(q), abs(r), abs(q + r)) > r_max:
-            return f"{q},{r}"
-        return f"{chr(65 + q + r_max)}{min(r_max, r_max - q) - r + 1}"
+        reach = 2 * self.side
+        if -reach <= q <= reach and -reach <= r <= reach:
+            rows = _NAMES.get(self.side)
+            if rows is None:
+                rows = _NAMES[self.side] = self._name_rows(reach)
+            return rows[q][r]
+        return f"{q},{r}"
+
+    def _name_rows(self, reach: int) -> list[list[str]]:
+        """Every name within ``reach`` of the centre, by ``rows[q][r]`` (a negative
+        coordinate counts from the end of its list): maps and events name many
+        hexes, made once a board size."""
+        r_max = self.side - 1
+        size = 2 * reach + 1
+        rows = [[""] * size for _ in range(size)]
+        for q in range(-reach, reach + 1):
+            for r in range(-reach, reach + 1):
+                rows[q][r] = (f"{q},{r}" if max(abs(q), abs(r), abs(q + r)) > r_max else
+                              f"{chr(65 + q + r_max)}{min(r_max, r_max - q) - r + 1}")
+        return rows
 
     def parse(self, text: str) -> Hex:
         """Parse a hex name (or an off-board ``"q,r"``); raise HexNameError."""

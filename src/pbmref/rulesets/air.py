@@ -58,10 +58,13 @@ class AirRuleset(Ruleset):
 
     player_keys: ClassVar[tuple[str, ...]] = ("aircraft",)
 
-    # The entries last read, each with its typed orders, and the state they were read
-    # against: a deadline checks every entry in force (``OrderBook``), then plays them;
-    # an entry read already against the same state is not read a second time.
-    _read: tuple[Any, dict[str, tuple[dict[str, Any], Any]]] = (None, {})
+    # The entries read, each with its typed orders, by the state they were read
+    # against (a position decoded once a version of its file, ``store.Game``): a
+    # deadline checks every entry in force (``OrderBook``), then plays them; an
+    # entry read already against the same state is not read a second time. The
+    # states of the last games read are kept, each with its entries.
+    KEEP_STATES: ClassVar[int] = 64
+    _reads: dict[int, tuple[Any, dict[str, tuple[dict[str, Any], Any]]]]
 
     @abstractmethod
     def read_entry(self, state: Any, player: str, entry: Mapping[str, Any]) -> Any:
@@ -79,10 +82,13 @@ class AirRuleset(Ruleset):
                             for p, entry in orders.items()})
 
     def _read_once(self, state: Any, player: str, entry: Mapping[str, Any]) -> Any:
-        read_state, known = self._read
-        if read_state is not state:
-            known = {}
-            self._read = (state, known)
+        reads = self.__dict__.setdefault("_reads", {})
+        held = reads.get(id(state))
+        if held is None or held[0] is not state:  # the state is held: its id is its own
+            held = reads[id(state)] = (state, {})
+            if len(reads) > self.KEEP_STATES:
+                del reads[next(iter(reads))]  # the first kept
+        known = held[1]
         seen = known.get(player)
         if seen is not None and seen[0] == entry:
             return seen[1]

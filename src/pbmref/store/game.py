@@ -6,7 +6,8 @@ opening a game reads, however long its history. A ``Game`` is made of parts
 with one job each:
 
 - ``game.open`` (a ``TurnView``): the open turn's position, checked and
-  decoded once by the ruleset, for as long as the object lives;
+  decoded by the ruleset once a version of its file and of ``game.yaml``,
+  whichever ``Game`` of the process asks (``stored_value``);
 - ``game.book`` (``OrderBook``): the order mails of every turn;
 - ``game.history`` (``History``): the played turns and the turn commit;
 - ``game.settings_file`` (``SettingsFile``): edits of ``game.yaml`` that keep
@@ -90,15 +91,15 @@ class Game:
         self._index = index
         self._lock = FileLock(self.dir / LOCK_FILE, mode=0o644)
         self._lock_depth = 0
-        # positions read, each with the stamp its file had then
-        self._views: dict[int, tuple[list[int], TurnView]] = {}
-        self._settings_stamp: list[int] | None = None
-        self._settings_seen = file_stamp(self.dir / GAME_FILE)  # for the store's index
+        self._game_file = self.dir / GAME_FILE
+        self._positions: dict[int, Path] = {}  # each turn's position.yaml
+        self._settings_stamp: list[int] | None = None  # game.yaml's, as stamp() gives it
+        self._settings_seen = (0, 0, 0)  # its file_stamp, for the store's index (reload)
         self.book = OrderBook(self)
         self.history = History(self)
         self.press = PressLog(self)
         self.votes = VoteBook(self)
-        self.settings_file = SettingsFile(self.dir / GAME_FILE, self.id)
+        self.settings_file = SettingsFile(self._game_file, self.id)
         self.turn = 0
         self.reload()
 
@@ -107,17 +108,28 @@ class Game:
     def reload(self) -> None:
         """Read again what changed on disk since it was read: the settings, the open
         turn and its position (files whose stamp is unchanged are not read again)."""
-        if stamp(self.dir / GAME_FILE) != self._settings_stamp:
-            self._settings_stamp = stamp(self.dir / GAME_FILE)
-            self._settings_seen = file_stamp(self.dir / GAME_FILE)  # before reading it
+        seen = file_stamp(self._game_file)  # before reading it
+        if [seen[1], seen[2]] != self._settings_stamp:
+            self._settings_stamp = [seen[1], seen[2]]  # what stamp() gives
+            self._settings_seen = seen
             # read and checked once per version of the file
             self.settings, self.ruleset = stored_value(
-                self.dir / GAME_FILE, ("settings", self.id, self._loader), self._read_settings)
+                self._game_file, ("settings", self.id, self._loader), self._read_settings)
             self.forget_views()  # the players, which positions are checked against
-        hint = self.turn or read_schedule(self.dir).turn
+        hint = self.turn or self._recorded_turn()
         self.turn = find_open_turn(self.dir, hint)
         self.open = self.view(self.turn)
         self.book.relist()
+
+    def _recorded_turn(self) -> int:
+        """The open turn ``state.yaml`` records: as the store's index has it from
+        the file as it is now, else read from it (a hint: ``find_open_turn``
+        checks it against the folders)."""
+        if self._index is not None:
+            turn = self._index.recorded_turn(self.id, file_stamp(self.dir / STATE_FILE))
+            if turn is not None:
+                return turn
+        return read_schedule(self.dir).turn
 
     def _read_settings(self, doc: YamlDoc) -> tuple[GameSettings, Ruleset]:
         """``game.yaml`` read: the settings, checked, and the game's ruleset."""
@@ -134,8 +146,8 @@ class Game:
             raise doc.error(("ruleset",), str(exc)) from None
 
     def forget_views(self) -> None:
-        """Forget the positions read (a position file was written anew)."""
-        self._views.clear()
+        """Forget the orders files read against the positions (a position file was
+        written anew; a view is known by the version of its file, ``view``)."""
         self.book.forget()
 
     def refresh_turn(self) -> None:
@@ -166,16 +178,13 @@ class Game:
     def view(self, turn: int) -> TurnView:
         """The position at the start of ``turn``, checked and decoded (once, while
         its file stays as it was)."""
-        path = turn_dir(self.dir, turn) / POSITION_FILE
-        now = stamp(path)
-        known = self._views.get(turn)
-        if known is None or known[0] != now:
-            # decoded once per version of the file and of game.yaml (the players
-            # and the ruleset it is checked with), whichever Game asks
-            view = stored_value(path, ("view", turn, self.id, self._settings_seen, self._loader),
-                                lambda doc: self._checked_view(doc, turn))
-            known = self._views[turn] = (now, view)
-        return known[1]
+        path = self._positions.get(turn)
+        if path is None:  # pathlib's joins cost more than the stat below
+            path = self._positions[turn] = turn_dir(self.dir, turn) / POSITION_FILE
+        # decoded once per version of the file and of game.yaml (the players and
+        # the ruleset it is checked with), whichever Game asks
+        return stored_value(path, ("view", turn, self.id, self._settings_seen, self._loader),
+                            lambda doc: self._checked_view(doc, turn))
 
     def read_position(self, turn: int) -> dict[str, Any]:
         """The position at the start of ``turn``, checked (a copy to change)."""
@@ -239,8 +248,8 @@ class Game:
         comments; the state index follows."""
         with self.lock():
             self.settings = self.settings_file.set(changes)
-            self._settings_stamp = stamp(self.dir / GAME_FILE)
-            self._settings_seen = file_stamp(self.dir / GAME_FILE)
+            self._settings_stamp = stamp(self._game_file)
+            self._settings_seen = file_stamp(self._game_file)
             self.write_schedule()
 
     def update_settings(self, change: Callable[[Any], None]) -> Path:

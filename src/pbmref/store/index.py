@@ -509,6 +509,15 @@ class GameIndex:
         record = self._known().get(game_id)
         return None if record is None else record.entry()
 
+    def recorded_turn(self, game_id: str, state_stamp: Stamp) -> int | None:
+        """The open turn of a game as the index holds it from that very
+        ``state.yaml`` (its stamp, given): None when the index has no such entry
+        or is not loaded yet (this never loads it)."""
+        record = self._records.get(game_id) if self._records is not None else None
+        if record is None or record.state_stamp != state_stamp or record.turn < 0:
+            return None
+        return record.turn
+
     def turns(self, games: Iterable[str] | None = None) -> dict[str, int]:
         """The open turn of every game that can be read (a broken one is left out),
         or of those of ``games`` the index knows."""

@@ -124,30 +124,35 @@ def find_open_turn(game_dir: Path, recorded: int) -> int:
     """The open turn of a game: the one the state index records (``recorded``),
     checked against the folders, and moved on past a turn whose result was
     written just before a crash. Raises GameFileError when a needed position is
-    missing."""
+    missing. (Paths as text: a game is opened twice a mail, and pathlib's joins
+    cost more than the stats.)"""
+    turns = os.path.join(game_dir, TURNS)
+
+    def folder(t: int) -> str:
+        return os.path.join(turns, turn_dir_name(t))
+
+    def position(t: int) -> str:
+        return os.path.join(turns, turn_dir_name(t), POSITION_FILE)
+
     turn = recorded
-
-    def position(t: int) -> Path:
-        return turn_dir(game_dir, t) / POSITION_FILE
-
-    def result(t: int) -> Path:
-        return turn_dir(game_dir, t) / "result.yaml"
-
-    if turn >= 1 and turn_dir(game_dir, turn).is_dir() and not position(turn).is_file():
+    has_position = turn >= 1 and os.path.isfile(position(turn))
+    if turn >= 1 and not has_position and os.path.isdir(folder(turn)):
         raise GameFileError(position(turn),
                             f"missing: turn {turn} is open, but the position at its "
                             "start is gone (restore the file, or run pbmref rerun)")
-    if turn < 1 or not position(turn).is_file():
-        turns = [t for t in turn_numbers(game_dir) if position(t).is_file()]
-        if not turns:
+    if not has_position:
+        numbers = [t for t in turn_numbers(game_dir) if os.path.isfile(position(t))]
+        if not numbers:
             raise GameFileError(game_dir / TURNS, "no turn folder with a position.yaml")
-        turn = turns[-1]  # the state index is missing or stale: the latest turn
+        turn = numbers[-1]  # the state index is missing or stale: the latest turn
     # after a crash between writing a turn's result and the state file
-    while result(turn).exists() and position(turn + 1).exists():
-        turn += 1
-    after = turn_dir(game_dir, turn + 1)
-    if result(turn).exists() and after.is_dir() and not position(turn + 1).exists():
-        raise GameFileError(position(turn + 1),
-                            f"missing: turn {turn} was adjudicated, but the position at "
-                            f"the start of turn {turn + 1} is gone")
+    while os.path.exists(os.path.join(folder(turn), "result.yaml")):
+        if os.path.exists(position(turn + 1)):
+            turn += 1
+        elif os.path.isdir(folder(turn + 1)):
+            raise GameFileError(position(turn + 1),
+                                f"missing: turn {turn} was adjudicated, but the position "
+                                f"at the start of turn {turn + 1} is gone")
+        else:
+            break
     return turn

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -57,6 +57,13 @@ class OrdersFile:
     message_id: str
     received_at: datetime | None
     error: str = ""
+
+    def with_own_entry(self) -> OrdersFile:
+        """The same, with a copy of the entry (for a reader who may change it;
+        ``dataclasses.replace`` cost a sixth of reading the orders in force)."""
+        return OrdersFile(self.player, self.version, self.path, self.kind,
+                          plain_copy(self.entry), self.raw, self.message_id, self.received_at,
+                          self.error)
 
 
 def _sort_key(name: str) -> tuple[str, int]:
@@ -223,7 +230,7 @@ class OrderBook:
         settings = self.game.settings
         key = ("orders", turn, frozenset(settings.players), settings.zone)
         f, doc = stored_value(path, key, lambda doc: self._checked_file(doc, path, turn))
-        return replace(f, entry=plain_copy(f.entry)), doc
+        return f.with_own_entry(), doc
 
     def _checked_file(self, doc: YamlDoc, path: Path, turn: int) -> tuple[OrdersFile, YamlDoc]:
         m = _ORDERS_NAME.fullmatch(path.name)
