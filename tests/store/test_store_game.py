@@ -81,7 +81,7 @@ def test_a_mail_reads_the_newest_files_only_however_many_the_turn_holds(
     read: list[str] = []
     real = fresh.book._read_file
     monkeypatch.setattr(fresh.book, "_read_file",
-                        lambda path, turn: read.append(path.name) or real(path, turn))
+                        lambda path, turn: read.append(os.path.basename(path)) or real(path, turn))
     assert fresh.book.entries() == {"ann": {"add": 9}, "bob": {"add": 1}}
     assert fresh.book.entry_of("ann") == {"add": 9}
     # ann's refused mail, her newest orders, bob's newest orders: nothing older

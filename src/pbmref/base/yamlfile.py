@@ -195,17 +195,17 @@ def plain_copy(value: Any) -> Any:
 _CONTAINERS = (dict, list)
 
 
-def _stored(path: Path) -> _Stored | None:
+def _stored(path: Path | str) -> _Stored | None:
     """The cache's entry for ``path`` as the file is now (None: it cannot be stat-ed)."""
+    key = os.fspath(path)
     try:
-        st = os.stat(path)
+        st = os.stat(key)
     except OSError:
         return None
     stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
-    key = str(path)
     known = _STORED.get(key)
     if known is None or known.stamp != stamp:
-        known = _STORED[key] = _Stored(stamp, read_yaml(path))
+        known = _STORED[key] = _Stored(stamp, read_yaml(Path(key)))
         if len(_STORED) > STORED_KEPT:
             _STORED.popitem(last=False)
     _STORED.move_to_end(key)
@@ -236,10 +236,9 @@ def stored_value(path: Path | str, key: Hashable, work_out: Callable[[YamlDoc], 
     until the file changes, so it must not be changed (frozen, or copied by
     whoever changes it). A ``work_out`` that raises is tried again next time.
     A file edited by hand is another version: worked out again."""
-    p = path if isinstance(path, Path) else Path(path)
-    known = _stored(p)
+    known = _stored(path)
     if known is None:
-        return work_out(read_yaml(p))  # missing or unreadable: the error it gives
+        return work_out(read_yaml(path))  # missing or unreadable: the error it gives
     try:
         value: T = known.values[key]
     except KeyError:

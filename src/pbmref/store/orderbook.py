@@ -106,10 +106,13 @@ class OrderBook:
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self._read: dict[Path, tuple[OrdersFile, YamlDoc]] = {}  # read, not yet checked
+        # by the file's path as text: read, not yet checked
+        self._read: dict[str, tuple[OrdersFile, YamlDoc]] = {}
         # checked against a turn's position (the view of a re-run is another one),
         # the player counted as active or not
-        self._checked: dict[tuple[Path, TurnView, bool], OrdersFile] = {}
+        self._checked: dict[tuple[str, TurnView, bool], OrdersFile] = {}
+        # the settings last read with, and their players (part of a read's cache key)
+        self._players: tuple[GameSettings | None, frozenset[str]] = (None, frozenset())
         self._names: dict[int, dict[str, list[str]]] = {}  # a turn's file names, listed
         self._folders: dict[int, Path] = {}
         self._tops: dict[int, dict[str, int]] = {}  # with _names: each player's last version
@@ -186,26 +189,27 @@ class OrderBook:
         (oldest first): the newest that is not a refused one, unless it withdrew
         the orders. Read from the newest back, so a mail costs the same however
         many the turn has."""
-        odir = self.folder(turn)
+        odir = os.fspath(self.folder(turn)) + os.sep  # names joined as text: no pathlib
         for name in reversed(names):
-            f = self.read(odir / name, turn)
+            f = self.read(odir + name, turn)
             if f.kind == "rejected":
                 continue
             return f if f.kind == "orders" else None
         return None
 
-    def read(self, path: Path, turn: int, view: TurnView | None = None, *,
+    def read(self, path: Path | str, turn: int, view: TurnView | None = None, *,
              settings: GameSettings | None = None) -> OrdersFile:
         """Read one orders file; with a turn ``view`` its entry is checked against
         that turn's position, if its player is active in ``settings`` (the game's
         as they were in that turn; default: as they are now)."""
-        known = self._read.get(path)
+        name = os.fspath(path)
+        known = self._read.get(name)
         if known is None:
-            known = self._read[path] = self._read_file(path, turn)
+            known = self._read[name] = self._read_file(name, turn)
         if view is None:
             return known[0]
         player = (settings or self.game.settings).players.get(known[0].player)
-        key = (path, view, player is not None and player.active)
+        key = (name, view, player is not None and player.active)
         checked = self._checked.get(key)
         if checked is None:
             checked = self._checked[key] = self._check(*known, view, key[2])
@@ -223,16 +227,19 @@ class OrderBook:
                                 "" if exc.rule == "SYNTAX" else exc.rule) from None
         return f
 
-    def _read_file(self, path: Path, turn: int) -> tuple[OrdersFile, YamlDoc]:
+    def _read_file(self, path: str, turn: int) -> tuple[OrdersFile, YamlDoc]:
         """One orders file read and checked (not against the position): once per
         version of the file in the process, for this turn, these players and
         this time zone; the entry handed out is the caller's own copy."""
         settings = self.game.settings
-        key = ("orders", turn, frozenset(settings.players), settings.zone)
-        f, doc = stored_value(path, key, lambda doc: self._checked_file(doc, path, turn))
+        if self._players[0] is not settings:
+            self._players = (settings, frozenset(settings.players))
+        key = ("orders", turn, self._players[1], settings.zone)
+        f, doc = stored_value(path, key, lambda doc: self._checked_file(doc, turn))
         return f.with_own_entry(), doc
 
-    def _checked_file(self, doc: YamlDoc, path: Path, turn: int) -> tuple[OrdersFile, YamlDoc]:
+    def _checked_file(self, doc: YamlDoc, turn: int) -> tuple[OrdersFile, YamlDoc]:
+        path = doc.path
         m = _ORDERS_NAME.fullmatch(path.name)
         assert m is not None
         players = self.game.settings.players
@@ -378,10 +385,11 @@ class OrderBook:
             self.names().setdefault(player, []).append(path.name)  # the newest version
             self._tops.setdefault(game.turn, {})[player] = version
             if checked is not None:  # read with the open turn's view: no second check
-                self._checked[(path, game.open, True)] = OrdersFile(
+                self._checked[(str(path), game.open, True)] = OrdersFile(
                     player, version, path, "orders", checked.entry, str(record["raw"]),
                     str(mid or ""), checked.received_at)
-                self._read[path] = (self._checked[(path, game.open, True)], YamlDoc(path, "", data))
+                self._read[str(path)] = (self._checked[(str(path), game.open, True)],
+                                         YamlDoc(path, "", data))
             game.write_schedule()
             return path
 
