@@ -351,3 +351,26 @@ def test_a_held_mail_that_fails_for_good_is_kept_in_failed(tmp_path: Path) -> No
     assert spool.queued() == [] and [e.id for e in spool.failed()] == [entry.id]
     assert spool.enqueue(report(1), key="reply:m1:0").id == entry.id
     assert list((tmp_path / "tmp").iterdir()) == []
+
+
+def test_a_held_mail_whose_holder_died_is_taken_over_whole(tmp_path: Path) -> None:
+    """The referee dies in the hold (SIGKILL: what it wrote is there, nothing was
+    committed). The next process queueing the same key takes the held mail over,
+    the very same message, instead of making a second, different one; a held mail
+    not written whole (a power cut took part of it) is dropped and made anew."""
+    dead = OutgoingSpool(tmp_path)
+    hold = dead.holding()
+    hold.__enter__()  # and never leaves it: killed
+    kept = dead.enqueue(report(1), key="reply:m1:0")
+    torn = dead.enqueue(report(2), key="reply:m2:0")
+    (tmp_path / "tmp" / torn.id / "message.eml").write_bytes(b"From: half a mai")
+    raw = (tmp_path / "tmp" / kept.id / "message.eml").read_bytes()
+
+    alive = OutgoingSpool(tmp_path)
+    again = alive.enqueue(report(1), key="reply:m1:0")
+    assert again.id == kept.id and [e.id for e in alive.queued()] == [kept.id]
+    assert alive.queued()[0].message().as_bytes() == raw
+    anew = alive.enqueue(report(2), key="reply:m2:0")
+    assert anew.id != torn.id and not (tmp_path / "tmp" / torn.id).exists()
+    # the same key again finds the mail taken over, now in the queue
+    assert alive.enqueue(report(1), key="reply:m1:0").id == kept.id

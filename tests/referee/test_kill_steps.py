@@ -113,6 +113,12 @@ def _check(table: Table, ids: list[str], *, duplicates: int = 0) -> None:
     answers = Counter(str(m["In-Reply-To"]) for m in replies)
     assert all(answers[m] >= 1 for m in ids), f"a mail was never answered: {answers}"
     assert sum(answers[m] - 1 for m in ids) <= duplicates, f"answered twice: {answers}"
+    # a duplicate is the same reply sent once more, never a second, different one
+    # (shared/spec/referee.md: no mail answered twice)
+    made: dict[str, set[str]] = {}
+    for m in replies:
+        made.setdefault(str(m["In-Reply-To"]), set()).add(str(m["Message-ID"]))
+    assert all(len(v) == 1 for v in made.values()), f"a mail got two different replies: {made}"
     texts = [body_of(m) for m in replies]
     assert all("accepted" in t for t in texts), texts
     orders = sorted(p.name for p in (table.store.path("zep1") / "turns" / "001" /

@@ -45,9 +45,12 @@ server (SMTP accepted it, or it is flushed into the outbox Maildir before
 its move to `sent/`, as always) or on disk in `queue/`. If the referee dies
 in the hold, or the power goes before its flush is over, nothing is marked
 handled yet and the mails are handled again: a reply whose key marker names
-an entry in `tmp/` (or was lost) is queued anew, one recorded in `sent/` is
-not (a reply sent whose move to `sent/` was not made, or not kept, goes
-twice: the duplicate the spool allows). A held mail never joins `queue/`
+a held entry left whole in `tmp/` (the referee was killed) is taken over, the
+very same mail; one whose entry was lost or torn (a power cut) is made anew
+(the referee names a reply by its key, so it is the same message again, with
+the same Message-ID); one recorded in `sent/` is not queued again (a reply
+sent whose move to `sent/` was not made, or not kept, goes twice: the
+duplicate the spool allows, the same message twice). A held mail never joins `queue/`
 before it is on disk, so no entry there is ever missing its message after
 a power cut.
 """
@@ -518,6 +521,8 @@ class OutgoingSpool:
                 return earlier
         tmp = self.root / "tmp" / entry_id
         tmp.mkdir(mode=_DIR_MODE)
+        held = self._held is not None  # flushed only if it is not sent in the hold
+        raw = msg.as_bytes()
         meta = {
             "created": _iso(now),
             "next_attempt": _iso(now),
@@ -526,9 +531,10 @@ class OutgoingSpool:
             "subject": str(msg.get("Subject", "")),
             "message_id": str(msg.get("Message-ID", "")),
             **({"secret": True} if secret else {}),
+            # a held mail whose holder died is taken over whole (_adopt), or not at all
+            **({"held": hashlib.sha256(raw).hexdigest()} if held else {}),
         }
-        held = self._held is not None  # flushed only if it is not sent in the hold
-        write_synced(tmp / _MSG, msg.as_bytes(), durable=not held)
+        write_synced(tmp / _MSG, raw, durable=not held)
         # the meta data only schedules the attempts: lost in a power cut, the mail
         # is simply tried at once
         write_synced(tmp / _META, json.dumps(meta, indent=1, sort_keys=True).encode(),
@@ -546,6 +552,12 @@ class OutgoingSpool:
             os.replace(marker_tmp, marker)
             if not held:
                 fsync_dir(marker.parent)
+        return self._stage(entry_id, tmp, meta, now)
+
+    def _stage(self, entry_id: str, tmp: Path, meta: dict[str, Any],
+               now: datetime) -> OutEntry:
+        """A mail written in ``tmp/``: held for the hold's delivery, or bound for
+        ``queue/`` once the block it was written in is on disk."""
         if self._held is not None:
             self._held[entry_id] = tmp
             self._staged[entry_id] = (tmp, self._held)
@@ -557,6 +569,29 @@ class OutgoingSpool:
         then(lambda: self._staged_commit(tmp, target))
         return OutEntry(id=entry_id, path=target, state="queued", attempts=0,
                         next_attempt=now, created=now, meta=meta)
+
+    def _adopt(self, entry_id: str) -> OutEntry | None:
+        """A held mail that its holder never sent nor queued (it died in the hold),
+        taken over as this process's own, whole: the same mail goes out, not a
+        second one made anew. Only the round that holds the incoming spool's
+        lock holds replies, and whoever queues one again holds that lock now, so
+        the holder is gone. A mail not written whole (a power cut) is dropped:
+        the caller makes it anew."""
+        tmp = self.root / "tmp" / entry_id
+        meta = _read_json(tmp / _META)
+        if not meta.get("held"):
+            return None
+        try:
+            whole = hashlib.sha256((tmp / _MSG).read_bytes()).hexdigest() == meta["held"]
+        except OSError:
+            whole = False
+        if not whole:
+            shutil.rmtree(tmp, ignore_errors=True)
+            return None
+        if self._held is None:  # bound for queue/: on disk first, as any queued mail
+            flush_file(tmp / _MSG)
+            fsync_dir(tmp)
+        return self._stage(entry_id, tmp, meta, _now())
 
     def _staged_commit(self, tmp: Path, target: Path) -> None:
         """A queued mail joins ``queue/`` (its files are on disk already)."""
@@ -592,7 +627,7 @@ class OutgoingSpool:
             path = self.root / folder / entry_id
             if path.is_dir():
                 return self._load(path, state)
-        return None
+        return self._adopt(entry_id) if staged is None else None
 
     def _list(self, state: str) -> list[OutEntry]:
         folder = self.root / self.STATES[state]

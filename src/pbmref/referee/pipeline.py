@@ -38,6 +38,7 @@ command is answered once per mail, and a reply's text stops at
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import re
@@ -238,6 +239,21 @@ def _twins(pending: list[InEntry]) -> list[tuple[Twin, ...]]:
                 twins[place] = tuple(Twin(pending[n].sent, n > place)
                                      for n in places if n != place)
     return twins
+
+
+def _name_by_key(msg: EmailMessage, key: str, referee: str) -> None:
+    """Give a reply the Message-ID its key names (the answered mail's spool entry,
+    itself named by that mail's Message-ID and content, and the reply's place).
+    A reply made again after a power cut took the spool's copy of the first is
+    then the same message to every mail program, never a second, different one.
+
+    >>> msg = EmailMessage(); msg["Message-ID"] = "<random@x>"
+    >>> _name_by_key(msg, "reply:abc:0", "Referee <ref@game.test>"); msg["Message-ID"]
+    '<reply-3818ba13fe7cf285e042eb4e1cf4ca4f@game.test>'
+    """
+    digest = hashlib.sha256(key.encode()).hexdigest()[:32]
+    domain = bare_address(referee).rpartition("@")[2] or "localhost"
+    msg.replace_header("Message-ID", f"<reply-{digest}@{domain}>")
 
 
 def _with_pictures(mail: IncomingMail, body: str, attachments: Sequence[Attachment]
@@ -441,10 +457,12 @@ class Referee:
         what was not flushed), the mails are still pending, or still on the
         server, and are handled again: orders are stored once per Message-ID,
         replies are queued under keys and counted against the rations under
-        them, a reply recorded sent is not queued again, one whose entry was
-        lost (never flushed) is. So nothing is lost and nothing done twice,
-        except a reply sent whose record of it was not yet made or was undone
-        by a power cut: it goes once more (the duplicate the spool allows)."""
+        them, a reply recorded sent is not queued again, one held whole in the
+        spool's ``tmp/`` is taken over, one whose entry was lost (never
+        flushed) is made again, under the same Message-ID (``_name_by_key``).
+        So nothing is lost and nothing done twice, except a reply sent whose
+        record of it was not yet made or was undone by a power cut: the same
+        message goes once more (the duplicate the spool allows)."""
         with self.round(), self.incoming.lock():
             shunted_before = {e.id for e, _ in self.incoming.shunted()}
             pending = self.incoming.pending()
@@ -503,7 +521,9 @@ class Referee:
             # counts nothing twice against the rations.
             self._ration(result, token=f"reply:{entry.id}")
             for n, msg in enumerate(result.replies):
-                self.outgoing.enqueue(msg, key=f"reply:{entry.id}:{n}")
+                key = f"reply:{entry.id}:{n}"
+                _name_by_key(msg, key, self.address)
+                self.outgoing.enqueue(msg, key=key)
             log.info("mail %s from %s: %s", mail.message_id, mail.from_addr, result.summary)
             return result.summary
         except Exception as exc:  # noqa: BLE001 - set aside, never lost, never a loop
