@@ -36,13 +36,14 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import gc
 import json
 import logging
 import math
 import os
 import re
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
@@ -152,6 +153,20 @@ class IndexEntry:
             reminder_hours=float(data["reminder_hours"]), broken=bool(data["broken"]))
         return cls(_stamp_of(data["game"]), _stamp_of(data["state"]), schedule,
                    tuple(str(a) for a in data["addresses"]))
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cycle collector off while a new process takes the index file in:
+    the collections that many new objects set off find nothing to free, and cost
+    a fifth of taking it in at 10,000 games."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def _stamp_of(value: Any) -> Stamp:
@@ -372,13 +387,37 @@ class GameIndex:
     def _known(self) -> dict[str, _Record]:
         if self._records is None:
             self._records = {}
-            loaded = self._load()
-            for gid, record in loaded.items():
-                self._set(gid, record)
+            with _collector_paused():  # tens of thousands of new objects, no garbage
+                loaded = self._load()
+                self._take(loaded)
             self._dirty = False
             self._changes, self._rebuilt = 0, self.path is not None and not loaded
             self.look()
         return self._records
+
+    def _take(self, loaded: dict[str, _Record]) -> None:
+        """The records of the index file, into an empty index: what ``_set`` does
+        for each, in one pass (a new process takes thousands)."""
+        records, by_address = self._records, self._by_address
+        assert records is not None and not records
+        due, remind, changed = self._due, self._remind, self._changed
+        seq = self._seq
+        for gid, record in loaded.items():
+            records[gid] = record
+            for a in record.addresses:
+                games = by_address.get(a)
+                if games is None:
+                    by_address[a] = {gid}
+                else:
+                    games.add(gid)
+            if record.due is not None:
+                due.spans[gid] = (record.due, math.inf)
+            if record.remind is not None:
+                remind.spans[gid] = record.remind
+            seq += 1
+            changed[gid] = seq
+        self._seq = seq
+        self._ids = None
 
     def _set(self, game_id: str, record: _Record) -> None:
         assert self._records is not None
