@@ -313,7 +313,9 @@ def main(argv: list[str] | None = None) -> int:
             due_small, due_many = due_runs(small, args.repeat), due_runs(many, args.repeat)
         if "due" in only:
             _line("adjudicate --due, none due (in-process, a fresh referee)", due_small,
-                  due_many, args.small, args.games)
+                  due_many, args.small, args.games,
+                  goal="none: what a first look at every game costs a new process; "
+                       "the goal is the command's, below")
         if played is not None:
             due_played = due_runs(played, args.repeat)
             print(f"adjudicate --due, none due, {args.games} games that played a turn "
