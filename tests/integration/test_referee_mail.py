@@ -245,6 +245,39 @@ def test_daemon_killed_mid_batch_loses_nothing_and_answers_once(site: Site) -> N
     assert set(stored) == set(sent_ids)
 
 
+def test_a_power_cut_at_the_spools_flush_loses_no_mail(
+        site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fetch's mails reach the spool's disk together, and the IMAP intake
+    records them handed out (its last UID) only after that (issue 20). The power
+    goes at that flush: what the referee had not flushed is gone, the server's
+    mailbox is not; the next referee fetches the mails again and answers each
+    once."""
+    from pbmref.base import files
+    from powercut import Disk
+
+    site.round()  # a referee that ran before: its spool and its intake's record exist
+    for n, pid in enumerate(("anna", "bert", "cora")):
+        site.post(site.order_mail(pid, PLANE, message_id=f"<flush-{n}@players.test>"))
+    assert site.ms.wait_count(site.referee_user, 3) == 3
+    disk = Disk(site.root, monkeypatch)
+
+    class PowerCut(BaseException):
+        pass
+
+    def power_cut(self: object) -> None:
+        disk.off()
+        raise PowerCut("the power went at the spool's flush")
+
+    with monkeypatch.context() as mp:
+        mp.setattr(files._Together, "flush", power_cut)
+        with pytest.raises(PowerCut):
+            site.round()
+    disk.cut()
+    site.round()
+    answered = [str(m["In-Reply-To"]) for pid in site.players for m in site.inbox(pid)]
+    assert sorted(answered) == [f"<flush-{n}@players.test>" for n in range(3)]
+
+
 def test_imap_server_restarted_while_the_daemon_runs(site: Site, servers_up: MailServers) -> None:
     log = site.root / "serve.log"
     proc = _serve(site, log)

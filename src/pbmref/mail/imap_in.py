@@ -30,7 +30,7 @@ from typing import Any, ClassVar, TypeVar
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError
 
-from pbmref.base.files import replace_file
+from pbmref.base.files import replace_file, then
 from pbmref.base.locks import FileLock
 from pbmref.mail.base import IntakeError, RawMail
 
@@ -228,7 +228,10 @@ class ImapIntake:
         """Mail with a UID above the last one handed out, oldest first.
 
         The last UID is recorded only once the caller asks for the next mail (or
-        finishes the loop), i.e. after it has saved the previous one.
+        finishes the loop), i.e. after it has saved the previous one; inside a
+        ``durable_together`` block, only once what the block wrote is on disk
+        (``then``): a caller that saves a batch of mails in one block flushes
+        them together, and the record never gets ahead of them.
         """
 
         def search(c: IMAPClient) -> tuple[int, list[int]]:
@@ -260,6 +263,9 @@ class ImapIntake:
             self._commit(validity, consumed)
 
     def _commit(self, validity: int, consumed: int) -> None:
+        then(functools.partial(self._record_consumed, validity, consumed))
+
+    def _record_consumed(self, validity: int, consumed: int) -> None:
         if self._state.get("uidvalidity") == validity and consumed > self.last_uid:
             self._update_state(lambda st: st.__setitem__("last_uid", max(consumed, st["last_uid"])))
 

@@ -423,14 +423,17 @@ class Referee:
         (the daemon: the player has the answer a server round trip sooner, and
         only a reply that did not go is flushed in the spool; ``process_spool``)."""
         with self.round():
-            for raw in intake.fetch_new():
-                # An intake that hands each mail out only once needs the spool's
-                # copy on disk before it is asked for the next one.
-                entry = self.incoming.save(raw, durable=intake.hands_out_once)
-                if entry.duplicate and entry.state != "pending":
-                    log.info("mail %s seen before (%s): marked handled again",
-                             entry.message_id, entry.state)
-                    intake.mark_handled(raw.key)
+            # An intake that hands each mail out only once (IMAP) needs the spool's
+            # copy on disk before it records the mail handed out: the copies of
+            # a fetch reach the disk together at the block's end, and the
+            # intake's record waits for that (``then``).
+            with durable_together():
+                for raw in intake.fetch_new():
+                    entry = self.incoming.save(raw, durable=intake.hands_out_once)
+                    if entry.duplicate and entry.state != "pending":
+                        log.info("mail %s seen before (%s): marked handled again",
+                                 entry.message_id, entry.state)
+                        intake.mark_handled(raw.key)
             return self.process_spool(intake, send=send)
 
     def process_spool(self, intake: Intake | None = None, *, send: bool = False) -> int:
