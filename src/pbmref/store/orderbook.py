@@ -66,12 +66,6 @@ class OrdersFile:
                           self.error)
 
 
-def _sort_key(name: str) -> tuple[str, int]:
-    m = _ORDERS_NAME.fullmatch(name)
-    assert m is not None
-    return m.group("player"), int(m.group("version") or 1)
-
-
 def _player_version(odir: Path, name: str) -> tuple[str, int]:
     """``anna.v3.yaml`` -> ``("anna", 3)``; ``anna.yaml`` -> ``("anna", 1)``
     (``_ORDERS_NAME`` without the regular expression: a turn may hold hundreds)."""
@@ -155,13 +149,13 @@ class OrderBook:
             listing = os.listdir(odir)
         except (FileNotFoundError, NotADirectoryError):
             listing = []
-        found = [(*_player_version(odir, name), name) for name in listing
-                 if name[0] != "." and name.endswith(".yaml") and ".replaced-" not in name]
+        found = sorted((*_player_version(odir, name), name) for name in listing
+                       if name[0] != "." and name.endswith(".yaml") and ".replaced-" not in name)
         out: dict[str, list[str]] = {}
-        for player, _version, name in sorted(found):
+        for player, _version, name in found:
             out.setdefault(player, []).append(name)
         # the highest version of each player, files set aside by a re-run included
-        tops = self._tops[turn] = {player: version for player, version, _ in sorted(found)}
+        tops = self._tops[turn] = {player: version for player, version, _ in found}
         for name in listing:
             if ".replaced-" in name:
                 m = _ORDERS_NAME.fullmatch(name.split(".replaced-")[0])
