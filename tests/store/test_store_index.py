@@ -58,6 +58,12 @@ def test_the_store_keeps_the_index_up_to_date_itself(fake_store: GameStore) -> N
     assert index.reads == reads, "the store's own changes were read back from the folder"
 
 
+def _row(path: Path, game: str) -> dict[str, object]:
+    """A game's row of the index file, by the file's own column names."""
+    data = json.loads(path.read_text())
+    return dict(zip(data["columns"], data["games"][game], strict=True))
+
+
 def _kept(store: GameStore, path: Path) -> GameStore:
     """The store as another process opens it, its index kept in ``path``."""
     return GameStore(store.dir, ruleset_loader=load_fake, index_file=path)
@@ -69,8 +75,7 @@ def test_a_deleted_index_is_rebuilt_from_the_folders(fake_store: GameStore,
     store = _kept(fake_store, path)
     store.index.look()
     store.index.save()
-    assert json.loads(path.read_text())["games"]["fake1"]["addresses"] == [
-        "ann@example.org", "bob@example.org"]
+    assert _row(path, "fake1")["addresses"] == ["ann@example.org", "bob@example.org"]
     path.unlink()
     fresh = _kept(fake_store, path)
     assert fresh.index.games_of("bob@example.org") == ["fake1"]
@@ -106,8 +111,12 @@ def test_a_few_changes_are_read_again_rather_than_written_down(
     assert _kept(fake_store, path).index.ids() == ["fake1", "fake2", "fake3"]
 
 
-@pytest.mark.parametrize("content", ["{not json", '{"version": 99, "games": {}}',
-                                     '{"version": 1, "games": {"fake1": {"turn": 1}}}'])
+@pytest.mark.parametrize("content", [
+    "{not json", '{"version": 99, "games": {}}',
+    '{"version": 2, "games": {"fake1": {"turn": 1}}}',  # an older version
+    '{"version": 3, "columns": ["game", "state", "turn", "due", "remind", "addresses", '
+    '"schedule"], "games": {"fake1": [1, 2]}}',  # a row cut short
+    '{"version": 3, "columns": ["game", "state"], "games": {"fake1": [[1, 2, 3], [4, 5, 6]]}}'])
 def test_an_unreadable_index_is_rebuilt(fake_store: GameStore, content: str,
                                         tmp_path: Path) -> None:
     path = tmp_path / "games-index.json"
@@ -125,10 +134,14 @@ def test_the_index_is_never_trusted_over_the_yaml(fake_store: GameStore,
     store.index.look()
     store.index.save()
     data = json.loads(path.read_text())
-    entry = data["games"]["fake1"]
-    entry["addresses"] = ["mallory@example.org"]
-    entry["deadline"] = "2000-01-01T00:00:00+00:00"
-    entry["game"] = [1, 2, 3]  # not the stamp of game.yaml
+    row = data["games"]["fake1"]
+    column = {name: i for i, name in enumerate(data["columns"])}
+    row[column["addresses"]] = ["mallory@example.org"]
+    row[column["due"]] = 0.0  # due long ago
+    row[column["schedule"]] = row[column["schedule"]].replace(
+        '"deadline":"2026-12-01T18:00:00+01:00"', '"deadline":"2000-01-01T00:00:00+00:00"')
+    assert "2000-01-01" in row[column["schedule"]]
+    row[column["game"]] = [1, 2, 3]  # not the stamp of game.yaml
     path.write_text(json.dumps(data))
     fresh = _kept(fake_store, path)
     assert fresh.index.games_of("mallory@example.org") == []

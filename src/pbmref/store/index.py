@@ -70,12 +70,15 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-_VERSION = 2
+_VERSION = 3
 SAVE_EVERY = 60.0  # seconds: how often a long-running process writes the index file down
 # Entries that differ from the index file before it is worth writing it again:
 # writing costs about as much as reading the whole file, and the next process
 # reads fewer changed games again from their folders for less.
 FEW_CHANGES = 50
+# From this many games a process's first look hands what it read to the cycle
+# collector's permanent generation (``gc.freeze``).
+FREEZE_FROM = 1000
 
 Stamp = tuple[int, int, int]
 _MISSING: Stamp = (0, 0, 0)
@@ -132,34 +135,45 @@ class IndexEntry:
         end = s.deadline.timestamp()
         return (end - s.reminder_hours * 3600, end)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_row(self) -> list[Any]:
+        """The entry as a row of the index file (``COLUMNS``): what a new process
+        asks about every game at its first look as plain values, the rest of the
+        schedule as one JSON text, decoded only for the games asked about."""
         s = self.schedule
         due = self.due_at()
-        return {"game": list(self.game_stamp), "state": list(self.state_stamp),
-                "addresses": list(self.addresses), "turn": s.turn, "status": s.status,
-                "deadline": iso(s.deadline), "early": s.early_adjudication,
-                "humans": s.humans, "waiting": list(s.waiting_for),
-                "reminder_hours": s.reminder_hours, "broken": s.broken,
-                "due": None if due is None else due.timestamp(),
-                "remind": self.reminder_window()}
+        window = self.reminder_window()
+        schedule = {"turn": s.turn, "status": s.status, "deadline": iso(s.deadline),
+                    "early": s.early_adjudication, "humans": s.humans,
+                    "waiting": list(s.waiting_for), "reminder_hours": s.reminder_hours,
+                    "broken": s.broken}
+        return [list(self.game_stamp), list(self.state_stamp), -1 if s.broken else s.turn,
+                None if due is None else due.timestamp(),
+                None if window is None else list(window), list(self.addresses),
+                json.dumps(schedule, separators=(",", ":"))]
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> IndexEntry:
-        """An entry read back from the index file (raises on anything unexpected)."""
+    def from_row(cls, row: list[Any]) -> IndexEntry:
+        """An entry read back from a row of the index file (raises on anything
+        unexpected)."""
+        data = json.loads(row[6])
         schedule = Schedule(
             turn=int(data["turn"]), status=str(data["status"]),
             deadline=moment(data["deadline"]), early_adjudication=bool(data["early"]),
             humans=int(data["humans"]), waiting_for=tuple(str(p) for p in data["waiting"]),
             reminder_hours=float(data["reminder_hours"]), broken=bool(data["broken"]))
-        return cls(_stamp_of(data["game"]), _stamp_of(data["state"]), schedule,
-                   tuple(str(a) for a in data["addresses"]))
+        return cls(_stamp_of(row[0]), _stamp_of(row[1]), schedule,
+                   tuple(str(a) for a in row[5]))
+
+
+# The columns of a row of the index file (``IndexEntry.to_row``).
+COLUMNS = ("game", "state", "turn", "due", "remind", "addresses", "schedule")
 
 
 @contextlib.contextmanager
 def _collector_paused() -> Iterator[None]:
-    """Python's cycle collector off while a new process takes the index file in:
-    the collections that many new objects set off find nothing to free, and cost
-    a fifth of taking it in at 10,000 games."""
+    """Python's cycle collector off while a new process takes the index file in
+    and looks at every game: the collections that many new objects set off find
+    nothing to free, and cost a fifth of taking it in at 10,000 games."""
     was = gc.isenabled()
     gc.disable()
     try:
@@ -202,12 +216,12 @@ class _Record:
     """What the index keeps of one game: the little each round asks about, and
     the whole entry, built only when asked for (a new process reads thousands)."""
 
-    __slots__ = ("_data", "_entry", "addresses", "due", "game_stamp", "has_settings",
+    __slots__ = ("_entry", "_row", "addresses", "due", "game_stamp", "has_settings",
                  "remind", "state_stamp", "turn")
 
-    def __init__(self, entry: IndexEntry | None, data: dict[str, Any] | None) -> None:
+    def __init__(self, entry: IndexEntry | None, row: list[Any] | None) -> None:
         self._entry = entry
-        self._data = data
+        self._row = row
         if entry is not None:
             due = entry.due_at()
             self.game_stamp, self.state_stamp = entry.game_stamp, entry.state_stamp
@@ -216,25 +230,26 @@ class _Record:
             self.remind = entry.reminder_window()
             self.addresses = entry.addresses
         else:
-            assert data is not None
+            assert row is not None
             # As the file has them (a new process reads thousands): a stamp of
             # another shape only compares unequal to the file's, which is then read.
-            self.game_stamp, self.state_stamp = tuple(data["game"]), tuple(data["state"])
-            self.turn = -1 if data["broken"] else int(data["turn"])
-            due, remind = data["due"], data["remind"]
+            game, state, self.turn, due, remind, addresses, _ = row
+            self.game_stamp, self.state_stamp = tuple(game), tuple(state)
             self.due = None if due is None else float(due)
             self.remind = None if remind is None else (float(remind[0]), float(remind[1]))
-            self.addresses = tuple(map(str, data["addresses"]))
+            self.addresses = tuple(map(str, addresses))
+            if not isinstance(self.turn, int):
+                raise TypeError("not a row of the index file")
         self.has_settings = self.game_stamp != _MISSING
 
     def entry(self) -> IndexEntry:
         if self._entry is None:
-            assert self._data is not None
-            self._entry = IndexEntry.from_json(self._data)
+            assert self._row is not None
+            self._entry = IndexEntry.from_row(self._row)
         return self._entry
 
-    def to_json(self) -> dict[str, Any]:
-        return self._data if self._data is not None else self.entry().to_json()
+    def to_row(self) -> list[Any]:
+        return self._row if self._row is not None else self.entry().to_row()
 
 
 class _Timetable:
@@ -299,7 +314,9 @@ class GameIndex:
         self.dir = Path(games_dir)
         self.path = Path(path) if path is not None else None  # the index file, if any
         self._records: dict[str, _Record] | None = None
-        self._by_address: dict[str, set[str]] = {}
+        # the games of each address: made when first asked for (a cron run that
+        # takes in no mail never asks), then kept with the entries
+        self._by_address: dict[str, set[str]] | None = None
         self._due = _Timetable()  # when each game's open turn is due
         self._remind = _Timetable()  # each game's reminder window
         self._ids: list[str] | None = None
@@ -321,9 +338,9 @@ class GameIndex:
             return {}
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
-            if data.get("version") != _VERSION:
+            if data.get("version") != _VERSION or data.get("columns") != list(COLUMNS):
                 return {}
-            return {gid: _Record(None, e) for gid, e in data["games"].items()
+            return {gid: _Record(None, row) for gid, row in data["games"].items()
                     if ID_RE.fullmatch(gid)}
         except (OSError, ValueError, TypeError, KeyError, AttributeError, IndexError):
             return {}  # missing or unreadable: rebuilt from the folders
@@ -333,8 +350,8 @@ class GameIndex:
         if (self.path is None or not self._dirty or self._records is None
                 or not self.dir.is_dir()):
             return
-        data = {"version": _VERSION,
-                "games": {gid: r.to_json() for gid, r in sorted(self._records.items())}}
+        data = {"version": _VERSION, "columns": COLUMNS,
+                "games": {gid: r.to_row() for gid, r in sorted(self._records.items())}}
         with contextlib.suppress(OSError):  # a cache: the next process reads the folders
             replace_file(self.path, json.dumps(data, separators=(",", ":")), durable=False)
             self._dirty = False
@@ -390,34 +407,43 @@ class GameIndex:
             with _collector_paused():  # tens of thousands of new objects, no garbage
                 loaded = self._load()
                 self._take(loaded)
-            self._dirty = False
-            self._changes, self._rebuilt = 0, self.path is not None and not loaded
-            self.look()
+                self._dirty = False
+                self._changes, self._rebuilt = 0, self.path is not None and not loaded
+                self.look()
+                if len(self._records) >= FREEZE_FROM:
+                    # They live as long as the process: kept out of every later
+                    # collection (the first would go over them all at once).
+                    gc.freeze()
         return self._records
 
     def _take(self, loaded: dict[str, _Record]) -> None:
         """The records of the index file, into an empty index: what ``_set`` does
-        for each, in one pass (a new process takes thousands)."""
-        records, by_address = self._records, self._by_address
-        assert records is not None and not records
-        due, remind, changed = self._due, self._remind, self._changed
-        seq = self._seq
+        for each, in one pass (a new process takes thousands). No change is
+        journalled: no mark can be older than the index itself."""
+        records = self._records
+        assert records is not None and not records and self._by_address is None
+        due, remind = self._due.spans, self._remind.spans
         for gid, record in loaded.items():
             records[gid] = record
-            for a in record.addresses:
-                games = by_address.get(a)
-                if games is None:
-                    by_address[a] = {gid}
-                else:
-                    games.add(gid)
             if record.due is not None:
-                due.spans[gid] = (record.due, math.inf)
+                due[gid] = (record.due, math.inf)
             if record.remind is not None:
-                remind.spans[gid] = record.remind
-            seq += 1
-            changed[gid] = seq
-        self._seq = seq
+                remind[gid] = record.remind
         self._ids = None
+
+    def _addresses(self) -> dict[str, set[str]]:
+        """The games of each address (made at the first question)."""
+        if self._by_address is None:
+            by_address: dict[str, set[str]] = {}
+            for gid, record in self._known().items():
+                for a in record.addresses:
+                    games = by_address.get(a)
+                    if games is None:
+                        by_address[a] = {gid}
+                    else:
+                        games.add(gid)
+            self._by_address = by_address
+        return self._by_address
 
     def _set(self, game_id: str, record: _Record) -> None:
         assert self._records is not None
@@ -425,8 +451,9 @@ class GameIndex:
         if old is not None:
             self._unlist(game_id, old)
         self._records[game_id] = record
-        for a in record.addresses:
-            self._by_address.setdefault(a, set()).add(game_id)
+        if self._by_address is not None:
+            for a in record.addresses:
+                self._by_address.setdefault(a, set()).add(game_id)
         if record.due is not None:
             self._due.put(game_id, record.due)
         if record.remind is not None:
@@ -443,12 +470,14 @@ class GameIndex:
         self._changed[game_id] = self._seq  # the last changed last
 
     def _unlist(self, game_id: str, record: _Record) -> None:
-        for a in record.addresses:
-            games = self._by_address.get(a)
-            if games is not None:
-                games.discard(game_id)
-                if not games:
-                    del self._by_address[a]
+        by_address = self._by_address
+        if by_address is not None:
+            for a in record.addresses:
+                games = by_address.get(a)
+                if games is not None:
+                    games.discard(game_id)
+                    if not games:
+                        del by_address[a]
         self._due.pop(game_id)
         self._remind.pop(game_id)
 
@@ -486,25 +515,28 @@ class GameIndex:
         assert records is not None
         watch = self._watch
         seen = set()
-        stat = _stat
-        try:
-            listing = os.scandir(self.dir)
+        fullmatch, get, stat = ID_RE.fullmatch, records.get, _stat
+        try:  # the stats relative to the folder: a shorter path for the kernel to walk
+            folder_fd = os.open(self.dir, os.O_RDONLY | os.O_DIRECTORY)
         except OSError:
-            listing = None
-        if listing is not None:
-            with listing:
-                for de in listing:
-                    name = de.name
-                    if name[0] == "." or not ID_RE.fullmatch(name) or not de.is_dir():
-                        continue
-                    seen.add(name)
-                    if watch is not None:
-                        watch.follow(name)  # before the stats: a change after them is told
-                    known = records.get(name)
-                    folder = de.path
-                    if (known is None or known.game_stamp != stat(folder + _GAME)
-                            or known.state_stamp != stat(folder + _STATE)):
-                        self._read(name, Path(folder))
+            folder_fd = None
+        if folder_fd is not None:
+            try:
+                with os.scandir(folder_fd) as listing:
+                    for de in listing:
+                        name = de.name
+                        if name[0] == "." or not fullmatch(name) or not de.is_dir():
+                            continue
+                        seen.add(name)
+                        if watch is not None:
+                            watch.follow(name)  # before the stats: a change after them is told
+                        known = get(name)
+                        if (known is None
+                                or known.game_stamp != stat(name + _GAME, folder_fd)
+                                or known.state_stamp != stat(name + _STATE, folder_fd)):
+                            self._read(name, self.dir / name)
+            finally:
+                os.close(folder_fd)
         self.checked += len(seen)
         for name in [n for n in records if n not in seen]:
             self._drop(name)
@@ -582,8 +614,7 @@ class GameIndex:
     def games_of(self, address: str) -> list[str]:
         """The games in which ``address`` (bare, lower case) is registered, as far
         as the index knows; the caller opens a game to be sure."""
-        self._known()
-        return sorted(self._by_address.get(address, ()))
+        return sorted(self._addresses().get(address, ()))
 
     def mark(self) -> int:
         """A mark of the changes so far, for ``changed_since``."""
@@ -640,9 +671,10 @@ _GAME = os.sep + GAME_FILE
 _STATE = os.sep + STATE_FILE
 
 
-def _stat(path: str) -> Stamp:
+def _stat(path: str, folder_fd: int | None = None) -> Stamp:
+    """The stamp of a file (of ``path`` within the folder open as ``folder_fd``)."""
     try:
-        st = os.stat(path)
+        st = os.stat(path, dir_fd=folder_fd)
     except OSError:
         return _MISSING
     return (st.st_ino, st.st_mtime_ns, st.st_size)
