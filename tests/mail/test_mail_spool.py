@@ -117,9 +117,37 @@ def test_killed_while_handling_counts_as_an_attempt(tmp_path: Path) -> None:
     assert "3 attempts" in reason
 
 
+def test_a_try_is_counted_without_writing_the_meta_anew(tmp_path: Path) -> None:
+    """Issue 20: the attempt counter is the one write of every mail handled; it
+    appends to a file of its own rather than writing meta.json again (on ext4 a
+    file renamed over another costs a flush). A reply's record of being sent is
+    likewise a file of its own."""
+    spool = IncomingSpool(tmp_path, max_attempts=5)
+    entry = spool.save(raw("<m@x>"))
+    meta = (entry.path / "meta.json").stat()
+    assert spool.begin(entry).attempts == 1 and spool.begin(entry).attempts == 2
+    assert (entry.path / "meta.json").stat().st_ino == meta.st_ino
+    assert (entry.path / "meta.json").stat().st_mtime_ns == meta.st_mtime_ns
+    (again,) = spool.pending()
+    assert again.attempts == 2
+    done = spool.done(again)
+    assert done.attempts == 2 and not (done.path / "message.eml").exists()
+    outspool = OutgoingSpool(tmp_path / "out")
+    queued = outspool.enqueue(report(1))
+    meta = (queued.path / "meta.json").read_bytes()
+    now = queued.created + timedelta(seconds=1)
+    assert outspool.deliver(FakeSender([None]), now=now).sent == [queued.id]
+    (sent,) = outspool.sent()
+    assert (sent.path / "meta.json").read_bytes() == meta
+    assert sent.attempts == 1 and sent.meta["sent"] == now.isoformat()
+
+
 def test_unshunt_puts_mail_back(tmp_path: Path) -> None:
     spool = IncomingSpool(tmp_path)
     entry = spool.save(raw("<m@x>"))
+    spool.begin(entry)
+    entry = spool.begin(entry)
+    assert entry.attempts == 2
     spool.shunt(entry, "GM looks at it")
     back = spool.unshunt(entry.id)
     assert back.state == "pending" and back.attempts == 0

@@ -89,6 +89,23 @@ def test_a_mail_reads_the_newest_files_only_however_many_the_turn_holds(
     assert len(fresh.book.files()["ann"]) == 31  # pbmref check still reads them all
 
 
+def test_a_turns_orders_are_listed_by_player_and_version_and_a_stray_name_is_named(
+        fake_store):
+    """The listing reads every name at one pass (issue 20): versions in number
+    order (v10 after v9), a version written v01 as 1, a file copied in under
+    another name refused with its path."""
+    game = fake_store.open("fake1")
+    for n in range(11):
+        save(game, "ann", n % 10, f"<a{n}@x>", n)
+    os.rename(game.book.folder() / "ann.v11.yaml", game.book.folder() / "bob.v01.yaml")
+    fresh = fake_store.open("fake1")
+    assert fresh.book.names() == {"ann": ["ann.yaml"] + [f"ann.v{v}.yaml" for v in range(2, 11)],
+                                  "bob": ["bob.v01.yaml"]}
+    (game.book.folder() / "ann copy.v2.yaml.yaml").write_text("")
+    with pytest.raises(GameFileError, match=r"ann copy\.v2\.yaml\.yaml: not an orders file name"):
+        fake_store.open("fake1").book.names()
+
+
 def test_an_orders_file_edited_by_hand_is_read_again(fake_store):
     """Reading is once per version of a file: an edit by hand is another version."""
     game = fake_store.open("fake1")

@@ -1,7 +1,8 @@
 """Durable spools for mail in and out (in the style of Mailman's queue runners).
 
 Each entry is a folder holding the raw mail (`message.eml`) and a small
-`meta.json`. An entry is written in `tmp/`, fsynced, then renamed into place:
+`meta.json` (an incoming one also an `attempts` file, a byte a try; a sent one
+a `sent.json` with when). An entry is written in `tmp/`, fsynced, then renamed into place:
 a crash leaves either the whole entry or nothing. Moving an entry between
 states is one rename.
 
@@ -18,8 +19,8 @@ send and the move to `sent/` can cause one duplicate, never a loss. One
 delivery round sends over one connection where the sender has sessions.
 
 What is kept, and for how long (issue 15): only what a retry needs. A handled
-mail keeps only its `meta.json` (which recognises it if it comes again), a sent
-one likewise; the mail itself is deleted when it is done or sent (a mail that
+mail keeps only its `meta.json` (which recognises it if it comes again) and its
+count of tries, a sent one likewise; the mail itself is deleted when it is done or sent (a mail that
 carries a password, such as a new password for a player, is deleted also when
 it fails for good). `prune(older_than)` deletes what is left once it is older
 than the referee's retention (`limits.spool_retention`): done and sent records,
@@ -105,6 +106,13 @@ log = logging.getLogger(__name__)
 _MSG = "message.eml"
 _META = "meta.json"
 _REASON = "reason.txt"
+# One byte a try: appended, never rewritten (a file renamed over another costs
+# the file system a flush of its own on ext4, and the attempt counter is the
+# one write of every mail handled).
+_ATTEMPTS = "attempts"
+# What a sent reply's record adds to its meta.json, written as a new file
+# beside it rather than the meta written anew (the same reason).
+_SENT = "sent.json"
 _DIR_MODE = 0o750
 
 
@@ -208,6 +216,12 @@ class IncomingSpool:
 
     def _load(self, folder: Path, state: str, *, duplicate: bool = False) -> InEntry:
         meta = _read_json(folder / _META)
+        try:
+            tries = os.stat(folder / _ATTEMPTS).st_size
+        except OSError:
+            tries = 0
+        if tries > int(meta.get("attempts", 0) or 0):
+            meta["attempts"] = tries
         return InEntry(
             id=folder.name,
             path=folder,
@@ -300,11 +314,12 @@ class IncomingSpool:
 
     def begin(self, entry: InEntry) -> InEntry:
         """Count one attempt before the mail is handled (a power cut may forget it:
-        one try more)."""
-        meta = _read_json(entry.path / _META) or dict(entry.meta)
-        meta["attempts"] = int(meta.get("attempts", 0) or 0) + 1
-        meta["last_attempt"] = _iso(_now())
-        _replace_json(entry.path, _META, meta)
+        one try more): one byte appended to the entry's ``attempts`` file."""
+        fd = os.open(entry.path / _ATTEMPTS, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o640)
+        try:
+            os.write(fd, b".")
+        finally:
+            os.close(fd)
         return self._load(entry.path, entry.state)
 
     def failed(self, entry: InEntry, reason: str) -> bool:
@@ -331,7 +346,7 @@ class IncomingSpool:
         `meta.json` stays (no retry needs the mail, which holds its password)."""
         done = self._move(entry, "done")
         for path in done.path.iterdir():
-            if path.name != _META:
+            if path.name not in (_META, _ATTEMPTS):
                 with contextlib.suppress(FileNotFoundError):
                     path.unlink()
         return done
@@ -353,8 +368,9 @@ class IncomingSpool:
         meta = dict(entry.meta)
         meta["attempts"] = 0
         _replace_json(folder, _META, meta, durable=True)
-        with contextlib.suppress(FileNotFoundError):
-            (folder / _REASON).unlink()
+        for name in (_REASON, _ATTEMPTS):
+            with contextlib.suppress(FileNotFoundError):
+                (folder / name).unlink()
         return self._move(self._load(folder, "shunt"), "pending", durable=True)
 
     def shunted(self) -> list[tuple[InEntry, str]]:
@@ -472,11 +488,16 @@ class OutgoingSpool:
         self._staged: dict[str, tuple[Path, object | None]] = {}
         # inside holding(): the held mails not sent yet, by id (in tmp/, or failed/)
         self._held: dict[str, Path] | None = None
+        # inside holding(): the messages queued, as handed over, by id (the hold's
+        # delivery sends them without reading back and parsing what was written)
+        self._held_messages: dict[str, EmailMessage] = {}
         for sub in ("tmp", "queue", "sent", "failed"):
             (self.root / sub).mkdir(mode=_DIR_MODE, parents=True, exist_ok=True)
 
     def _load(self, folder: Path, state: str) -> OutEntry:
         meta = _read_json(folder / _META)
+        if state == "sent":
+            meta.update(_read_json(folder / _SENT))
         created = _parse_iso(meta.get("created"), _now())
         return OutEntry(
             id=folder.name,
@@ -535,6 +556,8 @@ class OutgoingSpool:
             **({"held": hashlib.sha256(raw).hexdigest()} if held else {}),
         }
         write_synced(tmp / _MSG, raw, durable=not held)
+        if held:
+            self._held_messages[entry_id] = msg
         # the meta data only schedules the attempts: lost in a power cut, the mail
         # is simply tried at once
         write_synced(tmp / _META, json.dumps(meta, indent=1, sort_keys=True).encode(),
@@ -705,6 +728,7 @@ class OutgoingSpool:
             self._commit_held()
         finally:
             self._held = None
+            self._held_messages.clear()
 
     def _commit_held(self) -> None:
         """The held mails no delivery sent: on disk, with their key markers, before
@@ -762,7 +786,7 @@ class OutgoingSpool:
                      report: DeliveryReport) -> None:
         meta = dict(entry.meta)
         try:
-            msg = entry.message()
+            msg = self._held_messages.pop(entry.id, None) or entry.message()
             sender.send(msg)
         except PermanentFailure as exc:
             meta["attempts"] = entry.attempts + 1
@@ -798,12 +822,11 @@ class OutgoingSpool:
             report.deferred.append(entry.id)
             log.info("deferred outgoing %s (%s), retry in %.0f s", entry.id, exc, delay)
             return
-        meta["attempts"] = entry.attempts + 1
-        meta["sent"] = _iso(now)
-        # the move is the record of success; meta is updated after it (a crash here
-        # only loses the timestamp, not the fact)
+        # the move is the record of success; when and at which try is written
+        # after it (a crash here only loses that, not the fact)
         self._move(entry, "sent")
         self._forget_mail(self.root / "sent" / entry.id)
         with contextlib.suppress(OSError):
-            _replace_json(self.root / "sent" / entry.id, _META, meta)
+            write_synced(self.root / "sent" / entry.id / _SENT, json.dumps(
+                {"attempts": entry.attempts + 1, "sent": _iso(now)}).encode(), durable=False)
         report.sent.append(entry.id)

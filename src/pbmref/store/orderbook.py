@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 __all__ = ["ORDER_KINDS", "OrderBook", "OrdersFile", "entry_path"]
 
 _ORDERS_NAME = re.compile(r"(?P<player>[^.]+)(?:\.v(?P<version>\d+))?\.yaml")
+# The orders file names of a folder listing joined by line breaks (``_list``).
+_LISTED = re.compile(r"^([^.\n]+)(?:\.v([0-9]+))?\.yaml$", re.MULTILINE)
 _ORDERS_KEYS = {
     "player", "turn", "version", "kind", "entry", "raw", "message_id", "received_at", "error",
     "note",
@@ -149,13 +151,30 @@ class OrderBook:
             listing = os.listdir(odir)
         except (FileNotFoundError, NotADirectoryError):
             listing = []
-        found = sorted((*_player_version(odir, name), name) for name in listing
-                       if name[0] != "." and name.endswith(".yaml") and ".replaced-" not in name)
+        names = [name for name in listing
+                 if name[0] != "." and name.endswith(".yaml") and ".replaced-" not in name]
+        # every name read at one pass (a turn may hold hundreds); one of another
+        # shape, or with a line break, is named by the error _player_version raises
+        text = "\n".join(names)
+        found = _LISTED.findall(text)
+        if len(found) != len(names) or text.count("\n") != len(names) - 1:
+            found = [(player, str(version)) for player, version in
+                     (_player_version(odir, name) for name in names)]
+        by_player: dict[str, list[tuple[int, str]]] = {}
+        for name, (player, version) in zip(names, found, strict=True):
+            mine = by_player.get(player)
+            item = (int(version) if version else 1, name)
+            if mine is None:
+                by_player[player] = [item]
+            else:
+                mine.append(item)
         out: dict[str, list[str]] = {}
-        for player, _version, name in found:
-            out.setdefault(player, []).append(name)
+        tops = self._tops[turn] = {}
+        for player in sorted(by_player):
+            mine = sorted(by_player[player])
+            out[player] = [name for _, name in mine]
+            tops[player] = mine[-1][0]
         # the highest version of each player, files set aside by a re-run included
-        tops = self._tops[turn] = {player: version for player, version, _ in found}
         for name in listing:
             if ".replaced-" in name:
                 m = _ORDERS_NAME.fullmatch(name.split(".replaced-")[0])
