@@ -52,13 +52,22 @@ def _plain(value: Any, board: HexNamer) -> Any:
 
 # How each event class is written, found once from its annotations: a hex as
 # its name, a heading (any enum) as its value, a line of hexes as their names, a
-# field annotated as a plain value as it is and a tuple of them as a list (mypy
-# checks the engine, and a value that is not plain would fail to be written as
-# YAML), anything else through ``_plain``.
-_HEX, _ENUM, _HEXES, _VALUES, _OTHER = range(5)
+# field annotated as a plain value as it is, a tuple of them as a list and a
+# tuple of such rows (votes, counts) as a list of lists (mypy checks the engine,
+# and a value that is not plain would fail to be written as YAML), anything
+# else through ``_plain``.
+_HEX, _ENUM, _HEXES, _VALUES, _ROWS, _OTHER = range(6)
 _PLAIN_TYPES = frozenset(_AS_IS)
 _WRITE = {None: "{}", _HEX: "name({})", _ENUM: "{}.value", _HEXES: "list(map(name, {}))",
-          _VALUES: "list({})", _OTHER: "_plain({}, board)"}
+          _VALUES: "list({})", _ROWS: "[list(row) for row in {}]",
+          _OTHER: "_plain({}, board)"}
+
+
+def _is_row(hint: Any) -> bool:
+    """``tuple[str, int]`` and the like: a fixed row of plain values."""
+    args = typing.get_args(hint)
+    return (typing.get_origin(hint) is tuple and bool(args) and ... not in args
+            and all(a in _PLAIN_TYPES for a in args))
 
 
 def _how(hint: Any) -> int | None:
@@ -71,6 +80,9 @@ def _how(hint: Any) -> int | None:
     if typing.get_origin(hint) is tuple and typing.get_args(hint)[1:] == (...,) and \
             typing.get_args(hint)[0] in _PLAIN_TYPES:
         return _VALUES
+    if typing.get_origin(hint) is tuple and typing.get_args(hint)[1:] == (...,) and \
+            _is_row(typing.get_args(hint)[0]):
+        return _ROWS
     if hint in _PLAIN_TYPES or (typing.get_origin(hint) in (typing.Union, types.UnionType)
                                 and all(a in _PLAIN_TYPES for a in typing.get_args(hint))):
         return None
