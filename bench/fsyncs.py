@@ -2,10 +2,13 @@
 
 A batch of BATCH order mails (default 50) from three players of one
 tweedekker game on the local Maildir mode is taken in, answered and sent,
-two ways: as the daemon does it (``Referee.take_in(intake, send=True)``:
+three ways: as the daemon does it (``Referee.take_in(intake, send=True)``:
 the replies are sent as soon as the round's games are on disk, before the
-mails are marked handled) and as a cron run or ``pbmref mail fetch`` does
-(``take_in`` without ``send``, then ``Referee.deliver``). Every
+mails are marked handled), as cron's ``pbmref adjudicate --due`` does
+(``adjudicate_due``: the same, then the due games, reminders and the queue),
+and as a referee that queues every reply first and sends it afterwards
+(``take_in`` without ``send``, then ``Referee.deliver``, kept as the
+comparison). Every
 ``os.fsync`` / ``os.fdatasync`` on the way is counted and put down to what
 it flushed (the spools, the game folders, the outbox, which stands in for
 the SMTP server, the referee's own bookkeeping). Prints, for each way, the
@@ -34,6 +37,7 @@ from pbmref.config import Config
 from pbmref.mail.maildir_in import MaildirIntake, ensure_maildir
 from pbmref.mail.outbox import read_maildir
 from pbmref.referee.pipeline import Referee
+from pbmref.referee.turns import adjudicate_due
 from pbmref.store import GameStore
 
 REFEREE = "referee@bench.test"
@@ -75,9 +79,9 @@ def counting(counts: Counter[str], root: Path) -> Callable[[], None]:
     return undo
 
 
-def _round(batch: int, *, send: bool) -> Counter[str]:
-    """Take in a batch of order mails, answer and send them (``send``: the daemon's
-    way, else the cron way); the fsyncs on the way, by place."""
+def _round(batch: int, way: str) -> Counter[str]:
+    """Take in a batch of order mails, answer and send them (``way``: daemon, cron
+    or queued); the fsyncs on the way, by place."""
     with tempfile.TemporaryDirectory(prefix="pbmref-fsyncs-") as tmp:
         root = Path(tmp)
         config = Config.local(root, REFEREE)
@@ -104,9 +108,12 @@ def _round(batch: int, *, send: bool) -> Counter[str]:
         counts: Counter[str] = Counter()
         undo = counting(counts, root.resolve())
         try:
-            handled = referee.take_in(intake, send=send)
-            if not send:
-                referee.deliver()
+            if way == "cron":
+                handled = adjudicate_due(referee, intake).taken_in
+            else:
+                handled = referee.take_in(intake, send=way == "daemon")
+                if way == "queued":
+                    referee.deliver()
         finally:
             undo()
         replies = read_maildir(config.mail.maildir.outbox)
@@ -121,13 +128,15 @@ def _round(batch: int, *, send: bool) -> Counter[str]:
 
 def main(batch: int = 50) -> int:
     print(f"mails: {batch} accepted order mails (Maildir), taken in, answered and sent")
-    for way, send in (("daemon (take_in, send=True)", True),
-                      ("cron (take_in, then deliver)", False)):
-        counts = _round(batch, send=send)
+    for label, way in (("daemon (take_in, send=True)", "daemon"),
+                       ("cron (pbmref adjudicate --due: adjudicate_due)", "cron"),
+                       ("queued first (take_in, then deliver: replies sent in a later step)",
+                        "queued")):
+        counts = _round(batch, way)
         total = sum(counts.values())
         per_mail = total / batch
         spools = counts["incoming spool"] + counts["outgoing spool"]
-        print(f"{way}: {per_mail:.2f} fsyncs per accepted mail (aim <= 4), "
+        print(f"{label}: {per_mail:.2f} fsyncs per accepted mail (aim <= 4), "
               f"ratio {per_mail:.2f} to the one flush of its orders; "
               f"of which in the spools {spools / batch:.2f}")
         print(f"  {total} in all; by place: "

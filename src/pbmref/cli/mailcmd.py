@@ -127,7 +127,7 @@ def handle_mail(args: argparse.Namespace) -> int:
     if args.action == "fetch":
         intake = open_intake(config, once=True)
         try:
-            print(f"handled {referee.take_in(intake)} mail(s)")
+            print(f"handled {referee.take_in(intake, send=True)} mail(s)")
         finally:
             intake.close()
     if args.action in ("fetch", "deliver"):

@@ -237,11 +237,14 @@ def send_reminders(referee: Referee) -> int:
 
 def adjudicate_due(referee: Referee, intake: Intake | None = None, *,
                    games: Iterable[str] | None = None, force: bool = False) -> DueReport:
-    """Take in mail, adjudicate every due game (or ``games``) once, mail reports."""
+    """Take in mail, adjudicate every due game (or ``games``) once, mail reports.
+    The mails are answered as the daemon answers them (``take_in`` with
+    ``send``): each reply goes out once its game is on disk, and only those
+    that did not go are flushed in the spool and queued."""
     report = DueReport()
     with referee.round():
         if intake is not None:
-            report.taken_in = referee.take_in(intake)
+            report.taken_in = referee.take_in(intake, send=True)
         now = referee.clock()
         wanted = list(games) if games is not None else referee.store.index.due(now)
         for gid in wanted:
