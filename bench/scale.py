@@ -16,8 +16,10 @@ report recorded as sent). Then, in each house, the median of REPEAT runs of:
 3. ``adjudicate --due`` with no game due: in-process (a fresh referee, as
    cron starts one) and as cron runs it (``pbmref adjudicate --due`` as a
    process, its start-up included);
-4. the same at MANY games that have each played a turn, against MANY games at
-   turn 1;
+4. the same at MANY games that have each played a turn (its report recorded
+   as sent, its players as reminded), against MANY games at turn 1; and a
+   daemon round taking in one order mail in each of these two houses (the
+   referee's bookkeeping of the games played is not on a mail's way);
 5. an idle daemon (``pbmref serve`` as a process, nothing to do, its games
    watched): its CPU over IDLE_SECONDS, as a share of one core.
 
@@ -130,10 +132,12 @@ def build(root: Path, games: int, *, played: bool) -> House:
                 for k, v in state.items()}
         (target / "state.yaml").write_text(yaml.safe_dump(mine, sort_keys=False),
                                            encoding="utf-8")
-    if played:  # every turn's report went out already: nothing is missed
+    if played:  # every turn's report went out, every player was reminded once
         config.spool_dir.mkdir(parents=True, exist_ok=True)
-        (config.spool_dir / "referee-state.json").write_text(json.dumps(
-            {"reported": {f"g{i:05d}": 1 for i in range(games)}}))
+        (config.spool_dir / "referee-state.reported.json").write_text(json.dumps(
+            {f"g{i:05d}": 1 for i in range(games)}))
+        (config.spool_dir / "referee-state.reminders.json").write_text(json.dumps(
+            {f"g{i:05d}": {"turn": 1, "players": list(PLAYERS)} for i in range(games)}))
     return House(root, config_path, config, games, passwords)
 
 
@@ -332,6 +336,12 @@ def main(argv: list[str] | None = None) -> int:
                   args.small, args.games)
             _line("serve round taking in 1 mail from an unknown sender", stranger_small,
                   stranger_many, args.small, args.games)
+            if played is not None:
+                order_played, _ = serve_passes(played, args.repeat)
+                print(f"serve round taking in 1 order mail, {args.games} games that played a "
+                      f"turn (reports and reminders recorded) {order_played * 1000:.1f} ms vs "
+                      f"at turn 1 {order_many * 1000:.1f} ms; ratio "
+                      f"{order_played / order_many:.2f} (aim <= 1.1)")
         if "pass" in only:
             order_small, stranger_small = serve_once_commands(small, args.repeat)
             order_many, stranger_many = serve_once_commands(many, args.repeat)

@@ -53,7 +53,8 @@ def set_passwords(store: GameStore, game_id: str, passwords: dict[str, str]) -> 
 def judged_alone(referee: Referee) -> None:
     """Forget the rations earlier mails used up (the referee's bookkeeping): each
     corpus mail is judged on its own, not as the tenth wrong password of the hour."""
-    referee.state.path.unlink(missing_ok=True)
+    for path in referee.state.files():
+        path.unlink(missing_ok=True)
 
 
 def fingerprint(games: Path) -> dict[str, str]:

@@ -50,7 +50,8 @@ def test_handled_and_sent_mail_keeps_only_records_which_the_daemon_and_cron_prun
     table.send(table.order_mail("bert", "STATUS"), sender=PLAYERS["bert"])
     # the mails went as soon as they were handled and sent: only records stay
     assert _entries(spool) and not list(spool.rglob("message.eml"))
-    assert {p.name for p in spool.glob("*/*/*/*")} == {"meta.json"}
+    # records only: the meta data, a mail's count of tries, a reply's time of sending
+    assert {p.name for p in spool.glob("*/*/*/*")} == {"meta.json", "attempts", "sent.json"}
     # younger than the retention (14 days by default): kept
     _age(spool, 13)
     Daemon(table.referee, table.intake).round()
@@ -115,7 +116,7 @@ def test_what_the_referee_keeps_is_readable_by_its_user_and_group_only(tmp_path:
     table.send(table.order_mail("anna", "STATUS"))
     table.send(table.order_mail("anna", "STATUS").replace("anna-pass-1", "x"))
     files = [p for p in (table.root / "spool").rglob("*") if p.is_file()]
-    assert any(p.name == "referee-state.json" for p in files)
+    assert any(p.name == "referee-state.password-failures.json" for p in files)  # addresses
     assert [m for m in _modes(table.root / "spool") if not m.startswith("0o755 ")] == []
 
 

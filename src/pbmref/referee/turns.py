@@ -16,7 +16,6 @@ import logging
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import timedelta
 
 from pbmref import gm
 from pbmref.archive import stored_report
@@ -200,12 +199,12 @@ def send_reminders(referee: Referee) -> int:
         games = sorted({*index.reminders_opened(last[1], now),
                         *index.reminders_due(now, among=index.changed_since(last[0]))})
     entries = {gid: index.entry(gid) for gid in games}
-    keys = {gid: [f"{gid}:{e.schedule.turn}:{pid}" for pid in e.schedule.waiting_for]
-            for gid, e in entries.items() if e is not None}
-    wanted = [k for ks in keys.values() for k in ks]
-    reminded = referee.state.values("reminded", wanted) if wanted else {}
+    reminded = referee.state.values("reminders", games) if games else {}
     for gid in games:
-        if gid in keys and all(k in reminded for k in keys[gid]):
+        entry, done = entries.get(gid), reminded.get(gid)
+        if (entry is not None and isinstance(done, dict)
+                and done.get("turn") == entry.schedule.turn
+                and set(entry.schedule.waiting_for) <= set(done.get("players") or ())):
             continue  # everyone it waits for was reminded already
         try:
             game = referee.store.open(gid)
@@ -216,8 +215,7 @@ def send_reminders(referee: Referee) -> int:
             continue
         for pid in game.waiting_for():
             turn = TurnName(game.turn_label, game.ruleset.words_for(game.open.state, pid))
-            key = f"{gid}:{game.turn}:{pid}"
-            if not referee.state.once_per("reminded", key, now, timedelta(days=3650)):
+            if not referee.state.remind_once(gid, game.turn, pid):
                 continue
             player = s.players[pid]
             body = replies.reminder(gid, turn, replies.when(s.deadline, s.timezone))
@@ -229,7 +227,7 @@ def send_reminders(referee: Referee) -> int:
             for address in player.addresses[:1]:
                 referee.outgoing.enqueue(referee.mail_to(
                     address, f"[{gid}] reminder: orders for {turn}", body),
-                    key=f"reminder:{key}:{address}")
+                    key=f"reminder:{gid}:{game.turn}:{pid}:{address}")
                 count += 1
     referee.reminders_checked = (mark, now)
     return count
