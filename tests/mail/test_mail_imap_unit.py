@@ -47,3 +47,30 @@ def test_two_processes_sharing_the_state_file_keep_both_progress(tmp_path: Path)
     data = json.loads(state.read_text())
     assert data["last_uid"] == 10  # b did not undo a's progress
     assert sorted(data["pending_marks"]) == ["5:3", "5:4"]  # nor a b's mark
+
+
+class _IdleClient:
+    """A client in IDLE whose server tells of a new mail only as the IDLE ends:
+    a keep-alive line first, then the EXISTS just before DONE's answer."""
+
+    def __init__(self) -> None:
+        self.checks = 0
+
+    def idle(self) -> None:
+        pass
+
+    def idle_check(self, timeout: float) -> list[object]:
+        self.checks += 1
+        return [(b"OK", b"Still here")] if self.checks == 1 else []
+
+    def idle_done(self) -> tuple[bytes, list[object]]:
+        return b"Idle completed", [(1, b"EXISTS")] if self.checks == 1 else []
+
+
+def test_a_new_mail_told_as_idle_ends_wakes_the_wait(tmp_path: Path) -> None:
+    """The untagged responses that come with DONE's answer are looked at too: an
+    EXISTS among them was otherwise lost, and the wait slept to its timeout."""
+    intake = ImapIntake("h", user="u", password="p", state_file=tmp_path / "s.json")
+    intake._client = _IdleClient()  # type: ignore[assignment]
+    intake._caps = frozenset({b"IDLE"})
+    assert intake.wait(5) is True

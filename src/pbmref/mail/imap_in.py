@@ -379,7 +379,10 @@ class ImapIntake:
                 try:
                     responses = self._idle_check(client, min(left, self.idle_renew_seconds))
                 finally:
-                    client.idle_done()
+                    # what the server said between the last look and DONE comes
+                    # back with the DONE: a new mail told then is told only then
+                    _, told_at_done = client.idle_done()
+                responses = [*responses, *told_at_done]
             except _RETRYABLE as exc:
                 log.info("IMAP IDLE ended by %s: %s", type(exc).__name__, exc)
                 self._drop()
