@@ -55,3 +55,35 @@ def test_a_played_turns_files_are_written_as_pyyaml_writes_them(example_store):
             text = path.read_text()
             data = yaml.safe_load(text)
             assert text.endswith(dump_yaml(data)) and dump_yaml(data) == pyyaml_way(data)
+
+
+def test_a_value_is_worked_out_again_when_the_stamp_given_is_the_files_new_one(tmp_path):
+    """``stored_value(..., stamp=)``: the caller's stat stands for the cache's
+    own; a file rewritten between two calls is read again (issue 20)."""
+    from pbmref.store.layout import file_stamp
+
+    path = tmp_path / "game.yaml"
+    path.write_text("title: one\n", encoding="utf-8")
+    seen = file_stamp(path)
+    assert yamlfile.stored_value(path, "title", lambda doc: doc.mapping()["title"],
+                                 stamp=seen) == "one"
+    path.write_text("title: two, longer\n", encoding="utf-8")
+    assert yamlfile.stored_value(path, "title", lambda doc: doc.mapping()["title"],
+                                 stamp=file_stamp(path)) == "two, longer"
+    # a missing file's stamp (0, 0, 0) is not trusted: the file is looked at
+    path.unlink()
+    with pytest.raises(Exception, match="game.yaml"):
+        yamlfile.stored_value(path, "title", lambda doc: doc.mapping()["title"],
+                              stamp=(0, 0, 0))
+
+
+def test_a_game_folders_paths_are_joined_once_and_name_its_files(tmp_path):
+    from pbmref.store.layout import GAME_FILE, LOCK_FILE, STATE_FILE, game_paths
+
+    folder = tmp_path / "flanders"
+    paths = game_paths(folder)
+    assert game_paths(str(folder)) is paths
+    assert (paths.dir, paths.game_file, paths.lock_file, paths.state_file) == (
+        folder, folder / GAME_FILE, folder / LOCK_FILE, str(folder / STATE_FILE))
+    assert paths.position(3) == folder / "turns" / "003" / "position.yaml"
+    assert paths.position(3) is paths.position(3)

@@ -29,7 +29,7 @@ class FileLock:
 
     def __init__(self, path: Path | str, *, timeout: float | None = None,
                  mode: int = 0o640) -> None:
-        self.path = Path(path)
+        self.path = path if isinstance(path, Path) else Path(path)
         self.timeout = timeout
         self.mode = mode
         self._fd: int | None = None

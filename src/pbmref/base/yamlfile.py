@@ -195,14 +195,16 @@ def plain_copy(value: Any) -> Any:
 _CONTAINERS = (dict, list)
 
 
-def _stored(path: Path | str) -> _Stored | None:
-    """The cache's entry for ``path`` as the file is now (None: it cannot be stat-ed)."""
+def _stored(path: Path | str, stamp: Stamp | None = None) -> _Stored | None:
+    """The cache's entry for ``path`` as the file is now (None: it cannot be
+    stat-ed); ``stamp``: the file's as the caller just took it."""
     key = os.fspath(path)
-    try:
-        st = os.stat(key)
-    except OSError:
-        return None
-    stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
+    if stamp is None:
+        try:
+            st = os.stat(key)
+        except OSError:
+            return None
+        stamp = (st.st_ino, st.st_mtime_ns, st.st_size)
     known = _STORED.get(key)
     if known is None or known.stamp != stamp:
         known = _STORED[key] = _Stored(stamp, read_yaml(Path(key)))
@@ -228,15 +230,18 @@ def stored_yaml(path: Path | str) -> YamlDoc:
     return _copy(known.doc)
 
 
-def stored_value(path: Path | str, key: Hashable, work_out: Callable[[YamlDoc], T]) -> T:
+def stored_value(path: Path | str, key: Hashable, work_out: Callable[[YamlDoc], T], *,
+                 stamp: Stamp | None = None) -> T:
     """``work_out(doc)`` for a file the referee writes whole, done once per version
     of the file and ``key`` (which names what else the value depends on): the
     settings of a ``game.yaml``, the decoded position of a ``position.yaml``,
     the checked record of an orders file. The value is shared by every caller
     until the file changes, so it must not be changed (frozen, or copied by
     whoever changes it). A ``work_out`` that raises is tried again next time.
-    A file edited by hand is another version: worked out again."""
-    known = _stored(path)
+    A file edited by hand is another version: worked out again. ``stamp``: the
+    file's inode, modification time and size as the caller took them just
+    before (not stat-ed again; (0, 0, 0), a missing file, is stat-ed)."""
+    known = _stored(path, stamp if stamp != (0, 0, 0) else None)
     if known is None:
         return work_out(read_yaml(path))  # missing or unreadable: the error it gives
     try:

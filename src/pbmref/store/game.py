@@ -48,11 +48,11 @@ from pbmref.store.history import History
 from pbmref.store.index import GameIndex, IndexEntry, file_stamp, settings_addresses
 from pbmref.store.layout import (
     GAME_FILE,
-    LOCK_FILE,
     POSITION_FILE,
     STATE_FILE,
     TURNS,
     find_open_turn,
+    game_paths,
     stamp,
     turn_dir,
     turn_dir_name,
@@ -85,14 +85,14 @@ class Game:
 
     def __init__(self, path: Path, *, ruleset_loader: RulesetLoader,
                  game_id: str | None = None, index: GameIndex | None = None) -> None:
-        self.dir = Path(path)
+        self._paths = paths = game_paths(path)
+        self.dir = paths.dir
         self.id = check_id(game_id or self.dir.name)
         self._loader = ruleset_loader
         self._index = index
-        self._lock = FileLock(self.dir / LOCK_FILE, mode=0o644)
+        self._lock = FileLock(paths.lock_file, mode=0o644)
         self._lock_depth = 0
-        self._game_file = self.dir / GAME_FILE
-        self._positions: dict[int, Path] = {}  # each turn's position.yaml
+        self._game_file = paths.game_file
         self._settings_stamp: list[int] | None = None  # game.yaml's, as stamp() gives it
         self._settings_seen = (0, 0, 0)  # its file_stamp, for the store's index (reload)
         self.book = OrderBook(self)
@@ -114,7 +114,8 @@ class Game:
             self._settings_seen = seen
             # read and checked once per version of the file
             self.settings, self.ruleset = stored_value(
-                self._game_file, ("settings", self.id, self._loader), self._read_settings)
+                self._game_file, ("settings", self.id, self._loader), self._read_settings,
+                stamp=seen)
             self.forget_views()  # the players, which positions are checked against
         hint = self.turn or self._recorded_turn()
         self.turn = find_open_turn(self.dir, hint)
@@ -126,7 +127,7 @@ class Game:
         the file as it is now, else read from it (a hint: ``find_open_turn``
         checks it against the folders)."""
         if self._index is not None:
-            turn = self._index.recorded_turn(self.id, file_stamp(self.dir / STATE_FILE))
+            turn = self._index.recorded_turn(self.id, file_stamp(self._paths.state_file))
             if turn is not None:
                 return turn
         return read_schedule(self.dir).turn
@@ -178,9 +179,7 @@ class Game:
     def view(self, turn: int) -> TurnView:
         """The position at the start of ``turn``, checked and decoded (once, while
         its file stays as it was)."""
-        path = self._positions.get(turn)
-        if path is None:  # pathlib's joins cost more than the stat below
-            path = self._positions[turn] = turn_dir(self.dir, turn) / POSITION_FILE
+        path = self._paths.position(turn)
         # decoded once per version of the file and of game.yaml (the players and
         # the ruleset it is checked with), whichever Game asks
         return stored_value(path, ("view", turn, self.id, self._settings_seen, self._loader),
@@ -316,6 +315,7 @@ class GameStore:
                  ruleset_loader: RulesetLoader | None = None,
                  index_file: Path | str | None = None) -> None:
         self.dir = Path(games_dir)
+        self._dir_text = os.fspath(self.dir)
         self.ruleset_loader = ruleset_loader or get_ruleset
         # the index of the games; kept in ``index_file`` across processes, if given
         self.index = GameIndex(self.dir, index_file)
@@ -341,13 +341,14 @@ class GameStore:
 
     def open(self, game_id: str) -> Game:
         """Open and check a game; raises GameNotFound, InvalidId or GameFileError."""
-        path = self.path(game_id)
-        if not (path / GAME_FILE).is_file():
+        paths = game_paths(os.path.join(self._dir_text, check_id(game_id)))
+        path = paths.dir
+        if not os.path.isfile(paths.game_file):
             if (path / TURNS).is_dir():  # a game whose settings file was deleted
                 raise GameFileError(path / GAME_FILE, "missing: the game's settings and "
                                     "players file is gone (restore it from a backup)")
             raise GameNotFound(f"no game {game_id!r} in {self.dir}")
-        return Game(path, ruleset_loader=self.ruleset_loader, index=self.index)
+        return Game(paths.dir, ruleset_loader=self.ruleset_loader, index=self.index)
 
     def create(self, game_id: str, settings: Mapping[str, Any],
                position: Mapping[str, Any], *, header: str = "") -> Game:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pbmref.base.errors import GameFileError
@@ -43,9 +44,11 @@ __all__ = [
     "RESULT_FILES",
     "STATE_FILE",
     "TURNS",
+    "GamePaths",
     "derive_turn_seed",
     "file_stamp",
     "find_open_turn",
+    "game_paths",
     "no_links",
     "stamp",
     "turn_dir",
@@ -61,6 +64,43 @@ ORDERS = "orders"
 POSITION_FILE = "position.yaml"
 RESULT_FILES = ("dice.yaml", "events.yaml", "report.txt", "result.yaml")
 _TURN_DIR = re.compile(r"\d{3,}")
+
+
+@dataclass(frozen=True, slots=True)
+class GamePaths:
+    """The fixed paths of one game folder, joined once a folder in the process:
+    a game is opened for every mail and at every deadline, and pathlib's joins
+    cost more than the stats an opening makes."""
+
+    dir: Path
+    game_file: Path
+    lock_file: Path
+    state_file: str
+    # each turn's position.yaml, joined when first asked (``position``)
+    positions: dict[int, Path] = field(default_factory=dict, compare=False)
+
+    def position(self, turn: int) -> Path:
+        known = self.positions.get(turn)
+        if known is None:
+            known = self.positions[turn] = turn_dir(self.dir, turn) / POSITION_FILE
+        return known
+
+
+_PATHS: dict[str, GamePaths] = {}
+PATHS_KEPT = 16384  # game folders whose paths are kept, the first joined dropped first
+
+
+def game_paths(folder: Path | str) -> GamePaths:
+    """The paths of the game folder ``folder`` (joined once)."""
+    key = os.fspath(folder)
+    known = _PATHS.get(key)
+    if known is None:
+        base = folder if isinstance(folder, Path) else Path(folder)
+        known = _PATHS[key] = GamePaths(base, base / GAME_FILE, base / LOCK_FILE,
+                                        os.path.join(key, STATE_FILE))
+        if len(_PATHS) > PATHS_KEPT:
+            del _PATHS[next(iter(_PATHS))]
+    return known
 
 
 def turn_dir_name(turn: int) -> str:
