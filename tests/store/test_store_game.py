@@ -116,6 +116,23 @@ def test_an_orders_file_edited_by_hand_is_read_again(fake_store):
     assert fake_store.open("fake1").book.entries() == {"ann": {"add": 4}}
 
 
+def test_an_orders_file_written_is_known_as_parsing_it_gives_and_not_parsed_back(
+        fake_store, monkeypatch):
+    """The referee keeps what it wrote as the file's version on disk (issue 20):
+    the next mail's reading parses nothing, and gets what parsing would give."""
+    from pbmref.base import yamlfile
+
+    game = fake_store.open("fake1")
+    path = save(game, "ann", 3, "<a1@x>")
+    on_disk = read_yaml(path).data
+    parsed: list[object] = []
+    monkeypatch.setattr(yamlfile, "read_yaml", lambda p: parsed.append(p))
+    fresh = fake_store.open("fake1")
+    assert fresh.book.entries() == {"ann": {"add": 3}}
+    assert yamlfile.stored_yaml(path).data == on_disk
+    assert parsed == []
+
+
 def test_orders_are_checked_by_the_ruleset_before_they_are_stored(fake_store):
     game = fake_store.open("fake1")
     with pytest.raises(OrderMailError, match="add must be a whole number"):

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from pbmref.base.errors import GameFileError, KeyPath
 from pbmref.base.files import write_new
 from pbmref.base.times import iso, parse_datetime
-from pbmref.base.yamlfile import YamlDoc, dump_yaml, plain_copy, stored_value
+from pbmref.base.yamlfile import YamlDoc, dump_yaml, plain_copy, remember_written, stored_value
 from pbmref.orders.errors import OrderMailError
 from pbmref.store.errors import TurnError
 from pbmref.store.layout import ORDERS, no_links, turn_dir
@@ -392,9 +392,10 @@ class OrderBook:
             self.names()  # and the highest version of each player
             version = self._tops.get(game.turn, {}).get(player, 0) + 1
             data = {"player": player, "turn": game.turn, "version": version, **record}
-            path = write_new(no_links(game.dir, self._path(player, version)),
-                             dump_yaml(data, header=f"Orders of {player} for turn {game.turn} "
-                                                    f"of {game.id}"))
+            text = dump_yaml(data, header=f"Orders of {player} for turn {game.turn} "
+                                          f"of {game.id}")
+            path = write_new(no_links(game.dir, self._path(player, version)), text)
+            remember_written(path, text, data)  # not parsed back by the next mail
             self.names().setdefault(player, []).append(path.name)  # the newest version
             self._tops.setdefault(game.turn, {})[player] = version
             if checked is not None:  # read with the open turn's view: no second check
