@@ -133,6 +133,29 @@ def test_an_orders_file_written_is_known_as_parsing_it_gives_and_not_parsed_back
     assert parsed == []
 
 
+def test_a_played_turns_result_is_parsed_once_a_version_and_an_edit_is_read(
+        fake_store, monkeypatch):
+    """Every order mail's reply reads the turn before's result (when the open turn
+    began): parsed once a version of ``result.yaml``, not once a mail (issue 20);
+    a game master's edit is another version."""
+    from pbmref.base import yamlfile
+
+    gm.adjudicate(fake_store, "fake1", T0, force=True)
+    first = fake_store.open("fake1").history.result(1)
+    assert first is not None and first["turn"] == 1
+    parsed: list[object] = []
+    real = yamlfile.load_text
+    monkeypatch.setattr(yamlfile, "load_text", lambda text, p: parsed.append(p) or real(text, p))
+    for _ in range(3):
+        assert fake_store.open("fake1").history.result(1) == first
+    assert parsed == []
+    path = fake_store.open("fake1").turn_dir(1) / "result.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + "# looked at by the GM\n",
+                    encoding="utf-8")
+    assert fake_store.open("fake1").history.result(1) == first
+    assert parsed == [path]
+
+
 def test_orders_are_checked_by_the_ruleset_before_they_are_stored(fake_store):
     game = fake_store.open("fake1")
     with pytest.raises(OrderMailError, match="add must be a whole number"):

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbmref.base.files import ordered, set_aside, write_new
 from pbmref.base.times import iso
-from pbmref.base.yamlfile import YamlDoc, dump_yaml, read_yaml
+from pbmref.base.yamlfile import YamlDoc, dump_yaml, stored_yaml
 from pbmref.rulesets import Outcome
 from pbmref.rulesets.base import Votes
 from pbmref.store.errors import TurnError
@@ -81,8 +81,11 @@ class History:
         return (turn_dir(self.game.dir, turn) / "result.yaml").is_file()
 
     def read_file(self, turn: int, name: str) -> YamlDoc | None:
+        """A turn's record file as read (None if absent): parsed once a version of
+        the file in the process (the referee writes them whole; an order mail's
+        reply reads the turn before's result)."""
         path = turn_dir(self.game.dir, turn) / name
-        return read_yaml(path) if path.is_file() else None
+        return stored_yaml(path) if path.is_file() else None
 
     def record_of(self, turn: int, name: str) -> dict[str, Any] | None:
         """A turn's dice.yaml, events.yaml or result.yaml, checked (None if absent)."""
