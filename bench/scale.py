@@ -23,8 +23,10 @@ report recorded as sent). Then, in each house, the median of REPEAT runs of:
 5. an idle daemon (``pbmref serve`` as a process, nothing to do, its games
    watched): its CPU over IDLE_SECONDS, as a share of one core.
 
-Each figure is printed as the ratio MANY / SMALL (4: played / turn 1) of the
-same run; the goal of issue 20 is at most 1.5 (4: at most 1.1), i.e. the cost
+The houses are measured side by side: the k-th run of each comes right after
+the others' (``side_by_side``), so the shared machine's change of pace during
+the run moves both sides of a ratio alike. Each figure is printed as the ratio
+MANY / SMALL (4: played / turn 1) of the same run; the goal of issue 20 is at most 1.5 (4: at most 1.1), i.e. the cost
 follows the mail in hand, not the games on the machine.
 
 Run: ``.venv/bin/python bench/scale.py [--games 10000] [--small 10] [--repeat 5]
@@ -42,13 +44,12 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 from pathlib import Path
-from typing import Any
 
 import yaml
 
@@ -152,96 +153,111 @@ def _mail(sender: str, subject: str, body: str) -> bytes:
     return msg.as_bytes()
 
 
-def median_of(repeat: int, prepare: Callable[[int], None], run: Callable[[], Any]) -> float:
-    times = []
+def _order_mail(house: House) -> Callable[[int], object]:
+    """Puts anna's order mail for ``g00000`` in the house's inbox."""
+    return lambda k: house.inbox.deliver(_mail(
+        "anna@g00000.test", "orders",
+        f"GAME g00000\nPASSWORD {house.passwords['anna']}\n{ORDERS}"))
+
+
+def _stranger_mail(house: House, who: str) -> Callable[[int], object]:
+    """Puts the k-th mail of a stranger naming no game in the house's inbox."""
+    return lambda k: house.inbox.deliver(_mail(f"{who}{k}@elsewhere.test", "hello",
+                                               "Can I play?\n"))
+
+
+def side_by_side(repeat: int, steps: Sequence[tuple[Callable[[int], object], Callable[[], object]]]
+                 ) -> list[float]:
+    """The median time of each step's ``run`` (after its ``prepare(k)``), the steps
+    taken in turn REPEAT times: each house's k-th run comes right after the
+    other houses', so a change of the shared machine's pace during the run
+    moves both sides of a ratio alike."""
+    times: list[list[float]] = [[] for _ in steps]
     for k in range(repeat):
-        prepare(k)
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        for i, (prepare, run) in enumerate(steps):
+            prepare(k)
+            start = time.perf_counter()
+            run()
+            times[i].append(time.perf_counter() - start)
+    return [statistics.median(t) for t in times]
 
 
-def serve_passes(house: House, repeat: int) -> tuple[float, float]:
-    """(a round with one order mail, a round with one stranger's mail), medians."""
-    referee = Referee(house.config)
-    intake = open_intake(house.config)
-    daemon = Daemon(referee, intake, watch_games=True)  # as ``pbmref serve`` runs it
-    daemon.round()  # the daemon has been running: its first round is behind it
-    inbox = house.inbox
-    outbox = house.config.mail.maildir.outbox
-
-    def order(k: int) -> None:
-        inbox.deliver(_mail("anna@g00000.test", "orders",
-                            f"GAME g00000\nPASSWORD {house.passwords['anna']}\n{ORDERS}"))
-
-    def stranger(k: int) -> None:
-        inbox.deliver(_mail(f"stranger{k}@elsewhere.test", "hello", "Can I play?\n"))
-
-    before = len(os.listdir(outbox / "new")) if (outbox / "new").is_dir() else 0
-    t_order = median_of(repeat, order, daemon.round)
-    t_stranger = median_of(repeat, stranger, daemon.round)
-    sent = len(os.listdir(outbox / "new")) - before
-    assert sent == 2 * repeat, f"expected {2 * repeat} replies in the outbox, found {sent}"
-    assert referee.store.index.watching, "the daemon's rounds were measured without the watch"
-    daemon.close()
-    return t_order, t_stranger
-
-
-def serve_once_commands(house: House, repeat: int) -> tuple[float, float]:
-    """``pbmref serve --once`` as a process (a one-shot pass, its start-up included):
-    (one order mail, one stranger's mail), medians."""
-    env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
-    inbox = house.inbox
-    outbox = house.config.mail.maildir.outbox
-
-    def run() -> None:
-        subprocess.run([sys.executable, "-m", "pbmref", "serve", "--once", "--quiet",
-                        "--config", str(house.config_path)], cwd=house.root, env=env,
-                       check=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
-
-    def order(k: int) -> None:
-        inbox.deliver(_mail("anna@g00001.test", "orders",
-                            f"GAME g00001\nPASSWORD {house.passwords['anna']}\n{ORDERS}"))
-
-    def stranger(k: int) -> None:
-        inbox.deliver(_mail(f"walker{k}@elsewhere.test", "hello", "Can I play?\n"))
-
-    run()  # the first pass after building may rebuild what the referee keeps
-    before = len(os.listdir(outbox / "new")) if (outbox / "new").is_dir() else 0
-    t_order = median_of(repeat, order, run)
-    t_stranger = median_of(repeat, stranger, run)
-    sent = len(os.listdir(outbox / "new")) - before
-    assert sent == 2 * repeat, f"expected {2 * repeat} replies in the outbox, found {sent}"
-    return t_order, t_stranger
-
-
-def due_runs(house: House, repeat: int) -> float:
-    """``adjudicate --due`` with nothing due, as cron runs it (a fresh referee)."""
-    def run() -> None:
+def serve_passes(houses: Sequence[House], repeat: int) -> list[tuple[float, float]]:
+    """For each house, (a round with one order mail, a round with one stranger's
+    mail), medians, the houses taken in turn."""
+    daemons = []
+    for house in houses:
         referee = Referee(house.config)
-        intake = open_intake(house.config)
-        try:
-            report = adjudicate_due(referee, intake)
-        finally:
-            intake.close()
-        assert not report.adjudicated and not report.broken, report
+        daemon = Daemon(referee, open_intake(house.config), watch_games=True)  # as serve
+        daemon.round()  # the daemon has been running: its first round is behind it
+        daemons.append(daemon)
 
-    run()  # the first run after building may rebuild what the referee keeps
-    return median_of(repeat, lambda k: None, run)
+    outboxes = [house.config.mail.maildir.outbox / "new" for house in houses]
+    before = [len(os.listdir(o)) if o.is_dir() else 0 for o in outboxes]
+    t_order = side_by_side(repeat, [(_order_mail(h), d.round) for h, d in zip(houses, daemons, strict=True)])
+    t_stranger = side_by_side(repeat, [(_stranger_mail(h, "stranger"), d.round) for h, d in zip(houses, daemons, strict=True)])
+    for outbox, was, daemon in zip(outboxes, before, daemons, strict=True):
+        sent = len(os.listdir(outbox)) - was
+        assert sent == 2 * repeat, f"expected {2 * repeat} replies in the outbox, found {sent}"
+        assert daemon.referee.store.index.watching, "measured without the games' watch"
+        daemon.close()
+    return list(zip(t_order, t_stranger, strict=True))
 
 
-def due_commands(house: House, repeat: int) -> float:
-    """``pbmref adjudicate --due`` as cron runs it: a process of its own."""
+def serve_once_commands(houses: Sequence[House], repeat: int) -> list[tuple[float, float]]:
+    """``pbmref serve --once`` as a process (a one-shot pass, its start-up included):
+    for each house (one order mail, one stranger's mail), medians, in turn."""
     env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
 
-    def run() -> None:
-        subprocess.run([sys.executable, "-m", "pbmref", "adjudicate", "--due", "--config",
-                        str(house.config_path)], cwd=house.root, env=env, check=True,
-                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    def run(house: House) -> Callable[[], object]:
+        return lambda: subprocess.run(
+            [sys.executable, "-m", "pbmref", "serve", "--once", "--quiet",
+             "--config", str(house.config_path)], cwd=house.root, env=env, check=True,
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
 
-    run()
-    return median_of(repeat, lambda k: None, run)
+    outboxes = [house.config.mail.maildir.outbox / "new" for house in houses]
+    before = [len(os.listdir(o)) if o.is_dir() else 0 for o in outboxes]
+    t_order = side_by_side(repeat, [(_order_mail(h), run(h)) for h in houses])
+    t_stranger = side_by_side(repeat, [(_stranger_mail(h, "walk-in"), run(h)) for h in houses])
+    for outbox, was in zip(outboxes, before, strict=True):
+        sent = len(os.listdir(outbox)) - was
+        assert sent == 2 * repeat, f"expected {2 * repeat} replies in the outbox, found {sent}"
+    return list(zip(t_order, t_stranger, strict=True))
+
+
+def due_runs(houses: Sequence[House], repeat: int) -> list[float]:
+    """``adjudicate --due`` with nothing due, as cron runs it (a fresh referee), in
+    each house in turn."""
+    def run(house: House) -> Callable[[], None]:
+        def once() -> None:
+            referee = Referee(house.config)
+            intake = open_intake(house.config)
+            try:
+                report = adjudicate_due(referee, intake)
+            finally:
+                intake.close()
+            assert not report.adjudicated and not report.broken, report
+        return once
+
+    for house in houses:
+        run(house)()  # the first run after building may rebuild what the referee keeps
+    return side_by_side(repeat, [(lambda k: None, run(h)) for h in houses])
+
+
+def due_commands(houses: Sequence[House], repeat: int) -> list[float]:
+    """``pbmref adjudicate --due`` as cron runs it: a process of its own, in each
+    house in turn."""
+    env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
+
+    def run(house: House) -> Callable[[], object]:
+        return lambda: subprocess.run(
+            [sys.executable, "-m", "pbmref", "adjudicate", "--due", "--config",
+             str(house.config_path)], cwd=house.root, env=env, check=True,
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+
+    for house in houses:
+        run(house)()
+    return side_by_side(repeat, [(lambda k: None, run(h)) for h in houses])
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -313,38 +329,39 @@ def main(argv: list[str] | None = None) -> int:
             else None
         print(f"built {args.small} and {args.games} games (and {args.games} that played a "
               f"turn: {played is not None}) in {time.perf_counter() - t0:.0f} s")
+        trio = [small, many] + ([played] if played is not None else [])
         if "due" in only or "played" in only:
-            due_small, due_many = due_runs(small, args.repeat), due_runs(many, args.repeat)
+            due_small, due_many, *due_rest = due_runs(trio, args.repeat)
         if "due" in only:
             _line("adjudicate --due, none due (in-process, a fresh referee)", due_small,
                   due_many, args.small, args.games,
                   goal="none: what a first look at every game costs a new process; "
                        "the goal is the command's, below")
         if played is not None:
-            due_played = due_runs(played, args.repeat)
+            due_played = due_rest[0]
             print(f"adjudicate --due, none due, {args.games} games that played a turn "
                   f"{due_played * 1000:.1f} ms vs at turn 1 {due_many * 1000:.1f} ms; "
                   f"ratio {due_played / due_many:.2f} (aim <= 1.1)")
         if "cli" in only:
+            cli_small, cli_many = due_commands([small, many], args.repeat)
             _line("pbmref adjudicate --due as cron runs it (a process), none due",
-                  due_commands(small, args.repeat), due_commands(many, args.repeat),
-                  args.small, args.games)
+                  cli_small, cli_many, args.small, args.games)
         if "serve" in only:
-            order_small, stranger_small = serve_passes(small, args.repeat)
-            order_many, stranger_many = serve_passes(many, args.repeat)
+            (order_small, stranger_small), (order_many, stranger_many), *rest = \
+                serve_passes(trio, args.repeat)
             _line("serve round taking in 1 order mail", order_small, order_many,
                   args.small, args.games)
             _line("serve round taking in 1 mail from an unknown sender", stranger_small,
                   stranger_many, args.small, args.games)
             if played is not None:
-                order_played, _ = serve_passes(played, args.repeat)
+                order_played = rest[0][0]
                 print(f"serve round taking in 1 order mail, {args.games} games that played a "
                       f"turn (reports and reminders recorded) {order_played * 1000:.1f} ms vs "
                       f"at turn 1 {order_many * 1000:.1f} ms; ratio "
                       f"{order_played / order_many:.2f} (aim <= 1.1)")
         if "pass" in only:
-            order_small, stranger_small = serve_once_commands(small, args.repeat)
-            order_many, stranger_many = serve_once_commands(many, args.repeat)
+            (order_small, stranger_small), (order_many, stranger_many) = \
+                serve_once_commands([small, many], args.repeat)
             _line("pbmref serve --once (a process) taking in 1 order mail", order_small,
                   order_many, args.small, args.games)
             _line("pbmref serve --once (a process) taking in 1 mail from an unknown sender",
