@@ -23,6 +23,8 @@ __all__ = ["Event", "HexNamer", "event_to_dict"]
 class HexNamer(Protocol):
     def name(self, hex_: Hex) -> str: ...
 
+    def names(self, hexes: tuple[Hex, ...]) -> list[str]: ...
+
 
 @dataclass(frozen=True, slots=True)
 class Event:
@@ -58,7 +60,9 @@ def _plain(value: Any, board: HexNamer) -> Any:
 # else through ``_plain``.
 _HEX, _ENUM, _HEXES, _VALUES, _ROWS, _OTHER = range(6)
 _PLAIN_TYPES = frozenset(_AS_IS)
-_WRITE = {None: "{}", _HEX: "name({})", _ENUM: "{}.value", _HEXES: "list(map(name, {}))",
+# (an enum member's ``_value_`` is its value without the ``value`` property's
+# lookup; a line of hexes is named by the board at one call)
+_WRITE = {None: "{}", _HEX: "name({})", _ENUM: "{}._value_", _HEXES: "names({})",
           _VALUES: "list({})", _ROWS: "[list(row) for row in {}]",
           _OTHER: "_plain({}, board)"}
 
@@ -101,7 +105,7 @@ def _to_dict(kind: type[Event]) -> ToDict:
     for f in dataclasses.fields(kind):
         items.append(f"{f.name!r}: " + _WRITE[_how(hints[f.name])].format(f"event.{f.name}"))
     source = ("def to_dict(event, board):\n"
-              "    name = board.name\n"
+              "    name, names = board.name, board.names\n"
               f"    return {{{', '.join(items)}}}\n")
     namespace: dict[str, Any] = {"_plain": _plain}
     exec(source, namespace)  # noqa: S102 - source made above from the class's fields

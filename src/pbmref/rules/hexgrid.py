@@ -20,7 +20,7 @@ Hex(q=0, r=-9)
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import Enum
 
@@ -171,6 +171,20 @@ class HexBoard:
                 rows = _NAMES[self.side] = self._name_rows(reach)
             return rows[q][r]
         return f"{q},{r}"
+
+    def names(self, hexes: Iterable[Hex]) -> list[str]:
+        """The names of a line of hexes, as ``name`` gives each (at one call: the
+        events of a turn name a thousand hexes).
+
+        >>> HexBoard(10).names((Hex(0, 0), Hex(0, -1), Hex(30, 0)))
+        ['J10', 'J11', '30,0']
+        """
+        reach = 2 * self.side
+        rows = _NAMES.get(self.side)
+        if rows is None:
+            rows = _NAMES[self.side] = self._name_rows(reach)
+        return [rows[h.q][h.r] if -reach <= h.q <= reach and -reach <= h.r <= reach
+                else f"{h.q},{h.r}" for h in hexes]
 
     def _name_rows(self, reach: int) -> list[list[str]]:
         """Every name within ``reach`` of the centre, by ``rows[q][r]`` (a negative

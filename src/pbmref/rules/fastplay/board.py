@@ -16,7 +16,7 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from pbmref.rules.hexgrid import Heading, Hex, HexNameError
@@ -83,6 +83,10 @@ class FastBoard:
             return hex_.axial()
         f, n = self.file_number(hex_)
         return f"{chr(ord('A') + f)}{n}"
+
+    def names(self, hexes: Iterable[Hex]) -> list[str]:
+        """The names of a line of hexes, as ``name`` gives each."""
+        return [self.name(h) for h in hexes]
 
     def parse(self, text: str) -> Hex:
         """Parse a hex name on this board (or an axial ``"q,r"``); raise HexNameError."""
