@@ -23,7 +23,10 @@ orders, each the best of five short runs taken in turn, in two measures:
 
 Both are timed as a running referee meets a deadline: the same process read
 the game's files before (taking in the mails of the turn), so what it keeps
-of a file whose stamp is unchanged is used again. A process that has read
+of a file whose stamp is unchanged is used again, and it has settled as
+``pbmref serve`` does after its first round (``base.collector.settle``: what
+the process holds kept out of the cycle collector's later collections; the
+engine alone is timed in the same process, after it). A process that has read
 nothing yet (``pbmref adjudicate --due`` from cron) pays the reading too: the
 "first read" line times (a) once on each of several fresh copies of the
 folder.
@@ -50,6 +53,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
+from pbmref.base import collector  # noqa: E402
 from pbmref.rules.dice import Dice  # noqa: E402
 from pbmref.rules.hexgrid import Heading, Hex  # noqa: E402
 from pbmref.rules.tweedekker.engine import adjudicate  # noqa: E402
@@ -260,6 +264,7 @@ def main() -> None:
             store = stored_game(Path(tmp), stored, orders)
             adjudication, with_report = at_deadline(store)
             with_report()
+            collector.settle()  # as ``pbmref serve`` does after its first round
             engine_alone, adj, whole = best_rates(
                 (lambda s=stored, o=orders: adjudicate(s, o, Dice(1)), adjudication,
                  with_report), 3 * seconds)

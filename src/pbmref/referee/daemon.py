@@ -12,6 +12,10 @@ and the games that are due, not the number of games. A daemon that runs on
 ``GameIndex.watch``), so that its look stats only the games that changed; a
 one-shot pass (``--once``) stats every game once, from the index file.
 
+After its first round the daemon settles (``base.collector.settle``): the
+code, the rulesets and what it keeps of the games are kept out of the cycle
+collector's later collections, which then walk only what a round makes.
+
 SIGTERM and SIGINT end the loop within a second when it waits (also in the
 middle of an IDLE), or after the round in progress; a crash at any point
 loses nothing, because every mail is in the spool before it is handled.
@@ -25,6 +29,7 @@ import threading
 from dataclasses import dataclass
 from types import FrameType
 
+from pbmref.base import collector
 from pbmref.mail.base import Intake
 from pbmref.referee.pipeline import Referee
 from pbmref.referee.turns import adjudicate_due
@@ -97,6 +102,8 @@ class Daemon:
                 backoff = min(backoff * 2, 300.0)
                 continue
             done += 1
+            if done == 1:
+                collector.settle()  # what it holds now lives as long as the process
             if self.stopping or (rounds is not None and done >= rounds):
                 break
             wait = self._wait_seconds()

@@ -43,13 +43,14 @@ import math
 import os
 import re
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from pbmref.base import collector
 from pbmref.base.errors import DataError, GameFileError
 from pbmref.base.files import replace_file
 from pbmref.base.inotify import NotifyUnavailable
@@ -167,20 +168,6 @@ class IndexEntry:
 
 # The columns of a row of the index file (``IndexEntry.to_row``).
 COLUMNS = ("game", "state", "turn", "due", "remind", "addresses", "schedule")
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Python's cycle collector off while a new process takes the index file in
-    and looks at every game: the collections that many new objects set off find
-    nothing to free, and cost a fifth of taking it in at 10,000 games."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def _stamp_of(value: Any) -> Stamp:
@@ -404,7 +391,7 @@ class GameIndex:
     def _known(self) -> dict[str, _Record]:
         if self._records is None:
             self._records = {}
-            with _collector_paused():  # tens of thousands of new objects, no garbage
+            with collector.paused():  # tens of thousands of new objects, no garbage
                 loaded = self._load()
                 self._take(loaded)
                 self._dirty = False
