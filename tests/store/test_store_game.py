@@ -418,3 +418,63 @@ def test_the_open_turn_is_found_from_the_folders(fake_store):
                                             "is gone") as gone:
         find_open_turn(folder, 2)
     assert gone.value.file == position
+
+
+def test_the_orders_in_force_are_worked_out_once_while_their_files_stay_as_they_were(
+        fake_store, monkeypatch):
+    """A referee opens a game afresh for every mail and deadline: the open turn's
+    orders in force are kept for the process (issue 20), checked against the
+    folder's listing and each file's stamp, and worked out again after any
+    change by hand: a file copied in, one deleted, one edited, a new position
+    or new settings."""
+    from pbmref.store.orderbook import OrderBook
+
+    game = fake_store.open("fake1")
+    save(game, "ann", 3, "<a1@x>")
+    save(game, "bob", 4, "<b1@x>")
+    folder = game.book.folder()
+    assert fake_store.open("fake1").book.entries() == {"ann": {"add": 3}, "bob": {"add": 4}}
+    read: list[str] = []
+    real = OrderBook._read_file
+    monkeypatch.setattr(OrderBook, "_read_file",
+                        lambda self, path, turn: read.append(os.path.basename(path))
+                        or real(self, path, turn))
+
+    def in_force() -> dict[str, int]:
+        return {p: f.entry["add"] for p, f in fake_store.open("fake1").book.in_force().items()}
+
+    assert in_force() == {"ann": 3, "bob": 4} and read == []  # kept: nothing read
+    # a file copied in by hand: a new version of ann's
+    (folder / "ann.v2.yaml").write_text((folder / "ann.yaml").read_text()
+                                        .replace("add: 3", "add: 5").replace("version: 1",
+                                                                             "version: 2"))
+    assert in_force() == {"ann": 5, "bob": 4} and sorted(read) == ["ann.v2.yaml", "bob.yaml"]
+    read.clear()
+    assert in_force() == {"ann": 5, "bob": 4} and read == []
+    (folder / "ann.v2.yaml").unlink()  # deleted by hand: the earlier mail is in force again
+    assert in_force() == {"ann": 3, "bob": 4}
+    bob = folder / "bob.yaml"
+    bob.write_text(bob.read_text().replace("add: 4", "add:  6"))  # edited in place
+    assert in_force() == {"ann": 3, "bob": 6}
+    read.clear()
+    position = game.turn_dir(1) / "position.yaml"  # the position edited: checked again
+    position.write_text(position.read_text().replace("bob: 0", "carl: 0"))
+    with pytest.raises(GameFileError, match="bob has no score"):
+        in_force()
+    position.write_text(position.read_text().replace("carl: 0", "bob: 0"))
+    assert in_force() == {"ann": 3, "bob": 6}
+    gm.kick(fake_store, "fake1", "bob")  # new settings: bob's orders are not in force
+    assert in_force() == {"ann": 3}
+
+
+def test_a_game_that_read_its_orders_answers_from_what_it_read(fake_store):
+    """What one ``Game`` read holds for its life (one mail, one command), kept
+    orders in force or not."""
+    game = fake_store.open("fake1")
+    save(game, "ann", 3, "<a1@x>")
+    reader = fake_store.open("fake1")
+    assert reader.book.entries() == {"ann": {"add": 3}}
+    assert reader.book.entries() == {"ann": {"add": 3}}
+    save(fake_store.open("fake1"), "ann", 7, "<a2@x>")
+    assert reader.book.entries() == {"ann": {"add": 3}}  # listed before the new mail
+    assert fake_store.open("fake1").book.entries() == {"ann": {"add": 7}}

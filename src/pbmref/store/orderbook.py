@@ -9,13 +9,17 @@ Reading checks every file (its keys, the player, the turn) and, for the
 orders in force, the entry against the turn's position with the game's
 ruleset; a bad file raises ``GameFileError`` with the file and line. What a
 ``Game`` object read is kept for the life of that object (one mail, one
-command), so one mail reads each file once.
+command), so one mail reads each file once; the orders in force of a game's
+open turn are kept for the process, for as long as the turn's files, the
+settings and the position stay as they were (a referee opens a game afresh
+for every mail and every deadline).
 """
 
 from __future__ import annotations
 
 import os
 import re
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -25,10 +29,16 @@ from typing import TYPE_CHECKING, Any
 from pbmref.base.errors import GameFileError, KeyPath
 from pbmref.base.files import write_new
 from pbmref.base.times import iso, parse_datetime
-from pbmref.base.yamlfile import YamlDoc, dump_yaml, plain_copy, remember_written, stored_value
+from pbmref.base.yamlfile import (
+    YamlDoc,
+    dump_yaml,
+    plain_copy,
+    remember_written,
+        stored_value,
+)
 from pbmref.orders.errors import OrderMailError
 from pbmref.store.errors import TurnError
-from pbmref.store.layout import ORDERS, no_links, turn_dir
+from pbmref.store.layout import ORDERS, file_stamp, no_links, turn_dir
 
 if TYPE_CHECKING:
     from pbmref.store.game import Game, TurnView
@@ -44,6 +54,26 @@ _ORDERS_KEYS = {
     "note",
 }
 ORDER_KINDS = ("orders", "withdrawal", "rejected")
+
+
+@dataclass(frozen=True)
+class _Kept:
+    """The orders in force of an open turn as a process last worked them out
+    (``OrderBook.in_force``): for the settings and the position it used (the
+    very objects the store's cache hands out while ``game.yaml`` and
+    ``position.yaml`` are unchanged), the folder's listing, and the stamp of
+    every orders file read (each as it was before it was read)."""
+
+    settings: GameSettings
+    view: TurnView
+    check: bool
+    listing: list[str]
+    stamps: tuple[tuple[str, tuple[int, int, int]], ...]
+    found: dict[str, OrdersFile]
+
+
+_KEPT: OrderedDict[str, _Kept] = OrderedDict()  # by the turn's orders folder
+KEPT_TURNS = 1024  # open turns kept, the least recently asked dropped first
 
 
 @dataclass(frozen=True)
@@ -104,6 +134,7 @@ class OrderBook:
         self.game = game
         # by the file's path as text: read, not yet checked
         self._read: dict[str, tuple[OrdersFile, YamlDoc]] = {}
+        self._stamps: dict[str, tuple[int, int, int]] = {}  # of each, before it was read
         # checked against a turn's position (the view of a re-run is another one),
         # the player counted as active or not
         self._checked: dict[tuple[str, TurnView, bool], OrdersFile] = {}
@@ -115,6 +146,7 @@ class OrderBook:
 
     def forget(self) -> None:
         self._read.clear()
+        self._stamps.clear()
         self._checked.clear()
         self._names.clear()
         self._tops.clear()
@@ -145,12 +177,15 @@ class OrderBook:
             known = self._names[turn] = self._list(turn)
         return known
 
-    def _list(self, turn: int) -> dict[str, list[str]]:
+    def _list(self, turn: int, listing: list[str] | None = None) -> dict[str, list[str]]:
+        """The folder's orders files per player (``names``), from ``listing`` if
+        the caller just listed it."""
         odir = self.folder(turn)
-        try:
-            listing = os.listdir(odir)
-        except (FileNotFoundError, NotADirectoryError):
-            listing = []
+        if listing is None:
+            try:
+                listing = os.listdir(odir)
+            except (FileNotFoundError, NotADirectoryError):
+                listing = []
         names = [name for name in listing
                  if name[0] != "." and name.endswith(".yaml") and ".replaced-" not in name]
         # every name read at one pass (a turn may hold hundreds); one of another
@@ -248,7 +283,8 @@ class OrderBook:
         if self._players[0] is not settings:
             self._players = (settings, frozenset(settings.players))
         key = ("orders", turn, self._players[1], settings.zone)
-        f, doc = stored_value(path, key, lambda doc: self._checked_file(doc, turn))
+        stamp = self._stamps[path] = file_stamp(path)  # before the reading
+        f, doc = stored_value(path, key, lambda doc: self._checked_file(doc, turn), stamp=stamp)
         return f.with_own_entry(), doc
 
     def _checked_file(self, doc: YamlDoc, turn: int) -> tuple[OrdersFile, YamlDoc]:
@@ -301,6 +337,48 @@ class OrderBook:
         (or against ``view``, a re-run's position of that turn). ``settings``: the
         game's as they were in that turn (a re-run; default: as they are now)."""
         turn = self.game.turn if turn is None else turn
+        if turn == self.game.turn and view is None and settings is None:
+            return self._in_force_kept(turn, check)
+        return self._in_force(turn, check, view, settings)
+
+    def _in_force_kept(self, turn: int, check: bool) -> dict[str, OrdersFile]:
+        """``in_force`` of the open turn, as this process last worked it out if
+        nothing it depends on changed: the listing of the folder and the stamp of
+        every file read are compared (a listing and a ``stat`` a file, as reading
+        does), the settings and the position must be the same objects. Each
+        caller gets its own copy of each entry. A book that read the turn
+        already answers from what it read (for the life of its ``Game``, as
+        before); one that had not works it out from this listing, and keeps it
+        with the stamps its reading took."""
+        game = self.game
+        odir = os.fspath(self.folder(turn))
+        inside = odir + os.sep
+        if turn in self._names or any(path.startswith(inside) for path in self._read):
+            # this book read the turn already: what it read holds for its life
+            return self._in_force(turn, check, None, None)
+        try:
+            listing = os.listdir(odir)
+        except (FileNotFoundError, NotADirectoryError):
+            listing = []
+        kept = _KEPT.get(odir)
+        if (kept is not None and kept.settings is game.settings and kept.view is game.open
+                and kept.check is check and kept.listing == listing
+                and all(file_stamp(path) == was for path, was in kept.stamps)):
+            _KEPT.move_to_end(odir)
+            return {p: f.with_own_entry() for p, f in kept.found.items()}
+        settings, view = game.settings, game.open
+        self._names[turn] = self._list(turn, listing)
+        found = self._in_force(turn, check, None, None)
+        _KEPT[odir] = _Kept(settings, view, check, listing,
+                            tuple((path, was) for path, was in self._stamps.items()
+                                  if path.startswith(inside)),
+                            {p: f.with_own_entry() for p, f in found.items()})
+        if len(_KEPT) > KEPT_TURNS:
+            _KEPT.popitem(last=False)
+        return found
+
+    def _in_force(self, turn: int, check: bool, view: TurnView | None,
+                  settings: GameSettings | None) -> dict[str, OrdersFile]:
         players = (settings or self.game.settings).players
         out: dict[str, OrdersFile] = {}
         for player, names in self.names(turn).items():
