@@ -303,15 +303,18 @@ def position_from_dict(data: Mapping[str, Any], *, extra_keys: set[str] = frozen
     )
 
 
+# The settings a position writes when they differ from the default (the board's
+# side is written as the board), with their defaults: found once.
+_WRITTEN_SETTINGS = tuple((f.name, f.default) for f in dataclasses.fields(Settings)
+                          if f.name != "board_side")
+
+
 def position_to_dict(state: GameState) -> dict[str, Any]:
     """The position as plain data, in the scenario file's keys."""
     board = state.board
-    defaults = Settings()
-    settings = {
-        f.name: getattr(state.settings, f.name)
-        for f in dataclasses.fields(Settings)
-        if f.name != "board_side" and getattr(state.settings, f.name) != getattr(defaults, f.name)
-    }
+    given = state.settings
+    settings = {name: value for name, default in _WRITTEN_SETTINGS
+                if (value := getattr(given, name)) != default}
     out: dict[str, Any] = {
         "ruleset": "tweedekker",
         "turn": state.turn,
