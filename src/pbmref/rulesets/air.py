@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from pbmref.orders.errors import OrderMailError
 from pbmref.rules.dice import Dice
-from pbmref.rules.eventdata import Event, event_to_dict
+from pbmref.rules.eventdata import Event, events_to_dicts
 from pbmref.rules.plaindata import PositionError
 from pbmref.rulesets.base import (
     Outcome,
@@ -124,7 +124,7 @@ class AirRuleset(Ruleset):
         board = state.board
         return Outcome(
             position=self.encode(new_state),
-            events=[event_to_dict(e, board) for e in events],
+            events=events_to_dicts(events, board),
             dice=dice.values(),
             game_over=new_state.game_over,
             winners=list(new_state.winners),
