@@ -23,7 +23,9 @@ orders, each the best of five short runs taken in turn, in two measures:
 
 Both are timed as a running referee meets a deadline: the same process read
 the game's files before (taking in the mails of the turn), so what it keeps
-of a file whose stamp is unchanged is used again, and it has settled as
+of a file whose stamp is unchanged is used again (the orders in force of the
+open turn too, once the folder's listing and each file's stamp are compared:
+``OrderBook.in_force``), and it has settled as
 ``pbmref serve`` does after its first round (``base.collector.settle``: what
 the process holds kept out of the cycle collector's later collections; the
 engine alone is timed in the same process, after it). A process that has read
