@@ -478,3 +478,36 @@ def test_a_game_that_read_its_orders_answers_from_what_it_read(fake_store):
     save(fake_store.open("fake1"), "ann", 7, "<a2@x>")
     assert reader.book.entries() == {"ann": {"add": 3}}  # listed before the new mail
     assert fake_store.open("fake1").book.entries() == {"ann": {"add": 7}}
+
+
+def test_the_standing_votes_are_parsed_once_a_version_and_a_hand_edit_is_read(
+        fake_store, monkeypatch):
+    """Every adjudication and every STATUS reads ``votes.yaml``: parsed once a
+    version of the file (issue 20), a change by the referee or by hand is
+    another version, a bad key is named with its line."""
+    from pbmref.base import yamlfile
+
+    game = fake_store.open("fake1")
+    assert game.votes.read().draw == frozenset()  # no file: nobody votes
+    game.votes.change("ann", draw=True, wait=True)
+    parsed: list[object] = []
+    real = yamlfile.load_text
+    monkeypatch.setattr(yamlfile, "load_text", lambda text, p: parsed.append(p) or real(text, p))
+    for _ in range(3):
+        votes = fake_store.open("fake1").votes
+        assert votes.votes(["ann", "bob"]).draw == {"ann"}
+        assert votes.waiting(1) == ["ann"]
+    assert parsed == []  # parsed when the change was written (the schedule reads it)
+    game.votes.change("bob", draw=True)
+    assert fake_store.open("fake1").votes.votes(["ann", "bob"]).draw == {"ann", "bob"}
+    path = game.dir / "votes.yaml"
+    assert parsed == [path]
+    path.write_text(path.read_text(encoding="utf-8").replace("[ann, bob]", "[ann]"),
+                    encoding="utf-8")
+    assert fake_store.open("fake1").votes.votes(["ann", "bob"]).draw == {"ann"}
+    assert fake_store.open("fake1").votes.votes(["ann", "bob"]).draw == {"ann"}
+    assert parsed == [path, path]
+    path.write_text(path.read_text(encoding="utf-8") + "dance: [ann]\n", encoding="utf-8")
+    with pytest.raises(GameFileError, match="unknown key 'dance'") as broken:
+        fake_store.open("fake1").votes.read()
+    assert broken.value.line == len(path.read_text(encoding="utf-8").splitlines())

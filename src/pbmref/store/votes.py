@@ -13,6 +13,7 @@ turn is played it is gone by itself.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbmref.base.errors import GameFileError
 from pbmref.base.files import replace_file
-from pbmref.base.yamlfile import dump_yaml, read_yaml
+from pbmref.base.yamlfile import YamlDoc, dump_yaml, stored_value
 from pbmref.rulesets import Votes
 
 if TYPE_CHECKING:
@@ -46,29 +47,23 @@ class VoteBook:
 
     def __init__(self, game: Game) -> None:
         self.game = game
+        self._path: Path | None = None
 
     @property
     def path(self) -> Path:
-        return self.game.dir / VOTES_FILE
+        if self._path is None:
+            self._path = self.game.dir / VOTES_FILE
+        return self._path
 
     def read(self) -> StandingVotes:
-        """The votes as they stand; a bad file raises GameFileError."""
-        if not self.path.is_file():
+        """The votes as they stand; a bad file raises GameFileError. Read and
+        checked once a version of the file in the process (``stored_value``: the
+        referee writes it whole; an edit by hand is another version); the value
+        is shared, and a change makes new sets and mappings (``change``)."""
+        path = self.path
+        if not os.path.isfile(path):
             return StandingVotes()
-        doc = read_yaml(self.path)
-        data = doc.mapping("the standing votes")
-        for key in data:
-            if key not in _KEYS:
-                raise doc.error((key,), f"unknown key {key!r}; known keys: {', '.join(_KEYS)}")
-        draw, concede, wait = data.get("draw") or [], data.get("concede") or {}, \
-            data.get("wait") or {}
-        if not isinstance(draw, list) or not isinstance(concede, dict) or \
-                not isinstance(wait, dict):
-            raise GameFileError(self.path, "expected draw: [players], concede: {player: "
-                                           "power}, wait: {player: turn}")
-        return StandingVotes(frozenset(str(p) for p in draw),
-                             {str(k): str(v) for k, v in concede.items()},
-                             {str(k): int(v) for k, v in wait.items()})
+        return stored_value(path, "votes", _checked_votes)
 
     def waiting(self, turn: int, players: Iterable[str] | None = None) -> list[str]:
         """Who has WAIT standing in ``turn`` (among ``players``, when given)."""
@@ -115,3 +110,19 @@ class VoteBook:
                 "stand until withdrawn; a WAIT holds for its turn only.")))
             game.write_schedule()
             return new
+
+
+def _checked_votes(doc: YamlDoc) -> StandingVotes:
+    data = doc.mapping("the standing votes")
+    for key in data:
+        if key not in _KEYS:
+            raise doc.error((key,), f"unknown key {key!r}; known keys: {', '.join(_KEYS)}")
+    draw, concede, wait = data.get("draw") or [], data.get("concede") or {}, \
+        data.get("wait") or {}
+    if not isinstance(draw, list) or not isinstance(concede, dict) or \
+            not isinstance(wait, dict):
+        raise GameFileError(doc.path, "expected draw: [players], concede: {player: "
+                                      "power}, wait: {player: turn}")
+    return StandingVotes(frozenset(str(p) for p in draw),
+                         {str(k): str(v) for k, v in concede.items()},
+                         {str(k): int(v) for k, v in wait.items()})
