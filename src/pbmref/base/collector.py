@@ -12,9 +12,9 @@ adjudicating a whole 6-aircraft turn twenty times over). Two tools:
   and then every object it holds handed to the permanent generation
   (``gc.freeze``), so that later collections walk only what was made since.
   ``pbmref serve`` settles after its first round, once a process; what is
-  made afterwards is collected as before. Nothing is lost by it: what was garbage went in the
-  collection before the freeze, and a frozen object that its last reference
-  lets go of is freed at once, as any other.
+  made afterwards is collected as before. Nothing is lost by it: what was
+  garbage went in the collection before the freeze, and a frozen object that
+  its last reference lets go of is freed at once, as any other.
 """
 
 from __future__ import annotations

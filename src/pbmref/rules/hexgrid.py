@@ -166,10 +166,7 @@ class HexBoard:
         q, r = hex_.q, hex_.r
         reach = 2 * self.side
         if -reach <= q <= reach and -reach <= r <= reach:
-            rows = _NAMES.get(self.side)
-            if rows is None:
-                rows = _NAMES[self.side] = self._name_rows(reach)
-            return rows[q][r]
+            return (_NAMES.get(self.side) or self._rows())[q][r]
         return f"{q},{r}"
 
     def names(self, hexes: Iterable[Hex]) -> list[str]:
@@ -180,11 +177,16 @@ class HexBoard:
         ['J10', 'J11', '30,0']
         """
         reach = 2 * self.side
-        rows = _NAMES.get(self.side)
-        if rows is None:
-            rows = _NAMES[self.side] = self._name_rows(reach)
+        rows = self._rows()
         return [rows[h.q][h.r] if -reach <= h.q <= reach and -reach <= h.r <= reach
                 else f"{h.q},{h.r}" for h in hexes]
+
+    def _rows(self) -> list[list[str]]:
+        """This board size's names by ``rows[q][r]`` (``_name_rows``), made once."""
+        rows = _NAMES.get(self.side)
+        if rows is None:
+            rows = _NAMES[self.side] = self._name_rows(2 * self.side)
+        return rows
 
     def _name_rows(self, reach: int) -> list[list[str]]:
         """Every name within ``reach`` of the centre, by ``rows[q][r]`` (a negative

@@ -29,13 +29,7 @@ from typing import TYPE_CHECKING, Any
 from pbmref.base.errors import GameFileError, KeyPath
 from pbmref.base.files import write_new
 from pbmref.base.times import iso, parse_datetime
-from pbmref.base.yamlfile import (
-    YamlDoc,
-    dump_yaml,
-    plain_copy,
-    remember_written,
-        stored_value,
-)
+from pbmref.base.yamlfile import YamlDoc, dump_yaml, plain_copy, remember_written, stored_value
 from pbmref.orders.errors import OrderMailError
 from pbmref.store.errors import TurnError
 from pbmref.store.layout import ORDERS, file_stamp, no_links, turn_dir
@@ -96,6 +90,14 @@ class OrdersFile:
         return OrdersFile(self.player, self.version, self.path, self.kind,
                           plain_copy(self.entry), self.raw, self.message_id, self.received_at,
                           self.error)
+
+
+def _listing(odir: Path | str) -> list[str]:
+    """The names in a turn's orders folder (none while it does not exist)."""
+    try:
+        return os.listdir(odir)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
 
 
 def _player_version(odir: Path, name: str) -> tuple[str, int]:
@@ -182,10 +184,7 @@ class OrderBook:
         the caller just listed it."""
         odir = self.folder(turn)
         if listing is None:
-            try:
-                listing = os.listdir(odir)
-            except (FileNotFoundError, NotADirectoryError):
-                listing = []
+            listing = _listing(odir)
         names = [name for name in listing
                  if name[0] != "." and name.endswith(".yaml") and ".replaced-" not in name]
         # every name read at one pass (a turn may hold hundreds); one of another
@@ -356,10 +355,7 @@ class OrderBook:
         if turn in self._names or any(path.startswith(inside) for path in self._read):
             # this book read the turn already: what it read holds for its life
             return self._in_force(turn, check, None, None)
-        try:
-            listing = os.listdir(odir)
-        except (FileNotFoundError, NotADirectoryError):
-            listing = []
+        listing = _listing(odir)
         kept = _KEPT.get(odir)
         if (kept is not None and kept.settings is game.settings and kept.view is game.open
                 and kept.check is check and kept.listing == listing
