@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -90,3 +91,66 @@ def test_fuzz_compose_never_injects_headers(subject: str, name: str, body: str) 
     assert sorted(parsed.keys()) == sorted(msg.keys())
     assert parsed["To"] == "jo@example.org"
     assert parsed["Auto-Submitted"] == "auto-replied"
+
+
+# --- the header factory (pbmref.mail.headers): the same bytes as the stock policy ---
+
+_MAILS = [
+    # (to, subject, body, from_name, html, attachments, references)
+    ("anna@players.test", "Re: zep1 orders", "Accepted.\n", "", None, (), ()),
+    ("anna@players.test", "Re: zep1 orders", "Accepted.\n", "pbmref referee", None, (), ()),
+    (["jo@example.org", "Jörg Müller <jm@example.org>"], "Bericht für Zug 7 — Übersicht",
+     "Zug 7: Flak über Ypern.\n", "Schiedsrichter Ä", None, (), ()),
+    ("anna@players.test", "Re: " + "long subject " * 12, "x" * 200 + "\n", "", None, (),
+     tuple(f"<ref{i}.{'y' * 30}@players.test>" for i in range(25))),
+    ("anna@players.test", "turn 3 report", "Text.\n", "Ref", "<p>Text.</p>",
+     (Attachment("map.svg", b"<svg/>", "image/svg+xml", cid="map"),
+      Attachment("orders.txt", b"PLANE\n", "text/plain")), ()),
+    ('"Quoted, Name" <q@players.test>', "Re: a\r\nBcc: evil@x", "=?utf-8?q?x?=\n",
+     "=?utf-8?b?QmNjOiBldmls?=", None, (), ("<a@x>", "not an id")),
+]
+
+
+def _made(monkeypatch: pytest.MonkeyPatch, policy: email.policy.EmailPolicy | None,
+          args: tuple) -> bytes:  # type: ignore[type-arg]
+    import pbmref.mail.compose as compose
+
+    if policy is not None:
+        monkeypatch.setattr(compose, "POLICY", policy)
+    monkeypatch.setattr(compose, "make_msgid", lambda domain: f"<fixed@{domain}>")
+    to, subject, body, name, html, attachments, refs = args
+    msg = make_mail(to, subject, body, from_addr=REF, from_name=name, html=html,
+                    attachments=attachments, references=refs, in_reply_to="<orig@x>",
+                    date=datetime(2026, 12, 4, 9, 0, tzinfo=UTC))
+    return re.sub(rb"=+[0-9]+==", b"BOUNDARY", msg.as_bytes())  # a multipart's is random
+
+
+@pytest.mark.parametrize("args", _MAILS)
+def test_header_factory_writes_what_the_stock_policy_writes(
+        monkeypatch: pytest.MonkeyPatch, args: tuple) -> None:  # type: ignore[type-arg]
+    stock = _made(monkeypatch, email.policy.default, args)
+    with monkeypatch.context() as m:
+        first = _made(m, None, args)
+    with monkeypatch.context() as m:
+        again = _made(m, None, args)  # every header now made from the kept ones
+    assert first == stock
+    assert again == stock
+
+
+def test_header_factory_keeps_classes_and_recent_headers() -> None:
+    from pbmref.mail.headers import KEPT_HEADERS, HeaderFactory
+
+    factory = HeaderFactory()
+    assert factory["To"] is factory["to"]  # one class a header name
+    one = factory("To", "anna@players.test")
+    assert factory("To", "anna@players.test") is one
+    assert factory("To", "bert@players.test") is not one
+    for n in range(KEPT_HEADERS):  # the oldest are dropped first: bounded
+        factory("Message-ID", f"<{n}@x>")
+    assert len(factory._made) == KEPT_HEADERS
+    assert factory("To", "anna@players.test") is not one
+    # a header mapped to another type anew forgets what it made
+    from email.headerregistry import UnstructuredHeader
+
+    factory.map_to_type("To", UnstructuredHeader)
+    assert not hasattr(factory("To", "anna@players.test"), "addresses")

@@ -15,6 +15,7 @@ from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr, make_msgid
 
+from pbmref.mail.headers import POLICY
 from pbmref.mail.message import LOOP_HEADER, IncomingMail
 
 __all__ = ["Attachment", "clean_header", "make_mail", "make_reply", "reply_subject"]
@@ -91,7 +92,7 @@ def make_mail(
     which go beside the HTML part (``multipart/related``) for it to show inline
     (``<img src="cid:CID">``). Returns a complete message with Message-ID and Date.
     """
-    msg = EmailMessage()
+    msg = EmailMessage(policy=POLICY)
     msg["From"] = _address(from_addr, from_name)
     recipients = [to] if isinstance(to, str) else list(to)
     msg["To"] = ", ".join(_address(r) for r in recipients if clean_header(r))

@@ -60,7 +60,6 @@ from __future__ import annotations
 
 import contextlib
 import email
-import email.policy
 import functools
 import hashlib
 import json
@@ -90,6 +89,7 @@ from pbmref.base.files import (
 from pbmref.base.locks import FileLock
 from pbmref.base.times import moment
 from pbmref.mail.base import PermanentFailure, RawMail, Sender, TemporaryFailure, session_of
+from pbmref.mail.headers import POLICY
 from pbmref.mail.message import message_id_of, sender_and_date
 
 __all__ = [
@@ -449,7 +449,7 @@ class OutEntry:
 
     def message(self) -> EmailMessage:
         data = (self.path / _MSG).read_bytes()
-        msg = email.message_from_bytes(data, policy=email.policy.default)
+        msg = email.message_from_bytes(data, policy=POLICY)
         assert isinstance(msg, EmailMessage)
         return msg
 
