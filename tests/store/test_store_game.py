@@ -106,6 +106,49 @@ def test_a_turns_orders_are_listed_by_player_and_version_and_a_stray_name_is_nam
         fake_store.open("fake1").book.names()
 
 
+def test_a_turns_listing_is_worked_out_from_the_names_it_gained(fake_store, monkeypatch):
+    """Each mail adds one orders file, and a turn may hold hundreds: the
+    listing is worked out from what the process found last time plus the new
+    names, and anew only when a name went away or came in of another shape
+    (issue 20: a batch of 500 mails worked out every name twice a mail)."""
+    from pbmref.store import orderbook
+
+    def whole(folder):
+        listing = os.listdir(folder)
+        listed = real(folder, listing, frozenset(listing))
+        return {p: list(names) for p, names in listed.by_player.items()}, listed.tops
+
+    anew: list[str] = []
+    real = orderbook._list_anew
+    monkeypatch.setattr(orderbook, "_list_anew",
+                        lambda folder, *a: anew.append(folder.name) or real(folder, *a))
+    game = fake_store.open("fake1")
+    folder = game.book.folder()
+    for n in range(12):
+        save(game, "ann" if n % 3 else "bob", n % 10, f"<m{n}@x>", n)
+    assert anew == ["orders"]  # the first listing only; each after it from the one before
+    fresh = fake_store.open("fake1")
+    assert fresh.book.names() == whole(folder)[0]
+    assert fresh.book.names()["ann"][-2:] == ["ann.v7.yaml", "ann.v8.yaml"]  # v8 after v7
+    # a file copied in by hand: from the new name alone
+    (folder / "bob.v10.yaml").write_text(
+        (folder / "bob.v4.yaml").read_text().replace("version: 4", "version: 10"))
+    assert fake_store.open("fake1").book.names() == whole(folder)[0]
+    assert anew == ["orders"]
+    # a file deleted by hand: worked out anew, and it is gone
+    os.remove(folder / "ann.v3.yaml")
+    assert "ann.v3.yaml" not in fake_store.open("fake1").book.names()["ann"]
+    assert anew == ["orders"] * 2
+    # a file set aside by a re-run counts for the next version, worked out anew
+    set_aside(folder / "ann.v8.yaml")
+    os.link(folder / "ann.v7.yaml", folder / "ann.v11.yaml.replaced-1")
+    game = fake_store.open("fake1")
+    assert game.book.names()["ann"][-1] == "ann.v7.yaml"
+    assert anew == ["orders"] * 3
+    assert save(game, "ann", 5, "<m12@x>").name == "ann.v12.yaml"
+    assert fake_store.open("fake1").book.names() == whole(folder)[0]
+
+
 def test_an_orders_file_edited_by_hand_is_read_again(fake_store):
     """Reading is once per version of a file: an edit by hand is another version."""
     game = fake_store.open("fake1")

@@ -43,6 +43,7 @@ __all__ = ["ORDER_KINDS", "OrderBook", "OrdersFile", "entry_path"]
 _ORDERS_NAME = re.compile(r"(?P<player>[^.]+)(?:\.v(?P<version>\d+))?\.yaml")
 # The orders file names of a folder listing joined by line breaks (``_list``).
 _LISTED = re.compile(r"^([^.\n]+)(?:\.v([0-9]+))?\.yaml$", re.MULTILINE)
+_PLAIN = re.compile(r"[^.\n]+(?:\.v[0-9]+)?\.yaml")  # one name as _LISTED reads it
 _ORDERS_KEYS = {
     "player", "turn", "version", "kind", "entry", "raw", "message_id", "received_at", "error",
     "note",
@@ -68,6 +69,7 @@ class _Kept:
 
 _KEPT: OrderedDict[str, _Kept] = OrderedDict()  # by the turn's orders folder
 KEPT_TURNS = 1024  # open turns kept, the least recently asked dropped first
+_LISTS: OrderedDict[str, _Listed] = OrderedDict()  # by the turn's orders folder, as many
 
 
 @dataclass(frozen=True)
@@ -110,6 +112,73 @@ def _player_version(odir: Path, name: str) -> tuple[str, int]:
         return player, int(rest[1:])
     raise GameFileError(odir / name, "not an orders file name: expected "
                                      "PLAYER.yaml or PLAYER.vN.yaml")
+
+
+@dataclass(frozen=True)
+class _Listed:
+    """A turn's orders folder as a process last listed it (``OrderBook._list``):
+    the names in it, each player's orders file names oldest first, and each
+    player's highest version (files set aside by a re-run included)."""
+
+    names: frozenset[str]
+    by_player: dict[str, tuple[str, ...]]
+    tops: dict[str, int]
+
+    def with_added(self, added: frozenset[str], names: frozenset[str]) -> _Listed:
+        """The same folder after orders files ``added`` (plain ``PLAYER.yaml`` /
+        ``PLAYER.vN.yaml`` names, as ``_LISTED`` matched them) came in."""
+        by_player = dict(self.by_player)
+        tops = dict(self.tops)
+        new: dict[str, list[str]] = {}
+        for name in added:
+            new.setdefault(name.split(".", 1)[0], []).append(name)
+        for player, mine in new.items():
+            versioned = sorted((_version(name), name)
+                               for name in (*by_player.get(player, ()), *mine))
+            by_player[player] = tuple(name for _, name in versioned)
+            tops[player] = max(versioned[-1][0], tops.get(player, 0))
+        return _Listed(names, dict(sorted(by_player.items())), tops)
+
+
+def _version(name: str) -> int:
+    """``anna.v3.yaml`` -> 3, ``anna.yaml`` -> 1 (a name ``_LISTED`` matched)."""
+    rest = name[:-5].partition(".")[2]
+    return int(rest[1:]) if rest else 1
+
+
+def _list_anew(odir: Path, listing: list[str], names: frozenset[str]) -> _Listed:
+    """A turn's orders folder worked out from its whole ``listing``."""
+    plain = [name for name in listing
+             if name[0] != "." and name.endswith(".yaml") and ".replaced-" not in name]
+    # every name read at one pass (a turn may hold hundreds); one of another
+    # shape, or with a line break, is named by the error _player_version raises
+    text = "\n".join(plain)
+    found = _LISTED.findall(text)
+    if len(found) != len(plain) or text.count("\n") != len(plain) - 1:
+        found = [(player, str(version)) for player, version in
+                 (_player_version(odir, name) for name in plain)]
+    by_player: dict[str, list[tuple[int, str]]] = {}
+    for name, (player, version) in zip(plain, found, strict=True):
+        item = (int(version) if version else 1, name)
+        mine = by_player.get(player)
+        if mine is None:
+            by_player[player] = [item]
+        else:
+            mine.append(item)
+    out: dict[str, tuple[str, ...]] = {}
+    tops: dict[str, int] = {}
+    for player in sorted(by_player):
+        mine = sorted(by_player[player])
+        out[player] = tuple(name for _, name in mine)
+        tops[player] = mine[-1][0]
+    # the highest version of each player, files set aside by a re-run included
+    for name in listing:
+        if ".replaced-" in name:
+            m = _ORDERS_NAME.fullmatch(name.split(".replaced-")[0])
+            if m:
+                version = int(m.group("version") or 1)
+                tops[m.group("player")] = max(version, tops.get(m.group("player"), 0))
+    return _Listed(names, out, tops)
 
 
 def entry_path(entry: Mapping[str, Any], exc: OrderMailError) -> KeyPath:
@@ -181,41 +250,28 @@ class OrderBook:
 
     def _list(self, turn: int, listing: list[str] | None = None) -> dict[str, list[str]]:
         """The folder's orders files per player (``names``), from ``listing`` if
-        the caller just listed it."""
+        the caller just listed it. Worked out from what this process found in
+        the folder last time when the listing only gained orders files since
+        (each mail adds one: a turn of hundreds costs by the new names, not by
+        all of them); the highest version of each player goes to ``_tops``."""
         odir = self.folder(turn)
         if listing is None:
             listing = _listing(odir)
-        names = [name for name in listing
-                 if name[0] != "." and name.endswith(".yaml") and ".replaced-" not in name]
-        # every name read at one pass (a turn may hold hundreds); one of another
-        # shape, or with a line break, is named by the error _player_version raises
-        text = "\n".join(names)
-        found = _LISTED.findall(text)
-        if len(found) != len(names) or text.count("\n") != len(names) - 1:
-            found = [(player, str(version)) for player, version in
-                     (_player_version(odir, name) for name in names)]
-        by_player: dict[str, list[tuple[int, str]]] = {}
-        for name, (player, version) in zip(names, found, strict=True):
-            mine = by_player.get(player)
-            item = (int(version) if version else 1, name)
-            if mine is None:
-                by_player[player] = [item]
+        key = os.fspath(odir)
+        now = frozenset(listing)
+        known = _LISTS.get(key)
+        if known is None or known.names != now:
+            if (known is not None and known.names <= now
+                    and all(_PLAIN.fullmatch(name) for name in now - known.names)):
+                known = known.with_added(now - known.names, now)
             else:
-                mine.append(item)
-        out: dict[str, list[str]] = {}
-        tops = self._tops[turn] = {}
-        for player in sorted(by_player):
-            mine = sorted(by_player[player])
-            out[player] = [name for _, name in mine]
-            tops[player] = mine[-1][0]
-        # the highest version of each player, files set aside by a re-run included
-        for name in listing:
-            if ".replaced-" in name:
-                m = _ORDERS_NAME.fullmatch(name.split(".replaced-")[0])
-                if m:
-                    version = int(m.group("version") or 1)
-                    tops[m.group("player")] = max(version, tops.get(m.group("player"), 0))
-        return out
+                known = _list_anew(odir, listing, now)
+            _LISTS[key] = known
+            if len(_LISTS) > KEPT_TURNS:
+                _LISTS.popitem(last=False)
+        _LISTS.move_to_end(key)
+        self._tops[turn] = dict(known.tops)
+        return {player: list(names) for player, names in known.by_player.items()}
 
     def files(self, turn: int | None = None, *, check: bool = True
               ) -> dict[str, list[OrdersFile]]:
@@ -278,13 +334,24 @@ class OrderBook:
         """One orders file read and checked (not against the position): once per
         version of the file in the process, for this turn, these players and
         this time zone; the entry handed out is the caller's own copy."""
+        f, doc = self._stored(path, turn)
+        return f.with_own_entry(), doc
+
+    def _stored(self, path: str, turn: int) -> tuple[OrdersFile, YamlDoc]:
+        """``_read_file`` with the entry the process keeps: not to be handed out."""
         settings = self.game.settings
         if self._players[0] is not settings:
             self._players = (settings, frozenset(settings.players))
         key = ("orders", turn, self._players[1], settings.zone)
         stamp = self._stamps[path] = file_stamp(path)  # before the reading
-        f, doc = stored_value(path, key, lambda doc: self._checked_file(doc, turn), stamp=stamp)
-        return f.with_own_entry(), doc
+        return stored_value(path, key, lambda doc: self._checked_file(doc, turn), stamp=stamp)
+
+    def _mail_of(self, path: str, turn: int) -> tuple[str, str]:
+        """The Message-ID and text of a stored mail (is a mail stored already?),
+        read without a copy of its entry."""
+        known = self._read.get(path)
+        f = known[0] if known is not None else self._stored(path, turn)[0]
+        return f.message_id, f.raw
 
     def _checked_file(self, doc: YamlDoc, turn: int) -> tuple[OrdersFile, YamlDoc]:
         path = doc.path
@@ -456,13 +523,13 @@ class OrderBook:
             self._tops.pop(game.turn, None)
             mid = record.get("message_id")
             if mid:
-                odir = self.folder()
+                odir = os.fspath(self.folder()) + os.sep
+                mail = (mid, str(record.get("raw") or ""))
                 for name in self.names().get(player, []):
-                    f = self.read(odir / name, game.turn)
                     # The same mail handled again (after a crash) is stored once; another
                     # mail that reuses its Message-ID is a mail of its own.
-                    if f.message_id == mid and f.raw == str(record.get("raw") or ""):
-                        return f.path
+                    if self._mail_of(odir + name, game.turn) == mail:
+                        return self.folder() / name
             self.names()  # and the highest version of each player
             version = self._tops.get(game.turn, {}).get(player, 0) + 1
             data = {"player": player, "turn": game.turn, "version": version, **record}
