@@ -121,7 +121,8 @@ def test_a_try_is_counted_without_writing_the_meta_anew(tmp_path: Path) -> None:
     """Issue 20: the attempt counter is the one write of every mail handled; it
     appends to a file of its own rather than writing meta.json again (on ext4 a
     file renamed over another costs a flush). A reply's record of being sent is
-    likewise a file of its own."""
+    its move and its folder's time: no file is made for it (a new file in an
+    entry's folder cost 0.3-0.5 ms under load)."""
     spool = IncomingSpool(tmp_path, max_attempts=5)
     entry = spool.save(raw("<m@x>"))
     meta = (entry.path / "meta.json").stat()
@@ -140,6 +141,18 @@ def test_a_try_is_counted_without_writing_the_meta_anew(tmp_path: Path) -> None:
     (sent,) = outspool.sent()
     assert (sent.path / "meta.json").read_bytes() == meta
     assert sent.attempts == 1 and sent.meta["sent"] == now.isoformat()
+    assert {p.name for p in sent.path.iterdir()} == {"meta.json"}
+    # a mail sent at its third try says so; one recorded before issue 20 by its sent.json
+    again = outspool.enqueue(report(2))
+    for n in range(3):
+        outspool.deliver(FakeSender([None if n == 2 else TemporaryFailure("busy")]),
+                         now=again.created + timedelta(hours=n + 1), force=True)
+    (third,) = [e for e in outspool.sent() if e.id == again.id]
+    assert third.attempts == 3
+    assert third.meta["sent"] == (again.created + timedelta(hours=3)).isoformat()
+    (sent.path / "sent.json").write_text('{"attempts": 4, "sent": "2026-01-01T00:00:00+00:00"}')
+    (old,) = [e for e in outspool.sent() if e.id == queued.id]
+    assert old.attempts == 4 and old.meta["sent"] == "2026-01-01T00:00:00+00:00"
 
 
 def test_unshunt_puts_mail_back(tmp_path: Path) -> None:

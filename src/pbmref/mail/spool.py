@@ -2,7 +2,7 @@
 
 Each entry is a folder holding the raw mail (`message.eml`) and a small
 `meta.json` (an incoming one also an `attempts` file, a byte a try; a sent one
-a `sent.json` with when). An entry is written in `tmp/`, fsynced, then renamed into place:
+has its folder's time set to when it went). An entry is written in `tmp/`, fsynced, then renamed into place:
 a crash leaves either the whole entry or nothing. Moving an entry between
 states is one rename.
 
@@ -138,6 +138,19 @@ def _read_json(path: Path) -> dict[str, Any]:
 
 def _iso(dt: datetime) -> str:
     return dt.astimezone(UTC).isoformat()
+
+
+def _sent_record(folder: Path, meta: dict[str, Any]) -> dict[str, Any]:
+    """When a sent mail went, and at which try: the time its folder was given
+    when it was sent, the try after those its ``meta.json`` counts. (A mail sent
+    before issue 20 has a ``sent.json`` that says so instead.)"""
+    try:
+        ns = folder.stat().st_mtime_ns
+    except OSError:
+        return {}
+    at = datetime.fromtimestamp(ns // 1_000_000_000, UTC).replace(
+        microsecond=ns % 1_000_000_000 // 1000)
+    return {"attempts": int(meta.get("attempts", 0) or 0) + 1, "sent": _iso(at)}
 
 
 def _parse_iso(text: Any, default: datetime) -> datetime:
@@ -497,7 +510,7 @@ class OutgoingSpool:
     def _load(self, folder: Path, state: str) -> OutEntry:
         meta = _read_json(folder / _META)
         if state == "sent":
-            meta.update(_read_json(folder / _SENT))
+            meta.update(_read_json(folder / _SENT) or _sent_record(folder, meta))
         created = _parse_iso(meta.get("created"), _now())
         return OutEntry(
             id=folder.name,
@@ -822,11 +835,14 @@ class OutgoingSpool:
             report.deferred.append(entry.id)
             log.info("deferred outgoing %s (%s), retry in %.0f s", entry.id, exc, delay)
             return
-        # the move is the record of success; when and at which try is written
-        # after it (a crash here only loses that, not the fact)
+        # the move is the record of success; when is the folder's time, set after
+        # it (a crash here only loses that, not the fact), and the try is the one
+        # after those meta.json counts: no file is made for it (issue 20: a new
+        # file in an entry's folder cost 0.3-0.5 ms under load)
         self._move(entry, "sent")
-        self._forget_mail(self.root / "sent" / entry.id)
+        folder = self.root / "sent" / entry.id
+        self._forget_mail(folder)
         with contextlib.suppress(OSError):
-            write_synced(self.root / "sent" / entry.id / _SENT, json.dumps(
-                {"attempts": entry.attempts + 1, "sent": _iso(now)}).encode(), durable=False)
+            ns = int(now.timestamp()) * 1_000_000_000 + now.microsecond * 1000
+            os.utime(folder, ns=(ns, ns))
         report.sent.append(entry.id)
