@@ -40,14 +40,12 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
-from pathlib import Path
 from typing import Any
 
 from pbmref.archive import stored_report
@@ -96,7 +94,6 @@ from pbmref.store.index import bare_address
 
 log = logging.getLogger("pbmref.referee")
 
-_REPLIED = "replied"  # marker file in a spool entry: its replies are queued
 # At most this many replies to one address within REPLY_WINDOW: a robot that
 # answers every mail without the auto-reply headers (a naive vacation responder)
 # and the referee would otherwise write to each other for ever.
@@ -117,15 +114,6 @@ _ANSWERS_LIMIT = REPLY_LIMIT - 5_000
 # The spools are pruned (limits.spool_retention) at most this often, by the
 # daemon or a cron run, whichever comes first.
 PRUNE_EVERY = timedelta(hours=1)
-
-
-def _mark_replied(path: Path, summary: str) -> None:
-    """The marker that a spooled mail's replies are queued, readable by the referee's
-    user and group only (it holds the summary). Not flushed to disk: lost in a
-    crash, the mail is only handled again, which queues and stores nothing twice."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o640)
-    with os.fdopen(fd, "w", encoding="utf-8", errors="replace") as fh:
-        fh.write(summary + "\n")
 
 
 def _whole_address(address: str) -> re.Pattern[str]:
@@ -517,7 +505,7 @@ class Referee:
             raw = entry.raw()
             mail = read_message(raw, max_bytes=self.config.limits.max_message_bytes,
                                 size=entry.size)
-            if (entry.path / _REPLIED).exists():
+            if entry.answered:
                 return ""  # answered before a crash; only marking it was left
             result = self.handle(mail, raw, arrived=entry.arrived, twins=twins)
             # Keyed: handling the mail again after a crash queues nothing twice, and
@@ -547,7 +535,7 @@ class Referee:
         the spool keeps it for the next try."""
         for entry, summary in answered:
             if summary:
-                _mark_replied(entry.path / _REPLIED, summary)
+                self.incoming.mark_answered(entry)
         self._mark(intake, [entry for entry, _ in answered])
         for entry, summary in answered:
             if summary is not None:
