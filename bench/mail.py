@@ -21,6 +21,14 @@ Starts the private Dovecot + SMTP relay of the integration tests, then:
    and fetched back over IMAP by a client already logged in. The time spent
    checking passwords (scrypt, on purpose slow) is shown on its own.
 
+Also prints what a new folder with a file in it costs on this disk at rest
+just before the batch and while it runs (a probe process beside it makes one
+every 5 ms): the referee makes two such folders a mail (the spool entries, in
+and out) and nine new files and folders in all, and on a file system
+without a journal, such as this machine's, ext4 passes over every inode freed
+in the last minutes when it makes one, so that cost follows what was deleted
+on the machine lately (ours, Dovecot's) more than the work in hand.
+
 Prints each figure and its ratio to the baseline of the same run.
 Usage: ``.venv/bin/python bench/mail.py [N] [SINGLE]`` (default 500 and 20;
 needs root and Debian's dovecot-imapd + dovecot-lmtpd, which ``scripts/test``
@@ -31,6 +39,7 @@ from __future__ import annotations
 
 import smtplib
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -190,6 +199,43 @@ def latency(ms: MailServers, folder: Path, count: int) -> Latency:
     return out
 
 
+# A process beside the referee making, every 5 ms, a new folder with a small
+# file in it (as a spool entry is made), until its stdin closes; prints the
+# median time one took, in microseconds. (A process, not a thread: a thread's
+# times would include waiting for the interpreter lock.)
+_PROBE = """
+import os, select, statistics, sys, time
+where, times, i = sys.argv[1], [], 0
+while not select.select([sys.stdin], [], [], 0.005)[0]:
+    t0 = time.perf_counter()
+    os.mkdir(os.path.join(where, f"d{i}"))
+    with open(os.path.join(where, f"d{i}", "f"), "wb") as fh:
+        fh.write(b"x" * 300)
+    times.append(time.perf_counter() - t0)
+    i += 1
+print(statistics.median(times) * 1e6 if times else 0.0)
+"""
+
+
+class NewFiles:
+    """What a new folder with a file in it costs on this disk while the ``with``
+    block runs: the median of those a probe process makes beside it (left for
+    the run's end: deleting them here would slow the next ones made)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.where = Path(tempfile.mkdtemp(dir=folder, prefix="new-files-"))
+        self.median_us = 0.0
+
+    def __enter__(self) -> NewFiles:
+        self.proc = subprocess.Popen([sys.executable, "-c", _PROBE, str(self.where)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        out, _ = self.proc.communicate(input="", timeout=30)
+        self.median_us = float(out.strip() or 0.0)
+
+
 def main() -> int:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 500
     single = int(sys.argv[2]) if len(sys.argv) > 2 else 20
@@ -214,6 +260,8 @@ def main() -> int:
         baseline = time.perf_counter() - t0
 
         # 2. the referee on a batch: take in, answer, send
+        with NewFiles(Path(tmp)) as at_rest:
+            time.sleep(1.0)
         client = ms.imap(ref)
         t0 = time.perf_counter()
         for raw in mails:
@@ -235,10 +283,11 @@ def main() -> int:
                 in_smtp[0] += time.perf_counter() - t
 
         referee.sender.send = timed_send  # type: ignore[method-assign]
-        t0 = time.perf_counter()
-        handled = referee.take_in(intake, send=True)  # as the daemon runs a round
-        referee.deliver(force=True)  # none left, unless a send failed
-        batch = time.perf_counter() - t0
+        with NewFiles(Path(tmp)) as in_batch:
+            t0 = time.perf_counter()
+            handled = referee.take_in(intake, send=True)  # as the daemon runs a round
+            referee.deliver(force=True)  # none left, unless a send failed
+            batch = time.perf_counter() - t0
         sent = in_smtp[1]
         intake.close()
 
@@ -273,6 +322,10 @@ def main() -> int:
           f"({raw_send / baseline:.1f}x the baseline)")
     print(f"  take in + answer + send against raw IMAP append+fetch plus the SMTP server "
           f"alone: {batch / (baseline + raw_send):.1f}x")
+    print(f"  a new folder with a file in it on this disk, made beside the batch: median "
+          f"{in_batch.median_us:.0f} us; at rest just before it: {at_rest.median_us:.0f} us "
+          f"({in_batch.median_us / max(at_rest.median_us, 1e-3):.1f}x; the referee makes two "
+          "a mail, nine new files and folders in all)")
     if lat.whole:
         whole, server, ours = (statistics.median(x) for x in (lat.whole, lat.server, lat.ours))
         print(f"latency   {len(lat.whole)}/{single} single mails answered; sent -> reply in "
