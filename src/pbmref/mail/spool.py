@@ -2,8 +2,9 @@
 
 Each entry is a folder holding the raw mail (`message.eml`) and a small
 `meta.json` (an incoming one also an `attempts` file: a dot a try, a plus once
-its replies are queued; a sent one has its folder's time set to when it went). An entry is written in `tmp/`, fsynced, then renamed into place:
-a crash leaves either the whole entry or nothing. Moving an entry between
+its replies are queued; a sent one has its folder's time set to when it
+went). An entry is written in `tmp/`, fsynced, then renamed into place: a
+crash leaves either the whole entry or nothing. Moving an entry between
 states is one rename.
 
 Incoming: `new/` (waiting) -> `done/` (handled) or `shunt/` (set aside with a
@@ -115,8 +116,8 @@ _TRY = b"."
 _ANSWERED = b"+"
 # How versions before issue 20 marked a mail answered: a file of its own.
 _REPLIED = "replied"
-# What a sent reply's record adds to its meta.json, written as a new file
-# beside it rather than the meta written anew (the same reason).
+# When and at which try a reply went, as versions before issue 20 recorded it
+# (now the folder's time and the try after those its meta.json counts).
 _SENT = "sent.json"
 _DIR_MODE = 0o750
 
@@ -240,8 +241,7 @@ class IncomingSpool:
         except OSError:
             marks = b""
         tries = marks.count(_TRY)
-        answered = _ANSWERED in marks or (
-            state == "pending" and os.path.exists(folder / _REPLIED))
+        answered = _ANSWERED in marks
         if tries > int(meta.get("attempts", 0) or 0):
             meta["attempts"] = tries
         return InEntry(
@@ -339,7 +339,10 @@ class IncomingSpool:
         """Count one attempt before the mail is handled (a power cut may forget it:
         one try more): one byte appended to the entry's ``attempts`` file."""
         self._mark(entry, _TRY)
-        return self._load(entry.path, entry.state)
+        begun = self._load(entry.path, entry.state)
+        if not begun.answered and (entry.path / _REPLIED).exists():  # an earlier version's
+            return replace(begun, answered=True)
+        return begun
 
     def mark_answered(self, entry: InEntry) -> None:
         """Note that the mail's replies are queued, so that a mail handled again
