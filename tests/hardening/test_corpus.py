@@ -177,8 +177,8 @@ def test_poison_never_stops_a_round(tmp_path: Path) -> None:
     answered = [n for n in POISON if SPEC[n]["reply"] is not None]
     assert len(out) == 1 + len(answered)
     assert table.referee.incoming.pending() == [] and table.referee.incoming.shunted() == []
-    failures = [e for e in table.referee.incoming.root.glob("done/*/meta.json")
-                if '"reason"' in e.read_text()]
+    failures = [e for e in table.referee.incoming.root.glob("done/*")
+                if '"reason"' in e.read_text(errors="replace")]
     assert failures == [], "a poison mail failed at its first try"
 
 
@@ -430,6 +430,6 @@ def test_a_30_mb_mail_through_dovecot_is_refused_politely(hard_servers: Any,
     check_replies("30 MB over IMAP", {"reply": ms.address("cora"), "says": [
         "larger than this referee accepts"]}, got)
     assert changed_files(before, fingerprint(config.games_dir)) == []
-    spooled = list((config.spool_dir / "in" / "done").glob("*/*"))
+    spooled = list((config.spool_dir / "in" / "done").glob("*"))
     assert sum(p.stat().st_size for p in spooled) < 1_000_000, "the whole mail was fetched"
     assert ms.count(ref) == 0

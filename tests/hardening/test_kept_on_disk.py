@@ -25,21 +25,37 @@ from pbmref.referee.daemon import Daemon
 from pbmref.referee.turns import adjudicate_due
 from pbmref.store import GameStore
 
+_STATES = {"new", "done", "shunt", "queue", "sent", "failed"}
+
+
+def _entry_files(spool: Path) -> list[Path]:
+    """The spools' entries: one file each (issue 20)."""
+    return sorted(p for p in spool.glob("*/*/*") if p.parent.name in _STATES
+                  and not p.name.startswith(".") and p.is_file())
+
+
+def _parts(path: Path) -> tuple[bytes, dict, bytes]:
+    """An entry's marks (incoming ones), meta data and mail."""
+    data = path.read_bytes()
+    marks, data = (data[:32], data[32:]) if path.parent.parent.name == "in" else (b"", data)
+    meta, mail = data.split(b"\n", 1)
+    return marks, json.loads(meta), mail
+
 
 def _age(spool: Path, days: float) -> int:
     """Make every record in the spools `days` old (as if saved then); returns how many."""
     then = (datetime.now(UTC) - timedelta(days=days)).isoformat()
     n = 0
-    for meta in spool.glob("*/*/*/meta.json"):
-        data = json.loads(meta.read_text())
-        data["saved"] = data["created"] = then
-        meta.write_text(json.dumps(data))
+    for path in _entry_files(spool):
+        marks, meta, mail = _parts(path)
+        meta["saved"] = meta["created"] = then
+        path.write_bytes(marks + json.dumps(meta).encode() + b"\n" + mail)
         n += 1
     return n
 
 
 def _entries(spool: Path) -> list[str]:
-    return sorted(f"{p.parent.parent.name}/{p.parent.name}" for p in spool.glob("*/*/*/meta.json"))
+    return [f"{p.parent.parent.name}/{p.name}" for p in _entry_files(spool)]
 
 
 def test_handled_and_sent_mail_keeps_only_records_which_the_daemon_and_cron_prune(
@@ -49,10 +65,10 @@ def test_handled_and_sent_mail_keeps_only_records_which_the_daemon_and_cron_prun
     table.send(table.order_mail("anna", "PLANE", "TAKEOFF BETA", "1: A", "2: A", "3: L"))
     table.send(table.order_mail("bert", "STATUS"), sender=PLAYERS["bert"])
     # the mails went as soon as they were handled and sent: only records stay
-    assert _entries(spool) and not list(spool.rglob("message.eml"))
-    # records only: the meta data and a mail's count of tries (a reply's time of
-    # sending is its folder's)
-    assert {p.name for p in spool.glob("*/*/*/*")} == {"meta.json", "attempts"}
+    # records only: the meta data and a mail's marks (a reply's time of sending is
+    # its file's), each entry one file
+    assert _entries(spool) and all(_parts(p)[2] == b"" for p in _entry_files(spool))
+    assert [p for p in spool.glob("*/*/*/*")] == []
     # younger than the retention (14 days by default): kept
     _age(spool, 13)
     Daemon(table.referee, table.intake).round()

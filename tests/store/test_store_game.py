@@ -10,7 +10,7 @@ from store_fakes import FAKE_POSITION, fake_settings, load_fake
 
 from pbmref import gm
 from pbmref.base.errors import GameFileError
-from pbmref.base.files import set_aside, write_new
+from pbmref.base.files import commit_file, durable_together, set_aside, write_new, write_synced
 from pbmref.base.yamlfile import read_yaml
 from pbmref.orders.errors import OrderMailError
 from pbmref.store import GameExists, GameStore
@@ -329,6 +329,32 @@ def test_write_new_never_overwrites_and_set_aside_keeps_old_files(tmp_path):
     folder.mkdir()
     assert set_aside(folder, now=T0).name == "003.old-20261130T120000Z"
     assert not [n for n in os.listdir(tmp_path) if n.endswith(".tmp")]
+
+
+def test_commit_file_never_replaces_and_a_block_flushes_the_file_by_its_new_name(
+        tmp_path, monkeypatch):
+    """A spool entry is one file since issue 20: written under a name of its
+    own, then given its name only if no entry has it (a rename would replace
+    one); inside ``durable_together`` it is flushed by the name it ends with."""
+    (tmp_path / "tmp").mkdir()
+    (tmp_path / "new").mkdir()
+    flushed = []
+    real = os.fsync
+
+    def fsync(fd):
+        flushed.append(os.readlink(f"/proc/self/fd/{fd}"))
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    with durable_together():
+        write_synced(tmp_path / "tmp" / "a.1", b"first")
+        assert commit_file(tmp_path / "tmp" / "a.1", tmp_path / "new" / "a")
+        assert flushed == []
+    assert flushed == [str(tmp_path / "new" / "a"), str(tmp_path / "new")]
+    write_synced(tmp_path / "tmp" / "a.2", b"second")
+    assert not commit_file(tmp_path / "tmp" / "a.2", tmp_path / "new" / "a")
+    assert (tmp_path / "new" / "a").read_bytes() == b"first"
+    assert os.listdir(tmp_path / "tmp") == []
 
 
 def test_kick_removes_the_player_and_ignores_their_orders(fake_store):

@@ -11,8 +11,8 @@
   with an atomic rename over the old file.
 - ``write_synced(path, data)``: write and flush a file nobody reads yet (a
   temporary name, or inside a folder that is renamed into place whole);
-- ``commit_dir(tmp, target)``: rename a finished folder into place, unless
-  one of that name is there already;
+- ``commit_file(tmp, target)``: give a finished file its name, unless a file
+  of that name is there already;
 - ``set_aside(path)``: moves a file or folder out of the way before a re-run
   writes its replacement: ``events.yaml`` -> ``events.yaml.replaced-1``,
   ``turns/003`` -> ``turns/003.old-20261130T101500Z``.
@@ -34,9 +34,7 @@ index or counter the referee rebuilds or merely uses to save work).
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
-import shutil
 import tempfile
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
@@ -44,7 +42,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 __all__ = [
-    "commit_dir",
+    "commit_file",
     "current_block",
     "durable_together",
     "flush_file",
@@ -67,7 +65,7 @@ class _Together:
         self.later: list[Callable[[], None]] = []
 
     def moved(self, old: Path, new: Path) -> None:
-        """A folder written in this block was renamed: flush its files by their new names."""
+        """A file or folder written in this block was renamed: flush it by its new name."""
         before, prefix = str(old), str(old) + os.sep
         for table in (self.files, self.dirs):
             for name in [n for n in table if n == before or n.startswith(prefix)]:
@@ -193,16 +191,16 @@ def flush_file(path: Path) -> None:
         _fsync_path(str(path), os.O_RDONLY)
 
 
-def commit_dir(tmp: Path, target: Path, *, durable: bool = True) -> bool:
-    """Rename the folder ``tmp`` to ``target``; False (and ``tmp`` removed) when
-    ``target`` exists already."""
+def commit_file(tmp: Path, target: Path, *, durable: bool = True) -> bool:
+    """Give the finished file ``tmp`` the name ``target``; False (and ``tmp``
+    removed) when ``target`` exists already. (A link, then the old name
+    removed: a rename would replace a file of that name.)"""
     try:
-        os.rename(tmp, target)
-    except OSError as exc:
-        if exc.errno in (errno.EEXIST, errno.ENOTEMPTY):
-            shutil.rmtree(tmp, ignore_errors=True)
-            return False
-        raise
+        os.link(tmp, target)
+    except FileExistsError:
+        os.unlink(tmp)
+        return False
+    os.unlink(tmp)
     group = _together.get()
     if group is not None:
         group.moved(tmp, target)

@@ -1,14 +1,20 @@
 """Durable spools for mail in and out (in the style of Mailman's queue runners).
 
-Each entry is a folder holding the raw mail (`message.eml`) and a small
-`meta.json` (an incoming one also an `attempts` file: a dot a try, a plus once
-its replies are queued; a sent one has its folder's time set to when it
-went). An entry is written in `tmp/`, fsynced, then renamed into place: a
-crash leaves either the whole entry or nothing. Moving an entry between
-states is one rename.
+Each entry is one file, named by its key, in the folder of its state. An
+outgoing one holds a line of meta data (JSON) and the mail; an incoming one
+first a line of marks (a dot a try, a plus once its replies are queued),
+written in place a byte at a time, then the meta line and the mail as it
+came. An entry is written under another name in `tmp/`, fsynced, then
+given its name in its state's folder: a crash leaves either the whole entry
+or nothing. Moving an entry between states is one rename. (One file an
+entry rather than a folder of files, issue 20: on a file system that makes
+new files slowly under load, such as this machine's ext4 without a journal,
+each file made cost 0.5 ms a mail.) Spools written by versions before issue
+20, a folder an entry, are turned into this layout once, when the spool is
+first opened (``_migrate``).
 
-Incoming: `new/` (waiting) -> `done/` (handled) or `shunt/` (set aside with a
-`reason.txt` after it failed `max_attempts` times). Saving a mail whose
+Incoming: `new/` (waiting) -> `done/` (handled) or `shunt/` (set aside with
+its reason after it failed `max_attempts` times). Saving a mail whose
 Message-ID and content are already in any of them is reported as a duplicate
 and changes nothing; another mail under a Message-ID seen before is a mail of
 its own (issue 15: a reused Message-ID silences nobody).
@@ -20,18 +26,19 @@ send and the move to `sent/` can cause one duplicate, never a loss. One
 delivery round sends over one connection where the sender has sessions.
 
 What is kept, and for how long (issue 15): only what a retry needs. A handled
-mail keeps only its `meta.json` (which recognises it if it comes again) and its
-count of tries, a sent one likewise; the mail itself is deleted when it is done or sent (a mail that
-carries a password, such as a new password for a player, is deleted also when
-it fails for good). `prune(older_than)` deletes what is left once it is older
-than the referee's retention (`limits.spool_retention`): done and sent records,
+mail keeps only its meta data (which recognises it if it comes again) and
+its marks, a sent one its meta data, whose file's time says when it went:
+the mail itself is cut off the entry when it is done or sent (a mail that
+carries a password, such as a new password for a player, also when it fails
+for good). `prune(older_than)` deletes what is left once it is older than the
+referee's retention (`limits.spool_retention`): done and sent records,
 shunted and failed mails. Everything is readable by the referee's user (and
 group) only.
 
 What must survive a power cut is flushed to disk (the raw mail when the
 intake will not hand it out again, a queued reply, a shunted mail); moves
-between states and attempt counters are not: a power cut may undo such a
-move, and the work is done again, keyed against doing it twice. Inside a
+between states and marks are not: a power cut may undo such a move, and the
+work is done again, keyed against doing it twice. Inside a
 ``pbmref.base.files.durable_together`` block the flushes wait for the
 block's end, and a queued mail joins `queue/` only then.
 
@@ -40,21 +47,20 @@ Queued mails that are sent at once need no copy on disk (issue 20). Inside
 waits in `tmp/`, where nobody else looks, for the ``deliver()`` inside the
 same hold; the mails it sends go from `tmp/` to `sent/`, and on leaving the
 hold the rest (a send failed or was deferred, or another process was
-delivering) are flushed -- message, entry folder, key markers -- and join
-`queue/`, which is flushed too. Whoever marks the mails these answer
-handled does so only after the hold: by then each reply is with the
-server (SMTP accepted it, or it is flushed into the outbox Maildir before
-its move to `sent/`, as always) or on disk in `queue/`. If the referee dies
-in the hold, or the power goes before its flush is over, nothing is marked
-handled yet and the mails are handled again: a reply whose key marker names
-a held entry left whole in `tmp/` (the referee was killed) is taken over, the
-very same mail; one whose entry was lost or torn (a power cut) is made anew
-(the referee names a reply by its key, so it is the same message again, with
-the same Message-ID); one recorded in `sent/` is not queued again (a reply
-sent whose move to `sent/` was not made, or not kept, goes twice: the
-duplicate the spool allows, the same message twice). A held mail never joins `queue/`
-before it is on disk, so no entry there is ever missing its message after
-a power cut.
+delivering) are flushed -- entry and key markers -- and join `queue/`, which
+is flushed too. Whoever marks the mails these answer handled does so only
+after the hold: by then each reply is with the server (SMTP accepted it, or
+it is flushed into the outbox Maildir before its move to `sent/`, as always)
+or on disk in `queue/`. If the referee dies in the hold, or the power goes
+before its flush is over, nothing is marked handled yet and the mails are
+handled again: a reply whose key marker names a held entry left whole in
+`tmp/` (the referee was killed) is taken over, the very same mail; one whose
+entry was lost or torn (a power cut) is made anew (the referee names a reply
+by its key, so it is the same message again, with the same Message-ID); one
+recorded in `sent/` is not queued again (a reply sent whose move to `sent/`
+was not made, or not kept, goes twice: the duplicate the spool allows, the
+same message twice). A held mail never joins `queue/` before it is on disk,
+so no entry there is ever missing its message after a power cut.
 """
 
 from __future__ import annotations
@@ -69,7 +75,7 @@ import os
 import shutil
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
@@ -78,7 +84,7 @@ from typing import Any
 
 from pbmref.base.errors import LockTimeout
 from pbmref.base.files import (
-    commit_dir,
+    commit_file,
     current_block,
     durable_together,
     flush_file,
@@ -104,54 +110,230 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-_MSG = "message.eml"
-_META = "meta.json"
-_REASON = "reason.txt"
-# One byte a try (b"."), and b"+" once the mail's replies are queued: appended,
-# never rewritten (a file renamed over another costs the file system a flush of
-# its own on ext4), and one file for both (under load a new file costs 0.5 ms,
-# an append to one a hundredth of that: issue 20).
-_ATTEMPTS = "attempts"
+# The marks line that begins an incoming entry, its newline included: a byte
+# a mark, written in place (b"." a try, b"+" once the mail's replies are
+# queued), the rest spaces. Marks are never rewritten: under load a new file
+# costs 0.5 ms, a byte written into one a hundredth of that (issue 20).
+_MARKS = 32
 _TRY = b"."
 _ANSWERED = b"+"
-# How versions before issue 20 marked a mail answered: a file of its own.
-_REPLIED = "replied"
-# When and at which try a reply went, as versions before issue 20 recorded it
-# (now the folder's time and the try after those its meta.json counts).
-_SENT = "sent.json"
 _DIR_MODE = 0o750
+# The layout of a spool's entries, written in its folder once it is in place
+# (before issue 20 an entry was a folder of files, and the spool had none).
+_LAYOUT = ".layout"
+_LAYOUT_NOW = "2 one file an entry\n"
 
 
 class SpoolBusy(Exception):
     """Another process holds the spool's lock."""
 
 
-# --------------------------------------------------------------------------- file helpers
+# --------------------------------------------------------------------------- entry files
 
 
-def _replace_json(folder: Path, name: str, data: dict[str, Any], *,
-                  durable: bool = False) -> None:
-    replace_file(folder / name, json.dumps(data, indent=1, sort_keys=True), durable=durable)
+def _meta_line(meta: dict[str, Any]) -> bytes:
+    return json.dumps(meta, sort_keys=True, separators=(",", ":")).encode() + b"\n"
 
 
-def _read_json(path: Path) -> dict[str, Any]:
+def _meta_of(line: bytes) -> dict[str, Any]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        return data if isinstance(data, dict) else {}
-    except (OSError, ValueError):
+        data = json.loads(line)
+    except ValueError:
         return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _in_entry(marks: bytes, meta: dict[str, Any], raw: bytes) -> bytes:
+    """An incoming entry's bytes: its marks line, its meta line, the mail."""
+    return marks.ljust(_MARKS - 1) + b"\n" + _meta_line(meta) + raw
+
+
+def _read_in(path: Path, *, whole: bool = False) -> tuple[bytes, dict[str, Any], bytes]:
+    """An incoming entry's marks, meta data and (``whole``) mail; nothing of a
+    file that is gone or torn."""
+    try:
+        with open(path, "rb") as fh:
+            marks = fh.read(_MARKS)
+            meta = _meta_of(fh.readline())
+            raw = fh.read() if whole else b""
+    except OSError:
+        return b"", {}, b""
+    return marks.rstrip(b" \n"), meta, raw
+
+
+def _read_out(path: Path, *, whole: bool = False) -> tuple[dict[str, Any], bytes]:
+    """An outgoing entry's meta data and (``whole``) mail."""
+    try:
+        with open(path, "rb") as fh:
+            meta = _meta_of(fh.readline())
+            raw = fh.read() if whole else b""
+    except OSError:
+        return {}, b""
+    return meta, raw
+
+
+def _cut_mail(path: Path, *, marks: bool) -> None:
+    """Cut an entry's mail off, keeping its marks (``marks``: an incoming one)
+    and its meta line: no retry needs the mail any more, and it may hold a
+    password."""
+    with contextlib.suppress(FileNotFoundError), open(path, "r+b") as fh:
+        if marks:
+            fh.seek(_MARKS)
+        fh.readline()
+        fh.truncate(fh.tell())
+
+
+def _entries(folder: Path) -> Iterator[Path]:
+    """The entry files of a state's folder (a dot begins a name being written)."""
+    with contextlib.suppress(FileNotFoundError):
+        with os.scandir(folder) as found:
+            for item in found:
+                if not item.name.startswith(".") and item.is_file(follow_symlinks=False):
+                    yield Path(item.path)
+
+
+# --------------------------------------------------------------------------- the old layout
+
+
+def _migrate(root: Path, folders: Iterable[str],
+             convert: Callable[[str, Path], bytes | None],
+             finish: Callable[[Path], None] | None = None) -> None:
+    """Turn a spool written before issue 20, a folder an entry, into one file an
+    entry, once (then its ``.layout`` file says so, and this costs a look at
+    that file). Each entry folder becomes the file of the same name, so key
+    markers and intake records still name it; ``convert`` makes the file's
+    bytes from the folder (None: nothing worth keeping), and ``finish`` does
+    what else the spool's layout needs (the outgoing one's key markers,
+    ``_markers_as_links``). A folder is written
+    as a file under a dotted name, flushed, then put in its place; a process
+    killed half-way finishes at its next start (``_finish_migrating``)."""
+    layout = root / _LAYOUT
+    if layout.exists():
+        return
+    with _flock(root / ".layout.lock"):
+        if layout.exists():
+            return
+        for sub in folders:
+            folder = root / sub
+            _finish_migrating(folder)
+            for item in sorted(folder.iterdir()):
+                if item.name.startswith(".") or item.is_symlink() or not item.is_dir():
+                    continue
+                data = convert(sub, item)
+                if data is None:
+                    shutil.rmtree(item, ignore_errors=True)
+                    continue
+                new, old = folder / f".{item.name}.migrating", folder / f".{item.name}.old"
+                write_synced(new, data)
+                os.rename(item, old)
+                os.rename(new, item)
+                shutil.rmtree(old, ignore_errors=True)
+            fsync_dir(folder)
+        if finish is not None:
+            finish(root)
+        replace_file(layout, _LAYOUT_NOW)
+        log.info("spool %s turned into one file an entry (issue 20)", root)
+
+
+def _finish_migrating(folder: Path) -> None:
+    """What a migration killed half-way in ``folder`` left: a folder set aside
+    whose file is written is dropped; one whose file is not is put back."""
+    for old in folder.glob(".*.old"):
+        name = old.name[1:-len(".old")]
+        new = folder / f".{name}.migrating"
+        if not (folder / name).exists():
+            os.rename(new if new.exists() else old, folder / name)
+        shutil.rmtree(old, ignore_errors=True)
+    for new in folder.glob(".*.migrating"):
+        new.unlink()  # its folder was not set aside yet: converted anew
+
+
+def _link_marker(entry: Path, marker: Path) -> None:
+    """Make the key marker ``marker`` a second name of the entry file ``entry``,
+    in place of whatever it named before."""
+    marker_tmp = marker.with_name(f".{marker.name}.{os.getpid()}.tmp")
+    with contextlib.suppress(FileNotFoundError):
+        marker_tmp.unlink()
+    os.link(entry, marker_tmp)
+    os.replace(marker_tmp, marker)
+    with contextlib.suppress(FileNotFoundError):  # left when both were one file already
+        marker_tmp.unlink()
+
+
+def _markers_as_links(root: Path) -> None:
+    """Key markers of the old layout (a symbolic link holding an entry's id, in
+    still earlier versions a file holding it) made second names of their
+    entry files; one naming no entry is dropped."""
+    keys = root / "keys"
+    if not keys.is_dir():
+        return
+    for marker in sorted(keys.iterdir()):
+        if marker.name.startswith("."):
+            continue
+        if marker.is_symlink():
+            entry_id = os.readlink(marker).strip()
+        elif _read_out(marker)[0].get("id"):
+            continue  # one already (a migration killed half-way)
+        else:
+            entry_id = _old_file(keys, marker.name).decode("utf-8", "replace").strip()
+        found = [root / sub / entry_id for sub in ("tmp", "queue", "sent", "failed")
+                 if entry_id and (root / sub / entry_id).is_file()]
+        if found:
+            _link_marker(found[0], marker)
+        else:
+            marker.unlink()
+    fsync_dir(keys)
+
+
+def _old_file(folder: Path, name: str) -> bytes:
+    try:
+        return (folder / name).read_bytes()
+    except OSError:
+        return b""
+
+
+def _in_from_folder(sub: str, folder: Path) -> bytes | None:
+    """An incoming entry of the old layout: ``message.eml``, ``meta.json``, its
+    tries in ``attempts`` and a ``replied`` file once answered, a shunted one's
+    ``reason.txt``. One in ``tmp/`` was never saved whole: the intake still
+    has that mail."""
+    if sub == "tmp":
+        return None
+    meta = _meta_of(_old_file(folder, "meta.json"))
+    marks = _old_file(folder, "attempts").replace(b"\n", b"")
+    if (folder / "replied").exists() and _ANSWERED not in marks:
+        marks += _ANSWERED
+    marks = marks[-(_MARKS - 1):]
+    reason = _old_file(folder, "reason.txt").decode("utf-8", "replace").strip()
+    if reason:
+        meta["reason"] = reason
+    return _in_entry(marks, meta, _old_file(folder, "message.eml"))
+
+
+def _out_from_folder(sub: str, folder: Path) -> bytes | None:
+    """An outgoing entry of the old layout: ``message.eml``, ``meta.json``, a
+    sent one's ``sent.json`` (when, at which try), a failed one's
+    ``reason.txt``."""
+    meta = _meta_of(_old_file(folder, "meta.json"))
+    meta["id"] = folder.name  # what its key marker reads (_markers_as_links)
+    meta.update(_meta_of(_old_file(folder, "sent.json")))
+    if sub == "sent" and "sent" not in meta:  # sent when its folder was last changed
+        meta.update(_sent_record(folder, meta))
+    reason = _old_file(folder, "reason.txt").decode("utf-8", "replace").strip()
+    if reason:
+        meta["reason"] = reason
+    return _meta_line(meta) + _old_file(folder, "message.eml")
 
 
 def _iso(dt: datetime) -> str:
     return dt.astimezone(UTC).isoformat()
 
 
-def _sent_record(folder: Path, meta: dict[str, Any]) -> dict[str, Any]:
-    """When a sent mail went, and at which try: the time its folder was given
-    when it was sent, the try after those its ``meta.json`` counts. (A mail sent
-    before issue 20 has a ``sent.json`` that says so instead.)"""
+def _sent_record(path: Path, meta: dict[str, Any]) -> dict[str, Any]:
+    """When a sent mail went, and at which try: the time its entry file was
+    given when it was sent, the try after those its meta data counts."""
     try:
-        ns = folder.stat().st_mtime_ns
+        ns = path.stat().st_mtime_ns
     except OSError:
         return {}
     at = datetime.fromtimestamp(ns // 1_000_000_000, UTC).replace(
@@ -188,7 +370,7 @@ class InEntry:
     """One spooled incoming mail."""
 
     id: str  # hash of the Message-ID: the spool's key
-    path: Path
+    path: Path  # its entry file
     state: str  # "pending" | "done" | "shunt"
     message_id: str
     intake_key: str  # the key to pass to Intake.mark_handled
@@ -200,7 +382,8 @@ class InEntry:
     meta: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def raw(self) -> bytes:
-        return (self.path / _MSG).read_bytes()
+        """The mail as it came (empty once it is done)."""
+        return _read_in(self.path, whole=True)[2]
 
     @property
     def sender(self) -> str:
@@ -224,29 +407,27 @@ class IncomingSpool:
     STATES = {"pending": "new", "done": "done", "shunt": "shunt"}
 
     def __init__(self, root: str | os.PathLike[str], *, max_attempts: int = 3) -> None:
+        if not 1 <= max_attempts <= (_MARKS - 1) // 2:  # a try and an answer each
+            raise ValueError(f"max_attempts must be 1 to {(_MARKS - 1) // 2}, not {max_attempts}")
         self.root = Path(root)
         self.max_attempts = max_attempts
         for sub in ("tmp", "new", "done", "shunt"):
             (self.root / sub).mkdir(mode=_DIR_MODE, parents=True, exist_ok=True)
+        _migrate(self.root, ("tmp", *self.STATES.values()), _in_from_folder)
 
     # -- helpers
     @staticmethod
     def key_of(message_id: str) -> str:
         return hashlib.sha256(message_id.encode("utf-8", "replace")).hexdigest()[:32]
 
-    def _load(self, folder: Path, state: str, *, duplicate: bool = False) -> InEntry:
-        meta = _read_json(folder / _META)
-        try:
-            marks = (folder / _ATTEMPTS).read_bytes()
-        except OSError:
-            marks = b""
+    def _load(self, path: Path, state: str, *, duplicate: bool = False) -> InEntry:
+        marks, meta, _ = _read_in(path)
         tries = marks.count(_TRY)
-        answered = _ANSWERED in marks
         if tries > int(meta.get("attempts", 0) or 0):
             meta["attempts"] = tries
         return InEntry(
-            id=folder.name,
-            path=folder,
+            id=path.name,
+            path=path,
             state=state,
             message_id=str(meta.get("message_id", "")),
             intake_key=str(meta.get("intake_key", "")),
@@ -254,7 +435,7 @@ class IncomingSpool:
             size=int(meta.get("size", 0) or 0),
             attempts=int(meta.get("attempts", 0) or 0),
             duplicate=duplicate,
-            answered=answered,
+            answered=_ANSWERED in marks,
             meta=meta,
         )
 
@@ -264,14 +445,23 @@ class IncomingSpool:
 
     def _find_key(self, key: str) -> InEntry | None:
         for state, sub in self.STATES.items():
-            folder = self.root / sub / key
-            if folder.is_dir():
-                return self._load(folder, state)
+            path = self.root / sub / key
+            if path.is_file():
+                return self._load(path, state)
         return None
 
     def lock(self, *, blocking: bool = True) -> contextlib.AbstractContextManager[None]:
         """An exclusive lock for whoever works through the spool (raises SpoolBusy)."""
         return _flock(self.root / ".work.lock", blocking=blocking)
+
+    def _rewrite(self, entry: InEntry, meta: dict[str, Any], *, marks: bytes | None = None,
+                 durable: bool = True) -> InEntry:
+        """The entry written anew with ``meta`` (and ``marks``), the mail kept:
+        flushed by default, since the new file holds the mail a retry needs."""
+        old_marks, _, raw = _read_in(entry.path, whole=True)
+        replace_file(entry.path, _in_entry(old_marks if marks is None else marks, meta, raw),
+                     durable=durable)
+        return self._load(entry.path, entry.state)
 
     # -- API
     def save(self, mail: RawMail, *, durable: bool = True) -> InEntry:
@@ -289,8 +479,6 @@ class IncomingSpool:
                 existing = self._find_key(key)
             if existing is not None:
                 return replace(existing, duplicate=True)
-            tmp = self.root / "tmp" / f"{key}.{os.getpid()}.{uuid.uuid4().hex[:8]}"
-            tmp.mkdir(mode=_DIR_MODE)
             sender, sent = sender_and_date(mail.raw)
             meta: dict[str, Any] = {
                 "message_id": message_id,
@@ -304,13 +492,10 @@ class IncomingSpool:
                 "attempts": 0,
                 "errors": [],
             }
-            write_synced(tmp / _MSG, mail.raw, durable=durable)
-            write_synced(tmp / _META, json.dumps(meta, indent=1, sort_keys=True).encode(),
-                         durable=durable)
-            if durable:
-                fsync_dir(tmp)
+            tmp = self.root / "tmp" / f"{key}.{os.getpid()}.{uuid.uuid4().hex[:8]}"
+            write_synced(tmp, _in_entry(b"", meta, mail.raw), durable=durable)
             target = self.root / "new" / key
-            if not commit_dir(tmp, target, durable=durable):
+            if not commit_file(tmp, target, durable=durable):
                 return replace(self._load(target, "pending"), duplicate=True)
             return self._load(target, "pending")
 
@@ -321,28 +506,22 @@ class IncomingSpool:
         fetched and saved). Entries that already used up their attempts (the
         process died while handling them) are shunted here."""
         out: list[InEntry] = []
-        with contextlib.suppress(FileNotFoundError):
-            for folder in (self.root / "new").iterdir():
-                if not folder.is_dir():
-                    continue
-                entry = self._load(folder, "pending")
-                if entry.attempts >= self.max_attempts:
-                    self.shunt(entry, f"gave up after {entry.attempts} attempts "
-                                      "(the referee crashed or was killed while handling it)")
-                    continue
-                out.append(entry)
+        for path in list(_entries(self.root / "new")):
+            entry = self._load(path, "pending")
+            if entry.attempts >= self.max_attempts:
+                self.shunt(entry, f"gave up after {entry.attempts} attempts "
+                                  "(the referee crashed or was killed while handling it)")
+                continue
+            out.append(entry)
         out.sort(key=lambda e: (e.second, e.sent is None, e.sent or e.arrived,
                                 str(e.meta.get("saved", "")), e.id))
         return out
 
     def begin(self, entry: InEntry) -> InEntry:
         """Count one attempt before the mail is handled (a power cut may forget it:
-        one try more): one byte appended to the entry's ``attempts`` file."""
+        one try more): one byte written into the entry's marks."""
         self._mark(entry, _TRY)
-        begun = self._load(entry.path, entry.state)
-        if not begun.answered and (entry.path / _REPLIED).exists():  # an earlier version's
-            return replace(begun, answered=True)
-        return begun
+        return self._load(entry.path, entry.state)
 
     def mark_answered(self, entry: InEntry) -> None:
         """Note that the mail's replies are queued, so that a mail handled again
@@ -353,72 +532,63 @@ class IncomingSpool:
 
     @staticmethod
     def _mark(entry: InEntry, mark: bytes) -> None:
-        fd = os.open(entry.path / _ATTEMPTS, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o640)
+        """Write ``mark`` after the entry's marks (one process works the spool)."""
+        fd = os.open(entry.path, os.O_RDWR)
         try:
-            os.write(fd, mark)
+            marks = os.pread(fd, _MARKS - 1, 0).rstrip(b" ")
+            if len(marks) < _MARKS - 1:  # room for a try and an answer each, see __init__
+                os.pwrite(fd, mark, len(marks))
         finally:
             os.close(fd)
 
     def failed(self, entry: InEntry, reason: str) -> bool:
         """Record a failure; shunt once `max_attempts` are used. True when shunted."""
-        folder = entry.path
-        meta = _read_json(folder / _META) or dict(entry.meta)
-        attempts = int(meta.get("attempts", 0) or 0)
-        if attempts < entry.attempts:
-            attempts = entry.attempts
+        current = self._load(entry.path, entry.state)
+        meta = dict(current.meta or entry.meta)
+        attempts = max(int(meta.get("attempts", 0) or 0), entry.attempts)
         if attempts == 0:  # failed() without begin(): count it here
             attempts = 1
         meta["attempts"] = attempts
         errors = list(meta.get("errors", []))[-9:]
         errors.append({"at": _iso(_now()), "reason": reason[:2000]})
         meta["errors"] = errors
-        _replace_json(folder, _META, meta)
+        failed = self._rewrite(current, meta)
         if attempts >= self.max_attempts:
-            self.shunt(self._load(folder, "pending"), reason)
+            self.shunt(failed, reason)
             return True
         return False
 
     def done(self, entry: InEntry) -> InEntry:
         """The mail was handled (game saved): move it to `done/`, where only its
-        `meta.json` stays (no retry needs the mail, which holds its password)."""
+        marks and meta data stay (no retry needs the mail, which holds its
+        password)."""
         done = self._move(entry, "done")
-        for path in done.path.iterdir():
-            if path.name not in (_META, _ATTEMPTS):
-                with contextlib.suppress(FileNotFoundError):
-                    path.unlink()
+        _cut_mail(done.path, marks=True)
         return done
 
     def shunt(self, entry: InEntry, reason: str) -> InEntry:
-        """Set the mail aside in `shunt/` with `reason.txt`; it is not retried. The
+        """Set the mail aside in `shunt/` with its reason; it is not retried. The
         entry is flushed to disk whole: it leaves the inbox for good now."""
-        write_synced(entry.path / _REASON, (reason.rstrip() + "\n").encode("utf-8", "replace"))
-        for name in (_MSG, _META):
-            flush_file(entry.path / name)
-        fsync_dir(entry.path)
+        meta = dict(entry.meta)
+        meta["reason"] = reason.rstrip()
+        entry = self._rewrite(entry, meta)
         log.warning("shunted incoming mail %s (%s): %s", entry.id, entry.message_id, reason)
         return self._move(entry, "shunt", durable=True)
 
     def unshunt(self, entry_id: str) -> InEntry:
         """Put a shunted mail back in the queue with a fresh attempt count (GM tool)."""
-        folder = self.root / "shunt" / entry_id
-        entry = self._load(folder, "shunt")
+        entry = self._load(self.root / "shunt" / entry_id, "shunt")
         meta = dict(entry.meta)
         meta["attempts"] = 0
-        _replace_json(folder, _META, meta, durable=True)
-        for name in (_REASON, _ATTEMPTS):
-            with contextlib.suppress(FileNotFoundError):
-                (folder / name).unlink()
-        return self._move(self._load(folder, "shunt"), "pending", durable=True)
+        meta.pop("reason", None)
+        return self._move(self._rewrite(entry, meta, marks=b""), "pending", durable=True)
 
     def shunted(self) -> list[tuple[InEntry, str]]:
+        """The mails set aside, and why."""
         out = []
-        for folder in sorted((self.root / "shunt").iterdir()):
-            if folder.is_dir():
-                try:
-                    reason = (folder / _REASON).read_text(encoding="utf-8").strip()
-                except OSError:
-                    reason = ""
-                out.append((self._load(folder, "shunt"), reason))
+        for path in sorted(_entries(self.root / "shunt")):
+            entry = self._load(path, "shunt")
+            out.append((entry, str(entry.meta.get("reason", "")).strip()))
         return out
 
     def _move(self, entry: InEntry, state: str, *, durable: bool = False) -> InEntry:
@@ -426,7 +596,8 @@ class IncomingSpool:
         if entry.path == target:
             return entry
         if target.exists():  # already there (a second process got here first)
-            shutil.rmtree(entry.path, ignore_errors=True)
+            with contextlib.suppress(FileNotFoundError):
+                entry.path.unlink()
         else:
             os.rename(entry.path, target)
             if durable:
@@ -459,13 +630,14 @@ class IncomingSpool:
         limit = _now() - older_than
         n = 0
         for sub in ("done", "shunt"):
-            for folder in (self.root / sub).iterdir():
-                meta = _read_json(folder / _META)
+            for path in list(_entries(self.root / sub)):
+                meta = _read_in(path)[1]
                 if _parse_iso(meta.get("saved"), _now()) < limit:
                     if sub == "shunt":
                         log.warning("deleting mail %s, set aside since %s (retention)",
                                     meta.get("message_id"), meta.get("saved"))
-                    shutil.rmtree(folder, ignore_errors=True)
+                    with contextlib.suppress(FileNotFoundError):
+                        path.unlink()
                     n += 1
         return n
 
@@ -475,8 +647,10 @@ class IncomingSpool:
 
 @dataclass(frozen=True)
 class OutEntry:
+    """One spooled outgoing mail."""
+
     id: str
-    path: Path
+    path: Path  # its entry file
     state: str  # "queued" | "sent" | "failed"
     attempts: int
     next_attempt: datetime
@@ -485,8 +659,7 @@ class OutEntry:
     meta: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def message(self) -> EmailMessage:
-        data = (self.path / _MSG).read_bytes()
-        msg = email.message_from_bytes(data, policy=POLICY)
+        msg = email.message_from_bytes(_read_out(self.path, whole=True)[1], policy=POLICY)
         assert isinstance(msg, EmailMessage)
         return msg
 
@@ -530,15 +703,17 @@ class OutgoingSpool:
         self._held_messages: dict[str, EmailMessage] = {}
         for sub in ("tmp", "queue", "sent", "failed"):
             (self.root / sub).mkdir(mode=_DIR_MODE, parents=True, exist_ok=True)
+        _migrate(self.root, ("tmp", *self.STATES.values()), _out_from_folder,
+                 _markers_as_links)
 
-    def _load(self, folder: Path, state: str) -> OutEntry:
-        meta = _read_json(folder / _META)
-        if state == "sent":
-            meta.update(_read_json(folder / _SENT) or _sent_record(folder, meta))
+    def _load(self, path: Path, state: str) -> OutEntry:
+        meta = _read_out(path)[0]
+        if state == "sent" and "sent" not in meta:  # "sent": a record migrated (_migrate)
+            meta.update(_sent_record(path, meta))
         created = _parse_iso(meta.get("created"), _now())
         return OutEntry(
-            id=folder.name,
-            path=folder,
+            id=path.name,
+            path=path,
             state=state,
             attempts=int(meta.get("attempts", 0) or 0),
             next_attempt=_parse_iso(meta.get("next_attempt"), created),
@@ -578,10 +753,11 @@ class OutgoingSpool:
             if earlier is not None:
                 return earlier
         tmp = self.root / "tmp" / entry_id
-        tmp.mkdir(mode=_DIR_MODE)
         held = self._held is not None  # flushed only if it is not sent in the hold
         raw = msg.as_bytes()
         meta = {
+            "id": entry_id,
+            **({"key": marker.name} if marker is not None else {}),
             "created": _iso(now),
             "next_attempt": _iso(now),
             "attempts": 0,
@@ -592,24 +768,15 @@ class OutgoingSpool:
             # a held mail whose holder died is taken over whole (_adopt), or not at all
             **({"held": hashlib.sha256(raw).hexdigest()} if held else {}),
         }
-        write_synced(tmp / _MSG, raw, durable=not held)
+        write_synced(tmp, _meta_line(meta) + raw, durable=not held)
         if held:
             self._held_messages[entry_id] = msg
-        # the meta data only schedules the attempts: lost in a power cut, the mail
-        # is simply tried at once
-        write_synced(tmp / _META, json.dumps(meta, indent=1, sort_keys=True).encode(),
-                     durable=False)
-        if not held:
-            fsync_dir(tmp)
         if marker is not None:
             # The key names the entry before the entry becomes visible: a crash
             # in between leaves a marker without an entry, which _by_key ignores.
-            # (A symbolic link holding the entry's name: no data to flush.)
-            marker_tmp = marker.with_name(f".{marker.name}.{os.getpid()}.tmp")
-            with contextlib.suppress(FileNotFoundError):
-                marker_tmp.unlink()
-            os.symlink(entry_id, marker_tmp)
-            os.replace(marker_tmp, marker)
+            # (A second name of the entry's file, whose meta line holds its id:
+            # no file is made for it, issue 20.)
+            _link_marker(tmp, marker)
             if not held:
                 fsync_dir(marker.parent)
         return self._stage(entry_id, tmp, meta, now)
@@ -638,19 +805,15 @@ class OutgoingSpool:
         the holder is gone. A mail not written whole (a power cut) is dropped:
         the caller makes it anew."""
         tmp = self.root / "tmp" / entry_id
-        meta = _read_json(tmp / _META)
+        meta, raw = _read_out(tmp, whole=True)
         if not meta.get("held"):
             return None
-        try:
-            whole = hashlib.sha256((tmp / _MSG).read_bytes()).hexdigest() == meta["held"]
-        except OSError:
-            whole = False
-        if not whole:
-            shutil.rmtree(tmp, ignore_errors=True)
+        if hashlib.sha256(raw).hexdigest() != meta["held"]:
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()
             return None
         if self._held is None:  # bound for queue/: on disk first, as any queued mail
-            flush_file(tmp / _MSG)
-            fsync_dir(tmp)
+            flush_file(tmp)
         return self._stage(entry_id, tmp, meta, _now())
 
     def _staged_commit(self, tmp: Path, target: Path) -> None:
@@ -661,12 +824,10 @@ class OutgoingSpool:
 
     @staticmethod
     def _named(marker: Path) -> str | None:
-        """The entry a key marker names (a symbolic link; a file in earlier versions)."""
-        try:
-            return (os.readlink(marker) if marker.is_symlink()
-                    else marker.read_text()).strip()
-        except OSError:
-            return None
+        """The entry a key marker names: the id in the meta line of the entry file
+        it is a second name of."""
+        entry_id = _read_out(marker)[0].get("id")
+        return str(entry_id) if entry_id else None
 
     def _by_key(self, marker: Path) -> OutEntry | None:
         """The entry a key marker names, if it was committed (in any state) or is
@@ -682,19 +843,17 @@ class OutgoingSpool:
                                 next_attempt=_now(), created=_now())
             # its block or hold ended by an error: it never joins the queue (queue it anew)
             del self._staged[entry_id]
-            shutil.rmtree(self.root / "tmp" / entry_id, ignore_errors=True)
+            with contextlib.suppress(FileNotFoundError):
+                (self.root / "tmp" / entry_id).unlink()
         for state, folder in self.STATES.items():
             path = self.root / folder / entry_id
-            if path.is_dir():
+            if path.is_file():
                 return self._load(path, state)
         return self._adopt(entry_id) if staged is None else None
 
     def _list(self, state: str) -> list[OutEntry]:
-        folder = self.root / self.STATES[state]
-        return sorted(
-            (self._load(p, state) for p in folder.iterdir() if p.is_dir()),
-            key=lambda e: e.id,
-        )
+        return sorted((self._load(p, state) for p in _entries(self.root / self.STATES[state])),
+                      key=lambda e: e.id)
 
     def queued(self) -> list[OutEntry]:
         return self._list("queued")
@@ -717,7 +876,8 @@ class OutgoingSpool:
         gone: set[str] = set()
         for entry in self.sent() + self.failed():
             if entry.created < limit:
-                shutil.rmtree(entry.path, ignore_errors=True)
+                with contextlib.suppress(FileNotFoundError):
+                    entry.path.unlink()
                 gone.add(entry.id)
         keys = self.root / "keys"
         if gone and keys.is_dir():
@@ -730,10 +890,16 @@ class OutgoingSpool:
                             marker.unlink()
         return len(gone)
 
-    def _forget_mail(self, folder: Path) -> None:
-        """Delete the mail of an entry that no retry needs any more (its meta stays)."""
-        with contextlib.suppress(FileNotFoundError):
-            (folder / _MSG).unlink()
+    def _rewrite(self, entry: OutEntry, meta: dict[str, Any]) -> None:
+        """The entry written anew with ``meta``, the mail kept: flushed, since the
+        new file holds the mail a retry needs (a held one's is flushed on leaving
+        the hold, with the rest of it). Its key marker becomes a name of the new
+        file (the old one, and the mail in it, goes with its last name)."""
+        replace_file(entry.path, _meta_line(meta) + _read_out(entry.path, whole=True)[1],
+                     durable=entry.path.parent.name != "tmp")
+        marker = self.root / "keys" / str(meta.get("key") or ".none")
+        if meta.get("key") and self._named(marker) == entry.id:
+            _link_marker(entry.path, marker)
 
     def _move(self, entry: OutEntry, state: str) -> None:
         # Not flushed: a move a power cut undoes sends the mail once more (the
@@ -775,15 +941,13 @@ class OutgoingSpool:
         if not held:
             return
         with durable_together():
-            for entry_id, folder in held.items():
-                for name in (_MSG, _REASON):
-                    flush_file(folder / name)  # nothing for one that is not there
-                fsync_dir(folder)
-                if folder.parent.name == "tmp":
-                    then(functools.partial(self._staged_commit, folder,
+            for entry_id, path in held.items():
+                flush_file(path)
+                if path.parent.name == "tmp":
+                    then(functools.partial(self._staged_commit, path,
                                            self.root / "queue" / entry_id))
                 else:
-                    fsync_dir(folder.parent)
+                    fsync_dir(path.parent)
                     self._staged.pop(entry_id, None)
             if (self.root / "keys").is_dir():
                 fsync_dir(self.root / "keys")
@@ -802,8 +966,8 @@ class OutgoingSpool:
         report = DeliveryReport()
         try:
             with _flock(self.root / ".deliver.lock", blocking=False):
-                held = [self._load(folder, "queued") for folder in (self._held or {}).values()
-                        if folder.parent.name == "tmp"]
+                held = [self._load(path, "queued") for path in (self._held or {}).values()
+                        if path.parent.name == "tmp"]
                 due = []
                 for entry in held + self.queued():
                     if not force and entry.next_attempt > (now or _now()):
@@ -828,12 +992,11 @@ class OutgoingSpool:
         except PermanentFailure as exc:
             meta["attempts"] = entry.attempts + 1
             meta["last_error"] = f"{type(exc).__name__}: {exc}"[:2000]
-            _replace_json(entry.path, _META, meta)
-            write_synced(entry.path / _REASON, (meta["last_error"] + "\n").encode(),
-                         durable=False)
+            meta["reason"] = meta["last_error"]
+            self._rewrite(entry, meta)
             self._move(entry, "failed")
             if meta.get("secret"):
-                self._forget_mail(self.root / "failed" / entry.id)
+                _cut_mail(self.root / "failed" / entry.id, marks=False)
             report.failed.append(entry.id)
             log.warning("outgoing %s failed for good: %s", entry.id, exc)
             return
@@ -845,28 +1008,27 @@ class OutgoingSpool:
             meta["last_error"] = str(exc)[:2000]
             if (now - entry.created).total_seconds() >= self.give_up_after:
                 meta["gave_up"] = _iso(now)
-                _replace_json(entry.path, _META, meta)
-                write_synced(entry.path / _REASON,
-                             f"gave up after {attempts} attempts: {exc}\n".encode(), durable=False)
+                meta["reason"] = f"gave up after {attempts} attempts: {exc}"
+                self._rewrite(entry, meta)
                 self._move(entry, "failed")
                 if meta.get("secret"):
-                    self._forget_mail(self.root / "failed" / entry.id)
+                    _cut_mail(self.root / "failed" / entry.id, marks=False)
                 report.failed.append(entry.id)
                 return
             delay = min(self.backoff_first * (2 ** (attempts - 1)), self.backoff_max)
             meta["next_attempt"] = _iso(now + timedelta(seconds=delay))
-            _replace_json(entry.path, _META, meta)
+            self._rewrite(entry, meta)
             report.deferred.append(entry.id)
             log.info("deferred outgoing %s (%s), retry in %.0f s", entry.id, exc, delay)
             return
-        # the move is the record of success; when is the folder's time, set after
-        # it (a crash here only loses that, not the fact), and the try is the one
-        # after those meta.json counts: no file is made for it (issue 20: a new
-        # file in an entry's folder cost 0.3-0.5 ms under load)
+        # the move is the record of success; when is the entry file's time, set
+        # after it (a crash here only loses that, not the fact), and the try is
+        # the one after those its meta data counts: no file is made for it
+        # (issue 20: a new file cost 0.3-0.5 ms under load)
         self._move(entry, "sent")
-        folder = self.root / "sent" / entry.id
-        self._forget_mail(folder)
+        path = self.root / "sent" / entry.id
+        _cut_mail(path, marks=False)
         with contextlib.suppress(OSError):
             ns = int(now.timestamp()) * 1_000_000_000 + now.microsecond * 1000
-            os.utime(folder, ns=(ns, ns))
+            os.utime(path, ns=(ns, ns))
         report.sent.append(entry.id)
