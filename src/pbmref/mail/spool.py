@@ -204,9 +204,9 @@ def _migrate(root: Path, folders: Iterable[str],
     markers and intake records still name it; ``convert`` makes the file's
     bytes from the folder (None: nothing worth keeping), and ``finish`` does
     what else the spool's layout needs (the outgoing one's key markers,
-    ``_markers_as_links``). A folder is written
-    as a file under a dotted name, flushed, then put in its place; a process
-    killed half-way finishes at its next start (``_finish_migrating``)."""
+    ``_markers_as_links``). A folder is written as a file under a dotted
+    name, flushed, then put in its place; a process killed half-way finishes
+    at its next start (``_finish_migrating``)."""
     layout = root / _LAYOUT
     if layout.exists():
         return
