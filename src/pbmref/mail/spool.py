@@ -1,17 +1,19 @@
 """Durable spools for mail in and out (in the style of Mailman's queue runners).
 
-Each entry is one file, named by its key, in the folder of its state. An
-outgoing one holds a line of meta data (JSON) and the mail; an incoming one
-first a line of marks (a dot a try, a plus once its replies are queued),
-written in place a byte at a time, then the meta line and the mail as it
-came. An entry is written under another name in `tmp/`, fsynced, then
-given its name in its state's folder: a crash leaves either the whole entry
-or nothing. Moving an entry between states is one rename. (One file an
-entry rather than a folder of files, issue 20: on a file system that makes
-new files slowly under load, such as this machine's ext4 without a journal,
-each file made cost 0.5 ms a mail.) Spools written by versions before issue
-20, a folder an entry, are turned into this layout once, when the spool is
-first opened (``_migrate``).
+Each entry is one file in the folder of its state, named by its id (an
+incoming one's is the hash of its Message-ID). An outgoing one holds a line
+of meta data (JSON) and the mail; an incoming one first a line of marks (a
+dot a try, a plus once its replies are queued), written in place a byte at a
+time, then the meta line and the mail as it came. A keyed outgoing mail's
+marker in `keys/` is a second name of its entry's file, whose meta line
+names the entry. An entry is written under another name in `tmp/`,
+fsynced, then given its name in its state's folder: a crash leaves either
+the whole entry or nothing. Moving an entry between states is one rename.
+(One file an entry rather than a folder of files, issue 20: on a file
+system that makes new files slowly under load, such as this machine's ext4
+without a journal, each file made cost 0.5 ms a mail.) Spools written by
+versions before issue 20, a folder an entry, are turned into this layout
+once, when the spool is first opened (``_migrate``).
 
 Incoming: `new/` (waiting) -> `done/` (handled) or `shunt/` (set aside with
 its reason after it failed `max_attempts` times). Saving a mail whose
