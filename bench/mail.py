@@ -25,12 +25,12 @@ Also prints what a new file costs on this disk at rest just before the
 batch and while it runs (a probe process beside it makes one every 5 ms):
 the referee makes three a mail (its spool entries in and out, the orders
 file; nine before issue 20 made a spool entry one file and a reply's key
-marker a second name of it),
-and on a file system without a journal, such as this machine's, ext4 passes
-over every inode freed in the last minutes when it makes one, so that cost
-follows what was deleted on the machine lately (ours, Dovecot's, an earlier
-run's) more than the work in hand. Runs one after another therefore slow
-each other: leave five minutes between them.
+marker a second name of it), and on a file system without a journal, such
+as this machine's, ext4 passes over every inode freed in the last minutes
+when it makes one, so that cost follows what was deleted on the machine
+lately (ours, Dovecot's, an earlier run's) more than the work in hand. Runs
+one after another therefore slow each other: leave five minutes between
+them.
 
 Prints each figure and its ratio to the baseline of the same run.
 Usage: ``.venv/bin/python bench/mail.py [N] [SINGLE]`` (default 500 and 20;
@@ -202,10 +202,10 @@ def latency(ms: MailServers, folder: Path, count: int) -> Latency:
     return out
 
 
-# A process beside the referee making, every 5 ms, a new folder with a small
-# file in it (as a spool entry is made), until its stdin closes; prints the
-# median time one took, in microseconds. (A process, not a thread: a thread's
-# times would include waiting for the interpreter lock.)
+# A process beside the referee making, every 5 ms, a new small file (as a
+# spool entry is made), until its stdin closes; prints the median time one
+# took, in microseconds. (A process, not a thread: a thread's times would
+# include waiting for the interpreter lock.)
 _PROBE = """
 import os, select, statistics, sys, time
 where, times, i = sys.argv[1], [], 0

@@ -9,8 +9,8 @@
 - ``replace_file(path, text)``: for the small files that are meant to change
   (the state index, a game master's settings edited by a command): the same,
   with an atomic rename over the old file.
-- ``write_synced(path, data)``: write and flush a file nobody reads yet (a
-  temporary name, or inside a folder that is renamed into place whole);
+- ``write_synced(path, data)``: write and flush a file nobody reads yet (under
+  a temporary name);
 - ``commit_file(tmp, target)``: give a finished file its name, unless a file
   of that name is there already;
 - ``set_aside(path)``: moves a file or folder out of the way before a re-run

@@ -254,12 +254,12 @@ def _link_marker(entry: Path, marker: Path) -> None:
     """Make the key marker ``marker`` a second name of the entry file ``entry``,
     in place of whatever it named before."""
     marker_tmp = marker.with_name(f".{marker.name}.{os.getpid()}.tmp")
-    with contextlib.suppress(FileNotFoundError):
+    try:
+        os.link(entry, marker_tmp)
+    except FileExistsError:  # left by a process of this id killed here
         marker_tmp.unlink()
-    os.link(entry, marker_tmp)
+        os.link(entry, marker_tmp)
     os.replace(marker_tmp, marker)
-    with contextlib.suppress(FileNotFoundError):  # left when both were one file already
-        marker_tmp.unlink()
 
 
 def _markers_as_links(root: Path) -> None:
@@ -456,13 +456,12 @@ class IncomingSpool:
         """An exclusive lock for whoever works through the spool (raises SpoolBusy)."""
         return _flock(self.root / ".work.lock", blocking=blocking)
 
-    def _rewrite(self, entry: InEntry, meta: dict[str, Any], *, marks: bytes | None = None,
-                 durable: bool = True) -> InEntry:
+    def _rewrite(self, entry: InEntry, meta: dict[str, Any], *,
+                 marks: bytes | None = None) -> InEntry:
         """The entry written anew with ``meta`` (and ``marks``), the mail kept:
-        flushed by default, since the new file holds the mail a retry needs."""
+        flushed, since the new file holds the mail a retry needs."""
         old_marks, _, raw = _read_in(entry.path, whole=True)
-        replace_file(entry.path, _in_entry(old_marks if marks is None else marks, meta, raw),
-                     durable=durable)
+        replace_file(entry.path, _in_entry(old_marks if marks is None else marks, meta, raw))
         return self._load(entry.path, entry.state)
 
     # -- API
