@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import email
 import email.policy
+import io
 import re
 from datetime import UTC, datetime
+from email.generator import BytesGenerator
 
 import pytest
 from hypothesis import given, settings
@@ -122,7 +124,15 @@ def _made(monkeypatch: pytest.MonkeyPatch, policy: email.policy.EmailPolicy | No
     msg = make_mail(to, subject, body, from_addr=REF, from_name=name, html=html,
                     attachments=attachments, references=refs, in_reply_to="<orig@x>",
                     date=datetime(2026, 12, 4, 9, 0, tzinfo=UTC))
-    return re.sub(rb"=+[0-9]+==", b"BOUNDARY", msg.as_bytes())  # a multipart's is random
+    # as the spool writes it, then as the SMTP client does (aiosmtplib flattens
+    # with the SMTP policies, lines ending in CRLF), each twice: a header keeps
+    # its folding per policy, and a mail's second writing uses the kept ones
+    written = []
+    for policy in (None, None, email.policy.SMTP, email.policy.SMTPUTF8, email.policy.SMTP):
+        out = io.BytesIO()
+        BytesGenerator(out, policy=policy).flatten(msg)
+        written.append(out.getvalue())
+    return re.sub(rb"=+[0-9]+==", b"BOUNDARY", b"\n--\n".join(written))  # random
 
 
 @pytest.mark.parametrize("args", _MAILS)
@@ -135,6 +145,24 @@ def test_header_factory_writes_what_the_stock_policy_writes(
         again = _made(m, None, args)  # every header now made from the kept ones
     assert first == stock
     assert again == stock
+    assert b"\r\n" in stock and b"\nSubject: " in stock  # both line endings compared
+
+
+def test_a_header_keeps_its_folding_per_policy() -> None:
+    from pbmref.mail.headers import HeaderFactory
+
+    factory = HeaderFactory()
+    subject = factory("Subject", "Re: " + "long subject " * 12)
+    narrow = email.policy.default.clone(max_line_length=40)
+    assert subject.fold(policy=email.policy.default).endswith("\n")
+    assert subject.fold(policy=email.policy.SMTP).endswith("\r\n")
+    assert subject.fold(policy=email.policy.SMTP) is subject.fold(policy=email.policy.SMTP)
+    assert max(map(len, subject.fold(policy=narrow).splitlines())) <= 40
+    assert subject.fold(policy=narrow) != subject.fold(policy=email.policy.default)
+    assert max(map(len, subject.fold(policy=email.policy.default).splitlines())) <= 78
+    name = factory("From", "Jörg Müller <jm@example.org>")
+    assert "=?utf-8?" in name.fold(policy=email.policy.SMTP)
+    assert name.fold(policy=email.policy.SMTPUTF8).startswith("From: Jörg Müller")
 
 
 def test_header_factory_keeps_classes_and_recent_headers() -> None:
