@@ -252,6 +252,24 @@ def test_adjudication_writes_the_turn_and_opens_the_next(fake_store):
     assert path.parent == tdir.parent / "002" / "orders"
 
 
+def test_the_schedule_stored_with_an_orders_file_is_the_one_written(fake_store):
+    # the acceptance's "adjudicating now" reads it (issue 20: not worked out twice)
+    from pbmref.store.schedule import read_schedule
+
+    game = fake_store.open("fake1")
+    first = save(game, "ann", 3, "<s1@x>")
+    stored = game.book.schedule_stored_with(first)
+    assert stored is not None
+    assert stored == read_schedule(game.dir) == game.schedule
+    assert stored.waiting_for == ("bob",)
+    # the same mail again is found, not stored: nothing written with it
+    assert save(game, "ann", 3, "<s1@x>") == first
+    assert game.book.schedule_stored_with(first) is None
+    second = save(game, "bob", 2, "<s2@x>")
+    assert game.book.schedule_stored_with(second).waiting_for == ()
+    assert game.book.schedule_stored_with(first) is None  # only the last one stored
+
+
 def test_far_behind_deadline_starts_from_now(fake_store):
     late = T0 + timedelta(days=10)
     record = gm.adjudicate(fake_store, "fake1", late)

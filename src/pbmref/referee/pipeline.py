@@ -89,7 +89,7 @@ from pbmref.referee.state import Ration, RefereeState
 from pbmref.reports.document import Document
 from pbmref.reports.html import render_report_mail
 from pbmref.reports.status import render_status
-from pbmref.store import Game, GameFileError, GameStore, StoreError, check_id
+from pbmref.store import Game, GameFileError, GameStore, Schedule, StoreError, check_id
 from pbmref.store.index import bare_address
 
 log = logging.getLogger("pbmref.referee")
@@ -995,11 +995,12 @@ class Referee:
             # new orders withdraws the earlier ones first; the new ones stand.
             current = game.ruleset.merge_orders(None if clear else current, read.entry)
             preview = game.ruleset.preview(game.open.state, player, current)  # before saving
-            game.book.save(player, current, raw=self._raw_text(letter),
-                           message_id=letter.mail.message_id, received_at=letter.arrived,
-                           checked=True)
+            stored = game.book.save(player, current, raw=self._raw_text(letter),
+                                    message_id=letter.mail.message_id,
+                                    received_at=letter.arrived, checked=True)
             changed, summary = True, "orders accepted"
-            head = self._accepted(letter, turn, current, deadline_text, read, preview)
+            head = self._accepted(letter, turn, current, deadline_text, read, preview,
+                                  game.book.schedule_stored_with(stored))
         elif clear:
             game.book.clear(player, raw=self._raw_text(letter),
                             message_id=letter.mail.message_id, received_at=letter.arrived)
@@ -1029,16 +1030,20 @@ class Referee:
         return stored_text(letter.mail, letter.envelope)
 
     def _accepted(self, letter: Letter, turn: replies.TurnName, entry: dict[str, Any],
-                  deadline_text: str, read: BodyRead, preview: list[str]) -> str:
+                  deadline_text: str, read: BodyRead, preview: list[str],
+                  schedule: Schedule | None) -> str:
         """The acceptance: the orders in force with their ``preview`` (issue 22),
         what was left out of the mail, and whether the turn is being adjudicated
-        now (early adjudication, or a mail taken in at the deadline)."""
+        now (early adjudication, or a mail taken in at the deadline), from the
+        ``schedule`` stored with the orders (the game's as it is now when the
+        mail was stored before: ``OrderBook.schedule_stored_with``)."""
         notes = list(letter.notes)
         if read.ignored:
             notes.append(ignored_note(read.ignored))
         notes += self._twin_notes(letter)
         now = self.clock()
-        schedule = letter.game.schedule
+        if schedule is None:
+            schedule = letter.game.schedule
         adjudicating = ""
         if schedule.is_due(now):
             passed = schedule.deadline is not None and schedule.deadline <= now

@@ -289,15 +289,17 @@ class Game:
                         waits=tuple(self.votes.waiting(self.turn,
                                                        (p.id for p in s.humans()))))
 
-    def write_schedule(self) -> None:
+    def write_schedule(self) -> Schedule:
         """Rewrite the state index the deadline jobs read, and the store's index
-        entry of the game (the caller holds the game's lock)."""
+        entry of the game (the caller holds the game's lock); returns the
+        schedule written."""
         schedule = self.schedule
         write_schedule(self.dir, schedule)
         if self._index is not None:
             self._index.put(self.id, IndexEntry(
                 self._settings_seen, file_stamp(self.dir / STATE_FILE), schedule,
                 settings_addresses(self.settings)))
+        return schedule
 
 
 def open_game(path: Path | str, *, ruleset_loader: RulesetLoader | None = None) -> Game:

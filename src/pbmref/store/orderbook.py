@@ -36,6 +36,7 @@ from pbmref.store.layout import ORDERS, file_stamp, no_links, turn_dir
 
 if TYPE_CHECKING:
     from pbmref.store.game import Game, TurnView
+    from pbmref.store.schedule import Schedule
     from pbmref.store.settings import GameSettings
 
 __all__ = ["ORDER_KINDS", "OrderBook", "OrdersFile", "entry_path"]
@@ -214,6 +215,8 @@ class OrderBook:
         self._names: dict[int, dict[str, list[str]]] = {}  # a turn's file names, listed
         self._folders: dict[int, Path] = {}
         self._tops: dict[int, dict[str, int]] = {}  # with _names: each player's last version
+        # the orders file this book stored last, with the schedule written with it
+        self._stored_last: tuple[Path, Schedule] | None = None
 
     def forget(self) -> None:
         self._read.clear()
@@ -521,6 +524,7 @@ class OrderBook:
                 raise TurnError(f"turn {game.turn} of {game.id} was adjudicated already")
             self._names.pop(game.turn, None)  # listed again under the lock
             self._tops.pop(game.turn, None)
+            self._stored_last = None
             mid = record.get("message_id")
             if mid:
                 odir = os.fspath(self.folder()) + os.sep
@@ -545,8 +549,17 @@ class OrderBook:
                     str(mid or ""), checked.received_at)
                 self._read[str(path)] = (self._checked[(str(path), game.open, True)],
                                          YamlDoc(path, "", data))
-            game.write_schedule()
+            self._stored_last = (path, game.write_schedule())
             return path
+
+    def schedule_stored_with(self, path: Path) -> Schedule | None:
+        """The schedule written with the orders file at ``path`` when this book
+        stored it, as the game stood then, under its lock (the acceptance's
+        "adjudicating now" reads it rather than working the orders in force
+        out again); ``None`` when this book's last store was not that file (a
+        mail stored before is found, not stored: nothing was written)."""
+        stored = self._stored_last
+        return stored[1] if stored is not None and stored[0] == path else None
 
     def save(self, player: str, entry: Mapping[str, Any], *, raw: str, message_id: str,
              received_at: datetime, checked: bool = False) -> Path:
