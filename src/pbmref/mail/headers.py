@@ -43,9 +43,7 @@ class FoldedOnce(BaseHeader):
 
     def fold(self, *, policy: Any) -> str:
         key = (policy.max_line_length, policy.linesep, policy.utf8)
-        folds: dict[tuple[Any, ...], str] | None = self.__dict__.get("_folds")
-        if folds is None:
-            folds = self.__dict__["_folds"] = {}
+        folds: dict[tuple[Any, ...], str] = self.__dict__.setdefault("_folds", {})
         folded = folds.get(key)
         if folded is None:
             folded = folds[key] = super().fold(policy=policy)
