@@ -526,3 +526,58 @@ def test_a_spool_of_folders_is_turned_into_one_file_an_entry(tmp_path: Path) -> 
     sender = FakeSender([])
     assert out.deliver(sender, force=True).sent == ["q1"]
     assert (outbox / ".layout").exists() and (inbox / ".layout").exists()
+
+
+def _aged(path: Path, age: timedelta) -> Path:
+    """``path`` made to look written ``age`` ago (its file time)."""
+    then = (datetime.now(UTC) - age).timestamp()
+    os.utime(path, (then, then))
+    return path
+
+
+def test_prune_takes_what_a_writer_killed_half_way_left_in_tmp(tmp_path: Path) -> None:
+    """A process killed between writing an entry in ``tmp/`` and naming it leaves
+    the file there, a whole mail with any password in it, which nobody reads:
+    pruning deletes it once no writer can still be at work on it (an incoming
+    mail is written and named in one step: after an hour; a reply held for a
+    delivery round, which a round after a kill takes over: after
+    ``give_up_after``, when a queued one would be given up too), and a
+    half-written ``.NAME.X.tmp`` beside the entries after an hour. Fresh ones
+    stay. The count is of entries, those of `tmp/` among them."""
+    inspool = IncomingSpool(tmp_path / "in")
+    left = tmp_path / "in" / "tmp" / "abc.4242.0badc0de"
+    left.write_bytes(b"From: a@b.c\r\n\r\npassword: five common words here\r\n")
+    fresh = tmp_path / "in" / "tmp" / "def.4243.0badc0de"
+    fresh.write_bytes(b"being written")
+    half = tmp_path / "in" / "done" / ".xyz.k3j4.tmp"
+    half.write_bytes(b"half")
+    _aged(left, timedelta(minutes=59))
+    assert inspool.prune(timedelta(days=14)) == 0 and left.exists()
+    _aged(left, timedelta(hours=2))
+    _aged(half, timedelta(hours=2))
+    assert inspool.prune(timedelta(days=14)) == 1  # an entry; a half-written file is none
+    assert not left.exists() and not half.exists() and fresh.exists()
+
+    dead = OutgoingSpool(tmp_path / "out", give_up_after=5 * 24 * 3600.0)
+    hold = dead.holding()
+    hold.__enter__()  # and never leaves it: killed
+    old = dead.enqueue(report(1), key="reply:m1:0")
+    young = dead.enqueue(report(2), key="reply:m2:0")
+    keys = tmp_path / "out" / "keys"
+    assert len(list(keys.glob("[!.]*"))) == 2
+    _aged(old.path, timedelta(days=4))
+    alive = OutgoingSpool(tmp_path / "out", give_up_after=5 * 24 * 3600.0)
+    assert alive.prune(timedelta(days=14)) == 0 and old.path.exists()
+    _aged(old.path, timedelta(days=6))
+    assert alive.prune(timedelta(days=14)) == 1
+    assert not old.path.exists() and young.path.exists()
+    assert len(list(keys.glob("[!.]*"))) == 1  # its key marker went with it
+    # the reply is made anew if its mail is handled again; the young one is
+    # still taken over whole, and held anew its age counts from then
+    _aged(young.path, timedelta(days=6))
+    again = alive.holding()
+    again.__enter__()
+    assert alive.enqueue(report(1), key="reply:m1:0").id != old.id
+    assert alive.enqueue(report(2), key="reply:m2:0").id == young.id
+    assert OutgoingSpool(tmp_path / "out").prune(timedelta(days=14)) == 0
+    assert young.path.exists()

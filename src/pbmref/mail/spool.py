@@ -34,8 +34,10 @@ the mail itself is cut off the entry when it is done or sent (a mail that
 carries a password, such as a new password for a player, also when it fails
 for good). `prune(older_than)` deletes what is left once it is older than the
 referee's retention (`limits.spool_retention`): done and sent records,
-shunted and failed mails. Everything is readable by the referee's user (and
-group) only.
+shunted and failed mails; and what a process killed while writing an entry
+left in `tmp/`, which nobody reads, once nobody can still be writing it (an
+hour; a reply held for a delivery round after `give_up_after`). Everything
+is readable by the referee's user (and group) only.
 
 What must survive a power cut is flushed to disk (the raw mail when the
 intake will not hand it out again, a queued reply, a shunted mail); moves
@@ -120,6 +122,9 @@ _MARKS = 32
 _TRY = b"."
 _ANSWERED = b"+"
 _DIR_MODE = 0o750
+# A file in `tmp/` or a half-written one this old was left by a process killed
+# while writing it: writing and naming an entry is one call (``_left_behind``).
+LEFT_BEHIND = timedelta(hours=1)
 # The layout of a spool's entries, written in its folder once it is in place
 # (before issue 20 an entry was a folder of files, and the spool had none).
 _LAYOUT = ".layout"
@@ -192,6 +197,35 @@ def _entries(folder: Path) -> Iterator[Path]:
             for item in found:
                 if not item.name.startswith(".") and item.is_file(follow_symlinks=False):
                     yield Path(item.path)
+
+
+def _left_behind(root: Path, tmp_age: timedelta, states: Iterable[str]) -> list[str]:
+    """Delete what processes killed while writing left behind, none of which is
+    ever read (a mail in it may hold a password): files in `tmp/` last written
+    longer than ``tmp_age`` ago, and half-written ``.NAME.X.tmp`` files
+    (``replace_file``) in the state folders older than ``LEFT_BEHIND``. Returns
+    the names deleted from `tmp/`."""
+    now = time.time()
+    gone: list[str] = []
+    for folder, age in ((root / "tmp", tmp_age),
+                        *((root / state, LEFT_BEHIND) for state in states)):
+        with contextlib.suppress(FileNotFoundError), os.scandir(folder) as found:
+            for item in found:
+                if folder.name != "tmp" and not (item.name.startswith(".")
+                                                 and item.name.endswith(".tmp")):
+                    continue
+                with contextlib.suppress(FileNotFoundError):
+                    written = item.stat(follow_symlinks=False).st_mtime
+                    if (not item.is_file(follow_symlinks=False)
+                            or now - written < age.total_seconds()):
+                        continue
+                    os.unlink(item.path)
+                    log.warning("deleted %s, left behind %s by a process killed while "
+                                "writing it", item.path,
+                                datetime.fromtimestamp(written, UTC).isoformat(timespec="seconds"))
+                    if folder.name == "tmp":
+                        gone.append(item.name)
+    return gone
 
 
 # --------------------------------------------------------------------------- the old layout
@@ -627,9 +661,11 @@ class IncomingSpool:
 
     def prune(self, older_than: timedelta) -> int:
         """Delete `done/` records and `shunt/` mails saved longer ago than
-        `older_than`; returns the count."""
+        `older_than`, and what writers killed half-way left behind (``_left_behind``:
+        a mail is written in `tmp/` and named in one call, so one there an hour
+        old is nobody's); returns the count."""
         limit = _now() - older_than
-        n = 0
+        n = len(_left_behind(self.root, LEFT_BEHIND, tuple(self.STATES.values())))
         for sub in ("done", "shunt"):
             for path in list(_entries(self.root / sub)):
                 meta = _read_in(path)[1]
@@ -813,6 +849,7 @@ class OutgoingSpool:
             with contextlib.suppress(FileNotFoundError):
                 tmp.unlink()
             return None
+        os.utime(tmp)  # held anew from now: ``prune`` counts its age from here
         if self._held is None:  # bound for queue/: on disk first, as any queued mail
             flush_file(tmp)
         return self._stage(entry_id, tmp, meta, _now())
@@ -872,16 +909,26 @@ class OutgoingSpool:
 
     def prune(self, older_than: timedelta) -> int:
         """Delete `sent/` records and `failed/` mails created longer ago than
-        `older_than`, and the keys naming them; returns the count of entries."""
+        `older_than`, what writers killed half-way left behind (``_left_behind``),
+        and the keys naming them; returns the count of entries."""
         limit = _now() - older_than
-        gone: set[str] = set()
+        keys = self.root / "keys"
+        keys.mkdir(mode=_DIR_MODE, exist_ok=True)
+        # A mail left in tmp/: held for a delivery round by a process killed in it
+        # (taken over whole when its mail is handled again; after give_up_after
+        # it would be given up, were it queued) or written half-way. Under the
+        # keys' lock, which a take-over holds (``_adopt``, which makes the
+        # mail's age count anew): one is deleted or taken over, never both.
+        with _flock(keys / ".lock"):
+            gone = set(_left_behind(self.root, max(LEFT_BEHIND,
+                                                   timedelta(seconds=self.give_up_after)),
+                                    tuple(self.STATES.values())))
         for entry in self.sent() + self.failed():
             if entry.created < limit:
                 with contextlib.suppress(FileNotFoundError):
                     entry.path.unlink()
                 gone.add(entry.id)
-        keys = self.root / "keys"
-        if gone and keys.is_dir():
+        if gone:
             with _flock(keys / ".lock"):
                 for marker in keys.iterdir():
                     if marker.name.startswith("."):
