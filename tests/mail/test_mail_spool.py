@@ -569,8 +569,11 @@ def test_prune_takes_what_a_writer_killed_half_way_left_in_tmp(tmp_path: Path) -
     alive = OutgoingSpool(tmp_path / "out", give_up_after=5 * 24 * 3600.0)
     assert alive.prune(timedelta(days=14)) == 0 and old.path.exists()
     _aged(old.path, timedelta(days=6))
-    assert alive.prune(timedelta(days=14)) == 1
-    assert not old.path.exists() and young.path.exists()
+    temp = tmp_path / "out" / "tmp" / f".{young.id}.x1y2.tmp"  # a rewrite killed half-way
+    temp.write_bytes(b"half")
+    _aged(temp, timedelta(days=6))
+    assert alive.prune(timedelta(days=14)) == 1  # the half-written temp is no entry
+    assert not old.path.exists() and not temp.exists() and young.path.exists()
     assert len(list(keys.glob("[!.]*"))) == 1  # its key marker went with it
     # the reply is made anew if its mail is handled again; the young one is
     # still taken over whole, and held anew its age counts from then

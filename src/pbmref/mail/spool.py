@@ -204,7 +204,7 @@ def _left_behind(root: Path, tmp_age: timedelta, states: Iterable[str]) -> list[
     ever read (a mail in it may hold a password): files in `tmp/` last written
     longer than ``tmp_age`` ago, and half-written ``.NAME.X.tmp`` files
     (``replace_file``) in the state folders older than ``LEFT_BEHIND``. Returns
-    the names deleted from `tmp/`."""
+    the names of the entries deleted from `tmp/`."""
     now = time.time()
     gone: list[str] = []
     for folder, age in ((root / "tmp", tmp_age),
@@ -223,8 +223,8 @@ def _left_behind(root: Path, tmp_age: timedelta, states: Iterable[str]) -> list[
                     log.warning("deleted %s, left behind %s by a process killed while "
                                 "writing it", item.path,
                                 datetime.fromtimestamp(written, UTC).isoformat(timespec="seconds"))
-                    if folder.name == "tmp":
-                        gone.append(item.name)
+                    if folder.name == "tmp" and not item.name.startswith("."):
+                        gone.append(item.name)  # an entry (a dot: a temp of one)
     return gone
 
 
