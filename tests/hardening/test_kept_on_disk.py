@@ -17,7 +17,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from hardkit import PLAYERS, REFEREE, T0, body_of, make_table, parse, write_config
+from hardkit import PASSWORDS, PLAYERS, REFEREE, T0, body_of, make_table, parse, write_config
 
 from pbmref import gm
 from pbmref.cli import UMASK, main
@@ -85,6 +85,34 @@ def test_handled_and_sent_mail_keeps_only_records_which_the_daemon_and_cron_prun
     table.clock.now += timedelta(minutes=61)
     assert adjudicate_due(table.referee, table.intake).pruned == 2
     assert _entries(spool) == []
+
+
+def test_what_a_killed_referee_left_in_tmp_goes_with_the_daemons_prune(
+        tmp_path: Path) -> None:
+    """Issue 20: a mail the referee was writing into a spool's ``tmp/`` when it
+    was killed (whole, a player's password in it) is read by nobody; the
+    daemon's hourly prune deletes it once no writer can still be at it: an
+    incoming one after an hour, a reply held for sending after five days (when
+    it would be given up). Younger ones stay."""
+    table = make_table(tmp_path)
+    spool = table.root / "spool"
+    table.send(table.order_mail("anna", "STATUS"))
+    password = PASSWORDS["anna"].encode()
+
+    def left(path: Path, hours: float) -> Path:
+        path.write_bytes(b"PASSWORD " + password + b"\nSTATUS\n")
+        then = (datetime.now(UTC) - timedelta(hours=hours)).timestamp()
+        os.utime(path, (then, then))
+        return path
+
+    old_in = left(spool / "in" / "tmp" / "k1.4242.0badc0de", 2)
+    young_in = left(spool / "in" / "tmp" / "k2.4242.0badc0de", 0.5)
+    old_out = left(spool / "out" / "tmp" / "00000000000000000001-0badc0de01", 6 * 24)
+    young_out = left(spool / "out" / "tmp" / "00000000000000000002-0badc0de02", 4 * 24)
+    table.clock.now += timedelta(hours=2)
+    Daemon(table.referee, table.intake).round()
+    assert not old_in.exists() and not old_out.exists()
+    assert young_in.exists() and young_out.exists()
 
 
 def test_a_symbolic_link_in_the_inbox_is_not_read(tmp_path: Path,
