@@ -124,7 +124,7 @@ _ANSWERED = b"+"
 _DIR_MODE = 0o750
 # A file in `tmp/` or a half-written one this old was left by a process killed
 # while writing it: writing and naming an entry is one call (``_left_behind``).
-LEFT_BEHIND = timedelta(hours=1)
+_LEFT_BEHIND = timedelta(hours=1)
 # The layout of a spool's entries, written in its folder once it is in place
 # (before issue 20 an entry was a folder of files, and the spool had none).
 _LAYOUT = ".layout"
@@ -203,29 +203,35 @@ def _left_behind(root: Path, tmp_age: timedelta, states: Iterable[str]) -> list[
     """Delete what processes killed while writing left behind, none of which is
     ever read (a mail in it may hold a password): files in `tmp/` last written
     longer than ``tmp_age`` ago, and half-written ``.NAME.X.tmp`` files
-    (``replace_file``) in the state folders older than ``LEFT_BEHIND``. Returns
-    the names of the entries deleted from `tmp/`."""
-    now = time.time()
+    (``replace_file``) in the state folders older than ``_LEFT_BEHIND``.
+    Returns the names of the entries deleted from `tmp/`."""
     gone: list[str] = []
-    for folder, age in ((root / "tmp", tmp_age),
-                        *((root / state, LEFT_BEHIND) for state in states)):
-        with contextlib.suppress(FileNotFoundError), os.scandir(folder) as found:
-            for item in found:
-                if folder.name != "tmp" and not (item.name.startswith(".")
-                                                 and item.name.endswith(".tmp")):
-                    continue
-                with contextlib.suppress(FileNotFoundError):
-                    written = item.stat(follow_symlinks=False).st_mtime
-                    if (not item.is_file(follow_symlinks=False)
-                            or now - written < age.total_seconds()):
-                        continue
-                    os.unlink(item.path)
-                    log.warning("deleted %s, left behind %s by a process killed while "
-                                "writing it", item.path,
-                                datetime.fromtimestamp(written, UTC).isoformat(timespec="seconds"))
-                    if folder.name == "tmp" and not item.name.startswith("."):
-                        gone.append(item.name)  # an entry (a dot: a temp of one)
+    for folder, age, temps_only in ((root / "tmp", tmp_age, False),
+                                    *((root / state, _LEFT_BEHIND, True) for state in states)):
+        for path, written in _written_before(folder, time.time() - age.total_seconds(),
+                                             temps_only=temps_only):
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+                log.warning("deleted %s, left behind %s by a process killed while writing it",
+                            path, datetime.fromtimestamp(written, UTC).isoformat(
+                                timespec="seconds"))
+                if not path.name.startswith("."):  # an entry (a dot: a temp of one)
+                    gone.append(path.name)
     return gone
+
+
+def _written_before(folder: Path, limit: float, *, temps_only: bool
+                    ) -> Iterator[tuple[Path, float]]:
+    """The files of ``folder`` last written before ``limit`` (a time stamp), with
+    that time; ``temps_only``: only half-written ``.NAME.X.tmp`` files."""
+    with contextlib.suppress(FileNotFoundError), os.scandir(folder) as found:
+        for item in found:
+            if temps_only and not (item.name.startswith(".") and item.name.endswith(".tmp")):
+                continue
+            with contextlib.suppress(FileNotFoundError):
+                written = item.stat(follow_symlinks=False).st_mtime
+                if item.is_file(follow_symlinks=False) and written < limit:
+                    yield Path(item.path), written
 
 
 # --------------------------------------------------------------------------- the old layout
@@ -665,7 +671,7 @@ class IncomingSpool:
         a mail is written in `tmp/` and named in one call, so one there an hour
         old is nobody's); returns the count."""
         limit = _now() - older_than
-        n = len(_left_behind(self.root, LEFT_BEHIND, tuple(self.STATES.values())))
+        n = len(_left_behind(self.root, _LEFT_BEHIND, tuple(self.STATES.values())))
         for sub in ("done", "shunt"):
             for path in list(_entries(self.root / sub)):
                 meta = _read_in(path)[1]
@@ -920,7 +926,7 @@ class OutgoingSpool:
         # keys' lock, which a take-over holds (``_adopt``, which makes the
         # mail's age count anew): one is deleted or taken over, never both.
         with _flock(keys / ".lock"):
-            gone = set(_left_behind(self.root, max(LEFT_BEHIND,
+            gone = set(_left_behind(self.root, max(_LEFT_BEHIND,
                                                    timedelta(seconds=self.give_up_after)),
                                     tuple(self.STATES.values())))
         for entry in self.sent() + self.failed():
