@@ -20,6 +20,7 @@ from pbmref.mail import (
     TemporaryFailure,
     make_mail,
 )
+from pbmref.mail import spool as spool_module
 
 T0 = datetime(2026, 11, 30, 10, 0, tzinfo=UTC)
 
@@ -584,3 +585,29 @@ def test_prune_takes_what_a_writer_killed_half_way_left_in_tmp(tmp_path: Path) -
     assert alive.enqueue(report(2), key="reply:m2:0").id == young.id
     assert OutgoingSpool(tmp_path / "out").prune(timedelta(days=14)) == 0
     assert young.path.exists()
+
+
+def test_prune_takes_a_key_marker_temp_a_killed_writer_left_in_keys(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reply's key marker is made as a dotted temp name of its entry's file in
+    ``keys/`` (``.NAME.PID.tmp``), then renamed over the marker. A process
+    killed between the two leaves the temp: a third name of the entry file,
+    which keeps the reply (a password in it) on disk after the entry and its
+    marker are gone. Pruning deletes it an hour after it was made, like the
+    other half-written temps; a temp just made of an entry written long ago
+    (a marker being made at that moment) stays, and so do the entry's own
+    names. A new name changes a file without writing it, so the hour counts
+    from that change, which no test can set back: the hour is made none."""
+    spool = OutgoingSpool(tmp_path / "out")
+    entry = spool.enqueue(report(1), key="reply:m1:0")
+    keys = tmp_path / "out" / "keys"
+    (marker,) = keys.glob("[!.]*")
+    _aged(entry.path, timedelta(hours=2))
+    left = keys / f".{marker.name}.4242.tmp"
+    os.link(entry.path, left)
+    assert spool.prune(timedelta(days=14)) == 0 and left.exists()
+    monkeypatch.setattr(spool_module, "_LEFT_BEHIND", timedelta(0))
+    assert spool.prune(timedelta(days=14)) == 0  # a temp is no entry
+    assert not left.exists()
+    assert entry.path.exists() and marker.samefile(entry.path)
+    assert OutgoingSpool(tmp_path / "out").queued()[0].id == entry.id

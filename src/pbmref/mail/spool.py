@@ -199,17 +199,24 @@ def _entries(folder: Path) -> Iterator[Path]:
                     yield Path(item.path)
 
 
-def _left_behind(root: Path, tmp_age: timedelta, states: Iterable[str]) -> list[str]:
+def _left_behind(root: Path, tmp_age: timedelta, states: Iterable[str],
+                 *, keys: bool = False) -> list[str]:
     """Delete what processes killed while writing left behind, none of which is
     ever read (a mail in it may hold a password): files in `tmp/` last written
-    longer than ``tmp_age`` ago, and half-written ``.NAME.X.tmp`` files
-    (``replace_file``) in the state folders older than ``_LEFT_BEHIND``.
-    Returns the names of the entries deleted from `tmp/`."""
+    longer than ``tmp_age`` ago, half-written ``.NAME.X.tmp`` files
+    (``replace_file``) in the state folders older than ``_LEFT_BEHIND``, and,
+    with ``keys``, a key marker's temp name in `keys/` (``_link_marker``)
+    made longer ago than that. Returns the names of the entries deleted from
+    `tmp/`."""
     gone: list[str] = []
-    for folder, age, temps_only in ((root / "tmp", tmp_age, False),
-                                    *((root / state, _LEFT_BEHIND, True) for state in states)):
+    folders = [(root / "tmp", tmp_age, False),
+               *((root / state, _LEFT_BEHIND, True) for state in states)]
+    if keys:
+        folders.append((root / "keys", _LEFT_BEHIND, True))
+    for folder, age, temps_only in folders:
         for path, written in _written_before(folder, time.time() - age.total_seconds(),
-                                             temps_only=temps_only):
+                                             temps_only=temps_only,
+                                             named=folder.name == "keys"):
             with contextlib.suppress(FileNotFoundError):
                 path.unlink()
                 log.warning("deleted %s, left behind %s by a process killed while writing it",
@@ -220,16 +227,19 @@ def _left_behind(root: Path, tmp_age: timedelta, states: Iterable[str]) -> list[
     return gone
 
 
-def _written_before(folder: Path, limit: float, *, temps_only: bool
+def _written_before(folder: Path, limit: float, *, temps_only: bool, named: bool = False
                     ) -> Iterator[tuple[Path, float]]:
     """The files of ``folder`` last written before ``limit`` (a time stamp), with
-    that time; ``temps_only``: only half-written ``.NAME.X.tmp`` files."""
+    that time; ``temps_only``: only half-written ``.NAME.X.tmp`` files.
+    ``named``: timed by when they were last changed, which a new name of a
+    file counts as (a key marker's temp is one of an entry written earlier)."""
     with contextlib.suppress(FileNotFoundError), os.scandir(folder) as found:
         for item in found:
             if temps_only and not (item.name.startswith(".") and item.name.endswith(".tmp")):
                 continue
             with contextlib.suppress(FileNotFoundError):
-                written = item.stat(follow_symlinks=False).st_mtime
+                stat = item.stat(follow_symlinks=False)
+                written = stat.st_ctime if named else stat.st_mtime
                 if item.is_file(follow_symlinks=False) and written < limit:
                     yield Path(item.path), written
 
@@ -928,7 +938,7 @@ class OutgoingSpool:
         with _flock(keys / ".lock"):
             gone = set(_left_behind(self.root, max(_LEFT_BEHIND,
                                                    timedelta(seconds=self.give_up_after)),
-                                    tuple(self.STATES.values())))
+                                    tuple(self.STATES.values()), keys=True))
         for entry in self.sent() + self.failed():
             if entry.created < limit:
                 with contextlib.suppress(FileNotFoundError):
