@@ -209,14 +209,14 @@ def _left_behind(root: Path, tmp_age: timedelta, states: Iterable[str],
     made longer ago than that. Returns the names of the entries deleted from
     `tmp/`."""
     gone: list[str] = []
-    folders = [(root / "tmp", tmp_age, False),
-               *((root / state, _LEFT_BEHIND, True) for state in states)]
+    # a folder, the age its leftovers go at, only temps?, timed by last change?
+    folders = [(root / "tmp", tmp_age, False, False),
+               *((root / state, _LEFT_BEHIND, True, False) for state in states)]
     if keys:
-        folders.append((root / "keys", _LEFT_BEHIND, True))
-    for folder, age, temps_only in folders:
+        folders.append((root / "keys", _LEFT_BEHIND, True, True))
+    for folder, age, temps_only, named in folders:
         for path, written in _written_before(folder, time.time() - age.total_seconds(),
-                                             temps_only=temps_only,
-                                             named=folder.name == "keys"):
+                                             temps_only=temps_only, named=named):
             with contextlib.suppress(FileNotFoundError):
                 path.unlink()
                 log.warning("deleted %s, left behind %s by a process killed while writing it",
