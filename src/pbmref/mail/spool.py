@@ -227,7 +227,7 @@ def _left_behind(root: Path, tmp_age: timedelta, states: Iterable[str],
     return gone
 
 
-def _written_before(folder: Path, limit: float, *, temps_only: bool, named: bool = False
+def _written_before(folder: Path, limit: float, *, temps_only: bool, named: bool
                     ) -> Iterator[tuple[Path, float]]:
     """The files of ``folder`` last written before ``limit`` (a time stamp), with
     that time; ``temps_only``: only half-written ``.NAME.X.tmp`` files.
