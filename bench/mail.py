@@ -19,7 +19,11 @@ Starts the private Dovecot + SMTP relay of the integration tests, then:
    whole (sent -> the reply in the player's mailbox). Our part is compared
    with one raw hop measured in the same run: a mail sent through the relay
    and fetched back over IMAP by a client already logged in. The time spent
-   checking passwords (scrypt, on purpose slow) is shown on its own.
+   checking passwords (scrypt, on purpose slow) is shown on its own;
+4. the batch of 2 once more, for a new game whose folders (games, spools)
+   are in memory (``/dev/shm``, a tmpfs on Debian) while Dovecot stays on
+   the disk: ours against ours on the disk is what this disk's new files and
+   flushes add to the referee's share (see below).
 
 Also prints what a new file costs on this disk at rest just before the
 batch and while it runs (a probe process beside it makes one every 5 ms):
@@ -65,6 +69,7 @@ from pbmref.referee.daemon import Daemon  # noqa: E402
 from pbmref.referee.pipeline import Referee  # noqa: E402
 from pbmref.store import GameStore  # noqa: E402
 
+MEMORY = Path("/dev/shm")  # a tmpfs on Debian: files made and flushed in memory
 PLAYERS = 25  # 500 mails = 20 a player: under the referee's per-address loop limit
 PLANES = ("TAKEOFF BETA\n1: A\n2: A\n3: L", "TAKEOFF ALPHA\n1: A\n2: A\n3: R",
           "TAKEOFF GAMMA\n1: A\n2: A\n3: A")
@@ -238,13 +243,64 @@ class NewFiles:
         self.median_us = float(out.strip() or 0.0)
 
 
+@dataclass
+class Batch:
+    appended: float  # the mails put into the referee's mailbox over IMAP (not timed in)
+    seconds: float  # take in + answer + send, one daemon round
+    in_smtp: float  # of it in the SMTP server's hands
+    handled: int
+    sent: int
+    new_file_us: float = 0.0  # a new file on the referee's disk while it ran
+    warning: str = ""
+
+
+def batch(ms: MailServers, cfg: Path, ref: str, mails: list[bytes], probe: Path) -> Batch:
+    """Append the mails to the referee's mailbox, then time one daemon round over
+    them (take in, answer, send), a probe making new files beside it in `probe`."""
+    t0 = time.perf_counter()
+    client = ms.imap(ref)
+    for raw in mails:
+        client.append("INBOX", raw)
+    client.logout()
+    appended = time.perf_counter() - t0
+    config = load_config(cfg)
+    referee = Referee(config)
+    intake = open_intake(config)
+    in_smtp = [0.0, 0]  # seconds in the SMTP server's hands, mails handed over
+    real_send = referee.sender.send
+
+    def timed_send(msg: Any) -> None:
+        t = time.perf_counter()
+        try:
+            real_send(msg)
+            in_smtp[1] += 1
+        finally:
+            in_smtp[0] += time.perf_counter() - t
+
+    referee.sender.send = timed_send  # type: ignore[method-assign]
+    with NewFiles(probe) as beside:
+        t0 = time.perf_counter()
+        handled = referee.take_in(intake, send=True)  # as the daemon runs a round
+        referee.deliver(force=True)  # none left, unless a send failed
+        seconds = time.perf_counter() - t0
+    intake.close()
+    out = Batch(appended, seconds, in_smtp[0], handled, int(in_smtp[1]), beside.median_us)
+    if handled != len(mails) or out.sent != len(mails):
+        out.warning = (f"handled {handled}, sent {out.sent}, queued "
+                       f"{len(referee.outgoing.queued())}, failed "
+                       f"{len(referee.outgoing.failed())}: "
+                       + "; ".join(e.last_error for e in referee.outgoing.queued()[:3]
+                                   + referee.outgoing.failed()[:3]))
+    return out
+
+
 def main() -> int:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 500
     single = int(sys.argv[2]) if len(sys.argv) > 2 else 20
     if not dovecot_available():
         print("bench/mail.py: Dovecot is not installed (run scripts/test once as root)")
         return 2
-    with MailServers(["scratch"], spare_users=2 * PLAYERS + 4) as ms, \
+    with MailServers(["scratch"], spare_users=3 * PLAYERS + 6) as ms, \
             tempfile.TemporaryDirectory() as tmp:
         cfg, users, passwords, ref = setup(ms, Path(tmp) / "batch")
         mails = [order_mail(ms.address(users[i % PLAYERS]), ms.address(ref),
@@ -264,34 +320,7 @@ def main() -> int:
         # 2. the referee on a batch: take in, answer, send
         with NewFiles(Path(tmp)) as at_rest:
             time.sleep(1.0)
-        client = ms.imap(ref)
-        t0 = time.perf_counter()
-        for raw in mails:
-            client.append("INBOX", raw)
-        client.logout()
-        appended = time.perf_counter() - t0
-        config = load_config(cfg)
-        referee = Referee(config)
-        intake = open_intake(config)
-        in_smtp = [0.0, 0]  # seconds in the SMTP server's hands, mails handed over
-        real_send = referee.sender.send
-
-        def timed_send(msg: Any) -> None:
-            t = time.perf_counter()
-            try:
-                real_send(msg)
-                in_smtp[1] += 1
-            finally:
-                in_smtp[0] += time.perf_counter() - t
-
-        referee.sender.send = timed_send  # type: ignore[method-assign]
-        with NewFiles(Path(tmp)) as in_batch:
-            t0 = time.perf_counter()
-            handled = referee.take_in(intake, send=True)  # as the daemon runs a round
-            referee.deliver(force=True)  # none left, unless a send failed
-            batch = time.perf_counter() - t0
-        sent = in_smtp[1]
-        intake.close()
+        on_disk = batch(ms, cfg, ref, mails, Path(tmp))
 
         # the SMTP server's own pace: the same number of mails through the relay
         # over one connection, the least any referee's replies cost there
@@ -300,34 +329,49 @@ def main() -> int:
             for raw in mails:
                 smtp.sendmail(ms.address(ref), [ms.address(users[0])], raw)
         raw_send = time.perf_counter() - t0
-        if handled != n or sent != n:
-            print(f"warning: handled {handled}, sent {sent}, queued "
-                  f"{len(referee.outgoing.queued())}, failed {len(referee.outgoing.failed())}: "
-                  + "; ".join(e.last_error for e in referee.outgoing.queued()[:3]
-                              + referee.outgoing.failed()[:3]))
 
         # 3. latency of single mails, the daemon idle in IDLE
         hop = raw_hop(ms, single)
         lat = latency(ms, Path(tmp) / "latency", single)
 
+        # 4. the batch again, the referee's folders in memory: what this disk adds
+        in_memory = None
+        if MEMORY.is_dir():
+            with tempfile.TemporaryDirectory(dir=MEMORY) as shm:
+                cfg, users, passwords, ref = setup(ms, Path(shm) / "batch")
+                mails = [order_mail(ms.address(users[i % PLAYERS]), ms.address(ref),
+                                    passwords[f"p{i % PLAYERS}"], i) for i in range(n)]
+                in_memory = batch(ms, cfg, ref, mails, Path(shm))
+
     per_mail_base = baseline / n
     print(f"mails: {n} (players {PLAYERS})")
     print(f"baseline  raw IMAP append+fetch: {baseline:.2f} s "
           f"({n / baseline:.0f} mails/s, {per_mail_base * 1000:.1f} ms a mail)")
-    print(f"batch     append to referee: {appended:.2f} s; take in + answer + send: "
-          f"{batch:.2f} s = {n / batch:.1f} mails/s; "
-          f"ratio to baseline {batch / baseline:.1f}x")
-    ours = batch - in_smtp[0]
-    print(f"  of which in the SMTP server's hands (sends): {in_smtp[0]:.2f} s; ours: "
+    for run in (on_disk, in_memory):
+        if run is not None and run.warning:
+            print(f"warning: {run.warning}")
+    print(f"batch     append to referee: {on_disk.appended:.2f} s; take in + answer + send: "
+          f"{on_disk.seconds:.2f} s = {n / on_disk.seconds:.1f} mails/s; "
+          f"ratio to baseline {on_disk.seconds / baseline:.1f}x")
+    ours = on_disk.seconds - on_disk.in_smtp
+    print(f"  of which in the SMTP server's hands (sends): {on_disk.in_smtp:.2f} s; ours: "
           f"{ours:.2f} s, ratio to baseline {ours / baseline:.1f}x (aim <= 5x)")
     print(f"  the SMTP server alone: {n} mails over one connection {raw_send:.2f} s "
           f"({raw_send / baseline:.1f}x the baseline)")
     print(f"  take in + answer + send against raw IMAP append+fetch plus the SMTP server "
-          f"alone: {batch / (baseline + raw_send):.1f}x")
+          f"alone: {on_disk.seconds / (baseline + raw_send):.1f}x")
     print(f"  a new file on this disk, made beside the batch: median "
-          f"{in_batch.median_us:.0f} us; at rest just before it: {at_rest.median_us:.0f} us "
-          f"({in_batch.median_us / max(at_rest.median_us, 1e-3):.1f}x; the referee makes three "
+          f"{on_disk.new_file_us:.0f} us; at rest just before it: {at_rest.median_us:.0f} us "
+          f"({on_disk.new_file_us / max(at_rest.median_us, 1e-3):.1f}x; the referee makes three "
           "a mail)")
+    if in_memory is not None:
+        ours_in_memory = in_memory.seconds - in_memory.in_smtp
+        print(f"  the same round, the referee's folders in memory ({MEMORY}; Dovecot on the "
+              f"disk as before): ours {ours_in_memory:.2f} s, "
+              f"{ours_in_memory / n * 1000:.1f} ms a mail against {ours / n * 1000:.1f} on the "
+              f"disk; ratio to baseline {ours_in_memory / baseline:.1f}x")
+    else:
+        print(f"  (no {MEMORY}: the round with the referee's folders in memory not run)")
     if lat.whole:
         whole, server, ours = (statistics.median(x) for x in (lat.whole, lat.server, lat.ours))
         print(f"latency   {len(lat.whole)}/{single} single mails answered; sent -> reply in "
