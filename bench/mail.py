@@ -245,7 +245,7 @@ class NewFiles:
 
 @dataclass
 class Batch:
-    appended: float  # the mails put into the referee's mailbox over IMAP (not timed in)
+    appended: float  # putting the mails into the referee's mailbox (not in `seconds`)
     seconds: float  # take in + answer + send, one daemon round
     in_smtp: float  # of it in the SMTP server's hands
     handled: int
@@ -338,10 +338,10 @@ def main() -> int:
         in_memory = None
         if MEMORY.is_dir():
             with tempfile.TemporaryDirectory(dir=MEMORY) as shm:
-                cfg, users, passwords, ref = setup(ms, Path(shm) / "batch")
-                mails = [order_mail(ms.address(users[i % PLAYERS]), ms.address(ref),
-                                    passwords[f"p{i % PLAYERS}"], i) for i in range(n)]
-                in_memory = batch(ms, cfg, ref, mails, Path(shm))
+                cfg2, users2, passwords2, ref2 = setup(ms, Path(shm) / "batch")
+                mails2 = [order_mail(ms.address(users2[i % PLAYERS]), ms.address(ref2),
+                                     passwords2[f"p{i % PLAYERS}"], i) for i in range(n)]
+                in_memory = batch(ms, cfg2, ref2, mails2, Path(shm))
 
     per_mail_base = baseline / n
     print(f"mails: {n} (players {PLAYERS})")
