@@ -85,6 +85,13 @@ def order_mail(sender: str, to: str, password: str, n: int) -> bytes:
     return msg.as_bytes()
 
 
+def order_mails(ms: MailServers, users: list[str], passwords: dict[str, str], ref: str,
+                n: int) -> list[bytes]:
+    """``n`` order mails to the referee ``ref``, the players of ``setup`` in turn."""
+    return [order_mail(ms.address(users[i % PLAYERS]), ms.address(ref),
+                       passwords[f"p{i % PLAYERS}"], i) for i in range(n)]
+
+
 def setup(ms: MailServers, folder: Path) -> tuple[Path, list[str], dict[str, str], str]:
     ref = ms.fresh_user("ref")
     users = [ms.fresh_user("p") for _ in range(PLAYERS)]
@@ -303,8 +310,7 @@ def main() -> int:
     with MailServers(["scratch"], spare_users=3 * PLAYERS + 6) as ms, \
             tempfile.TemporaryDirectory() as tmp:
         cfg, users, passwords, ref = setup(ms, Path(tmp) / "batch")
-        mails = [order_mail(ms.address(users[i % PLAYERS]), ms.address(ref),
-                            passwords[f"p{i % PLAYERS}"], i) for i in range(n)]
+        mails = order_mails(ms, users, passwords, ref, n)
 
         # 1. baseline: append, then fetch, over one IMAP connection
         t0 = time.perf_counter()
@@ -339,9 +345,8 @@ def main() -> int:
         if MEMORY.is_dir():
             with tempfile.TemporaryDirectory(dir=MEMORY) as shm:
                 cfg2, users2, passwords2, ref2 = setup(ms, Path(shm) / "batch")
-                mails2 = [order_mail(ms.address(users2[i % PLAYERS]), ms.address(ref2),
-                                     passwords2[f"p{i % PLAYERS}"], i) for i in range(n)]
-                in_memory = batch(ms, cfg2, ref2, mails2, Path(shm))
+                in_memory = batch(ms, cfg2, ref2,
+                                  order_mails(ms, users2, passwords2, ref2, n), Path(shm))
 
     per_mail_base = baseline / n
     print(f"mails: {n} (players {PLAYERS})")
