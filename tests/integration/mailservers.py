@@ -398,10 +398,22 @@ class MailServers:
         return len(self.fetch_all(user, folder))
 
     def wait_count(self, user: str, n: int, folder: str = "INBOX", timeout: float = 60.0) -> int:
-        """Wait until `folder` holds at least `n` mails; returns the final count."""
+        """Wait until `folder` holds at least `n` mails; returns the final count.
+
+        A poll the server fails to answer (a Dovecot just restarted can take
+        longer than this client's timeout; the connection may drop) counts as
+        not yet; when the time is up such a failure is raised."""
+        import imaplib
+
         end = time.monotonic() + timeout
         while True:
-            got = self.count(user, folder)
+            try:
+                got = self.count(user, folder)
+            except (OSError, imaplib.IMAP4.error):
+                if time.monotonic() > end:
+                    raise
+                time.sleep(0.1)
+                continue
             if got >= n or time.monotonic() > end:
                 return got
             time.sleep(0.1)
