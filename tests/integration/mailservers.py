@@ -8,6 +8,10 @@ aiosmtpd SMTP server on loopback that relays every recipient into Dovecot over L
         ms.kill_imap(); ms.start_imap(); ms.restart_imap()
         ms.stop_smtp(); ms.start_smtp()
 
+The SMTP relay runs in a thread of the caller's process, or (``relay_process=True``,
+for the benchmarks) in a process of its own, as every host's mail server does:
+plain SMTP without AUTH or STARTTLS, its users read from Dovecot's passwd file.
+
 Nothing here touches system configuration: Dovecot runs from its own folder
 (world-enterable, under /tmp, because Dovecot's unprivileged processes must
 reach it) with its own base_dir, state and log; ports are picked free at run time.
@@ -23,6 +27,7 @@ import smtplib
 import socket
 import ssl
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -165,8 +170,11 @@ class MailServers:
     """A private Dovecot plus an SMTP->LMTP relay. Use as a context manager."""
 
     def __init__(self, users: Iterable[str] = ("referee",), *, password: str = "secret",
-                 smtp_auth: bool = True, spare_users: int = 40) -> None:
+                 smtp_auth: bool = True, spare_users: int = 40,
+                 relay_process: bool = False) -> None:
         self.default_password = password
+        self.relay_process = relay_process
+        self._relay: subprocess.Popen[str] | None = None
         self.users: dict[str, str] = {}
         self.smtp_auth = smtp_auth
         self.root = Path(tempfile.mkdtemp(prefix="pbmref-mail-", dir="/tmp"))
@@ -322,6 +330,9 @@ class MailServers:
 
     # ------------------------------------------------------------------ smtp relay
     def start_smtp(self) -> None:
+        if self.relay_process:
+            self._start_relay_process()
+            return
         if self._controller is not None:
             return
         from aiosmtpd.controller import Controller
@@ -353,7 +364,25 @@ class MailServers:
             smtps.start()
             self._smtps = smtps
 
+    def _start_relay_process(self) -> None:
+        if self._relay is not None and self._relay.poll() is None:
+            return
+        relay = subprocess.Popen(
+            [sys.executable, __file__, "relay", str(self.smtp_port), str(self.lmtp_port),
+             str(self.root / "passwd")],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True)
+        ready = relay.stdout.readline() if relay.stdout else ""
+        if ready.strip() != "ready":
+            relay.kill()
+            relay.wait()
+            raise RuntimeError(f"the SMTP relay process did not start: {ready!r}")
+        self._relay = relay
+
     def stop_smtp(self) -> None:
+        relay, self._relay = self._relay, None
+        if relay is not None:
+            relay.terminate()
+            relay.wait(timeout=10)
         controller, self._controller = self._controller, None
         if controller is not None:
             controller.stop()
@@ -488,3 +517,47 @@ class MailServers:
 
 
 _lock = threading.Lock()
+
+
+class _PasswdUsers:
+    """The users of Dovecot's passwd file as the relay process sees them (read
+    again when the file changes): what ``RelayHandler`` asks of ``users``."""
+
+    def __init__(self, passwd: Path) -> None:
+        self.passwd = passwd
+        self._stamp: tuple[int, int] = (0, 0)
+        self._names: frozenset[str] = frozenset()
+
+    def __contains__(self, name: object) -> bool:
+        st = self.passwd.stat()
+        if (st.st_mtime_ns, st.st_size) != self._stamp:
+            self._stamp = (st.st_mtime_ns, st.st_size)
+            self._names = frozenset(line.split(":", 1)[0]
+                                    for line in self.passwd.read_text().splitlines() if line)
+        return name in self._names
+
+
+class _RelayServers:
+    """What a ``RelayHandler`` needs of ``MailServers``, in the relay's process."""
+
+    def __init__(self, lmtp_port: int, passwd: Path) -> None:
+        self.lmtp_port = lmtp_port
+        self.users = _PasswdUsers(passwd)
+
+
+def _run_relay(smtp_port: int, lmtp_port: int, passwd: Path) -> None:
+    """The relay in a process of its own: says ``ready`` once it listens, stops
+    on SIGTERM."""
+    from aiosmtpd.controller import Controller
+
+    controller = Controller(RelayHandler(_RelayServers(lmtp_port, passwd)),  # type: ignore[arg-type]
+                            hostname="127.0.0.1", port=smtp_port, ready_timeout=10)
+    controller.start()
+    print("ready", flush=True)
+    signal.sigwait({signal.SIGTERM, signal.SIGINT})
+    controller.stop()
+
+
+if __name__ == "__main__" and sys.argv[1:2] == ["relay"]:
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM, signal.SIGINT})
+    _run_relay(int(sys.argv[2]), int(sys.argv[3]), Path(sys.argv[4]))

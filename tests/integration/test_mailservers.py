@@ -39,3 +39,23 @@ def test_wait_count_still_fails_when_the_mail_never_comes() -> None:
     with pytest.raises(TimeoutError):
         MailServers.wait_count(_Polls(TimeoutError("timed out")), "bert", 1,  # type: ignore[arg-type]
                                timeout=0.3)
+
+
+@pytest.mark.integration
+def test_the_relay_in_a_process_of_its_own_delivers_and_refuses_as_in_a_thread() -> None:
+    # the benchmarks run the SMTP server apart from the referee, as a host does
+    import smtplib
+
+    with MailServers(["referee", "anna"], spare_users=0, relay_process=True) as ms:
+        assert ms._controller is None and ms._relay is not None  # not in this process
+        ms.send(ms.address("referee"), [ms.address("anna")], b"Subject: hello\r\n\r\nhi\r\n")
+        assert ms.wait_count("anna", 1, timeout=30) == 1
+        assert b"Subject: hello" in ms.fetch_all("anna")[0]
+        with pytest.raises(smtplib.SMTPRecipientsRefused) as refused:
+            ms.send(ms.address("referee"), [ms.address("nobody")], b"Subject: x\r\n\r\nx\r\n")
+        assert refused.value.recipients[ms.address("nobody")][0] == 550
+        late = ms.fresh_user("late")  # the relay reads the users again when they change
+        ms.send(ms.address("referee"), [ms.address(late)], b"Subject: late\r\n\r\nhi\r\n")
+        assert ms.wait_count(late, 1, timeout=30) == 1
+        relay = ms._relay
+    assert relay.poll() is not None  # stopped with the servers

@@ -211,6 +211,43 @@ def _replies(site: Site) -> list[tuple[str, str]]:
     return out
 
 
+def test_a_round_answered_part_by_part_goes_out_over_one_smtp_connection(
+        site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The daemon's round of more than ROUND_PART mails: each part's replies sent
+    by the courier while the next part is handled, all over the round's one
+    connection; every mail answered once."""
+    from pbmref.mail.smtp_out import SmtpSender
+    from pbmref.referee import pipeline
+
+    monkeypatch.setattr(pipeline, "ROUND_PART", 5)
+    sent_ids = []
+    for i in range(12):
+        mid = f"<parts-{i}@players.test>"
+        sent_ids.append(mid)
+        site.post(site.order_mail(("anna", "bert", "cora")[i % 3], PLANE, message_id=mid))
+    assert site.ms.wait_count(site.referee_user, 12) == 12
+    connections = []
+    real_client = SmtpSender._client
+
+    def client(sender: SmtpSender):  # type: ignore[no-untyped-def]
+        connections.append(sender)
+        return real_client(sender)
+
+    monkeypatch.setattr(SmtpSender, "_client", client)
+    config = site.config()
+    referee = Referee(config)
+    intake = open_intake(config)
+    try:
+        assert referee.take_in(intake, send=True) == 12
+    finally:
+        intake.close()
+    assert len(connections) == 1
+    assert len(referee.outgoing.sent()) == 12 and referee.outgoing.queued() == []
+    for pid in ("anna", "bert", "cora"):
+        assert site.ms.wait_count(site.players[pid], 4) == 4
+    assert sorted(orig for orig, _ in _replies(site)) == sorted(sent_ids)
+
+
 def test_daemon_killed_mid_batch_loses_nothing_and_answers_once(site: Site) -> None:
     log = site.root / "serve.log"
     sent_ids = []

@@ -14,11 +14,16 @@ and flushes only those still queued before it marks the mails handled: the
 referee dies at each of those steps too, and the power goes at the ones where
 what was not flushed matters (``powercut.Disk``: what was never flushed is
 gone when the referee starts again).
+
+A daemon's round of more than ``ROUND_PART`` mails is answered part by part,
+each part's replies sent by the courier's thread while the next part is
+handled: the referee dies at each step of that too (a part of one mail here).
 """
 
 from __future__ import annotations
 
 import os
+import threading
 from collections import Counter
 from collections.abc import Callable
 from email.message import EmailMessage
@@ -301,3 +306,107 @@ def test_a_reply_recorded_sent_is_in_the_outbox_for_good(
     disk.cut(kept=written_out)
     monkeypatch.undo()
     _check(table, ids, duplicates=2)
+
+
+# A round cut into parts (``courier.ROUND_PART``, one mail a part here): each
+# part's changes are flushed, then its replies go on the courier's thread while
+# the next part is handled; the mails are marked after the last reply.
+PART_STEPS: dict[str, tuple[Callable[[pytest.MonkeyPatch], None], int]] = {
+    "while answering the second part": (lambda mp: mp.setattr(
+        Referee, "handle", _die_on_call(Referee, "handle", call=2)), 0),
+    "at the second part's flush to disk": (lambda mp: mp.setattr(
+        files._Together, "flush", _die_on_call(files._Together, "flush", call=2)), 0),
+    "in the courier, sending the second reply": (lambda mp: mp.setattr(
+        MaildirOutbox, "send", _die_on_call(MaildirOutbox, "send", call=2)), 0),
+    "in the courier, between sending the second reply and recording it": (
+        lambda mp: mp.setattr(OutgoingSpool, "_move", _die_on_call(
+            OutgoingSpool, "_move", call=2, when=lambda self, entry, state: state == "sent")),
+        1),
+    "after the last part, before what is still queued is flushed": (lambda mp: mp.setattr(
+        OutgoingSpool, "_commit_held", _die_on_call(OutgoingSpool, "_commit_held")), 0),
+    "after every reply went, before the mails are noted answered": (lambda mp: mp.setattr(
+        Referee, "_finish", _die_on_call(Referee, "_finish")), 0),
+}
+
+
+@pytest.fixture
+def parts_of_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pbmref.referee import pipeline
+
+    monkeypatch.setattr(pipeline, "ROUND_PART", 1)
+
+
+@pytest.mark.usefixtures("parts_of_one")
+@pytest.mark.parametrize("step", list(PART_STEPS))
+def test_killed_while_answering_a_round_part_by_part(
+        table: Table, monkeypatch: pytest.MonkeyPatch, step: str) -> None:
+    ids = _mails(table)
+    table.referee.sender = Refusing(table.referee.sender, ("cora",))
+    kill, duplicates = PART_STEPS[step]
+    with monkeypatch.context() as mp:
+        kill(mp)
+        with pytest.raises(Killed):
+            table.referee.take_in(table.intake, send=True)
+    _check(table, ids, duplicates=duplicates)
+
+
+@pytest.mark.usefixtures("parts_of_one")
+@pytest.mark.parametrize("case", list(POWER_CUTS))
+def test_a_power_cut_after_a_round_answered_part_by_part_loses_no_reply(
+        table: Table, monkeypatch: pytest.MonkeyPatch, case: str) -> None:
+    """As ``test_a_power_cut_after_the_mails_are_marked_loses_no_reply``, the
+    replies sent by the courier part by part."""
+    refused, kill, answered = POWER_CUTS[case]
+    ids = _mails(table)
+    disk = Disk(table.root, monkeypatch)
+    table.referee.sender = Refusing(table.referee.sender, refused)
+    with monkeypatch.context() as mp:
+        if kill is None:
+            table.referee.take_in(table.intake, send=True)
+        else:
+            kill(mp, disk)
+            with pytest.raises(Killed):
+                table.referee.take_in(table.intake, send=True)
+    disk.cut(kept=["inbox"])
+    _check(table, ids, duplicates=sum(answered) - len(ids))
+    answers = Counter(str(m["In-Reply-To"]) for m in read_maildir(table.root / "outbox"))
+    assert [answers[m] for m in ids] == answered
+
+
+@pytest.mark.usefixtures("parts_of_one")
+def test_a_part_s_replies_leave_only_once_its_changes_are_on_disk(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The courier sends a part's replies after that part's flush, never before;
+    the mails are noted answered after the last reply went."""
+    ids = _mails(table)
+    seen: list[str] = []
+    threads: set[str] = set()
+    real_flush, real_finish = files._Together.flush, Referee._finish
+
+    def flush(group: Any) -> None:
+        real_flush(group)
+        seen.append("flush")
+
+    def finish(referee: Referee, *args: Any, **kwargs: Any) -> None:
+        seen.append("finish")
+        real_finish(referee, *args, **kwargs)
+
+    class Watching:
+        def send(self, msg: EmailMessage) -> None:
+            seen.append(f"send {str(msg['To']).split('@')[0]}")
+            threads.add(threading.current_thread().name)
+            sender.send(msg)
+
+    sender = table.referee.sender
+    monkeypatch.setattr(files._Together, "flush", flush)
+    monkeypatch.setattr(Referee, "_finish", finish)
+    table.referee.sender = Watching()
+    table.referee.take_in(table.intake, send=True)
+    sends = [n for n, step in enumerate(seen) if step.startswith("send")]
+    assert [seen[n] for n in sends] == [f"send {p}" for p in PLAYERS]
+    for k, n in enumerate(sends, start=1):  # the k-th reply after the k-th part's flush
+        assert seen[:n].count("flush") >= k, seen
+    assert seen.index("finish") > sends[-1]
+    assert threads == {"pbmref-courier"}  # not the round's own thread
+    monkeypatch.undo()
+    _check(table, ids)

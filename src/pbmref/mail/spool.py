@@ -79,7 +79,7 @@ import os
 import shutil
 import time
 import uuid
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
@@ -1017,23 +1017,30 @@ class OutgoingSpool:
                 fsync_dir(self.root / "keys")
         held.clear()
 
+    def held(self) -> list[str]:
+        """Inside ``holding()``: the ids of the mails held and not sent yet."""
+        return list(self._held or ())
+
     def deliver(
         self,
         sender: Sender,
         *,
         now: datetime | None = None,
         force: bool = False,
+        only: Collection[str] | None = None,
     ) -> DeliveryReport:
         """Try every queued mail that is due (all when `force`), the held ones of
         ``holding()`` too, in the order they were queued. One deliverer at a
         time: if another process is delivering, returns at once with busy=True."""
         report = DeliveryReport()
+        only = None if only is None else frozenset(only)
         try:
             with _flock(self.root / ".deliver.lock", blocking=False):
-                held = [self._load(path, "queued") for path in (self._held or {}).values()
-                        if path.parent.name == "tmp"]
+                held = [self._load(path, "queued")
+                        for entry_id, path in list((self._held or {}).items())
+                        if path.parent.name == "tmp" and (only is None or entry_id in only)]
                 due = []
-                for entry in held + self.queued():
+                for entry in held + (self.queued() if only is None else []):
                     if not force and entry.next_attempt > (now or _now()):
                         report.deferred.append(entry.id)
                     else:

@@ -41,7 +41,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
@@ -76,6 +76,7 @@ from pbmref.orders.errors import (
 )
 from pbmref.orders.render import ignored_note, render_error_list, render_errors
 from pbmref.referee import guide, replies
+from pbmref.referee.courier import ROUND_PART, Courier
 from pbmref.referee.pictures import map_pictures
 from pbmref.referee.press import PressDesk, not_sent
 from pbmref.referee.secrecy import (
@@ -463,12 +464,21 @@ class Referee:
                 if entry.id not in shunted_before:
                     self._tell_given_up(entry, intake)
             answered: list[tuple[InEntry, str | None]] = []
-            with self.outgoing.holding() if send else nullcontext():
-                with durable_together():
-                    for entry, twins in zip(pending, _twins(pending), strict=True):
-                        answered.append((entry, self._handle_safely(entry, twins)))
-                if send:
-                    self.deliver()
+            mails = list(zip(pending, _twins(pending), strict=True))
+            if not send or len(mails) <= ROUND_PART:
+                with self.outgoing.holding() if send else nullcontext():
+                    with durable_together():
+                        for entry, twins in mails:
+                            answered.append((entry, self._handle_safely(entry, twins)))
+                    if send:
+                        self.deliver()
+            else:
+                with self.outgoing.holding(), Courier(self.sender, self._deliver_held) as courier:
+                    for start in range(0, len(mails), ROUND_PART):
+                        with durable_together():
+                            for entry, twins in mails[start:start + ROUND_PART]:
+                                answered.append((entry, self._handle_safely(entry, twins)))
+                        courier.hand(self.outgoing.held())
             self._finish(answered, intake)
         return len(pending)
 
@@ -1094,6 +1104,10 @@ class Referee:
             log.info("pruned %d spool entries older than %s", gone,
                      self.config.limits.spool_retention)
         return gone
+
+    def _deliver_held(self, ids: Collection[str] | None) -> None:
+        """The courier's delivery: the held replies ``ids``, or (None) all that wait."""
+        self.outgoing.deliver(self.sender, only=ids)
 
     def deliver(self, *, force: bool = False) -> int:
         """Send what waits in the outgoing spool; returns how many went out."""
