@@ -308,7 +308,7 @@ def test_a_reply_recorded_sent_is_in_the_outbox_for_good(
     _check(table, ids, duplicates=2)
 
 
-# A round cut into parts (``courier.ROUND_PART``, one mail a part here): each
+# A round cut into parts (``pipeline.ROUND_PART``, one mail a part here): each
 # part's changes are flushed, then its replies go on the courier's thread while
 # the next part is handled; the mails are marked after the last reply.
 PART_STEPS: dict[str, tuple[Callable[[pytest.MonkeyPatch], None], int]] = {

@@ -1,9 +1,9 @@
 """The courier: a round's replies sent part by part while the round goes on.
 
-The daemon answers a round of mail in parts (``ROUND_PART`` mails each): a
-part's game changes and replies reach the disk in one flush, then its replies
-are handed to the courier, which sends them on a thread of its own over the
-round's one SMTP connection while the referee handles the next part. Waiting
+The daemon answers a round of mail in parts (``pipeline.ROUND_PART`` mails
+each): a part's game changes and replies reach the disk in one flush, then its
+replies are handed to the courier, which sends them on a thread of its own
+over the round's one SMTP connection while the referee handles the next part. Waiting
 on the mail server (for most of a send) is then spent on the next mails rather
 than idle. The durability order of each mail is unchanged: its reply leaves
 only after its game change is on disk, and no mail of the round is marked
@@ -19,9 +19,7 @@ from types import TracebackType
 
 from pbmref.mail.base import Sender, session_of
 
-__all__ = ["ROUND_PART", "Courier"]
-
-ROUND_PART = 25  # mails a part: a round of more is answered and sent part by part
+__all__ = ["Courier"]
 
 Deliver = Callable[[Collection[str] | None], object]
 
@@ -57,7 +55,8 @@ class Courier:
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
-        # the round ended well: the rest goes too; else the thread stops at once
+        # the round ended well: the rest goes too; else the thread sends what it
+        # was handed (on disk already) and stops
         self._parts.put(None if exc is None else _Stop())
         self._thread.join()
         if exc is None:
@@ -82,5 +81,5 @@ class Courier:
             self._error = exc
 
 
-class _Stop(Exception):
+class _Stop:
     """The round ended by an error: nothing more is sent."""

@@ -76,7 +76,7 @@ from pbmref.orders.errors import (
 )
 from pbmref.orders.render import ignored_note, render_error_list, render_errors
 from pbmref.referee import guide, replies
-from pbmref.referee.courier import ROUND_PART, Courier
+from pbmref.referee.courier import Courier
 from pbmref.referee.pictures import map_pictures
 from pbmref.referee.press import PressDesk, not_sent
 from pbmref.referee.secrecy import (
@@ -115,6 +115,10 @@ _ANSWERS_LIMIT = REPLY_LIMIT - 5_000
 # The spools are pruned (limits.spool_retention) at most this often, by the
 # daemon or a cron run, whichever comes first.
 PRUNE_EVERY = timedelta(hours=1)
+# The daemon answers a round of more mails than this part by part: each part's
+# changes flushed, its replies handed to the courier, which sends them while
+# the next part is handled (``process_spool``, ``courier.py``).
+ROUND_PART = 25
 
 
 def _whole_address(address: str) -> re.Pattern[str]:
@@ -441,6 +445,13 @@ class Referee:
            that (a send failed or was deferred) are flushed and join the queue;
         4. only then are the mails marked answered, marked handled on the
            server and moved to ``done``.
+
+        With ``send``, a round of more than ROUND_PART mails takes steps 2 and 3
+        part by part: each part's game changes are flushed (its replies held,
+        as in step 3), then its replies are handed to the courier, which sends them
+        on its own thread over the round's one connection while the next part
+        is handled; after the last part it sends what is left, and step 4
+        waits for it. Each mail's order is the one above.
 
         After step 3 each reply is with the server (SMTP took it, or it is
         flushed into the outbox Maildir before the spool records it sent) or
