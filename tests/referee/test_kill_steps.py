@@ -410,3 +410,29 @@ def test_a_part_s_replies_leave_only_once_its_changes_are_on_disk(
     assert threads == {"pbmref-courier"}  # not the round's own thread
     monkeypatch.undo()
     _check(table, ids)
+
+
+@pytest.mark.usefixtures("parts_of_one")
+def test_a_reply_queued_by_an_earlier_round_goes_before_the_new_ones(
+        table: Table) -> None:
+    """A reply the server put off in an earlier round and due again goes out with
+    the first part of the next round, before that round's replies (the spool's
+    order: oldest first), not after its last part."""
+    first = _mails(table)
+    table.referee.outgoing.backoff_first = 0  # due again at once
+    outbox_sender = table.referee.sender
+    table.referee.sender = Refusing(outbox_sender, ("cora",))
+    table.referee.take_in(table.intake, send=True)
+    assert len(table.referee.outgoing.queued()) == 1  # Cora's, put off
+    second = _mails(table)
+    order: list[str] = []
+
+    class Watching:
+        def send(self, msg: EmailMessage) -> None:
+            order.append(str(msg["In-Reply-To"]))
+            outbox_sender.send(msg)
+
+    table.referee.sender = Watching()
+    table.referee.take_in(table.intake, send=True)
+    assert order == [first[2], *second]
+    assert table.referee.outgoing.queued() == []

@@ -1027,20 +1027,23 @@ class OutgoingSpool:
         *,
         now: datetime | None = None,
         force: bool = False,
-        only: Collection[str] | None = None,
+        held: Collection[str] | None = None,
     ) -> DeliveryReport:
         """Try every queued mail that is due (all when `force`), the held ones of
-        ``holding()`` too, in the order they were queued. One deliverer at a
-        time: if another process is delivering, returns at once with busy=True."""
+        ``holding()`` too (of them only the ids ``held``, if given: the part of a
+        round whose changes are on disk), in the order they were queued. One
+        deliverer at a time: if another process is delivering, returns at once
+        with busy=True."""
         report = DeliveryReport()
-        only = None if only is None else frozenset(only)
+        chosen = None if held is None else frozenset(held)
         try:
             with _flock(self.root / ".deliver.lock", blocking=False):
-                held = [self._load(path, "queued")
+                # (a list first: the courier's thread reads while the round adds)
+                mine = [self._load(path, "queued")
                         for entry_id, path in list((self._held or {}).items())
-                        if path.parent.name == "tmp" and (only is None or entry_id in only)]
+                        if path.parent.name == "tmp" and (chosen is None or entry_id in chosen)]
                 due = []
-                for entry in held + (self.queued() if only is None else []):
+                for entry in mine + self.queued():
                     if not force and entry.next_attempt > (now or _now()):
                         report.deferred.append(entry.id)
                     else:

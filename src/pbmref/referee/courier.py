@@ -27,9 +27,10 @@ Deliver = Callable[[Collection[str] | None], object]
 class Courier:
     """Sends what it is handed on a thread of its own (``with Courier(...)``).
 
-    ``deliver(ids)`` sends the held replies ``ids``; ``deliver(None)`` the
-    rest (every held reply not sent, and the queue's due ones): the courier
-    calls it once at the end of a ``with`` block that ended well. Leaving the
+    ``deliver(ids)`` sends the held replies ``ids`` (and the queue's due
+    mails, older than they); ``deliver(None)`` every held reply not sent yet,
+    which the courier calls once at the end of a ``with`` block that ended
+    well. Leaving the
     block waits for the thread; what it raised (a ``BaseException`` too: a
     test's simulated kill) is raised there, in the round's thread."""
 

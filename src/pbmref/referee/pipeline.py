@@ -1117,8 +1117,9 @@ class Referee:
         return gone
 
     def _deliver_held(self, ids: Collection[str] | None) -> None:
-        """The courier's delivery: the held replies ``ids``, or (None) all that wait."""
-        self.outgoing.deliver(self.sender, only=ids)
+        """The courier's delivery: the held replies ``ids`` (None: every one) and
+        the queue's due mails, oldest first."""
+        self.outgoing.deliver(self.sender, held=ids)
 
     def deliver(self, *, force: bool = False) -> int:
         """Send what waits in the outgoing spool; returns how many went out."""
