@@ -248,6 +248,38 @@ def test_a_round_answered_part_by_part_goes_out_over_one_smtp_connection(
     assert sorted(orig for orig, _ in _replies(site)) == sorted(sent_ids)
 
 
+def test_smtp_down_through_a_round_answered_part_by_part_keeps_every_reply(
+        site: Site, servers_up: MailServers, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server is down while the courier sends a round's parts: every reply is
+    put off, flushed into the queue before the mails are marked, and each goes
+    once when the server is back."""
+    from pbmref.referee import pipeline
+
+    monkeypatch.setattr(pipeline, "ROUND_PART", 2)
+    site.ms.stop_smtp()
+    sent_ids = []
+    for i in range(6):
+        mid = f"<down-{i}@players.test>"
+        sent_ids.append(mid)
+        site.ms.append(site.referee_user, site.order_mail(
+            ("anna", "bert", "cora")[i % 3], PLANE, message_id=mid))
+    config = site.config()
+    referee = Referee(config)
+    intake = open_intake(config)
+    try:
+        assert referee.take_in(intake, send=True) == 6
+    finally:
+        intake.close()
+    assert len(referee.outgoing.queued()) == 6  # on disk, to be retried
+    assert site.ms.count(site.referee_user) == 0  # the mails marked handled
+    site.ms.start_smtp()
+    assert len(Referee(site.config()).outgoing.queued()) == 6  # a new process sees them
+    referee.deliver(force=True)
+    for user in site.players.values():
+        assert site.ms.wait_count(user, 2) == 2
+    assert sorted(orig for orig, _ in _replies(site)) == sorted(sent_ids)
+
+
 def test_daemon_killed_mid_batch_loses_nothing_and_answers_once(site: Site) -> None:
     log = site.root / "serve.log"
     sent_ids = []
