@@ -83,6 +83,17 @@ class Site:
         referee.deliver(force=True)
         return referee
 
+    def daemon_round(self) -> tuple[Referee, int]:
+        """One round the daemon's way (its replies sent within it); the referee
+        and how many mails it handled."""
+        config = self.config()
+        referee = Referee(config)
+        intake = open_intake(config)
+        try:
+            return referee, referee.take_in(intake, send=True)
+        finally:
+            intake.close()
+
     def inbox(self, pid: str) -> list[EmailMessage]:
         return [email.message_from_bytes(r, policy=email.policy.default)  # type: ignore[misc]
                 for r in self.ms.fetch_all(self.players[pid])]
@@ -234,13 +245,8 @@ def test_a_round_answered_part_by_part_goes_out_over_one_smtp_connection(
         return real_client(sender)
 
     monkeypatch.setattr(SmtpSender, "_client", client)
-    config = site.config()
-    referee = Referee(config)
-    intake = open_intake(config)
-    try:
-        assert referee.take_in(intake, send=True) == 12
-    finally:
-        intake.close()
+    referee, handled = site.daemon_round()
+    assert handled == 12
     assert len(connections) == 1
     assert len(referee.outgoing.sent()) == 12 and referee.outgoing.queued() == []
     for pid in ("anna", "bert", "cora"):
@@ -263,13 +269,8 @@ def test_smtp_down_through_a_round_answered_part_by_part_keeps_every_reply(
         sent_ids.append(mid)
         site.ms.append(site.referee_user, site.order_mail(
             ("anna", "bert", "cora")[i % 3], PLANE, message_id=mid))
-    config = site.config()
-    referee = Referee(config)
-    intake = open_intake(config)
-    try:
-        assert referee.take_in(intake, send=True) == 6
-    finally:
-        intake.close()
+    referee, handled = site.daemon_round()
+    assert handled == 6
     assert len(referee.outgoing.queued()) == 6  # on disk, to be retried
     assert site.ms.count(site.referee_user) == 0  # the mails marked handled
     site.ms.start_smtp()
