@@ -154,3 +154,17 @@ class Disk(_Tree):
 
 def _inode(st: os.stat_result) -> Inode:
     return (st.st_dev, st.st_ino)
+
+
+def flushes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The paths ``os.fsync`` flushes from now on (until ``monkeypatch`` is
+    undone), in order: a file or a folder, by the name it has when flushed."""
+    flushed: list[str] = []
+    real = os.fsync
+
+    def fsync(fd: int) -> None:
+        flushed.append(os.readlink(f"/proc/self/fd/{fd}"))
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    return flushed

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import json
 import os
 import re
 import signal
@@ -346,6 +347,66 @@ def test_a_power_cut_at_the_spools_flush_loses_no_mail(
     site.round()
     answered = [str(m["In-Reply-To"]) for pid in site.players for m in site.inbox(pid)]
     assert sorted(answered) == [f"<flush-{n}@players.test>" for n in range(3)]
+
+
+def test_the_intakes_record_of_mails_handed_out_is_not_flushed_on_its_own(
+        site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The IMAP intake's last UID is written after the spool's copies are on
+    disk, and not flushed itself (issue 20: two flushes fewer a round, a
+    millisecond or two of a single mail's answer). Losing it costs nothing: the
+    mails are fetched again and the spool knows them. The round's flushes are
+    the spool's copy, the game and the replies; none is the intake's file or
+    its folder's record of it."""
+    from powercut import flushes
+
+    site.round()  # the record exists
+    site.post(site.order_mail("anna", PLANE, message_id="<one-flush@players.test>"))
+    assert site.ms.wait_count(site.referee_user, 1) == 1
+    state = site.config().spool_dir / "imap-state.json"
+    before = json.loads(state.read_text())["last_uid"]
+    flushed = flushes(monkeypatch)
+    site.daemon_round()
+    monkeypatch.undo()
+    assert json.loads(state.read_text())["last_uid"] == before + 1
+    assert flushed, "the round flushed nothing"
+    assert not [p for p in flushed if "imap-state" in p], flushed
+    assert str(state.parent) not in flushed, flushed  # nor the folder's name of it
+
+
+def test_a_power_cut_after_the_intake_recorded_its_mails_answers_each_once(
+        site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The power goes just after the take-in wrote its record of the mails
+    handed out (not flushed) and before any was answered: the record is back at
+    its last flushed state, the spool's copies are on disk; the next referee
+    fetches the mails again, finds them in the spool and answers each once."""
+    from powercut import Disk
+
+    site.round()
+    for n, pid in enumerate(("anna", "bert", "cora")):
+        site.post(site.order_mail(pid, PLANE, message_id=f"<record-{n}@players.test>"))
+    assert site.ms.wait_count(site.referee_user, 3) == 3
+    state = site.config().spool_dir / "imap-state.json"
+    before = json.loads(state.read_text())["last_uid"]
+    disk = Disk(site.root, monkeypatch)
+
+    class PowerCut(BaseException):
+        pass
+
+    def power_cut(self: object, *args: object, **kwargs: object) -> int:
+        disk.off()
+        raise PowerCut("the power went after the take-in")
+
+    with monkeypatch.context() as mp:
+        mp.setattr(Referee, "process_spool", power_cut)
+        with pytest.raises(PowerCut):
+            site.round()
+    assert json.loads(state.read_text())["last_uid"] == before + 3  # written...
+    disk.cut()
+    assert json.loads(state.read_text())["last_uid"] == before  # ...not flushed
+    site.round()
+    answered = sorted(str(m["In-Reply-To"]) for pid in site.players for m in site.inbox(pid))
+    assert answered == [f"<record-{n}@players.test>" for n in range(3)]
+    assert json.loads(state.read_text())["last_uid"] == before + 3
 
 
 def test_imap_server_restarted_while_the_daemon_runs(site: Site, servers_up: MailServers) -> None:

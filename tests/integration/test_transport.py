@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
@@ -95,6 +96,29 @@ def test_last_uid_survives_restart_and_new_state_refetches(mailservers: MailServ
     fresh.close()
     assert dup == [True, True, True]
     assert len(spool.pending()) == 3
+
+
+def test_an_empty_state_file_left_by_a_power_cut_means_no_record(
+        mailservers: MailServers, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The last UID is written unflushed (issue 20): a power cut may leave its
+    file empty. That reads as no record, with a warning: the mails still in the
+    inbox are handed out again and the spool drops them as known."""
+    ms = mailservers
+    ref = ms.fresh_user("ref")
+    for i in range(2):
+        ms.append(ref, order_mail("player1@game.test", f"{ref}@game.test", f"m{i}"))
+    spool = IncomingSpool(tmp_path / "spool")
+    first = intake_for(ms, ref, tmp_path / "s.json")
+    for raw in first.fetch_new():
+        spool.save(raw)
+    first.close()
+    (tmp_path / "s.json").write_text("")
+    again = intake_for(ms, ref, tmp_path / "s.json")
+    assert [spool.save(r).duplicate for r in again.fetch_new()] == [True, True]
+    again.close()
+    assert "unreadable IMAP state file" in caplog.text
+    assert len(spool.pending()) == 2
+    assert json.loads((tmp_path / "s.json").read_text())["last_uid"] >= 2
 
 
 def test_idle_wakes_on_new_mail(mailservers: MailServers, tmp_path: Path) -> None:

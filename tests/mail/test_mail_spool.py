@@ -363,17 +363,10 @@ def test_mails_held_for_a_delivery_are_flushed_only_if_they_stay(
     waits outside ``queue/`` for the delivery inside; a mail sent there never
     costs a flush in the spool, one still queued after it is flushed (message,
     entry, key markers) and joins ``queue/`` on leaving the hold."""
-    import os
+    from powercut import flushes
 
     spool = OutgoingSpool(tmp_path)
-    flushed: list[str] = []
-    real = os.fsync
-
-    def fsync(fd: int) -> None:
-        flushed.append(os.readlink(f"/proc/self/fd/{fd}"))
-        real(fd)
-
-    monkeypatch.setattr(os, "fsync", fsync)
+    flushed = flushes(monkeypatch)
     sender = FakeSender([None, TemporaryFailure("down")])
     with spool.holding():
         first = spool.enqueue(report(1), key="reply:m1:0")

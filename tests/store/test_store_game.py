@@ -356,14 +356,9 @@ def test_commit_file_never_replaces_and_a_block_flushes_the_file_by_its_new_name
     one); inside ``durable_together`` it is flushed by the name it ends with."""
     (tmp_path / "tmp").mkdir()
     (tmp_path / "new").mkdir()
-    flushed = []
-    real = os.fsync
+    from powercut import flushes
 
-    def fsync(fd):
-        flushed.append(os.readlink(f"/proc/self/fd/{fd}"))
-        real(fd)
-
-    monkeypatch.setattr(os, "fsync", fsync)
+    flushed = flushes(monkeypatch)
     with durable_together():
         write_synced(tmp_path / "tmp" / "a.1", b"first")
         assert commit_file(tmp_path / "tmp" / "a.1", tmp_path / "new" / "a")
