@@ -149,6 +149,50 @@ def test_a_turns_listing_is_worked_out_from_the_names_it_gained(fake_store, monk
     assert fake_store.open("fake1").book.names() == whole(folder)[0]
 
 
+def test_a_mail_handled_under_the_lock_lists_the_turn_once(fake_store, monkeypatch):
+    """The referee reads a player's orders in force and stores the new ones
+    under one hold of the game's lock: the folder is listed once, not again
+    for the store (issue 20: a batch into one turn listed a folder of up to 500
+    files twice a mail). A listing made before the lock was taken, or under
+    an earlier hold, is made again for the store, which still numbers its
+    file after every file in the folder."""
+    from pbmref.store import orderbook
+
+    listed: list[str] = []
+    real = orderbook._listing
+    monkeypatch.setattr(orderbook, "_listing",
+                        lambda folder: listed.append(os.path.basename(folder)) or real(folder))
+    game = fake_store.open("fake1")
+    save(game, "ann", 1, "<l1@x>")
+    with game.lock():
+        game.reload()
+        listed.clear()
+        assert game.book.entry_of("ann") == {"add": 1}
+        assert save(game, "ann", 2, "<l2@x>").name == "ann.v2.yaml"
+        assert save(game, "bob", 3, "<l3@x>").name == "bob.yaml"
+        assert listed == ["orders"]
+    assert game.holding is None
+    # listed without the lock: listed again under it
+    other = fake_store.open("fake1")
+    assert other.book.entry_of("ann") == {"add": 2}
+    (other.book.folder() / "ann.v3.yaml").write_text(
+        (other.book.folder() / "ann.v2.yaml").read_text().replace("version: 2", "version: 3"))
+    listed.clear()
+    assert save(other, "ann", 4, "<l4@x>").name == "ann.v4.yaml"
+    assert listed == ["orders"]
+    # listed under an earlier hold: listed again under this one
+    with other.lock():
+        first = other.holding
+        other.book.entry_of("bob")
+    (other.book.folder() / "bob.v2.yaml").write_text(
+        (other.book.folder() / "bob.yaml").read_text().replace("version: 1", "version: 2"))
+    with other.lock():
+        assert other.holding != first
+        listed.clear()
+        assert save(other, "bob", 5, "<l5@x>").name == "bob.v3.yaml"
+        assert listed == ["orders"]
+
+
 def test_an_orders_file_edited_by_hand_is_read_again(fake_store):
     """Reading is once per version of a file: an edit by hand is another version."""
     game = fake_store.open("fake1")

@@ -92,6 +92,7 @@ class Game:
         self._index = index
         self._lock = FileLock(paths.lock_file, mode=0o644)
         self._lock_depth = 0
+        self._holds = 0  # how many times this object took the lock (``holding``)
         self._game_file = paths.game_file
         self._settings_stamp: list[int] | None = None  # game.yaml's, as stamp() gives it
         self._settings_seen = (0, 0, 0)  # its file_stamp, for the store's index (reload)
@@ -232,6 +233,7 @@ class Game:
         if self._lock_depth == 0:
             self._lock.timeout = timeout
             self._lock.acquire()
+            self._holds += 1
         self._lock_depth += 1
         try:
             yield self
@@ -239,6 +241,13 @@ class Game:
             self._lock_depth -= 1
             if self._lock_depth == 0:
                 self._lock.release()
+
+    @property
+    def holding(self) -> int | None:
+        """Which hold of the lock this is (the same number from taking the lock
+        until letting it go); None while the lock is not held. What was read
+        under one hold, no other referee process changed since."""
+        return self._holds if self._lock_depth else None
 
     # ------------------------------------------------------------ settings
 

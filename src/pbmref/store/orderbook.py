@@ -213,6 +213,7 @@ class OrderBook:
         # the settings last read with, and their players (part of a read's cache key)
         self._players: tuple[GameSettings | None, frozenset[str]] = (None, frozenset())
         self._names: dict[int, dict[str, list[str]]] = {}  # a turn's file names, listed
+        self._listed_in: dict[int, int | None] = {}  # the lock's hold each was listed in
         self._folders: dict[int, Path] = {}
         self._tops: dict[int, dict[str, int]] = {}  # with _names: each player's last version
         # the orders file this book stored last, with the schedule written with it
@@ -249,6 +250,7 @@ class OrderBook:
         known = self._names.get(turn)
         if known is None:
             known = self._names[turn] = self._list(turn)
+            self._listed_in[turn] = self.game.holding
         return known
 
     def _list(self, turn: int, listing: list[str] | None = None) -> dict[str, list[str]]:
@@ -434,6 +436,7 @@ class OrderBook:
             return {p: f.with_own_entry() for p, f in kept.found.items()}
         settings, view = game.settings, game.open
         self._names[turn] = self._list(turn, listing)
+        self._listed_in[turn] = game.holding
         found = self._in_force(turn, check, None, None)
         _KEPT[odir] = _Kept(settings, view, check, listing,
                             tuple((path, was) for path, was in self._stamps.items()
@@ -522,8 +525,11 @@ class OrderBook:
                 raise TurnError(f"{player!r} is not a player of game {game.id}")
             if game.history.is_adjudicated(game.turn):
                 raise TurnError(f"turn {game.turn} of {game.id} was adjudicated already")
-            self._names.pop(game.turn, None)  # listed again under the lock
-            self._tops.pop(game.turn, None)
+            if self._listed_in.get(game.turn) != game.holding:
+                # listed again under the lock (a listing of this hold still holds:
+                # one listing a mail, however many files the turn has)
+                self._names.pop(game.turn, None)
+                self._tops.pop(game.turn, None)
             self._stored_last = None
             mid = record.get("message_id")
             if mid:
