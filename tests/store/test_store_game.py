@@ -191,6 +191,16 @@ def test_a_mail_handled_under_the_lock_lists_the_turn_once(fake_store, monkeypat
         listed.clear()
         assert save(other, "bob", 5, "<l5@x>").name == "bob.v3.yaml"
         assert listed == ["orders"]
+        # a file copied in by hand between the listing and the store, under the
+        # number the store would choose: never written over; the mail fails
+        # (and is handled again next round, listed anew)
+        (other.book.folder() / "bob.v4.yaml").write_text(
+            (other.book.folder() / "bob.v3.yaml").read_text().replace("version: 3",
+                                                                      "version: 4"))
+        with pytest.raises(FileExistsError):
+            save(other, "bob", 6, "<l6@x>")
+    assert "version: 4" in (other.book.folder() / "bob.v4.yaml").read_text()
+    assert save(fake_store.open("fake1"), "bob", 6, "<l6@x>").name == "bob.v5.yaml"
 
 
 def test_an_orders_file_edited_by_hand_is_read_again(fake_store):
