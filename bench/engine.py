@@ -55,11 +55,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from pbmref.base import collector  # noqa: E402
-from pbmref.rules.dice import Dice  # noqa: E402
-from pbmref.rules.hexgrid import Heading, Hex  # noqa: E402
-from pbmref.rules.tweedekker.engine import adjudicate  # noqa: E402
-from pbmref.rules.tweedekker.orders import (  # noqa: E402
+from pbmref.base import collector
+from pbmref.rules.dice import Dice
+from pbmref.rules.hexgrid import Heading, Hex
+from pbmref.rules.tweedekker.engine import adjudicate
+from pbmref.rules.tweedekker.orders import (
     FireDir,
     Manoeuvre,
     Move,
@@ -68,7 +68,7 @@ from pbmref.rules.tweedekker.orders import (  # noqa: E402
     ZeppelinFire,
     ZeppelinVote,
 )
-from pbmref.rules.tweedekker.state import (  # noqa: E402
+from pbmref.rules.tweedekker.state import (
     Aircraft,
     AircraftState,
     Cloud,
@@ -78,7 +78,7 @@ from pbmref.rules.tweedekker.state import (  # noqa: E402
     Wind,
     Zeppelin,
 )
-from pbmref.store import GameStore  # noqa: E402
+from pbmref.store import GameStore
 
 MOVES = (Manoeuvre.A, Manoeuvre.L, Manoeuvre.R, Manoeuvre.LS, Manoeuvre.RS)
 

@@ -25,7 +25,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "hardening"))
 
-from fuzzkit import (  # noqa: E402
+from fuzzkit import (
     RULESETS,
     body_lines,
     body_target,
@@ -38,8 +38,8 @@ from fuzzkit import (  # noqa: E402
     positions,
     raw_bytes,
 )
-from hypothesis import HealthCheck, given, seed, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import HealthCheck, given, seed, settings
+from hypothesis import strategies as st
 
 
 def run(name: str, strategy: Any, target: Callable[..., str], examples: int,

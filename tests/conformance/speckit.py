@@ -16,19 +16,19 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "referee"))
 
-from tablekit import REFEREE, T0, Clock, Table, body_of, parse  # noqa: E402
+from tablekit import REFEREE, T0, Clock, Table, body_of, parse
 
-from pbmref import gm  # noqa: E402
-from pbmref.config import (  # noqa: E402
+from pbmref import gm
+from pbmref.config import (
     Config,
     LimitsConfig,
     MailConfig,
     MaildirConfig,
     RefereeConfig,
 )
-from pbmref.mail.maildir_in import MaildirIntake  # noqa: E402
-from pbmref.referee.pipeline import Referee  # noqa: E402
-from pbmref.store import GameStore  # noqa: E402
+from pbmref.mail.maildir_in import MaildirIntake
+from pbmref.referee.pipeline import Referee
+from pbmref.store import GameStore
 
 __all__ = ["REFEREE", "T0", "DEADLINE", "OBSERVER", "Table", "body_of", "make_table",
            "mail", "parse", "config_yaml"]

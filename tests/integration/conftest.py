@@ -25,7 +25,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from mailservers import DOVECOT, MailServers, dovecot_available  # noqa: E402
+from mailservers import DOVECOT, MailServers, dovecot_available
 
 PRESET_USERS = ["referee", "gm"] + [f"player{i}" for i in range(1, 7)]
 

@@ -21,8 +21,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from pbmref.cli import main  # noqa: E402
-from reports.archive_game import make_game  # noqa: E402
+from pbmref.cli import main
+from reports.archive_game import make_game
 
 CHROMIUM = Path("/usr/bin/chromium")
 

@@ -60,7 +60,7 @@ def _print_result(path: Path, outcome: FileResult, head: str, first: bool) -> bo
     """The result as one YAML document; False when it cannot be printed."""
     try:
         text = dump_yaml(dict(outcome.result or {}))
-    except Exception as exc:  # never a traceback: a result YAML cannot hold
+    except Exception as exc:  # noqa: BLE001 - never a traceback: a result YAML cannot hold
         print(f"{path}: the result cannot be printed as YAML: {exc}", file=sys.stderr)
         return False
     sys.stdout.write(("" if first else "---\n") + f"# {head}\n" + text)

@@ -664,7 +664,7 @@ class IncomingSpool:
             entry = self.begin(entry)
             try:
                 handler(entry)
-            except Exception as exc:  # noqa: BLE001 - a bad mail must not stop the others
+            except Exception as exc:  # a bad mail must not stop the others
                 log.exception("handling %s failed", entry.id)
                 if self.failed(entry, f"{type(exc).__name__}: {exc}"):
                     counts["shunted"] += 1
@@ -1074,7 +1074,7 @@ class OutgoingSpool:
             report.failed.append(entry.id)
             log.warning("outgoing %s failed for good: %s", entry.id, exc)
             return
-        except Exception as exc:  # noqa: BLE001 - TemporaryFailure, or a surprise: retry later
+        except Exception as exc:  # TemporaryFailure, or a surprise: retry later
             if not isinstance(exc, TemporaryFailure):
                 log.exception("unexpected error sending %s; will retry", entry.id)
             attempts = entry.attempts + 1

@@ -96,7 +96,7 @@ class Daemon:
             try:
                 self.round()
                 backoff = 1.0
-            except Exception:  # noqa: BLE001 - the daemon outlives a bad round
+            except Exception:  # the daemon outlives a bad round
                 log.exception("round failed; trying again in %.0f s", backoff)
                 self._stopped.wait(backoff)
                 backoff = min(backoff * 2, 300.0)
@@ -109,7 +109,7 @@ class Daemon:
             wait = self._wait_seconds()
             try:
                 self.intake.wait(wait)
-            except Exception:  # noqa: BLE001 - the intake reconnects on its next fetch
+            except Exception:  # the intake reconnects on its next fetch
                 log.warning("waiting for mail failed", exc_info=True)
                 self._stopped.wait(min(wait, 5.0))
         self.referee.store.index.save_if_worth()

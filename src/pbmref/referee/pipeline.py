@@ -498,7 +498,7 @@ class Referee:
         keeps the mail, and retries or sets it aside)."""
         try:
             return self._handle_entry(entry, twins)
-        except Exception:  # noqa: BLE001 - one mail never stops the round; it is logged
+        except Exception:  # one mail never stops the round; it is logged
             log.exception("mail %s: handling and recording its failure failed; it stays "
                           "in the spool", entry.message_id)
             return None
@@ -511,7 +511,7 @@ class Referee:
             return
         try:
             intake.mark_handled(*keys)
-        except Exception:  # noqa: BLE001 - the spool has them: they are safe
+        except Exception:  # the spool has them: they are safe
             log.warning("could not mark %s handled on the server", ", ".join(keys),
                         exc_info=True)
 
@@ -538,7 +538,7 @@ class Referee:
                 self.outgoing.enqueue(msg, key=key)
             log.info("mail %s from %s: %s", mail.message_id, mail.from_addr, result.summary)
             return result.summary
-        except Exception as exc:  # noqa: BLE001 - set aside, never lost, never a loop
+        except Exception as exc:  # set aside, never lost, never a loop
             reason = f"{type(exc).__name__}: {exc}"
             log.exception("mail %s failed", entry.message_id)
             if self.incoming.failed(entry, reason):
@@ -585,7 +585,7 @@ class Referee:
             self._tell_failed(mail)
             if intake is not None and entry.intake_key:
                 intake.mark_handled(entry.intake_key)
-        except Exception:  # noqa: BLE001 - telling is a courtesy; the GM sees the shunt
+        except Exception:  # telling is a courtesy; the GM sees the shunt
             log.warning("could not tell the sender of set-aside mail %s", entry.message_id,
                         exc_info=True)
 
@@ -599,7 +599,7 @@ class Referee:
             if mine:
                 self.outgoing.enqueue(self._reply(mail, mail.from_addr, replies.failed(mine[0])),
                                       key=f"failed:{mail.message_id}")
-        except Exception:  # noqa: BLE001 - the GM sees the shunted mail and this log
+        except Exception:  # the GM sees the shunted mail and this log
             log.exception("could not tell %s that mail %s was set aside", mail.from_addr,
                           mail.message_id)
 

@@ -109,7 +109,7 @@ def _to_dict(kind: type[Event]) -> ToDict:
     source = ("def to_dict(event, board, name, names):\n"
               f"    return {{{', '.join(items)}}}\n")
     namespace: dict[str, Any] = {"_plain": _plain}
-    exec(source, namespace)  # noqa: S102 - source made above from the class's fields
+    exec(source, namespace)  # source made above from the class's fields
     made: ToDict = namespace["to_dict"]
     return made
 
