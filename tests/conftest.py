@@ -10,6 +10,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+from hypo import PROFILE
 
 CHECKOUT = Path(__file__).resolve().parents[1]
 KEPT_CLEAN = ("mail", "archive", "config.yaml")
@@ -21,3 +24,6 @@ def _checkout_untouched() -> Iterator[None]:
     yield
     made = [name for name in KEPT_CLEAN if (CHECKOUT / name).exists() and name not in before]
     assert not made, f"the test wrote {made} into the checkout {CHECKOUT}"
+
+
+hypothesis_settings.load_profile(PROFILE)

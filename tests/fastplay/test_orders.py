@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hypo import examples
 from pbmref.orders.errors import IllegalOrderError, OrderMailError, OrderSyntaxError
 from pbmref.orders.fastplay import entry_to_orders, parse_body
 from pbmref.rules.fastplay.cards import Card
@@ -230,7 +231,7 @@ def test_card_counts_are_reported_beside_unreadable_lines() -> None:
     assert isinstance(err.errors[0], IllegalOrderError)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.text(alphabet=st.sampled_from(list("ALRSIFTN0-: f1234bdEVDUzp\t.")),
                         max_size=20), max_size=5))
 def test_any_text_gives_orders_or_our_errors(lines: list[str]) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from hypo import examples
 from pbmref.rules.dice import Dice
 from pbmref.rules.fastplay import (
     DECK_COUNTS,
@@ -51,7 +52,7 @@ def positions(draw: Any) -> dict[str, Any]:
             "settings": {"critical_hits": draw(st.booleans())}}
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions(), st.integers(0, 10**6), st.integers(0, 100))
 def test_any_legal_turn_keeps_the_position_sane(data: dict[str, Any], seed: int,
                                                 chaos: int) -> None:

@@ -21,7 +21,9 @@ from fuzzkit import (
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-SHORT = settings(max_examples=150, deadline=None, derandomize=True,
+from hypo import examples
+
+SHORT = settings(max_examples=examples(150), deadline=None, derandomize=True,
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
@@ -81,7 +83,7 @@ value = st.one_of(st.lists(header_piece, max_size=14).map("".join), encoded_word
                   st.tuples(st.text(max_size=5), encoded_word).map("".join))
 
 
-@settings(max_examples=300, deadline=None, derandomize=True)
+@settings(max_examples=examples(300), deadline=None, derandomize=True)
 @given(subject=value, mid=value)
 def test_reply_headers_stay_clean_for_any_subject_and_message_id(subject: str,
                                                                   mid: str) -> None:

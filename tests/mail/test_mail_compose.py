@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hypo import examples
 from pbmref.mail.compose import Attachment, make_mail, make_reply, reply_subject
 from pbmref.mail.message import never_answer_reason, read_message
 
@@ -83,7 +84,7 @@ def test_report_mail_with_html_and_svg_attachment() -> None:
     assert back.text == "text report\n"  # the plain part is what a reader sees first
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(subject=st.text(max_size=200), name=st.text(max_size=60), body=st.text(max_size=500))
 def test_fuzz_compose_never_injects_headers(subject: str, name: str, body: str) -> None:
     original = read_message(f"From: a@b.c\r\nSubject: {subject}\r\n\r\nx".encode(

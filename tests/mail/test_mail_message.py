@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hypo import examples
 from pbmref.mail.message import IncomingMail, message_id_of, never_answer_reason, read_message
 
 OURS = ["referee@game.test"]
@@ -180,7 +181,7 @@ def test_garbage_never_raises(raw: bytes) -> None:
     assert m.message_id.startswith("<")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.binary(max_size=3000))
 def test_fuzz_random_bytes(raw: bytes) -> None:
     m = read_message(raw, max_bytes=2000)
@@ -194,7 +195,7 @@ _header_names = st.sampled_from(["From", "To", "Subject", "Content-Type", "Conte
 _text = st.text(alphabet=st.characters(codec="utf-8"), max_size=60)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.tuples(_header_names, _text), max_size=8), st.binary(max_size=500),
        st.sampled_from(["text/plain", "text/html", "multipart/mixed; boundary=z",
                         "multipart/alternative", "message/rfc822", "text/plain; charset=bogus"]))

@@ -7,6 +7,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from hypo import examples
 from pbmref.orders.check import check_order_mail
 from pbmref.orders.envelope import OrderMail, read_order_mail
 from pbmref.orders.errors import OrderMailError
@@ -31,7 +32,7 @@ VOCAB = [
 word = st.one_of(st.sampled_from(VOCAB), st.text(max_size=6))
 line = st.lists(word, max_size=8).map(" ".join)
 text = st.one_of(st.text(max_size=200), st.lists(line, max_size=12).map("\n".join))
-FAST = settings(max_examples=300, deadline=None,
+FAST = settings(max_examples=examples(300), deadline=None,
                 suppress_health_check=[HealthCheck.too_slow])
 
 

@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from hypo import examples
 from pbmref.reports.plan import plan_lines
 from pbmref.rules.dice import Dice
 from pbmref.rules.diplomacy import (
@@ -147,7 +148,7 @@ def others(draw: st.DrawFn, state: GameState,
     return plane, zeppelin
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(air_games(), plane_orders, votes, st.data())
 def test_tweedekker_preview_is_the_path_whatever_the_others_order(
         game: tuple[GameState, str], mine: PlaneOrders | None,
@@ -201,7 +202,7 @@ def fp_positions(draw: st.DrawFn) -> dict[str, Any]:
     return {"turn": draw(st.integers(1, 6)), "aircraft": aircraft}
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(fp_positions(), st.integers(0, 10**6))
 def test_fastplay_preview_is_the_path_whatever_the_others_order(
         data: dict[str, Any], seed: int) -> None:

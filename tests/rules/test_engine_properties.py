@@ -12,6 +12,7 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hypo import examples
 from pbmref.rules.dice import Dice
 from pbmref.rules.hexgrid import Heading, Hex, HexBoard
 from pbmref.rules.tweedekker.engine import adjudicate
@@ -87,7 +88,7 @@ def games(draw: st.DrawFn) -> tuple[GameState, TurnOrders]:
     return state, TurnOrders(plane=plane, zeppelin=zep)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(games(), st.integers(0, 1000))
 def test_any_orders_give_a_sane_next_position(game: tuple[GameState, TurnOrders],
                                               seed: int) -> None:

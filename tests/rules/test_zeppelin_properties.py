@@ -7,6 +7,7 @@ from dataclasses import replace
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from hypo import examples
 from pbmref.rules.hexgrid import Heading, Hex, HexBoard
 from pbmref.rules.tweedekker.orders import Manoeuvre, TurnOrders, ZeppelinVote
 from pbmref.rules.tweedekker.state import (
@@ -56,7 +57,7 @@ def assert_whole(before: Zeppelin, after: Zeppelin, board: HexBoard, same_headin
     assert after.damage <= before.damage  # damage never grows
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(zeppelin_positions(), st.integers(min_value=0, max_value=10_000))
 def test_w2_z4_drifting_zeppelin_keeps_shape_heading_and_a_hex_on_board(
     state: GameState, seed: int
@@ -70,7 +71,7 @@ def test_w2_z4_drifting_zeppelin_keeps_shape_heading_and_a_hex_on_board(
             break
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     zeppelin_positions(controlled=True),
     st.lists(st.sampled_from([m for m in Manoeuvre if m is not Manoeuvre.I]),
