@@ -134,10 +134,6 @@ class Config:
                        inbox=root / "inbox", outbox=root / "outbox")))
 
     @property
-    def base_dir(self) -> Path:
-        return self.source.parent if self.source else Path.cwd()
-
-    @property
     def referee_addresses(self) -> tuple[str, ...]:
         """Every address this config gives the referee (its own, and the mail
         server logins that are addresses): no player may be registered with one."""

@@ -11,7 +11,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from email.headerregistry import Address
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr, make_msgid
 
@@ -165,8 +164,3 @@ def make_reply(
         auto_submitted="auto-replied",
         date=date,
     )
-
-
-def address_of(addr: str, name: str = "") -> Address:
-    """An `email.headerregistry.Address` (for callers that want one)."""
-    return Address(display_name=clean_header(name), addr_spec=clean_header(addr))

@@ -69,10 +69,6 @@ class IncomingMail:
                 return value
         return None
 
-    def header_all(self, name: str) -> list[str]:
-        low = name.lower()
-        return [value for key, value in self.headers if key == low]
-
 
 # --------------------------------------------------------------------------- helpers
 

@@ -228,12 +228,6 @@ class RefereeState:
             self.save("reminders")
             return True
 
-    def within_budget(self, kind: str, key: str, now: datetime, limit: int,
-                      period: timedelta, *, token: str | None = None) -> bool:
-        """True (and counted) while ``kind``/``key`` was used fewer than ``limit``
-        times within ``period``; keys with no use in the period are forgotten."""
-        return self.within_budgets(now, [Ration(kind, key, limit, period)], token=token)
-
     def within_budgets(self, now: datetime, rations: Sequence[Ration], *,
                        token: str | None = None) -> bool:
         """True when every one of ``rations`` has a use left; then each is counted.

@@ -66,11 +66,6 @@ def fill_computer_orders(referee: Referee, game: Game) -> list[str]:
     return written
 
 
-def report_recipients(game: Game) -> list[str]:
-    """Every player's registered addresses and every observer, once each."""
-    return [address for address, _ in report_readers(game)]
-
-
 def report_readers(game: Game) -> list[tuple[str, tuple[str, ...]]]:
     """Every address that gets the report, with the players it plays (their own
     blocks open its copy); an observer's address plays none."""

@@ -135,9 +135,6 @@ class GameState:
                 return p
         raise KeyError(pilot)
 
-    def score_of(self, team: Team) -> int:
-        return dict(self.score).get(team, 0)
-
     def enemies_on_board(self, team: Team) -> tuple[Plane, ...]:
         return tuple(p for p in self.planes if p.team is not team and p.on_board)
 

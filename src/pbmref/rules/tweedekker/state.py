@@ -6,7 +6,6 @@ each turn. Rule numbers refer to ``shared/rules/tweedekker.md``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
@@ -228,9 +227,6 @@ class GameState:
     def voters(self) -> tuple[str, ...]:
         """Players who may vote for the zeppelin: all but those removed (Z9)."""
         return tuple(a.pilot for a in self.aircraft if a.state is not AircraftState.REMOVED)
-
-    def with_aircraft(self, planes: Iterator[Aircraft] | tuple[Aircraft, ...]) -> GameState:
-        return replace(self, aircraft=tuple(sorted(planes, key=lambda a: a.pilot)))
 
 
 def runway_hexes(board: HexBoard, corner: Heading, runway: Runway) -> tuple[Hex, Hex]:
