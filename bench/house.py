@@ -10,23 +10,42 @@ for the password check) and counts, while that mail is handled:
 
 It also counts, in ``src/pbmref``: places outside ``rules/`` and
 ``rulesets/`` that branch on a ruleset's name, ``import_module`` of our own
-code, and (when radon is installed) functions of cyclomatic complexity
-above 25. These are counts, not timings; the figures of the closing note
+code. These are counts, not timings; the figures of the closing note
 come from here.
+
+The house's shape (issue 41), also counts:
+
+- the seam's untyped values: annotations ``dict[str, Any]`` and
+  ``Mapping[str, Any]`` (``MutableMapping`` too) in ``src/``, each alias of
+  one (``Event = dict[str, Any]``) counted where it is used (aim <= 60);
+- per-game code outside ``rules/`` and ``rulesets/``: the lines of modules
+  that import a game kind's rules (``pbmref.rules.tweedekker`` ...) or are
+  named after one, outside those two folders, and their share;
+- the pbmref modules a fresh process loads for ``import pbmref.store`` (aim
+  <= 40), ``pbmref.orders`` and ``pbmref.rules``, of all there are;
+- functions above cyclomatic complexity 15 per 1,000 lines (ruff's C901;
+  aim <= 1.2) and the worst (aim <= 20); the longest class in ``referee/``
+  (aim <= 400 lines);
+- the functions of ours (and their files) that one accepted order mail and
+  one two-player deadline run, traced with ``sys.setprofile``.
 """
 
 from __future__ import annotations
 
+import ast
+import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
 from collections import Counter
+from collections.abc import Callable
 from datetime import timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 from pathlib import Path
+from types import FrameType
 
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "pbmref"
@@ -38,12 +57,15 @@ from pbmref.config import Config  # noqa: E402
 from pbmref.mail.maildir_in import MaildirIntake  # noqa: E402
 from pbmref.mail.outbox import read_maildir  # noqa: E402
 from pbmref.referee.pipeline import Referee  # noqa: E402
+from pbmref.referee.turns import adjudicate_due  # noqa: E402
 from pbmref.rulesets.tweedekker import TweedekkerRuleset  # noqa: E402
 from pbmref.store import GameStore  # noqa: E402
 
 
-def one_mail() -> Counter[str]:
-    """Counts while one accepted order mail is handled end to end."""
+def one_mail(trace: list[tuple[int, int]] | None = None) -> Counter[str]:
+    """Counts while one accepted order mail is handled end to end (with
+    ``trace``: the functions it runs are traced instead, and then one deadline
+    of the game, and both put in ``trace``)."""
     tmp = Path(tempfile.mkdtemp(prefix="pbmref-house-"))
     from datetime import UTC, datetime
 
@@ -72,6 +94,12 @@ def one_mail() -> Counter[str]:
 
     send("A")  # the first mail pays for the password check
     counts: Counter[str] = Counter()
+    if trace is not None:
+        trace.append(traced(lambda: send("L")))
+        later = t0 + timedelta(hours=49)
+        referee.clock = lambda: later
+        trace.append(traced(lambda: adjudicate_due(referee)))
+        return counts
     read_yaml, decode, check = (yamlfile.read_yaml, TweedekkerRuleset.decode,
                                 TweedekkerRuleset.check_orders)
 
@@ -99,6 +127,13 @@ def one_mail() -> Counter[str]:
     return counts
 
 
+def traces() -> tuple[tuple[int, int], tuple[int, int]]:
+    """(functions, files) for one accepted order mail and one deadline."""
+    trace: list[tuple[int, int]] = []
+    one_mail(trace)
+    return trace[0], trace[1]
+
+
 def seams() -> dict[str, int]:
     branch = re.compile(r"ruleset *(==|!=| in )")
     hidden = re.compile(r"import_module\(f?[\"']pbmref")
@@ -111,14 +146,143 @@ def seams() -> dict[str, int]:
             out["ruleset-name branches outside rules/ and rulesets/"] += len(
                 branch.findall(text))
         out["import_module of our own code"] += len(hidden.findall(text))
-    try:
-        radon = subprocess.run([sys.executable, "-m", "radon", "cc", "-s", str(SRC)],
-                               capture_output=True, text=True, check=True).stdout
-        out["functions of cyclomatic complexity above 25 (radon)"] = sum(
-            1 for m in re.finditer(r"\((\d+)\)$", radon, re.M) if int(m.group(1)) > 25)
-    except (subprocess.CalledProcessError, FileNotFoundError):
-        pass  # radon is not installed: that count is left out
     return out
+
+
+_KINDS = ("tweedekker", "fastplay", "diplomacy")
+_UNTYPED = {"dict", "Dict", "Mapping", "MutableMapping"}
+
+
+def _is_untyped(node: ast.AST) -> bool:
+    """``dict[str, Any]`` and its kin."""
+    if not isinstance(node, ast.Subscript):
+        return False
+    head = node.value.attr if isinstance(node.value, ast.Attribute) else getattr(
+        node.value, "id", "")
+    args = node.slice.elts if isinstance(node.slice, ast.Tuple) else []
+    return (head in _UNTYPED and len(args) == 2
+            and [getattr(a, "id", None) for a in args] == ["str", "Any"])
+
+
+def _annotations(tree: ast.AST) -> list[ast.AST]:
+    out: list[ast.AST] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            every = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs,
+                     *(a for a in (node.args.vararg, node.args.kwarg) if a)]
+            out += [a.annotation for a in every if a.annotation is not None]
+            if node.returns is not None:
+                out.append(node.returns)
+        elif isinstance(node, ast.AnnAssign):
+            out.append(node.annotation)
+    return out
+
+
+def untyped_values() -> dict[str, int]:
+    """The seam's ``dict[str, Any]`` annotations, written out and through aliases."""
+    trees = {p: ast.parse(p.read_text(encoding="utf-8")) for p in SRC.rglob("*.py")}
+    aliases = set()
+    for tree in trees.values():
+        for node in tree.body:  # type: ignore[attr-defined]
+            if isinstance(node, ast.Assign) and _is_untyped(node.value):
+                aliases |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+            elif isinstance(node, ast.AnnAssign) and node.value is not None \
+                    and _is_untyped(node.value) and isinstance(node.target, ast.Name):
+                aliases.add(node.target.id)
+    written = through = 0
+    by_folder: Counter[str] = Counter()
+    for path, tree in trees.items():
+        for annotation in _annotations(tree):
+            for node in ast.walk(annotation):
+                n = _is_untyped(node)
+                m = isinstance(node, ast.Name) and node.id in aliases
+                written += n
+                through += m
+                if n or m:
+                    by_folder[path.relative_to(SRC).parts[0].removesuffix(".py")] += 1
+    out = {"dict[str, Any] annotations in src/ (aim <= 60)": written + through,
+           "  of which written out": written, "  of which through aliases": through}
+    out |= {f"  in {folder}/": n for folder, n in by_folder.most_common()}
+    return out
+
+
+def per_game_code() -> dict[str, int]:
+    """Lines of per-game modules inside and outside rules/ and rulesets/."""
+    inside = outside = 0
+    for path in SRC.rglob("*.py"):
+        rel = path.relative_to(SRC).as_posix()
+        text = path.read_text(encoding="utf-8")
+        kinds = re.findall(r"^\s*(?:from|import) pbmref\.rules(?:ets)?\.(\w+)", text, re.M)
+        if not (set(kinds) & set(_KINDS) or any(k in rel for k in _KINDS)):
+            continue
+        lines = len(text.splitlines())
+        if rel.startswith(("rules/", "rulesets/")):
+            inside += lines
+        else:
+            outside += lines
+    return {"per-game lines outside rules/ and rulesets/": outside,
+            "per-game lines inside them": inside,
+            "per-game share outside, percent": round(100 * outside / max(1, inside + outside))}
+
+
+def modules_loaded() -> dict[str, int]:
+    """pbmref modules a fresh process loads to import each lower layer."""
+    out = {"pbmref modules in all": sum(1 for _ in SRC.rglob("*.py"))}
+    for layer in ("pbmref.rules", "pbmref.orders", "pbmref.store"):
+        code = (f"import sys, {layer}; "
+                "print(sum(1 for m in sys.modules if m.split('.')[0] == 'pbmref'))")
+        n = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+        out[f"modules loaded by import {layer}" + (" (aim <= 40)" if layer.endswith("store")
+                                                   else "")] = int(n.stdout)
+    return out
+
+
+def complexity() -> dict[str, float]:
+    """Functions above cyclomatic complexity 15 (radon's measure), per 1,000 lines."""
+    run = subprocess.run([sys.executable, "-m", "radon", "cc", "--json", str(SRC)],
+                         capture_output=True, text=True, check=True)
+    found: dict[tuple[str, int], int] = {}
+
+    def walk(path: str, blocks: list[dict[str, object]]) -> None:
+        for block in blocks:
+            if block["type"] in ("function", "method"):
+                found[(path, int(block["lineno"]))] = int(block["complexity"])  # type: ignore[call-overload]
+            walk(path, block.get("closures", []))  # type: ignore[arg-type]
+            walk(path, block.get("methods", []))  # type: ignore[arg-type]
+
+    for path, blocks in json.loads(run.stdout).items():
+        walk(path, blocks)
+    over = [n for n in found.values() if n > 15]
+    lines = sum(len(p.read_text(encoding="utf-8").splitlines()) for p in SRC.rglob("*.py"))
+    longest = max((node.end_lineno - node.lineno + 1, node.name)  # type: ignore[operator]
+                  for p in (SRC / "referee").glob("*.py")
+                  for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+                  if isinstance(node, ast.ClassDef))
+    return {"lines in src/": lines, "functions above complexity 15 (radon)": len(over),
+            "  per 1,000 lines (aim <= 1.2)": round(1000 * len(over) / lines, 2),
+            "  above 20 (aim 0)": sum(1 for n in over if n > 20),
+            "  the worst": max(over, default=0),
+            f"longest class in referee/ ({longest[1]}), lines (aim <= 400)": longest[0]}
+
+
+def traced(action: Callable[[], object]) -> tuple[int, int]:
+    """The functions of ours, and their files, that ``action`` runs."""
+    seen: set[tuple[str, int, str]] = set()
+    src = str(SRC)
+
+    def profile(frame: FrameType, event: str, arg: object) -> None:
+        del arg
+        if event == "call" and frame.f_code.co_filename.startswith(src):
+            code = frame.f_code
+            seen.add((code.co_filename, code.co_firstlineno, code.co_name))
+
+    sys.setprofile(profile)
+    try:
+        action()
+    finally:
+        sys.setprofile(None)
+    return len(seen), len({f for f, _, _ in seen})
 
 
 def main() -> int:
@@ -126,6 +290,13 @@ def main() -> int:
         print(f"one accepted order mail: {name}: {n}")
     for name, n in seams().items():
         print(f"{name}: {n}")
+    for figures in (untyped_values(), per_game_code(), modules_loaded(), complexity()):
+        for name, value in figures.items():
+            print(f"{name}: {value}")
+    mail, deadline = traces()
+    print(f"one accepted order mail runs {mail[0]} functions of ours in {mail[1]} files")
+    print(f"one two-player deadline runs {deadline[0]} functions of ours in "
+          f"{deadline[1]} files")
     return 0
 
 
