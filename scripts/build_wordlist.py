@@ -16,7 +16,9 @@ licence). A word is kept when it is
   (stress aside), so "aisle" (isle), "its" (it's) and "affect" go;
 - not on a block list: the ``--blocklist`` files (one word a line, such as a
   profanity list) and ``EXCLUDED`` below, words unfit for a school class's
-  passwords;
+  passwords, among them every word pupils call each other names with (an
+  insult, a tease about looks, smell, wits or character, an animal used as a
+  taunt), since a pupil reads the password aloud in class;
 - not one letter away from another kept word (one letter changed, added or
   taken away): of each such group the script keeps the words with the
   fewest rivals first (a greedy independent set), so "rule" and "ruler"
@@ -90,6 +92,14 @@ tomahawk bloody hellish ghetto hostage fascism felony violence violate abduct ca
 victim latrine execute disease sinful evil
 priest sermon pastor vicar worship godly goddess divinity holiness pious piety sacred
 theology church chapel temple shrine saint monk heaven blood devil fascist felon godless
+buffoon booby liar coward cowardly smelly foolish clown crybaby filthy hideous belly
+chubby skinny scrawny pudgy stubby hefty lanky weakling feeble shrimp crazy nutty dense
+thick daft dizzy weird creepy spooky snitch tattle thief fraud rascal rogue villain
+nasty cruel vile slimy spotty sweaty greasy lousy grubby grimy dirty parasite vermin
+nuisance troll brute monster greedy selfish bossy grumpy clumsy stingy moody sneaky
+nobody outcast misfit beggar hobo peasant jester puppet kiss toilet
+pig donkey rat swine baboon maggot hyena mule cuckoo dodo walrus chicken monkey snout
+creep hag hick mousy slime sneak snide sweat yuck fester canker grease jilt
 """.split())
 
 def read_lines(path: Path) -> list[str]:

@@ -20,7 +20,7 @@ from pbmref.store.passwords import (
 )
 
 WORD_LIST = Path(passwords.__file__).resolve().parents[1] / "data" / "words.txt"
-LIST_SIZE = 6453  # scripts/build_wordlist.py on Debian's wamerican-small 2020.12.07-2
+LIST_SIZE = 6384  # scripts/build_wordlist.py on Debian's wamerican-small 2020.12.07-2
 
 
 def test_the_list_size_and_the_bits() -> None:
@@ -28,8 +28,21 @@ def test_the_list_size_and_the_bits() -> None:
     assert f"# {LIST_SIZE} words." in WORD_LIST.read_text(encoding="utf-8")
     assert WORDS_PER_PASSWORD == 5
     assert PASSWORD_BITS == 5 * math.log2(LIST_SIZE)
-    assert round(PASSWORD_BITS, 2) == 63.28
+    assert round(PASSWORD_BITS, 2) == 63.2
     assert PASSWORD_BITS >= 60
+
+
+# Words pupils tease each other with (issue 43, item 9: a class got "buffoon"
+# and "booby" read aloud): none may be part of a password.
+TEASING = """buffoon booby liar coward smelly stinky idiot moron stupid dumb fool foolish
+ugly fat fatty chubby skinny loser dunce clown crybaby nerd freak weirdo creep slob
+pig piggy donkey rat swine cow monkey baboon maggot worm toad brat bully sissy wimp
+snitch tattle cheat thief liar fraud nasty cruel filthy dirty greasy sweaty spotty
+hideous crazy nutty loony dense thick daft weird creepy troll monster beast""".split()
+
+
+def test_no_word_of_the_list_is_one_pupils_tease_each_other_with() -> None:
+    assert sorted(set(TEASING) & set(WORDS)) == []
 
 
 def test_the_list_is_sorted_lower_case_words_of_three_to_eight_letters() -> None:
