@@ -12,6 +12,8 @@
   command line write them;
 - ``inotify``: change notification from the Linux kernel (watches on
   folders, their events read without blocking), for the long-running referee;
+- ``text``: text from outside made safe to show (``visible``: no control,
+  bidi or zero-width characters), for press and the command line;
 - ``errors``: the errors these raise.
 
 Nothing here knows about games, mail or rules.

@@ -3,6 +3,11 @@
 Each command group lives in its own module of this package with a
 ``register(subparsers)`` function; a command sets ``func`` on its parser,
 which is called with the parsed arguments and returns the exit status.
+
+Everything a command prints goes through ``visible`` (``pbmref.base.text``):
+mail content (press, order lines, Subjects, addresses in log lines) reaches
+the game master's terminal without the control, bidi and zero-width
+characters a terminal would act on (issue 40).
 """
 
 from __future__ import annotations
@@ -10,8 +15,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, TextIO
 
+from pbmref.base.text import visible
 from pbmref.cli import demo, gm, mailcmd, orders, press, render, roster, rules, scenario
 from pbmref.cli.common import CONFIG_ENV, LOCAL_CONFIG
 
@@ -53,21 +61,51 @@ UMASK = 0o027
 
 def main(argv: Sequence[str] | None = None) -> int:
     os.umask(os.umask(UMASK) | UMASK)
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return 2
+    with _visible_output():
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return 2
+        try:
+            code = int(args.func(args) or 0)
+            sys.stdout.flush()  # a closed pipe shows here, not at the interpreter's exit
+            return code
+        except KeyboardInterrupt:
+            print("interrupted", file=sys.stderr)
+            return 130
+        except BrokenPipeError:  # ``pbmref status | head``: the reader has seen enough
+            _quiet_stdout()
+            return 141  # as a program killed by SIGPIPE
+
+
+class _Visible:
+    """A text stream that writes what ``visible`` leaves of each text."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        self.stream.write(visible(text))
+        return len(text)
+
+    def writelines(self, lines: Iterator[str]) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+@contextmanager
+def _visible_output() -> Iterator[None]:
+    """Standard output and error through ``_Visible`` while a command runs."""
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _Visible(out), _Visible(err)
     try:
-        code = int(args.func(args) or 0)
-        sys.stdout.flush()  # a closed pipe shows here, not at the interpreter's exit
-        return code
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:  # ``pbmref status | head``: the reader has seen enough
-        _quiet_stdout()
-        return 141  # as a program killed by SIGPIPE
+        yield
+    finally:
+        sys.stdout, sys.stderr = out, err
 
 
 def _quiet_stdout() -> None:

@@ -15,7 +15,9 @@ the mail. Quoted lines (``>``) are never part of a message, nor a phone's
 
 ``take_press(lines, ends_mail=, starts_quote=, skips=)`` lifts the blocks out of a mail's lines and
 leaves blank lines in their place, so the envelope reader numbers the lines
-that remain as the player wrote them. Receivers are kept as written (with
+that remain as the player wrote them. A block holds its lines as ``visible``
+leaves them (``pbmref.base.text``): no control, bidi or zero-width character
+of a mail reaches a receiver, the game folder or the game master's terminal. Receivers are kept as written (with
 their columns); which names a game accepts is the ruleset's to say, and the
 referee checks them. A block that cannot be relayed as written (a header
 without receivers, no message) carries its ``problem``: the referee answers
@@ -37,6 +39,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from pbmref.base.text import visible
 from pbmref.orders.errors import OrderMailError
 from pbmref.orders.lines import clean_line
 
@@ -97,7 +100,7 @@ def is_press_header(line: str) -> bool:
 
 def _header(line_no: int, raw: str) -> PressBlock:
     """The block a header line starts (with its problem, when it names nobody)."""
-    raw = raw.rstrip("\r\n")
+    raw = visible(raw.rstrip("\r\n"))
     cleaned = clean_line(raw)
     m = _FULL.match(cleaned)
     if m is None:
@@ -183,7 +186,7 @@ def take_press(lines: Sequence[str], *, ends_mail: Callable[[str], bool],
             kept[n] = ""
             continue
         elif not is_press_header(raw):
-            body.append(raw.rstrip("\r\n"))
+            body.append(visible(raw.rstrip("\r\n")))
             kept[n] = ""
             continue
         close()

@@ -19,7 +19,10 @@ pipeline answers these ``problems`` together with the order errors). Only a mail
 message goes at once, from the referee's address, to every registered
 address of each receiver, one mail per address, so nobody sees another's
 address ("Press from France to England, Germany"; grey press: "Anonymous
-press to England", with nothing of the sender in it). Every message is kept
+press to England", with nothing of the sender in it). A password the mail
+holds is hidden in each message before it goes anywhere (``secrecy``: as in
+every other quote of a mail), and no control, bidi or zero-width character
+is left in it (``pbmref.orders.press``). Every message is kept
 in the game folder (``game.press``) with its real sender. The sender's
 reply holds a copy with the receivers; a refused mail's reply says that its
 press was not sent.
@@ -36,6 +39,7 @@ from pbmref.config import LimitsConfig
 from pbmref.orders.errors import OrderMailError
 from pbmref.orders.press import PressBlock, PressError
 from pbmref.referee import replies
+from pbmref.referee.secrecy import hide_in_press, mail_passwords
 from pbmref.reports.common import wrap
 from pbmref.rulesets import Correspondent
 
@@ -140,10 +144,12 @@ class PressDesk:
             me = Correspondent(letter.player, player.name or letter.player, ())
         problems: list[OrderMailError] = []
         self.relays = []
+        secrets = mail_passwords(letter.mail, letter.envelope)
         for n, block in enumerate(blocks, 1):
             found = self._block_problems(block, level, everyone, me)
             if isinstance(found, Relay):
-                self.relays.append(Relay(block, n, found.receivers, me, found.observers))
+                self.relays.append(Relay(hide_in_press(block, secrets), n, found.receivers,
+                                         me, found.observers))
             else:
                 problems += found
         problems += self._limit_problems(blocks)

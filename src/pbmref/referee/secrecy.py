@@ -6,10 +6,14 @@ mail (what ``read_message`` made of quoted-printable, base64, UTF-16 or HTML),
 so no transfer encoding, charset or tag inside the password hides it:
 
 - ``password_candidates(text)``: every value written after a PASSWORD keyword;
+- ``mail_passwords(mail)``: those of a mail's text and Subject (and of the
+  envelope's PASSWORD line, as read);
 - ``mask(text, candidates)``: ``text`` with each of them replaced by ``(hidden)``
   (for what quotes the mail: its Subject, the lines and values of errors);
 - ``mask_reply(text, candidates)``: only where a PASSWORD keyword stands before
   one (the referee's own words are left alone, even when a password is "wrong");
+- ``hide_in_press(block, candidates)``: a press block with its passwords hidden,
+  before it is relayed, kept or copied back to its sender (issue 40);
 - ``hide_in_errors(errors, candidates)``: the errors about a mail, its
   passwords hidden in each (the caret stays under its spot);
 - ``stored_text(mail, envelope)``: what an orders file keeps of a mail (its
@@ -20,13 +24,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 
 from pbmref.mail.message import IncomingMail
 from pbmref.orders.envelope import OrderMail
 from pbmref.orders.errors import OrderMailError
+from pbmref.orders.press import PressBlock
 
-__all__ = ["HIDDEN", "hide_in_errors", "mask", "mask_reply", "password_candidates",
-           "stored_text"]
+__all__ = ["HIDDEN", "hide_in_errors", "hide_in_press", "mail_passwords", "mask",
+           "mask_reply", "password_candidates", "stored_text"]
 
 HIDDEN = "(hidden)"
 # A PASSWORD keyword (or PASSWD, PW) and the value after it, as the envelope reads it.
@@ -50,6 +56,13 @@ def password_candidates(text: str, *also: str | None) -> tuple[str, ...]:
             found[value] = None
             found[value.rstrip(".,;")] = None
     return tuple(sorted((v for v in found if v), key=len, reverse=True))
+
+
+def mail_passwords(mail: IncomingMail, envelope: OrderMail | None = None) -> tuple[str, ...]:
+    """The passwords ``mail`` holds (or seems to), in its text or its Subject,
+    and the envelope's as read: never to be repeated."""
+    also = (envelope.password, envelope.password_raw) if envelope is not None else ()
+    return password_candidates(mail.text, *password_candidates(mail.subject), *also)
 
 
 def mask(text: str, candidates: Iterable[str], filler: str | None = None) -> str:
@@ -104,6 +117,23 @@ def hide_in_errors(errors: OrderMailError | Iterable[OrderMailError],
         error.message = mask(error.message, secrets)
         error.hint = mask(error.hint, secrets) if error.hint else error.hint
         error.args = (error.summary(),)
+
+
+def hide_in_press(block: PressBlock, candidates: Iterable[str]) -> PressBlock:
+    """``block`` with every password of ``candidates`` hidden in its message,
+    as ``mask`` hides them anywhere else the referee quotes a mail.
+
+    >>> from pbmref.orders.press import PressBlock
+    >>> block = PressBlock(2, "PRESS TO ENG", False, ("ENG",), (10,),
+    ...                    "my PASSWORD is swordfish", ("my PASSWORD is swordfish",))
+    >>> hide_in_press(block, ["swordfish"]).text
+    'my PASSWORD is (hidden)'
+    """
+    secrets = tuple(candidates)
+    if not secrets:
+        return block
+    return replace(block, text=mask(block.text, secrets),
+                   lines=tuple(mask(line, secrets) for line in block.lines))
 
 
 def stored_text(mail: IncomingMail, envelope: OrderMail) -> str:
