@@ -13,8 +13,10 @@
   text is what the file holds already is left alone (a re-render rewrites
   what changed only).
 
-This layer reads the store and writes files; the renderers it calls
-(``pbmref.reports``) take plain data only.
+Every report, picture and page names the players as the game shows them to
+players and observers (``pbmref.archive.shown``: in an anonymous game, by the
+ruleset's aliases). This layer reads the store and writes files; the
+renderers it calls (``pbmref.reports``) take plain data only.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from pbmref.archive.shown import Shown, shown_players
 from pbmref.base.files import replace_file
 from pbmref.base.times import moment
 from pbmref.reports.html import (
@@ -37,27 +40,29 @@ from pbmref.reports.model import TurnReport
 from pbmref.rulesets import Outcome
 from pbmref.store import Game, GameFileError, GameSettings
 
-__all__ = ["broadcast_press", "report_of", "stored_report", "summary", "write_archive"]
+__all__ = ["Shown", "broadcast_press", "report_of", "shown_players", "stored_report", "summary",
+           "write_archive"]
 
 
 def report_of(game: Game, turn: int, position_before: dict[str, Any], outcome: Outcome,
               orders: Mapping[str, Mapping[str, Any]], next_deadline: datetime | None,
               *, settings: GameSettings | None = None) -> TurnReport:
     """The report data of a turn just played (before it is written), with the
-    game's ``settings`` as they were in that turn (default: as they are now)."""
+    game's ``settings`` as they were in that turn (default: as they are now),
+    its players as the game shows them."""
     s = settings or game.settings
-    return TurnReport(
+    return shown_players(game, s).report(TurnReport(
         game_id=game.id, title=s.title, ruleset=s.ruleset, turn=turn,
         position_before=position_before, position_after=outcome.position,
         events=list(outcome.events), orders={p: dict(e) for p, e in orders.items()},
-        names={p.id: p.name for p in s.players.values()}, next_deadline=next_deadline,
-        timezone=s.timezone, game_over=outcome.game_over, winners=list(outcome.winners),
-        dice=list(outcome.dice),
-    )
+        next_deadline=next_deadline, timezone=s.timezone, game_over=outcome.game_over,
+        winners=list(outcome.winners), dice=list(outcome.dice),
+    ))
 
 
 def stored_report(game: Game, turn: int) -> TurnReport:
-    """The report data of a played turn, read from its files."""
+    """The report data of a played turn, read from its files, its players as
+    the game shows them."""
     settings = game.settings
     before = game.read_position(turn)
     after = game.read_position(turn + 1) if turn + 1 in game.turn_numbers() else before
@@ -66,15 +71,13 @@ def stored_report(game: Game, turn: int) -> TurnReport:
         orders = game.book.entries(turn)
     except GameFileError:  # an unreadable orders file must not stop the archive
         orders = {}
-    return TurnReport(
+    return shown_players(game).report(TurnReport(
         game_id=game.id, title=settings.title, ruleset=settings.ruleset, turn=turn,
         position_before=before, position_after=after, events=game.history.events(turn),
-        orders=dict(orders),
-        names={pid: p.name for pid, p in settings.players.items() if p.name},
-        next_deadline=moment(result.get("next_deadline")),
+        orders=dict(orders), next_deadline=moment(result.get("next_deadline")),
         timezone=settings.timezone, game_over=bool(result.get("game_over")),
         winners=list(result.get("winners") or []), dice=game.history.dice(turn) or [],
-    )
+    ))
 
 
 def summary(events: list[dict[str, Any]], names: Mapping[str, str]) -> str:
@@ -121,14 +124,16 @@ def _board_news(events: list[dict[str, Any]]) -> list[str]:
     return parts
 
 
-def broadcast_press(game: Game, turn: int) -> list[PressItem]:
+def broadcast_press(game: Game, turn: int, shown: Shown | None = None) -> list[PressItem]:
     """The press sent to everyone while ``turn`` was open, as the receivers read
     it (``Press from France to all``, or ``Anonymous press to all``)."""
+    shown = shown or shown_players(game)
     names = {pid: p.name for pid, p in game.settings.players.items()}
-    labels = {c.player: c.label for c in game.ruleset.correspondents(game.open.state, names)}
+    labels = {c.player: c.label for c in shown.correspondents(
+        game.ruleset.correspondents(game.open.state, names))}
     out: list[PressItem] = []
     for record in game.press.of_turn(turn):
-        sender = labels.get(record.sender, names.get(record.sender) or record.sender)
+        sender = labels.get(record.sender) or shown.name(record.sender)
         head = "Anonymous press to all" if record.grey else f"Press from {sender} to all"
         out.append((f"{head} ({record.label})", record.text))
     return out
@@ -153,7 +158,8 @@ def write_archive(game: Game, out_dir: Path) -> list[Path]:
     played = [t for t in game.turn_numbers() if game.history.is_adjudicated(t)]
     written: list[Path] = []
     links: list[TurnLink] = []
-    names = {pid: p.name for pid, p in game.settings.players.items() if p.name}
+    shown = shown_players(game)
+    names = shown.shown_names()
     reports = [stored_report(game, turn) for turn in played]
     labels = [ruleset.report_label(report) for report in reports]
     for i, (turn, report) in enumerate(zip(played, reports, strict=True)):
@@ -167,7 +173,7 @@ def write_archive(game: Game, out_dir: Path) -> list[Path]:
             next_href=turn_page_name(played[i + 1]) if after else None,
             prev_label=labels[i - 1] if before else None,
             next_label=labels[i + 1] if after else None,
-            press=broadcast_press(game, turn),
+            press=broadcast_press(game, turn, shown),
             document=ruleset.report_document(report),
             move_svgs=ruleset.render_move_svgs(report))
         path = out_dir / turn_page_name(turn)
@@ -178,9 +184,10 @@ def write_archive(game: Game, out_dir: Path) -> list[Path]:
     status = f"turn {game.turn} open" if game.settings.status == "open" else \
         game.settings.status
     index = render_index(game.id, game.settings.title, links, ruleset=game.settings.ruleset,
-                         map_svg=ruleset.render_position_svg(game.position, names),
+                         map_svg=ruleset.render_position_svg(shown.position(game.position),
+                                                             names),
                          status_line=status,
-                         press=broadcast_press(game, game.turn))
+                         press=broadcast_press(game, game.turn, shown))
     path = out_dir / "index.html"
     if _write_page(path, index):
         written.append(path)

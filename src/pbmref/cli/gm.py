@@ -399,7 +399,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                         "built-in one; 0: never)")
     p.add_argument("--no-early", action="store_true",
                    help="never adjudicate before the deadline")
-    p.add_argument("--anonymous", action="store_true")
+    p.add_argument("--anonymous", action="store_true",
+                   help="players and observers never learn another player's name, address "
+                        "or id: everything they get names each player by side (Pilot N, "
+                        "German pilot 2, France); pbmref status and press still show names")
     p.add_argument("--press", choices=PRESS_LEVELS,
                    help="press the referee relays between players: none, white (the sender "
                         "named), grey (PRESS GREY may hide the sender) or broadcast (to all "

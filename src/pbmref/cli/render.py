@@ -11,7 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from pbmref.archive import write_archive
+from pbmref.archive import shown_players, write_archive
 from pbmref.cli.common import add_config, games_dir
 from pbmref.store import GameStore, StoreError
 
@@ -25,8 +25,9 @@ def handle_render(args: argparse.Namespace) -> int:
         out = Path(args.out) / game.id
         written = write_archive(game, out)
         if args.svg:
-            names = {pid: p.name for pid, p in game.settings.players.items() if p.name}
-            svg = game.ruleset.render_position_svg(game.position, names)
+            shown = shown_players(game)  # as players see them (an anonymous game's aliases)
+            svg = game.ruleset.render_position_svg(shown.position(game.position),
+                                                   shown.shown_names())
             if svg is None:
                 print(f"error: {game.ruleset.title} has no map picture", file=sys.stderr)
                 return 1

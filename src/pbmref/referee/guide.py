@@ -12,12 +12,16 @@ the rulebook, and the note for a stranger.
 - ``stranger_help()``: for a bare HELP from an address no game knows, what
   an order mail looks like, whatever the game.
 
+In an anonymous game HELP also tells the player how the others know them
+(``pbmref.archive.shown``), and so does the welcome, which holds HELP.
+
 HELP, ``HELP <rule>`` and STATUS show nothing secret: the pipeline answers
 them from any registered address, with or without the password.
 """
 
 from __future__ import annotations
 
+from pbmref.archive import shown_players
 from pbmref.orders.check import mail_lines
 from pbmref.rulebook import rule_text
 from pbmref.store import Game
@@ -53,16 +57,31 @@ def help_text(game: Game, player: str | None) -> str:
         lines += ["", "Put your own password where it says <your password>."]
     if "ORDERS" in example:
         lines += ["", "You have nothing to order now; ORDERS shows what is in force."]
-    lines += ["", _PRESS[game.press_level]]
+    anonymous = game.settings.anonymous
+    lines += ["", _PRESS[game.press_level].format(
+        you="the name below" if anonymous else "your name")]
+    if anonymous:
+        lines += ["", *_anonymous(game, player)]
     return "\n".join(lines) + "\n\n" + words.help
+
+
+def _anonymous(game: Game, player: str | None) -> list[str]:
+    """What an anonymous game's HELP says: how the others know the player."""
+    shown = shown_players(game)
+    alias = shown.aliases.get(player) if shown.aliases and player is not None else None
+    if alias is None:
+        return ["This game is anonymous: players know each other only as the reports",
+                "name them, never by name or address."]
+    return [f"This game is anonymous: the others know you only as {alias.label}",
+            f"(PRESS TO {alias.words[0]} reaches you), never by your name or address."]
 
 
 # What this game's press setting means, for its HELP (issue 18).
 _PRESS = {
     "none": "Press: this game relays no press between players.",
-    "white": "Press: relayed with your name (PRESS TO ..., or PRESS TO ALL).",
-    "grey": "Press: relayed with your name, or without it as PRESS GREY TO ...",
-    "broadcast": "Press: to everyone only (PRESS TO ALL), with your name.",
+    "white": "Press: relayed with {you} (PRESS TO ..., or PRESS TO ALL).",
+    "grey": "Press: relayed with {you}, or without it as PRESS GREY TO ...",
+    "broadcast": "Press: to everyone only (PRESS TO ALL), with {you}.",
 }
 
 

@@ -48,7 +48,7 @@ from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from typing import Any
 
-from pbmref.archive import stored_report
+from pbmref.archive import shown_players, stored_report
 from pbmref.base.files import durable_together
 from pbmref.base.times import moment
 from pbmref.config import Config
@@ -313,14 +313,16 @@ def _addresses(game: Game) -> dict[str, tuple[str, ...]]:
 
 def _status(game: Game, turn: replies.TurnName) -> str:
     """The answer to STATUS: the open turn, its deadline, who has orders in and
-    who asks the referee to wait (never the orders or the votes)."""
+    who asks the referee to wait (never the orders or the votes), each player
+    as the game shows them (``shown_players``)."""
     s = game.settings
+    shown = shown_players(game)
     return render_status(
         game_id=game.id, title=s.title, turn=turn.title(), deadline=s.deadline,
-        timezone=s.timezone, players={pid: p.name or pid for pid, p in s.players.items()},
-        sent=list(game.book.in_force()), inactive=[p for p, q in s.players.items()
-                                                   if not q.active], status=s.status,
-        waits=game.votes.waiting(game.turn))
+        timezone=s.timezone, players=shown.shown_names(),
+        sent=shown.readers(game.book.in_force()),
+        inactive=shown.readers(p for p, q in s.players.items() if not q.active),
+        status=s.status, waits=shown.readers(game.votes.waiting(game.turn)))
 
 
 
@@ -1077,7 +1079,6 @@ class Referee:
         """HELP and HISTORY answered already, then ORDERS, PLAN, STATUS and MAP."""
         game, player = letter.game, letter.player
         sections = letter.sections
-        names = {pid: p.name for pid, p in game.settings.players.items() if p.name}
         for command in letter.commands:
             if command.name not in ("ORDERS", "PLAN", "STATUS", "MAP"):
                 continue
@@ -1091,15 +1092,21 @@ class Referee:
                 letter.add(replies.orders_planned(
                     game.id, turn, current, deadline_text,
                     game.ruleset.preview(game.open.state, player, current)))
-            elif letter.add(game.ruleset.map_reply(game.position, names, game.settings.title)):
+            elif letter.add(game.ruleset.map_reply(*self._board(game), game.settings.title)):
                 # MAP is answered once a mail (Letter.commands), its picture with it
-                svg = game.ruleset.render_position_svg(game.position, names)
+                svg = game.ruleset.render_position_svg(*self._board(game))
                 if svg is not None:  # the picture of the board beside its text
                     letter.attachments.append(Attachment(
                         f"{game.id}-map-{turn.label}.svg", svg.encode(), "image/svg+xml"))
         if letter.left_out:
             sections.append(replies.left_out(letter.left_out, REPLY_LIMIT))
         return sections
+
+    @staticmethod
+    def _board(game: Game) -> tuple[dict[str, Any], dict[str, str]]:
+        """The open position and the names of its players, as players are shown them."""
+        shown = shown_players(game)
+        return shown.position(game.position), shown.shown_names()
 
     # ------------------------------------------------------------ sending
 

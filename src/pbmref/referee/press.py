@@ -19,7 +19,9 @@ pipeline answers these ``problems`` together with the order errors). Only a mail
 message goes at once, from the referee's address, to every registered
 address of each receiver, one mail per address, so nobody sees another's
 address ("Press from France to England, Germany"; grey press: "Anonymous
-press to England", with nothing of the sender in it). A password the mail
+press to England", with nothing of the sender in it); in an anonymous game
+everyone is named, and addressed, as the game shows them
+(``pbmref.archive.shown``: ``Pilot N``, ``France``). A password the mail
 holds is hidden in each message before it goes anywhere (``secrecy``: as in
 every other quote of a mail), and no control, bidi or zero-width character
 is left in it (``pbmref.orders.press``). Every message is kept
@@ -35,6 +37,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
+from pbmref.archive import shown_players
 from pbmref.config import LimitsConfig
 from pbmref.orders.errors import OrderMailError
 from pbmref.orders.press import PressBlock, PressError
@@ -137,11 +140,12 @@ class PressDesk:
             return [blocks[0].error("this game relays no press between players "
                                     "(the game master set press: none)",
                                     hint="write to the other players yourself")]
-        everyone = game.ruleset.correspondents(game.open.state, self._names())
+        shown = shown_players(game)
+        everyone = shown.correspondents(game.ruleset.correspondents(game.open.state,
+                                                                    self._names()))
         me = next((c for c in everyone if c.player == letter.player), None)
         if me is None:
-            player = game.settings.players[letter.player]
-            me = Correspondent(letter.player, player.name or letter.player, ())
+            me = Correspondent(letter.player, shown.name(letter.player), ())
         problems: list[OrderMailError] = []
         self.relays = []
         secrets = mail_passwords(letter.mail, letter.envelope)

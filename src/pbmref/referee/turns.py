@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from pbmref import gm
-from pbmref.archive import stored_report
+from pbmref.archive import shown_players, stored_report
 from pbmref.gm import Notice
 from pbmref.mail.base import Intake
 from pbmref.mail.compose import Attachment
@@ -115,8 +115,10 @@ def queue_report(referee: Referee, game: Game, turn: int, text: str | None = Non
         Correction() if corrected else None)
     attachments, pictures = report_pictures(game, report)
     subject = f"[{game.id}] {label} report" + (" (corrected)" if correction else "")
+    shown = shown_players(game)
     count = 0
-    for address, readers in report_readers(game):
+    for address, players in report_readers(game):
+        readers = shown.readers(players)  # as the report names them (anonymous games)
         doc = ruleset.report_document(report, readers)
         if correction is not None:
             changed = (ruleset.render_changes(correction.before, report, readers)

@@ -68,11 +68,20 @@ def _players_of(position: Mapping[str, Any]) -> dict[str, str]:
 
 
 def _power_label(power: str, position: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """``France (FRA, Fleur)``; ``France (FRA)`` where the player is shown by the
+    power's name (an anonymous game).
+
+    >>> _power_label("FRA", {"players": {"fleur": "FRA"}}, {"fleur": "Fleur"})
+    'France (FRA, Fleur)'
+    >>> _power_label("FRA", {"players": {"fra": "FRA"}}, {"fra": "France"})
+    'France (FRA)'
+    """
     full = _power_names().get(power, power)
     pid = _players_of(position).get(power)
     if pid is None:
         return f"{full} ({power}, nobody: civil disorder)"
-    return f"{full} ({power}, {names.get(pid) or pid})"
+    name = names.get(pid) or pid
+    return f"{full} ({power})" if name == full else f"{full} ({power}, {name})"
 
 
 def _mapping(value: Any) -> dict[str, Any]:

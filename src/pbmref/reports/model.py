@@ -1,11 +1,42 @@
 """The data a turn report is rendered from (exactly what the store keeps), and
-the pictures drawn of it."""
+the pictures drawn of it.
+
+``renamed(data, ids)`` gives plain data (a position, events, orders) with the
+player ids of ``ids`` replaced by the ids players are shown, and
+``TurnReport.with_players`` a whole report: in an anonymous game every
+renderer then draws and names the players' stand-ins (issue 40).
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
+
+__all__ = ["Picture", "TurnReport", "renamed"]
+
+
+def renamed(data: Any, ids: Mapping[str, str]) -> Any:
+    """``data`` (plain YAML data) with each player id of ``ids`` replaced: every
+    string that is one, and the keys of a mapping whose keys all are player ids
+    (``aircraft``, a Diplomacy position's ``players``, a turn's orders). An
+    event's ``kind`` is left as it is, and so are the keys of any other mapping
+    (a position's own keys stay what they are, whatever the players are called).
+
+    >>> renamed({"aircraft": {"anna": {"hex": "J19", "state": "anna"}},
+    ...          "events": [{"kind": "anna", "votes": [["anna", "A"]]}]}, {"anna": "n"})
+    {'aircraft': {'n': {'hex': 'J19', 'state': 'n'}}, 'events': [{'kind': 'anna', 'votes': [['n', 'A']]}]}
+    """
+    if isinstance(data, str):
+        return ids.get(data, data)
+    if isinstance(data, Mapping):
+        players = bool(data) and all(k in ids for k in data)
+        return {(ids[k] if players else k): (v if k == "kind" else renamed(v, ids))
+                for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [renamed(v, ids) for v in data]
+    return data
 
 
 @dataclass(frozen=True)
@@ -34,6 +65,15 @@ class TurnReport:
     game_over: bool = False
     winners: list[str] = field(default_factory=list)
     dice: list[int] = field(default_factory=list)
+
+    def with_players(self, ids: Mapping[str, str], names: Mapping[str, str]) -> TurnReport:
+        """The report with each player id of ``ids`` replaced (``renamed``) and
+        ``names`` the names shown, by the ids shown."""
+        return replace(
+            self, position_before=renamed(self.position_before, ids),
+            position_after=renamed(self.position_after, ids), events=renamed(self.events, ids),
+            orders=renamed(self.orders, ids), winners=renamed(self.winners, ids),
+            names=dict(names))
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 
 from pbmref.rulesets.base import (
     PRESS_LEVELS,
+    Alias,
     Correspondent,
     DemoGame,
     NewGameOptions,
@@ -35,6 +36,7 @@ from pbmref.rulesets.tweedekker import TweedekkerRuleset
 __all__ = [
     "PRESS_LEVELS",
     "RULESETS",
+    "Alias",
     "DemoGame",
     "Correspondent",
     "NewGameOptions",

@@ -16,10 +16,13 @@ from pbmref.rules.dice import Dice
 from pbmref.rules.eventdata import Event, events_to_dicts
 from pbmref.rules.plaindata import PositionError
 from pbmref.rulesets.base import (
+    Alias,
     Outcome,
     Ruleset,
     ScenarioError,
     ScenarioResult,
+    numbered,
+    shuffled,
 )
 from pbmref.rulesets.expect import compare
 
@@ -103,6 +106,36 @@ class AirRuleset(Ruleset):
 
     def check_orders(self, state: Any, player: str, entry: Mapping[str, Any]) -> None:
         self._read_once(state, player, entry)
+
+    @abstractmethod
+    def alias_of(self, aircraft: Mapping[str, Any]) -> tuple[str, str] | None:
+        """The word and the label an anonymous game calls the pilot of ``aircraft``
+        (its entry in the first position): ``("N", "Pilot N")``; None: not known."""
+
+    def aliases(self, position: Mapping[str, Any], players: Sequence[str],
+                salt: str) -> dict[str, Alias]:
+        """Each pilot by its ``alias_of``; pilots called alike are numbered
+        (``Pilot N 1``, ``Pilot N 2``) in an order only ``salt`` tells, pilots
+        without an aircraft in ``position`` are ``Player 1`` ..."""
+        aircraft = position.get("aircraft")
+        aircraft = aircraft if isinstance(aircraft, Mapping) else {}
+        alike: dict[tuple[str, str], list[str]] = {}
+        others = []
+        for pid in players:
+            entry = aircraft.get(pid)
+            called = self.alias_of(entry) if isinstance(entry, Mapping) else None
+            if called is None:
+                others.append(pid)
+            else:
+                alike.setdefault(called, []).append(pid)
+        out = numbered(others, salt, "Player")
+        for (word, label), pids in alike.items():
+            several = len(pids) > 1
+            for n, pid in enumerate(shuffled(pids, salt), 1):
+                w, shown = (f"{word}{n}", f"{label} {n}") if several else (word, label)
+                out[pid] = Alias(w.lower(), shown, tuple(dict.fromkeys(
+                    (w.upper(), "".join(shown.split()).upper()))))
+        return out
 
     def remove_player(self, data: Mapping[str, Any], player: str) -> dict[str, Any] | None:
         """The aircraft of a kicked player is out of play (state ``removed``)."""

@@ -17,6 +17,7 @@ the decoded state of the open turn for one mail).
 
 from __future__ import annotations
 
+import hashlib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
@@ -30,6 +31,7 @@ from pbmref.rules.plaindata import PositionError
 __all__ = [
     "DemoGame",
     "PRESS_LEVELS",
+    "Alias",
     "Correspondent",
     "NewGameOptions",
     "Opening",
@@ -65,6 +67,42 @@ class Correspondent:
     label: str
     words: tuple[str, ...]
     side: str = ""
+
+
+@dataclass(frozen=True)
+class Alias:
+    """How an anonymous game shows one player to everyone else (issue 40): ``id``
+    stands in for the player id in all that players and observers get (map
+    letters, the pictures' element ids), ``label`` names the player in the
+    game's own words (``Pilot N``, ``France``) and ``words`` are what a ``PRESS
+    TO`` line may call them (upper-case: ``N``, ``FRA``, ``FRANCE``)."""
+
+    id: str
+    label: str
+    words: tuple[str, ...]
+
+
+def shuffled(players: Sequence[str], salt: str) -> list[str]:
+    """``players`` in an order nobody can tell from their ids or names without
+    ``salt`` (the game's seed), the same each time: how aliases are numbered.
+
+    >>> shuffled(["anna", "bert", "cora"], "7") == shuffled(["cora", "anna", "bert"], "7")
+    True
+    """
+    return sorted(players, key=lambda p: hashlib.sha256(f"{salt}:{p}".encode()).digest())
+
+
+def numbered(players: Sequence[str], salt: str, noun: str, start: int = 1) -> dict[str, Alias]:
+    """``Player 1``, ``Player 2`` ... (``noun``) for ``players``, in ``shuffled`` order.
+
+    >>> sorted(a.label for a in numbered(["anna", "bert"], "7", "Player").values())
+    ['Player 1', 'Player 2']
+    """
+    out = {}
+    for n, pid in enumerate(shuffled(players, salt), start):
+        word = f"{noun}{n}".replace(" ", "").upper()
+        out[pid] = Alias(word.lower(), f"{noun} {n}", (word,))
+    return out
 
 
 @dataclass(frozen=True)
@@ -416,6 +454,16 @@ class Ruleset(ABC):
     def file_label(self, report: TurnReport) -> str:
         """How a file of the report (its map) names the turn: ``turn-007``."""
         return f"turn-{report.turn:03d}"
+
+    # ------------------------------------------------------------ anonymous games
+
+    def aliases(self, position: Mapping[str, Any], players: Sequence[str],
+                salt: str) -> dict[str, Alias]:
+        """How an anonymous game shows each of ``players`` (player ids) to the
+        others, from the game's first ``position``; numbered in an order only
+        ``salt`` (the game's seed) tells. Here: ``Player 1``, ``Player 2`` ..."""
+        del position
+        return numbered(players, salt, "Player")
 
     # ------------------------------------------------------------ press and votes
 

@@ -44,6 +44,7 @@ from pbmref.rules.diplomacy.plan import preview as orders_plan
 from pbmref.rules.diplomacy.state import initial_position
 from pbmref.rules.plaindata import PositionError
 from pbmref.rulesets.base import (
+    Alias,
     Correspondent,
     DemoGame,
     Lines,
@@ -57,6 +58,7 @@ from pbmref.rulesets.base import (
     ScenarioResult,
     Votes,
     Words,
+    numbered,
 )
 
 __all__ = ["Board", "DiplomacyRuleset", "DirigibleRuleset", "assign_powers"]
@@ -481,6 +483,20 @@ class DiplomacyRuleset(Ruleset):
     # ------------------------------------------------------------ press and votes
 
     default_press: ClassVar[str] = "white"
+
+    def aliases(self, position: Mapping[str, Any], players: Sequence[str],
+                salt: str) -> dict[str, Alias]:
+        """An anonymous game calls each player by the power played: ``France``
+        (``FRA``); one playing no power (none left to play) is ``Player 1`` ..."""
+        playing = position.get("players")
+        playing = playing if isinstance(playing, Mapping) else {}
+        out: dict[str, Alias] = {}
+        for pid in players:
+            power = str(playing.get(pid, "")).upper()
+            if power in POWERS:
+                label = POWER_NAMES[power]
+                out[pid] = Alias(power.lower(), label, (power, label.upper()))
+        return {**out, **numbered([p for p in players if p not in out], salt, "Player")}
 
     def correspondents(self, state: Board, names: Mapping[str, str]) -> list[Correspondent]:
         """Press goes to powers, by code or name (``FRA``, ``France``)."""

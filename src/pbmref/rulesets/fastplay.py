@@ -104,6 +104,10 @@ WORDS = Words(
 )
 
 
+# How an anonymous game calls the pilots of each side (FP1): word and label.
+_SIDE_ALIASES = {"Germans": ("G", "German pilot"), "Allies": ("A", "Allied pilot")}
+
+
 class FastPlayRuleset(AirRuleset):
     name: ClassVar[str] = "fastplay"
     title: ClassVar[str] = "Fast Play"
@@ -154,6 +158,12 @@ class FastPlayRuleset(AirRuleset):
     def computer_orders(self, state: GameState, player: str,
                         rng: random.Random) -> OrdersEntry | None:
         return orders_entry(state, player, rng)
+
+    def alias_of(self, aircraft: Mapping[str, Any]) -> tuple[str, str] | None:
+        """An anonymous game calls a pilot by its side (FP1), numbered:
+        ``German pilot 1``, ``Allied pilot 2``."""
+        team = str(aircraft.get("team") or "")
+        return _SIDE_ALIASES.get(team)
 
     def player_brief(self, state: GameState, player: str) -> str:
         plane = next((p for p in state.planes if p.pilot == player), None)

@@ -287,6 +287,11 @@ class TweedekkerRuleset(AirRuleset):
         plane = {k: v for k, v in entry.items() if k != "zeppelin"}
         return plane or entry or None
 
+    def alias_of(self, aircraft: Mapping[str, Any]) -> tuple[str, str] | None:
+        """An anonymous game calls a pilot after its airfield (B5): ``Pilot N``."""
+        corner = str(aircraft.get("airfield") or "").upper()
+        return (corner, f"Pilot {corner}") if corner else None
+
     def words_for(self, state: GameState, player: str) -> Words:
         plane = _aircraft(state, player)
         landed = plane is not None and plane.state is AircraftState.LANDED

@@ -12,7 +12,7 @@ and line; ``settings_to_dict`` writes the same keys back. Example::
     turn_length: 48h             # 90m, 48h, 2d, 1d12h
     reminder_hours: 12           # 0 = no reminder
     early_adjudication: true     # adjudicate as soon as every active player sent orders
-    anonymous: false             # reports show pilot names only, never addresses
+    anonymous: false             # true: players are shown by side (Pilot N, France), never by name
     press: white                 # none | white | grey | broadcast (default: the ruleset's)
     scenario: {board_side: 10, zeppelin: controlled, zeppelin_length: 2}
     players:
