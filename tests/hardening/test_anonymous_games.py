@@ -246,3 +246,22 @@ def test_the_game_master_still_sees_the_names(tmp_path: Path,
     assert "Fleur Fokker" in status and "Edith Evers" in status and "orders in" in status
     assert main(["press", "--games", games, "dip1"]) == 0
     assert "fleur to edith" in capsys.readouterr().out
+
+
+def test_pilots_sharing_an_airfield_are_numbered_and_a_stranger_is_a_player() -> None:
+    """Eight pilots on six airfields (B5: shared in turn), and a player the first
+    position does not know: every alias is its own, and the same each time."""
+    from pbmref.rulesets import get_ruleset
+
+    tweedekker = get_ruleset("tweedekker")
+    fields = ["N", "SE", "SW", "NE", "S", "NW", "N", "SE"]
+    position = {"aircraft": {f"p{i}": {"airfield": f} for i, f in enumerate(fields)}}
+    players = [*position["aircraft"], "late"]
+    aliases = tweedekker.aliases(position, players, "7")
+    labels = sorted(a.label for a in aliases.values())
+    assert labels == ["Pilot N 1", "Pilot N 2", "Pilot NE", "Pilot NW", "Pilot S",
+                      "Pilot SE 1", "Pilot SE 2", "Pilot SW", "Player 1"]
+    assert len({a.id for a in aliases.values()}) == len({a.words[0] for a in aliases.values()}) \
+        == len(players)
+    assert aliases == tweedekker.aliases(position, list(reversed(players)), "7")
+    assert aliases["late"].words == ("PLAYER1",)
