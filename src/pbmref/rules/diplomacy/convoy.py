@@ -49,6 +49,38 @@ def sea_path_through(m: GameMap, start: str, end: str, via: str) -> bool:
     return any(end in m.any_adj[s] for s in from_via)
 
 
+def needed_on_a_route(m: GameMap, start: str, end: str, via: str) -> bool:
+    """Is ``via`` on a sea route from ``start`` to ``end`` that no fleet could
+    shorten: a chain of sea provinces in which no province borders one further
+    on than the next (nor ``start`` one past the first, nor ``end`` one before
+    the last)? In Mar - Lyo - Wes - Spa the Western Mediterranean is not needed,
+    since the Gulf of Lyon borders Spain (DATC 3.0 6.G.19).
+
+    >>> from pbmref.rules.diplomacy.map import standard_map
+    >>> needed_on_a_route(standard_map(), "mar", "spa", "wes")
+    False
+    >>> needed_on_a_route(standard_map(), "lon", "bre", "eng")
+    True
+    """
+    if not m.is_sea(via):
+        return False
+
+    def extend(path: list[str], found_via: bool) -> bool:
+        last = path[-1]
+        if end in m.any_adj[last] and len(path) > 1:
+            return found_via  # a route may go no further than its first landing
+        for s in sorted(m.any_adj[last]):
+            if not m.is_sea(s) or s in path:
+                continue
+            if any(s in m.any_adj[q] for q in path[:-1]):
+                continue  # an earlier province borders it: a shortcut
+            if extend([*path, s], found_via or s == via):
+                return True
+        return False
+
+    return extend([start], False)
+
+
 def route_exists(r: Resolver, p: str) -> bool:
     """Is there a chain of undislodged fleets convoying the army at ``p``?"""
     if p in r.szykman:
@@ -80,14 +112,18 @@ def route_exists(r: Resolver, p: str) -> bool:
 
 def has_intent(r: Resolver, p: str) -> bool:
     """2000/2023 rule (DD2): an army adjacent to its target goes by convoy when a
-    fleet of its own power is ordered (legally) to convoy it. That settles the
+    fleet of its own power is ordered (legally) to convoy it; under the 2023
+    rules that fleet must be needed on a route (``needed_on_a_route``: a fleet
+    that could be left out of every route shows no intent, DATC 3.0 6.G.19,
+    and the army moves over land). That settles the
     route for the whole phase: when the convoy then fails (the fleet is
     dislodged, or the Szykman rule breaks a paradox), the army does not fall
     back on the land route; it stays (DATC 3.0 6.G.11)."""
     o = r.orders[p]
     assert isinstance(o, Move)
+    on_route = needed_on_a_route if r.edition == "2023" else sea_path_through
     for f in r.convoys.get(p, []):
-        if r.units[f].power == o.power and sea_path_through(r.map, p, o.dest.prov, f):
+        if r.units[f].power == o.power and on_route(r.map, p, o.dest.prov, f):
             return True
     return False
 
