@@ -77,8 +77,21 @@ def handle_adjudicate(args: argparse.Namespace) -> int:
     referee = Referee(config)
     intake = open_intake(config, once=True)
     try:
-        report = adjudicate_due(referee, intake, games=args.games or None,
-                                force=bool(args.games))
+        with referee.round():
+            taken = 0
+            ask = bool(args.games) and not args.force
+            if ask:  # the waiting mail first: it may hold orders
+                taken = referee.take_in(intake, send=True)
+                silent = [_silent(referee.store.open(g)) for g in args.games]
+                if any(silent):
+                    for why in filter(None, silent):
+                        print(f"warning: {why}", file=sys.stderr)
+                    print("nothing adjudicated; give --force to adjudicate anyway",
+                          file=sys.stderr)
+                    return 1
+            report = adjudicate_due(referee, None if ask else intake,
+                                    games=args.games or None, force=bool(args.games))
+            report.taken_in += taken
     except MailError as exc:  # waiting orders might be in there: adjudicate nothing
         print(f"error: nothing adjudicated, the mailbox cannot be read (the next run "
               f"tries again): {exc}", file=sys.stderr)
@@ -98,6 +111,17 @@ def handle_adjudicate(args: argparse.Namespace) -> int:
           f"mails sent: {report.sent}")
     _no_config_note(config)
     return 1 if report.broken else 0
+
+
+def _silent(game: Any) -> str:
+    """Why a game named to ``adjudicate`` waits for ``--force``: its players owe
+    orders and none has sent any (every unit would just hold); "" otherwise."""
+    state = game.open.state
+    owing = [p.id for p in game.settings.humans() if game.ruleset.needs_orders(state, p.id)]
+    if not owing or len(game.waiting_for()) < len(owing):
+        return ""
+    return (f"{game.id}: no player has sent orders for {game.ruleset.words.noun} "
+            f"{game.turn_label}")
 
 
 def _shunted(config: Config) -> int:
@@ -164,6 +188,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("games", nargs="*", metavar="GAME")
     p.add_argument("--due", action="store_true",
                    help="take in waiting mail, then adjudicate every due game once")
+    p.add_argument("--force", action="store_true",
+                   help="adjudicate the named GAME even when no player has sent orders "
+                        "(without it: a warning, exit 1)")
     p.add_argument("-v", "--verbose", action="store_true")
     p.set_defaults(func=_guard(handle_adjudicate))
 
