@@ -109,13 +109,17 @@ class GameStatus:
     def text(self) -> str:
         dl = self.deadline.astimezone(ZoneInfo(self.timezone)).strftime(
             "%a %d %b %Y %H:%M %Z") if self.deadline else "none"
+        over = self.status == "finished"
         turn = (f"turn {self.turn}" if self.label == self.turn
                 else f"phase {self.label} (turn {self.turn})")
-        lines = [f"{self.id}: {self.title} ({self.ruleset}) - {self.status}, {turn}, "
+        lines = [f"{self.id}: {self.title} ({self.ruleset}) - finished after {turn}" if over
+                 else f"{self.id}: {self.title} ({self.ruleset}) - {self.status}, {turn}, "
                  f"deadline {dl}"]
         for p in self.players:
             mark = "orders in" if p.has_orders else "waiting"
-            if p.status != "active":
+            if over:
+                mark = "played" if not p.computer else "computer"
+            elif p.status != "active":
                 mark = p.status
             elif p.computer:
                 mark = "computer"
@@ -127,15 +131,21 @@ class GameStatus:
 
 
 def status(store: GameStore, game_id: str) -> GameStatus:
-    """Who has sent orders for the open turn (never what they ordered)."""
+    """Who has sent orders for the open turn (never what they ordered). A
+    finished game names its last turn played instead: the turn left open after
+    the end is never played."""
     game = store.open(game_id)
     files = game.book.files()
     in_force = game.book.in_force()
     s = game.settings
+    turn, label = game.turn, game.turn_label
+    if s.status == "finished" and turn > 1 and game.history.is_adjudicated(turn - 1):
+        turn -= 1
+        label = game.ruleset.turn_label(game.read_position(turn), turn)
     return GameStatus(
-        id=game.id, title=s.title, ruleset=s.ruleset, status=s.status, turn=game.turn,
+        id=game.id, title=s.title, ruleset=s.ruleset, status=s.status, turn=turn,
         deadline=s.deadline, timezone=s.timezone,
         players=tuple(PlayerStatus(p.id, p.name, p.status, p.computer, p.id in in_force,
                                    len(files.get(p.id, []))) for p in s.players.values()),
-        observers=s.observers, label=game.turn_label,
+        observers=s.observers, label=label,
     )
