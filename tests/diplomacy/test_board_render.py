@@ -285,3 +285,25 @@ def test_the_seven_colours_are_distinct_and_england_is_not_france() -> None:
 
     gap = abs(hue(BOARD_COLOURS["ENG"]) - hue(BOARD_COLOURS["FRA"]))
     assert min(gap, 360 - gap) > 60
+
+
+def _dashes(g: ET.Element) -> set[str | None]:
+    return {p.get("stroke-dasharray") for p in g.iter(SVG + "path")}
+
+
+def test_a_retreat_is_drawn_unlike_a_convoy_or_a_support_and_is_in_the_legend() -> None:
+    before, events, _ = phase("retreats")
+    root = parse(render_board(before, events, mode="orders"))
+    retreat = next(g for g in with_class(root, "g", "retreat") if g.get("data-order"))
+    assert retreat.get("data-order") == "RUS A Nwy - Fin"
+    assert _dashes(retreat) == {None}  # a solid line: no dashes, no dots
+    hollow = [p for p in retreat.iter(SVG + "path") if p.get("stroke") == "#FFFFFF"]
+    assert len(hollow) == 2  # a white core along the line and in the head
+    moved, _, _ = phase("movement")
+    drawn = parse(render_board(moved, phase("movement")[1], mode="orders"))
+    for kind in ("convoy", "support"):
+        for g in with_class(drawn, "g", kind):
+            assert not [p for p in g.iter(SVG + "path") if p.get("stroke") == "#FFFFFF"]
+            assert _dashes(g) - {None}, kind  # dashed or dotted
+    words = [t.text for t in with_class(root, "g", "legend")[0].iter(SVG + "text")]
+    assert "retreat" in words

@@ -19,8 +19,10 @@ phase and, in ``mode="orders"``, every order of that phase:
   army's route, which runs through the convoying fleets; a hold is a ring; a
   devastation (DD10) a dotted arrow from the dirigible to the centre. A failed move that bounced
   stops short at a red bar, any other failed order gets a red cross; a unit
-  dislodged this phase gets a red ring. Retreats are arrows from the
-  dislodged unit; builds are ghost units with a plus, disbands a cross;
+  dislodged this phase gets a red ring. Retreats are hollow arrows (a
+  solid line with a white core, unlike the dashes of a support and the dots
+  of a convoy) from the dislodged unit; builds are ghost units with a plus,
+  disbands a cross;
 - ``mode="after"``: the position after the phase: dislodged units stand aside
   in their province with a red arrow from where the attack came and faint
   arrows to where they may retreat; new units and captured centres are ringed;
@@ -723,8 +725,14 @@ class _Picture:
         if bounced:  # it stops short, inside the province it could not enter
             tip = _along(last_from, route[-1], 0.8) if len(route) == 2 else tip
         pts = [first, *route[1:-1], tip]
-        width = 3.4 if o.kind == "move" else 2.8
-        body = self._stroke(o, _smooth(pts), width, "" if o.kind == "move" else "7 3")
+        if o.kind == "retreat":  # hollow: a solid line with a white core, and a hollow head
+            body = self._stroke(o, _smooth(pts), 3.6) + _core(_smooth(pts))
+            body += self._arrowhead(o, tip, last_from) + _core(_head(tip, last_from, 9.0), 1.0)
+            if o.failed:
+                self.marks.append(_cross(_along(route[-2], tip, 0.5)))
+            drawn[(o.at.prov, air)] = (_along(first, tip, 0.55), tip, pts[-2])
+            return self._g(o, body, f' data-from="{o.at.prov}" data-to="{o.dest.prov}"')
+        body = self._stroke(o, _smooth(pts), 3.4)
         if bounced:
             body += self._arrowhead(o, tip, last_from, 8.0)
             self.marks.append(_bar(_towards(tip, last_from, -1.5), last_from))
@@ -979,6 +987,8 @@ class _Picture:
              f'<circle cx="7" cy="0" r="4" fill="#FFFFFF" stroke="{_INK}" stroke-width="1.2"/>',
              14, "supply centre (ring: whose home)"),
             (line(""), 34, "move"),
+            (line("") + _core("M0,0H26") + _core(_head((34, 0), (0, 0), 9), 1.0), 34,
+             "retreat"),
             (line("5 3.5"), 34, "support"),
             (line("1.5 3.2"), 34, "convoy"),
             (f'<circle cx="10" cy="0" r="9" fill="none" stroke="{_INK}" stroke-width="2.2"/>',
@@ -1007,6 +1017,12 @@ class _Picture:
             units = sum(1 for u in self.units if u.power == power)
             out[power] = (len(mine), units, points)
         return out
+
+
+def _core(d: str, width: float = 1.2) -> str:
+    """The white core that makes a retreat's line (and head) hollow."""
+    return (f'<path d="{d}" fill="none" stroke="#FFFFFF" stroke-width="{_f(width)}" '
+            'stroke-linecap="round" stroke-linejoin="round"/>')
 
 
 def _quad(a: Point, c: Point, b: Point, t: float) -> Point:
