@@ -72,7 +72,7 @@ from shapely.ops import linemerge, nearest_points, polygonize, unary_union
 from shapely.validation import make_valid
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "src" / "pbmref" / "data" / "diplomacy" / "board.json"
+OUT = ROOT / "src" / "pbmref" / "data" / "diplomacy" / "variants" / "standard" / "board.json"
 ATLAS_PACKAGE = "world-atlas@2.0.2"
 ATLAS_FILE = "countries-50m.json"
 

@@ -25,8 +25,8 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "src" / "pbmref" / "data" / "diplomacy"
-OUT = DATA / "standard.json"
+DATA = ROOT / "src" / "pbmref" / "data" / "diplomacy" / "variants" / "standard"
+OUT = DATA / "map.json"
 
 COASTS = {"n": "nc", "s": "sc", "e": "ec", "w": "wc"}
 

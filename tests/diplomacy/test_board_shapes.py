@@ -1,7 +1,8 @@
-"""The geographic board (``pbmref/data/diplomacy/board.json``) against the map.
+"""Each variant's board (``board.json`` of its folder) against its map.
 
-The shapes are built by ``scripts/build_diplomacy_board.py``; here they are
-checked against the borders of the standard map (``standard_map()``): every
+The standard board's shapes are built by ``scripts/build_diplomacy_board.py``,
+the other maps' by ``scripts/build_diplomacy_variant_board.py``; here each is
+checked against the borders of its map (``map.json``): every
 two provinces that border each other share a boundary you can see, no two
 others touch along more than a point, nothing overlaps, the board is covered,
 and each province is drawn as the land, sea or coast the map says it is.
@@ -21,10 +22,14 @@ from shapely.geometry import Point, Polygon, box
 from shapely.ops import unary_union
 from shapely.strtree import STRtree
 
-from pbmref.rules.diplomacy import standard_map
+from pbmref.rules.diplomacy.map import GameMap, map_text
+from pbmref.rules.diplomacy.variant import load_variant, variant_names
 
-# Borders of the published board that the map file may still lack (they are
-# being added to standard.json on another branch); the board must show them.
+# Every folder with a map of its own.
+FOLDERS = sorted({load_variant(n).map_folder for n in variant_names()})
+
+# Borders of the published board that the standard map file may still lack
+# (they are being added on another branch); the board must show them.
 EXTRA_BORDERS = [
     ("bot", "fin"), ("bot", "lvn"), ("bot", "stp"), ("bot", "swe"), ("nwy", "stp"),
     ("lvn", "war"), ("gal", "ukr"), ("mao", "spa"), ("tus", "tys"), ("con", "smy"),
@@ -36,11 +41,13 @@ NEAR = 0.2  # px: how close two boundaries must be to count as shared (rounding)
 
 
 @cache
-def board() -> dict[str, Any]:
-    text = resources.files("pbmref").joinpath("data", "diplomacy", "board.json").read_text(
-        encoding="utf-8")
-    data: dict[str, Any] = json.loads(text)
+def board(folder: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(map_text(folder, "board.json"))
     return data
+
+
+def the_map(folder: str) -> GameMap:
+    return load_variant(folder).map
 
 
 def path_shape(d: str) -> Any:
@@ -53,86 +60,100 @@ def path_shape(d: str) -> Any:
 
 
 @cache
-def shapes() -> dict[str, Any]:
-    return {name: path_shape(p["path"]) for name, p in board()["provinces"].items()}
+def shapes(folder: str) -> dict[str, Any]:
+    return {name: path_shape(p["path"]) for name, p in board(folder)["provinces"].items()}
 
 
 @cache
-def borders() -> frozenset[frozenset[str]]:
-    m = standard_map()
+def borders(folder: str) -> frozenset[frozenset[str]]:
+    m = the_map(folder)
     pairs = {frozenset((a, b)) for a, near in m.any_adj.items() for b in near}
-    pairs |= {frozenset(p) for p in EXTRA_BORDERS}
+    if folder == "standard":
+        pairs |= {frozenset(p) for p in EXTRA_BORDERS}
     return frozenset(pairs)
 
 
-def shared(a: str, b: str) -> float:
-    s = shapes()
+def shared(folder: str, a: str, b: str) -> float:
+    s = shapes(folder)
     return float(s[a].boundary.intersection(s[b].buffer(NEAR)).length)
 
 
-def test_one_shape_for_each_province_of_the_map() -> None:
-    m = standard_map()
-    assert sorted(board()["provinces"]) == sorted(m.provinces)
-    for name, shape in shapes().items():
+def test_every_map_has_a_board() -> None:
+    assert "standard" in FOLDERS and len(FOLDERS) >= 3
+    for folder in FOLDERS:
+        assert board(folder)["provinces"], folder
+
+
+@pytest.mark.parametrize("folder", FOLDERS)
+def test_one_shape_for_each_province_of_the_map(folder: str) -> None:
+    m = the_map(folder)
+    assert sorted(board(folder)["provinces"]) == sorted(m.provinces)
+    for name, shape in shapes(folder).items():
         assert shape.is_valid and shape.area > 50, name
 
 
-@pytest.mark.parametrize("pair", sorted(tuple(sorted(p)) for p in borders()),
+@pytest.mark.parametrize("pair", [(f, *sorted(p)) for f in FOLDERS for p in
+                                  sorted(tuple(sorted(q)) for q in borders(f))],
                          ids=lambda p: "-".join(p))
-def test_neighbours_touch(pair: tuple[str, str]) -> None:
-    a, b = pair
-    assert shared(a, b) >= MIN_SHARED, f"{a} and {b} border each other on the map"
+def test_neighbours_touch(pair: tuple[str, str, str]) -> None:
+    folder, a, b = pair
+    assert shared(folder, a, b) >= MIN_SHARED, f"{a} and {b} border each other on the map"
 
 
-def test_others_touch_at_most_at_a_point() -> None:
-    s = shapes()
-    names = sorted(n for n in s if not board()["provinces"][n].get("impassable"))
+@pytest.mark.parametrize("folder", FOLDERS)
+def test_others_touch_at_most_at_a_point(folder: str) -> None:
+    s = shapes(folder)
+    names = sorted(n for n in s if not board(folder)["provinces"][n].get("impassable"))
     tree = STRtree([s[n] for n in names])
     wrong = []
     for a in names:
         for j in tree.query(s[a].buffer(NEAR)):
             b = names[int(j)]
-            if b <= a or frozenset((a, b)) in borders():
+            if b <= a or frozenset((a, b)) in borders(folder):
                 continue
-            if shared(a, b) > MAX_POINT:
-                wrong.append(f"{a}-{b} ({shared(a, b):.1f} px)")
+            if shared(folder, a, b) > MAX_POINT:
+                wrong.append(f"{a}-{b} ({shared(folder, a, b):.1f} px)")
     assert wrong == []
 
 
 def test_switzerland_is_impassable_land() -> None:
-    swi = board()["provinces"]["swi"]
+    swi = board("standard")["provinces"]["swi"]
     assert swi["impassable"] is True and swi["kind"] == "land"
     assert "unit" not in swi
 
 
-def test_nothing_overlaps_and_the_frame_is_covered() -> None:
-    s = shapes()
-    drawn = list(s.values()) + [path_shape(p) for p in board()["impassable"].values()]
+@pytest.mark.parametrize("folder", FOLDERS)
+def test_nothing_overlaps_and_the_frame_is_covered(folder: str) -> None:
+    s = shapes(folder)
+    drawn = list(s.values()) + [path_shape(p) for p in board(folder)["impassable"].values()]
     for x, y in combinations(range(len(drawn)), 2):
         if drawn[x].intersects(drawn[y]):
             assert drawn[x].intersection(drawn[y]).area < 0.5
-    width, height = board()["size"]
+    width, height = board(folder)["size"]
     frame = box(0, 0, width, height)
     covered = unary_union(drawn)
     assert frame.difference(covered).area < 0.001 * frame.area
     assert covered.difference(frame).area < 1.0
 
 
-def test_kinds_are_the_maps() -> None:
-    m = standard_map()
+@pytest.mark.parametrize("folder", FOLDERS)
+def test_kinds_are_the_maps(folder: str) -> None:
+    m = the_map(folder)
     seas = {n for n in m.provinces if m.terrain(n) == "sea"}
-    for name, p in board()["provinces"].items():
+    for name, p in board(folder)["provinces"].items():
         assert p["kind"] == m.terrain(name), name
-        touches_sea = any(shared(name, sea) >= MIN_SHARED for sea in seas if sea != name)
+        touches_sea = any(shared(folder, name, sea) >= MIN_SHARED
+                          for sea in seas if sea != name)
         if p["kind"] == "land" and not m.coasts(name):
             assert not touches_sea, f"{name} is inland"
         elif p["kind"] != "sea":
             assert touches_sea, f"{name} has a coast"
 
 
-def test_places_lie_in_their_province() -> None:
-    s = shapes()
-    for name, p in board()["provinces"].items():
+@pytest.mark.parametrize("folder", FOLDERS)
+def test_places_lie_in_their_province(folder: str) -> None:
+    s = shapes(folder)
+    for name, p in board(folder)["provinces"].items():
         places = [p["label"]] + [p[k] for k in ("unit", "sc") if k in p]
         places += [v for c in p.get("coasts", {}).values() for v in c.values()]
         for x, y in places[:3]:
@@ -150,10 +171,11 @@ def _name_box(name: str, x: float, y: float) -> Any:
     return box(x - width / 2, y - 10.5 * 0.85, x + width / 2, y + 10.5 * 0.4)
 
 
-def test_names_are_clear_of_units_and_centres() -> None:
+@pytest.mark.parametrize("folder", FOLDERS)
+def test_names_are_clear_of_units_and_centres(folder: str) -> None:
     """No unit's place (on the ground, in the air, aside) or supply-centre dot
     covers any province's name by more than a corner."""
-    provinces = board()["provinces"]
+    provinces = board(folder)["provinces"]
     names = {n: _name_box(n, *p["label"]) for n, p in provinces.items()}
     sizes = {"unit": (9, 6.5), "air": (12, 6.5), "aside": (8, 8), "sc": (4, 4)}
     covered = []
@@ -169,12 +191,13 @@ def test_names_are_clear_of_units_and_centres() -> None:
     assert covered == []
 
 
-def test_each_coast_faces_its_own_seas() -> None:
+@pytest.mark.parametrize("folder", FOLDERS)
+def test_each_coast_faces_its_own_seas(folder: str) -> None:
     """A fleet's place on a split coast is nearest to a sea of that coast."""
-    m = standard_map()
-    s = shapes()
+    m = the_map(folder)
+    s = shapes(folder)
     seas = [n for n in m.provinces if m.terrain(n) == "sea"]
-    for name, p in board()["provinces"].items():
+    for name, p in board(folder)["provinces"].items():
         for coast, place in p.get("coasts", {}).items():
             unit = Point(*place["unit"])
             nearest = min(seas, key=lambda sea: s[sea].distance(unit))
@@ -188,14 +211,16 @@ def _loc(prov: str, coast: str) -> Any:
     return Loc(prov, coast)
 
 
-def test_supply_centres_have_a_dot() -> None:
-    m = standard_map()
-    for name, p in board()["provinces"].items():
+@pytest.mark.parametrize("folder", FOLDERS)
+def test_supply_centres_have_a_dot(folder: str) -> None:
+    m = the_map(folder)
+    for name, p in board(folder)["provinces"].items():
         assert ("sc" in p) == m.is_supply_center(name), name
 
 
-def test_the_source_is_credited() -> None:
-    assert "Natural Earth" in board()["_source"]
+@pytest.mark.parametrize("folder", FOLDERS)
+def test_the_source_is_credited(folder: str) -> None:
+    assert "Natural Earth" in board(folder)["_source"]
     notice = resources.files("pbmref").joinpath("data", "diplomacy", "NOTICE").read_text(
         encoding="utf-8")
     assert "board.json" in notice and "Natural Earth" in notice

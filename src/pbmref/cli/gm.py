@@ -138,7 +138,8 @@ def handle_new_game(args: argparse.Namespace) -> int:
         zeppelin_length=args.zeppelin_length,
         zeppelin_hexes=args.zeppelin_hexes.split(",") if args.zeppelin_hexes else None,
         zeppelin_heading=args.zeppelin_heading,
-        rule_settings=dict(args.setting or []), position=position, timezone=args.timezone,
+        rule_settings=dict(args.setting or []), variant=args.variant, position=position,
+        timezone=args.timezone,
         deadline=deadline, turn_length=args.turn_length,
         reminder_hours=(args.reminder_hours if args.reminder_hours is not None
                         else cfg.deadlines.reminder_hours),
@@ -149,7 +150,7 @@ def handle_new_game(args: argparse.Namespace) -> int:
         refused_addresses=cfg.referee_addresses,
     )
     game = result.game
-    print(f"created {game.dir} ({game.settings.ruleset}, {len(game.settings.players)} players)")
+    print(f"created {game.dir} ({gm.game_kind(game)}, {len(game.settings.players)} players)")
     print(f"  {result.placement}")
     deadline = game.settings.deadline
     print(f"  deadline of {game.ruleset.words.turn(game.turn_label)}: "
@@ -376,6 +377,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--title")
     p.add_argument("--ruleset", default="tweedekker",
                    choices=sorted(RULESETS))
+    p.add_argument("--variant", metavar="NAME",
+                   help="--ruleset diplomacy/dirigible: the variant played (default: the "
+                        "standard game, or Dirigible Diplomacy); see docs/variants.md")
     p.add_argument("--position", metavar="FILE",
                    help="turn 1's position (scenario file) instead of building one")
     p.add_argument("--board-side", type=int, default=10, help="hexes per side (rule B1)")

@@ -11,7 +11,7 @@ to be mailed (passwords, reports, the ``notice`` of a pause, resume or new
 deadline) is returned to the caller.
 """
 
-from pbmref.gm.inspect import CheckResult, GameStatus, PlayerStatus, check, status
+from pbmref.gm.inspect import CheckResult, GameStatus, PlayerStatus, check, game_kind, status
 from pbmref.gm.newgame import NewGame, new_game
 from pbmref.gm.players import (
     Notice,
@@ -54,4 +54,5 @@ __all__ = [
     "reset_password",
     "resume",
     "status",
+    "game_kind",
 ]

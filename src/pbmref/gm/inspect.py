@@ -12,7 +12,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from pbmref.gm.actions import actions_of
-from pbmref.store import GameFileError, GameStore
+from pbmref.store import Game, GameFileError, GameStore
 
 __all__ = ["CheckResult", "GameStatus", "PlayerStatus", "check", "status"]
 
@@ -130,6 +130,12 @@ class GameStatus:
         return "\n".join(lines)
 
 
+def game_kind(game: Game) -> str:
+    """``diplomacy``, or ``diplomacy, variant chaos`` for a game of a variant."""
+    variant = game.position.get("variant")
+    return f"{game.settings.ruleset}, variant {variant}" if variant else game.settings.ruleset
+
+
 def status(store: GameStore, game_id: str) -> GameStatus:
     """Who has sent orders for the open turn (never what they ordered). A
     finished game names its last turn played instead: the turn left open after
@@ -143,7 +149,8 @@ def status(store: GameStore, game_id: str) -> GameStatus:
         turn -= 1
         label = game.ruleset.turn_label(game.read_position(turn), turn)
     return GameStatus(
-        id=game.id, title=s.title, ruleset=s.ruleset, status=s.status, turn=turn,
+        id=game.id, title=s.title, ruleset=game_kind(game),
+        status=s.status, turn=turn,
         deadline=s.deadline, timezone=s.timezone,
         players=tuple(PlayerStatus(p.id, p.name, p.status, p.computer, p.id in in_force,
                                    len(files.get(p.id, []))) for p in s.players.values()),

@@ -64,6 +64,7 @@ def new_game(
     zeppelin_hexes: Sequence[str] | None = None,
     zeppelin_heading: str | None = None,
     rule_settings: Mapping[str, Any] | None = None,
+    variant: str | None = None,
     position: Mapping[str, Any] | None = None,
     timezone: str = "UTC",
     deadline: datetime | None = None,
@@ -95,13 +96,18 @@ def new_game(
     check_addresses([a for p in players for a in p.addresses] + list(observers),
                     refused_addresses)
     rules = store.ruleset_loader(ruleset)
+    if variant is not None and variant not in rules.variant_names():
+        known = ", ".join(rules.variant_names()) or "none"
+        raise ValueError(f"{ruleset} has no variant {variant!r} (its variants: {known})")
+    if variant is not None and position is not None:
+        raise ValueError("give a variant or a position, not both (a position names its variant)")
     now = now or datetime.now(UTC)
     seed = seed if seed is not None else random.SystemRandom().randrange(1, 2**31)
     length = turn_length if isinstance(turn_length, timedelta) else parse_duration(turn_length)
     options = NewGameOptions(
         board_side=board_side, wind=wind, clouds=clouds, zeppelin=zeppelin,
         zeppelin_length=zeppelin_length, zeppelin_hexes=zeppelin_hexes,
-        zeppelin_heading=zeppelin_heading, rule_settings=rule_settings)
+        zeppelin_heading=zeppelin_heading, rule_settings=rule_settings, variant=variant)
     opening = rules.opening(players, options, derive_turn_seed(seed, 0), position)
     given = tuple(rules.unplayed(opening.position)) if computer_sides else ()
     if given:

@@ -32,7 +32,7 @@ from pbmref.orders.nearest import ENVELOPE_WORDS, nearest
 from pbmref.rules.diplomacy.adjust import balance, build_problem
 from pbmref.rules.diplomacy.dirigible import UPKEEP
 from pbmref.rules.diplomacy.legal import movement_problem, retreat_problem
-from pbmref.rules.diplomacy.map import Loc, display, standard_map
+from pbmref.rules.diplomacy.map import GameMap, Loc, display, standard_map
 from pbmref.rules.diplomacy.orders import (
     Build,
     Convoy,
@@ -48,6 +48,7 @@ from pbmref.rules.diplomacy.orders import (
 )
 from pbmref.rules.diplomacy.retreat import options_for
 from pbmref.rules.diplomacy.state import Position, UnitType
+from pbmref.rules.diplomacy.variant import map_of
 
 __all__ = [
     "ParsedOrder",
@@ -218,7 +219,7 @@ def _kind(tree: Tree[Token]) -> UnitType:
     return _KINDS[str(tok).lower()]
 
 
-def _place(tree: Tree[Token], text: str, line_no: int | None) -> Place:
+def _place(tree: Tree[Token], text: str, line_no: int | None, m: GameMap) -> Place:
     name_tree = tree.children[0]
     assert isinstance(name_tree, Tree)
     words = [t for t in name_tree.children if isinstance(t, Token)]
@@ -233,10 +234,10 @@ def _place(tree: Tree[Token], text: str, line_no: int | None) -> Place:
         for t in ctree.children:
             if isinstance(t, Token) and t.type == "COAST":
                 coast = str(t).lower()
-    prov = standard_map().lookup(written)
+    prov = m.lookup(written)
     if prov is None:
         hint = None
-        first = standard_map().lookup(str(words[0]))
+        first = m.lookup(str(words[0]))
         if len(words) > 1 and first is not None:
             rest = " ".join(str(w) for w in words[1:])
             hint = f"is a '-' missing? e.g. '{words[0]} - {rest}'"
@@ -247,9 +248,9 @@ def _place(tree: Tree[Token], text: str, line_no: int | None) -> Place:
                 f"I cannot read {words[0]} here: did you mean {keyword}?", line_no=line_no,
                 line=text, column=start, width=len(str(words[0])), hint=f"write {keyword}",
                 suggestion=keyword)
-        meant = nearest(written, _province_names() + (ENVELOPE_WORDS if leading else ()))
+        meant = nearest(written, _province_names(m) + (ENVELOPE_WORDS if leading else ()))
         if meant is not None:
-            abbr = standard_map().lookup(meant)
+            abbr = m.lookup(meant)
             raise OrderSyntaxError(
                 f"'{written}' is not a province of the map: did you mean {meant}?",
                 line_no=line_no, line=text, column=start, width=max(1, end - start),
@@ -264,18 +265,20 @@ def _place(tree: Tree[Token], text: str, line_no: int | None) -> Place:
     return Place(prov, coast, start, max(1, end - start), written)
 
 
-@lru_cache(maxsize=1)
-def _province_names() -> tuple[str, ...]:
+@lru_cache(maxsize=16)
+def _province_names(m: GameMap) -> tuple[str, ...]:
     """Every province's full name ("Yorkshire", "North Sea"), for "did you mean"."""
-    return tuple(p.name for p in standard_map().provinces.values())
+    return tuple(p.name for p in m.provinces.values())
 
 
-def parse_line(text: str, line_no: int | None = None) -> ParsedOrder:
-    """Read one order line (syntax and province names only)."""
-    return _parse_line(text, line_no)
+def parse_line(text: str, line_no: int | None = None, game_map: GameMap | None = None
+               ) -> ParsedOrder:
+    """Read one order line (syntax and province names of ``game_map``, by
+    default the standard map's, only)."""
+    return _parse_line(text, line_no, "", game_map or standard_map())
 
 
-def _parse_line(text: str, line_no: int | None, phase: str = "") -> ParsedOrder:
+def _parse_line(text: str, line_no: int | None, phase: str, m: GameMap) -> ParsedOrder:
     clean = _HYPHENATED.sub(r"\1 \2", clean_line(text))
     if not clean.strip():
         raise OrderSyntaxError("the line is empty", line_no=line_no, line=text)
@@ -302,7 +305,7 @@ def _parse_line(text: str, line_no: int | None, phase: str = "") -> ParsedOrder:
                 assert isinstance(ktree, Tree)
                 k = _kind(ktree)
             assert isinstance(ptree, Tree)
-            p = _place(ptree, text, line_no)
+            p = _place(ptree, text, line_no, m)
             if place is None and action not in ("build", "build_nokind"):
                 kind, place = k, p
             else:
@@ -310,7 +313,7 @@ def _parse_line(text: str, line_no: int | None, phase: str = "") -> ParsedOrder:
         elif child.data == "kind":
             kind = _kind(child)
         elif child.data == "place":
-            places.append(_place(child, text, line_no))
+            places.append(_place(child, text, line_no, m))
         elif child.data == "via":
             via = True
     if action in ("build", "build_nokind"):
@@ -347,7 +350,7 @@ def _support_fix(p: ParsedOrder, o: Order, pos: Position) -> str | None:
     here = p.place.text
     unit = o.unit_text().split()[0]
     if o.kind is UnitType.DIRIGIBLE and isinstance(o, SupportMove) and p.target is not None:
-        if not standard_map().adjacent(o.target.prov, o.loc.prov):
+        if not map_of(pos).adjacent(o.target.prov, o.loc.prov):
             return f"from above it supports only a move into {here}"
         k = f"{o.target_kind.value} " if o.target_kind else ""
         return f"from above it supports a move into {here}: {unit} {here} S {k}{p.target.text} - {here}"
@@ -402,8 +405,7 @@ def _target_loc(pos: Position, place: Place, kind: UnitType | None) -> tuple[Uni
     return kind, place.loc
 
 
-def _dest(kind: UnitType, loc: Loc, place: Place) -> Loc:
-    m = standard_map()
+def _dest(m: GameMap, kind: UnitType, loc: Loc, place: Place) -> Loc:
     if kind is not UnitType.FLEET:
         return Loc(place.prov)  # armies and dirigibles ignore coasts
     if place.coast or not m.coasts(place.prov):
@@ -431,7 +433,7 @@ def to_order(p: ParsedOrder, power: str, pos: Position, *, strict: bool = False)
         if p.action == "disband":
             return Disband(power, kind, loc)
         if p.action in ("move", "retreat") and p.dest is not None:
-            return Retreat(power, kind, loc, _dest(kind, loc, p.dest))
+            return Retreat(power, kind, loc, _dest(map_of(pos), kind, loc, p.dest))
         if strict:
             raise _illegal(p, "in a retreat phase a dislodged unit retreats ('A Mun - Boh') or "
                               "disbands ('Disband A Mun')", "DD1")
@@ -443,7 +445,7 @@ def to_order(p: ParsedOrder, power: str, pos: Position, *, strict: bool = False)
         return Devastate(power, kind, loc)
     if p.action in ("move", "retreat"):
         assert p.dest is not None
-        return Move(power, kind, loc, _dest(kind, loc, p.dest), p.via_convoy)
+        return Move(power, kind, loc, _dest(map_of(pos), kind, loc, p.dest), p.via_convoy)
     if p.action == "disband":
         if strict:
             raise _illegal(p, "units are disbanded only in retreat and adjustment phases", "DD1")
@@ -469,7 +471,7 @@ class _Builds:
 
 def _check(p: ParsedOrder, o: Order, power: str, pos: Position, state: _Builds) -> None:
     """Strict checks of one order against the position (raises IllegalOrderError)."""
-    m = standard_map()
+    m = map_of(pos)
     phase = pos.phase.kind
     where = p.place
     if phase == "M":
@@ -496,7 +498,7 @@ def _check(p: ParsedOrder, o: Order, power: str, pos: Position, state: _Builds) 
 
 def _check_movement(p: ParsedOrder, o: Order, pos: Position) -> None:
     """A movement-phase order (DD2-DD10), the mistake marked where it is."""
-    problem = movement_problem(pos, standard_map(), o)
+    problem = movement_problem(pos, map_of(pos), o)
     if problem is None:
         return
     at = p.place
@@ -517,7 +519,7 @@ def _check_build(p: ParsedOrder, o: Build, power: str, pos: Position, state: _Bu
     if state.budget is None:
         state.budget = balance(pos, power)
     budget = state.budget
-    problem = build_problem(pos, standard_map(), o, list(pos.units))
+    problem = build_problem(pos, map_of(pos), o, list(pos.units))
     if problem is None:
         if o.kind is UnitType.DIRIGIBLE and o.loc.prov in state.air:
             problem = f"a second dirigible built in {display(o.loc.prov)} (DD13)"
@@ -555,16 +557,17 @@ def parse_orders(
     seen: dict[tuple[str, bool], int] = {}
     state = _Builds()
     phase = position.phase.kind
+    m = map_of(position)
     for line_no, text in items:
         body = text.split("#", 1)[0]
         if not body.strip():
             continue
         try:
-            parsed = _parse_line(body, line_no, phase)
+            parsed = _parse_line(body, line_no, phase, m)
         except OrderMailError as e:
             if e.line_no is None:
                 e.at(line_no, text)
-            e.prose = not _order_like(body, e.suggestion)
+            e.prose = not _order_like(body, m, e.suggestion)
             errors.append(e)
             continue
         try:
@@ -593,7 +596,7 @@ _UNIT_WORD = re.compile(r"^\s*(?:a|f|d|army|fleet|dirigible|air)\s+(.+)$", re.I)
 _KEYWORD = re.compile(r"^\s*(?:builds?|disbands?|waives?|removes?)\b", re.I)
 
 
-def _order_like(text: str, suggestion: str | None = None) -> bool:
+def _order_like(text: str, m: GameMap, suggestion: str | None = None) -> bool:
     """Does a line that could not be read look like an order, not like a
     greeting or a name? It starts with Build/Disband/Waive (or a slip of an
     order or envelope word: "staus", "Biuld"), with a province, or with a unit
@@ -605,12 +608,11 @@ def _order_like(text: str, suggestion: str | None = None) -> bool:
     unit = _UNIT_WORD.match(clean)
     words = (unit.group(1) if unit else clean).split()
     alone = unit is None and len(clean.split()) == 1
-    m = standard_map()
     for n in (1, 2, 3):
         name = " ".join(words[:n])
         if name and m.lookup(name) is not None:
             return True
-        if name and not alone and nearest(name, _province_names()):
+        if name and not alone and nearest(name, _province_names(m)):
             return True
     return False
 

@@ -24,6 +24,7 @@ from typing import Any
 from pbmref.reports.common import WIDTH, fit_width, wrap
 from pbmref.reports.model import TurnReport
 from pbmref.rules.diplomacy.state import Variant
+from pbmref.rules.diplomacy.variant import VariantSpec, variant_in
 
 __all__ = [
     "phase_words",
@@ -51,10 +52,13 @@ def phase_words(phase: Any) -> str:
     return text or "?"
 
 
-def _power_names() -> dict[str, str]:
-    from pbmref.rules.diplomacy.map import POWER_NAMES
+def _spec(position: Mapping[str, Any]) -> VariantSpec:
+    """The variant of the position: its powers, their names, its map."""
+    return variant_in(position)
 
-    return dict(POWER_NAMES)
+
+def _power_names(position: Mapping[str, Any]) -> Mapping[str, str]:
+    return _spec(position).power_names
 
 
 def _players_of(position: Mapping[str, Any]) -> dict[str, str]:
@@ -76,7 +80,7 @@ def _power_label(power: str, position: Mapping[str, Any], names: Mapping[str, st
     >>> _power_label("FRA", {"players": {"fra": "FRA"}}, {"fra": "France"})
     'France (FRA)'
     """
-    full = _power_names().get(power, power)
+    full = _power_names(position).get(power, power)
     pid = _players_of(position).get(power)
     if pid is None:
         return f"{full} ({power}, nobody: civil disorder)"
@@ -94,13 +98,11 @@ def _list(value: Any) -> list[str]:
 
 def _counts(position: Mapping[str, Any]) -> dict[str, tuple[int, int, int]]:
     """power -> (centres owned, centres that are not devastated, units)."""
-    from pbmref.rules.diplomacy import POWERS
-
     centers = _mapping(position.get("centers"))
     units = _mapping(position.get("units"))
     devastated = {d.lower() for d in _list(position.get("devastated"))}
     out = {}
-    for power in POWERS:
+    for power in _spec(position).powers:
         mine = _list(centers.get(power))
         scoring = [c for c in mine if c.lower() not in devastated]
         out[power] = (len(mine), len(scoring), len(_list(units.get(power))))
@@ -109,7 +111,6 @@ def _counts(position: Mapping[str, Any]) -> dict[str, tuple[int, int, int]]:
 
 def _supply_points(position: Mapping[str, Any]) -> dict[str, tuple[int, int]]:
     """DD11: power -> (supply points, upkeep of its units), dirigible game only."""
-    from pbmref.rules.diplomacy import POWERS
     from pbmref.rules.diplomacy.dirigible import POINTS_PER_CENTER, UPKEEP
     from pbmref.rules.diplomacy.state import UnitType
 
@@ -117,7 +118,7 @@ def _supply_points(position: Mapping[str, Any]) -> dict[str, tuple[int, int]]:
     units = _mapping(position.get("units"))
     devastated = {d.lower() for d in _list(position.get("devastated"))}
     out = {}
-    for power in POWERS:
+    for power in _spec(position).powers:
         points = POINTS_PER_CENTER * sum(
             1 for c in _list(centers.get(power)) if c.lower() not in devastated)
         upkeep = 0
@@ -144,8 +145,6 @@ def _strip_power(order: str, power: str) -> str:
 
 
 def _orders_section(report: TurnReport, names: Mapping[str, str]) -> list[str]:
-    from pbmref.rules.diplomacy import POWERS
-
     before = report.position_before
     phase = str(before.get("phase", ""))
     kind = phase[-1:] if phase else "M"
@@ -158,7 +157,7 @@ def _orders_section(report: TurnReport, names: Mapping[str, str]) -> list[str]:
     dislodged = _mapping(before.get("dislodged"))
     retreats = _mapping(before.get("retreats"))
     lines = ["", f"ORDERS AND RESULTS OF {phase} (secret until now)", ""]
-    for power in POWERS:
+    for power in _spec(before).powers:
         given = by_power.get(power, [])
         has_units = bool(_list(units.get(power)))
         must_retreat = bool(dislodged.get(power) or retreats.get(power))
@@ -187,7 +186,6 @@ def _orders_section(report: TurnReport, names: Mapping[str, str]) -> list[str]:
 def _adjusts(position: Mapping[str, Any], power: str) -> int:
     """+1 when the power may build, -1 when it must remove, 0 when it has nothing
     to order in a Winter adjustment (DD1, DD11), by the engine's own rules."""
-    from pbmref.rules.diplomacy import standard_map
     from pbmref.rules.diplomacy.adjust import balance, may_adjust
     from pbmref.rules.diplomacy.codec import position_from_dict
     from pbmref.rules.plaindata import PositionError
@@ -196,7 +194,7 @@ def _adjusts(position: Mapping[str, Any], power: str) -> int:
         pos = position_from_dict(position)
     except PositionError:
         return 0
-    if not may_adjust(pos, standard_map(), power):
+    if not may_adjust(pos, _spec(position).map, power):
         return 0
     return -1 if balance(pos, power) < 0 else 1
 
@@ -225,7 +223,7 @@ def _events_section(report: TurnReport, names: Mapping[str, str]) -> list[str]:
         elif kind == "winner":
             pass  # in the header and the centre table
         elif kind in ("draw", "conceded"):
-            out.append(_vote_text(e))
+            out.append(_vote_text(e, report.position_after))
         elif kind != "order":
             out.append(" ".join(f"{k}={v}" for k, v in e.items()))
     if not out:
@@ -256,11 +254,9 @@ def _retreat_section(after: Mapping[str, Any]) -> list[str]:
 
 def _centre_table(position: Mapping[str, Any], names: Mapping[str, str],
                   when: str = "AFTER THIS PHASE") -> list[str]:
-    from pbmref.rules.diplomacy import POWERS
-    from pbmref.rules.diplomacy.dirigible import WIN_DIRIGIBLE, WIN_STANDARD
-
+    spec = _spec(position)
     dirigible = _dirigible(position)
-    need = WIN_DIRIGIBLE if dirigible else WIN_STANDARD
+    need = spec.victory
     counts = _counts(position)
     points = _supply_points(position) if dirigible else {}
     centers = _mapping(position.get("centers"))
@@ -271,7 +267,7 @@ def _centre_table(position: Mapping[str, Any], names: Mapping[str, str],
         lines.append("  Power  Centres  Count  Points  Upkeep  Units")
     else:
         lines.append("  Power  Centres  Units")
-    for power in POWERS:
+    for power in spec.powers:
         owned, scoring, n_units = counts[power]
         if dirigible:
             pts, upkeep = points[power]
@@ -290,20 +286,19 @@ def _centre_table(position: Mapping[str, Any], names: Mapping[str, str],
     if devastated:
         lines += wrap(f"Devastated this year (DD10): {', '.join(devastated)}.", "  ", "    ")
     lines += ["", "UNITS", ""]
-    for power in POWERS:
+    for power in spec.powers:
         u = _list(units.get(power))
         if u:
             lines += wrap(f"{power}: {', '.join(u)}", "  ", "         ")
     lines += ["", "CENTRES", ""]
-    for power in POWERS:
+    for power in spec.powers:
         c = _list(centers.get(power))
         if c:
             lines += wrap(f"{power}: {', '.join(c)}", "  ", "         ")
-    from pbmref.rules.diplomacy import standard_map
     from pbmref.rules.diplomacy.map import display
 
     taken = {x.lower() for v in centers.values() for x in _list(v)}
-    neutral = sorted(display(p) for p in standard_map().supply_centers() if p not in taken)
+    neutral = sorted(display(p) for p in spec.map.supply_centers() if p not in taken)
     if neutral:
         lines += wrap(f"Neutral centres: {', '.join(neutral)}", "  ", "    ")
     return lines
@@ -315,9 +310,9 @@ def _deadline(report: TurnReport) -> str:
     return format_deadline(report.next_deadline, report.timezone)
 
 
-def _vote_text(e: Mapping[str, Any]) -> str:
+def _vote_text(e: Mapping[str, Any], position: Mapping[str, Any]) -> str:
     """A draw or a concession decided at the adjudication; never who voted how."""
-    names = _power_names()
+    names = _power_names(position)
     if e.get("kind") == "conceded":
         return (f"Every other surviving power conceded the game to "
                 f"{names.get(str(e.get('power')), e.get('power'))}.")
@@ -331,7 +326,8 @@ def _ending(report: TurnReport, names: Mapping[str, str]) -> tuple[str, str] | N
     """The header and closing lines of a game ended by a draw or a concession."""
     for e in report.events:
         if e.get("kind") == "draw" and e.get("outcome") == "passed":
-            shared = ", ".join(_power_names().get(str(p), str(p)) for p in e.get("powers")
+            shared = ", ".join(_power_names(report.position_after).get(str(p), str(p))
+                               for p in e.get("powers")
                                or [])
             return (f"GAME OVER. The draw passed: shared by {shared}.",
                     f"The game ends in a draw shared by {shared}. Thank you for playing.")
@@ -339,20 +335,19 @@ def _ending(report: TurnReport, names: Mapping[str, str]) -> tuple[str, str] | N
             power = str(e.get("power"))
             label = _power_label(power, report.position_after, names)
             return (f"GAME OVER. {label} wins: every other surviving power conceded.",
-                    f"The game is over: {_power_names().get(power, power)} wins by "
+                    f"The game is over: {_power_names(report.position_after).get(power, power)}"
+                    " wins by "
                     "concession. Thank you for playing.")
     return None
 
 
 def render_diplomacy_report(report: TurnReport) -> str:
     """The report of one adjudicated Diplomacy phase, every line at most 70 columns."""
-    from pbmref.rules.diplomacy import POWERS
-
     names = dict(report.names)
     before, after = report.position_before, report.position_after
     phase = str(before.get("phase", report.turn))
     next_phase = str(after.get("phase", ""))
-    variant = "Dirigible Diplomacy" if _dirigible(report.position_before) else "Diplomacy"
+    variant = _spec(before).title
     title = (report.title or report.game_id).upper()
     tag = f"game {report.game_id}"
     lines = [RULE]
@@ -374,7 +369,7 @@ def render_diplomacy_report(report: TurnReport) -> str:
     lines.append(RULE)
     lines += ["", "POWERS", ""]
     counts = _counts(after)
-    for power in POWERS:
+    for power in _spec(after).powers:
         out = "" if any(counts[power][i] for i in (0, 2)) else ": out of the game"
         lines += wrap(_power_label(power, after, names) + out, "  ", "    ")
     lines += _orders_section(report, names)
@@ -386,7 +381,7 @@ def render_diplomacy_report(report: TurnReport) -> str:
         lines += wrap(ending[1], "  ", "  ")
     elif report.game_over or winner:
         held = counts.get(winner, (0, 0, 0))[1]
-        lines += wrap(f"The game is over: {_power_names().get(winner, winner)} holds "
+        lines += wrap(f"The game is over: {_power_names(after).get(winner, winner)} holds "
                       f"{held} supply centres. Thank you for playing.", "  ", "  ")
     else:
         lines += wrap(f"Orders for {next_phase} by {_deadline(report)}. Write PHASE "

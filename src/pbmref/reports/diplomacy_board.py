@@ -1,9 +1,12 @@
 """The Diplomacy board as players know it: a geographic SVG of one phase.
 
 ``render_board(position, events, orders, mode=..., title=...)`` draws the
-standard board (the shapes of ``pbmref/data/diplomacy/board.json``, cut from
-Natural Earth by ``scripts/build_diplomacy_board.py``) with the position of a
-phase and, in ``mode="orders"``, every order of that phase:
+board of the position's variant (the shapes of the ``board.json`` of its
+folder: the standard one cut from Natural Earth by
+``scripts/build_diplomacy_board.py``, the others by
+``scripts/build_diplomacy_variant_board.py``), in the colours of its powers,
+with the position of a phase and, in ``mode="orders"``, every order of that
+phase:
 
 - provinces: sea, coast and inland land, Switzerland and the islands that
   are no province hatched; each supply-centre province tinted in its owner's
@@ -26,8 +29,8 @@ phase and, in ``mode="orders"``, every order of that phase:
 - ``mode="after"``: the position after the phase: dislodged units stand aside
   in their province with a red arrow from where the attack came and faint
   arrows to where they may retreat; new units and captured centres are ringed;
-- a title, and a legend with the seven powers (centres, units, and supply
-  points in the dirigible game) and the symbols.
+- a title, and a legend with the powers (centres, units, and supply points
+  in the dirigible game), four to a row, and the symbols.
 
 Everything comes in as plain data (scenario-schema position dicts, the
 engine's events as dicts, order lines as ``{power: [line, ...]}``); the only
@@ -43,11 +46,11 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import Any, Literal
 from xml.sax.saxutils import escape, quoteattr
 
-from pbmref.rules.diplomacy.map import POWER_NAMES, POWERS, display, standard_map
+from pbmref.rules.diplomacy.map import GameMap, display, map_text
+from pbmref.rules.diplomacy.variant import VariantSpec, variant_in
 
 __all__ = ["BOARD_COLOURS", "render_board"]
 
@@ -81,11 +84,10 @@ _FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 # --------------------------------------------------------------------------- board data
 
 
-@lru_cache(maxsize=1)
-def _board() -> dict[str, Any]:
-    """The board data, its shapes written short (``_relative``)."""
-    text = resources.files("pbmref").joinpath("data", "diplomacy", "board.json").read_text(
-        encoding="utf-8")
+@lru_cache(maxsize=8)
+def _board(folder: str) -> dict[str, Any]:
+    """The board data of a variant's folder, its shapes written short (``_relative``)."""
+    text = map_text(folder, "board.json")
     data: dict[str, Any] = json.loads(text)
     for p in data["provinces"].values():
         p["path"] = _relative(p["path"])
@@ -189,21 +191,21 @@ class _Order:
         return self.outcome == "fails"
 
 
-def _loc(text: str) -> _Loc:
+def _loc(m: GameMap, text: str) -> _Loc:
     raw = text.strip().lower().replace("(", "/").replace(")", "").replace(" ", "")
     prov, _, coast = raw.partition("/")
-    found = standard_map().lookup(prov)
+    found = m.lookup(prov)
     if found is None:
-        raise ValueError(f"{text!r} is not a province of the standard board")
+        raise ValueError(f"{text!r} is not a province of the board")
     return _Loc(found, coast)
 
 
-def _read_order(power: str, line: str) -> _Order:
+def _read_order(spec: VariantSpec, power: str, line: str) -> _Order:
     """One order line (``A Par - Bur``, ``F Nth C A Lon - Bel``, ``Build A Par``)."""
     text = " ".join(str(line).split())
     body = text
     first = body.split(" ", 1)[0].upper()
-    if first in POWERS:
+    if first in spec.powers:
         power, body = first, body.split(" ", 1)[1] if " " in body else ""
     for kind, pattern in _PATTERNS:
         m = pattern.match(body)
@@ -213,35 +215,35 @@ def _read_order(power: str, line: str) -> _Order:
         if kind == "waive":
             return _Order(power, kind, text)
         if kind in ("build", "disband"):
-            return _Order(power, kind, text, unit=g[0].upper(), at=_loc(g[1]))
-        o = _Order(power, kind, text, unit=g[0].upper(), at=_loc(g[1]))
+            return _Order(power, kind, text, unit=g[0].upper(), at=_loc(spec.map, g[1]))
+        o = _Order(power, kind, text, unit=g[0].upper(), at=_loc(spec.map, g[1]))
         if kind == "convoy":
-            o.target, o.dest = _loc(g[2]), _loc(g[3])
+            o.target, o.dest = _loc(spec.map, g[2]), _loc(spec.map, g[3])
         elif kind == "support":
             o.target_kind = (g[2] or "").upper()
-            o.target = _loc(g[3])
-            o.dest = _loc(g[4]) if g[4] else None
+            o.target = _loc(spec.map, g[3])
+            o.dest = _loc(spec.map, g[4]) if g[4] else None
         elif kind == "move":
-            o.dest = _loc(g[2])
+            o.dest = _loc(spec.map, g[2])
             o.via_convoy = bool(g[3])
         return o
     raise ValueError(f"cannot read the order {text!r}")
 
 
-def _orders_of(events: Sequence[Mapping[str, Any]],
+def _orders_of(spec: VariantSpec, events: Sequence[Mapping[str, Any]],
                orders: Mapping[str, Sequence[str]] | None, phase_kind: str) -> list[_Order]:
     out: list[_Order] = []
     results = [e for e in events if e.get("kind") == "order" and e.get("order")]
     if results:
         for e in results:
-            o = _read_order(str(e.get("power") or "").upper(), str(e["order"]))
+            o = _read_order(spec, str(e.get("power") or "").upper(), str(e["order"]))
             o.outcome = str(e.get("outcome") or "")
             o.reason = str(e.get("reason") or "")
             out.append(o)
     elif orders:
         for power, lines in orders.items():
             for line in lines:
-                out.append(_read_order(str(power).upper(), line))
+                out.append(_read_order(spec, str(power).upper(), line))
     for o in out:
         if o.kind == "move" and phase_kind == "R":
             o.kind = "retreat"
@@ -275,9 +277,9 @@ class _Unit:
         return f"{self.kind} {name}/{self.loc.coast}" if self.loc.coast else f"{self.kind} {name}"
 
 
-def _unit(power: str, text: str) -> _Unit:
+def _unit(m: GameMap, power: str, text: str) -> _Unit:
     kind, _, where = str(text).strip().partition(" ")
-    return _Unit(power.upper(), kind.upper(), _loc(where))
+    return _Unit(power.upper(), kind.upper(), _loc(m, where))
 
 
 # --------------------------------------------------------------------------- layout
@@ -288,8 +290,8 @@ class _Layout:
     above the province (DD6), the place aside for a dislodged unit; all kept
     clear of the names by ``scripts/build_diplomacy_board.py``."""
 
-    def __init__(self) -> None:
-        self.provinces: dict[str, Any] = _board()["provinces"]
+    def __init__(self, board: Mapping[str, Any]) -> None:
+        self.provinces: dict[str, Any] = board["provinces"]
 
     def ground(self, loc: _Loc) -> Point:
         p = self.provinces[loc.prov]
@@ -371,10 +373,9 @@ def _bar(tip: Point, back: Point, size: float = 7.0) -> str:
             'stroke-linecap="round"/></g>')
 
 
-def _unit_icon(power: str, kind: str, at: Point, *, css: str = "unit", extra: str = "",
-               title: str = "") -> str:
-    """One unit: a disc (army), a hull (fleet) or a cigar (dirigible)."""
-    colour = BOARD_COLOURS.get(power, "#999999")
+def _unit_icon(colour: str, power: str, kind: str, at: Point, *, css: str = "unit",
+               extra: str = "", title: str = "") -> str:
+    """One unit in the power's colour: a disc (army), a hull (fleet) or a cigar (dirigible)."""
     ink = _text_on(colour)
     x, y = at
     if kind == "F":
@@ -416,18 +417,20 @@ class _Picture:
         self.phase = str(position.get("phase") or "")
         self.phase_kind = self.phase[-1:].upper() if self.phase else "M"
         self.dirigible = str(position.get("ruleset") or "") == "dirigible"
-        self.layout = _Layout()
-        self.units = [_unit(p, u) for p, items in sorted(_mapping(position.get("units")).items())
+        self.spec = variant_in(position)
+        self.board = _board(self.spec.map_folder)
+        self.layout = _Layout(self.board)
+        self.units = [self.unit(p, u) for p, items in sorted(_mapping(position.get("units")).items())
                       for u in _list(items)]
         self.owners: dict[str, str] = {}
         for power, items in _mapping(position.get("centers")).items():
             for c in _list(items):
-                self.owners[_loc(str(c)).prov] = str(power).upper()
-        devastated = {_loc(str(d)).prov for d in _list(position.get("devastated"))}
+                self.owners[self.loc(str(c)).prov] = str(power).upper()
+        devastated = {self.loc(str(d)).prov for d in _list(position.get("devastated"))}
         self.waiting = self._waiting()  # dislodged units standing aside
-        self.orders = _orders_of(self.events, orders, self.phase_kind) if mode == "orders" else []
+        self.orders = _orders_of(self.spec, self.events, orders, self.phase_kind) if mode == "orders" else []
         if mode == "orders":
-            devastated |= {_loc(str(e["province"])).prov for e in self.events
+            devastated |= {self.loc(str(e["province"])).prov for e in self.events
                            if e.get("kind") == "devastated" and e.get("province")}
         self.devastated = devastated
         self.places: dict[tuple[str, bool], Point] = {}
@@ -448,15 +451,24 @@ class _Picture:
                 for item in _list(items):
                     entry = _mapping(item)
                     if entry.get("unit") and entry.get("attacker_from"):
-                        u = _unit(str(power), str(entry["unit"]))
+                        u = self.unit(str(power), str(entry["unit"]))
                         attacks[(u.power, u.text())] = str(entry["attacker_from"])
             for power, items in sorted(_mapping(self.position.get("dislodged")).items()):
                 for item in _list(items):
                     entry = _mapping(item) if isinstance(item, Mapping) else {"unit": item}
-                    u = _unit(str(power), str(entry["unit"]))
+                    u = self.unit(str(power), str(entry["unit"]))
                     frm = entry.get("attacker_from") or attacks.get((u.power, u.text()))
-                    out.append((u, _loc(str(frm)).prov if frm else ""))
+                    out.append((u, self.loc(str(frm)).prov if frm else ""))
         return out
+
+    def loc(self, text: str) -> _Loc:
+        return _loc(self.spec.map, text)
+
+    def unit(self, power: str, text: str) -> _Unit:
+        return _unit(self.spec.map, power, text)
+
+    def colour(self, power: str) -> str:
+        return self.spec.colours.get(power, "#999999")
 
     # -- places ---------------------------------------------------------------
     def unit_at(self, loc: _Loc, kind: str = "") -> Point:
@@ -478,7 +490,7 @@ class _Picture:
 
     # -- everything -----------------------------------------------------------
     def render(self) -> str:
-        data = _board()
+        data = self.board
         width, height = data["size"]
         legend = self._legend(width)
         total = _HEAD + height + legend[0]
@@ -517,13 +529,13 @@ class _Picture:
             return f"{words}: orders"
         winner = str(self.position.get("winner") or "")
         if winner:  # DD4, DD14: the game is over
-            return f"{words}: {POWER_NAMES.get(winner, winner)} wins"
+            return f"{words}: {self.spec.power_names.get(winner, winner)} wins"
         return f"{words}: the board"
 
     def _head(self, width: float) -> str:
         from pbmref.reports.diplomacy import phase_words
 
-        variant = "Dirigible Diplomacy" if self.dirigible else "Diplomacy"
+        variant = self.spec.title
         if self.mode == "orders":
             sub = f"{variant} · {self.phase} · orders and results"
         else:
@@ -534,7 +546,7 @@ class _Picture:
 
     # -- the map --------------------------------------------------------------
     def _provinces(self) -> str:
-        data = _board()
+        data = self.board
         sea, land, shore, over = [], [], [], []
         for name, p in sorted(data["provinces"].items()):
             d = p["path"]
@@ -550,7 +562,7 @@ class _Picture:
                             f'data-province="{name}" d="{d}" fill="url(#void)">{title}</path>')
                 continue
             owner = self.owners.get(name)
-            fill = _tint(BOARD_COLOURS[owner], 0.42) if owner else _LAND
+            fill = _tint(self.colour(owner), 0.42) if owner else _LAND
             land.append(f'<path class="province {kind}" id="p-{name}" data-province="{name}" '
                         f'd="{d}" fill="{fill}">{title}</path>')
             if name in self.devastated:
@@ -571,18 +583,18 @@ class _Picture:
 
     def _centres(self) -> str:
         out = []
-        homes = {n: p.home for n, p in standard_map().provinces.items() if p.home}
-        for name, p in sorted(_board()["provinces"].items()):
+        homes = {n: p.home for n, p in self.spec.map.provinces.items() if p.home}
+        for name, p in sorted(self.board["provinces"].items()):
             if "sc" not in p:
                 continue
             x, y = p["sc"]
             owner = self.owners.get(name)
-            fill = BOARD_COLOURS[owner] if owner else "#FFFFFF"
+            fill = self.colour(owner) if owner else "#FFFFFF"
             home = homes.get(name)
             ring = (f'<circle cx="{_f(x)}" cy="{_f(y)}" r="6.2" fill="none" '
-                    f'stroke="{BOARD_COLOURS[home]}" stroke-width="1.8"/>') if home else ""
+                    f'stroke="{self.colour(home)}" stroke-width="1.8"/>') if home else ""
             ruin = _cross((x, y), 4.0, "mark ruin") if name in self.devastated else ""
-            who = POWER_NAMES.get(owner, owner) if owner else "neutral"
+            who = self.spec.power_names.get(owner, owner) if owner else "neutral"
             out.append(
                 f'<g class="sc" data-province="{name}" data-owner="{owner or ""}">'
                 f"<title>{escape(p['name'])}: supply centre ({escape(who)})</title>{ring}"
@@ -592,7 +604,7 @@ class _Picture:
 
     def _coasts(self) -> str:
         out = []
-        for name, p in sorted(_board()["provinces"].items()):
+        for name, p in sorted(self.board["provinces"].items()):
             for coast, c in sorted(p.get("coasts", {}).items()):
                 x, y = c["label"]
                 out.append(f'<text class="coast" data-coast="{name}/{coast}" x="{_f(x)}" '
@@ -602,7 +614,7 @@ class _Picture:
 
     def _labels(self) -> str:
         out = []
-        for name, p in sorted(_board()["provinces"].items()):
+        for name, p in sorted(self.board["provinces"].items()):
             x, y = p["label"]
             sea = p["kind"] == "sea"
             cls = "label sea" if sea else "label"
@@ -626,7 +638,8 @@ class _Picture:
                 if not self.occupied(u.loc, False):
                     out.append(f'<ellipse cx="{_f(ground[0])}" cy="{_f(ground[1])}" rx="5" '
                                'ry="2" fill="#000000" opacity="0.25"/>')
-            out.append(_unit_icon(u.power, u.kind, at, title=f"{u.power} {u.text()}",
+            out.append(_unit_icon(self.colour(u.power), u.power, u.kind, at,
+                                  title=f"{u.power} {u.text()}",
                                   extra=f' data-unit={quoteattr(u.text())} '
                                         f'data-province="{u.loc.prov}"'))
         for u, _ in self.waiting:
@@ -634,7 +647,8 @@ class _Picture:
             out.append(f'<circle class="mark dislodged" cx="{_f(at[0])}" cy="{_f(at[1])}" '
                        f'r="11.5" fill="#FFFFFF" fill-opacity="0.6" stroke="{_RED}" '
                        'stroke-width="2" stroke-dasharray="3 2"/>')
-            out.append(_unit_icon(u.power, u.kind, at, css="unit dislodged",
+            out.append(_unit_icon(self.colour(u.power), u.power, u.kind, at,
+                                  css="unit dislodged",
                                   title=f"{u.power} {u.text()} (dislodged)",
                                   extra=f' data-unit={quoteattr(u.text())} '
                                         f'data-province="{u.loc.prov}"'))
@@ -669,7 +683,7 @@ class _Picture:
                 out.append(self._disband(o))
         for e in self.events:
             if e.get("kind") == "dislodged" and e.get("unit"):
-                u = _unit(str(e.get("power") or ""), str(e["unit"]))
+                u = self.unit(str(e.get("power") or ""), str(e["unit"]))
                 at = self.unit_at(u.loc, u.kind)
                 self.marks.append(f'<circle class="mark dislodged" cx="{_f(at[0])}" '
                                   f'cy="{_f(at[1])}" r="12" fill="none" stroke="{_RED}" '
@@ -684,7 +698,7 @@ class _Picture:
                 f"<title>{escape(o.text + why)}</title>{body}</g>")
 
     def _stroke(self, o: _Order, d: str, width: float, dash: str = "") -> str:
-        colour = BOARD_COLOURS.get(o.power, "#999999")
+        colour = self.colour(o.power)
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
         fade = ' opacity="0.62"' if o.failed else ""
         return (f'<g{fade}><path d="{d}" fill="none" stroke="{_INK}" '
@@ -694,7 +708,7 @@ class _Picture:
                 f'stroke-linecap="round" stroke-linejoin="round"{dash_attr}/></g>')
 
     def _arrowhead(self, o: _Order, tip: Point, back: Point, size: float = 9.0) -> str:
-        colour = BOARD_COLOURS.get(o.power, "#999999")
+        colour = self.colour(o.power)
         fade = ' opacity="0.62"' if o.failed else ""
         return (f'<path d="{_head(tip, back, size)}" fill="{colour}" stroke="{_INK}" '
                 f'stroke-width="1.1" stroke-linejoin="round"{fade}/>')
@@ -707,7 +721,7 @@ class _Picture:
         end = self.dest_at(o.dest, air)
         route = [start]
         if o.kind == "move" and o.unit == "A" and (
-                o.via_convoy or not standard_map().army_move(o.at.prov, o.dest.prov)):
+                o.via_convoy or not self.spec.map.army_move(o.at.prov, o.dest.prov)):
             route += [self.unit_at(f.at, "F") for f in self._convoy_chain(o) if f.at]
         route.append(end)
         # a move that meets one coming the other way is drawn a little aside
@@ -749,7 +763,7 @@ class _Picture:
         assert move.at and move.dest
         fleets = [o for o in self.orders if o.kind == "convoy" and o.target and o.dest
                   and o.target.prov == move.at.prov and o.dest.prov == move.dest.prov]
-        m = standard_map()
+        m = self.spec.map
         chain: list[_Order] = []
         here = move.at.prov
         left = list(fleets)
@@ -766,7 +780,7 @@ class _Picture:
     def _hold(self, o: _Order) -> str:
         assert o.at
         at = self.unit_at(o.at, o.unit)
-        colour = BOARD_COLOURS.get(o.power, "#999999")
+        colour = self.colour(o.power)
         body = (f'<circle cx="{_f(at[0])}" cy="{_f(at[1])}" r="11" fill="none" '
                 f'stroke="{_INK}" stroke-width="3.4" opacity="0.7"/>'
                 f'<circle cx="{_f(at[0])}" cy="{_f(at[1])}" r="11" fill="none" '
@@ -778,7 +792,7 @@ class _Picture:
     def _devastate(self, o: _Order) -> str:
         assert o.at
         at = self.unit_at(o.at, "D")
-        sc = _board()["provinces"][o.at.prov].get("sc") or self.layout.ground(o.at)
+        sc = self.board["provinces"][o.at.prov].get("sc") or self.layout.ground(o.at)
         target = (float(sc[0]), float(sc[1]))
         tip = _towards(target, at, 6.5)
         start = _towards(at, target, 7)
@@ -818,7 +832,7 @@ class _Picture:
         path = f"M{_pt(first)}Q{_pt(ctrl)} {_pt(tip)}"
         body = self._stroke(o, path, 2.3, "5 3.5")
         if finish == "ring":  # a support to hold ends in a dot at the unit
-            colour = BOARD_COLOURS.get(o.power, "#999999")
+            colour = self.colour(o.power)
             body += (f'<circle cx="{_f(tip[0])}" cy="{_f(tip[1])}" r="3.6" fill="{colour}" '
                      f'stroke="{_INK}" stroke-width="1.1"/>')
         else:
@@ -850,7 +864,7 @@ class _Picture:
     def _build(self, o: _Order) -> str:
         assert o.at
         at = self.layout.air(o.at.prov) if o.unit == "D" else self.layout.ground(o.at)
-        ghost = _unit_icon(o.power, o.unit, at, css="ghost")
+        ghost = _unit_icon(self.colour(o.power), o.power, o.unit, at, css="ghost")
         x, y = at
         ring = (f'<circle cx="{_f(x)}" cy="{_f(y)}" r="13" fill="#FFFFFF" fill-opacity="0.55" '
                 f'stroke="{_GREEN}" stroke-width="2.4"/>')
@@ -868,7 +882,7 @@ class _Picture:
         if self.phase_kind == "R" and o.unit != "D" and o.at.prov in self.aside_places:
             at = self.aside_places[o.at.prov]
         self.marks.append(_cross(at, 7, "mark disband"))
-        colour = BOARD_COLOURS.get(o.power, "#999999")
+        colour = self.colour(o.power)
         return self._g(o, f'<circle cx="{_f(at[0])}" cy="{_f(at[1])}" r="11" fill="none" '
                           f'stroke="{colour}" stroke-width="1.5" stroke-dasharray="2 2"/>')
 
@@ -880,17 +894,17 @@ class _Picture:
             for item in _list(items):
                 entry = _mapping(item)
                 if entry.get("unit"):
-                    prov = _unit("AUS", str(entry["unit"])).loc.prov
+                    prov = self.unit("AUS", str(entry["unit"])).loc.prov
                     options[prov] = [str(x) for x in _list(entry.get("options"))]
         for u, frm in self.waiting:
             at = self.aside_places[u.loc.prov]
-            colour = BOARD_COLOURS.get(u.power, "#999999")
+            colour = self.colour(u.power)
             for opt in options.get(u.loc.prov, []):
-                dest = self.layout.ground(_loc(opt))
+                dest = self.layout.ground(self.loc(opt))
                 a = _towards(at, dest, 12)
                 b = _towards(at, dest, min(math.dist(at, dest) - 8, 46.0))
                 out.append(f'<g class="option" data-from="{u.loc.prov}" '
-                           f'data-to="{_loc(opt).prov}"><path d="M{_pt(a)}L{_pt(b)}" '
+                           f'data-to="{self.loc(opt).prov}"><path d="M{_pt(a)}L{_pt(b)}" '
                            f'stroke="{colour}" stroke-width="1.6" stroke-dasharray="1.5 2.5" '
                            f'opacity="0.9"/><path d="{_head(b, a, 6)}" fill="none" '
                            f'stroke="{colour}" stroke-width="1.3"/></g>')
@@ -904,21 +918,22 @@ class _Picture:
         for e in self.events:
             kind = e.get("kind")
             if kind == "built" and e.get("unit"):
-                u = _unit(str(e.get("power") or ""), str(e["unit"]))
+                u = self.unit(str(e.get("power") or ""), str(e["unit"]))
                 at = self.layout.place(u)
                 self.marks.append(f'<circle class="mark built" cx="{_f(at[0])}" '
                                   f'cy="{_f(at[1])}" r="11.5" fill="none" stroke="{_GREEN}" '
                                   'stroke-width="2.4"/>')
             elif kind in ("removed", "disbanded") and e.get("unit"):
-                u = _unit(str(e.get("power") or ""), str(e["unit"]))
+                u = self.unit(str(e.get("power") or ""), str(e["unit"]))
                 at = self.layout.place(u)
                 if (u.loc.prov, u.air) in self.places:
                     at = self.layout.aside(u.loc.prov)
-                out.append(f'<g opacity="0.45">{_unit_icon(u.power, u.kind, at, css="ghost")}</g>')
+                ghost = _unit_icon(self.colour(u.power), u.power, u.kind, at, css="ghost")
+                out.append(f'<g opacity="0.45">{ghost}</g>')
                 self.marks.append(_cross(at, 6, "mark disband"))
             elif kind == "captured" and e.get("province"):
-                prov = _loc(str(e["province"])).prov
-                sc = _board()["provinces"][prov].get("sc")
+                prov = self.loc(str(e["province"])).prov
+                sc = self.board["provinces"][prov].get("sc")
                 if sc:
                     self.marks.append(f'<circle class="mark captured" cx="{_f(sc[0])}" '
                                       f'cy="{_f(sc[1])}" r="8.5" fill="none" stroke="{_INK}" '
@@ -933,12 +948,12 @@ class _Picture:
         out: list[str] = []
         col_w = (width - 24) / 4
         y = 34.0
-        for i, power in enumerate(POWERS):
+        for i, power in enumerate(self.spec.powers):
             row, col = divmod(i, 4)
             x = 12 + col * col_w
             py = y + row * 50
             centres, units, points = counts[power]
-            colour = BOARD_COLOURS[power]
+            colour = self.colour(power)
             detail = f"{centres} centres · {units} units"
             if self.dirigible:
                 detail += f" · {points} points"
@@ -948,11 +963,11 @@ class _Picture:
                        f'<text x="{_f(x + 13)}" y="{_f(py)}" font-size="14" font-weight="bold" '
                        f'text-anchor="middle" fill="{_text_on(colour)}">{power[0]}</text>'
                        f'<text x="{_f(x + 34)}" y="{_f(py - 1)}" font-size="19" '
-                       f'font-weight="bold" fill="{_INK}">{escape(POWER_NAMES[power])}</text>'
+                       f'font-weight="bold" fill="{_INK}">{escape(self.spec.power_names[power])}</text>'
                        f'<text x="{_f(x + 34)}" y="{_f(py + 17)}" '
                        f'font-size="{13 if self.dirigible else 14.5}" '
                        f'fill="#444444">{detail}</text></g>')
-        y += 2 * 50 - 8
+        y += -(-len(self.spec.powers) // 4) * 50 - 8  # rows of four powers
         out.append(f'<path d="M12,{_f(y)}H{_f(width - 12)}" stroke="#CCCCCC"/>')
         x, y = 12.0, y + 26
         for glyph, gw, words in self._key_items():
@@ -977,11 +992,11 @@ class _Picture:
             return d + (f'<path d="{_head((34, 0), (0, 0), 9)}" fill="{grey}"/>' if head else "")
 
         items: list[tuple[str, float, str]] = [
-            (_unit_icon("GER", "A", (9, 0), css="key"), 18, "army"),
-            (_unit_icon("GER", "F", (11, 0), css="key"), 22, "fleet"),
+            (_unit_icon("#4D4D4D", "GER", "A", (9, 0), css="key"), 18, "army"),
+            (_unit_icon("#4D4D4D", "GER", "F", (11, 0), css="key"), 22, "fleet"),
         ]
         if self.dirigible:
-            items.append((_unit_icon("GER", "D", (12, 0), css="key"), 26, "dirigible"))
+            items.append((_unit_icon("#4D4D4D", "GER", "D", (12, 0), css="key"), 26, "dirigible"))
         items += [
             (f'<circle cx="7" cy="0" r="6.2" fill="none" stroke="{grey}" stroke-width="1.8"/>'
              f'<circle cx="7" cy="0" r="4" fill="#FFFFFF" stroke="{_INK}" stroke-width="1.2"/>',
@@ -1011,7 +1026,7 @@ class _Picture:
         from pbmref.rules.diplomacy.dirigible import POINTS_PER_CENTER
 
         out = {}
-        for power in POWERS:
+        for power in self.spec.powers:
             mine = [p for p, o in self.owners.items() if o == power]
             points = POINTS_PER_CENTER * sum(1 for p in mine if p not in self.devastated)
             units = sum(1 for u in self.units if u.power == power)

@@ -32,7 +32,7 @@ from functools import singledispatch
 from pbmref.reports.common import WIDTH, wrap
 from pbmref.rules.diplomacy import plan as dip
 from pbmref.rules.diplomacy.legal import is_from_above
-from pbmref.rules.diplomacy.map import Loc, standard_map
+from pbmref.rules.diplomacy.map import GameMap, Loc, standard_map
 from pbmref.rules.diplomacy.orders import (
     Build,
     Convoy,
@@ -299,56 +299,57 @@ _KIND = {UnitType.ARMY: "army", UnitType.FLEET: "fleet", UnitType.DIRIGIBLE: "di
 _COAST = {"nc": "north coast", "sc": "south coast", "ec": "east coast"}
 
 
-def _place(loc: Loc) -> str:
-    text = standard_map().name_of(loc.prov)
+def _place(m: GameMap, loc: Loc) -> str:
+    text = m.name_of(loc.prov)
     return f"{text} ({_COAST.get(loc.coast, loc.coast)})" if loc.coast else text
 
 
-def _unit(kind: UnitType, loc: Loc, power: str = "", own: str = "") -> str:
+def _unit(m: GameMap, kind: UnitType, loc: Loc, power: str = "", own: str = "") -> str:
     """``the army in Paris``, ``the German fleet in Kiel``, ``the dirigible over Ruhr``."""
     whose = f"{_ADJECTIVE.get(power, power)} " if power and power != own else ""
     at = "over" if kind is UnitType.DIRIGIBLE else "in"
-    return f"the {whose}{_KIND[kind]} {at} {_place(loc)}"
+    return f"the {whose}{_KIND[kind]} {at} {_place(m, loc)}"
 
 
-def _target(line: dip.OrderLine, kind: UnitType | None, loc: Loc, own: str) -> str:
+def _target(m: GameMap, line: dip.OrderLine, kind: UnitType | None, loc: Loc, own: str
+            ) -> str:
     unit: Unit | None = line.target
     if unit is not None:
-        return _unit(unit.kind, unit.loc, unit.power, own)
+        return _unit(m, unit.kind, unit.loc, unit.power, own)
     what = _KIND[kind] if kind is not None else "unit"
-    return f"the {what} in {_place(loc)} (none there now)"
+    return f"the {what} in {_place(m, loc)} (none there now)"
 
 
-def _reading(line: dip.OrderLine, power: str) -> str:
+def _reading(m: GameMap, line: dip.OrderLine, power: str) -> str:
     o: Order = line.order
     if isinstance(o, Waive):
         return "one build is left unused"
     if isinstance(o, Build):
         article = "an" if o.kind is UnitType.ARMY else "a"
-        return f"builds {article} {_KIND[o.kind]} in {_place(o.loc)}"
-    me = _unit(o.kind, o.loc)
+        return f"builds {article} {_KIND[o.kind]} in {_place(m, o.loc)}"
+    me = _unit(m, o.kind, o.loc)
     if isinstance(o, Hold):
         return f"{me} holds"
     if isinstance(o, Move):
-        return f"{me} moves to {_place(o.dest)}" + (" by convoy" if o.via_convoy else "")
+        return f"{me} moves to {_place(m, o.dest)}" + (" by convoy" if o.via_convoy else "")
     if isinstance(o, Retreat):
-        return f"{me} retreats to {_place(o.dest)}"
+        return f"{me} retreats to {_place(m, o.dest)}"
     if isinstance(o, Disband):
         return f"{me} is disbanded"
     if isinstance(o, Devastate):
         return f"{me} holds and devastates the centre below (DD10)"
     if isinstance(o, (SupportHold, SupportMove)):
         above = is_from_above(o)
-        who = _target(line, o.target_kind, o.target, power)
+        who = _target(m, line, o.target_kind, o.target, power)
         if above and o.target.prov == o.loc.prov:
             below = line.target
             who = f"the {_KIND[below.kind]} below it" if below is not None else "the unit below"
         rule = " (DD8)" if above else ""
         if isinstance(o, SupportHold):
             return f"{me} supports {who} to hold{rule}"
-        return f"{me} supports {who} moving to {_place(o.dest)}{rule}"
+        return f"{me} supports {who} moving to {_place(m, o.dest)}{rule}"
     assert isinstance(o, Convoy)
-    return f"{me} convoys {_target(line, UnitType.ARMY, o.target, power)} to {_place(o.dest)}"
+    return f"{me} convoys {_target(m, line, UnitType.ARMY, o.target, power)} to {_place(m, o.dest)}"
 
 
 def _phase(plan: dip.OrdersPlan) -> str:
@@ -359,9 +360,10 @@ def _phase(plan: dip.OrdersPlan) -> str:
 
 @plan_lines.register
 def _diplomacy(plan: dip.OrdersPlan) -> list[str]:
+    m = plan.game_map or standard_map()
     out = [f"Your orders for {_phase(plan)} read:"]
     for line in plan.lines:
-        out += _item(f"{line.order}: {_reading(line, plan.power)}")
+        out += _item(f"{line.order}: {_reading(m, line, plan.power)}")
     for unit in plan.idle:
         fate = "holds" if plan.phase.kind == "M" else "is disbanded (DD3)"
         out += _item(f"{unit}: no order, {fate}")
@@ -374,6 +376,7 @@ def _diplomacy(plan: dip.OrdersPlan) -> list[str]:
 
 def _dip_warning(plan: dip.OrdersPlan, w: dip.OrderWarning) -> str:
     K = dip.WarningKind
+    m = plan.game_map or standard_map()
     head = f"Warning ({w.rule}): "
     o = w.order
     fix = f" Fix: order {_either(w.choices)}." if w.choices else ""
@@ -381,21 +384,21 @@ def _dip_warning(plan: dip.OrdersPlan, w: dip.OrderWarning) -> str:
         "it has no order, so it holds"
     if w.kind is K.SUPPORT_OF_NOTHING and isinstance(o, (SupportHold, SupportMove)):
         what = _KIND[o.target_kind] if o.target_kind is not None else "unit"
-        return head + (f"{o}: there is no {what} in {_place(o.target)} to support, so the "
+        return head + (f"{o}: there is no {what} in {_place(m, o.target)} to support, so the "
                        "support is void. Fix: support a unit that is there.")
     if w.kind is K.SUPPORT_NOT_MATCHED and isinstance(o, (SupportHold, SupportMove)):
         if isinstance(o, SupportHold):
             return head + (f"{o} supports your {w.unit} to hold, but {doing}: the support "
                            "is void." + (fix or f" Fix: let {w.unit} hold, or support "
                                                 "another unit."))
-        return head + (f"{o} supports a move to {_place(o.dest)} that your {w.unit} is "
+        return head + (f"{o} supports a move to {_place(m, o.dest)} that your {w.unit} is "
                        f"not ordered to make ({doing}): the support is void."
                        + (fix or f" Fix: order {w.unit} - {o.dest}."))
     if w.kind is K.CONVOY_NOT_USED and isinstance(o, Convoy):
         if w.unit is None:
-            return head + (f"{o}: there is no army in {_place(o.target)} to convoy. Fix: "
+            return head + (f"{o}: there is no army in {_place(m, o.target)} to convoy. Fix: "
                            "convoy an army that is there.")
-        return head + (f"{o}: your {w.unit} is not ordered to {_place(o.dest)} ({doing}), "
+        return head + (f"{o}: your {w.unit} is not ordered to {_place(m, o.dest)} ({doing}), "
                        f"so nothing is convoyed.{fix}")
     if w.kind is K.MOVE_INTO_OWN and o is not None:
         mover = o.unit_text() if isinstance(o, Move) else "it"

@@ -150,6 +150,7 @@ class NewGameOptions:
     zeppelin_hexes: Sequence[str] | None = None
     zeppelin_heading: str | None = None
     rule_settings: Mapping[str, Any] | None = None
+    variant: str | None = None  # diplomacy/dirigible: the variant's folder (new-game --variant)
 
 
 @dataclass(frozen=True)
@@ -281,6 +282,15 @@ class Ruleset(ABC):
     def opening(self, players: Sequence[PlayerSpec], options: NewGameOptions, seed: int,
                 position: Mapping[str, Any] | None = None) -> Opening:
         """The position of turn 1 (the GM's ``position``, checked, when given)."""
+
+    def variant_names(self) -> tuple[str, ...]:
+        """The variants ``new-game --variant`` may pick (none: the game has one form)."""
+        return ()
+
+    def variant_title(self, position: Mapping[str, Any]) -> str:
+        """The game kind with its variant, as a game list shows it."""
+        del position
+        return self.title
 
     def unplayed(self, position: Mapping[str, Any]) -> list[str]:
         """Sides of the game nobody plays (a warning for the game master)."""

@@ -23,7 +23,6 @@ from pbmref.reports.diplomacy_board import render_board
 from pbmref.reports.model import Picture, TurnReport
 from pbmref.reports.plan import plan_lines
 from pbmref.rules.diplomacy import (
-    POWERS,
     Order,
     Position,
     Variant,
@@ -39,9 +38,19 @@ from pbmref.rules.diplomacy.codec import (
     unit_text,
 )
 from pbmref.rules.diplomacy.dirigible import supply_points
-from pbmref.rules.diplomacy.map import POWER_NAMES, standard_map
+from pbmref.rules.diplomacy.map import POWERS
 from pbmref.rules.diplomacy.plan import preview as orders_plan
-from pbmref.rules.diplomacy.state import initial_position
+from pbmref.rules.diplomacy.variant import (
+    DEFAULT,
+    VariantError,
+    VariantSpec,
+    load_variant,
+    map_of,
+    opening,
+    variant_in,
+    variant_names,
+    variant_of,
+)
 from pbmref.rules.plaindata import PositionError
 from pbmref.rulesets.base import (
     Alias,
@@ -71,11 +80,17 @@ class Board:
     position: Position
     players: Mapping[str, str] = field(default_factory=dict)  # player id -> power
 
+    @property
+    def spec(self) -> VariantSpec:
+        """The variant played: its powers, their names, its map."""
+        return variant_of(self.position)
+
     def power_of(self, player: str) -> str:
         power = str(self.players.get(player, player)).strip().upper()
-        if power not in POWERS:
+        powers = self.position.powers
+        if power not in powers:
             raise UnknownPlayerError(
-                f"{player} plays no power of this game (powers: {', '.join(POWERS)})")
+                f"{player} plays no power of this game (powers: {', '.join(powers)})")
         return power
 
 
@@ -90,36 +105,38 @@ def _lines(entry: Mapping[str, Any] | Sequence[Any] | None) -> list[str]:
 def _orders_by_power(report: TurnReport) -> dict[str, list[str]]:
     """The orders of a phase's report as the board reads them: power -> lines."""
     players = report.position_before.get("players") or {}
+    powers = variant_in(report.position_before).powers
     out: dict[str, list[str]] = {}
     for player, entry in sorted(report.orders.items()):
         power = str(players.get(player, player)).upper()
-        if power in POWERS:
+        if power in powers:
             out.setdefault(power, []).extend(_lines(entry))
     return out
 
 
-def assign_powers(players: Sequence[PlayerSpec]) -> dict[str, str]:
-    """Player id -> power (AUS ENG FRA GER ITA RUS TUR).
+def assign_powers(players: Sequence[PlayerSpec],
+                  powers: Sequence[str] = POWERS) -> dict[str, str]:
+    """Player id -> power (by default AUS ENG FRA GER ITA RUS TUR; a variant's own).
 
     A player keeps the power named by ``power`` (or by an id or ``airfield`` that
     is a power code); the others get the free powers in the usual order. Powers
     nobody plays stay in civil disorder (their units hold, DD3).
     """
-    if len(players) > len(POWERS):
-        raise ValueError(f"Diplomacy has {len(POWERS)} powers; {len(players)} players given")
+    if len(players) > len(powers):
+        raise ValueError(f"the game has {len(powers)} powers; {len(players)} players given")
     out: dict[str, str] = {}
     for p in players:
         wish = next((str(w).upper() for w in (p.power, p.id, p.airfield)
-                     if w and str(w).upper() in POWERS), None)
+                     if w and str(w).upper() in powers), None)
         for named in (p.power, p.airfield):  # the CLI's fourth field names the power
-            if named and str(named).upper() not in POWERS:
+            if named and str(named).upper() not in powers:
                 raise ValueError(f"{p.id}: {named!r} is not a power; powers: "
-                                 f"{', '.join(POWERS)}")
+                                 f"{', '.join(powers)}")
         if wish is not None:
             if wish in out.values():
                 raise ValueError(f"{wish} is given to two players")
             out[p.id] = wish
-    free = [pw for pw in POWERS if pw not in out.values()]
+    free = [pw for pw in powers if pw not in out.values()]
     for p in players:
         if p.id not in out:
             out[p.id] = free.pop(0)
@@ -129,10 +146,10 @@ def assign_powers(players: Sequence[PlayerSpec]) -> dict[str, str]:
 # ---------------------------------------------------------------- scenario files
 
 
-def _power_code(name: object, where: tuple[str | int, ...]) -> str:
+def _power_code(name: object, where: tuple[str | int, ...], powers: Sequence[str]) -> str:
     p = str(name).strip().upper()
-    if p not in POWERS:
-        raise ScenarioError(f"unknown power {name!r}; powers are {', '.join(POWERS)}",
+    if p not in powers:
+        raise ScenarioError(f"unknown power {name!r}; powers are {', '.join(powers)}",
                             path=where)
     return p
 
@@ -157,10 +174,10 @@ def _items(value: object, where: tuple[str | int, ...]) -> list[Any]:
 def _scenario_orders(data: Mapping[str, Any], pos: Position) -> list[Order]:
     out: list[Order] = []
     for power, items in _powers_mapping(data, "orders").items():
-        pw = _power_code(power, ("orders",))
+        pw = _power_code(power, ("orders",), pos.powers)
         for n, line in enumerate(_items(items, ("orders", pw)), 1):
             try:
-                parsed = parse_line(str(line), n)
+                parsed = parse_line(str(line), n, map_of(pos))
                 out.append(to_order(parsed, pw, pos, strict=False))
             except OrderMailError as exc:
                 caret = exc.caret()
@@ -356,13 +373,15 @@ class DiplomacyRuleset(Ruleset):
 
     def opening(self, players: Sequence[PlayerSpec], options: NewGameOptions, seed: int,
                 position: Mapping[str, Any] | None = None) -> Opening:
-        """The engine's opening position (DD4: Spring 1901; DD12: Winter 1900
-        builds), or the GM's ``position``, with the players' powers under
-        ``players``."""
-        del options, seed
+        """The engine's opening position of the variant (``options.variant``, by
+        default the rules' own: DD4: Spring 1901; DD12: Winter 1900 builds), or
+        the GM's ``position``, with the players' powers under ``players``."""
+        del seed
         if position is None:
-            out = position_to_dict(initial_position(self.variant))
-            how = f"opening position of {self.name} ({out['phase']})"
+            spec = self.variant_spec(options.variant)
+            out = position_to_dict(opening(spec))
+            named = "" if spec.default else f", variant {spec.name} ({spec.title})"
+            how = f"opening position of {self.name}{named} ({out['phase']})"
         else:
             out = dict(position)
             out.setdefault("ruleset", self.name)
@@ -371,13 +390,35 @@ class DiplomacyRuleset(Ruleset):
                                  f"{self.name}")
             how = f"position given by the game master ({out.get('phase', '?')})"
         if not out.get("players"):
-            out["players"] = assign_powers(players)
+            out["players"] = assign_powers(players, variant_in(out).powers)
         powers = ", ".join(f"{pid} {pw}" for pid, pw in out["players"].items())
         return Opening(out, f"{how}; powers: {powers}")
 
+    def variant_names(self) -> tuple[str, ...]:
+        """The variant folders played with these rules (``docs/variants.md``)."""
+        return tuple(n for n in variant_names() if load_variant(n).ruleset == self.name)
+
+    def variant_spec(self, name: str | None) -> VariantSpec:
+        """The variant ``name`` (None: the rules' own), which must be played
+        with these rules; raises ValueError with the variants there are."""
+        try:
+            spec = load_variant(name or DEFAULT[self.variant])
+        except VariantError as exc:
+            raise ValueError(str(exc)) from None
+        if spec.ruleset != self.name:
+            raise ValueError(f"the variant {spec.name} is played with --ruleset {spec.ruleset}")
+        return spec
+
+    def variant_title(self, position: Mapping[str, Any]) -> str:
+        """The game as a list of games names it: ``Diplomacy``, ``Diplomacy:
+        Chaos (variant chaos)``."""
+        spec = variant_in({"ruleset": self.name, **position})
+        return self.title if spec.default else f"{self.title}: {spec.title} (variant {spec.name})"
+
     def unplayed(self, position: Mapping[str, Any]) -> list[str]:
         played = {str(p).upper() for p in (position.get("players") or {}).values()}
-        return [p for p in POWERS if p not in played]
+        return [p for p in variant_in({"ruleset": self.name, **position}).powers
+                if p not in played]
 
     def computer_player(self, side: str) -> PlayerSpec:
         """The computer playing a power: id ``fra``, name ``computer`` (the report
@@ -437,7 +478,8 @@ class DiplomacyRuleset(Ruleset):
     def player_brief(self, state: Board, player: str) -> str:
         power = state.power_of(player)
         units = ", ".join(unit_text(u) for u in state.position.units_of(power))
-        return f"You play {POWER_NAMES[power]} ({power}); your units: {units or 'none'}."
+        return (f"You play {state.spec.power_names[power]} ({power}); "
+                f"your units: {units or 'none'}.")
 
     def computer_orders(self, state: Board, player: str,
                         rng: random.Random) -> OrdersEntry | None:
@@ -477,7 +519,7 @@ class DiplomacyRuleset(Ruleset):
         if kind == "R":
             return any(d.unit.power == power for d in pos.dislodged)
         if kind == "A":
-            return may_adjust(pos, standard_map(), power)
+            return may_adjust(pos, map_of(pos), power)
         return bool(pos.units_of(power))
 
     # ------------------------------------------------------------ press and votes
@@ -501,10 +543,11 @@ class DiplomacyRuleset(Ruleset):
     def correspondents(self, state: Board, names: Mapping[str, str]) -> list[Correspondent]:
         """Press goes to powers, by code or name (``FRA``, ``France``)."""
         out = []
+        names_of = state.spec.power_names
         for pid in names:
             power = str(state.players.get(pid, pid)).upper()
-            if power in POWERS:
-                label = POWER_NAMES[power]
+            if power in names_of:
+                label = names_of[power]
                 out.append(Correspondent(pid, label, (power, label.upper()), power))
         return out
 
@@ -513,8 +556,9 @@ class DiplomacyRuleset(Ruleset):
         player of ``names`` playing it ("" for none)."""
         pos = state.position
         playing = {c.side: c.player for c in self.correspondents(state, names)}
-        return [Correspondent(playing.get(p, ""), POWER_NAMES[p], (p, POWER_NAMES[p].upper()), p)
-                for p in POWERS if pos.units_of(p) or pos.centers_of(p)]
+        label = state.spec.power_names
+        return [Correspondent(playing.get(p, ""), label[p], (p, label[p].upper()), p)
+                for p in pos.powers if pos.units_of(p) or pos.centers_of(p)]
 
     def settle_votes(self, position: Mapping[str, Any], outcome: Outcome,
                      votes: Votes) -> Outcome:

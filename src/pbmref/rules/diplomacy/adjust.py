@@ -10,6 +10,7 @@ from .legal import adjust_kind_problem
 from .map import GameMap, Loc, display
 from .orders import Build, Disband, Order, OrderResult, Outcome, Reason, Waive
 from .state import Position, Unit, UnitType
+from .variant import variant_of
 
 
 def _fail(o: Order, why: str) -> OrderResult:
@@ -36,13 +37,26 @@ def removal_order(pos: Position, m: GameMap, power: str, units: list[Unit]) -> l
     return sorted(units, key=key)
 
 
+def build_sites(pos: Position, m: GameMap, power: str) -> tuple[str, ...]:
+    """Where the power may build if the centre is its own and free: its home
+    centres (DD1), or in a variant whose ``builds`` is ``owned`` every supply
+    centre it owns."""
+    if variant_of(pos).builds == "owned":
+        return pos.centers_of(power)
+    return m.home_centers(power)
+
+
 def build_problem(pos: Position, m: GameMap, o: Build, units_now: list[Unit]) -> str | None:
     prov = o.loc.prov
     if prov not in m.provinces:
         return f"unknown province {prov}"
     if o.kind is UnitType.DIRIGIBLE and not pos.dirigible:
         return "there are no dirigibles in standard Diplomacy (DD5)"
-    if prov not in m.home_centers(o.power):
+    if prov not in build_sites(pos, m, o.power):
+        if prov in m.home_centers(o.power):  # a home centre owned by another
+            return f"{o.power} does not own {display(prov)}"
+        if variant_of(pos).builds == "owned":
+            return f"{display(prov)} is not a supply centre {o.power} owns"
         return f"{display(prov)} is not a home centre of {o.power}"
     if pos.owner(prov) != o.power:
         return f"{o.power} does not own {display(prov)}"
@@ -90,7 +104,7 @@ def may_adjust(pos: Position, m: GameMap, power: str) -> bool:
     elif b == 0:
         return False
     units = pos.units
-    for prov in m.home_centers(power):
+    for prov in build_sites(pos, m, power):
         if pos.owner(prov) != power or prov in pos.devastated:
             continue
         surface = any(u.prov == prov and not u.airborne for u in units)

@@ -46,7 +46,7 @@ from .bot_tables import FAR, Tables, convoy_routes, move_orders, tables
 from .bot_values import GAMMA, HORIZON, OUTLOOK, Valuation
 from .bot_winter import adjustment_orders, retreat_orders
 from .legal import movement_problem
-from .map import GameMap, Loc, standard_map
+from .map import GameMap, Loc
 from .orders import (
     Convoy,
     Devastate,
@@ -57,6 +57,7 @@ from .orders import (
     SupportMove,
 )
 from .state import Position, Unit, UnitType
+from .variant import map_of
 
 __all__ = ["choose_orders", "order_lines"]
 
@@ -77,7 +78,7 @@ def choose_orders(pos: Position, power: str, rng: random.Random, *,
                   game_map: GameMap | None = None) -> list[Order]:
     """The computer's orders for ``power`` in the phase of ``pos`` (every one
     legal; an empty list when the power has nothing to order)."""
-    m = game_map or standard_map()
+    m = game_map or map_of(pos)
     if pos.phase.kind == "R":
         return retreat_orders(pos, m, power, rng)
     if pos.phase.kind == "A":

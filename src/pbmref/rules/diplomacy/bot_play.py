@@ -15,9 +15,10 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 from .engine import adjudicate_full
-from .map import GameMap, standard_map
+from .map import GameMap
 from .orders import Order, OrderResult
 from .state import Position
+from .variant import map_of
 
 Player = Callable[[Position, str, random.Random], list[Order]]
 
@@ -35,7 +36,7 @@ class Played:
 def play(pos: Position, players: Mapping[str, Player], rngs: Mapping[str, random.Random],
          last_year: int, *, game_map: GameMap | None = None) -> Iterator[Played]:
     """Every phase from ``pos`` to a winner or the last phase of ``last_year``."""
-    m = game_map or standard_map()
+    m = game_map or map_of(pos)
     while pos.winner is None and pos.phase.year <= last_year:
         given: dict[str, list[Order]] = {}
         for power in pos.powers:

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import random
 
-from .adjust import balance, build_problem
+from .adjust import balance, build_problem, build_sites
 from .bot_tables import tables, unit_orders
 from .dirigible import UPKEEP
-from .map import GameMap, Loc, standard_map
+from .map import GameMap, Loc
 from .orders import Build, Disband, Order, Retreat
 from .retreat import options_for
 from .state import Position, Unit, UnitType
+from .variant import map_of
 
 __all__ = ["random_orders"]
 
@@ -28,7 +29,7 @@ _KIND = {"Hold": "hold", "Move": "move", "Convoy": "convoy", "Devastate": "devas
 def random_orders(pos: Position, power: str, rng: random.Random, *,
                   game_map: GameMap | None = None) -> list[Order]:
     """Random legal orders of ``power`` for the phase of ``pos``."""
-    m = game_map or standard_map()
+    m = game_map or map_of(pos)
     if pos.phase.kind == "M":
         out: list[Order] = []
         for u in pos.units_of(power):
@@ -68,7 +69,7 @@ def _random_adjustment(pos: Position, m: GameMap, power: str,
     t = tables(m)
     while True:
         options: list[Build] = []
-        for prov in m.home_centers(power):
+        for prov in build_sites(pos, m, power):
             kinds = [UnitType.ARMY, UnitType.FLEET]
             if pos.dirigible:
                 kinds.append(UnitType.DIRIGIBLE)

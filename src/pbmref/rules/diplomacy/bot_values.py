@@ -12,11 +12,12 @@ rules; they are kept here in one place so they can be tuned together.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from .bot_tables import Tables, tables
 from .map import GameMap, Loc
-from .state import Position, Unit, UnitType, initial_position
+from .state import Position, Unit, UnitType
+from .variant import load_variant, opening, variant_of
 
 GAMMA = 0.55  # how much a target one step further counts
 OUTLOOK = 0.5  # weight of a place's outlook against what it is worth now
@@ -29,9 +30,9 @@ STAY_OUT = 0.2  # chance that a unit standing on its own centre leaves it for a 
 ROAM = 0.6  # chance that any other enemy unit next to an empty own centre walks in
 
 
-@lru_cache(maxsize=1)
-def _start_units() -> frozenset[Unit]:
-    return frozenset(initial_position().units)
+@cache
+def _start_units(name: str) -> frozenset[Unit]:
+    return frozenset(opening(load_variant(name)).units)
 
 
 def idle_powers(pos: Position, power: str) -> frozenset[str]:
@@ -40,7 +41,7 @@ def idle_powers(pos: Position, power: str) -> frozenset[str]:
     DD3). Their units are taken to hold without support: no threat to anyone."""
     if pos.dirigible or pos.phase.year <= 1901:
         return frozenset()
-    start = _start_units()
+    start = _start_units(variant_of(pos).name)
     out = set()
     for other in pos.powers:
         mine = pos.units_of(other)

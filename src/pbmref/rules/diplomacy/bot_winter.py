@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 
-from .adjust import balance, build_problem
+from .adjust import balance, build_problem, build_sites
 from .bot_tables import tables
 from .bot_values import OUTLOOK, Valuation
 from .dirigible import UPKEEP
@@ -96,7 +96,7 @@ def _builds(pos: Position, m: GameMap, v: Valuation, power: str, budget: int,
     out: list[Order] = []
     surface_cost = UPKEEP[UnitType.ARMY] if pos.dirigible else 1
     options: list[tuple[float, Build]] = []
-    for prov in m.home_centers(power):
+    for prov in build_sites(pos, m, power):
         for kind in (UnitType.ARMY, UnitType.FLEET):
             locs = t.fleet_locs.get(prov, ()) if kind is UnitType.FLEET else (Loc(prov),)
             for loc in locs:
@@ -122,7 +122,7 @@ def _builds(pos: Position, m: GameMap, v: Valuation, power: str, budget: int,
         budget -= surface_cost
     if pos.dirigible:
         air: list[tuple[float, Build]] = []
-        for prov in m.home_centers(power):
+        for prov in build_sites(pos, m, power):
             b = Build(power, UnitType.DIRIGIBLE, Loc(prov))
             if build_problem(pos, m, b, units) is None:
                 air.append((v.outlook(b.kind, b.loc) + rng.random() * NOISE, b))

@@ -1,7 +1,7 @@
 """Diplomacy positions as plain data and back (the scenario schema's Diplomacy keys).
 
-``position_from_dict`` reads ``ruleset``, ``phase``, ``units``, ``centers``,
-``dislodged``, ``standoffs``, ``devastated``, ``winner`` and ``settings``
+``position_from_dict`` reads ``ruleset``, ``variant``, ``phase``, ``units``,
+``centers``, ``dislodged``, ``standoffs``, ``devastated``, ``winner`` and ``settings``
 (``docs/scenario-format.md``) and raises ``PositionError`` with the key path of
 a wrong value; ``position_to_dict`` writes the same keys (with each dislodged
 unit's retreat options under ``retreats``), so a written position reads back.
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbmref.rules.diplomacy.map import POWERS, Loc, display, standard_map
+from pbmref.rules.diplomacy.map import GameMap, Loc, display
 from pbmref.rules.diplomacy.retreat import options_for
 from pbmref.rules.diplomacy.state import (
     DislodgedUnit,
@@ -21,7 +21,14 @@ from pbmref.rules.diplomacy.state import (
     Unit,
     UnitType,
     Variant,
-    initial_position,
+)
+from pbmref.rules.diplomacy.variant import (
+    DEFAULT,
+    VariantError,
+    VariantSpec,
+    load_variant,
+    map_of,
+    opening,
 )
 from pbmref.rules.plaindata import KeyPath, PositionError
 
@@ -32,15 +39,15 @@ def _where(text: str) -> KeyPath:
     return tuple(text.split(".")) if text else ()
 
 
-def _power(name: object, where: str) -> str:
+def _power(spec: VariantSpec, name: object, where: str) -> str:
     p = str(name).strip().upper()
-    if p not in POWERS:
-        raise PositionError(_where(where), f"unknown power {name!r}; powers are {', '.join(POWERS)}")
+    if p not in spec.powers:
+        raise PositionError(_where(where),
+                            f"unknown power {name!r}; powers are {', '.join(spec.powers)}")
     return p
 
 
-def _loc(text: str, where: str) -> Loc:
-    m = standard_map()
+def _loc(m: GameMap, text: str, where: str) -> Loc:
     raw = text.strip()
     coast = ""
     for sep in ("/", "("):
@@ -53,13 +60,12 @@ def _loc(text: str, where: str) -> Loc:
     return Loc(prov, coast)
 
 
-def _unit(power: str, text: object, where: str) -> Unit:
+def _unit(m: GameMap, power: str, text: object, where: str) -> Unit:
     parts = str(text).split(None, 1)
     if len(parts) != 2 or parts[0].upper() not in ("A", "F", "D"):
         raise PositionError(_where(where), f"{text!r} is not a unit like 'A Par', 'F StP/sc' or 'D Mun'")
     kind = UnitType(parts[0].upper())
-    loc = _loc(parts[1], where)
-    m = standard_map()
+    loc = _loc(m, parts[1], where)
     if kind is UnitType.ARMY and not m.army_can_stand(loc):
         raise PositionError(_where(where), f"an army cannot stand in {loc}")
     if kind is UnitType.FLEET and not m.fleet_can_stand(loc):
@@ -89,29 +95,32 @@ def _list(value: object, where: str) -> list[Any]:
 
 
 def position_from_dict(data: Mapping[str, Any]) -> Position:
-    """A position from the scenario keys (ruleset, phase, units, centers ...)."""
-    variant, edition = _variant_and_edition(data)
-    start = initial_position(variant, edition)
+    """A position from the scenario keys (ruleset, variant, phase, units, centers ...)."""
+    variant, edition, spec = _variant_and_edition(data)
+    start = opening(spec, edition)
+    m = spec.map
     try:
         phase = Phase.parse(str(data["phase"])) if "phase" in data else start.phase
     except ValueError as exc:
         raise PositionError(("phase",), str(exc)) from None
     if "units" in data:
-        units = _units(data)
+        units = _units(spec, data)
     else:
         units = list(start.units) if phase == start.phase else []
     _check_units(units, variant)
-    centers = _centers(data) if "centers" in data else start.centers
-    dislodged = _dislodged(data)
+    centers = _centers(spec, data) if "centers" in data else start.centers
+    dislodged = _dislodged(spec, data)
     if dislodged and phase.kind != "R":
         raise PositionError(("dislodged",), "dislodged units are given only in a retreat phase")
-    standoffs = frozenset(_loc(str(s), "standoffs").prov for s in _list(data.get("standoffs"), "standoffs"))
-    devastated = frozenset(_loc(str(s), "devastated").prov for s in _list(data.get("devastated"), "devastated"))
+    standoffs = frozenset(_loc(m, str(s), "standoffs").prov
+                          for s in _list(data.get("standoffs"), "standoffs"))
+    devastated = frozenset(_loc(m, str(s), "devastated").prov
+                           for s in _list(data.get("devastated"), "devastated"))
     if devastated and variant is not Variant.DIRIGIBLE:
         raise PositionError(("devastated",), "only the dirigible variant devastates centres")
     winner = data.get("winner")
     if winner is not None:
-        winner = _power(winner, "winner")
+        winner = _power(spec, winner, "winner")
     return Position(
         winner=winner,
         phase=phase,
@@ -122,31 +131,41 @@ def position_from_dict(data: Mapping[str, Any]) -> Position:
         devastated=devastated,
         variant=variant,
         edition=edition,
+        powers=spec.powers,
+        variant_name=start.variant_name,
     )
 
 
-def _variant_and_edition(data: Mapping[str, Any]) -> tuple[Variant, str]:
-    """The game (``ruleset``: plain or Dirigible Diplomacy) and the rules edition."""
+def _variant_and_edition(data: Mapping[str, Any]) -> tuple[Variant, str, VariantSpec]:
+    """The game (``ruleset``: plain or Dirigible Diplomacy), the rules edition
+    and the variant (``variant``: its folder; none for the rules' own)."""
     ruleset = str(data.get("ruleset", "diplomacy")).strip().lower()
     if ruleset not in ("diplomacy", "dirigible"):
         raise PositionError(("ruleset",), f"expected diplomacy or dirigible, found {ruleset!r}")
     variant = Variant(ruleset)
+    try:
+        spec = load_variant(str(data.get("variant") or DEFAULT[variant]))
+    except VariantError as exc:
+        raise PositionError(("variant",), str(exc)) from None
+    if spec.ruleset != ruleset:
+        raise PositionError(("variant",), f"the variant {spec.name} is played with the "
+                                          f"{spec.ruleset} rules, not {ruleset}")
     settings = data.get("settings") or {}
     if not isinstance(settings, Mapping):
         raise PositionError(("settings",), "expected a mapping such as {edition: 2023}")
     edition = str(settings.get("edition", "2023"))
     if edition not in ("1971", "1982", "2000", "2023", "dptg"):
         raise PositionError(("settings", "edition"), f"unknown rules edition {edition!r}")
-    return variant, edition
+    return variant, edition, spec
 
 
-def _units(data: Mapping[str, Any]) -> list[Unit]:
+def _units(spec: VariantSpec, data: Mapping[str, Any]) -> list[Unit]:
     """The ``units`` key: each power's armies, fleets and dirigibles."""
     units: list[Unit] = []
     for power, items in _mapping(data, "units").items():
-        pw = _power(power, "units")
+        pw = _power(spec, power, "units")
         for item in _list(items, f"units.{pw}"):
-            units.append(_unit(pw, item, f"units.{pw}"))
+            units.append(_unit(spec.map, pw, item, f"units.{pw}"))
     return units
 
 
@@ -164,14 +183,14 @@ def _check_units(units: list[Unit], variant: Variant) -> None:
         seen[key] = u
 
 
-def _centers(data: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+def _centers(spec: VariantSpec, data: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
     """The ``centers`` key: the supply centres each power owns, each owned once."""
     owners: dict[str, str] = {}
-    m = standard_map()
+    m = spec.map
     for power, items in _mapping(data, "centers").items():
-        pw = _power(power, "centers")
+        pw = _power(spec, power, "centers")
         for item in _list(items, f"centers.{pw}"):
-            loc = _loc(str(item), f"centers.{pw}")
+            loc = _loc(m, str(item), f"centers.{pw}")
             if not m.is_supply_center(loc.prov):
                 raise PositionError(("centers", f"{pw}"), f"{display(loc.prov)} is not a supply centre")
             if loc.prov in owners:
@@ -180,23 +199,23 @@ def _centers(data: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(owners.items()))
 
 
-def _dislodged(data: Mapping[str, Any]) -> list[DislodgedUnit]:
+def _dislodged(spec: VariantSpec, data: Mapping[str, Any]) -> list[DislodgedUnit]:
     """The ``dislodged`` key: each power's units waiting to retreat, with where
     the attack came from and whether it came by convoy."""
     dislodged: list[DislodgedUnit] = []
     for power, items in _mapping(data, "dislodged").items():
-        pw = _power(power, "dislodged")
+        pw = _power(spec, power, "dislodged")
         for item in _list(items, f"dislodged.{pw}"):
             if isinstance(item, Mapping):
                 if "unit" not in item:
                     raise PositionError(("dislodged", f"{pw}"), "each entry needs a unit")
-                u = _unit(pw, item["unit"], f"dislodged.{pw}")
+                u = _unit(spec.map, pw, item["unit"], f"dislodged.{pw}")
                 frm = item.get("attacker_from")
                 dislodged.append(DislodgedUnit(
-                    u, _loc(str(frm), f"dislodged.{pw}").prov if frm else None,
+                    u, _loc(spec.map, str(frm), f"dislodged.{pw}").prov if frm else None,
                     bool(item.get("attacker_via_convoy", False))))
             else:
-                dislodged.append(DislodgedUnit(_unit(pw, item, f"dislodged.{pw}")))
+                dislodged.append(DislodgedUnit(_unit(spec.map, pw, item, f"dislodged.{pw}")))
     return dislodged
 
 
@@ -223,8 +242,10 @@ def position_to_dict(pos: Position) -> dict[str, Any]:
     centers: dict[str, list[str]] = {}
     for prov, power in pos.centers:
         centers.setdefault(power, []).append(display(prov))
-    out: dict[str, Any] = {
-        "ruleset": pos.variant.value,
+    out: dict[str, Any] = {"ruleset": pos.variant.value}
+    if pos.variant_name:
+        out["variant"] = pos.variant_name
+    out |= {
         "phase": str(pos.phase),
         "units": {p: sorted(v) for p, v in sorted(units.items())},
         "centers": {p: sorted(v) for p, v in sorted(centers.items())},
@@ -233,7 +254,7 @@ def position_to_dict(pos: Position) -> dict[str, Any]:
     if pos.edition != "2023":
         out["settings"] = {"edition": pos.edition}
     if pos.dislodged:
-        options = options_for(pos, standard_map())
+        options = options_for(pos, map_of(pos))
         retreats: dict[str, list[dict[str, Any]]] = {}
         for d in pos.dislodged:
             entry = dislodged_entry(d)

@@ -13,13 +13,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from .adjust import may_adjust, run_adjustments
-from .dirigible import WIN_DIRIGIBLE, WIN_STANDARD, scoring_centers
+from .dirigible import scoring_centers
 from .events import Event
-from .map import GameMap, display, standard_map
+from .map import GameMap, display
 from .movement import run_movement
 from .orders import Order, OrderResult
 from .retreat import disband_stranded, run_retreats
 from .state import DislodgedUnit, Phase, Position
+from .variant import map_of, variant_of
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ def adjudicate_full(
     *,
     game_map: GameMap | None = None,
 ) -> Adjudication:
-    m = game_map or standard_map()
+    m = game_map or map_of(state)
     kind = state.phase.kind
     if kind == "M":
         mv = run_movement(state, m, list(orders))
@@ -71,7 +72,8 @@ def adjudicate_full(
 
 def _end_of_season(pos: Position, m: GameMap) -> tuple[Position, tuple[Event, ...]]:
     """After the last movement/retreat of a season: next phase; in Fall,
-    ownership changes (armies and fleets only, DD10), victory (DD4, DD14) and
+    ownership changes (armies and fleets only, DD10), victory (DD4, DD14: the
+    variant's number of centres) and
     whether a Winter phase is held (DD1)."""
     if pos.phase.season == "S":
         return replace(pos, phase=Phase(pos.phase.year, "F", "M")), ()
@@ -92,7 +94,7 @@ def _end_of_season(pos: Position, m: GameMap) -> tuple[Position, tuple[Event, ..
             owners[u.prov] = u.power
     pos = pos.with_centers(owners)
     if pos.winner is None:
-        need = WIN_DIRIGIBLE if pos.dirigible else WIN_STANDARD
+        need = variant_of(pos).victory
         for power in pos.powers:
             count = scoring_centers(pos, power) if pos.dirigible else len(pos.centers_of(power))
             if count >= need:

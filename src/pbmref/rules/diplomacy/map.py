@@ -1,10 +1,12 @@
-"""The standard Diplomacy map, loaded once from the package data file.
+"""Diplomacy maps, each loaded once from a variant's data folder.
 
-The data file (``pbmref/data/diplomacy/standard.json``) is built from the
-TedDriggs/diplomacy CSVs (MIT) by ``scripts/build_diplomacy_map.py``.
-Provinces are lower-case three-letter abbreviations (``stp``); a place a unit
-stands on is a :class:`Loc` (province plus coast for the three split-coast
-provinces).
+A map is the ``map.json`` of a folder of ``pbmref/data/diplomacy/variants/``
+(provinces with their terrain, supply centres and coasts; borders by land, by
+sea or both). The standard map's (``variants/standard/map.json``) is built
+from the TedDriggs/diplomacy CSVs (MIT) by ``scripts/build_diplomacy_map.py``.
+Provinces are lower-case abbreviations (``stp``); a place a unit stands on is
+a :class:`Loc` (province plus coast for the split-coast provinces). Whose
+home centre a province is comes from the variant (``load_map``'s ``homes``).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import json
 from collections import deque
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 
 POWERS: tuple[str, ...] = ("AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR")
@@ -65,7 +67,7 @@ def display(prov: str) -> str:
     return prov[:1].upper() + prov[1:]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # one object per map: compared and hashed by identity
 class GameMap:
     provinces: dict[str, Province]
     army_adj: dict[str, frozenset[str]]
@@ -218,15 +220,25 @@ def _region(text: str) -> Loc:
     return Loc.parse(text)
 
 
-@lru_cache(maxsize=1)
 def standard_map() -> GameMap:
-    """The standard board (cached; read once from package data)."""
-    raw = (
-        resources.files("pbmref")
-        .joinpath("data", "diplomacy", "standard.json")
-        .read_text(encoding="utf-8")
-    )
-    data = json.loads(raw)
+    """The standard board with its home centres (cached; read once from package data)."""
+    from .variant import load_variant
+
+    return load_variant("standard").map
+
+
+def map_text(folder: str, name: str) -> str:
+    """A data file of a variant's folder (``map.json``, ``board.json``, ``variant.yaml``)."""
+    return (resources.files("pbmref").joinpath("data", "diplomacy", "variants", folder, name)
+            .read_text(encoding="utf-8"))
+
+
+@cache
+def load_map(folder: str, homes: tuple[tuple[str, str], ...] | None = None) -> GameMap:
+    """The map of a variant's folder; ``homes`` ((province, power), ...) says
+    whose home centre each province is, else ``map.json``'s ``home`` does."""
+    data = json.loads(map_text(folder, "map.json"))
+    given = dict(homes) if homes is not None else None
     provinces: dict[str, Province] = {}
     for abbr, p in data["provinces"].items():
         provinces[abbr] = Province(
@@ -234,7 +246,7 @@ def standard_map() -> GameMap:
             name=p["name"],
             terrain=p["terrain"],
             supply_center=bool(p["supply_center"]),
-            home=p["home"],
+            home=p.get("home") if given is None else given.get(abbr),
             coasts=tuple(p["coasts"]),
         )
     army: dict[str, set[str]] = {p: set() for p in provinces}

@@ -36,10 +36,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .adjust import balance, build_problem
+from .adjust import balance, build_problem, build_sites
 from .dirigible import UPKEEP
 from .legal import is_from_above, movement_problem
-from .map import GameMap, Loc, standard_map
+from .map import GameMap, Loc
 from .orders import (
     Build,
     Convoy,
@@ -52,6 +52,7 @@ from .orders import (
     Waive,
 )
 from .state import Phase, Position, Unit, UnitType
+from .variant import map_of
 
 __all__ = ["OrderLine", "OrderWarning", "OrdersPlan", "WarningKind", "preview"]
 
@@ -108,6 +109,7 @@ class OrdersPlan:
     lines: tuple[OrderLine, ...]
     idle: tuple[Unit, ...] = ()
     warnings: tuple[OrderWarning, ...] = ()
+    game_map: GameMap | None = None  # the variant's map (names); None: the standard one
 
 
 def preview(position: Position, power: str, orders: Sequence[Order]) -> OrdersPlan:
@@ -120,7 +122,7 @@ def preview(position: Position, power: str, orders: Sequence[Order]) -> OrdersPl
     if foreign:
         raise ValueError(f"a preview of {power}'s orders was given {foreign[0].power}'s "
                          f"order {foreign[0]}")
-    m = standard_map()
+    m = map_of(position)
     kind = position.phase.kind
     mine = list(orders)
     lines = tuple(OrderLine(o, _target(position, o)) for o in mine)
@@ -136,7 +138,7 @@ def preview(position: Position, power: str, orders: Sequence[Order]) -> OrdersPl
     else:
         idle = ()
         warnings = _adjustment_warnings(position, m, power, mine)
-    return OrdersPlan(power, position.phase, position.dirigible, lines, idle, warnings)
+    return OrdersPlan(power, position.phase, position.dirigible, lines, idle, warnings, m)
 
 
 # ---------------------------------------------------------------------------
@@ -221,7 +223,7 @@ def _support_fixes(o: SupportHold | SupportMove, target: Unit,
 
 
 def _legal(position: Position, orders: Sequence[Order]) -> tuple[str, ...]:
-    m = standard_map()
+    m = map_of(position)
     return tuple(str(o) for o in orders if movement_problem(position, m, o) is None)
 
 
@@ -271,7 +273,7 @@ def _possible_builds(position: Position, m: GameMap, power: str, units: list[Uni
     if position.dirigible:
         kinds.append(UnitType.DIRIGIBLE)
     out: list[str] = []
-    for prov in m.home_centers(power):
+    for prov in build_sites(position, m, power):
         for kind in kinds:
             if (UPKEEP[kind] if position.dirigible else 1) > left:
                 continue

@@ -84,6 +84,7 @@ class Position:
     edition: str = "2023"
     winner: str | None = None
     powers: tuple[str, ...] = POWERS
+    variant_name: str = ""  # the variant's folder; "" for the rules' own (standard, dirigible)
 
     # -- helpers ---------------------------------------------------------------
     def owner(self, prov: str) -> str | None:
@@ -126,29 +127,15 @@ def prov_text(prov: str) -> str:
     return display(prov)
 
 
-STANDARD_START: dict[str, tuple[str, ...]] = {
-    "AUS": ("A vie", "A bud", "F tri"),
-    "ENG": ("F lon", "F edi", "A lvp"),
-    "FRA": ("F bre", "A par", "A mar"),
-    "GER": ("F kie", "A ber", "A mun"),
-    "ITA": ("F nap", "A rom", "A ven"),
-    "RUS": ("A mos", "A war", "F sev", "F stp/sc"),
-    "TUR": ("F ank", "A con", "A smy"),
-}
+def initial_position(variant: Variant = Variant.STANDARD, edition: str = "2023",
+                     name: str = "") -> Position:
+    """The opening of the variant ``name`` (default: the rules' own). DD4: the
+    standard game opens in Spring 1901 with 22 units; DD12: the dirigible game
+    with a Winter 1900 build phase on an empty board. Home centres are owned."""
+    from .variant import DEFAULT, load_variant, opening
 
-
-def initial_position(variant: Variant = Variant.STANDARD, edition: str = "2023") -> Position:
-    """DD4: Spring 1901 with the usual 22 units; DD12: the dirigible game starts
-    with a Winter 1900 build phase and an empty board. Home centres are owned."""
-    from .map import standard_map
-
-    m = standard_map()
-    centers = tuple(sorted((p, v.home) for p, v in m.provinces.items() if v.home))
-    if variant is Variant.DIRIGIBLE:
-        return Position(Phase(1900, "W", "A"), (), centers, variant=variant, edition=edition)
-    units = []
-    for power, texts in STANDARD_START.items():
-        for t in texts:
-            kind, where = t.split()
-            units.append(Unit(power, UnitType(kind), Loc.parse(where)))
-    return Position(Phase(1901, "S", "M"), tuple(sorted(units)), centers, edition=edition)
+    spec = load_variant(name or DEFAULT[variant])
+    if spec.ruleset != variant.value:
+        raise ValueError(f"the variant {spec.name} is played with the {spec.ruleset} rules, "
+                         f"not {variant.value}")
+    return opening(spec, edition)
