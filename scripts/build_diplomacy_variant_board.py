@@ -14,8 +14,8 @@ supply centre). This script makes from it:
    Voronoi cell of its seed among all seeds, cut to the land (a land
    province) or to the water (a sea). Pieces that fall to the wrong kind (a
    cape in a sea's cell, a bay in a land's cell) join the neighbour of the
-   right kind they share most boundary with; islands without a seed are
-   drawn as impassable. The shapes are simplified together, so neighbours
+   right kind they share most boundary with; an island without a seed joins
+   the land province within ``ISLAND_JOIN`` px, or is drawn as impassable. The shapes are simplified together, so neighbours
    keep one boundary;
 2. the map: two provinces border each other where their shapes share a
    boundary of at least ``MIN_SHARED`` px; by land when both are land, by
@@ -53,6 +53,7 @@ MIN_SHARED = 2.5  # px: the shortest boundary that makes two provinces neighbour
 POINT = 1.0  # px: two provinces that share less touch at a point only
 GROW = 1.6  # px: a shorter contact is parted, a longer one made a border
 ISLAND_MIN = 40.0  # px^2: smaller islands without a seed are left out
+ISLAND_JOIN = 10.0  # px: an island without a seed this near a land province is part of it
 LAKE_MAX = 2500.0  # px^2: water enclosed by land and smaller than this is filled
 SIMPLIFY = 1.2  # px
 ISLAND_ROOM = 16.0  # px: how far from a small island (``island: true``) its name and units go
@@ -170,8 +171,13 @@ def shapes_of(geo: dict[str, Any], land: Any, proj: Projection
             near = _longest_neighbour(piece, shapes, set(shapes))
             if near is not None:
                 shapes[near] = unary_union([shapes[near], piece]).buffer(0)
-        elif piece.area >= ISLAND_MIN:
-            islands.append(piece)
+        else:
+            land_names = [n for n, sea_ in is_sea.items() if not sea_]
+            near_land = min(land_names, key=lambda n: shapes[n].distance(piece))
+            if shapes[near_land].distance(piece) <= ISLAND_JOIN:
+                shapes[near_land] = unary_union([shapes[near_land], piece]).buffer(0)
+            elif piece.area >= ISLAND_MIN:
+                islands.append(piece)
     names = sorted(shapes)
     coverage = shapely.coverage_simplify([shapes[n] for n in names] + islands, SIMPLIFY)
     out = {n: shapely.make_valid(g).buffer(0) for n, g in zip(names, coverage, strict=False)}
@@ -363,14 +369,19 @@ def build(name: str, atlas_dir: Path | None) -> None:
     for _ in range(2):
         mend_small_touches(shapes)
         shapes = {n: clean(g) for n, g in shapes.items()}  # as board.json will hold them
+    islands = [g for g in (clean(g.difference(_everything(shapes))) for g in islands)
+               if not g.is_empty]
     seeds = {e["abbr"]: Point(*proj.px(*e["at"])) for e in geo["provinces"]}
+    for i, g in enumerate(islands):  # settled with the provinces, under names of their own
+        shapes[f"~island{i + 1}"] = g
+        seeds[f"~island{i + 1}"] = g.representative_point()
     part_overlaps(shapes, seeds)
     node_shared_edges(shapes)
     for _ in range(3):  # the shapes as the file gives them back, overlaps settled there
         shapes = {n: as_written(g) for n, g in shapes.items()}
         part_overlaps(shapes, seeds)
-    islands = [g.difference(_everything(shapes)) for g in islands]
-    islands = [g for g in map(clean, islands) if not g.is_empty]
+    islands = [g for n, g in sorted(shapes.items()) if n.startswith("~") and not g.is_empty]
+    shapes = {n: g for n, g in shapes.items() if not n.startswith("~")}
     borders, coastal = borders_of(geo, shapes)
     source = (f"Built by scripts/build_diplomacy_variant_board.py from {name}/geography.yaml "
               "(pbmref's own) and Natural Earth 1:50m admin-0 countries (public domain), as "
