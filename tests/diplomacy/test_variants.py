@@ -70,9 +70,9 @@ def test_every_border_is_symmetric_and_of_the_right_kind(name: str) -> None:
         for a, near in table.items():
             for b in near:
                 assert a in table[b], f"{a}-{b} one way only"
-    for a, near_locs in m.fleet_adj.items():
-        for b in near_locs:
-            assert a in m.fleet_adj[b], f"{a}-{b} one way only"
+    for here, near_locs in m.fleet_adj.items():
+        for there in near_locs:
+            assert here in m.fleet_adj[there], f"{here}-{there} one way only"
 
 
 def board_of(name: str) -> dict[str, Any]:
