@@ -307,3 +307,15 @@ def test_a_retreat_is_drawn_unlike_a_convoy_or_a_support_and_is_in_the_legend() 
             assert _dashes(g) - {None}, kind  # dashed or dotted
     words = [t.text for t in with_class(root, "g", "legend")[0].iter(SVG + "text")]
     assert "retreat" in words
+
+
+def test_the_legend_counts_in_words_that_agree() -> None:
+    _, events, after = phase("retreats")  # Germany ends with no unit, Russia with two
+    words = [t.text for t in with_class(parse(render_board(after, events, mode="after")),
+                                        "g", "power")[0].iter(SVG + "text")]
+    assert words[-1] == "3 centres · 0 units"
+    one = parse(render_board({"ruleset": "diplomacy", "phase": "S1902M",
+                              "units": {"FRA": ["A Par"]}, "centers": {"FRA": ["Par"]}},
+                             mode="after"))
+    france = next(g for g in with_class(one, "g", "power") if g.get("data-power") == "FRA")
+    assert [t.text for t in france.iter(SVG + "text")][-1] == "1 centre · 1 unit"

@@ -954,9 +954,9 @@ class _Picture:
             py = y + row * 50
             centres, units, points = counts[power]
             colour = self.colour(power)
-            detail = f"{centres} centres · {units} units"
+            detail = f"{_count(centres, 'centre')} · {_count(units, 'unit')}"
             if self.dirigible:
-                detail += f" · {points} points"
+                detail += f" · {_count(points, 'point')}"
             out.append(f'<g class="power" data-power="{power}">'
                        f'<rect x="{_f(x)}" y="{_f(py - 18)}" width="26" height="24" rx="5" '
                        f'fill="{colour}" stroke="{_INK}" stroke-width="1.2"/>'
@@ -1032,6 +1032,11 @@ class _Picture:
             units = sum(1 for u in self.units if u.power == power)
             out[power] = (len(mine), units, points)
         return out
+
+
+def _count(n: int, word: str) -> str:
+    """``1 centre``, ``3 centres``."""
+    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def _core(d: str, width: float = 1.2) -> str:
