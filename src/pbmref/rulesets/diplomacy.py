@@ -532,11 +532,12 @@ class DiplomacyRuleset(Ruleset):
         (``FRA``); one playing no power (none left to play) is ``Player 1`` ..."""
         playing = position.get("players")
         playing = playing if isinstance(playing, Mapping) else {}
+        variant = variant_in({"ruleset": self.name, **position})
         out: dict[str, Alias] = {}
         for pid in players:
             power = str(playing.get(pid, "")).upper()
-            if power in POWERS:
-                label = POWER_NAMES[power]
+            if power in variant.powers:
+                label = variant.power_names[power]
                 out[pid] = Alias(power.lower(), label, (power, label.upper()))
         return {**out, **numbered([p for p in players if p not in out], salt, "Player")}
 
