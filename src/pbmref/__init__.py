@@ -5,4 +5,4 @@ Layers, each importing only those below it:
 game folders) < ``mail`` (transport) < ``referee``/``reports`` < ``cli``.
 """
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -19,6 +19,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TextIO
 
+from pbmref import __version__
 from pbmref.base.text import visible
 from pbmref.cli import demo, gm, mailcmd, orders, press, render, roster, rules, scenario
 from pbmref.cli.common import CONFIG_ENV, LOCAL_CONFIG
@@ -46,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
                "(local Maildir mode, games/ and mail/ under the current folder). GM commands "
                "work on the games folder of that config (or --games DIR).",
     )
-    parser.add_argument("--version", action="version", version="pbmref 0.1.0")
+    parser.add_argument("--version", action="version", version=f"pbmref {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in COMMAND_MODULES:
         module.register(sub)
