@@ -57,7 +57,7 @@ mail_text = st.one_of(st.text(max_size=300), body_lines.map("\n".join))
 @cache
 def positions() -> dict[str, tuple[dict[str, Any], list[str]]]:
     """ruleset -> (a position of it, its players (and one stranger))."""
-    tweed = yaml.safe_load((REPO / "games/example/turns/002/position.yaml").read_text())
+    tweed = yaml.safe_load((REPO / "docs/example-game/turns/002/position.yaml").read_text())
     fast = yaml.safe_load((REPO / "tests/scenarios/fastplay/fp01_board_names.yaml").read_text())
     fast = {k: v for k, v in fast.items()
             if k not in ("orders", "expect", "title", "description", "seed")}

@@ -77,7 +77,7 @@ BREAKAGES: dict[str, tuple[str, Callable[[str], str | bytes] | None, str, int | 
 def _referee(tmp_path: Path) -> tuple[Referee, MaildirIntake, Path]:
     games = tmp_path / "games"
     for name in ("example", "other"):
-        shutil.copytree(REPO / "games" / "example", games / name,
+        shutil.copytree(REPO / "docs" / "example-game", games / name,
                         ignore=shutil.ignore_patterns(".lock"))
     config = Config(games_dir=games, spool_dir=tmp_path / "spool",
                     referee=RefereeConfig(address=REFEREE),

@@ -9,7 +9,7 @@ import yaml
 
 from pbmref.rulesets.tweedekker import TweedekkerRuleset
 
-POSITION = Path(__file__).resolve().parents[2] / "games/example/turns/001/position.yaml"
+POSITION = Path(__file__).resolve().parents[2] / "docs/example-game/turns/001/position.yaml"
 
 
 def test_entries_are_read_once_a_state_with_several_games_in_turn(monkeypatch):

@@ -20,6 +20,6 @@ def fake_store(tmp_path: Path) -> GameStore:
 def example_store(tmp_path: Path) -> GameStore:
     """A copy of the repository's example game (real tweedekker ruleset)."""
     games = tmp_path / "games"
-    shutil.copytree(REPO / "games" / "example", games / "example",
+    shutil.copytree(REPO / "docs" / "example-game", games / "example",
                     ignore=shutil.ignore_patterns(".lock"))
     return GameStore(games)

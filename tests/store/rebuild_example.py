@@ -1,14 +1,19 @@
-"""Rebuild the played part of ``games/example`` (turn 1's mails and result, turn 2 open).
+"""Rebuild the played part of ``docs/example-game`` (turn 1's mails and result,
+turn 2 open).
 
 Run after the engine or the report renderer changed, so the example shows
 their current output: ``.venv/bin/python tests/store/rebuild_example.py``.
 Only ``game.yaml`` and ``turns/001/position.yaml`` are the hand-written source.
+The game is played as ``example`` in a games folder of its own (a temporary
+one), then copied back: the example is never in a games folder of the clone,
+where a referee run from the clone would play it (issue 44).
 """
 
 from __future__ import annotations
 
 import shutil
 import sys
+import tempfile
 from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -59,6 +64,16 @@ def rebuild(games: Path) -> None:
     print(gm.status(store, "example").text())
 
 
+def rebuild_in_place(folder: Path) -> None:
+    """Rebuild the example game kept in ``folder`` (played as ``example``)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        games = Path(tmp) / "games"
+        shutil.copytree(folder, games / "example", ignore=shutil.ignore_patterns(".lock"))
+        rebuild(games)
+        shutil.rmtree(folder)
+        shutil.copytree(games / "example", folder, ignore=shutil.ignore_patterns(".lock"))
+
+
 if __name__ == "__main__":
-    rebuild(Path(sys.argv[1]) if len(sys.argv) > 1 else
-            Path(__file__).resolve().parents[2] / "games")
+    rebuild_in_place(Path(sys.argv[1]) if len(sys.argv) > 1 else
+                     Path(__file__).resolve().parents[2] / "docs" / "example-game")

@@ -13,7 +13,7 @@ from pbmref.rules.plaindata import PositionError
 from pbmref.rulesets import Outcome, Ruleset, Words
 from pbmref.rulesets.base import Opening, ScenarioResult
 
-REPO = Path(__file__).resolve().parents[2]  # the repository, for games/example
+REPO = Path(__file__).resolve().parents[2]  # the repository, for docs/example-game
 
 
 class FakeRuleset(Ruleset):

@@ -31,7 +31,7 @@ def test_every_broken_file_has_an_expected_message():
 def _games(tmp_path: Path) -> Path:
     games = tmp_path / "games"
     for name in ("example", "other"):
-        shutil.copytree(REPO / "games" / "example", games / name,
+        shutil.copytree(REPO / "docs" / "example-game", games / name,
                         ignore=shutil.ignore_patterns(".lock"))
     return games
 

@@ -15,7 +15,7 @@ from pbmref.cli import main
 @pytest.fixture
 def games(tmp_path):
     games = tmp_path / "games"
-    shutil.copytree(REPO / "games" / "example", games / "example",
+    shutil.copytree(REPO / "docs" / "example-game", games / "example",
                     ignore=shutil.ignore_patterns(".lock"))
     return games
 
