@@ -71,6 +71,12 @@ BREAKAGES: dict[str, tuple[str, Callable[[str], str | bytes] | None, str, int | 
         ORDERS, edit("player: baron", "player: zorro"), "baron.yaml", 2, "zorro"),
     "orders-unknown-manoeuvre": (
         ORDERS, edit("plane: [A, L f-A, A]", "plane: [A, Q, A]"), "baron.yaml", None, "Q"),
+    # issue 44: a game folder a newer pbmref wrote (restored, or after a downgrade)
+    "newer-format": ("format.yaml", edit("format: 1", "format: 2"), "format.yaml", None,
+                     "written by a newer pbmref .format 2 of a game folder; this one reads "
+                     "up to 1.: run that release"),
+    "format-unreadable": ("format.yaml", edit("format: 1", "format: one"), "format.yaml",
+                          None, "names no format"),
 }
 
 

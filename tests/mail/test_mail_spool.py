@@ -3,8 +3,6 @@ only what a retry needs is kept, and only for the retention (issue 15)."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
@@ -458,68 +456,56 @@ def _old_entry(folder: Path, **files: str | bytes) -> Path:
     return folder
 
 
-def test_a_spool_of_folders_is_turned_into_one_file_an_entry(tmp_path: Path) -> None:
-    """Issue 20: a spool written before (an entry a folder of files: message.eml,
-    meta.json, attempts, replied, sent.json, reason.txt) is turned into the new
-    layout when it is first opened, each entry keeping its id, its state, its
-    tries, whether it was answered, when it went and why it failed; a
-    migration killed half-way is finished at the next opening."""
-    mail = b"From: a@b.c\r\nMessage-ID: <kept@x>\r\n\r\nPASSWORD swordfish\r\n"
-    digest = hashlib.sha256(mail).hexdigest()
-    meta = {"message_id": "<kept@x>", "sha256": digest, "attempts": 0,
-            "arrived": T0.isoformat(), "saved": T0.isoformat()}
-    inbox = tmp_path / "in"
-    key = IncomingSpool.key_of("<kept@x>")
-    _old_entry(inbox / "new" / key, message_eml=mail, meta_json=json.dumps(meta),
-               attempts="..", replied="orders accepted\n")
-    _old_entry(inbox / "done" / "d1", meta_json=json.dumps({**meta, "message_id": "<d@x>"}),
-               attempts=".")
-    _old_entry(inbox / "shunt" / "s1", message_eml=b"From: x@y\r\n\r\nboom\r\n",
-               meta_json=json.dumps({"message_id": "<s@x>"}), reason_txt="ValueError: boom\n")
-    _old_entry(inbox / "tmp" / "half", message_eml=b"From: a")
-    # killed half-way: the folder set aside, its file written, not yet in place
-    _old_entry(inbox / "new" / ".k4.old", meta_json=json.dumps({"message_id": "<k4@x>"}))
-    (inbox / "new" / ".k4.migrating").write_bytes(
-        b".".ljust(31) + b"\n" + json.dumps({"message_id": "<k4@x>"}).encode() + b"\nk4")
+def _tree(root: Path) -> dict[str, bytes | None]:
+    return {str(p.relative_to(root)): (p.read_bytes() if p.is_file() else None)
+            for p in sorted(root.rglob("*"))}
 
-    spool = IncomingSpool(inbox, max_attempts=5)
-    pending = {e.message_id: e for e in spool.pending()}
-    assert set(pending) == {"<kept@x>", "<k4@x>"}
-    kept = pending["<kept@x>"]
-    assert (kept.id, kept.attempts, kept.answered, kept.raw()) == (key, 2, True, mail)
-    assert pending["<k4@x>"].raw() == b"k4" and pending["<k4@x>"].attempts == 1
-    assert spool.save(RawMail(key="1:1", raw=mail, arrived=T0)).duplicate
-    ((shunted, reason),) = spool.shunted()
-    assert shunted.id == "s1" and reason == "ValueError: boom" and shunted.raw().endswith(b"boom\r\n")
-    assert spool._find_key("d1").state == "done"  # type: ignore[union-attr]
-    assert list((inbox / "tmp").iterdir()) == []
-    assert sorted(p.name for p in inbox.rglob("*") if p.is_dir()) == ["done", "new", "shunt",
-                                                                       "tmp"]
 
-    outbox = tmp_path / "out"
-    message = report(1).as_bytes()
-    created = {"created": T0.isoformat(), "next_attempt": T0.isoformat(), "attempts": 0}
-    _old_entry(outbox / "queue" / "q1", message_eml=message, meta_json=json.dumps(created))
-    _old_entry(outbox / "sent" / "s1", meta_json=json.dumps(created),
-               sent_json='{"attempts": 4, "sent": "2026-01-01T00:00:00+00:00"}')
-    went = _old_entry(outbox / "sent" / "s2", meta_json=json.dumps({**created, "attempts": 1}))
-    os.utime(went, (T0.timestamp(), T0.timestamp()))
-    _old_entry(outbox / "failed" / "f1", message_eml=message, meta_json=json.dumps(created),
-               reason_txt="550 no such user\n")
-    (outbox / "keys").mkdir()
-    os.symlink("q1", outbox / "keys" / hashlib.sha256(b"report:1").hexdigest()[:32])
-    out = OutgoingSpool(outbox)
-    (queued,) = out.queued()
-    assert queued.id == "q1" and queued.message()["Subject"] == "report 1"
-    assert out.enqueue(report(1), key="report:1").id == "q1"  # its key still names it
-    sent = {e.id: e for e in out.sent()}
-    assert (sent["s1"].attempts, sent["s1"].meta["sent"]) == (4, "2026-01-01T00:00:00+00:00")
-    assert (sent["s2"].attempts, sent["s2"].meta["sent"]) == (2, T0.isoformat())
-    (failed,) = out.failed()
-    assert failed.meta["reason"] == "550 no such user" and failed.message()["Subject"]
-    sender = FakeSender([])
-    assert out.deliver(sender, force=True).sent == ["q1"]
-    assert (outbox / ".layout").exists() and (inbox / ".layout").exists()
+@pytest.mark.parametrize("kind", [IncomingSpool, OutgoingSpool])
+def test_a_spool_of_folders_is_refused_and_left_as_it_is(tmp_path: Path, kind: type) -> None:
+    """Issue 41, item 3, and issue 44, item 4: a spool written before issue 20
+    (an entry a folder of files, no ``.layout``) is not turned into today's
+    layout any more: opening it says so in one plain line, and changes nothing."""
+    mail = b"From: a@b.c\r\nMessage-ID: <kept@x>\r\n\r\nhello\r\n"
+    state = "new" if kind is IncomingSpool else "queue"
+    _old_entry(tmp_path / state / "k1", message_eml=mail, meta_json="{}", attempts=".")
+    before = _tree(tmp_path)
+    with pytest.raises(spool_module.SpoolFormatError, match="before issue 20"):
+        kind(tmp_path)
+    assert _tree(tmp_path) == before
+
+
+@pytest.mark.parametrize("kind", [IncomingSpool, OutgoingSpool])
+def test_a_spool_of_today_gets_its_format_written(tmp_path: Path, kind: type) -> None:
+    """A spool written before the formats were kept (0.1.0: a ``.layout`` file,
+    one file an entry) is format 1: its format file is written at its first
+    opening, and its entries stay as they are; a fresh spool has one at once."""
+    fresh = kind(tmp_path / "fresh")
+    assert "format: 1" in (fresh.root / "format.yaml").read_text()
+    old = tmp_path / "old"
+    if kind is IncomingSpool:
+        IncomingSpool(old).save(raw("<m1@x>"))
+    else:
+        OutgoingSpool(old).enqueue(report(1), key="report:1")
+    (old / "format.yaml").unlink()  # as 0.1.0 left it
+    (old / ".layout").write_text("2 one file an entry\n")
+    before = _tree(old)
+    spool = kind(old)
+    assert "format: 1" in (old / "format.yaml").read_text()
+    assert {k: v for k, v in _tree(old).items() if k != "format.yaml"} == before
+    waiting = spool.pending() if kind is IncomingSpool else spool.queued()
+    assert len(waiting) == 1
+
+
+@pytest.mark.parametrize("kind", [IncomingSpool, OutgoingSpool])
+def test_a_spool_of_a_newer_release_is_refused(tmp_path: Path, kind: type) -> None:
+    kind(tmp_path)
+    (tmp_path / "format.yaml").write_text("format: 2\n")
+    before = _tree(tmp_path)
+    with pytest.raises(spool_module.SpoolFormatError,
+                       match=r"format.yaml: written by a newer pbmref \(format 2 of a spool"):
+        kind(tmp_path)
+    assert _tree(tmp_path) == before
 
 
 def _aged(path: Path, age: timedelta) -> Path:

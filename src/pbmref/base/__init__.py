@@ -10,6 +10,8 @@
   one house style;
 - ``times``: date-times and lengths of time as the game files and the
   command line write them;
+- ``formats``: the data-format version a game folder or a spool names, an
+  older one brought up to date and a newer one refused when it is opened;
 - ``inotify``: change notification from the Linux kernel (watches on
   folders, their events read without blocking), for the long-running referee;
 - ``text``: text from outside made safe to show (``visible``: no control,

@@ -11,9 +11,11 @@ fsynced, then given its name in its state's folder: a crash leaves either
 the whole entry or nothing. Moving an entry between states is one rename.
 (One file an entry rather than a folder of files, issue 20: on a file
 system that makes new files slowly under load, such as this machine's ext4
-without a journal, each file made cost 0.5 ms a mail.) Spools written by
-versions before issue 20, a folder an entry, are turned into this layout
-once, when the spool is first opened (``_migrate``).
+without a journal, each file made cost 0.5 ms a mail.) A spool names its
+data format in ``format.yaml`` (``SPOOL_FORMAT``): opening one of an older
+format brings it up to date, one of a newer format is refused, and so is one
+of the layout before issue 20 (a folder an entry), which no release reads
+since.
 
 Incoming: `new/` (waiting) -> `done/` (handled) or `shunt/` (set aside with
 its reason after it failed `max_attempts` times). Saving a mail whose
@@ -76,7 +78,6 @@ import hashlib
 import json
 import logging
 import os
-import shutil
 import time
 import uuid
 from collections.abc import Callable, Collection, Iterable, Iterator
@@ -97,9 +98,17 @@ from pbmref.base.files import (
     then,
     write_synced,
 )
+from pbmref.base.formats import FORMAT_FILE, DataFormat, FormatError
 from pbmref.base.locks import FileLock
 from pbmref.base.times import moment
-from pbmref.mail.base import PermanentFailure, RawMail, Sender, TemporaryFailure, session_of
+from pbmref.mail.base import (
+    MailError,
+    PermanentFailure,
+    RawMail,
+    Sender,
+    TemporaryFailure,
+    session_of,
+)
 from pbmref.mail.headers import POLICY
 from pbmref.mail.message import message_id_of, sender_and_date
 
@@ -110,6 +119,7 @@ __all__ = [
     "OutEntry",
     "OutgoingSpool",
     "SpoolBusy",
+    "SpoolFormatError",
 ]
 
 log = logging.getLogger(__name__)
@@ -125,14 +135,15 @@ _DIR_MODE = 0o750
 # A file in `tmp/` or a half-written one this old was left by a process killed
 # while writing it: writing and naming an entry is one call (``_left_behind``).
 _LEFT_BEHIND = timedelta(hours=1)
-# The layout of a spool's entries, written in its folder once it is in place
-# (before issue 20 an entry was a folder of files, and the spool had none).
-_LAYOUT = ".layout"
-_LAYOUT_NOW = "2 one file an entry\n"
 
 
 class SpoolBusy(Exception):
     """Another process holds the spool's lock."""
+
+
+class SpoolFormatError(MailError):
+    """A spool this release cannot read: a newer release's, or one of the layout
+    before issue 20. The referee cannot run on it: nothing is changed."""
 
 
 # --------------------------------------------------------------------------- entry files
@@ -244,60 +255,33 @@ def _written_before(folder: Path, limit: float, *, temps_only: bool, named: bool
                     yield Path(item.path), written
 
 
-# --------------------------------------------------------------------------- the old layout
+# --------------------------------------------------------------------------- the format
 
 
-def _migrate(root: Path, folders: Iterable[str],
-             convert: Callable[[str, Path], bytes | None],
-             finish: Callable[[Path], None] | None = None) -> None:
-    """Turn a spool written before issue 20, a folder an entry, into one file an
-    entry, once (then its ``.layout`` file says so, and this costs a look at
-    that file). Each entry folder becomes the file of the same name, so key
-    markers and intake records still name it; ``convert`` makes the file's
-    bytes from the folder (None: nothing worth keeping), and ``finish`` does
-    what else the spool's layout needs (the outgoing one's key markers,
-    ``_markers_as_links``). A folder is written as a file under a dotted
-    name, flushed, then put in its place; a process killed half-way finishes
-    at its next start (``_finish_migrating``)."""
-    layout = root / _LAYOUT
-    if layout.exists():
-        return
-    with _flock(root / ".layout.lock"):
-        if layout.exists():
-            return
-        for sub in folders:
-            folder = root / sub
-            _finish_migrating(folder)
-            for item in sorted(folder.iterdir()):
-                if item.name.startswith(".") or item.is_symlink() or not item.is_dir():
-                    continue
-                data = convert(sub, item)
-                if data is None:
-                    shutil.rmtree(item, ignore_errors=True)
-                    continue
-                new, old = folder / f".{item.name}.migrating", folder / f".{item.name}.old"
-                write_synced(new, data)
-                os.rename(item, old)
-                os.rename(new, item)
-                shutil.rmtree(old, ignore_errors=True)
-            fsync_dir(folder)
-        if finish is not None:
-            finish(root)
-        replace_file(layout, _LAYOUT_NOW)
-        log.info("spool %s turned into one file an entry (issue 20)", root)
+# The data format of a spool (``pbmref.base.formats``): 1 is one file an
+# entry, as since issue 20.
+SPOOL_FORMAT = DataFormat("spool", 1)
 
 
-def _finish_migrating(folder: Path) -> None:
-    """What a migration killed half-way in ``folder`` left: a folder set aside
-    whose file is written is dropped; one whose file is not is put back."""
-    for old in folder.glob(".*.old"):
-        name = old.name[1:-len(".old")]
-        new = folder / f".{name}.migrating"
-        if not (folder / name).exists():
-            os.rename(new if new.exists() else old, folder / name)
-        shutil.rmtree(old, ignore_errors=True)
-    for new in folder.glob(".*.migrating"):
-        new.unlink()  # its folder was not set aside yet: converted anew
+def _open_spool(root: Path, states: Iterable[str]) -> None:
+    """Check the spool's data format, then make its folders (`tmp/` and one a
+    state). An older format is brought up to date, a newer one refused, and so
+    is a spool of the layout before issue 20 (a folder an entry, and no
+    ``.layout`` file), which no release since reads: nothing is changed then."""
+    folders = ("tmp", *states)
+    root.mkdir(mode=_DIR_MODE, parents=True, exist_ok=True)
+    if not (root / FORMAT_FILE).exists() and not (root / ".layout").exists() and any(
+            p.is_dir() for sub in folders if (root / sub).is_dir()
+            for p in (root / sub).iterdir()):
+        raise SpoolFormatError(f"{root}: a spool of pbmref before issue 20 (a folder a mail), "
+                               "which this release does not read: let that release handle "
+                               "and send what is in it, or move the folder aside")
+    try:
+        SPOOL_FORMAT.open(root)
+    except FormatError as exc:
+        raise SpoolFormatError(str(exc)) from None
+    for sub in folders:
+        (root / sub).mkdir(mode=_DIR_MODE, exist_ok=True)
 
 
 def _link_marker(entry: Path, marker: Path) -> None:
@@ -311,70 +295,6 @@ def _link_marker(entry: Path, marker: Path) -> None:
         os.link(entry, marker_tmp)
     os.replace(marker_tmp, marker)
 
-
-def _markers_as_links(root: Path) -> None:
-    """Key markers of the old layout (a symbolic link holding an entry's id, in
-    still earlier versions a file holding it) made second names of their
-    entry files; one naming no entry is dropped."""
-    keys = root / "keys"
-    if not keys.is_dir():
-        return
-    for marker in sorted(keys.iterdir()):
-        if marker.name.startswith("."):
-            continue
-        if marker.is_symlink():
-            entry_id = os.readlink(marker).strip()
-        elif _read_out(marker)[0].get("id"):
-            continue  # one already (a migration killed half-way)
-        else:
-            entry_id = _old_file(keys, marker.name).decode("utf-8", "replace").strip()
-        found = [root / sub / entry_id for sub in ("tmp", "queue", "sent", "failed")
-                 if entry_id and (root / sub / entry_id).is_file()]
-        if found:
-            _link_marker(found[0], marker)
-        else:
-            marker.unlink()
-    fsync_dir(keys)
-
-
-def _old_file(folder: Path, name: str) -> bytes:
-    try:
-        return (folder / name).read_bytes()
-    except OSError:
-        return b""
-
-
-def _in_from_folder(sub: str, folder: Path) -> bytes | None:
-    """An incoming entry of the old layout: ``message.eml``, ``meta.json``, its
-    tries in ``attempts`` and a ``replied`` file once answered, a shunted one's
-    ``reason.txt``. One in ``tmp/`` was never saved whole: the intake still
-    has that mail."""
-    if sub == "tmp":
-        return None
-    meta = _meta_of(_old_file(folder, "meta.json"))
-    marks = _old_file(folder, "attempts").replace(b"\n", b"")
-    if (folder / "replied").exists() and _ANSWERED not in marks:
-        marks += _ANSWERED
-    marks = marks[-(_MARKS - 1):]
-    reason = _old_file(folder, "reason.txt").decode("utf-8", "replace").strip()
-    if reason:
-        meta["reason"] = reason
-    return _in_entry(marks, meta, _old_file(folder, "message.eml"))
-
-
-def _out_from_folder(sub: str, folder: Path) -> bytes | None:
-    """An outgoing entry of the old layout: ``message.eml``, ``meta.json``, a
-    sent one's ``sent.json`` (when, at which try), a failed one's
-    ``reason.txt``."""
-    meta = _meta_of(_old_file(folder, "meta.json"))
-    meta["id"] = folder.name  # what its key marker reads (_markers_as_links)
-    meta.update(_meta_of(_old_file(folder, "sent.json")))
-    if sub == "sent" and "sent" not in meta:  # sent when its folder was last changed
-        meta.update(_sent_record(folder, meta))
-    reason = _old_file(folder, "reason.txt").decode("utf-8", "replace").strip()
-    if reason:
-        meta["reason"] = reason
-    return _meta_line(meta) + _old_file(folder, "message.eml")
 
 
 def _iso(dt: datetime) -> str:
@@ -463,9 +383,7 @@ class IncomingSpool:
             raise ValueError(f"max_attempts must be 1 to {(_MARKS - 1) // 2}, not {max_attempts}")
         self.root = Path(root)
         self.max_attempts = max_attempts
-        for sub in ("tmp", "new", "done", "shunt"):
-            (self.root / sub).mkdir(mode=_DIR_MODE, parents=True, exist_ok=True)
-        _migrate(self.root, ("tmp", *self.STATES.values()), _in_from_folder)
+        _open_spool(self.root, self.STATES.values())
 
     # -- helpers
     @staticmethod
@@ -754,14 +672,11 @@ class OutgoingSpool:
         # inside holding(): the messages queued, as handed over, by id (the hold's
         # delivery sends them without reading back and parsing what was written)
         self._held_messages: dict[str, EmailMessage] = {}
-        for sub in ("tmp", "queue", "sent", "failed"):
-            (self.root / sub).mkdir(mode=_DIR_MODE, parents=True, exist_ok=True)
-        _migrate(self.root, ("tmp", *self.STATES.values()), _out_from_folder,
-                 _markers_as_links)
+        _open_spool(self.root, self.STATES.values())
 
     def _load(self, path: Path, state: str) -> OutEntry:
         meta = _read_out(path)[0]
-        if state == "sent" and "sent" not in meta:  # "sent": a record migrated (_migrate)
+        if state == "sent" and "sent" not in meta:  # when it went: its file's time
             meta.update(_sent_record(path, meta))
         created = _parse_iso(meta.get("created"), _now())
         return OutEntry(

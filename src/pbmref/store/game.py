@@ -22,7 +22,9 @@ addresses of each game's players and its schedule, kept up to date by every
 opens them all.
 
 Every file is checked when it is read; a bad value raises ``GameFileError``
-with the file, line and what is wrong. See ``pbmref.store.layout`` for the
+with the file, line and what is wrong. Opening a game checks its folder's
+data format first (``store.layout.GAME_FORMAT``): a folder of a newer release
+is refused (a ``FormatError``, which stops that game only). See ``pbmref.store.layout`` for the
 folder's layout.
 """
 
@@ -48,6 +50,7 @@ from pbmref.store.history import History
 from pbmref.store.index import GameIndex, IndexEntry, file_stamp, settings_addresses
 from pbmref.store.layout import (
     GAME_FILE,
+    GAME_FORMAT,
     POSITION_FILE,
     STATE_FILE,
     TURNS,
@@ -102,6 +105,7 @@ class Game:
         self.votes = VoteBook(self)
         self.settings_file = SettingsFile(self._game_file, self.id)
         self.turn = 0
+        GAME_FORMAT.open(self.dir)  # an older folder brought up to date, a newer one refused
         self.reload()
 
     # ------------------------------------------------------------ loading

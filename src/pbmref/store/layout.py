@@ -2,6 +2,7 @@
 
 Layout of one game (``games/<id>/``)::
 
+    format.yaml                the data format of the folder (``GAME_FORMAT``)
     game.yaml                  settings and players (the game master edits it)
     state.yaml                 open turn, deadline, status (the referee writes it;
                                finding due games reads only this and a stat of game.yaml)
@@ -35,9 +36,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pbmref.base.errors import GameFileError
+from pbmref.base.formats import DataFormat
 
 __all__ = [
     "GAME_FILE",
+    "GAME_FORMAT",
     "LOCK_FILE",
     "ORDERS",
     "POSITION_FILE",
@@ -64,6 +67,10 @@ ORDERS = "orders"
 POSITION_FILE = "position.yaml"
 RESULT_FILES = ("dice.yaml", "events.yaml", "report.txt", "result.yaml")
 _TURN_DIR = re.compile(r"\d{3,}")
+# The data format of a game folder (``pbmref.base.formats``): 1 is what every
+# release so far writes. A release that changes what it writes raises it and
+# adds the step that brings an older folder up to it.
+GAME_FORMAT = DataFormat("game folder", 1)
 
 
 @dataclass(frozen=True, slots=True)
