@@ -21,7 +21,18 @@ from typing import Any, TextIO
 
 from pbmref import __version__
 from pbmref.base.text import visible
-from pbmref.cli import demo, gm, mailcmd, orders, press, render, roster, rules, scenario
+from pbmref.cli import (
+    demo,
+    gm,
+    mailcmd,
+    orders,
+    press,
+    render,
+    roster,
+    rules,
+    scenario,
+    service,
+)
 from pbmref.cli.common import CONFIG_ENV, LOCAL_CONFIG
 
 # One module per command group; each adds its subcommands.
@@ -35,6 +46,7 @@ COMMAND_MODULES = (
     demo,       # demo
     roster,     # roster (Fast Play careers)
     press,      # press (the GM reads a game's press)
+    service,    # service systemd (the unit that runs the daemon)
 )
 
 

@@ -52,6 +52,7 @@ def handle_serve(args: argparse.Namespace) -> int:
     intake = open_intake(config)
     poll = config.mail.imap.poll_seconds if config.mail.mode == "imap" else args.poll
     daemon = Daemon(referee, intake, poll_seconds=poll, watch_games=not args.once)
+    logging.getLogger("pbmref").info("%s", daemon.start_line(once=args.once))
     daemon.run(rounds=1 if args.once else None)
     if args.once:
         done = daemon.done

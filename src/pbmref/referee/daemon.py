@@ -29,6 +29,7 @@ import threading
 from dataclasses import dataclass
 from types import FrameType
 
+from pbmref import __version__
 from pbmref.base import collector
 from pbmref.mail.base import Intake
 from pbmref.referee.pipeline import Referee
@@ -114,6 +115,23 @@ class Daemon:
                 self._stopped.wait(min(wait, 5.0))
         self.referee.store.index.save_if_worth()
         self.close()
+
+    def start_line(self, *, once: bool = False) -> str:
+        """What the daemon says when it starts (its log's first line, which
+        ``journalctl -u pbmref`` shows): its version, its config file, its
+        mailbox, how many games it keeps, and its mode."""
+        config = self.referee.config
+        if config.mail.mode == "imap":
+            imap = config.mail.imap
+            mailbox = f"{imap.user} at {imap.host}" + (f":{imap.port}" if imap.port else "") + (
+                f", folder {imap.folder}")
+        else:
+            mailbox = f"the Maildir {config.mail.maildir.inbox}"
+        games = len(self.referee.store.list_games())
+        source = config.source or "none (the built-in defaults)"
+        return (f"pbmref {__version__} starts: config {source}; mailbox {mailbox}; "
+                f"{games} game{'s' if games != 1 else ''} in {config.games_dir}; "
+                f"mode {config.mail.mode}, " + ("one round" if once else "until stopped"))
 
     def close(self) -> None:
         """Let go of the mailbox and of the watches on the games folder."""
