@@ -22,6 +22,7 @@ from typing import Any, TextIO
 from pbmref import __version__
 from pbmref.base.text import visible
 from pbmref.cli import (
+    backup,
     demo,
     gm,
     mailcmd,
@@ -47,6 +48,7 @@ COMMAND_MODULES = (
     roster,     # roster (Fast Play careers)
     press,      # press (the GM reads a game's press)
     service,    # service systemd (the unit that runs the daemon)
+    backup,     # backup, restore
 )
 
 

@@ -932,6 +932,12 @@ class OutgoingSpool:
                 fsync_dir(self.root / "keys")
         held.clear()
 
+    def delivery_paused(self) -> contextlib.AbstractContextManager[None]:
+        """Hold the delivery lock (waiting for a delivery in progress): no mail
+        moves between the folders meanwhile, and a deliverer that comes returns
+        busy (a backup reads the spool under it)."""
+        return _flock(self.root / ".deliver.lock")
+
     def held(self) -> list[str]:
         """Inside ``holding()``: the ids of the mails held and not sent yet."""
         return list(self._held or ())
