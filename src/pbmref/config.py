@@ -102,6 +102,12 @@ class LimitsConfig:
     # How long the spools keep what is left of a mail once it is handled or sent
     # (its record), and a mail set aside or failed for good (for the game master).
     spool_retention: str = "14d"
+    # A mail provider's limits on what the referee's account sends (0: none):
+    # mails a minute, and recipients in any 24 hours. The rest waits in the
+    # outgoing spool; the game master is told when a deadline's reports will
+    # take long to go out.
+    send_per_minute: int = 0
+    recipients_per_day: int = 0
 
     @property
     def retention(self) -> timedelta:

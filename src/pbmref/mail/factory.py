@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pbmref.config import Config
 from pbmref.mail.base import Intake, Sender
+from pbmref.mail.pace import Pace
 from pbmref.mail.spool import IncomingSpool, OutgoingSpool
 
 __all__ = ["open_intake", "open_sender", "open_spools"]
@@ -64,5 +65,9 @@ def open_sender(config: Config) -> Sender:
 
 
 def open_spools(config: Config) -> tuple[IncomingSpool, OutgoingSpool]:
-    """The incoming and outgoing spools under `config.spool_dir` (`in/` and `out/`)."""
-    return IncomingSpool(config.spool_dir / "in"), OutgoingSpool(config.spool_dir / "out")
+    """The incoming and outgoing spools under `config.spool_dir` (`in/` and `out/`),
+    the outgoing one sending at the pace of `limits`."""
+    limits = config.limits
+    return IncomingSpool(config.spool_dir / "in"), OutgoingSpool(
+        config.spool_dir / "out", pace=Pace(send_per_minute=limits.send_per_minute,
+                                            recipients_per_day=limits.recipients_per_day))

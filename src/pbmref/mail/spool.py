@@ -27,7 +27,9 @@ Outgoing: `queue/` -> `sent/`, or `failed/` on a permanent failure or after
 `give_up_after`. Each queued mail has its own next-attempt time (exponential
 back-off, the first retry after a few seconds). A crash between a successful
 send and the move to `sent/` can cause one duplicate, never a loss. One
-delivery round sends over one connection where the sender has sessions.
+delivery round sends over one connection where the sender has sessions, no
+more than the pace allows (``pbmref.mail.pace``: a provider's limits a
+minute and a day); the rest stays queued.
 
 What is kept, and for how long (issue 15): only what a retry needs. A handled
 mail keeps only its meta data (which recognises it if it comes again) and
@@ -111,6 +113,7 @@ from pbmref.mail.base import (
 )
 from pbmref.mail.headers import POLICY
 from pbmref.mail.message import message_id_of, sender_and_date
+from pbmref.mail.pace import Pace, recipients_of
 
 __all__ = [
     "DeliveryReport",
@@ -640,6 +643,7 @@ class DeliveryReport:
     sent: list[str] = field(default_factory=list)
     deferred: list[str] = field(default_factory=list)  # temporary failure, will retry
     failed: list[str] = field(default_factory=list)  # permanent failure or gave up
+    paced: list[str] = field(default_factory=list)  # held back by the pace: still queued
     busy: bool = False  # another process was delivering: nothing done
 
     @property
@@ -659,8 +663,12 @@ class OutgoingSpool:
         backoff_first: float = 5.0,
         backoff_max: float = 6 * 3600.0,
         give_up_after: float = 5 * 24 * 3600.0,
+        pace: Pace | None = None,
     ) -> None:
         self.root = Path(root)
+        # within a provider's limits: what goes out a minute and a day (none by default)
+        self.pace = pace or Pace()
+        self.pace.file = self.root / "pace.json"
         self.backoff_first = backoff_first
         self.backoff_max = backoff_max
         self.give_up_after = give_up_after
@@ -691,18 +699,20 @@ class OutgoingSpool:
         )
 
     def enqueue(self, msg: EmailMessage, *, key: str | None = None,
-                secret: bool = False) -> OutEntry:
+                secret: bool = False, first: bool = False) -> OutEntry:
         """Queue `msg` durably (atomic); it is sent by the next deliver().
 
         With a `key` the call is idempotent: a second enqueue with the same key
         (say, a reply written again after a crash) returns the first entry and
         queues nothing, whether that entry is still queued, sent or failed.
         A `secret` mail (one that carries a password) is deleted also when it
-        fails for good: whoever queued it makes a new one. Inside ``holding()``
-        the mail is held for that hold's ``deliver()`` (see there).
+        fails for good: whoever queued it makes a new one. A mail ``first`` goes
+        before those queued earlier (a notice to the game master about the
+        queue). Inside ``holding()`` the mail is held for that hold's
+        ``deliver()`` (see there).
         """
         if key is None:
-            return self._enqueue(msg, None, secret)
+            return self._enqueue(msg, None, secret, first)
         keys = self.root / "keys"
         keys.mkdir(mode=_DIR_MODE, exist_ok=True)
         # Conformance (referee.md, deadlines: cron runs may overlap each other and
@@ -711,9 +721,10 @@ class OutgoingSpool:
         # check, marker and commit one step.
         with _flock(keys / ".lock"):
             return self._enqueue(msg, keys / hashlib.sha256(key.encode()).hexdigest()[:32],
-                                 secret)
+                                 secret, first)
 
-    def _enqueue(self, msg: EmailMessage, marker: Path | None, secret: bool) -> OutEntry:
+    def _enqueue(self, msg: EmailMessage, marker: Path | None, secret: bool,
+                 first: bool = False) -> OutEntry:
         now = _now()
         entry_id = f"{time.time_ns():020d}-{uuid.uuid4().hex[:10]}"
         if marker is not None:
@@ -733,6 +744,7 @@ class OutgoingSpool:
             "subject": str(msg.get("Subject", "")),
             "message_id": str(msg.get("Message-ID", "")),
             **({"secret": True} if secret else {}),
+            **({"first": True} if first else {}),
             # a held mail whose holder died is taken over whole (_adopt), or not at all
             **({"held": hashlib.sha256(raw).hexdigest()} if held else {}),
         }
@@ -834,9 +846,13 @@ class OutgoingSpool:
         return self._list("failed")
 
     def next_due(self) -> datetime | None:
-        """When the earliest queued mail is due (None when the queue is empty)."""
+        """When the earliest queued mail is due (None when the queue is empty), and
+        the pace lets a mail go."""
         times = [e.next_attempt for e in self.queued()]
-        return min(times) if times else None
+        if not times or not self.pace.limited:
+            return min(times) if times else None
+        now = _now()
+        return max(min(times), self.pace.load(now).free_at(now))
 
     def prune(self, older_than: timedelta) -> int:
         """Delete `sent/` records and `failed/` mails created longer ago than
@@ -952,9 +968,10 @@ class OutgoingSpool:
     ) -> DeliveryReport:
         """Try every queued mail that is due (all when `force`), the held ones of
         ``holding()`` too (of them only the ids ``held``, if given: the part of a
-        round whose changes are on disk), in the order they were queued. One
-        deliverer at a time: if another process is delivering, returns at once
-        with busy=True."""
+        round whose changes are on disk), in the order they were queued (a
+        ``first`` one before the others), as many as the pace lets go (the rest
+        stay queued, reported ``paced``). One deliverer at a time: if another
+        process is delivering, returns at once with busy=True."""
         report = DeliveryReport()
         chosen = None if held is None else frozenset(held)
         try:
@@ -970,10 +987,19 @@ class OutgoingSpool:
                     else:
                         due.append(entry)
                 if due:
-                    due.sort(key=lambda e: e.id)  # in the order they were queued
+                    due.sort(key=lambda e: (not e.meta.get("first"), e.id))  # as queued
+                    pace = self.pace.load(now or _now())
                     with session_of(sender):  # one connection for the round
                         for entry in due:
-                            self._deliver_one(sender, entry, now or _now(), report)
+                            at = now or _now()
+                            to = recipients_of(str(entry.meta.get("to", ""))) if pace.limited else 1
+                            if pace.limited and not pace.allows(to, at):  # a provider's limits
+                                report.paced.append(entry.id)
+                                continue
+                            self._deliver_one(sender, entry, at, report)
+                            if pace.limited and report.sent and report.sent[-1] == entry.id:
+                                pace.sent(to, at)
+                    pace.save()
         except SpoolBusy:
             report.busy = True
         return report

@@ -232,6 +232,20 @@ def password_flood_gm(game: str, player: str, count: int, sender: str) -> str:
         f"Give the player a new password with: pbmref new-password {game} {player}"])
 
 
+def reports_take_long(turns: Sequence[str], mails: int, recipients: int, took: str,
+                      limits: str) -> str:
+    """To the game master: the reports of a deadline wait for the pace of the
+    mail provider's limits (``limits.send_per_minute``, ``recipients_per_day``)."""
+    return "\n".join([
+        f"The reports of {', '.join(turns)} are queued: with what waits before",
+        f"them, {mails} mail(s) to {recipients} recipient(s). Within your provider's",
+        f"limits as the config gives them ({limits}) the last of them goes out in",
+        f"about {took}. Nothing is lost meanwhile: they wait in the referee's outgoing",
+        "spool and go in order as the limits allow.", "",
+        "Raise limits.send_per_minute or limits.recipients_per_day in the config",
+        "if your provider allows more, or tell the players their reports come late."])
+
+
 def left_out(count: int, limit: int) -> str:
     """The note at the end of a reply whose answers did not all fit."""
     return "\n".join([

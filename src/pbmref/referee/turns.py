@@ -6,7 +6,9 @@ the server before the deadline count even when the daemon was down; their
 time is the server's arrival time. It also prunes the spools (at most once
 an hour: ``Referee.prune_spools``). A game whose files are broken is reported and skipped; the
 other games go on. Computer pilots (``replace-player --computer``) get their
-orders written just before their game is adjudicated.
+orders written just before their game is adjudicated. When the reports wait
+long for the pace of the mail provider's limits, the game master is told
+once, ahead of them (``tell_reports_take_long``).
 """
 
 from __future__ import annotations
@@ -14,14 +16,17 @@ from __future__ import annotations
 import hashlib
 import logging
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 
 from pbmref import gm
 from pbmref.archive import shown_players, stored_report
+from pbmref.base.times import format_duration
 from pbmref.gm import Notice
 from pbmref.mail.base import Intake
 from pbmref.mail.compose import Attachment
+from pbmref.mail.pace import recipients_of
 from pbmref.referee import replies
 from pbmref.referee.pictures import map_pictures
 from pbmref.referee.pipeline import Referee
@@ -32,6 +37,9 @@ from pbmref.reports.notices import correction_section
 from pbmref.store import Game, StoreError, TurnRecord, derive_turn_seed
 
 log = logging.getLogger("pbmref.referee")
+# Reports that take longer than this to go out, at the pace of the provider's
+# limits, are worth a notice to the game master.
+REPORTS_TAKE_LONG = timedelta(minutes=15)
 
 
 @dataclass
@@ -230,6 +238,38 @@ def send_reminders(referee: Referee) -> int:
     return count
 
 
+def tell_reports_take_long(referee: Referee, played: Sequence[TurnRecord]) -> bool:
+    """Tell the game master once, ahead of the queue, when the reports of the
+    turns just ``played`` wait long for the pace of the mail provider's limits
+    (``Pace``); True when told. The pace is wall-clock time, as the spool's."""
+    outgoing = referee.outgoing
+    if not outgoing.pace.limited:
+        return False
+    now = datetime.now(UTC)
+    queued = outgoing.queued()
+    recipients = sum(recipients_of(str(e.meta.get("to", ""))) for e in queued)
+    took = outgoing.pace.load(now).eta(mails=len(queued), recipients=recipients, now=now)
+    if took < REPORTS_TAKE_LONG:
+        return False
+    turns = [f"{r.game_id} turn {r.turn}" for r in played]
+    limits = referee.config.limits
+    words = ", ".join(f"{n} {what}" for n, what in (
+        (limits.send_per_minute, "mails a minute"),
+        (limits.recipients_per_day, "recipients a day")) if n)
+    log.warning("the reports of %s take about %s to go out (%s)", ", ".join(turns),
+                format_duration(took), words)
+    gm_address = referee.config.referee.game_master
+    if not gm_address:
+        return False
+    body = replies.reports_take_long(turns, len(queued), recipients, format_duration(took),
+                                     words)
+    outgoing.enqueue(referee.mail_to(gm_address, "[pbmref] reports will take "
+                                     f"{format_duration(took)} to go out", body),
+                     key="reports-take-long:" + ",".join(f"{r.game_id}/{r.turn}" for r in played),
+                     first=True)
+    return True
+
+
 def adjudicate_due(referee: Referee, intake: Intake | None = None, *,
                    games: Iterable[str] | None = None, force: bool = False) -> DueReport:
     """Take in mail, adjudicate every due game (or ``games``) once, mail reports.
@@ -263,6 +303,8 @@ def adjudicate_due(referee: Referee, intake: Intake | None = None, *,
             report.adjudicated.append(record)
             queue_report(referee, referee.store.open(gid), record.turn, record.report_text)
         queue_missed_reports(referee)
+        if report.adjudicated:
+            tell_reports_take_long(referee, report.adjudicated)
         report.reminders = send_reminders(referee)
         report.sent = referee.deliver()
         report.pruned = referee.prune_spools()
