@@ -2,8 +2,8 @@
 
 The unit ships in the package (``pbmref/data/pbmref.service``, a template);
 the command fills in the referee's user, its folder (the one of its config
-file), the file of its passwords' environment variables and this pbmref's
-own path, and prints it. The daemon may write only in the referee's folder,
+file), the file that sets the variables its passwords are read from
+(``password_env``) and this pbmref's own path, and prints it. The daemon may write only in the referee's folder,
 and in the games, spool and Maildir folders of its config where they lie
 outside it.
 """
@@ -92,8 +92,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--dir", metavar="DIR", help="the referee's folder (default: the folder "
                    "of the config file, else the current one)")
     p.add_argument("--env-file", default="/etc/pbmref/env", metavar="FILE",
-                   help="the file (mode 0600, owned by root) that sets the passwords' "
-                   "environment variables (default /etc/pbmref/env)")
+                   help="the file (mode 0600, owned by root) that sets the variables the "
+                   "config's password_env names (default /etc/pbmref/env)")
     p.add_argument("--pbmref", metavar="COMMAND", help="how to start pbmref (default: "
                    "this one's path)")
     p.set_defaults(func=handle_systemd)
