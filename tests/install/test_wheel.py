@@ -100,7 +100,9 @@ def test_package_data_is_inside_the_wheel(installed: tuple[Path, Path]) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     for needed in ("pbmref/grammar/tweedekker.lark", "pbmref/grammar/envelope.lark",
                    "pbmref/rulebook/books/diplomacy.md", "pbmref/data/words.txt",
-                   "pbmref/data/diplomacy/board.json", "pbmref/gm/class.example.yaml",
+                   "pbmref/data/diplomacy/variants/standard/board.json",
+                   "pbmref/data/diplomacy/variants/viking_age/map.json",
+                   "pbmref/gm/class.example.yaml",
                    "pbmref/data/pbmref.service"):
         assert needed in names, f"{needed} is not in {wheel.name}"
 
