@@ -42,6 +42,7 @@ NOT_RULES = {
     ("rulesets/fastplay.py", "C10"): "a Fast Play hex in the help text (ENTER C10 S)",
     ("rules/fastplay/board.py", "C4"): "a Fast Play hex in an error message",
     ("rules/tweedekker/state.py", "L17"): "a hex in a doctest",
+    ("base/text.py", "C0"): "the Unicode block of control characters (C0, C1)",
 }
 
 _RULE = NUMBER.pattern.replace(r"\b", "")
