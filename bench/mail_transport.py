@@ -57,7 +57,7 @@ def main(n: int = 500) -> int:
 
         spool = IncomingSpool(Path(tmp) / "spool")
         intake = ImapIntake(ms.host, ms.imap_port, user="referee",
-                            password=ms.password("referee"), tls=False,
+                            password=ms.password("referee"), security="none",
                             state_file=Path(tmp) / "state.json")
         t0 = time.perf_counter()
         handled = 0

@@ -8,6 +8,12 @@ aiosmtpd SMTP server on loopback that relays every recipient into Dovecot over L
         ms.kill_imap(); ms.start_imap(); ms.restart_imap()
         ms.stop_smtp(); ms.start_smtp()
 
+With ``oauth2=True`` an OAuth2 provider runs beside them (``ms.provider``, a
+`tokenserver.TokenServer` on loopback HTTPS): Dovecot takes XOAUTH2 and
+OAUTHBEARER through its OAuth2 password database, which asks the provider's
+introspection endpoint about each token, and the SMTP relay takes both too,
+asking the same endpoint; passwords work as before.
+
 The SMTP relay runs in a thread of the caller's process, or (``relay_process=True``,
 for the benchmarks) in a process of its own, as every host's mail server does:
 plain SMTP without AUTH or STARTTLS, its users read from Dovecot's passwd file.
@@ -69,7 +75,7 @@ info_log_path = {root}/dovecot.log
 listen = 127.0.0.1
 {ssl}
 disable_plaintext_auth = no
-auth_mechanisms = plain login
+auth_mechanisms = plain login{oauth2_mechanisms}
 protocols = imap lmtp
 mail_location = maildir:~/Maildir
 first_valid_uid = {uid}
@@ -89,7 +95,7 @@ passdb {{
   driver = passwd-file
   args = scheme=PLAIN username_format=%n {root}/passwd
 }}
-userdb {{
+{oauth2_passdb}userdb {{
   driver = static
   args = uid={uid} gid={uid} home={root}/home/%n
 }}
@@ -112,6 +118,26 @@ service lmtp {{
 protocol lmtp {{
   auth_username_format = %n
 }}
+"""
+
+
+_OAUTH2_PASSDB = """\
+passdb {{
+  driver = oauth2
+  mechanisms = xoauth2 oauthbearer
+  args = {root}/dovecot-oauth2.conf.ext
+}}
+"""
+
+# Dovecot's OAuth2 password database: each token is checked at the provider's
+# introspection endpoint (RFC 7662), over HTTPS with the harness's certificate.
+_OAUTH2_CONF = """\
+introspection_mode = post
+introspection_url = {url}
+username_attribute = username
+active_attribute = active
+active_value = true
+tls_ca_cert_file = {cert}
 """
 
 
@@ -166,12 +192,48 @@ class RelayHandler:
                 raise smtplib.SMTPRecipientsRefused(refused)
 
 
+class OAuth2RelayHandler(RelayHandler):
+    """The relay, also taking XOAUTH2 and OAUTHBEARER logins (aiosmtpd offers
+    a mechanism for each ``auth_NAME`` method of its handler). A token the
+    provider does not call active gets the mechanisms' error challenge, then 535."""
+
+    async def auth_XOAUTH2(self, server: Any, args: list[str]) -> Any:  # noqa: N802
+        return await self._bearer(server, args, lambda text: text.split("\x01")[0][5:])
+
+    async def auth_OAUTHBEARER(self, server: Any, args: list[str]) -> Any:  # noqa: N802
+        # "n,a=USER,\x01auth=Bearer TOKEN\x01\x01" (RFC 7628)
+        return await self._bearer(server, args, lambda text: text.split(",")[1][2:])
+
+    async def _bearer(self, server: Any, args: list[str], user_of: Any) -> Any:
+        import asyncio
+        import base64
+        import json
+
+        from aiosmtpd.smtp import AuthResult
+
+        if len(args) < 2:
+            return AuthResult(success=False, handled=False)
+        text = base64.b64decode(args[1]).decode()
+        fields = dict(f.split("=", 1) for f in text.split("\x01") if "=" in f and
+                      f.startswith("auth="))
+        token = fields.get("auth", "").removeprefix("Bearer ")
+        user = user_of(text).split("@")[0].lower()
+        provider = self.servers.provider
+        account = await asyncio.get_running_loop().run_in_executor(
+            None, provider.active_account, token)
+        if account is not None and account == user:
+            return AuthResult(success=True, auth_data=user)
+        status = base64.b64encode(json.dumps({"status": "401", "schemes": "bearer"}).encode())
+        await server.challenge_auth(status.decode(), encode_to_b64=False)
+        return AuthResult(success=False, handled=False)
+
+
 class MailServers:
     """A private Dovecot plus an SMTP->LMTP relay. Use as a context manager."""
 
     def __init__(self, users: Iterable[str] = ("referee",), *, password: str = "secret",
                  smtp_auth: bool = True, spare_users: int = 40,
-                 relay_process: bool = False) -> None:
+                 relay_process: bool = False, oauth2: bool = False) -> None:
         self.default_password = password
         self.relay_process = relay_process
         self._relay: subprocess.Popen[str] | None = None
@@ -189,7 +251,8 @@ class MailServers:
         self._proc: subprocess.Popen[bytes] | None = None
         self._controller: Any = None
         self._smtps: Any = None
-        self.handler = RelayHandler(self)
+        self.handler = OAuth2RelayHandler(self) if oauth2 else RelayHandler(self)
+        self.provider: Any = None
         for sub in ("run", "state", "home"):
             (self.root / sub).mkdir(mode=0o755)
         os.chown(self.root / "home", MAIL_UID, MAIL_UID)
@@ -200,9 +263,21 @@ class MailServers:
             ssl_conf = f"ssl = yes\nssl_cert = <{self.cert}\nssl_key = <{self.root / 'key.pem'}"
         else:
             ssl_conf = "ssl = no"
+        oauth2_passdb = oauth2_mechanisms = ""
+        if oauth2:
+            from tokenserver import TokenServer
+
+            if not self.tls:
+                raise RuntimeError("the OAuth2 provider needs the openssl command (HTTPS)")
+            self.provider = TokenServer(self.cert, self.root / "key.pem").start()
+            (self.root / "dovecot-oauth2.conf.ext").write_text(_OAUTH2_CONF.format(
+                url=self.provider.url("/introspect"), cert=self.cert))
+            oauth2_passdb = _OAUTH2_PASSDB.format(root=self.root)
+            oauth2_mechanisms = " xoauth2 oauthbearer"
         (self.root / "dovecot.conf").write_text(_CONF.format(
             root=self.root, uid=MAIL_UID, imap_port=self.imap_port, lmtp_port=self.lmtp_port,
-            imaps_port=self.imaps_port, ssl=ssl_conf))
+            imaps_port=self.imaps_port, ssl=ssl_conf, oauth2_passdb=oauth2_passdb,
+            oauth2_mechanisms=oauth2_mechanisms))
         for user in users:
             self.add_user(user)
         self._spare = [f"box{i:03d}" for i in range(spare_users, 0, -1)]
@@ -469,7 +544,7 @@ class MailServers:
             "referee": {"address": self.address(user), "name": "pbmref test referee"},
             "mail": {
                 "mode": "imap",
-                "imap": {"host": self.host, "port": self.imap_port, "tls": False,
+                "imap": {"host": self.host, "port": self.imap_port, "security": "none",
                          "user": user, "password_file": str(pw), "timeout": 10,
                          "idle_renew_seconds": 60, "poll_seconds": 1},
                 "smtp": {"host": self.host, "port": self.smtp_port, "security": "none",
@@ -502,6 +577,8 @@ class MailServers:
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait(timeout=5)
+        if self.provider is not None:
+            self.provider.stop()
         # sessions left behind die with their group
         shutil.rmtree(self.root, ignore_errors=True)
 

@@ -12,6 +12,7 @@ from mailservers import MailServers
 
 from pbmref.mail import (
     IncomingSpool,
+    IntakeError,
     OutgoingSpool,
     PermanentFailure,
     TemporaryFailure,
@@ -35,7 +36,7 @@ def intake_for(ms: MailServers, user: str, state: Path, **kw: object) -> ImapInt
     opts: dict[str, object] = {"backoff_first": 0.1, "backoff_max": 0.5, "reconnect_attempts": 40,
                                "timeout": 5.0}
     opts.update(kw)
-    return ImapIntake(ms.host, ms.imap_port, user=user, password=ms.password(user), tls=False,
+    return ImapIntake(ms.host, ms.imap_port, user=user, password=ms.password(user), security="none",
                       state_file=state, **opts)  # type: ignore[arg-type]
 
 
@@ -324,21 +325,33 @@ def test_smtp_over_tls(mailservers: MailServers, security: str) -> None:
     assert ms.wait_count(player, 1) == 1
 
 
-def test_imap_intake_over_tls(mailservers: MailServers, tmp_path: Path) -> None:
+@pytest.mark.parametrize("security", ["tls", "starttls"])
+def test_imap_intake_over_tls(mailservers: MailServers, tmp_path: Path, security: str) -> None:
+    """Implicit TLS (the imaps port), or port 143 and STARTTLS before the login;
+    the harness's self-signed certificate, made at its start, is the one trusted."""
     ms = mailservers
     if not ms.tls:
         pytest.skip("no openssl command: the harness has no certificate")
     ref = ms.fresh_user("ref")
-    ms.append(ref, order_mail("player1@game.test", ref, "tls"))
-    intake = ImapIntake(ms.host, ms.imaps_port, user=ref, password=ms.password(ref), tls=True,
+    ms.append(ref, order_mail("player1@game.test", ref, security))
+    port = ms.imaps_port if security == "tls" else ms.imap_port
+    intake = ImapIntake(ms.host, port, user=ref, password=ms.password(ref), security=security,
                         ssl_context=ms.client_tls_context(), state_file=tmp_path / "s.json")
     try:
         (raw,) = list(intake.fetch_new())
         intake.mark_handled(raw.key)
+        assert intake._client is not None
+        assert intake._client._starttls_done == (security == "starttls")
     finally:
         intake.close()
-    assert read_message(raw.raw).subject == "tls"
+    assert read_message(raw.raw).subject == security
     assert ms.count(ref, "pbmref-handled") == 1
+    # a certificate nobody vouches for is refused before any password is sent
+    untrusting = ImapIntake(ms.host, port, user=ref, password=ms.password(ref),
+                            security=security, reconnect_attempts=1,
+                            state_file=tmp_path / "s2.json")
+    with pytest.raises(IntakeError, match="CERTIFICATE_VERIFY_FAILED"):
+        list(untrusting.fetch_new())
 
 
 def test_idle_is_renewed_and_arrival_time_is_the_servers(mailservers: MailServers,

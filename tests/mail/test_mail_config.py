@@ -44,7 +44,8 @@ def test_example_config_loads_and_names_every_key(monkeypatch: pytest.MonkeyPatc
     assert isinstance(cfg, Config)
     text = (ROOT / "config.example.yaml").read_text()
     for key in ("games_dir", "spool_dir", "address", "name", "mode", "inbox", "outbox", "host",
-                "port", "tls", "user", "password_env", "password_file", "folder",
+                "port", "user", "password_env", "password_file", "password_command", "folder",
+                "auth", "provider", "client_id", "token_file",
                 "handled_folder", "idle_renew_seconds", "poll_seconds", "security",
                 "max_message_bytes", "reminder_hours", "early_adjudication", "game_master",
                 "spool_retention"):
@@ -73,7 +74,7 @@ spool_dir: spool
 referee: {address: ref@example.org, name: The Referee}
 mail:
   mode: imap
-  imap: {host: imap.example.org, user: ref, password_env: REF_PW, tls: false}
+  imap: {host: imap.example.org, user: ref, password_env: REF_PW, security: starttls}
   smtp: {host: smtp.example.org, security: tls, user: ref, password_file: smtp.pw}
 limits: {max_message_bytes: 2000}
 deadlines: {reminder_hours: 6.5, early_adjudication: false}
@@ -84,6 +85,7 @@ deadlines: {reminder_hours: 6.5, early_adjudication: false}
     assert cfg.deadlines.reminder_hours == 6.5 and not cfg.deadlines.early_adjudication
     intake = open_intake(cfg)
     assert isinstance(intake, ImapIntake) and intake.port == 143 and intake.max_fetch_bytes == 2000
+    assert intake.security == "starttls"
     sender = open_sender(cfg)
     assert isinstance(sender, SmtpSender) and sender.port == 465 and sender.password == "s3cret"
     inspool, outspool = open_spools(cfg)
@@ -106,7 +108,20 @@ CONFIG_ERRORS = [
     ("mail:\n  smtp:\n    security: ssl\n", 3, "mail.smtp.security: must be one of"),
     ("mail:\n  smtp:\n    port: http\n", 3, "mail.smtp.port: expected a whole number"),
     ("mail:\n  smtp:\n    port: 70000\n", 3, "not a port number"),
-    ("mail:\n  imap:\n    tls: maybe\n", 3, "mail.imap.tls: expected true or false"),
+    ("mail:\n  imap:\n    tls: false\n", 3, "mail.imap.tls: now security: tls"),
+    ("mail:\n  imap:\n    security: ssl\n", 3, "mail.imap.security: must be one of none, "
+                                                "starttls, tls"),
+    ("mail:\n  imap:\n    auth: oauth\n", 3, "must be one of password, xoauth2, oauthbearer"),
+    ("mail:\n  provider: yahoo\n", 2, "mail.provider: must be one of gmail, microsoft, "
+                                       "fastmail, generic"),
+    ("mail:\n  oauth2:\n    flow: magic\n", 3, "must be one of device, browser"),
+    ("mail:\n  provider: gmail\n  imap:\n    user: r@gmail.com\n", 0,
+     "mail.oauth2.client_id: required when a mail server logs in with OAuth2"),
+    ("mail:\n  mode: imap\n  imap:\n    user: r\n    auth: xoauth2\n    password_env: P\n", 5,
+     "mail.imap.auth: a password is set but auth is xoauth2: write auth: password"),
+    ("mail:\n  mode: imap\n  imap:\n    user: r\n    auth: xoauth2\n  oauth2:\n"
+     "    client_id: x\n    token_url: https://t/\n    flow: device\n", 0,
+     "mail.oauth2.device_url: required for the device flow"),
     ("limits:\n  max_message_bytes: 0\n", 2, "must be positive"),
     ("limits:\n  max_message_bytes: -5\n", 2, "must be positive"),
     ("deadlines:\n  reminder_hours: soon\n", 2, "expected a number"),
@@ -114,7 +129,8 @@ CONFIG_ERRORS = [
     ("referee: ref@x\n", 1, "expected a mapping"),
     ("referee:\n  address: nobody\n", 2, "not a mail address"),
     ("mail:\n  mode: imap\n  imap:\n    password_env: X\n", 0, "mail.imap.user: required"),
-    ("mail:\n  mode: imap\n  imap:\n    user: r\n", 3, "set password_env or password_file"),
+    ("mail:\n  mode: imap\n  imap:\n    user: r\n", 3,
+     "set password_env, password_file or password_command"),
     ("mail: [\n", 2, "not valid YAML"),
     ("- just\n- a list\n", 0, "expected a mapping"),
 ]
@@ -141,3 +157,79 @@ def test_read_password(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         read_password("", tmp_path / "missing")
     (tmp_path / "pw").write_text("pw with spaces \n")
     assert read_password("NOPE", tmp_path / "pw") == "pw with spaces "
+
+
+def test_password_command_gives_the_first_line_it_prints(tmp_path: Path) -> None:
+    """As getmail's, mutt's and isync's: the password from a password manager."""
+    assert read_password("", None, command="printf 'pw one\\nnot this'") == "pw one"
+    cfg = load_config(write(tmp_path, """
+mail:
+  mode: imap
+  imap: {host: h, user: ref, password_command: "echo from-the-manager"}
+  smtp: {user: ref, password_command: "echo for-smtp"}
+"""))
+    assert cfg.mail.imap.password() == "from-the-manager"
+    assert cfg.mail.smtp.password() == "for-smtp"
+
+
+@pytest.mark.parametrize(("command", "fragment"), [
+    ("echo 'no such entry' >&2; exit 3", "failed (exit status 3): no such entry"),
+    ("true", "printed no password"),
+])
+def test_password_command_failures_say_what_went_wrong(command: str, fragment: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        read_password("", None, "mail.imap", command=command)
+    assert str(info.value).startswith("mail.imap: password_command")
+    assert fragment in str(info.value)
+
+
+PRESETS = [
+    # (provider, imap host, port, security, auth, smtp host, port, security)
+    ("gmail", "imap.gmail.com", 993, "tls", "xoauth2", "smtp.gmail.com", 465, "tls"),
+    ("microsoft", "outlook.office365.com", 993, "tls", "xoauth2", "smtp.office365.com", 587,
+     "starttls"),
+    ("fastmail", "imap.fastmail.com", 993, "tls", "password", "smtp.fastmail.com", 465, "tls"),
+]
+
+
+@pytest.mark.parametrize("preset", PRESETS, ids=[p[0] for p in PRESETS])
+def test_a_provider_fills_servers_security_and_login(tmp_path: Path,
+                                                     preset: tuple[object, ...]) -> None:
+    provider, ihost, iport, isec, auth, shost, sport, ssec = preset
+    login = ("password_file: pw" if auth == "password" else "")
+    cfg = load_config(write(tmp_path, f"""
+referee: {{address: ref@example.org}}
+mail:
+  provider: {provider}
+  imap: {{user: ref@example.org, {login}}}
+  oauth2: {{client_id: my-app}}
+"""))
+    mail = cfg.mail
+    assert mail.mode == "imap"
+    assert (mail.imap.host, mail.imap.port, mail.imap.security, mail.imap.auth) == \
+        (ihost, iport, isec, auth)
+    assert (mail.smtp.host, mail.smtp.port, mail.smtp.security) == (shost, sport, ssec)
+    # SMTP logs in as IMAP does, unless it names its own user
+    assert (mail.smtp.user, mail.smtp.auth) == ("ref@example.org", auth)
+    if auth == "password":
+        assert mail.smtp.password_file == tmp_path / "pw"
+    else:
+        assert mail.oauth2.token_url.startswith("https://") and mail.oauth2.scopes
+        assert mail.oauth2.token_file == tmp_path / "oauth2-token.json"
+    assert mail.oauth2.flow == {"gmail": "browser", "microsoft": "device"}.get(provider, "")
+
+
+def test_what_the_file_says_wins_over_the_provider(tmp_path: Path) -> None:
+    """Gmail with an app password (a password named: it is meant); a sender of its own."""
+    cfg = load_config(write(tmp_path, """
+mail:
+  provider: gmail
+  imap: {user: ref@gmail.com, password_env: PW, port: 1993}
+  smtp: {host: relay.example.org, port: 25, security: none, user: other, password_env: PW2}
+"""))
+    imap, smtp = cfg.mail.imap, cfg.mail.smtp
+    assert (imap.host, imap.port, imap.auth, imap.security) == \
+        ("imap.gmail.com", 1993, "password", "tls")
+    assert (smtp.host, smtp.port, smtp.security, smtp.user, smtp.auth, smtp.password_env) == \
+        ("relay.example.org", 25, "none", "other", "password", "PW2")
+    assert not cfg.mail.uses_oauth2

@@ -21,7 +21,7 @@ def test_internaldate_naive_local_and_aware_become_utc() -> None:
 
 def test_unreachable_server_raises_intake_error_after_backoff(tmp_path: Path) -> None:
     naps: list[float] = []
-    intake = ImapIntake("127.0.0.1", 1, user="u", password="p", tls=False,
+    intake = ImapIntake("127.0.0.1", 1, user="u", password="p", security="none",
                         state_file=tmp_path / "s.json", reconnect_attempts=5,
                         backoff_first=1.0, backoff_max=3.0, sleep=naps.append, timeout=2)
     with pytest.raises(IntakeError, match="failed 5 times"):

@@ -152,7 +152,7 @@ def _imap_config(tmp_path: Path, port: int) -> Path:
     path.write_text(yaml.safe_dump({
         "games_dir": "games", "spool_dir": "spool", "referee": {"address": REFEREE},
         "mail": {"mode": "imap",
-                 "imap": {"host": "127.0.0.1", "port": port, "tls": False, "user": "ref",
+                 "imap": {"host": "127.0.0.1", "port": port, "security": "none", "user": "ref",
                           "password_env": "PBMREF_TEST_IMAP_PW"},
                  "smtp": {"host": "127.0.0.1", "port": port, "security": "none",
                           "user": "ref", "password_env": "PBMREF_TEST_SMTP_PW"}}}))

@@ -2,12 +2,33 @@
 
 from __future__ import annotations
 
-from pbmref.config import Config
+from typing import TYPE_CHECKING
+
+from pbmref.config import Config, LoginConfig
 from pbmref.mail.base import Intake, Sender
 from pbmref.mail.pace import Pace
 from pbmref.mail.spool import IncomingSpool, OutgoingSpool
 
-__all__ = ["open_intake", "open_sender", "open_spools"]
+if TYPE_CHECKING:
+    from pbmref.mail.imap_in import ImapIntake
+    from pbmref.mail.oauth2 import AccessTokens
+    from pbmref.mail.smtp_out import SmtpSender
+
+__all__ = ["access_tokens", "imap_intake", "open_intake", "open_sender", "open_spools",
+           "smtp_sender"]
+
+
+def access_tokens(config: Config) -> AccessTokens:
+    """The OAuth2 access tokens of the config's account (``mail.oauth2``)."""
+    from pbmref.mail.oauth2 import AccessTokens, OAuth2App, TokenFile
+
+    oauth = config.mail.oauth2
+    return AccessTokens(TokenFile(oauth.token_file, OAuth2App.of(oauth)))
+
+
+def _tokens(config: Config, login: LoginConfig) -> AccessTokens | None:
+    """The OAuth2 tokens a server is logged in to with, if it is (else a password)."""
+    return access_tokens(config) if login.oauth2 else None
 
 
 def open_intake(config: Config, *, once: bool = False) -> Intake:
@@ -18,23 +39,7 @@ def open_intake(config: Config, *, once: bool = False) -> Intake:
     try, instead of after half a minute of reconnecting."""
     mail = config.mail
     if mail.mode == "imap":
-        from pbmref.mail.imap_in import ImapIntake
-
-        imap = mail.imap
-        intake = ImapIntake(
-            imap.host,
-            imap.port or None,
-            user=imap.user,
-            password=imap.password(),
-            tls=imap.tls,
-            folder=imap.folder,
-            handled_folder=imap.handled_folder,
-            state_file=config.spool_dir / "imap-state.json",
-            idle_renew_seconds=imap.idle_renew_seconds,
-            poll_seconds=imap.poll_seconds,
-            timeout=imap.timeout,
-            max_fetch_bytes=config.limits.max_message_bytes,
-        )
+        intake = imap_intake(config)
         if once:
             intake.reconnect_attempts = 1
         return intake
@@ -46,22 +51,11 @@ def open_intake(config: Config, *, once: bool = False) -> Intake:
 
 def open_sender(config: Config) -> Sender:
     """The configured sender: SMTP in imap mode, the outbox Maildir otherwise."""
-    mail = config.mail
-    if mail.mode == "imap":
-        from pbmref.mail.smtp_out import SmtpSender
-
-        smtp = mail.smtp
-        return SmtpSender(
-            smtp.host,
-            smtp.port or None,
-            security=smtp.security,
-            user=smtp.user or None,
-            password=smtp.password(),
-            timeout=smtp.timeout,
-        )
+    if config.mail.mode == "imap":
+        return smtp_sender(config)
     from pbmref.mail.outbox import MaildirOutbox
 
-    return MaildirOutbox(mail.maildir.outbox)
+    return MaildirOutbox(config.mail.maildir.outbox)
 
 
 def open_spools(config: Config) -> tuple[IncomingSpool, OutgoingSpool]:
@@ -71,3 +65,44 @@ def open_spools(config: Config) -> tuple[IncomingSpool, OutgoingSpool]:
     return IncomingSpool(config.spool_dir / "in"), OutgoingSpool(
         config.spool_dir / "out", pace=Pace(send_per_minute=limits.send_per_minute,
                                             recipients_per_day=limits.recipients_per_day))
+
+
+
+def imap_intake(config: Config) -> ImapIntake:
+    """The IMAP intake of ``mail.imap`` (whatever ``mail.mode`` says)."""
+    from pbmref.mail.imap_in import ImapIntake
+
+    imap = config.mail.imap
+    return ImapIntake(
+        imap.host,
+        imap.port or None,
+        user=imap.user,
+        security=imap.security,
+        folder=imap.folder,
+        handled_folder=imap.handled_folder,
+        state_file=config.spool_dir / "imap-state.json",
+        idle_renew_seconds=imap.idle_renew_seconds,
+        poll_seconds=imap.poll_seconds,
+        timeout=imap.timeout,
+        max_fetch_bytes=config.limits.max_message_bytes,
+        auth=imap.auth,
+        tokens=_tokens(config, imap),
+        password="" if imap.oauth2 else imap.password(),
+    )
+
+
+def smtp_sender(config: Config) -> SmtpSender:
+    """The SMTP sender of ``mail.smtp``."""
+    from pbmref.mail.smtp_out import SmtpSender
+
+    smtp = config.mail.smtp
+    return SmtpSender(
+        smtp.host,
+        smtp.port or None,
+        security=smtp.security,
+        user=smtp.user or None,
+        timeout=smtp.timeout,
+        auth=smtp.auth if smtp.user else "password",
+        tokens=_tokens(config, smtp) if smtp.user else None,
+        password=smtp.password(),
+    )

@@ -10,6 +10,13 @@
   expunge).
 * When the server goes away every operation reconnects with exponential
   back-off; after `reconnect_attempts` failures it raises `IntakeError`.
+* The connection is implicit TLS (``security="tls"``, port 993), plain then
+  STARTTLS (``"starttls"``, port 143; a server without STARTTLS is refused)
+  or plain (``"none"``). The login is a password, or an OAuth2 access token
+  (``auth="xoauth2"`` or ``"oauthbearer"``) from `AccessTokens`, asked for at
+  each connection: a token the server refuses is renewed and tried once more,
+  and a grant the provider withdrew stops the intake at once
+  (`AuthorizationLost`, an `IntakeError` that says what to do).
 """
 
 from __future__ import annotations
@@ -25,16 +32,21 @@ import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from imapclient import IMAPClient
-from imapclient.exceptions import IMAPClientError
+from imapclient.exceptions import IMAPClientError, LoginError
 
 from pbmref.base.files import replace_file, then
 from pbmref.base.locks import FileLock
 from pbmref.mail.base import IntakeError, RawMail
 
-__all__ = ["ImapIntake"]
+if TYPE_CHECKING:
+    from pbmref.mail.oauth2 import AccessTokens
+
+__all__ = ["SECURITY_MODES", "ImapIntake", "imap_login"]
+
+SECURITY_MODES = ("none", "starttls", "tls")
 
 log = logging.getLogger(__name__)
 
@@ -67,8 +79,10 @@ class ImapIntake:
         port: int | None = None,
         *,
         user: str,
-        password: str,
-        tls: bool = True,
+        password: str = "",
+        security: str = "tls",
+        auth: str = "password",
+        tokens: AccessTokens | None = None,
         folder: str = "INBOX",
         handled_folder: str = "pbmref-handled",
         state_file: str | os.PathLike[str] | None = None,
@@ -85,11 +99,18 @@ class ImapIntake:
         use_idle: bool = True,
         use_move: bool = True,
     ) -> None:
+        if security not in SECURITY_MODES:
+            raise ValueError(f"security must be one of {', '.join(SECURITY_MODES)}, "
+                             f"not {security!r}")
+        if auth != "password" and tokens is None:
+            raise ValueError(f"auth {auth!r} needs the OAuth2 access tokens")
         self.host = host
-        self.port = port or (993 if tls else 143)
+        self.port = port or (993 if security == "tls" else 143)
         self.user = user
         self._password = password
-        self.tls = tls
+        self.security = security
+        self.auth = auth
+        self.tokens = tokens
         self.folder = folder
         self.handled_folder = handled_folder
         self.state_file = Path(state_file) if state_file else None
@@ -159,14 +180,27 @@ class ImapIntake:
         return int(self._state.get("last_uid") or 0)
 
     # ------------------------------------------------------------------ connection
-    def _connect(self) -> IMAPClient:
+    def open(self) -> IMAPClient:
+        """A connection, secured as configured and logged in (no folder chosen)."""
         client = IMAPClient(
-            self.host, port=self.port, ssl=self.tls, ssl_context=self.ssl_context,
-            timeout=self.timeout,
+            self.host, port=self.port, ssl=self.security == "tls",
+            ssl_context=self.ssl_context, timeout=self.timeout,
         )
         try:
+            if self.security == "starttls":
+                client.starttls(self.ssl_context)
+            imap_login(client, self.user, auth=self.auth, password=self._password,
+                       tokens=self.tokens)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                client.shutdown()
+            raise
+        return client
+
+    def _connect(self) -> IMAPClient:
+        client = self.open()
+        try:
             client.normalise_times = False  # INTERNALDATE with its zone
-            client.login(self.user, self._password)
             caps = set(client.capabilities())
             if not self.use_idle:
                 caps.discard(b"IDLE")
@@ -439,3 +473,25 @@ class ImapIntake:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def imap_login(client: IMAPClient, user: str, *, auth: str = "password", password: str = "",
+               tokens: AccessTokens | None = None) -> None:
+    """Log in with the password, or with an OAuth2 access token (SASL XOAUTH2 or
+    OAUTHBEARER); a token the server refuses is renewed and tried once more."""
+    if auth == "password":
+        client.login(user, password)
+        return
+    assert tokens is not None
+    for attempt in (1, 2):
+        token = tokens.token()
+        try:
+            if auth == "xoauth2":
+                client.oauth2_login(user, token)
+            else:
+                client.oauthbearer_login(user, token)
+            return
+        except LoginError:
+            tokens.expire()  # the server turned it down: the next one is renewed
+            if attempt == 2:
+                raise

@@ -8,11 +8,18 @@ Inside ``with sender.session():`` (a delivery round of the outgoing spool)
 every mail goes over one connection, opened at the first mail; a connection
 the server dropped is opened again once for the mail at hand. (aiosmtplib
 sends the commands of a mail one after another: it has no PIPELINING.)
+
+The login is a password, or an OAuth2 access token (``auth="xoauth2"`` or
+``"oauthbearer"``) from `AccessTokens`, asked for at each connection; a token
+the server refuses is renewed and tried once more. A grant the provider
+withdrew is a temporary failure (the mail stays in the spool) whose message
+says to run ``pbmref mail authorize``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import concurrent.futures
 import contextlib
 import logging
@@ -20,11 +27,14 @@ import socket
 import ssl
 from collections.abc import Awaitable, Callable, Iterator
 from email.message import EmailMessage
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import aiosmtplib
 
-from pbmref.mail.base import PermanentFailure, TemporaryFailure
+from pbmref.mail.base import IntakeError, PermanentFailure, TemporaryFailure
+
+if TYPE_CHECKING:
+    from pbmref.mail.oauth2 import AccessTokens
 
 __all__ = ["SECURITY_MODES", "SmtpSender"]
 
@@ -47,14 +57,20 @@ class SmtpSender:
         security: str = "starttls",
         user: str | None = None,
         password: str | None = None,
+        auth: str = "password",
+        tokens: AccessTokens | None = None,
         timeout: float = 60.0,
         tls_context: ssl.SSLContext | None = None,
         local_hostname: str | None = None,
     ) -> None:
         if security not in SECURITY_MODES:
             raise ValueError(f"security must be one of {', '.join(SECURITY_MODES)}, not {security!r}")
+        if auth != "password" and (tokens is None or not user):
+            raise ValueError(f"auth {auth!r} needs a user and the OAuth2 access tokens")
         self.host = host
         self.port = port or DEFAULT_PORTS[security]
+        self.auth = auth
+        self.tokens = tokens
         self.security = security
         self.user = user or None
         self.password = password
@@ -70,18 +86,51 @@ class SmtpSender:
         return self.local_hostname
 
     def _client(self) -> aiosmtplib.SMTP:
+        by_password = self.auth == "password" and self.user
         return aiosmtplib.SMTP(
-            hostname=self.host, port=self.port, username=self.user,
-            password=self.password if self.user else None,
+            hostname=self.host, port=self.port, username=self.user if by_password else None,
+            password=self.password if by_password else None,
             use_tls=self.security == "tls", start_tls=self.security == "starttls",
             timeout=self.timeout, tls_context=self.tls_context,
             local_hostname=self._hostname())
 
+    async def open(self) -> aiosmtplib.SMTP:
+        """A connection, secured as configured and logged in."""
+        client = self._client()
+        await client.connect()
+        if self.auth != "password":
+            try:
+                await self._oauth2_login(client)
+            except BaseException:
+                client.close()
+                raise
+        return client
+
+    async def _oauth2_login(self, client: aiosmtplib.SMTP) -> None:
+        assert self.tokens is not None and self.user
+        if client.last_ehlo_response is None:
+            await client.ehlo()
+        if self.auth not in client.server_auth_methods:
+            raise aiosmtplib.SMTPException(
+                f"the SMTP server offers no {self.auth.upper()} login (it offers: "
+                f"{', '.join(client.server_auth_methods) or 'none'})")
+        for attempt in (1, 2):
+            token = await asyncio.to_thread(self.tokens.token)
+            try:
+                if self.auth == "xoauth2":
+                    await client.auth_xoauth2(self.user, token)
+                else:
+                    await _auth_oauthbearer(client, self.user, token)
+                return
+            except aiosmtplib.SMTPAuthenticationError:
+                self.tokens.expire()  # turned down: the next one is renewed
+                if attempt == 2:
+                    raise
+
     async def send_async(self, msg: EmailMessage) -> None:
         """Send one mail over a connection of its own."""
-        client = self._client()
         async with _failures(self, msg):
-            await client.connect()
+            client = await self.open()
             try:
                 await self._send_on(client, msg)
             finally:
@@ -168,9 +217,7 @@ class _Session:
     async def _send(self, msg: EmailMessage) -> None:
         if self.client is None or not self.client.is_connected:
             await self._drop()
-            client = self.sender._client()
-            await client.connect()
-            self.client = client
+            self.client = await self.sender.open()
             self.connects += 1
         await self.sender._send_on(self.client, msg)
 
@@ -194,6 +241,8 @@ async def _failures(sender: SmtpSender, msg: EmailMessage):  # type: ignore[no-u
     """SMTP errors as the spool reads them: temporary (retry) or permanent (5xx)."""
     try:
         yield
+    except IntakeError as exc:  # the OAuth2 grant is gone: the mail waits for a new one
+        raise TemporaryFailure(f"SMTP login to {sender.host}: {exc}") from exc
     except aiosmtplib.SMTPRecipientsRefused as exc:
         codes = [r.code for r in exc.recipients]
         detail = "; ".join(f"{r.recipient}: {r.code} {r.message}" for r in exc.recipients)
@@ -213,3 +262,15 @@ async def _failures(sender: SmtpSender, msg: EmailMessage):  # type: ignore[no-u
         raise TemporaryFailure(
             f"cannot reach SMTP server {sender.host}:{sender.port}: {type(exc).__name__}: {exc}"
         ) from exc
+
+
+async def _auth_oauthbearer(client: aiosmtplib.SMTP, user: str, token: str) -> None:
+    """SASL OAUTHBEARER (RFC 7628); on failure the server sends its error as a
+    challenge, answered with a single 0x01 before its final reply."""
+    gs2 = "n,a=" + user.replace("=", "=3D").replace(",", "=2C") + ","
+    initial = base64.b64encode(f"{gs2}\x01auth=Bearer {token}\x01\x01".encode())
+    response = await client.execute_command(b"AUTH", b"OAUTHBEARER", initial)
+    if response.code == 334:
+        response = await client.execute_command(base64.b64encode(b"\x01"))
+    if response.code != 235:
+        raise aiosmtplib.SMTPAuthenticationError(response.code, response.message)
