@@ -218,14 +218,30 @@ class OAuth2RelayHandler(RelayHandler):
                       f.startswith("auth="))
         token = fields.get("auth", "").removeprefix("Bearer ")
         user = user_of(text).split("@")[0].lower()
-        provider = self.servers.provider
         account = await asyncio.get_running_loop().run_in_executor(
-            None, provider.active_account, token)
+            None, self._introspect, token)
         if account is not None and account == user:
             return AuthResult(success=True, auth_data=user)
         status = base64.b64encode(json.dumps({"status": "401", "schemes": "bearer"}).encode())
         await server.challenge_auth(status.decode(), encode_to_b64=False)
         return AuthResult(success=False, handled=False)
+
+
+    def _introspect(self, token: str) -> str | None:
+        """The account the provider's introspection endpoint says the token is
+        good for (as Dovecot asks it), or None."""
+        import json
+        import urllib.parse
+        import urllib.request
+
+        servers = self.servers
+        assert isinstance(servers, MailServers)
+        context = ssl.create_default_context(cafile=str(servers.cert))
+        body = urllib.parse.urlencode({"token": token}).encode()
+        with urllib.request.urlopen(servers.provider.url("/introspect"), body, timeout=10,
+                                    context=context) as answer:
+            said = json.load(answer)
+        return said.get("username") if said.get("active") else None
 
 
 class MailServers:

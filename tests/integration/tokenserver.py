@@ -199,11 +199,6 @@ class TokenServer:
             return 200, {"active": False}
         return 200, {"active": True, "username": found[0]}
 
-    def active_account(self, token: str) -> str | None:
-        """The account an access token is good for now (the SMTP relay's check)."""
-        status, data = self.introspect({"token": token})
-        return data["username"] if data.get("active") else None
-
     # ------------------------------------------------------------------ lifecycle
     def start(self) -> TokenServer:
         server = _Server(self)

@@ -210,7 +210,7 @@ class AccessTokens:
         session = self.app.session(token=token)
         refresh = token["refresh_token"]
         with _provider_errors(self.app, "renewing the access token"):
-            new = dict(session.refresh_token(
+            new = _token_of(lambda: session.refresh_token(
                 self.app.token_url, refresh_token=refresh, timeout=self.app.timeout,
                 client_id=self.app.client_id, client_secret=self.app.secret))
         new.setdefault("refresh_token", refresh)  # Google keeps the one it gave
