@@ -142,6 +142,11 @@ def handle_mail(args: argparse.Namespace) -> int:
     from pbmref.referee.pipeline import Referee
 
     _logging(args.verbose)
+    if args.action in ("authorize", "test"):
+        from pbmref.cli import mailsetup
+
+        return (mailsetup.handle_authorize if args.action == "authorize"
+                else mailsetup.handle_test)(args)
     config = config_of(args)
     if args.action == "shunted":
         return _shunted(config)
@@ -196,13 +201,22 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=_guard(handle_adjudicate))
 
     p = sub.add_parser("mail", help="mail chores: fetch, deliver the outgoing spool, "
-                                    "list shunted mail, retry it",
+                                    "list shunted mail, retry it; authorize, test",
                        description="fetch: take in waiting mail; deliver: send the outgoing "
                        "spool now; shunted: list the mails set aside after a fault; retry "
-                       "ID...: queue them again. " + _RULE)
+                       "ID...: queue them again; authorize: grant the referee its mailbox "
+                       "by OAuth2 (once; Gmail, Microsoft); test: check the servers and the "
+                       "login step by step and send a test mail to the game master. " + _RULE)
     common(p)
-    p.add_argument("action", choices=("fetch", "deliver", "shunted", "retry"))
+    p.add_argument("action", choices=("fetch", "deliver", "shunted", "retry", "authorize",
+                                      "test"))
     p.add_argument("ids", nargs="*", metavar="ID", help="retry: the shunted mails to retry")
+    p.add_argument("--flow", choices=("device", "browser"),
+                   help="authorize: the provider's flow (default: the config's)")
+    p.add_argument("--no-browser", action="store_true",
+                   help="authorize: print the address, do not open a browser")
+    p.add_argument("--to", metavar="ADDRESS",
+                   help="test: send the test mail here (default: referee.game_master)")
     p.add_argument("-v", "--verbose", action="store_true")
     p.set_defaults(func=_guard(handle_mail))
 

@@ -86,28 +86,38 @@ class SmtpSender:
         return self.local_hostname
 
     def _client(self) -> aiosmtplib.SMTP:
-        by_password = self.auth == "password" and self.user
         return aiosmtplib.SMTP(
-            hostname=self.host, port=self.port, username=self.user if by_password else None,
-            password=self.password if by_password else None,
+            hostname=self.host, port=self.port,
             use_tls=self.security == "tls", start_tls=self.security == "starttls",
             timeout=self.timeout, tls_context=self.tls_context,
             local_hostname=self._hostname())
 
     async def open(self) -> aiosmtplib.SMTP:
         """A connection, secured as configured and logged in."""
-        client = self._client()
-        await client.connect()
-        if self.auth != "password":
-            try:
-                await self._oauth2_login(client)
-            except BaseException:
-                client.close()
-                raise
+        client = await self.connect()
+        try:
+            await self.login(client)
+        except BaseException:
+            client.close()
+            raise
         return client
 
-    async def _oauth2_login(self, client: aiosmtplib.SMTP) -> None:
-        assert self.tokens is not None and self.user
+    async def connect(self) -> aiosmtplib.SMTP:
+        """A connection, secured as configured (TLS at once, or STARTTLS), not
+        logged in."""
+        client = self._client()
+        await client.connect()
+        return client
+
+    async def login(self, client: aiosmtplib.SMTP) -> None:
+        """Log in (nothing without a user): with the password, or with an OAuth2
+        access token, renewed and tried once more when the server refuses it."""
+        if not self.user:
+            return
+        if self.auth == "password":
+            await client.login(self.user, self.password or "")
+            return
+        assert self.tokens is not None
         if client.last_ehlo_response is None:
             await client.ehlo()
         if self.auth not in client.server_auth_methods:
