@@ -25,6 +25,7 @@ from pbmref.cli import (
     backup,
     demo,
     gm,
+    initcmd,
     mailcmd,
     orders,
     press,
@@ -49,6 +50,7 @@ COMMAND_MODULES = (
     press,      # press (the GM reads a game's press)
     service,    # service systemd (the unit that runs the daemon)
     backup,     # backup, restore
+    initcmd,    # init (a referee's folder for a mail provider)
 )
 
 
