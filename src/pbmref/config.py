@@ -57,6 +57,12 @@ class RefereeConfig:
     address: str = "referee@localhost"
     name: str = "pbmref referee"
     game_master: str = ""  # gets the referee's notices (a flood of wrong passwords)
+    # The game master is told when the mailbox or the SMTP server has failed this long.
+    trouble_after: str = "1h"
+
+    @property
+    def trouble_delay(self) -> timedelta:
+        return parse_duration(self.trouble_after)
 
 
 @dataclass(frozen=True)
@@ -497,8 +503,11 @@ def load_config(path: str | os.PathLike[str] | None = None, *, required: bool = 
     if cfg.referee.game_master and "@" not in cfg.referee.game_master:
         raise builder.fail(("referee", "game_master"),
                            f"not a mail address: {cfg.referee.game_master!r}")
-    try:
-        cfg.limits.retention  # noqa: B018 - read once here, so a bad value fails at load
-    except ValueError as exc:
-        raise builder.fail(("limits", "spool_retention"), str(exc)) from None
+    lengths = {("limits", "spool_retention"): cfg.limits.spool_retention,
+               ("referee", "trouble_after"): cfg.referee.trouble_after}
+    for key, text in lengths.items():
+        try:
+            parse_duration(text)  # once here, so a bad value fails at load
+        except ValueError as exc:
+            raise builder.fail(key, str(exc)) from None
     return cfg

@@ -35,6 +35,7 @@ CLIENT_ID = "pbmref-test-app"
 
 class _Handler(http.server.BaseHTTPRequestHandler):
     server: _Server
+    timeout = 30  # seconds a connection may stay silent
 
     def _params(self) -> dict[str, str]:
         length = int(self.headers.get("Content-Length") or 0)
@@ -204,7 +205,10 @@ class TokenServer:
         server = _Server(self)
         context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         context.load_cert_chain(str(self.cert), str(self.key))
-        server.socket = context.wrap_socket(server.socket, server_side=True)
+        # the handshake in each request's own thread: a client slow to greet
+        # (or one that only looks at the port) must not hold up the others
+        server.socket = context.wrap_socket(server.socket, server_side=True,
+                                            do_handshake_on_connect=False)
         self._server = server
         self._thread = threading.Thread(target=server.serve_forever, daemon=True,
                                         name="token-server")

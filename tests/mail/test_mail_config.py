@@ -48,7 +48,7 @@ def test_example_config_loads_and_names_every_key(monkeypatch: pytest.MonkeyPatc
                 "auth", "provider", "client_id", "token_file",
                 "handled_folder", "idle_renew_seconds", "poll_seconds", "security",
                 "max_message_bytes", "reminder_hours", "early_adjudication", "game_master",
-                "spool_retention"):
+                "spool_retention", "trouble_after"):
         assert f"{key}:" in text, key
     assert cfg.limits.retention == timedelta(days=14)
     assert cfg.referee.game_master == "gm@example.org"
@@ -63,6 +63,9 @@ def test_spool_retention_has_a_safe_default_and_bad_values_are_refused(tmp_path:
             load_config(write(tmp_path, f"limits:\n  spool_retention: {bad}\n"))
     with pytest.raises(ConfigError, match="game_master"):
         load_config(write(tmp_path, "referee:\n  game_master: nobody\n"))
+    assert load_config(None).referee.trouble_delay == timedelta(hours=1)
+    with pytest.raises(ConfigError, match="referee.trouble_after"):
+        load_config(write(tmp_path, "referee:\n  trouble_after: whenever\n"))
 
 
 def test_full_imap_config_and_factories(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

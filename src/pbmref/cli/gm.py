@@ -218,7 +218,17 @@ def handle_status(args: argparse.Namespace) -> int:
             code = 1
         for line in _password_failures(state, game_id):
             print(line)
+    for line in _mail_trouble(config_of(args)):
+        print(line)
     return code
+
+
+def _mail_trouble(config: Config) -> list[str]:
+    """What ``pbmref status`` shows of mail servers failing now (issue 44)."""
+    from pbmref.mail.health import trouble
+
+    now = datetime.now(UTC)
+    return [f"referee: {t.line(now)}" for t in trouble(config.spool_dir)]
 
 
 def _password_failures(state: RefereeState, game_id: str) -> list[str]:

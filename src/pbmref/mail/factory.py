@@ -4,18 +4,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pbmref.base.files import ordered
 from pbmref.config import Config, LoginConfig
 from pbmref.mail.base import Intake, Sender
 from pbmref.mail.pace import Pace
 from pbmref.mail.spool import IncomingSpool, OutgoingSpool
 
 if TYPE_CHECKING:
+    from pbmref.mail.health import ServerWatch
     from pbmref.mail.imap_in import ImapIntake
     from pbmref.mail.oauth2 import AccessTokens
     from pbmref.mail.smtp_out import SmtpSender
 
 __all__ = ["access_tokens", "imap_intake", "open_intake", "open_sender", "open_spools",
-           "smtp_sender"]
+           "server_watch", "smtp_sender"]
 
 
 def access_tokens(config: Config) -> AccessTokens:
@@ -88,6 +90,7 @@ def imap_intake(config: Config) -> ImapIntake:
         auth=imap.auth,
         tokens=_tokens(config, imap),
         password="" if imap.oauth2 else imap.password(),
+        watch=server_watch(config, "imap"),
     )
 
 
@@ -105,4 +108,29 @@ def smtp_sender(config: Config) -> SmtpSender:
         auth=smtp.auth if smtp.user else "password",
         tokens=_tokens(config, smtp) if smtp.user else None,
         password=smtp.password(),
+        watch=server_watch(config, "smtp"),
     )
+
+
+def server_watch(config: Config, server: str) -> ServerWatch:
+    """The health of the config's IMAP or SMTP server, with the notices to the
+    game master: queued in the outgoing spool; one about the mailbox is also
+    sent at once (the referee's rounds stop at the mailbox meanwhile)."""
+    from pbmref.mail.compose import make_mail
+    from pbmref.mail.health import ServerWatch
+
+    referee = config.referee
+
+    def notify(key: str, subject: str, text: str) -> None:
+        outgoing = OutgoingSpool(config.spool_dir / "out")
+        # queued for good now, not with the round it came up in (which may fail)
+        with ordered():
+            outgoing.enqueue(make_mail(referee.game_master, f"[pbmref] {subject}", text,
+                                       from_addr=referee.address, from_name=referee.name),
+                             key=key)
+            if server == "imap":
+                outgoing.deliver(smtp_sender(config))
+
+    host = config.mail.imap.host if server == "imap" else config.mail.smtp.host
+    return ServerWatch(config.spool_dir, server, host, after=referee.trouble_delay,
+                       notify=notify if referee.game_master else None)

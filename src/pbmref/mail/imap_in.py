@@ -42,6 +42,7 @@ from pbmref.base.locks import FileLock
 from pbmref.mail.base import IntakeError, RawMail
 
 if TYPE_CHECKING:
+    from pbmref.mail.health import ServerWatch
     from pbmref.mail.oauth2 import AccessTokens
 
 __all__ = ["SECURITY_MODES", "ImapIntake", "imap_login"]
@@ -98,6 +99,7 @@ class ImapIntake:
         sleep: Callable[[float], None] = time.sleep,
         use_idle: bool = True,
         use_move: bool = True,
+        watch: ServerWatch | None = None,
     ) -> None:
         if security not in SECURITY_MODES:
             raise ValueError(f"security must be one of {', '.join(SECURITY_MODES)}, "
@@ -128,6 +130,7 @@ class ImapIntake:
         self._sleep = self._interrupted.wait if sleep is time.sleep else sleep
         self.use_idle = use_idle  # False: always poll (also when the server has IDLE)
         self.use_move = use_move  # False: always COPY + \\Deleted + expunge
+        self.watch = watch  # told whether the server answers (mail.health)
         self._client: IMAPClient | None = None
         self._caps: frozenset[bytes] = frozenset()
         self.uidvalidity: int | None = None
@@ -235,7 +238,19 @@ class ImapIntake:
                 client.shutdown()
 
     def _run(self, op: Callable[[IMAPClient], T], what: str) -> T:
-        """Run `op` on a live connection, reconnecting with back-off when it breaks."""
+        """Run `op` on a live connection, reconnecting with back-off when it breaks;
+        what came of it goes to the `watch` (the game master hears of trouble)."""
+        try:
+            done = self._attempts(op, what)
+        except IntakeError as exc:
+            if self.watch is not None:
+                self.watch.failed(str(exc))
+            raise
+        if self.watch is not None:
+            self.watch.ok()
+        return done
+
+    def _attempts(self, op: Callable[[IMAPClient], T], what: str) -> T:
         delay = self.backoff_first
         for attempt in range(1, self.reconnect_attempts + 1):
             try:

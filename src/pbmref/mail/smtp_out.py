@@ -34,6 +34,7 @@ import aiosmtplib
 from pbmref.mail.base import IntakeError, PermanentFailure, TemporaryFailure
 
 if TYPE_CHECKING:
+    from pbmref.mail.health import ServerWatch
     from pbmref.mail.oauth2 import AccessTokens
 
 __all__ = ["SECURITY_MODES", "SmtpSender"]
@@ -59,6 +60,7 @@ class SmtpSender:
         password: str | None = None,
         auth: str = "password",
         tokens: AccessTokens | None = None,
+        watch: ServerWatch | None = None,
         timeout: float = 60.0,
         tls_context: ssl.SSLContext | None = None,
         local_hostname: str | None = None,
@@ -71,6 +73,7 @@ class SmtpSender:
         self.port = port or DEFAULT_PORTS[security]
         self.auth = auth
         self.tokens = tokens
+        self.watch = watch  # told whether the server answers (mail.health)
         self.security = security
         self.user = user or None
         self.password = password
@@ -248,11 +251,13 @@ class _Session:
 
 @contextlib.asynccontextmanager
 async def _failures(sender: SmtpSender, msg: EmailMessage):  # type: ignore[no-untyped-def]
-    """SMTP errors as the spool reads them: temporary (retry) or permanent (5xx)."""
+    """SMTP errors as the spool reads them: temporary (retry) or permanent (5xx).
+    A server that could not be reached or logged in to is told to the `watch`,
+    and so is one that took the mail."""
     try:
         yield
     except IntakeError as exc:  # the OAuth2 grant is gone: the mail waits for a new one
-        raise TemporaryFailure(f"SMTP login to {sender.host}: {exc}") from exc
+        raise _down(sender, f"SMTP login to {sender.host}: {exc}") from exc
     except aiosmtplib.SMTPRecipientsRefused as exc:
         codes = [r.code for r in exc.recipients]
         detail = "; ".join(f"{r.recipient}: {r.code} {r.message}" for r in exc.recipients)
@@ -261,7 +266,7 @@ async def _failures(sender: SmtpSender, msg: EmailMessage):  # type: ignore[no-u
         raise TemporaryFailure(f"recipients refused for now: {detail}") from exc
     except aiosmtplib.SMTPAuthenticationError as exc:
         # a configuration problem: keep the mail queued until the GM fixes it
-        raise TemporaryFailure(f"SMTP login to {sender.host} failed: {exc}") from exc
+        raise _down(sender, f"SMTP login to {sender.host} failed: {exc}") from exc
     except aiosmtplib.SMTPResponseException as exc:
         if 500 <= exc.code < 600:
             raise PermanentFailure(
@@ -269,9 +274,17 @@ async def _failures(sender: SmtpSender, msg: EmailMessage):  # type: ignore[no-u
         raise TemporaryFailure(
             f"SMTP server deferred the mail: {exc.code} {exc.message}") from exc
     except (TimeoutError, aiosmtplib.SMTPException, OSError, ssl.SSLError) as exc:
-        raise TemporaryFailure(
-            f"cannot reach SMTP server {sender.host}:{sender.port}: {type(exc).__name__}: {exc}"
-        ) from exc
+        raise _down(sender, f"cannot reach SMTP server {sender.host}:{sender.port}: "
+                            f"{type(exc).__name__}: {exc}") from exc
+    else:
+        if sender.watch is not None:
+            sender.watch.ok()
+
+
+def _down(sender: SmtpSender, why: str) -> TemporaryFailure:
+    if sender.watch is not None:
+        sender.watch.failed(why)
+    return TemporaryFailure(why)
 
 
 async def _auth_oauthbearer(client: aiosmtplib.SMTP, user: str, token: str) -> None:
