@@ -333,3 +333,46 @@ def test_open_sender_logs_in_with_the_token(oauth_servers: MailServers, tmp_path
     sender.send(make_mail(config.referee.game_master, "hello", "by XOAUTH2",
                           from_addr=config.referee.address))
     assert oauth_servers.wait_count(_user(config.referee.game_master), 1) == 1
+
+
+@pytest.mark.parametrize("flow", ["device", "browser"])
+def test_pbmref_mail_authorize_tells_what_to_do_and_keeps_the_grant(
+        oauth_servers: MailServers, tmp_path: Path, flow: str) -> None:
+    """The command as the game master runs it: the device flow's code, or the
+    browser flow's address (--no-browser), in its output; the grant kept."""
+    site = Site(oauth_servers, tmp_path, flow=flow)
+    oauth_servers.provider.signs_in_as = site.ref
+    proc = subprocess.Popen([*PBMREF, "mail", "authorize", "--no-browser", "--config",
+                             str(site.config_path)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+                            stdin=subprocess.DEVNULL)
+    assert proc.stdout is not None
+    seen = []
+    for line in proc.stdout:  # as the game master reads it, line by line
+        seen.append(line)
+        code = re.search(r"enter the code (\w+)", line)
+        if code:
+            oauth_servers.provider.approve(code.group(1), site.ref)
+            break
+        if line.strip().startswith("https://"):
+            browser_of(oauth_servers)(line.strip())
+            break
+    rest, err = proc.communicate(timeout=120)
+    out = "".join(seen) + rest
+    assert proc.returncode == 0, out + err
+    assert out.startswith(f"Asking {site.config().mail.oauth2.token_url} to let the referee "
+                          f"read and send the mail of {site.ref} ({flow} flow).")
+    assert "Granted. The grant is kept in" in out and "Next: pbmref mail test" in out
+    assert stat.S_IMODE(site.config().mail.oauth2.token_file.stat().st_mode) == 0o600
+    assert site.pbmref("mail", "fetch").returncode == 0
+
+
+def test_pbmref_mail_authorize_with_a_password_login_says_there_is_nothing_to_do(
+        tmp_path: Path) -> None:
+    config = tmp_path / "config.yaml"
+    config.write_text("mail: {mode: imap, imap: {user: r, password_env: PW}}\n")
+    run = subprocess.run([*PBMREF, "mail", "authorize", "--config", str(config)],
+                         capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert run.returncode == 2
+    assert run.stderr.startswith("nothing to authorize: this config logs in with a password")
+    assert not (tmp_path / "oauth2-token.json").exists()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 
 from pbmref.cli.common import config_of
 from pbmref.config import Config
@@ -51,7 +52,8 @@ def _provider(config: Config) -> str:
     return named.get(config.mail.provider, config.mail.oauth2.token_url)
 
 
-def _browser(no_browser: bool):  # type: ignore[no-untyped-def]
+def _browser(no_browser: bool) -> Callable[[str], object]:
+    """What opens the provider's page: the desktop's browser, or nothing."""
     import webbrowser
 
     return (lambda url: False) if no_browser else webbrowser.open
