@@ -15,8 +15,8 @@ from pathlib import Path
 
 from pbmref.config import Config, load_config
 
-__all__ = ["CONFIG_ENV", "CONFIG_HELP", "LOCAL_CONFIG", "add_config", "config_of",
-           "config_source", "games_dir"]
+__all__ = ["CONFIG_ENV", "CONFIG_HELP", "LOCAL_CONFIG", "add_config", "config_at",
+           "config_of", "config_source", "games_dir"]
 
 CONFIG_ENV = "PBMREF_CONFIG"
 LOCAL_CONFIG = "config.yaml"
@@ -48,6 +48,12 @@ def config_of(args: argparse.Namespace) -> Config:
     ``./config.yaml``, else the defaults (``Config.source`` is None then)."""
     path, named = config_source(args)
     return load_config(path, required=named)
+
+
+def config_at(path: Path) -> Config:
+    """The config file at ``path``, which must exist (``pbmref init`` reads back
+    what it wrote)."""
+    return load_config(path, required=True)
 
 
 def games_dir(args: argparse.Namespace) -> Path:

@@ -16,7 +16,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from pbmref.config import PROVIDERS, ConfigError, load_config
+from pbmref.cli.common import config_at
+from pbmref.config import PROVIDERS, ConfigError
 
 __all__ = ["register"]
 
@@ -173,7 +174,7 @@ def handle_init(args: argparse.Namespace) -> int:
         (folder / sub).mkdir(parents=True, exist_ok=True)
     target.write_text(config_text(answers), encoding="utf-8")
     try:
-        load_config(target, required=True)
+        config_at(target)
     except ConfigError as exc:  # an answer the config refuses (an address without @)
         target.unlink()
         print(f"init: {exc}", file=sys.stderr)
