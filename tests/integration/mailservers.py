@@ -197,10 +197,10 @@ class OAuth2RelayHandler(RelayHandler):
     a mechanism for each ``auth_NAME`` method of its handler). A token the
     provider does not call active gets the mechanisms' error challenge, then 535."""
 
-    async def auth_XOAUTH2(self, server: Any, args: list[str]) -> Any:  # noqa: N802
+    async def auth_XOAUTH2(self, server: Any, args: list[str]) -> Any:
         return await self._bearer(server, args, lambda text: text.split("\x01")[0][5:])
 
-    async def auth_OAUTHBEARER(self, server: Any, args: list[str]) -> Any:  # noqa: N802
+    async def auth_OAUTHBEARER(self, server: Any, args: list[str]) -> Any:
         # "n,a=USER,\x01auth=Bearer TOKEN\x01\x01" (RFC 7628)
         return await self._bearer(server, args, lambda text: text.split(",")[1][2:])
 

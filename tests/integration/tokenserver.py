@@ -52,7 +52,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(raw)
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         path = urllib.parse.urlsplit(self.path).path
         params = self._params()
         self.server.provider.requests.append((path, params))
@@ -65,7 +65,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("Content-Length", "0")
         self.end_headers()
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         path = urllib.parse.urlsplit(self.path).path
         params = self._params()
         self.server.provider.requests.append((path, params))
@@ -78,7 +78,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         status, data = answer(params)
         self._json(status, data)
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: Any) -> None:
         pass
 
 

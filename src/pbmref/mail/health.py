@@ -147,7 +147,7 @@ class ServerWatch:
         assert self.notify is not None
         try:
             self.notify(f"mail-health:{self.server}:{key}", subject, text)
-        except Exception:  # noqa: BLE001 - a notice must never stop the referee
+        except Exception:  # a notice must never stop the referee
             log.exception("could not queue the notice %r for the game master", subject)
 
     def _change(self, change: Callable[[dict[str, Any]], Any]) -> Any:

@@ -140,7 +140,8 @@ class TokenFile:
         try:
             data = json.loads(text)
             token = data["token"]
-            token["access_token"], token["refresh_token"]  # noqa: B018 - both must be there
+            if not (token["access_token"] and token["refresh_token"]):
+                raise ValueError("a token without its access or refresh token")
         except (ValueError, KeyError, TypeError):
             raise AuthorizationLost(f"the OAuth2 token file {self.path} is damaged: "
                                     "run `pbmref mail authorize` again") from None
@@ -311,7 +312,7 @@ class _Redirect(http.server.BaseHTTPRequestHandler):
 
     server: _RedirectServer
 
-    def do_GET(self) -> None:  # noqa: N802 - the http.server's name
+    def do_GET(self) -> None:
         query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(self.path).query))
         if "code" not in query and "error" not in query:
             self.send_error(404)
@@ -329,7 +330,7 @@ class _Redirect(http.server.BaseHTTPRequestHandler):
         self.server.answer = query
         self.server.answered.set()
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base's name
+    def log_message(self, format: str, *args: Any) -> None:
         log.debug("redirect listener: " + format, *args)
 
 
