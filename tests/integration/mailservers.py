@@ -288,6 +288,10 @@ class MailServers:
             self.provider = TokenServer(self.cert, self.root / "key.pem").start()
             (self.root / "dovecot-oauth2.conf.ext").write_text(_OAUTH2_CONF.format(
                 url=self.provider.url("/introspect"), cert=self.cert))
+            # Dovecot's auth process reads both as its own user, whatever the
+            # test process's umask (pbmref's cli.main sets 027 for good)
+            for name in ("dovecot-oauth2.conf.ext", "cert.pem"):
+                os.chmod(self.root / name, 0o644)
             oauth2_passdb = _OAUTH2_PASSDB.format(root=self.root)
             oauth2_mechanisms = " xoauth2 oauthbearer"
         (self.root / "dovecot.conf").write_text(_CONF.format(

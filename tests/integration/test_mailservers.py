@@ -4,6 +4,7 @@ the event does not come in time."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
@@ -59,3 +60,22 @@ def test_the_relay_in_a_process_of_its_own_delivers_and_refuses_as_in_a_thread()
         assert ms.wait_count(late, 1, timeout=30) == 1
         relay = ms._relay
     assert relay.poll() is not None  # stopped with the servers
+
+
+def test_the_oauth2_harness_takes_tokens_under_the_referees_umask() -> None:
+    """pbmref's cli.main sets the umask to 027 for the rest of the process: a
+    harness made after it must still let Dovecot's auth process read its OAuth2
+    settings and certificate (else every token login was a temporary failure)."""
+    from imapclient import IMAPClient
+
+    before = os.umask(0o027)
+    try:
+        with MailServers(["referee"], oauth2=True, spare_users=0) as ms:
+            _, token = ms.provider._issue("referee", "mail")
+            client = IMAPClient(ms.host, port=ms.imap_port, ssl=False, timeout=30)
+            try:
+                assert client.oauth2_login("referee", token["access_token"]) == [b"Logged in"]
+            finally:
+                client.logout()
+    finally:
+        os.umask(before)
