@@ -63,11 +63,13 @@ def open_sender(config: Config) -> Sender:
 def open_spools(config: Config) -> tuple[IncomingSpool, OutgoingSpool]:
     """The incoming and outgoing spools under `config.spool_dir` (`in/` and `out/`),
     the outgoing one sending at the pace of `limits`."""
-    limits = config.limits
-    return IncomingSpool(config.spool_dir / "in"), OutgoingSpool(
-        config.spool_dir / "out", pace=Pace(send_per_minute=limits.send_per_minute,
-                                            recipients_per_day=limits.recipients_per_day))
+    return IncomingSpool(config.spool_dir / "in"), _outgoing(config)
 
+
+def _outgoing(config: Config) -> OutgoingSpool:
+    limits = config.limits
+    return OutgoingSpool(config.spool_dir / "out", pace=Pace(
+        send_per_minute=limits.send_per_minute, recipients_per_day=limits.recipients_per_day))
 
 
 def imap_intake(config: Config) -> ImapIntake:
@@ -122,7 +124,7 @@ def server_watch(config: Config, server: str) -> ServerWatch:
     referee = config.referee
 
     def notify(key: str, subject: str, text: str) -> None:
-        outgoing = OutgoingSpool(config.spool_dir / "out")
+        outgoing = _outgoing(config)
         # queued for good now, not with the round it came up in (which may fail)
         with ordered():
             outgoing.enqueue(make_mail(referee.game_master, f"[pbmref] {subject}", text,
