@@ -45,7 +45,7 @@ class Scripted:
         self.values = list(values)
         self.asked: list[tuple[str, str, int]] = []
 
-    def roll(self, purpose: str, who: str = "", sides: int = 6) -> int:
+    def roll(self, purpose: str, who: str = "", sides: int = 6, *, move: int = 0) -> int:
         self.asked.append((purpose, who, sides))
         return self.values.pop(0) if self.values else 1
 
@@ -343,6 +343,32 @@ def test_replayed_dice_give_the_same_turn() -> None:
     again = RULESET.adjudicate(position, orders, seed=12345, replay=first.dice)
     assert again.events == first.events and again.position == first.position
     assert first.dice == [e["value"] for e in first.events if e["kind"] == "die"]
+
+
+def test_a_pilot_made_to_hold_fire_leaves_every_other_die_where_it_was() -> None:
+    """Issue 46: anna holds fire in move 1 on a re-run; bert's dice are still
+    bert's (matched by move, purpose and pilot), anna's are handed to nobody."""
+    position = {"turn": 2, "aircraft": {
+        "anna": {"team": "Germans", "hex": "E8", "heading": "S"},
+        "bert": {"team": "Allies", "hex": "E3", "heading": "N"},
+        "carl": {"team": "Allies", "hex": "D3", "heading": "N"}}}
+    orders = {"anna": {"plane": ["A", "A", "A"]}, "bert": {"plane": ["A", "A", "L"]},
+              "carl": {"plane": ["A", "A", "A"]}}
+    first = RULESET.adjudicate(position, orders, seed=99)
+    assert {e["shooter"] for e in first.events if e["kind"] == "fire" and e["move"] == 1} \
+        >= {"anna", "bert"}
+    edited = {**orders, "anna": {"plane": ["A f-0", "A", "A"]}}
+    again = RULESET.adjudicate(position, edited, seed=99, replay=first.rolls)
+
+    def dice(outcome: Any, who: str) -> list[tuple[int, str, int]]:
+        return [(e["move"], e["purpose"], e["value"]) for e in outcome.events
+                if e["kind"] == "die" and e["who"] == who]
+
+    assert dice(again, "bert") == dice(first, "bert") and dice(first, "bert")
+    assert [(m, p) for m, p, _ in dice(again, "anna")] == [
+        (m, p) for m, p, _ in dice(first, "anna") if m != 1 or p != "fire"]
+    assert [r.key for r in again.unused] == [
+        r.key for r in first.rolls if r.key == (1, "fire", "anna")]
 
 
 def test_engine_dice_are_only_from_the_dice_object() -> None:

@@ -4,11 +4,11 @@ orders entries: ``{add: 0-9}``."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 from typing import Any
 
 from pbmref.orders.errors import IllegalOrderError
+from pbmref.rules.dice import Dice
 from pbmref.rules.plaindata import PositionError
 from pbmref.rulesets import Outcome, Ruleset, Words
 from pbmref.rulesets.base import Opening, ScenarioResult
@@ -60,14 +60,11 @@ class FakeRuleset(Ruleset):
 
     def adjudicate(self, position: Any, orders: Any, seed: int,
                    replay: Any = None, *, state: Any = None) -> Outcome:
-        rng = random.Random(seed)
-        replay = list(replay or [])
+        dice = Dice(seed, replay)
         score = dict(position.get("score") or {})
-        dice, events = [], []
+        events = []
         for player in sorted(score):
-            fresh = rng.randint(1, 6)
-            die = replay[len(dice)] if len(dice) < len(replay) else fresh
-            dice.append(die)
+            die = dice.roll("score", player, move=1)
             add = (orders.get(player) or {}).get("add", 0)
             score[player] += add + die
             events.append({"kind": "scored", "player": player, "add": add, "die": die,
@@ -78,7 +75,8 @@ class FakeRuleset(Ruleset):
         if over:
             new["game_over"] = True
             new["winners"] = winners
-        return Outcome(position=new, events=events, dice=dice, game_over=over, winners=winners)
+        return Outcome(position=new, events=events, game_over=over, winners=winners,
+                       rolls=tuple(dice.rolls), unused=tuple(dice.unused()))
 
 
 FAKE = FakeRuleset()

@@ -9,12 +9,13 @@ records it; ``pbmref.gm.rerun`` plays recorded turns again.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
 from pbmref.archive import report_of
 from pbmref.reports.model import TurnReport
+from pbmref.rules.dice import Replay
 from pbmref.rulesets import Outcome, Votes
 from pbmref.store import (
     Game,
@@ -45,7 +46,7 @@ class PlayedTurn:
 
 
 def outcome_of(game: Game, view: TurnView, in_force: Mapping[str, OrdersFile], *, seed: int,
-               replay: Sequence[int] | None = None, settings: GameSettings | None = None,
+               replay: Replay | None = None, settings: GameSettings | None = None,
                votes: Votes | None = None
                ) -> tuple[Outcome, dict[str, dict[str, object]], dict[str, str]]:
     """The adjudication alone: what the ruleset makes of a turn, with the entries
@@ -63,7 +64,7 @@ def outcome_of(game: Game, view: TurnView, in_force: Mapping[str, OrdersFile], *
 
 
 def play(game: Game, view: TurnView, in_force: Mapping[str, OrdersFile], *, seed: int,
-         next_deadline: datetime | None, replay: Sequence[int] | None = None,
+         next_deadline: datetime | None, replay: Replay | None = None,
          settings: GameSettings | None = None,
          votes: Votes | None = None) -> PlayedTurn:
     """Play one turn (``outcome_of``), then build its report data and text; a

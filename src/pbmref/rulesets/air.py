@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from pbmref.orders.errors import OrderMailError
-from pbmref.rules.dice import Dice
+from pbmref.rules.dice import Dice, Replay
 from pbmref.rules.eventdata import Event, events_to_dicts
 from pbmref.rules.plaindata import PositionError
 from pbmref.rulesets.base import (
@@ -149,16 +149,17 @@ class AirRuleset(Ruleset):
         return {**data, "aircraft": {**aircraft, player: entry}}
 
     def adjudicate(self, position: Mapping[str, Any], orders: Mapping[str, Mapping[str, Any]],
-                   seed: int, replay: Sequence[int] | None = None, *,
+                   seed: int, replay: Replay | None = None, *,
                    state: Any = None) -> Outcome:
         state = self.decode(position) if state is None else state
-        dice = Dice(seed, replay=list(replay) if replay is not None else None)
+        dice = Dice(seed, replay=replay)
         new_state, events = self.run_engine(state, self.typed_orders(state, orders), dice)
         board = state.board
         return Outcome(
             position=self.encode(new_state),
             events=events_to_dicts(events, board),
-            dice=dice.values(),
+            rolls=tuple(dice.rolls),
+            unused=tuple(dice.unused()),
             game_over=new_state.game_over,
             winners=list(new_state.winners),
         )

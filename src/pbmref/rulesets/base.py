@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 
 from pbmref.reports.document import Document
 from pbmref.reports.model import Picture, TurnReport
+from pbmref.rules.dice import Replay, Roll
 from pbmref.rules.plaindata import PositionError
 
 __all__ = [
@@ -121,9 +122,17 @@ class Outcome:
 
     position: dict[str, Any]  # the position at the start of the next turn
     events: list[dict[str, Any]] = field(default_factory=list)  # every event, in order
-    dice: list[int] = field(default_factory=list)  # every die rolled, in order
     game_over: bool = False
     winners: list[str] = field(default_factory=list)
+    # every die rolled, in order, with what it was rolled for (V5)
+    rolls: tuple[Roll, ...] = ()
+    # recorded dice a replay no longer asked for (handed to nobody)
+    unused: tuple[Roll, ...] = ()
+
+    @property
+    def dice(self) -> list[int]:
+        """The value of every die rolled, in order."""
+        return [r.value for r in self.rolls]
 
 
 @dataclass(frozen=True)
@@ -399,9 +408,10 @@ class Ruleset(ABC):
 
     @abstractmethod
     def adjudicate(self, position: Mapping[str, Any], orders: Mapping[str, Mapping[str, Any]],
-                   seed: int, replay: Sequence[int] | None = None, *,
+                   seed: int, replay: Replay | None = None, *,
                    state: Any = None) -> Outcome:
-        """One turn; ``replay`` gives the dice recorded by an earlier run of it.
+        """One turn; ``replay`` gives the dice recorded by an earlier run of it
+        (each dealt to what it was rolled for; an older record's values in order).
         ``state``: the position decoded already (the store's ``TurnView`` has it),
         so that a turn decodes its position once."""
 

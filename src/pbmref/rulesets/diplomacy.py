@@ -22,6 +22,7 @@ from pbmref.reports.diplomacy import render_diplomacy_report, render_position_te
 from pbmref.reports.diplomacy_board import render_board
 from pbmref.reports.model import Picture, TurnReport
 from pbmref.reports.plan import plan_lines
+from pbmref.rules.dice import Replay
 from pbmref.rules.diplomacy import (
     Order,
     Position,
@@ -595,7 +596,7 @@ class DiplomacyRuleset(Ruleset):
     # ------------------------------------------------------------ adjudication
 
     def adjudicate(self, position: Mapping[str, Any], orders: Mapping[str, Mapping[str, Any]],
-                   seed: int, replay: Sequence[int] | None = None, *,
+                   seed: int, replay: Replay | None = None, *,
                    state: Any = None) -> Outcome:
         """One phase; Diplomacy rolls no dice (``seed`` and ``replay`` are unused)."""
         del seed, replay

@@ -54,7 +54,7 @@ __all__ = ["DiceLike", "GameOverError", "adjudicate_turn"]
 
 
 class DiceLike(Protocol):
-    def roll(self, purpose: str, who: str = "", sides: int = 6) -> int: ...
+    def roll(self, purpose: str, who: str = "", sides: int = 6, *, move: int = 0) -> int: ...
 
 
 class GameOverError(ValueError):
@@ -82,7 +82,7 @@ class _Turn:
 
     # -- helpers ---------------------------------------------------------
     def roll(self, purpose: str, who: str, sides: int = 6) -> int:
-        value = self.dice.roll(purpose, who, sides)
+        value = self.dice.roll(purpose, who, sides, move=self.move)
         self.events.append(DieRolled(self.move, purpose, who, value, sides))
         return value
 

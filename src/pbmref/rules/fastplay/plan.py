@@ -124,7 +124,7 @@ class FlightPlan:
 class _NoDice:
     """A lone plane rolls nothing (see the module); a roll is a bug."""
 
-    def roll(self, purpose: str, who: str = "", sides: int = 6) -> int:
+    def roll(self, purpose: str, who: str = "", sides: int = 6, *, move: int = 0) -> int:
         raise RuntimeError(f"a flight preview asked for a die ({purpose}, {who})")
 
 

@@ -262,7 +262,9 @@ class _Turn:
         return None
 
     def roll(self, move: int, purpose: str, who: str, target: str = "") -> int:
-        value = self.dice.roll(purpose, who)
+        # The die is recorded for its move, purpose, whose, and the target it
+        # decides (V5): a re-run deals it to the same roll-off again.
+        value = self.dice.roll(f"{purpose} ({target})" if target else purpose, who, move=move)
         self.events.append(DieRolled(move, purpose, who, value, 6, target))
         return value
 

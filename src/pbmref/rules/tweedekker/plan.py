@@ -209,7 +209,7 @@ class _NoDice(Dice):
     def __init__(self) -> None:
         super().__init__(0)
 
-    def roll(self, purpose: str, who: str = "", sides: int = 6) -> int:
+    def roll(self, purpose: str, who: str = "", sides: int = 6, *, move: int = 0) -> int:
         raise RuntimeError(f"a flight preview asked for a die ({purpose}, {who})")
 
 
