@@ -712,16 +712,19 @@ def test_rerun_uses_the_recorded_dice_not_new_ones(
     adjudicate_due(table.referee, table.intake)
     dice_file = tmp_path / "games" / "windy" / "turns" / "001" / "dice.yaml"
     dice = yaml.safe_load(dice_file.read_text())
-    assert len(dice["dice"]) == 1  # the W3 die
+    assert len(dice["dice"]) == 1  # the W3 die, with what it was rolled for
+    move, purpose, who, value = dice["dice"][0]
     settings = tmp_path / "games" / "windy" / "game.yaml"
     settings.write_text(settings.read_text().replace("seed: 99", "seed: 12345"))
     games = str(tmp_path / "games")
     assert main(["rerun", "windy", "--from", "1", "--games", games]) == 0
     assert "nothing changed" in capsys.readouterr().out
     # the recorded die is what counts: the GM sets it to the other extreme
-    other = 6 if dice["dice"][0] != 6 else 1
-    dice_file.write_text(dice_file.read_text().replace(f"- {dice['dice'][0]}", f"- {other}")
-                         .replace(f"[{dice['dice'][0]}]", f"[{other}]"))
+    other = 6 if value != 6 else 1
+    line = f"- [{move}, {purpose}, {who}, {value}]"
+    assert line in dice_file.read_text()
+    dice_file.write_text(dice_file.read_text().replace(line, f"- [{move}, {purpose}, {who}, "
+                                                             f"{other}]"))
     assert main(["rerun", "windy", "--from", "1", "--dry-run", "--games", games]) == 0
     out = capsys.readouterr().out
     assert "changed" in out and "nothing changed" not in out

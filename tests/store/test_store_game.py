@@ -13,6 +13,7 @@ from pbmref.base.errors import GameFileError
 from pbmref.base.files import commit_file, durable_together, set_aside, write_new, write_synced
 from pbmref.base.yamlfile import read_yaml
 from pbmref.orders.errors import OrderMailError
+from pbmref.rules.dice import Roll
 from pbmref.store import GameExists, GameStore
 
 T0 = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
@@ -295,7 +296,11 @@ def test_adjudication_writes_the_turn_and_opens_the_next(fake_store):
     result = read_yaml(tdir / "result.yaml").data
     assert result["orders"] == {"ann": "ann.yaml"}
     assert result["no_orders"] == ["bob"]
-    assert read_yaml(tdir / "dice.yaml").data["dice"] == record.dice
+    assert read_yaml(tdir / "dice.yaml").data["dice"] == [  # what each die was for (V5)
+        [1, "score", "ann", record.dice[0]], [1, "score", "bob", record.dice[1]]]
+    assert game.history.rolls(1) == [Roll("score", "ann", record.dice[0], move=1),
+                                     Roll("score", "bob", record.dice[1], move=1)]
+    assert game.history.dice(1) == record.dice
     # next deadline = old deadline + turn length (the old one was not far behind)
     assert game.settings.deadline == datetime(2026, 12, 3, 17, 0, tzinfo=UTC)
     # orders are never stored for a finished turn: a Game object that still
@@ -647,3 +652,29 @@ def test_the_standing_votes_are_parsed_once_a_version_and_a_hand_edit_is_read(
     with pytest.raises(GameFileError, match="unknown key 'dance'") as broken:
         fake_store.open("fake1").votes.read()
     assert broken.value.line == len(path.read_text(encoding="utf-8").splitlines())
+
+
+def test_an_older_dice_record_without_keys_still_reads(fake_store):
+    """dice.yaml of a game played before the dice said what they were for."""
+    game = fake_store.open("fake1")
+    gm.adjudicate(fake_store, "fake1", T0 + timedelta(days=2))
+    path = game.turn_dir(1) / "dice.yaml"
+    path.write_text("# Every die rolled in turn 1 (rule V5)\nturn: 1\nseed: 7\ndice: [3, 5]\n")
+    assert game.history.dice(1) == [3, 5]
+    assert game.history.rolls(1) is None  # nothing says what each die was for
+    assert gm.check(fake_store, "fake1").problems == []
+
+
+@pytest.mark.parametrize("dice, line, words", [
+    ("\n- [1, score, ann, 4]\n- [1, score, bob, 7]\n", 6, "die 2: a die of 6 sides cannot show 7"),
+    ("\n- [1, score, ann, 4]\n- 5\n", 6, "die 2: a die is [move, purpose, who, value] (and its sides if not 6), not 5"),
+    (" [0]\n", 4, "die 1: 0 is not a die"),
+    ("\n- [1, score, ann]\n", 5, "die 1: a die is [move, purpose, who, value]"),
+])
+def test_a_broken_dice_record_names_its_line(fake_store, dice, line, words):
+    game = fake_store.open("fake1")
+    gm.adjudicate(fake_store, "fake1", T0 + timedelta(days=2))
+    path = game.turn_dir(1) / "dice.yaml"
+    path.write_text("# Every die rolled in turn 1 (rule V5)\nturn: 1\nseed: 7\ndice:" + dice)
+    (problem,) = gm.check(fake_store, "fake1").problems
+    assert problem.line == line and words in problem.message, problem

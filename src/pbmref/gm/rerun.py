@@ -2,7 +2,10 @@
 
 The position of the first turn re-run and every orders file are read as they
 are now (so a game master's edits count); each turn replays the dice recorded
-for it (V5) through the same pipeline as adjudication (``pbmref.gm.turn``).
+for it (V5), each die dealt to what it was rolled for, through the same
+pipeline as adjudication (``pbmref.gm.turn``). Dice no longer needed, dice
+never rolled before (rolled now from the seeded dice, ``new_dice``) and an
+older record dealt in order are said in the result's ``notes``.
 What the game master did between turns is replayed where it happened
 (``pbmref.gm.actions``): each turn is played with the settings of its time
 (a player kicked later still flies the turns before), and the position a
@@ -17,6 +20,7 @@ recorded for each turn are kept.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,6 +33,8 @@ from pbmref.base.yamlfile import YamlDoc
 from pbmref.gm.actions import GmLog
 from pbmref.gm.turn import play
 from pbmref.reports.model import TurnReport
+from pbmref.rules.dice import Roll
+from pbmref.rulesets import Outcome
 from pbmref.store import Game, GameFileError, GameStore, TurnError
 from pbmref.store.layout import POSITION_FILE, RESULT_FILES
 
@@ -61,6 +67,10 @@ class RerunResult:
     changed_reports: list[int] = field(default_factory=list)  # turns whose report changed
     # the reports of those turns as they were, for a corrected report to say what changed
     before: dict[int, TurnReport] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)  # how the recorded dice were dealt
+    # per turn, the dice the re-run rolled that the record did not hold (V5), by
+    # what for: a corrected report says so
+    new_dice: dict[int, list[str]] = field(default_factory=dict)
 
     @property
     def changed(self) -> bool:
@@ -71,7 +81,8 @@ class RerunResult:
                 + (" (dry run: nothing written)" if self.dry_run else ""))
         if not self.changes:
             return head + ": nothing changed.\n"
-        out = [head + ":", *[f"warning: {w}" for w in self.warnings]]
+        out = [head + ":", *[f"warning: {w}" for w in self.warnings],
+               *[f"dice: {n}" for n in self.notes]]
         for c in self.changes:
             out.append(f"--- turn {c.turn}: {c.name} changed")
             out.append(c.diff())
@@ -134,8 +145,10 @@ def _play_again(game: Game, log: GmLog, result: RerunResult,
                     else game.book.in_force_lenient(turn, view, result.warnings,
                                                     settings=settings))
         votes = game.history.votes(turn)  # the draw votes standing then (issue 18)
+        rolls = game.history.rolls(turn)  # each die with what it was rolled for (V5)
+        older = game.history.dice(turn) if rolls is None else None  # values alone
         played = play(game, view, in_force, seed=game.history.seed(turn),
-                      replay=game.history.dice(turn),
+                      replay=rolls if rolls is not None else older or [],
                       next_deadline=moment(old_result.get("next_deadline")),
                       settings=settings, votes=votes)
         files = game.history.files_of(
@@ -143,6 +156,10 @@ def _play_again(game: Game, log: GmLog, result: RerunResult,
             report_text=played.report_text, next_deadline=played.next_deadline,
             adjudicated_at=moment(old_result.get("adjudicated_at")) or now,
             settings=settings, votes=votes)
+        if older and played.outcome.dice == older:
+            # the same dice in the same order: the older record stays as it is
+            files["dice.yaml"] = _read(game.turn_dir(turn) / "dice.yaml") or ""
+        _tell_dice(result, turn, played.outcome, older=bool(older))
         next_position = log.replay(turn + 1, {**played.outcome.position, "turn": turn + 1})
         view = game.check_position(YamlDoc(
             game.turn_dir(turn + 1) / POSITION_FILE, "", next_position))
@@ -160,6 +177,43 @@ def _play_again(game: Game, log: GmLog, result: RerunResult,
         result.warnings.append(f"orders of the open turn {last + 1} no longer fit "
                                f"its new position; fix or delete the file: {exc}")
     return planned, None
+
+
+def _grouped(rolls: Iterable[Roll]) -> list[str]:
+    """Dice by what they were rolled for: ``move 1 fire anna (4, 2)``."""
+    groups: dict[tuple[int, str, str], list[int]] = {}
+    for r in rolls:
+        groups.setdefault(r.key, []).append(r.value)
+    return [" ".join(w for w in (f"move {move}", purpose, who) if w)
+            + f" ({', '.join(map(str, values))})"
+            for (move, purpose, who), values in groups.items()]
+
+
+def _dice(n: int) -> str:
+    return f"{n} {'die' if n == 1 else 'dice'}"
+
+
+def _tell_dice(result: RerunResult, turn: int, outcome: Outcome, *, older: bool) -> None:
+    """Say how the recorded dice of ``turn`` were dealt (V5): those no longer
+    needed, those never rolled before (rolled now), or an older record dealt
+    out in order."""
+    if older:
+        if outcome.unused or any(not r.replayed for r in outcome.rolls):
+            result.notes.append(
+                f"turn {turn}: an older dice.yaml, which does not say what each die was "
+                "rolled for: its dice were dealt out in order, as before; check that "
+                "each went where it belongs")
+        return
+    if outcome.unused:
+        result.notes.append(
+            f"turn {turn}: {_dice(len(outcome.unused))} recorded, no longer needed, handed "
+            f"to nobody: {'; '.join(_grouped(outcome.unused))}")
+    new = [r for r in outcome.rolls if not r.replayed]
+    if new:
+        result.new_dice[turn] = _grouped(new)
+        result.notes.append(
+            f"turn {turn}: {_dice(len(new))} never rolled before, rolled now from the game's "
+            f"seeded dice: {'; '.join(result.new_dice[turn])}")
 
 
 def _write(game: Game, planned: Planned, ended_at: int | None, result: RerunResult,

@@ -6,6 +6,11 @@ harmless: dice, events, report, the next turn's position, then
 ``game.yaml``'s deadline and status. ``replace`` writes a new version of a
 referee-written file after a re-run, setting the old one aside. Every record
 read is checked (its keys, turn, seed, dice, events) with file and line.
+
+``dice.yaml`` keeps every die with what it was rolled for, one a line
+(``[move, purpose, who, value]``, and its sides if not six), so that a re-run
+deals each die again to what it was rolled for (``rolls``); a record of an
+older version holds the values alone (``dice`` reads both).
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from pbmref.base.files import ordered, set_aside, write_new
 from pbmref.base.times import iso
 from pbmref.base.yamlfile import YamlDoc, dump_yaml, stored_yaml
+from pbmref.rules.dice import Roll
 from pbmref.rulesets import Outcome
 from pbmref.rulesets.base import Votes
 from pbmref.store.errors import TurnError
@@ -43,6 +49,7 @@ def votes_from_dict(data: Mapping[str, Any]) -> Votes:
                  concede={str(k): str(v) for k, v in (data.get("concede") or {}).items()},
                  voters=frozenset(str(p) for p in data.get("voters") or ()))
 
+_DIE = "[move, purpose, who, value]"
 _RECORD_KEYS = {
     "dice.yaml": {"turn", "seed", "dice"},
     "events.yaml": {"turn", "events"},
@@ -105,9 +112,18 @@ class History:
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise doc.error(("seed",), f"seed must be a whole number, found {seed!r}")
         dice = data.get("dice", [])
-        if not isinstance(dice, list) or not all(
-                isinstance(d, int) and not isinstance(d, bool) and d >= 1 for d in dice):
-            raise doc.error(("dice",), "dice must be a list of whole numbers from 1 up")
+        if not isinstance(dice, list):
+            raise doc.error(("dice",), f"dice must be a list, one die a line: {_DIE}")
+        keyed = any(isinstance(d, list) for d in dice)
+        for i, d in enumerate(dice):
+            if keyed:
+                try:
+                    Roll.from_record(d)
+                except ValueError as exc:
+                    raise doc.error(("dice", i), f"die {i + 1}: {exc}") from None
+            elif isinstance(d, bool) or not isinstance(d, int) or d < 1:
+                raise doc.error(("dice", i), f"die {i + 1}: {d!r} is not a die; one a line: "
+                                             f"{_DIE} (an older record: the value, 1 up)")
         events = data.get("events", [])
         if not isinstance(events, list) or not all(isinstance(e, Mapping) for e in events):
             raise doc.error(("events",), "events must be a list of mappings")
@@ -132,9 +148,22 @@ class History:
         return list((self.record_of(turn, "events.yaml") or {}).get("events") or [])
 
     def dice(self, turn: int) -> list[int] | None:
-        """The dice recorded for a played turn (for replaying it, rule V5)."""
+        """The value of every die recorded for a played turn, in order (None: no
+        record); an older record's too."""
         data = self.record_of(turn, "dice.yaml")
-        return None if data is None else [int(d) for d in data.get("dice", [])]
+        if data is None:
+            return None
+        return [d[3] if isinstance(d, list) else int(d) for d in data.get("dice", [])]
+
+    def rolls(self, turn: int) -> list[Roll] | None:
+        """The dice recorded for a played turn with what each was rolled for (for
+        replaying it, rule V5); None without a record, or for an older one that
+        holds the values alone (``dice`` has them)."""
+        data = self.record_of(turn, "dice.yaml")
+        dice = [] if data is None else data.get("dice", [])
+        if data is None or any(not isinstance(d, list) for d in dice):
+            return None
+        return [Roll.from_record(d) for d in dice]
 
     def seed(self, turn: int) -> int:
         """The dice seed of a turn: the one recorded, else the game's derived one."""
@@ -172,8 +201,11 @@ class History:
         if votes is not None and (votes.draw or votes.concede):
             result["votes"] = votes_to_dict(votes)
         return {
-            "dice.yaml": dump_yaml({"turn": turn, "seed": seed, "dice": list(outcome.dice)},
-                                   header=f"Every die rolled in turn {turn} (rule V5)"),
+            "dice.yaml": dump_yaml(
+                {"turn": turn, "seed": seed, "dice": [r.as_record() for r in outcome.rolls]},
+                header=f"Every die rolled in turn {turn} (rule V5), one a line: {_DIE},\n"
+                       "and the sides of a die that has not six. A re-run deals each die "
+                       "again\nto what it was rolled for."),
             "events.yaml": dump_yaml({"turn": turn, "events": list(outcome.events)},
                                      header=f"What happened in turn {turn}, in order"),
             "report.txt": report_text,
