@@ -20,7 +20,9 @@ import pytest
 
 from pbmref import gm
 from pbmref.base.yamlfile import dump_yaml, read_yaml
+from pbmref.cli import main
 from pbmref.gm.classroom import new_class, template_from_dict
+from pbmref.mail.outbox import read_maildir
 from pbmref.store import Game, GameStore
 
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
@@ -144,6 +146,35 @@ def test_a_die_never_rolled_comes_from_the_seeded_dice_and_is_told(tmp_path: Pat
     assert result.new_dice[turn] == [f"move 1 fire {pilot} ({', '.join(map(str, rolled))})"]
     again = gm.rerun(store, "fp", turn)
     assert not again.changed and again.new_dice == {}
+
+
+def test_the_corrected_report_says_which_dice_were_rolled_anew(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    probe = fastplay_game(tmp_path / "probe", seed=1900)
+    turn, burst = move1_fire(probe.open("fp"))[0]
+    pilot = burst["shooter"]
+    store = fastplay_game(tmp_path, seed=1900, hold=(turn, pilot))
+    config = tmp_path / "config.yaml"
+    config.write_text(
+        f"games_dir: {tmp_path / 'games'}\nspool_dir: {tmp_path / 'spool'}\n"
+        "referee: {address: referee@example.org}\nmail:\n  mode: maildir\n  maildir:\n"
+        f"    inbox: {tmp_path / 'inbox'}\n    outbox: {tmp_path / 'outbox'}\n")
+    set_move1(store.open("fp"), turn, pilot, hold=False)
+    assert main(["rerun", "fp", "--from", str(turn), "--mail", "--why", "she did fire",
+                 "--config", str(config)]) == 0
+    out = capsys.readouterr().out
+    rolled = dice_by_key(store.open("fp"), turn)[(1, "fire", pilot)]
+    dealt = f"move 1 fire {pilot} ({', '.join(map(str, rolled))})"
+    assert f"never rolled before, rolled now from the game's seeded dice: {dealt}" in out
+    sent = [m for m in read_maildir(tmp_path / "outbox")
+            if str(m["Subject"]) == f"[fp] turn {turn} report (corrected)"]
+    assert len(sent) == len(PILOTS)
+    for mail in sent:
+        part = mail.get_body(("plain",))
+        assert part is not None
+        head = " ".join(str(part.get_content()).split())
+        assert (f"Dice the turn had not rolled were rolled now, from the game's seeded "
+                f"dice: {dealt}.") in head
 
 
 def test_an_older_record_is_dealt_in_order_and_the_rerun_says_so(tmp_path: Path) -> None:

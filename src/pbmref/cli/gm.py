@@ -253,7 +253,7 @@ def _password_failures(state: RefereeState, game_id: str) -> list[str]:
 def _mail_reports(args: argparse.Namespace, store: GameStore, result: gm.RerunResult) -> int:
     turns = sorted(set(result.changed_reports))
     mail_reports(store, result.game_id, turns, config=config_of(args), why=args.why or "",
-                 before=result.before)
+                 before=result.before, new_dice=result.new_dice)
     print(f"mailed the new reports of turn(s) {', '.join(map(str, turns))}")
     return 0
 

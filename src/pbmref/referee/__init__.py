@@ -14,7 +14,7 @@ line and the demo sit above it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from pbmref.config import Config, load_config
 from pbmref.gm import Notice
@@ -28,15 +28,18 @@ __all__ = ["Referee", "mail_notice", "mail_reports"]
 
 def mail_reports(store: GameStore, game_id: str, turns: Iterable[int], *,
                  config: Config | None = None, why: str = "",
-                 before: Mapping[int, TurnReport] | None = None) -> int:
+                 before: Mapping[int, TurnReport] | None = None,
+                 new_dice: Mapping[int, Sequence[str]] | None = None) -> int:
     """Mail corrected reports of ``turns`` (after ``pbmref rerun --mail``): each
-    opens with the game master's reason ``why`` and what changed for its reader
-    (against ``before``, the reports as they were)."""
+    opens with the game master's reason ``why``, what changed for its reader
+    (against ``before``, the reports as they were) and the dice the re-run rolled
+    that the turn had not (``new_dice``, by turn)."""
     referee = Referee(config or load_config(), store=store)
     game = store.open(game_id)
     before = before or {}
-    count = sum(queue_report(referee, game, t, corrected=Correction(why, before.get(t)))
-                for t in turns)
+    new_dice = new_dice or {}
+    count = sum(queue_report(referee, game, t, corrected=Correction(
+        why, before.get(t), tuple(new_dice.get(t, ())))) for t in turns)
     referee.deliver()
     return count
 

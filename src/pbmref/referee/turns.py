@@ -90,11 +90,13 @@ def report_readers(game: Game) -> list[tuple[str, tuple[str, ...]]]:
 
 @dataclass(frozen=True)
 class Correction:
-    """Why a report is mailed again after ``pbmref rerun`` (the game master's words)
-    and the report as it was (None: not known), to say what changed."""
+    """Why a report is mailed again after ``pbmref rerun`` (the game master's words),
+    the report as it was (None: not known), to say what changed, and the dice the
+    re-run rolled that the turn had not rolled (V5), by what for."""
 
     why: str = ""
     before: TurnReport | None = None
+    new_dice: tuple[str, ...] = ()
 
 
 def report_pictures(game: Game, report: TurnReport) -> tuple[list[Attachment],
@@ -132,7 +134,8 @@ def queue_report(referee: Referee, game: Game, turn: int, text: str | None = Non
             changed = (ruleset.render_changes(correction.before, report, readers)
                        if correction.before is not None else
                        "The account of the turn changed; read it again below.")
-            doc = doc.with_opening([correction_section(label, correction.why, changed)])
+            doc = doc.with_opening([correction_section(label, correction.why, changed,
+                                                       correction.new_dice)])
         body = doc.text()
         html = render_report_mail(doc, title=f"{game.settings.title or game.id}: {label}",
                                   pictures=pictures)

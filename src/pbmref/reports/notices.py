@@ -8,6 +8,7 @@ that fit a phone; and the block a corrected report opens with after
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from pbmref.reports.common import fit_width, format_deadline, wrap
@@ -16,13 +17,18 @@ from pbmref.reports.document import Para, Section
 __all__ = ["correction_section", "extend_notice", "pause_notice", "resume_notice"]
 
 
-def correction_section(label: str, why: str, changed: str) -> Section:
-    """What a corrected report opens with: who corrected which turn, why, and in
-    one line what changed for the reader."""
+def correction_section(label: str, why: str, changed: str,
+                       new_dice: Sequence[str] = ()) -> Section:
+    """What a corrected report opens with: who corrected which turn, why, in one
+    line what changed for the reader, and the dice the correction rolled that the
+    turn had not (V5: ``move 1 fire anna (4, 2)``)."""
     blocks = [Para(f"The game master corrected {label}.", 2, 2, strong=True)]
     if why.strip():
         blocks.append(Para(f"Why: {' '.join(why.split())}", 2, 2))
     blocks.append(Para(changed, 2, 2))
+    if new_dice:
+        blocks.append(Para("Dice the turn had not rolled were rolled now, from the game's "
+                           f"seeded dice: {'; '.join(new_dice)}.", 2, 2))
     blocks.append(Para("The corrected report follows; it replaces the one you had.", 2, 2))
     return Section("CORRECTED REPORT", blocks, "personal")
 
