@@ -6,6 +6,7 @@ J19 (the N corner); south: J9 ... J1.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, cast
 
 from pbmref.rules.dice import Dice
@@ -21,7 +22,7 @@ from pbmref.rules.tweedekker.events import (
     ZeppelinMoved,
 )
 from pbmref.rules.tweedekker.orders import TurnOrders
-from pbmref.rules.tweedekker.state import AircraftState, GameState
+from pbmref.rules.tweedekker.state import AircraftState, GameState, Wind
 
 from .helpers import kinds, name, orders, plane, position, run
 
@@ -113,6 +114,22 @@ def test_z5_first_hit_to_all_gunners_destroyer_by_roll_off_5_not_7() -> None:
     assert len(ex) == 1 and ex[0].damage == (("a", 2, 3), ("b", 2, 3))
     assert new.plane("a").damage == 9 and new.plane("b").damage == 9
     assert new.plane("a").dealt == 3 and new.plane("a").vp == 2
+
+
+def test_v5_a_roll_off_no_longer_needed_leaves_the_wind_its_own_die() -> None:
+    """Issue 46: on a re-run where a holds fire there is no roll-off; the wind's
+    die (W3) is still the wind's, and the roll-off dice go to nobody."""
+    state = replace(_zeppelin_between_two(), wind=Wind(Heading.N, 1, changes=True))
+    fire = plane("A f-A", "A", "A")
+    dice = Dice(5)
+    adjudicate(state, orders({"a": fire, "b": fire}), dice)
+    wind = [r for r in dice.rolls if r.purpose == "wind change"]
+    roll_off = [r for r in dice.rolls if r.purpose.startswith("kill roll-off")]
+    assert len(wind) == 1 and roll_off and roll_off[0].purpose == "kill roll-off (D)"
+    again = Dice(5, replay=dice.rolls)
+    adjudicate(state, orders({"a": plane("A", "A", "A"), "b": fire}), again)
+    assert [(r.purpose, r.value) for r in again.rolls] == [("wind change", wind[0].value)]
+    assert again.unused() == roll_off
 
 
 def test_v5_same_seed_same_turn_and_other_replay_other_winner() -> None:
