@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from pbmref.gm.classroom import (
     template_from_dict,
 )
 from pbmref.gm.roster import (
+    Battle,
     Roster,
     RosterError,
     apply_turn,
@@ -239,10 +240,18 @@ def test_new_class_and_roster_commands(tmp_path: Path, capsys: pytest.CaptureFix
     roster = load_roster(games / "roster.yaml")
     assert len(roster.players) == 10 and roster.totals()["sorties"] == 10
     gm.adjudicate(store, "7b-1", datetime.now(UTC), force=True)
+    # the adjudication brought the roster up to date: nothing for update to do
     assert main(["roster", "update", "--games", str(games)]) == 0
-    assert "1 turn counted" in capsys.readouterr().out
-    assert main(["roster", "update", "--games", str(games)]) == 0
-    assert "0 turns counted" in capsys.readouterr().out
+    assert "the roster agreed with every adjudicated turn" in capsys.readouterr().out
+    # a roster that does not agree with the game (kept elsewhere, or hand-edited) is
+    # made to: the careers come from the turns as recorded
+    stale = tmp_path / "stale.yaml"
+    save_roster(stale, load_roster(games / "roster.yaml").record(
+        Battle("7b-1", 1, victories=("g00",))))
+    assert load_roster(stale).victories("g00") == 1
+    assert main(["roster", "update", "--games", str(games), "--roster", str(stale)]) == 0
+    assert "1 battle turn of the games counted anew" in capsys.readouterr().out
+    assert load_roster(stale) == load_roster(games / "roster.yaml")
     assert main(["roster", "--games", str(games)]) == 0
     assert "g00" in capsys.readouterr().out
     assert main(["roster", "rebalance", "7b", "--games", str(games)]) == 0
@@ -290,3 +299,181 @@ def test_rebalance_apply_moves_a_returning_pilot_between_game_folders(
     assert two.settings.players["g00"].addresses == ("anna@school.example",)
     assert two.settings.players["g00"].password_hash
     assert main(["check", "c-2", "--games", str(games)]) == 0
+
+
+# ------------------------------------------------ careers follow the games (issue 46)
+
+
+CLASS_START = datetime(2026, 9, 1, 12, 0, tzinfo=UTC)
+
+
+def class_file(tmp_path: Path, cls: str, seed: int = 3) -> Path:
+    """Six pupils on one 6x6 board (computer pilots, so the test plays them)."""
+    path = tmp_path / f"{cls}.yaml"
+    path.write_text(yaml.safe_dump({
+        "class": cls, "seed": seed, "turns": 6, "board": {"files": 6, "ranks": 6},
+        "pilots": pilots(3, 3)}))
+    return path
+
+
+def play_turns(games: Path, gid: str, turns: int, seed: int = 1) -> None:
+    """Each pupil's orders as the computer pilot chooses them, then adjudication,
+    as the referee does at each deadline."""
+    import random
+
+    from pbmref import gm
+    from pbmref.store import GameStore
+
+    store = GameStore(games)
+    rng = random.Random(seed)
+    for _ in range(turns):
+        game = store.open(gid)
+        if game.settings.status != "open":
+            return
+        for pid, player in sorted(game.settings.players.items()):
+            entry = game.ruleset.computer_orders(game.open.state, pid, rng) if \
+                player.active else None
+            if entry:
+                game.book.save(pid, entry, raw="(test)", message_id=f"<{pid}-{game.turn}@t>",
+                               received_at=CLASS_START)
+        assert gm.adjudicate(store, gid, CLASS_START + timedelta(days=2 * game.turn),
+                             force=True) is not None
+
+
+def victories_in(games: Path, *gids: str) -> Counter[str]:
+    from pbmref.store import GameStore
+
+    store = GameStore(games)
+    out: Counter[str] = Counter()
+    for gid in gids:
+        game = store.open(gid)
+        for turn in game.turn_numbers():
+            if game.history.is_adjudicated(turn):
+                out.update(e["pilot"] for e in game.history.events(turn)
+                           if e["kind"] == "victory")
+    return out
+
+
+def test_careers_carry_to_the_next_game_without_any_roster_command(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """FP16: a pupil's victories in one game are hers in the next; the roster
+    follows each adjudicated turn by itself (no `roster update`)."""
+    games = tmp_path / "games"
+    assert main(["new-class", str(class_file(tmp_path, "l1")), "--games", str(games),
+                 "--no-passwords"]) == 0
+    play_turns(games, "l1-1", 4)
+    won = victories_in(games, "l1-1")
+    assert won, "the first lesson must see a victory"
+    roster = load_roster(games / "roster.yaml")
+    for pupil, record in roster.players.items():
+        assert sum(c.victories for c in record.careers) == won[pupil], pupil
+    # the next lesson starts each pupil with her open career's victories
+    assert main(["new-class", str(class_file(tmp_path, "l2")), "--games", str(games),
+                 "--no-passwords"]) == 0
+    capsys.readouterr()
+    from pbmref.store import GameStore
+
+    kills = {p: a["kills"] for p, a in GameStore(games).open("l2-1").position["aircraft"].items()}
+    assert kills == {p: roster.victories(p) for p in kills}
+    assert any(kills.values())
+
+
+def test_a_rerun_that_changes_a_result_changes_the_roster(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The careers are worked out from the games' recorded turns: a re-run that
+    takes a victory away takes it from the roster, and running it again changes
+    nothing."""
+    from pbmref.base.yamlfile import dump_yaml, read_yaml
+    from pbmref.store import GameStore
+
+    games = tmp_path / "games"
+    assert main(["new-class", str(class_file(tmp_path, "c")), "--games", str(games),
+                 "--no-passwords"]) == 0
+    play_turns(games, "c-1", 4)
+    store = GameStore(games)
+    game = store.open("c-1")
+    scored = [(t, e) for t in range(1, game.turn) for e in game.history.events(t)
+              if e["kind"] == "victory"]
+    assert scored
+    turn, victory = scored[0]
+    victor = victory["pilot"]
+    before = load_roster(games / "roster.yaml")
+    # the GM rules that the victor held fire the whole turn
+    path = game.book.in_force(turn)[victor].path
+    data = read_yaml(path).data
+    data["entry"]["plane"] = [m.split(" f-")[0] + " f-0" for m in data["entry"]["plane"]]
+    path.write_text(dump_yaml(data))
+    assert main(["rerun", "c-1", "--from", str(turn), "--games", str(games)]) == 0
+    out = capsys.readouterr().out
+    after = load_roster(games / "roster.yaml")
+    won = victories_in(games, "c-1")
+    assert won[victor] < sum(c.victories for c in before.players[victor].careers)
+    for pupil, record in after.players.items():
+        assert sum(c.victories for c in record.careers) == won[pupil], pupil
+    told = next(line for line in out.splitlines() if line.startswith("roster: the careers of"))
+    assert victor in told.split(" follow ")[0], told
+    text = (games / "roster.yaml").read_text()
+    assert main(["rerun", "c-1", "--from", "1", "--games", str(games)]) == 0
+    assert (games / "roster.yaml").read_text() == text
+
+
+def test_the_roster_shows_each_pupils_board_and_what_pilot_means(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    games = tmp_path / "games"
+    data = {"class": "7b", "per_board": 4, "pilots": pilots(4, 4)}
+    (tmp_path / "class.yaml").write_text(yaml.safe_dump(data))
+    assert main(["new-class", str(tmp_path / "class.yaml"), "--games", str(games),
+                 "--no-passwords"]) == 0
+    capsys.readouterr()
+    assert main(["roster", "--games", str(games)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["pupil", "side", "board", "pilot", "victories", "sorties",
+                                "title"]
+    from pbmref.store import GameStore
+
+    store = GameStore(games)
+    for gid in ("7b-1", "7b-2"):
+        for pid in store.open(gid).settings.players:
+            row = next(line for line in lines if line.startswith(pid + " "))
+            assert row.split()[2:4] == [gid, "1st"], row
+    legend = " ".join(lines[lines.index("") + 1:])
+    assert "pilot: which of the pupil's pilots flies now" in legend and "FP16" in legend
+
+
+def test_an_older_roster_still_reads_and_follows_new_turns(tmp_path: Path) -> None:
+    """A roster written before it kept the battles: its careers stand as counted,
+    the turns it lists are not counted twice, new turns add to them."""
+    path = tmp_path / "roster.yaml"
+    path.write_text("players:\n  anna:\n    name: Anna\n    team: Germans\n    careers:\n"
+                    "    - {pilot: 1, victories: 4, sorties: 3, status: flying}\n"
+                    "applied: [c-1/start, c-1/1, c-1/2]\n")
+    roster = load_roster(path)
+    assert roster.victories("anna") == 4
+    again = apply_turn(roster, "c-1", 2, [{"kind": "victory", "pilot": "anna"}])
+    assert again.victories("anna") == 4  # counted already
+    again = apply_turn(again, "c-1", 3, [{"kind": "victory", "pilot": "anna"}])
+    assert again.victories("anna") == 5 and again.current("anna").title == "ace"
+    save_roster(path, again)
+    assert load_roster(path) == again
+    assert load_roster(path).battles == (Battle("c-1", 3, victories=("anna",)),)
+
+
+def test_a_broken_roster_does_not_stop_the_turn_and_catches_up_once_repaired(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    games = tmp_path / "games"
+    assert main(["new-class", str(class_file(tmp_path, "c")), "--games", str(games),
+                 "--no-passwords"]) == 0
+    good = (games / "roster.yaml").read_text()
+    (games / "roster.yaml").write_text(good.replace("team: Allies", "team: Allied", 1))
+    play_turns(games, "c-1", 4)  # adjudicated all the same
+    errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert errors and all("roster.yaml, line" in e and "pbmref roster update" in e
+                          for e in errors)
+    (games / "roster.yaml").write_text(good)
+    capsys.readouterr()
+    assert main(["roster", "update", "--games", str(games)]) == 0
+    assert "counted anew" in capsys.readouterr().out
+    won = victories_in(games, "c-1")
+    for pupil, record in load_roster(games / "roster.yaml").players.items():
+        assert sum(c.victories for c in record.careers) == won[pupil], pupil

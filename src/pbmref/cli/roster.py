@@ -6,9 +6,11 @@
   registered in the roster (rule FP16) with a sortie for the first board;
   prints the passwords once and, with mail configured (``--welcome``), mails
   each pupil a welcome (``pbmref.referee.welcome``).
-- ``pbmref roster [show|update] [--games DIR] [--roster FILE]``: show the
-  careers, or first count every adjudicated Fast Play turn not yet counted
-  (safe to run any number of times).
+- ``pbmref roster [show|update] [--games DIR] [--roster FILE]``: show each
+  pupil's board and careers; the roster beside the games follows every
+  adjudication and re-run by itself (``pbmref.gm.roster``), and ``update``
+  reads every Fast Play game's turns again (for a roster kept elsewhere, or
+  one repaired after an edit broke it; safe to run any number of times).
 - ``pbmref roster rebalance CLASS [--games DIR] [--apply]``: which returning
   pilots would go to the board where the sides are most even (FP14), and with
   ``--apply`` move them (player entry and plane) to that board's game.
@@ -56,7 +58,7 @@ def _guard(handler: Any) -> Any:
 def handle_new_class(args: argparse.Namespace) -> int:
     from pbmref import gm
     from pbmref.gm.classroom import example_template, load_template, new_class
-    from pbmref.gm.roster import load_roster, record_game_start, save_roster
+    from pbmref.gm.roster import load_roster, record_game_start, roster_lock, save_roster
 
     if args.example:
         sys.stdout.write(example_template())
@@ -67,7 +69,7 @@ def handle_new_class(args: argparse.Namespace) -> int:
     template = load_template(args.template)
     store = GameStore(games_dir(args))
     roster_file = _roster_file(args)
-    roster = load_roster(roster_file)
+    roster = load_roster(roster_file)  # the victories each pupil starts with (FP16)
     for p in template.pilots:
         roster = roster.register(p.id, p.name, p.team)
     games = new_class(template, roster)
@@ -90,7 +92,6 @@ def handle_new_class(args: argparse.Namespace) -> int:
             refused_addresses=config_of(args).referee_addresses,
             seed=(template.seed * 100 + int(g.game_id.rsplit("-", 1)[1])) if template.seed
             else None)
-        roster = record_game_start(roster, g.game_id, g.players)
         sides = {"Germans": 0, "Allies": 0}
         for pid in g.players:
             sides[template.pilot(pid).team] += 1
@@ -103,38 +104,25 @@ def handle_new_class(args: argparse.Namespace) -> int:
 
             count = mail_welcome(store, g.game_id, result.passwords, config=welcome)
             print(f"  welcome mailed to {count} pupil{'s' if count != 1 else ''}")
-    save_roster(roster_file, roster)
+    with roster_lock(roster_file):  # read again: a game may have been adjudicated meanwhile
+        roster = load_roster(roster_file)
+        for p in template.pilots:
+            roster = roster.register(p.id, p.name, p.team)
+        for g in games:
+            roster = record_game_start(roster, g.game_id, g.players)
+        save_roster(roster_file, roster)
     print(f"roster: {roster_file} ({len(roster.players)} pilots)")
     return 0
 
 
-def _update(args: argparse.Namespace) -> tuple[Any, int]:
-    from pbmref.gm.roster import apply_turn, load_roster, save_roster
-
-    roster_file = _roster_file(args)
-    roster = load_roster(roster_file)
-    store = GameStore(games_dir(args))
-    counted = 0
-    for gid in store.list_games():
-        game = store.open(gid)
-        if not game.ruleset.careers:
-            continue
-        for turn in game.turn_numbers():
-            if not game.history.is_adjudicated(turn) or f"{gid}/{turn}" in roster.applied:
-                continue
-            roster = apply_turn(roster, gid, turn, game.history.events(turn))
-            counted += 1
-    if counted:
-        save_roster(roster_file, roster)
-    return roster, counted
-
-
 def handle_roster(args: argparse.Namespace) -> int:
-    from pbmref.gm.roster import load_roster, render_roster
+    from pbmref.gm.roster import boards, load_roster, render_roster, update_roster
 
+    store = GameStore(games_dir(args))
     if args.action == "update":
-        roster, counted = _update(args)
-        print(f"{counted} turn{'s' if counted != 1 else ''} counted")
+        roster, changed = update_roster(store, _roster_file(args))
+        print(f"{changed} battle turn{'s' if changed != 1 else ''} of the games counted anew"
+              if changed else "the roster agreed with every adjudicated turn")
     elif args.action == "rebalance":
         return _rebalance(args)
     else:
@@ -142,7 +130,7 @@ def handle_roster(args: argparse.Namespace) -> int:
     if not roster.players:
         print("the roster is empty")
         return 0
-    for line in render_roster(roster):
+    for line in render_roster(roster, boards(roster, store)):
         print(line)
     return 0
 

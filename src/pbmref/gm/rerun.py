@@ -5,7 +5,8 @@ are now (so a game master's edits count); each turn replays the dice recorded
 for it (V5), each die dealt to what it was rolled for, through the same
 pipeline as adjudication (``pbmref.gm.turn``). Dice no longer needed, dice
 never rolled before (rolled now from the seeded dice, ``new_dice``) and an
-older record dealt in order are said in the result's ``notes``.
+older record dealt in order are said in the result's ``notes``. The roster
+of a game with careers (Fast Play, FP16) follows the turns as re-run.
 What the game master did between turns is replayed where it happened
 (``pbmref.gm.actions``): each turn is played with the settings of its time
 (a player kicked later still flies the turns before), and the position a
@@ -31,11 +32,12 @@ from pbmref.base.files import set_aside
 from pbmref.base.times import moment
 from pbmref.base.yamlfile import YamlDoc
 from pbmref.gm.actions import GmLog
+from pbmref.gm.roster import follow
 from pbmref.gm.turn import play
 from pbmref.reports.model import TurnReport
 from pbmref.rules.dice import Roll
 from pbmref.rulesets import Outcome
-from pbmref.store import Game, GameFileError, GameStore, TurnError
+from pbmref.store import Game, GameFileError, GameStore, StoreError, TurnError
 from pbmref.store.layout import POSITION_FILE, RESULT_FILES
 
 __all__ = ["FileChange", "RerunResult", "rerun"]
@@ -68,6 +70,7 @@ class RerunResult:
     # the reports of those turns as they were, for a corrected report to say what changed
     before: dict[int, TurnReport] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # how the recorded dice were dealt
+    roster: list[str] = field(default_factory=list)  # what the careers' roster did (FP16)
     # per turn, the dice the re-run rolled that the record did not hold (V5), by
     # what for: a corrected report says so
     new_dice: dict[int, list[str]] = field(default_factory=dict)
@@ -79,10 +82,11 @@ class RerunResult:
     def text(self) -> str:
         head = (f"Re-run of {self.game_id} turns {self.from_turn}-{self.to_turn}"
                 + (" (dry run: nothing written)" if self.dry_run else ""))
+        roster = [f"roster: {r}" for r in self.roster]
         if not self.changes:
-            return head + ": nothing changed.\n"
+            return "\n".join([head + ": nothing changed.", *roster]) + "\n"
         out = [head + ":", *[f"warning: {w}" for w in self.warnings],
-               *[f"dice: {n}" for n in self.notes]]
+               *[f"dice: {n}" for n in self.notes], *roster]
         for c in self.changes:
             out.append(f"--- turn {c.turn}: {c.name} changed")
             out.append(c.diff())
@@ -128,7 +132,22 @@ def rerun(store: GameStore, game_id: str, from_turn: int, *, dry_run: bool = Fal
         result.before = {t: stored_report(game, t) for t in sorted(set(result.changed_reports))}
         _write(game, planned, ended_at, result, now)
         _sync_after_rerun(game, ended_at, planned, result)
+        if game.ruleset.careers:
+            _follow_roster(store, result, ended_at)
         return result
+
+
+def _follow_roster(store: GameStore, result: RerunResult, ended_at: int | None) -> None:
+    """The roster's careers follow the re-run turns as written now (FP16)."""
+    try:
+        change = follow(store, result.game_id, range(result.from_turn,
+                                                     (ended_at or result.to_turn) + 1))
+    except StoreError as exc:
+        result.roster.append(f"not brought up to date: {exc}; repair it, then run "
+                             "`pbmref roster update`")
+        return
+    if change is not None:
+        result.roster += change.lines(result.game_id)
 
 
 def _play_again(game: Game, log: GmLog, result: RerunResult,

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from pbmref.archive import report_of
+from pbmref.gm.roster import follow_quietly
 from pbmref.reports.model import TurnReport
 from pbmref.rules.dice import Replay
 from pbmref.rulesets import Outcome, Votes
@@ -88,7 +89,8 @@ def adjudicate(store: GameStore, game_id: str, now: datetime, *,
     The game lock is taken, then the game is read again: a second caller that
     waited for the lock finds the turn done (or not due any more) and returns
     None. Raises GameFileError when a file of the game is broken (nothing is
-    written then). The referee mails the report afterwards.
+    written then). The referee mails the report afterwards. A game whose pilots
+    have careers brings the roster up to date with the turn (FP16).
     """
     game = store.open(game_id)
     seen_turn = game.turn
@@ -106,7 +108,10 @@ def adjudicate(store: GameStore, game_id: str, now: datetime, *,
                       seed=derive_turn_seed(s.seed, game.turn),
                       next_deadline=next_deadline_after(s.deadline, s.turn_length, now, s.zone),
                       votes=votes)
-        return game.history.record(
+        record = game.history.record(
             played.outcome, seed=played.seed, orders_used=played.orders_used,
             report_text=played.report_text, next_deadline=played.next_deadline,
             adjudicated_at=now, orders=played.orders, votes=votes)
+    if game.ruleset.careers:
+        follow_quietly(store, game_id, record.turn)
+    return record
