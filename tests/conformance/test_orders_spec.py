@@ -506,7 +506,9 @@ def test_a_game_without_passwords_takes_mail_without_one(table: Table) -> None:
     from pbmref import gm
 
     gm.new_game(table.store, "open1", [gm.PlayerSpec("anna", ("anna@example.org",),
-                                                     airfield="N")],
+                                                     airfield="N"),
+                                       gm.PlayerSpec("bert", ("bert@example.org",),
+                                                     airfield="S")],
                 seed=1, deadline=DEADLINE, passwords=False, now=T0)
     text = reply_of(table, "GAME open1\nPLANE\nTAKEOFF BETA\n1: A\n2: A\n")
     assert "accepted" in text

@@ -174,7 +174,7 @@ def test_the_command_line_writes_nothing_others_may_read(tmp_path: Path) -> None
     old = os.umask(0o022)
     try:
         assert main(["new-game", "g2", "--player", "dora:dora@example.org",
-                     "--config", str(config)]) == 0
+                     "--player", "emil:emil@example.org", "--config", str(config)]) == 0
         assert main(["serve", "--once", "--quiet", "--config", str(config)]) == 0
     finally:
         os.umask(old)

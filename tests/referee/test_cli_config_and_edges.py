@@ -82,13 +82,13 @@ def test_new_game_serve_and_status_share_config_yaml_of_the_current_folder(
     they used different game folders and the sender stayed referee@localhost."""
     monkeypatch.chdir(tmp_path)
     write_config(tmp_path / "config.yaml", "club", "ref@club.example")
-    assert main(["new-game", "zep", "--player", "anna:anna@example.org", "--no-passwords",
-                 "--seed", "3"]) == 0
+    assert main(["new-game", "zep", "--player", "anna:anna@example.org", "--player",
+                 "bert:bert@example.org", "--no-passwords", "--seed", "3"]) == 0
     assert (tmp_path / "club" / "games" / "zep" / "game.yaml").is_file()
     MaildirIntake(tmp_path / "club" / "inbox").deliver(order_mail("ref@club.example"))
     assert main(["serve", "--once", "--quiet"]) == 0
-    sent = read_maildir(tmp_path / "club" / "outbox")  # the welcome, and the reply
-    assert [m["In-Reply-To"] for m in sent] == [None, "<status-1@example.org>"]
+    sent = read_maildir(tmp_path / "club" / "outbox")  # the two welcomes, and the reply
+    assert [m["In-Reply-To"] for m in sent] == [None, None, "<status-1@example.org>"]
     assert all("ref@club.example" in m["From"] for m in sent)
     capsys.readouterr()
     assert main(["status"]) == 0
@@ -103,9 +103,11 @@ def test_pbmref_config_wins_over_config_yaml_and_config_over_both(
     other = write_config(tmp_path / "other.yaml", "other", "ref@other.example")
     third = write_config(tmp_path / "third.yaml", "third", "ref@third.example")
     monkeypatch.setenv("PBMREF_CONFIG", str(other))
-    assert main(["new-game", "g1", "--player", "anna:anna@example.org", "--no-passwords"]) == 0
+    assert main(["new-game", "g1", "--player", "anna:anna@example.org", "--player",
+                 "bert:bert@example.org", "--no-passwords"]) == 0
     assert main(["new-game", "g2", "--config", str(third), "--player",
-                 "anna:anna@example.org", "--no-passwords"]) == 0
+                 "anna:anna@example.org", "--player", "bert:bert@example.org",
+                 "--no-passwords"]) == 0
     assert (tmp_path / "other" / "games" / "g1").is_dir()
     assert (tmp_path / "third" / "games" / "g2").is_dir()
     assert not (tmp_path / "local" / "games").exists()

@@ -284,7 +284,8 @@ def test_the_welcome_mail_has_everything_a_new_player_needs(table: Table) -> Non
 
 def test_a_welcome_names_the_deadline_in_the_games_time_zone(tmp_path: Path) -> None:
     store = GameStore(tmp_path)
-    game = gm.new_game(store, "ams", [gm.PlayerSpec("anna", ("a@example.org",), "Anna")],
+    game = gm.new_game(store, "ams", [gm.PlayerSpec("anna", ("a@example.org",), "Anna"),
+                                      gm.PlayerSpec("bert", ("b@example.org",), "Bert")],
                        seed=1, now=T0, deadline=T0 + timedelta(hours=48), turn_length="48h",
                        timezone="Europe/Amsterdam").game
     text = welcome_text(game, "anna", None, REFEREE)
@@ -324,7 +325,8 @@ def test_new_game_and_replace_player_mail_the_welcome(tmp_path: Path,
     assert f"Your password: {new_pw.group(1)}" in body_of(welcome)
     assert "You play as Berta" in body_of(welcome)
     assert main(["new-game", "zep8", "--config", str(config), "--no-welcome",
-                 "--player", "cora:cora@example.org:Cora:N"]) == 0
+                 "--player", "cora:cora@example.org:Cora:N",
+                 "--player", "dirk:dirk@example.org:Dirk:S"]) == 0
     assert "welcome" not in capsys.readouterr().out
 
 
@@ -389,7 +391,9 @@ def _games(root: Path) -> list[tuple[Game, str]]:
                            deadline=T0 + timedelta(hours=48)).game
         out += [(game, p) for p in board.players]
     air = gm.new_game(store, "air", [gm.PlayerSpec("anna", ("a@example.org",), "Anna",
-                                                   airfield="N")],
+                                                   airfield="N"),
+                                     gm.PlayerSpec("bert", ("b@example.org",), "Bert",
+                                                   airfield="S")],
                       seed=7, now=T0, deadline=T0 + timedelta(hours=48)).game
     out.append((air, "anna"))
     gm.adjudicate(store, "air", T0 + timedelta(hours=49))

@@ -186,7 +186,8 @@ def test_a_computer_pilot_stands_in_for_a_replaced_player(table: Table) -> None:
 
 
 def test_a_broken_game_stops_only_itself(table: Table) -> None:
-    gm.new_game(table.store, "other", [gm.PlayerSpec("dirk", ("dirk@example.org",))],
+    gm.new_game(table.store, "other", [gm.PlayerSpec("dirk", ("dirk@example.org",)),
+                                       gm.PlayerSpec("erik", ("erik@example.org",))],
                 seed=3, deadline=T0 + timedelta(hours=1), now=T0)
     settings = table.store.path("zep1") / "game.yaml"
     settings.write_text(settings.read_text().replace("ruleset:", "ruleset: [", 1))

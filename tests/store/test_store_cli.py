@@ -99,12 +99,47 @@ def test_rerun_shows_the_diff_and_mails_changed_reports(games, capsys, monkeypat
     (["rerun", "example", "--from", "7"], "cannot be re-run"),
     (["extend", "example", "--by", "soon"], "not a length of time"),
     (["kick", "example", "zorro"], "'zorro' is not a player"),
+    # issue 46: the command line's edges, each one line and nothing made or changed
+    (["new-game", "zep1", "--player", "anna"],
+     "'anna' has no mail address: write a player as ID:ADDRESS[:NAME[:AIRFIELD]]"),
+    (["new-game", "zep1", "--player", "anna:bad-address", "--player", "bert:b@example.org"],
+     "player anna: 'bad-address' is not a mail address like name@example.org"),
+    (["new-game", "zep1", "--player", "anna:a@example.org", "--player",
+      "anna:b@example.org"], "player anna is named twice"),
+    (["new-game", "zep1", "--player", "anna:a@example.org"],
+     "a tweedekker game needs at least two pilots"),
+    (["new-game", "zep1", "--player", "anna:a@example.org", "--player", "bert:b@example.org",
+      "--cloud", "storm"], "'storm': write a cloud as KIND:HEX,HEX"),
+    (["new-game", "zep1", "--player", "anna:a@example.org", "--player", "bert:b@example.org",
+      "--wind", "SW:strong"], "'SW:strong': write the wind as TO:STRENGTH"),
+    (["new-game", "zep1", "--player", "anna:a@example.org", "--player", "bert:b@example.org",
+      "--timezone", "Mars/Olympus"], "timezone"),
+    (["replace-player", "example", "biggles"],
+     "nothing to change: say who takes biggles's place"),
 ])
 def test_errors_are_one_plain_line(games, capsys, argv, words):
+    def files():
+        return {p: p.read_bytes() for p in games.rglob("*") if p.is_file() and p.name != ".lock"}
+
+    before = files()
     code, out, err = run(capsys, argv[0], "--games", str(games), *argv[1:])
     assert code == 1
     assert words in out + err
     assert "Traceback" not in out + err
+    assert len((out + err).strip().splitlines()) == 1 and ".new-" not in err, out + err
+    assert files() == before
+
+
+def test_orders_check_takes_a_game_id_as_every_command_does(games, tmp_path, capsys):
+    mail = tmp_path / "mail.txt"
+    mail.write_text("GAME example\nTURN 2\nPILOT baron\nPLANE\nA\nL f-A\nA\nEND\n")
+    for where in ("example", str(games / "example")):  # an id, or the folder as before
+        code, out, err = run(capsys, "orders", "check", str(mail), "--game", where,
+                             "--games", str(games), "--no-password")
+        assert code == 0 and "Accepted." in out, (where, out, err)
+    code, out, err = run(capsys, "orders", "check", str(mail), "--game", "nosuchgame",
+                         "--games", str(games))
+    assert code == 2 and "no game 'nosuchgame'" in err and "Traceback" not in err
 
 
 def test_kicking_a_player_who_sent_orders_keeps_the_game_sound(games, capsys):

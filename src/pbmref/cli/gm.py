@@ -84,8 +84,10 @@ def _player(text: str, computer: bool = False) -> gm.PlayerSpec:
         name = parts[1] if len(parts) > 1 else ""
         field = parts[2] if len(parts) > 2 else ""
         return gm.PlayerSpec(parts[0], (), name or parts[0], True, field or None)
-    if len(parts) < 2:
-        raise argparse.ArgumentTypeError(f"{text!r}: write a player as ID:ADDRESS[:NAME]")
+    if len(parts) < 2 or not parts[1].strip():
+        raise ValueError(f"{text!r} has no mail address: write a player as "
+                         "ID:ADDRESS[:NAME[:AIRFIELD]], e.g. anna:anna@example.org:Anna "
+                         "(a computer pilot: --computer-player ID)")
     pid, address = parts[0], parts[1]
     name = parts[2] if len(parts) > 2 else ""
     airfield = parts[3] if len(parts) > 3 else None
@@ -95,8 +97,7 @@ def _player(text: str, computer: bool = False) -> gm.PlayerSpec:
 def _cloud(text: str) -> dict[str, Any]:
     kind, _, hexes = text.partition(":")
     if not hexes:
-        raise argparse.ArgumentTypeError(f"{text!r}: write a cloud as KIND:HEX,HEX "
-                                         "(KIND cloud or storm)")
+        raise ValueError(f"{text!r}: write a cloud as KIND:HEX,HEX (KIND cloud or storm)")
     return {"kind": kind, "hexes": [h.strip() for h in hexes.split(",") if h.strip()]}
 
 
@@ -105,8 +106,7 @@ def _wind(text: str) -> dict[str, Any]:
     try:
         return {"to": to.upper(), "strength": int(strength or 1)}
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: write the wind as TO:STRENGTH, "
-                                         "e.g. SW:1") from None
+        raise ValueError(f"{text!r}: write the wind as TO:STRENGTH, e.g. SW:1") from None
 
 
 def _setting(text: str) -> tuple[str, int]:

@@ -2,8 +2,9 @@
 
 MAIL is a saved message (headers and body; the Subject and From are read
 from it) or plain text (give ``--subject`` / ``--from`` / ``--player``). The
-game is a game folder (``--game DIR``) or a position file
-(``--position FILE.yaml``, scenario schema). Prints the envelope and each
+game is named by its id as in every other command (``--game GAME``, in the
+games folder of ``--games`` or the config), or by its folder; or it is a
+position file (``--position FILE.yaml``, scenario schema). Prints the envelope and each
 order in canonical form, or the reply a player would get for a rejected mail.
 Exit status: 0 accepted, 1 rejected, 2 the command could not run.
 """
@@ -17,13 +18,15 @@ from typing import Any
 
 from pbmref.base.errors import GameFileError
 from pbmref.base.yamlfile import read_yaml
+from pbmref.cli.common import add_config, games_dir
 from pbmref.mail.message import read_message
 from pbmref.orders.check import check_order_mail
 from pbmref.orders.errors import OrderMailError
 from pbmref.orders.render import render_errors
 from pbmref.rules.plaindata import PositionError
 from pbmref.rulesets import UnknownRuleset, get_ruleset
-from pbmref.store import StoreError, open_game
+from pbmref.store import Game, GameStore, StoreError, open_game
+from pbmref.store.layout import GAME_FILE
 
 __all__ = ["register"]
 
@@ -37,7 +40,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                     "(envelope and orders in canonical form) or the reply listing its errors.")
     check.add_argument("mail", metavar="MAIL", help="a message file or a plain text file ('-': stdin)")
     where = check.add_mutually_exclusive_group(required=True)
-    where.add_argument("--game", metavar="GAME_DIR", help="the game's folder")
+    where.add_argument("--game", metavar="GAME", help="the game: its id (in the games folder, "
+                       "see --games) or its folder")
     where.add_argument("--position", metavar="FILE", help="a position/scenario YAML file")
     check.add_argument("--player", help="the player id (default: from the sender or PILOT)")
     check.add_argument("--from", dest="sender", metavar="ADDRESS",
@@ -47,6 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                                          "'ruleset' key, else tweedekker)")
     check.add_argument("--no-password", action="store_true",
                        help="do not check the password (GM use)")
+    add_config(check)
     check.set_defaults(func=_check)
     parser.set_defaults(func=lambda args: (parser.print_help(), 2)[1])
 
@@ -80,7 +85,7 @@ def _check(args: argparse.Namespace) -> int:
     kwargs: dict[str, Any] = {}
     try:
         if args.game:
-            kwargs = _game_context(args.game, args.no_password)
+            kwargs = _game_context(_open(args), args.no_password)
         else:
             kwargs = _position_context(args.position, args.ruleset)
     except _Fail as exc:
@@ -107,11 +112,18 @@ class _Fail(Exception):
     pass
 
 
-def _game_context(path: str, no_password: bool) -> dict[str, Any]:
+def _open(args: argparse.Namespace) -> Game:
+    """The game of ``--game``: a folder holding a game.yaml, else an id in the games
+    folder."""
     try:
-        game = open_game(path)
+        if (Path(args.game) / GAME_FILE).is_file():
+            return open_game(args.game)
+        return GameStore(games_dir(args)).open(args.game)
     except StoreError as exc:  # the store's own error text is plain words
         raise _Fail(str(exc)) from None
+
+
+def _game_context(game: Game, no_password: bool) -> dict[str, Any]:
     players = game.settings.players
     context: dict[str, Any] = {
         "read_body": lambda player, lines: game.ruleset.read_orders(game.open.state, player,

@@ -15,11 +15,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
-from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pbmref.base.times import format_duration, parse_duration
 from pbmref.rulesets import NewGameOptions, PlayerSpec
 from pbmref.store import Game, GameStore, check_id, derive_turn_seed, hash_password, new_password
+from pbmref.store.settings import ADDRESS_RE
 
 __all__ = ["NewGame", "check_addresses", "new_game"]
 
@@ -47,6 +48,26 @@ def check_addresses(addresses: Iterable[str], refused: Iterable[str]) -> None:
         if address.strip().lower() in own:
             raise ValueError(f"{address} is the referee's own address: a player or observer "
                              "needs an address of their own")
+
+
+def _check_players(players: Sequence[PlayerSpec], observers: Sequence[str]) -> None:
+    """Each player named once, with an id and mail addresses that can be used (so a
+    bad one is said against the command, not the game file it would have made)."""
+    seen: set[str] = set()
+    for p in players:
+        check_id(p.id, "player id")
+        if p.id in seen:
+            raise ValueError(f"player {p.id} is named twice; each player needs an id of "
+                             "their own")
+        seen.add(p.id)
+        for address in p.addresses:
+            if not ADDRESS_RE.fullmatch(address.strip()):
+                raise ValueError(f"player {p.id}: {address!r} is not a mail address like "
+                                 "name@example.org")
+    for address in observers:
+        if not ADDRESS_RE.fullmatch(address.strip()):
+            raise ValueError(f"observer {address!r} is not a mail address like "
+                             "name@example.org")
 
 
 def new_game(
@@ -91,10 +112,14 @@ def new_game(
     check_id(game_id)
     if not players:
         raise ValueError("a game needs at least one player")
-    for p in players:
-        check_id(p.id, "player id")
+    _check_players(players, observers)
     check_addresses([a for p in players for a in p.addresses] + list(observers),
                     refused_addresses)
+    try:
+        ZoneInfo(timezone)
+    except (ValueError, ZoneInfoNotFoundError):
+        raise ValueError(f"timezone {timezone!r} is not a time zone: give an IANA name such "
+                         "as Europe/Berlin or UTC") from None
     rules = store.ruleset_loader(ruleset)
     if variant is not None and variant not in rules.variant_names():
         known = ", ".join(rules.variant_names()) or "none"

@@ -137,6 +137,9 @@ def replace_player(store: GameStore, game_id: str, player: str, *,
     A new address gets a new password (returned for the referee to mail)
     unless ``new_pw`` is False. The referee's own addresses are refused.
     """
+    if address is None and name is None and computer is None and not new_pw:
+        raise ValueError(f"nothing to change: say who takes {player}'s place (--address "
+                         "ADDRESS, --name NAME) or give it to the computer (--computer)")
     if address is not None:
         check_addresses([address], refused_addresses)
     game = store.open(game_id)

@@ -219,7 +219,12 @@ class TweedekkerRuleset(AirRuleset):
     def opening(self, players: Sequence[PlayerSpec], options: NewGameOptions, seed: int,
                 position: Mapping[str, Any] | None = None) -> Opening:
         """Every aircraft landed on its airfield (L1); the zeppelin controlled (Z6)
-        or drifting (Z3). ``seed`` is the seed of turn 0 (the set-up dice)."""
+        or drifting (Z3). ``seed`` is the seed of turn 0 (the set-up dice). A game of
+        one pilot would end at once (V6): it is refused."""
+        if len(players) < 2:
+            raise ValueError("a tweedekker game needs at least two pilots (a computer "
+                             "pilot counts: --computer-player ID); with one it ends at once "
+                             "(V6)")
         scenario = {"board_side": options.board_side, "zeppelin": options.zeppelin or "none",
                     "zeppelin_length": options.zeppelin_length}
         if position is not None:
