@@ -111,7 +111,6 @@ class Dice:
         for index, r in enumerate(self._record):
             self._queues.setdefault(r.key, deque()).append(index)
         self._dealt: set[int] = set()
-        self.replaying = replay is not None
         self.rolls: list[Roll] = []
 
     def roll(self, purpose: str, who: str = "", sides: int = 6, *, move: int = 0) -> int:
