@@ -410,7 +410,8 @@ def test_a_30_mb_mail_through_dovecot_is_refused_politely(hard_servers: Any,
     ref = ms.fresh_user("bigref")
     config = load_config(ms.write_config(tmp_path, user=ref))
     store = GameStore(config.games_dir)
-    gm.new_game(store, "zep1", [gm.PlayerSpec("cora", (ms.address("cora"),), "Cora")],
+    gm.new_game(store, "zep1", [gm.PlayerSpec("cora", (ms.address("cora"),), "Cora"),
+                                gm.PlayerSpec("dirk", ("dirk@example.org",), "Dirk")],
                 seed=3, deadline=datetime.now(UTC) + timedelta(hours=48), reminder_hours=0)
     set_passwords(store, "zep1", {"cora": PASSWORDS["cora"]})
     head = (f"From: {ms.address('cora')}\r\nTo: {ms.address(ref)}\r\nSubject: album\r\n"

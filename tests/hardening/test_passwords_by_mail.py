@@ -53,7 +53,8 @@ def _anna_orders(table: Table) -> list[EmailMessage]:
 def test_default_passwords_are_five_words_and_take_a_million_years_to_guess(
         tmp_path: Path) -> None:
     store = GameStore(tmp_path / "games")
-    made = gm.new_game(store, "g1", [gm.PlayerSpec("anna", ("anna@example.org",))], seed=1)
+    made = gm.new_game(store, "g1", [gm.PlayerSpec("anna", ("anna@example.org",)),
+                                     gm.PlayerSpec("bert", ("bert@example.org",))], seed=1)
     password = made.passwords["anna"]
     words = password.split("-")
     assert len(words) == WORDS_PER_PASSWORD and all(w in WORDS for w in words)
