@@ -178,7 +178,8 @@ def _play_again(game: Game, log: GmLog, result: RerunResult,
         if older and played.outcome.dice == older:
             # the same dice in the same order: the older record stays as it is
             files["dice.yaml"] = _read(game.turn_dir(turn) / "dice.yaml") or ""
-        _tell_dice(result, turn, played.outcome, older=bool(older))
+        _tell_dice(result, turn, played.outcome, older=bool(older),
+                   changed=files["events.yaml"] != _read(game.turn_dir(turn) / "events.yaml"))
         next_position = log.replay(turn + 1, {**played.outcome.position, "turn": turn + 1})
         view = game.check_position(YamlDoc(
             game.turn_dir(turn + 1) / POSITION_FILE, "", next_position))
@@ -212,16 +213,17 @@ def _dice(n: int) -> str:
     return f"{n} {'die' if n == 1 else 'dice'}"
 
 
-def _tell_dice(result: RerunResult, turn: int, outcome: Outcome, *, older: bool) -> None:
+def _tell_dice(result: RerunResult, turn: int, outcome: Outcome, *, older: bool,
+               changed: bool) -> None:
     """Say how the recorded dice of ``turn`` were dealt (V5): those no longer
-    needed, those never rolled before (rolled now), or an older record dealt
-    out in order."""
+    needed, those never rolled before (rolled now), or, when the turn ``changed``,
+    that an ``older`` record (values alone) was dealt out in order."""
     if older:
-        if outcome.unused or any(not r.replayed for r in outcome.rolls):
+        if changed:
             result.notes.append(
                 f"turn {turn}: an older dice.yaml, which does not say what each die was "
-                "rolled for: its dice were dealt out in order, as before; check that "
-                "each went where it belongs")
+                "rolled for: its dice were dealt out in order, as before; check that each "
+                "went where it belongs")
         return
     if outcome.unused:
         result.notes.append(
