@@ -7,15 +7,18 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+import yaml
 from store_fakes import FAKE_POSITION, fake_settings, load_fake
 
 from pbmref import gm
 from pbmref.store import GameStore
 from pbmref.store.index import GameIndex
+from pbmref.store.schedule import Schedule
 
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)  # before the fake game's deadline
 
@@ -258,3 +261,139 @@ def test_the_times_of_a_round_follow_every_change(tmp_path: Path) -> None:
             due, remind, nxt = _times(index, at)
             assert (index.due(at), index.reminders_due(at), index.next_event(at)) == (
                 due, remind, nxt), (what, at)
+
+
+# ---------------------------------------------------------------- a cheap rebuild (issue 41, item 7)
+
+def _entries(index: GameIndex) -> dict[str, tuple[Schedule, tuple[str, ...]]]:
+    """What the index says of each game: its schedule and its players' addresses."""
+    out = {}
+    for gid in sorted(index.turns()):
+        entry = index.entry(gid)
+        assert entry is not None
+        out[gid] = (entry.schedule, entry.addresses)
+    return out
+
+
+def _house(root: Path, games: int = 4) -> GameStore:
+    store = GameStore(root, ruleset_loader=load_fake)
+    for n in range(games):
+        players = {p: {"name": p, "addresses": [f"{p}{n}@example.org"]} for p in ("ann", "bob")}
+        store.create(f"g{n:02d}", fake_settings(players=players, reminder_hours=6),
+                     FAKE_POSITION)
+    store.open("g01").book.save("ann", {"add": 1}, raw="1", message_id="<a@x>",
+                                received_at=T0)
+    return store
+
+
+def test_a_rebuild_reads_each_state_yaml_and_no_game_yaml(tmp_path: Path) -> None:
+    """The state index holds what the index needs of game.yaml (the players'
+    addresses), stamped with the game.yaml it was taken from: rebuilding the
+    index reads one small file a game, and says the same as the store."""
+    store = _house(tmp_path / "games")
+    kept = _entries(store.index)
+    assert kept["g01"][0].waiting_for == ("bob",)
+    fresh = GameIndex(store.dir)
+    assert _entries(fresh) == kept
+    assert fresh.reads == 4 and fresh.whole_reads == 0
+
+
+def test_a_game_yaml_changed_since_its_state_index_is_read_whole(tmp_path: Path) -> None:
+    """Never a stale summary: a game master's edit (same size even) changes the
+    stamp of game.yaml, and that game's game.yaml is read and checked whole."""
+    store = _house(tmp_path / "games")
+    _edit(store.path("g02") / "game.yaml", "ann2@example.org", "amy2@example.org")
+    _edit(store.path("g03") / "game.yaml", "reminder_hours: 6", "reminder_hours: 9")
+    fresh = GameIndex(store.dir)
+    assert fresh.games_of("amy2@example.org") == ["g02"]
+    assert fresh.games_of("ann2@example.org") == []
+    entry = fresh.entry("g03")
+    assert entry is not None and entry.schedule.reminder_hours == 9
+    assert fresh.whole_reads == 2
+
+
+def test_a_broken_game_yaml_is_broken_in_a_rebuilt_index(tmp_path: Path) -> None:
+    store = _house(tmp_path / "games")
+    _edit(store.path("g02") / "game.yaml", "players:", "players: [")
+    fresh = GameIndex(store.dir)
+    entry = fresh.entry("g02")
+    assert entry is not None and entry.schedule.broken
+    assert fresh.due(T0) == ["g02"]
+
+
+@pytest.mark.parametrize(("copy", "whole"), [(shutil.copy2, 0), (shutil.copy, 4)])
+def test_a_restored_house_rebuilds_its_index(tmp_path: Path, copy: Callable[[str, str], object],
+                                             whole: int) -> None:
+    """Game folders restored from a backup (new inodes; the files' times kept,
+    or not): the index rebuilt from them says what it said before; only where
+    the times were lost is each game.yaml read whole."""
+    store = _house(tmp_path / "games")
+    kept = _entries(store.index)
+    shutil.copytree(store.dir, tmp_path / "restored", copy_function=copy,
+                    ignore=shutil.ignore_patterns(".lock"))
+    fresh = GameIndex(tmp_path / "restored")
+    assert _entries(fresh) == kept
+    assert fresh.whole_reads == whole
+
+
+def test_the_state_index_reads_as_yaml(fake_store: GameStore) -> None:
+    """state.yaml is written so that the json module reads it (fast), and it is
+    YAML all the same: any YAML reader, a game master's eye, gets the same."""
+    text = (fake_store.path("fake1") / "state.yaml").read_text(encoding="utf-8")
+    body = "".join(line for line in text.splitlines(keepends=True) if not line.startswith("#"))
+    assert yaml.safe_load(text) == json.loads(body)
+    assert json.loads(body)["addresses"] == ["ann@example.org", "bob@example.org"]
+    assert text.startswith("# Written by the referee")
+
+
+@pytest.mark.parametrize("form", ["older", "by hand"])
+def test_a_state_index_in_block_yaml_is_read(fake_store: GameStore, form: str) -> None:
+    """A state.yaml in YAML's block style (written by an earlier version, without
+    the addresses, or rewritten by hand) is read as YAML: right, if slower."""
+    path = fake_store.path("fake1") / "state.yaml"
+    text = path.read_text(encoding="utf-8")
+    data = yaml.safe_load(text)
+    if form == "older":
+        del data["addresses"]
+    data["turn"] = 1
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    fresh = GameIndex(fake_store.dir)
+    assert fresh.games_of("bob@example.org") == ["fake1"]
+    assert fresh.whole_reads == (1 if form == "older" else 0)
+    entry = fresh.entry("fake1")
+    assert entry is not None and entry.schedule == fake_store.open("fake1").schedule
+
+
+def test_a_rebuild_from_state_yaml_alone_finds_the_open_turn(fake_store: GameStore) -> None:
+    """The state index says turn 1, the folders say turn 2 (killed between a
+    turn's result and its state index): read from state.yaml alone, the entry
+    still has the open turn the folders show."""
+    gm.adjudicate(fake_store, "fake1", T0, force=True)
+    path = fake_store.path("fake1") / "state.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert '"turn": 2' in text
+    path.write_text(text.replace('"turn": 2', '"turn": 1'), encoding="utf-8")
+    fresh = GameIndex(fake_store.dir)
+    entry = fresh.entry("fake1")
+    assert entry is not None and entry.schedule.turn == 2
+    assert fresh.whole_reads == 0
+
+
+@pytest.mark.parametrize("garbage", ['"turn": "soon"', '"players": [3]',
+                                     '"waiting_for": 7', '"addresses": "ann"'])
+def test_a_state_index_spoilt_by_hand_stops_no_game(fake_store: GameStore,
+                                                    garbage: str) -> None:
+    """A value of the wrong kind in state.yaml (edited by hand) makes it count as
+    unreadable: game.yaml wins, and the index of every game is still built."""
+    path = fake_store.path("fake1") / "state.yaml"
+    key = garbage.split(":")[0]
+    path.write_text(re.sub(rf"^ {key}: .*?(,?)$", rf" {garbage}\1",
+                           path.read_text(encoding="utf-8"), flags=re.M), encoding="utf-8")
+    assert garbage in path.read_text(encoding="utf-8")
+    shutil.copytree(fake_store.path("fake1"), fake_store.dir / "fake2",
+                    ignore=shutil.ignore_patterns(".lock", "state.yaml"))
+    fresh = GameIndex(fake_store.dir)
+    assert fresh.ids() == ["fake1", "fake2"]
+    assert fresh.games_of("ann@example.org") == ["fake1", "fake2"]
+    entry = fresh.entry("fake1")
+    assert entry is not None and not entry.schedule.broken and entry.schedule.turn == 1

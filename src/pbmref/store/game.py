@@ -307,11 +307,12 @@ class Game:
         entry of the game (the caller holds the game's lock); returns the
         schedule written."""
         schedule = self.schedule
-        write_schedule(self.dir, schedule)
+        addresses = settings_addresses(self.settings)
+        seen = self._settings_seen  # the game.yaml the settings were read from
+        write_schedule(self.dir, schedule, addresses, (seen[1], seen[2]))
         if self._index is not None:
             self._index.put(self.id, IndexEntry(
-                self._settings_seen, file_stamp(self.dir / STATE_FILE), schedule,
-                settings_addresses(self.settings)))
+                seen, file_stamp(self.dir / STATE_FILE), schedule, addresses))
         return schedule
 
 

@@ -10,7 +10,13 @@ modification time, size) of the two files they come from: ``game.yaml``
 ``look()`` is the cheap change check of a round: it lists the games folder
 and stats those two files of each game. An entry whose stamps differ is read
 again from its folder (a game master's edit by hand, another process's
-change), a folder copied in is read, a folder gone is forgotten. The store
+change), a folder copied in is read, a folder gone is forgotten. Reading an
+entry from its folder reads ``state.yaml`` alone, which holds the schedule
+and the players' addresses as taken from ``game.yaml`` (``schedule.
+recorded_entry``), while the stamp it names is that of ``game.yaml`` as it is;
+else (the game master changed ``game.yaml`` since) ``game.yaml`` is read and
+checked whole. Rebuilding the index of a house without its index file thus
+reads one small file a game. The store
 keeps the entries of the games it changes up to date itself
 (``Game.write_schedule``), so a round sees its own changes at once.
 
@@ -57,7 +63,7 @@ from pbmref.base.inotify import NotifyUnavailable
 from pbmref.base.times import iso, moment
 from pbmref.base.yamlfile import read_yaml
 from pbmref.store.layout import GAME_FILE, STATE_FILE, TURNS, file_stamp, find_open_turn
-from pbmref.store.schedule import Schedule, read_schedule
+from pbmref.store.schedule import Schedule, read_schedule, recorded_entry
 from pbmref.store.settings import ID_RE, GameSettings, settings_from_dict
 from pbmref.store.watch import GamesWatch
 
@@ -178,25 +184,38 @@ def _stamp_of(value: Any) -> Stamp:
 _AT_ONCE = datetime.fromisoformat("0001-01-02T00:00:00+00:00")
 
 
-def read_entry(game_dir: Path) -> IndexEntry | None:
-    """The entry of one game folder, read from its files (None: not a game folder)."""
-    game_stamp = file_stamp(game_dir / GAME_FILE)  # stamps first: a change while
-    state_stamp = file_stamp(game_dir / STATE_FILE)  # reading is seen next time
+def read_entry(folder: Path | str) -> tuple[IndexEntry | None, bool]:
+    """The entry of one game folder, read from its files (None: not a game
+    folder), and whether ``game.yaml`` had to be read whole: only when the
+    state index was not written from ``game.yaml`` as it is now. (Paths as
+    text: a new process reads thousands, and pathlib's joins cost more than
+    the stats.)"""
+    folder = os.fspath(folder)
+    game_stamp = file_stamp(folder + _GAME)  # stamps first: a change while
+    state_stamp = file_stamp(folder + _STATE)  # reading is seen next time
     if game_stamp == _MISSING:
-        if (game_dir / TURNS).is_dir():  # a game whose settings file was deleted
-            return IndexEntry(game_stamp, state_stamp, Schedule(broken=True))
-        return None
-    schedule = read_schedule(game_dir)
-    addresses: tuple[str, ...] = ()
+        if os.path.isdir(os.path.join(folder, TURNS)):  # its settings file was deleted
+            return IndexEntry(game_stamp, state_stamp, Schedule(broken=True)), False
+        return None, False
+    recorded = recorded_entry(folder, game_stamp[1:])
+    whole = recorded is None
+    if recorded is not None:
+        schedule, addresses = recorded
+    else:
+        schedule, addresses = read_schedule(Path(folder)), ()
     try:
-        settings = settings_from_dict(read_yaml(game_dir / GAME_FILE).mapping(), game_dir.name)
-        addresses = settings_addresses(settings)
+        if whole:
+            settings = settings_from_dict(read_yaml(folder + _GAME).mapping(),
+                                          os.path.basename(folder))
+            addresses = settings_addresses(settings)
         # after a crash between a turn's result and the state index, the folders
         # show a later open turn than state.yaml
-        schedule = replace(schedule, turn=find_open_turn(game_dir, schedule.turn))
+        turn = find_open_turn(folder, schedule.turn)
+        if turn != schedule.turn:
+            schedule = replace(schedule, turn=turn)
     except (GameFileError, DataError, ValueError):
         schedule = replace(schedule, broken=True)
-    return IndexEntry(game_stamp, state_stamp, schedule, addresses)
+    return IndexEntry(game_stamp, state_stamp, schedule, addresses), whole
 
 
 class _Record:
@@ -314,6 +333,7 @@ class GameIndex:
         self._saved_at = -SAVE_EVERY
         self.reads = 0  # entries read from their folders (for tests and benchmarks)
         self.checked = 0  # game folders whose stamps a look compared (likewise)
+        self.whole_reads = 0  # of the entries read, those whose game.yaml was read whole
         self._watch: GamesWatch | None = None
         self._seq = 0  # entries set or dropped in this process
         self._changed: dict[str, int] = {}  # game -> _seq when its entry last changed
@@ -521,7 +541,7 @@ class GameIndex:
                         if (known is None
                                 or known.game_stamp != stat(name + _GAME, folder_fd)
                                 or known.state_stamp != stat(name + _STATE, folder_fd)):
-                            self._read(name, self.dir / name)
+                            self._read(name, os.path.join(self.dir, name))
             finally:
                 os.close(folder_fd)
         self.checked += len(seen)
@@ -545,11 +565,12 @@ class GameIndex:
         known = records.get(name)
         if (known is None or known.game_stamp != _stat(folder + _GAME)
                 or known.state_stamp != _stat(folder + _STATE)):
-            self._read(name, Path(folder))
+            self._read(name, folder)
 
-    def _read(self, name: str, game_dir: Path) -> None:
+    def _read(self, name: str, folder: str) -> None:
         self.reads += 1
-        entry = read_entry(game_dir)
+        entry, whole = read_entry(folder)
+        self.whole_reads += whole
         if entry is None:
             self._drop(name)
         else:

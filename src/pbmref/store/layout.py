@@ -158,16 +158,16 @@ def stamp(path: Path) -> list[int]:
     return [st.st_mtime_ns, st.st_size]
 
 
-def turn_numbers(game_dir: Path) -> list[int]:
+def turn_numbers(game_dir: Path | str) -> list[int]:
     """Every turn with a folder, oldest first (lists the turns folder only)."""
-    tdir = game_dir / TURNS
-    if not tdir.is_dir():
+    tdir = os.path.join(game_dir, TURNS)
+    if not os.path.isdir(tdir):
         return []
     return sorted(int(e.name) for e in os.scandir(tdir)
                   if e.is_dir() and _TURN_DIR.fullmatch(e.name))
 
 
-def find_open_turn(game_dir: Path, recorded: int) -> int:
+def find_open_turn(game_dir: Path | str, recorded: int) -> int:
     """The open turn of a game: the one the state index records (``recorded``),
     checked against the folders, and moved on past a turn whose result was
     written just before a crash. Raises GameFileError when a needed position is
@@ -190,7 +190,7 @@ def find_open_turn(game_dir: Path, recorded: int) -> int:
     if not has_position:
         numbers = [t for t in turn_numbers(game_dir) if os.path.isfile(position(t))]
         if not numbers:
-            raise GameFileError(game_dir / TURNS, "no turn folder with a position.yaml")
+            raise GameFileError(turns, "no turn folder with a position.yaml")
         turn = numbers[-1]  # the state index is missing or stale: the latest turn
     # after a crash between writing a turn's result and the state file
     while os.path.exists(os.path.join(folder(turn), "result.yaml")):

@@ -4,28 +4,46 @@
 alike, whether a game's open turn is due (its deadline passed, or early
 adjudication with every human's orders in) and whether its reminder window
 is open. A live ``Game`` gives its schedule; ``state.yaml`` in each game
-folder keeps the same values so that finding due games reads one small file
-a game, never a history. The state index is the referee's own: it is
-rebuilt from ``game.yaml`` whenever the game master changed that file
-(its stamp differs), and ``game.yaml`` always wins.
+folder keeps the same values, and the players' addresses, so that finding
+due games, and rebuilding the store's index of the games, reads one small
+file a game, never a history nor the game master's ``game.yaml``. The
+state index is the referee's own and names the ``game.yaml`` its values
+were taken from by that file's stamp (time and size, which a restore from
+a backup keeps): when the game master changed the file since, it counts
+for nothing, and ``game.yaml`` always wins.
+
+The referee writes ``state.yaml`` as JSON (YAML's flow style, one key a
+line), which the json module reads in microseconds and any YAML reader
+reads the same; a ``state.yaml`` that is not JSON (an earlier version's,
+or one rewritten by hand) is read as the YAML it is.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import contextlib
+import json
+import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 from zoneinfo import ZoneInfo
 
 from pbmref.base.errors import DataError, GameFileError
 from pbmref.base.files import replace_file
 from pbmref.base.times import iso, moment, parse_datetime
-from pbmref.base.yamlfile import dump_yaml, read_yaml
+from pbmref.base.yamlfile import load_text, read_yaml
 from pbmref.store.layout import GAME_FILE, STATE_FILE, file_stamp, stamp
 
-__all__ = ["Schedule", "next_deadline_after", "read_schedule", "write_schedule"]
+__all__ = [
+    "Schedule",
+    "next_deadline_after",
+    "read_schedule",
+    "read_state",
+    "recorded_entry",
+    "write_schedule",
+]
 
 
 @dataclass(frozen=True)
@@ -69,10 +87,16 @@ class Schedule:
 # holds those values: writing them again changes nothing.
 _WRITTEN: dict[str, tuple[tuple[int, int, int], dict[str, Any]]] = {}
 
+_HEADER = ("# Written by the referee: the open turn and the players' addresses, for finding\n"
+           "# due games and who plays where. Edit game.yaml, not this file.\n")
 
-def write_schedule(game_dir: Path, schedule: Schedule) -> None:
-    """Rewrite the state index of a game (what finding due games reads), unless it
-    holds these values already (a player's second mail of a turn changes none)."""
+
+def write_schedule(game_dir: Path, schedule: Schedule, addresses: Sequence[str],
+                   settings_stamp: Sequence[int]) -> None:
+    """Rewrite the state index of a game: its ``schedule`` and its players'
+    ``addresses``, both taken from the game.yaml whose stamp (``layout.stamp``)
+    is ``settings_stamp``; unless it holds these values already (a player's
+    second mail of a turn changes none)."""
     data = {
         "turn": schedule.turn,
         "deadline": iso(schedule.deadline),
@@ -82,7 +106,8 @@ def write_schedule(game_dir: Path, schedule: Schedule) -> None:
         "players": schedule.humans,
         "waiting_for": list(schedule.waiting_for),
         "waits": list(schedule.waits),
-        "settings_stamp": stamp(game_dir / GAME_FILE),
+        "addresses": list(addresses),
+        "settings_stamp": list(settings_stamp),
     }
     path = game_dir / STATE_FILE
     known = _WRITTEN.get(str(path))
@@ -90,18 +115,98 @@ def write_schedule(game_dir: Path, schedule: Schedule) -> None:
         return
     # Not flushed to disk: after a power cut an old state index is read as one
     # that is out of date (game.yaml and the turn folders win).
-    replace_file(path, dump_yaml(
-        data, header="Written by the referee: the open turn, for finding due games. "
-                     "Edit game.yaml, not this file."), durable=False)
+    replace_file(path, _HEADER + _state_text(data), durable=False)
     _WRITTEN[str(path)] = (file_stamp(path), data)
+
+
+def _state_text(data: Mapping[str, Any]) -> str:
+    """The values of a state index as JSON, one key a line: YAML's flow style too.
+
+    >>> print(_state_text({"turn": 2, "waiting_for": ["ann", "bob"]}), end="")
+    {
+     "turn": 2,
+     "waiting_for": ["ann", "bob"]
+    }
+    """
+    lines = ",\n".join(f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}"
+                       for k, v in data.items())
+    return f"{{\n{lines}\n}}\n"
+
+
+def read_state(game_dir: Path | str) -> dict[str, Any]:
+    """The values a game's state index holds, as written (empty when it is
+    missing or cannot be read): JSON as the referee writes it, else YAML."""
+    path = os.path.join(game_dir, STATE_FILE)
+    try:
+        with open(path, "rb") as file:
+            text = file.read()
+    except OSError:
+        return {}
+    start = 0
+    while text.startswith(b"#", start):  # the header's lines
+        start = text.find(b"\n", start) + 1 or len(text)
+    data: Any = None
+    if text.startswith(b"{", start):
+        with contextlib.suppress(ValueError):  # UnicodeDecodeError too
+            data = json.loads(text[start:])
+    if data is None:
+        try:
+            data = load_text(text.decode("utf-8"), path)
+        except (GameFileError, UnicodeDecodeError):
+            return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _strings(value: Any) -> TypeGuard[list[str]]:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _recorded(data: Mapping[str, Any]) -> Schedule | None:
+    """The schedule the values of a state index hold; None when one is missing
+    or of the wrong kind (edited by hand)."""
+    turn, deadline = data.get("turn"), data.get("deadline")
+    hours, humans = data.get("reminder_hours", 0), data.get("players", 0)
+    status, early = data.get("status", "open"), data.get("early_adjudication", False)
+    waiting, waits = data.get("waiting_for", []), data.get("waits", [])
+    when = moment(deadline)
+    if not (type(turn) is int and turn >= 1 and type(humans) is int and _number(hours)
+            and isinstance(status, str) and isinstance(early, bool)
+            and _strings(waiting) and _strings(waits)
+            and (when is not None or deadline is None)):
+        return None
+    return Schedule(turn=turn, status=status, deadline=when, early_adjudication=early,
+                    humans=humans, waiting_for=tuple(waiting), reminder_hours=hours,
+                    waits=tuple(waits))
+
+
+def recorded_entry(game_dir: Path | str, settings_stamp: Sequence[int]
+                   ) -> tuple[Schedule, tuple[str, ...]] | None:
+    """The schedule and the players' addresses a game's state index holds, when
+    it was written from the game.yaml whose stamp is ``settings_stamp`` (as the
+    caller saw it); None when not (missing, unreadable, out of date, of an
+    earlier version without the addresses, or spoilt by hand)."""
+    data = read_state(game_dir)
+    if data.get("settings_stamp") != list(settings_stamp):
+        return None
+    addresses = data.get("addresses")
+    schedule = _recorded(data)
+    if schedule is None or not _strings(addresses):
+        return None
+    return schedule, tuple(addresses)
 
 
 def _from_settings(game_dir: Path, known: Mapping[str, Any]) -> Schedule:
     """The schedule from game.yaml itself (the game master changed it since the
-    index was written); what only the referee knows (waiting_for) is kept."""
+    index was written); what only the referee knows (the turn, as a hint for
+    ``find_open_turn``, and waiting_for) is kept, where it can be read."""
     from pbmref.store.settings import settings_from_dict
 
-    turn = int(known.get("turn") or 1)
+    turn = known.get("turn")
+    turn = turn if type(turn) is int and turn >= 1 else 1
     try:
         doc = read_yaml(game_dir / GAME_FILE).mapping()
     except GameFileError:
@@ -123,30 +228,18 @@ def _from_settings(game_dir: Path, known: Mapping[str, Any]) -> Schedule:
     return Schedule(
         turn=turn, status=s.status, deadline=s.deadline,
         early_adjudication=s.early_adjudication, humans=len(s.humans()),
-        waiting_for=tuple(waiting) if isinstance(waiting, list) else (),
-        reminder_hours=s.reminder_hours, waits=tuple(waits) if isinstance(waits, list) else ())
+        waiting_for=tuple(waiting) if _strings(waiting) else (),
+        reminder_hours=s.reminder_hours, waits=tuple(waits) if _strings(waits) else ())
 
 
 def read_schedule(game_dir: Path) -> Schedule:
     """A game's schedule from its state index, refreshed from game.yaml when the
-    game master changed that file since the index was written."""
-    try:
-        data = read_yaml(game_dir / STATE_FILE).mapping()
-    except GameFileError:
-        data = {}
-    if data.get("settings_stamp") != stamp(game_dir / GAME_FILE) or "turn" not in data:
-        return _from_settings(game_dir, data)
-    waiting = data.get("waiting_for")
-    waits = data.get("waits")
-    hours = data.get("reminder_hours") or 0
-    return Schedule(
-        turn=int(data.get("turn") or 1), status=str(data.get("status", "open")),
-        deadline=moment(data.get("deadline")),
-        early_adjudication=bool(data.get("early_adjudication")),
-        humans=int(data.get("players") or 0),
-        waiting_for=tuple(waiting) if isinstance(waiting, list) else (),
-        reminder_hours=hours if isinstance(hours, (int, float)) else 0,
-        waits=tuple(waits) if isinstance(waits, list) else ())
+    game master changed that file since the index was written (or the index
+    cannot be read)."""
+    data = read_state(game_dir)
+    schedule = _recorded(data) if data.get("settings_stamp") == stamp(game_dir / GAME_FILE) \
+        else None
+    return schedule if schedule is not None else _from_settings(game_dir, data)
 
 
 def next_deadline_after(old: datetime | None, turn_length: timedelta, now: datetime,
