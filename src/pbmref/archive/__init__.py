@@ -9,9 +9,11 @@
   turn, each with the pictures the game's ruleset draws of it (and the
   panels of its moves), each report laid out from the ruleset's document (as
   observers read it), and the press sent to everyone during that turn
-  (private press stays in the game folder, for the game master); a page whose
-  text is what the file holds already is left alone (a re-render rewrites
-  what changed only).
+  (private press stays in the game folder, for the game master). A turn page
+  is drawn only when something it is drawn from changed since it was drawn
+  (``pbmref.archive.drawn`` keeps the record beside the pages): after one more
+  turn, its page, the page before it and the index; and a page whose text is
+  what the file holds already is left alone.
 
 Every report, picture and page names the players as the game shows them to
 players and observers (``pbmref.archive.shown``: in an anonymous game, by the
@@ -22,10 +24,12 @@ renderers it calls (``pbmref.reports``) take plain data only.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from pbmref.archive.drawn import DrawnPages, TurnDrawn
 from pbmref.archive.shown import Shown, shown_players
 from pbmref.base.files import replace_file
 from pbmref.base.times import moment
@@ -151,36 +155,59 @@ def _write_page(path: Path, text: str) -> bool:
 
 
 def write_archive(game: Game, out_dir: Path) -> list[Path]:
-    """Write ``index.html`` and one ``turn-NNN.html`` per adjudicated turn; returns
-    the pages written (those that changed)."""
+    """Write ``index.html`` and one ``turn-NNN.html`` per adjudicated turn, each
+    turn page drawn only when something it is drawn from changed since it was
+    last drawn (``pbmref.archive.drawn``); returns the pages written (those
+    that changed)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     ruleset = game.ruleset
     played = [t for t in game.turn_numbers() if game.history.is_adjudicated(t)]
-    written: list[Path] = []
-    links: list[TurnLink] = []
     shown = shown_players(game)
     names = shown.shown_names()
-    reports = [stored_report(game, turn) for turn in played]
-    labels = [ruleset.report_label(report) for report in reports]
-    for i, (turn, report) in enumerate(zip(played, reports, strict=True)):
-        before = i > 0
-        after = i + 1 < len(played)
-        text = game.history.report(turn)
-        page = render_turn_page(
-            report, text if text is not None else ruleset.render_report(report),
-            label=labels[i], pictures=ruleset.render_pictures(report),
-            prev_href=turn_page_name(played[i - 1]) if before else None,
-            next_href=turn_page_name(played[i + 1]) if after else None,
-            prev_label=labels[i - 1] if before else None,
-            next_label=labels[i + 1] if after else None,
-            press=broadcast_press(game, turn, shown),
-            document=ruleset.report_document(report),
-            move_svgs=ruleset.render_move_svgs(report))
+    record = DrawnPages(out_dir)
+    inputs = record.inputs(game, shown, played)
+    reports: dict[int, TurnReport] = {}
+
+    def report_of_turn(turn: int) -> TurnReport:
+        if turn not in reports:
+            reports[turn] = stored_report(game, turn)
+        return reports[turn]
+
+    drawn: dict[int, TurnDrawn] = {}
+    for turn in played:
+        known = record.known(turn, inputs[turn])
+        if known is None:
+            report = report_of_turn(turn)
+            known = TurnDrawn(inputs[turn], ruleset.report_label(report),
+                              summary(report.events, names))
+        drawn[turn] = known
+    written: list[Path] = []
+    links: list[TurnLink] = []
+    for i, turn in enumerate(played):
+        before = played[i - 1] if i > 0 else None
+        after = played[i + 1] if i + 1 < len(played) else None
+        prev_label = drawn[before].label if before is not None else None
+        next_label = drawn[after].label if after is not None else None
+        press = broadcast_press(game, turn, shown)
+        page_key = record.page_key(inputs[turn], press, before, prev_label, after, next_label)
         path = out_dir / turn_page_name(turn)
-        if _write_page(path, page):
-            written.append(path)
-        links.append(TurnLink(turn, path.name, summary(report.events, names),
-                              label=labels[i][:1].upper() + labels[i][1:]))
+        if not record.is_current(turn, page_key, path):
+            report = report_of_turn(turn)
+            text = game.history.report(turn)
+            page = render_turn_page(
+                report, text if text is not None else ruleset.render_report(report),
+                label=drawn[turn].label, pictures=ruleset.render_pictures(report),
+                prev_href=turn_page_name(before) if before is not None else None,
+                next_href=turn_page_name(after) if after is not None else None,
+                prev_label=prev_label, next_label=next_label, press=press,
+                document=ruleset.report_document(report),
+                move_svgs=ruleset.render_move_svgs(report))
+            if _write_page(path, page):
+                written.append(path)
+            record.drew(turn, replace(drawn[turn], page=page_key), path)
+        label = drawn[turn].label
+        links.append(TurnLink(turn, path.name, drawn[turn].summary,
+                              label=label[:1].upper() + label[1:]))
     status = f"turn {game.turn} open" if game.settings.status == "open" else \
         game.settings.status
     index = render_index(game.id, game.settings.title, links, ruleset=game.settings.ruleset,
@@ -191,4 +218,5 @@ def write_archive(game: Game, out_dir: Path) -> list[Path]:
     path = out_dir / "index.html"
     if _write_page(path, index):
         written.append(path)
+    record.save(played)
     return written

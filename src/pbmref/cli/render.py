@@ -3,6 +3,9 @@
 Writes ``OUT/<game>/index.html`` and one ``turn-NNN.html`` per adjudicated
 turn (default OUT: ``archive``); ``--svg FILE`` also writes the open turn's
 map as a picture. The pages need nothing from outside: open them from disk.
+Run again, it draws only the pages whose inputs changed (after one more
+turn: that turn's page, the one before it and the index), from the record
+it keeps beside them (``pbmref.archive.drawn``).
 """
 
 from __future__ import annotations
