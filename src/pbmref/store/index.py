@@ -12,12 +12,11 @@ and stats those two files of each game. An entry whose stamps differ is read
 again from its folder (a game master's edit by hand, another process's
 change), a folder copied in is read, a folder gone is forgotten. Reading an
 entry from its folder reads ``state.yaml`` alone, which holds the schedule
-and the players' addresses as taken from ``game.yaml`` (``schedule.
-recorded_entry``), while the stamp it names is that of ``game.yaml`` as it is;
+and the players' addresses as taken from ``game.yaml``, while the stamp it
+names is that of ``game.yaml`` as it is (``schedule.recorded_schedule``);
 else (the game master changed ``game.yaml`` since) ``game.yaml`` is read and
-checked whole. Rebuilding the index of a house without its index file thus
-reads one small file a game. The store
-keeps the entries of the games it changes up to date itself
+checked whole, once. Rebuilding the index of a house without its index file
+thus reads one small file a game. The store keeps the entries of the games it changes up to date itself
 (``Game.write_schedule``), so a round sees its own changes at once.
 
 A long-running process (the daemon) has the index ``watch()``: the kernel
@@ -63,7 +62,14 @@ from pbmref.base.inotify import NotifyUnavailable
 from pbmref.base.times import iso, moment
 from pbmref.base.yamlfile import read_yaml
 from pbmref.store.layout import GAME_FILE, STATE_FILE, TURNS, file_stamp, find_open_turn
-from pbmref.store.schedule import Schedule, read_schedule, recorded_entry
+from pbmref.store.schedule import (
+    Schedule,
+    read_schedule,
+    read_state,
+    recorded_addresses,
+    recorded_schedule,
+    schedule_from_settings,
+)
 from pbmref.store.settings import ID_RE, GameSettings, settings_from_dict
 from pbmref.store.watch import GamesWatch
 
@@ -197,25 +203,23 @@ def read_entry(folder: Path | str) -> tuple[IndexEntry | None, bool]:
         if os.path.isdir(os.path.join(folder, TURNS)):  # its settings file was deleted
             return IndexEntry(game_stamp, state_stamp, Schedule(broken=True)), False
         return None, False
-    recorded = recorded_entry(folder, game_stamp[1:])
-    whole = recorded is None
-    if recorded is not None:
-        schedule, addresses = recorded
-    else:
-        schedule, addresses = read_schedule(Path(folder)), ()
+    data = read_state(folder)
+    recorded = recorded_schedule(data, game_stamp[1:])
+    addresses = recorded_addresses(data) if recorded is not None else None
+    whole = addresses is None
     try:
-        if whole:
+        if recorded is None or addresses is None:
             settings = settings_from_dict(read_yaml(folder + _GAME).mapping(),
                                           os.path.basename(folder))
             addresses = settings_addresses(settings)
+            recorded = recorded or schedule_from_settings(settings, data)
         # after a crash between a turn's result and the state index, the folders
         # show a later open turn than state.yaml
-        turn = find_open_turn(folder, schedule.turn)
-        if turn != schedule.turn:
-            schedule = replace(schedule, turn=turn)
+        turn = find_open_turn(folder, recorded.turn)
+        schedule = recorded if turn == recorded.turn else replace(recorded, turn=turn)
     except (GameFileError, DataError, ValueError):
-        schedule = replace(schedule, broken=True)
-    return IndexEntry(game_stamp, state_stamp, schedule, addresses), whole
+        schedule = replace(recorded or read_schedule(Path(folder)), broken=True)
+    return IndexEntry(game_stamp, state_stamp, schedule, addresses or ()), whole
 
 
 class _Record:

@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, tzinfo
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import TYPE_CHECKING, Any, TypeGuard
 from zoneinfo import ZoneInfo
 
 from pbmref.base.errors import DataError, GameFileError
@@ -36,12 +36,17 @@ from pbmref.base.times import iso, moment, parse_datetime
 from pbmref.base.yamlfile import load_text, read_yaml
 from pbmref.store.layout import GAME_FILE, STATE_FILE, file_stamp, stamp
 
+if TYPE_CHECKING:
+    from pbmref.store.settings import GameSettings
+
 __all__ = [
     "Schedule",
     "next_deadline_after",
     "read_schedule",
     "read_state",
-    "recorded_entry",
+    "recorded_addresses",
+    "recorded_schedule",
+    "schedule_from_settings",
     "write_schedule",
 ]
 
@@ -165,9 +170,14 @@ def _number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _recorded(data: Mapping[str, Any]) -> Schedule | None:
-    """The schedule the values of a state index hold; None when one is missing
-    or of the wrong kind (edited by hand)."""
+def recorded_schedule(data: Mapping[str, Any], settings_stamp: Sequence[int]
+                      ) -> Schedule | None:
+    """The schedule the values of a state index (``read_state``) hold, when they
+    were written from the game.yaml whose stamp (``layout.stamp``) is
+    ``settings_stamp``; None when not (out of date, or a value missing or of
+    the wrong kind: edited by hand)."""
+    if data.get("settings_stamp") != list(settings_stamp):
+        return None
     turn, deadline = data.get("turn"), data.get("deadline")
     hours, humans = data.get("reminder_hours", 0), data.get("players", 0)
     status, early = data.get("status", "open"), data.get("early_adjudication", False)
@@ -183,36 +193,45 @@ def _recorded(data: Mapping[str, Any]) -> Schedule | None:
                     waits=tuple(waits))
 
 
-def recorded_entry(game_dir: Path | str, settings_stamp: Sequence[int]
-                   ) -> tuple[Schedule, tuple[str, ...]] | None:
-    """The schedule and the players' addresses a game's state index holds, when
-    it was written from the game.yaml whose stamp is ``settings_stamp`` (as the
-    caller saw it); None when not (missing, unreadable, out of date, of an
-    earlier version without the addresses, or spoilt by hand)."""
-    data = read_state(game_dir)
-    if data.get("settings_stamp") != list(settings_stamp):
-        return None
+def recorded_addresses(data: Mapping[str, Any]) -> tuple[str, ...] | None:
+    """The players' addresses the values of a state index hold (None: none, as
+    an earlier version wrote it); to be taken only with its ``recorded_schedule``."""
     addresses = data.get("addresses")
-    schedule = _recorded(data)
-    if schedule is None or not _strings(addresses):
-        return None
-    return schedule, tuple(addresses)
+    return tuple(addresses) if _strings(addresses) else None
+
+
+def schedule_from_settings(settings: GameSettings, known: Mapping[str, Any]) -> Schedule:
+    """The schedule from game.yaml's ``settings`` (the game master changed the
+    file since the state index was written); what only the referee knows, of
+    the values ``known`` to the state index (the turn, a hint for
+    ``find_open_turn``; who owes orders; who asks to wait), is kept where it
+    can be read."""
+    waiting = known.get("waiting_for")
+    waits = known.get("waits")
+    return Schedule(
+        turn=_known_turn(known), status=settings.status, deadline=settings.deadline,
+        early_adjudication=settings.early_adjudication, humans=len(settings.humans()),
+        waiting_for=tuple(waiting) if _strings(waiting) else (),
+        reminder_hours=settings.reminder_hours, waits=tuple(waits) if _strings(waits) else ())
+
+
+def _known_turn(known: Mapping[str, Any]) -> int:
+    turn = known.get("turn")
+    return turn if type(turn) is int and turn >= 1 else 1
 
 
 def _from_settings(game_dir: Path, known: Mapping[str, Any]) -> Schedule:
-    """The schedule from game.yaml itself (the game master changed it since the
-    index was written); what only the referee knows (the turn, as a hint for
-    ``find_open_turn``, and waiting_for) is kept, where it can be read."""
+    """The schedule from game.yaml itself (``schedule_from_settings``), or a
+    broken one when it cannot be read."""
     from pbmref.store.settings import settings_from_dict
 
-    turn = known.get("turn")
-    turn = turn if type(turn) is int and turn >= 1 else 1
+    turn = _known_turn(known)
     try:
         doc = read_yaml(game_dir / GAME_FILE).mapping()
     except GameFileError:
         return Schedule(turn=turn, broken=True)
     try:
-        s = settings_from_dict(doc, game_dir.name)
+        settings = settings_from_dict(doc, game_dir.name)
     except (DataError, ValueError):
         deadline = None
         try:
@@ -223,13 +242,7 @@ def _from_settings(game_dir: Path, known: Mapping[str, Any]) -> Schedule:
             pass
         return Schedule(turn=turn, status=str(doc.get("status", "open")), deadline=deadline,
                         broken=True)
-    waiting = known.get("waiting_for")
-    waits = known.get("waits")
-    return Schedule(
-        turn=turn, status=s.status, deadline=s.deadline,
-        early_adjudication=s.early_adjudication, humans=len(s.humans()),
-        waiting_for=tuple(waiting) if _strings(waiting) else (),
-        reminder_hours=s.reminder_hours, waits=tuple(waits) if _strings(waits) else ())
+    return schedule_from_settings(settings, known)
 
 
 def read_schedule(game_dir: Path) -> Schedule:
@@ -237,8 +250,7 @@ def read_schedule(game_dir: Path) -> Schedule:
     game master changed that file since the index was written (or the index
     cannot be read)."""
     data = read_state(game_dir)
-    schedule = _recorded(data) if data.get("settings_stamp") == stamp(game_dir / GAME_FILE) \
-        else None
+    schedule = recorded_schedule(data, stamp(game_dir / GAME_FILE))
     return schedule if schedule is not None else _from_settings(game_dir, data)
 
 
