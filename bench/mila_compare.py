@@ -59,9 +59,12 @@ Any other disagreement is unexplained: it is printed in full and the script
 exits with status 1. Status 2: MILA could not be installed or run.
 
 The timing line compares the time each program spends adjudicating the same
-movement phases (the best of a few runs each; MILA's measured inside its own
-process around ``Game.process``, setting up the games excluded): the ratio is
-the figure bench/report.py records.
+movement phases (MILA's measured inside its own process around
+``Game.process``, setting up the games excluded). The two are timed in turn,
+ROUNDS times: MILA's process, kept running, plays every phase once when it
+is asked to, then pbmref does, then MILA again, so that the shared machine's
+change of pace during the run weighs on both alike; each program's median is
+taken, and their ratio is the figure bench/report.py records.
 """
 
 from __future__ import annotations
@@ -69,6 +72,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import statistics
 import subprocess
 import sys
 import time
@@ -78,6 +82,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from itertools import product
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
@@ -104,7 +109,7 @@ from pbmref.rules.diplomacy.movement import run_movement  # noqa: E402
 from pbmref.rules.diplomacy.retreat import options_for  # noqa: E402
 
 MILA_RELEASE = "diplomacy==1.1.2"
-ROUNDS = 5  # timing: the best of this many runs over all positions, for each program
+ROUNDS = 5  # timing: runs over all positions, each program in turn; the medians
 CACHE = ROOT / "bench" / ".cache"
 VENV = CACHE / "mila-venv"
 NAMES = {
@@ -113,8 +118,10 @@ NAMES = {
 }
 CODES = {v: k for k, v in NAMES.items()}
 
-# The program run inside MILA's virtual environment: JSON positions on stdin,
-# JSON snapshots on stdout. It only drives MILA's public Game API.
+# The program run inside MILA's virtual environment: JSON positions on the first
+# line of its stdin, JSON snapshots on the first line of its stdout; then, for
+# each further line it reads, one timed run over all the positions (the seconds
+# on a line). It only drives MILA's public Game API.
 DRIVER = r"""
 import json, sys, time
 from diplomacy import Game
@@ -138,8 +145,7 @@ def start(job):
         game.set_orders(power, orders)
     return game
 
-request = json.load(sys.stdin)
-jobs = request['jobs']
+jobs = json.loads(sys.stdin.readline())['jobs']
 results = []
 for job in jobs:
     game = start(job)
@@ -157,15 +163,13 @@ for job in jobs:
         game.process()
     results.append({'phase': after_move_phase, 'moved': moved, 'dislodged': dislodged,
                     'popped': popped, 'final': board(game)})
-spent = None
-for _ in range(request['rounds']):
+print(json.dumps({'results': results}), flush=True)
+for _ in sys.stdin:
     games = [start(job) for job in jobs]
     begin = time.perf_counter()
     for game in games:
         game.process()
-    took = time.perf_counter() - begin
-    spent = took if spent is None else min(spent, took)
-json.dump({'results': results, 'seconds': spent}, sys.stdout)
+    print(json.dumps({'seconds': time.perf_counter() - begin}), flush=True)
 """
 
 
@@ -198,17 +202,48 @@ def _run(cmd: list[str]) -> int:
     return subprocess.run(cmd, capture_output=True, stdin=subprocess.DEVNULL).returncode
 
 
-def run_mila(python: Path, jobs: list[dict[str, object]],
-             rounds: int = 0) -> tuple[list[dict[str, object]], float]:
-    """MILA's snapshot of each job, and its best time over ``rounds`` to process them all."""
-    proc = subprocess.run([str(python), "-c", DRIVER],
-                          input=json.dumps({"jobs": jobs, "rounds": rounds}),
-                          capture_output=True, text=True, cwd=CACHE)
-    if proc.returncode != 0:
-        raise MilaUnavailable(f"MILA's driver failed (exit {proc.returncode}):\n"
-                              f"{proc.stderr[-3000:]}")
-    out = json.loads(proc.stdout)
-    return out["results"], float(out["seconds"] or 0.0)
+class Mila:
+    """MILA's driver in a process of its own, kept running: its snapshot of each
+    job (``results``), then one timed run over them all each time it is asked
+    (``timed_run``)."""
+
+    def __init__(self, python: Path, jobs: list[dict[str, object]]) -> None:
+        self._proc = subprocess.Popen([str(python), "-c", DRIVER], cwd=CACHE, text=True,
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      stderr=subprocess.PIPE)
+        self.results: list[dict[str, object]] = self._ask(json.dumps({"jobs": jobs}))["results"]
+
+    def _ask(self, line: str) -> dict[str, Any]:
+        proc = self._proc
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+        try:
+            proc.stdin.write(line + "\n")
+            proc.stdin.flush()
+            answer = proc.stdout.readline()
+        except BrokenPipeError:
+            answer = ""
+        if not answer:
+            proc.wait()
+            raise MilaUnavailable(f"MILA's driver failed (exit {proc.returncode}):\n"
+                                  f"{proc.stderr.read()[-3000:]}")
+        data: dict[str, Any] = json.loads(answer)
+        return data
+
+    def timed_run(self) -> float:
+        """The seconds MILA takes to process every job's phase once."""
+        return float(self._ask("time")["seconds"])
+
+    def close(self) -> None:
+        if self._proc.stdin is not None:
+            self._proc.stdin.close()
+        self._proc.wait()
+
+
+def run_mila(python: Path, jobs: list[dict[str, object]]) -> list[dict[str, object]]:
+    """MILA's snapshot of each job (its process ended after)."""
+    mila = Mila(python, jobs)
+    mila.close()
+    return mila.results
 
 
 # -- random positions and orders ------------------------------------------------------
@@ -608,16 +643,25 @@ def main(argv: list[str]) -> int:
         for _ in range(args.positions):
             pos = random_position(rng)
             cases.append((pos, random_orders(rng, pos)))
-        results, mila_seconds = run_mila(python, [mila_job(p, o) for p, o in cases], ROUNDS)
+        mila = Mila(python, [mila_job(p, o) for p, o in cases])
+        results = mila.results
+        mila_times: list[float] = []
+        our_times: list[float] = []
+        try:
+            for _ in range(ROUNDS):  # in turn: a change of the machine's pace hits both
+                mila_times.append(mila.timed_run())
+                our_times.append(_time_ours(cases))
+        finally:
+            mila.close()
         # MILA once more, without the supports it should not count (OWN_SUPPORT)
         variants = {i: without_own_support(p, o) for i, (p, o) in enumerate(cases)}
         variants = {i: v for i, v in variants.items() if v != cases[i][1]}
-        again, _ = run_mila(python, [mila_job(cases[i][0], v) for i, v in variants.items()])
+        again = run_mila(python, [mila_job(cases[i][0], v) for i, v in variants.items()])
         mila_own = dict(zip(variants, again, strict=True))
     except MilaUnavailable as exc:
         print(f"MILA unavailable: {exc}")
         return 2
-    our_seconds = min(_time_ours(cases) for _ in range(ROUNDS))
+    our_seconds, mila_seconds = statistics.median(our_times), statistics.median(mila_times)
 
     print(f"MILA {MILA_RELEASE.split('==')[1]} in {VENV.relative_to(ROOT)}; "
           f"{args.positions} positions, seed {args.seed}")
@@ -651,7 +695,8 @@ def main(argv: list[str]) -> int:
     print(f"  unexplained: {len(unexplained)}")
     for block in unexplained:
         print("\n".join(block))
-    print(f"adjudication time for the {args.positions} movement phases, best of {ROUNDS}: "
+    print(f"adjudication time for the {args.positions} movement phases, medians of {ROUNDS} "
+          "runs each, the two in turn: "
           f"pbmref {our_seconds:.3f} s, MILA {mila_seconds:.3f} s; "
           f"MILA / pbmref {mila_seconds / our_seconds:.2f}x")
     return 1 if unexplained or borders else 0
