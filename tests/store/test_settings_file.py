@@ -51,9 +51,10 @@ def test_a_value_on_its_own_line_is_changed_there_as_ruamel_would(tmp_path, chan
 def test_a_deadline_moved_changes_that_line_only(tmp_path):
     path = tmp_path / "game.yaml"
     path.write_text(GAME.replace("title: Flanders", 'title: "Flanders"'))
-    settings = SettingsFile(path, "flanders").set({"deadline": datetime(2026, 12, 5, tzinfo=UTC)})
+    settings, text = SettingsFile(path, "flanders").set(
+        {"deadline": datetime(2026, 12, 5, tzinfo=UTC)})
     assert settings.deadline == datetime(2026, 12, 5, tzinfo=UTC)
-    assert path.read_text() == GAME.replace("title: Flanders", 'title: "Flanders"').replace(
+    assert path.read_text() == text == GAME.replace("title: Flanders", 'title: "Flanders"').replace(
         "deadline: '2026-12-03T20:00:00+01:00'   # of the open turn",
         "deadline: 2026-12-05T00:00:00+00:00     # of the open turn")
 

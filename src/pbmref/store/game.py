@@ -63,7 +63,7 @@ from pbmref.store.layout import (
 )
 from pbmref.store.orderbook import OrderBook
 from pbmref.store.press import PressLog
-from pbmref.store.schedule import Schedule, read_schedule, write_schedule
+from pbmref.store.schedule import Schedule, read_schedule, settings_digest, write_schedule
 from pbmref.store.settings import ID_RE, GameSettings, check_id, settings_from_dict
 from pbmref.store.settings_file import SettingsFile
 from pbmref.store.votes import VoteBook
@@ -99,6 +99,7 @@ class Game:
         self._game_file = paths.game_file
         self._settings_stamp: list[int] | None = None  # game.yaml's, as stamp() gives it
         self._settings_seen = (0, 0, 0)  # its file_stamp, for the store's index (reload)
+        self._settings_digest = ""  # the digest of its text (schedule.settings_digest)
         self.book = OrderBook(self)
         self.history = History(self)
         self.press = PressLog(self)
@@ -118,7 +119,7 @@ class Game:
             self._settings_stamp = [seen[1], seen[2]]  # what stamp() gives
             self._settings_seen = seen
             # read and checked once per version of the file
-            self.settings, self.ruleset = stored_value(
+            self.settings, self.ruleset, self._settings_digest = stored_value(
                 self._game_file, ("settings", self.id, self._loader), self._read_settings,
                 stamp=seen)
             self.forget_views()  # the players, which positions are checked against
@@ -137,8 +138,9 @@ class Game:
                 return turn
         return read_schedule(self.dir).turn
 
-    def _read_settings(self, doc: YamlDoc) -> tuple[GameSettings, Ruleset]:
-        """``game.yaml`` read: the settings, checked, and the game's ruleset."""
+    def _read_settings(self, doc: YamlDoc) -> tuple[GameSettings, Ruleset, str]:
+        """``game.yaml`` read: the settings, checked, the game's ruleset, and the
+        digest of the text they were read from (for the state index)."""
         if not doc.mapping():
             raise GameFileError(doc.path, "the file is empty: it must hold "
                                 "the game's settings and players", line=1)
@@ -147,7 +149,7 @@ class Game:
         except DataError as exc:
             raise doc.error(exc.path, exc.message, exc.rule) from None
         try:
-            return settings, self._loader(settings.ruleset)
+            return settings, self._loader(settings.ruleset), settings_digest(doc.text)
         except UnknownRuleset as exc:
             raise doc.error(("ruleset",), str(exc)) from None
 
@@ -259,7 +261,8 @@ class Game:
         """Change top-level values of game.yaml (deadline, status), keeping its
         comments; the state index follows."""
         with self.lock():
-            self.settings = self.settings_file.set(changes)
+            self.settings, text = self.settings_file.set(changes)
+            self._settings_digest = settings_digest(text)
             self._settings_stamp = stamp(self._game_file)
             self._settings_seen = file_stamp(self._game_file)
             self.write_schedule()
@@ -309,7 +312,8 @@ class Game:
         schedule = self.schedule
         addresses = settings_addresses(self.settings)
         seen = self._settings_seen  # the game.yaml the settings were read from
-        write_schedule(self.dir, schedule, addresses, (seen[1], seen[2]))
+        write_schedule(self.dir, schedule, addresses, (seen[1], seen[2]),
+                       self._settings_digest)
         if self._index is not None:
             self._index.put(self.id, IndexEntry(
                 seen, file_stamp(self.dir / STATE_FILE), schedule, addresses))

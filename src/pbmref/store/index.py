@@ -13,7 +13,8 @@ again from its folder (a game master's edit by hand, another process's
 change), a folder copied in is read, a folder gone is forgotten. Reading an
 entry from its folder reads ``state.yaml`` alone, which holds the schedule
 and the players' addresses as taken from ``game.yaml``, while the stamp it
-names is that of ``game.yaml`` as it is (``schedule.recorded_schedule``);
+names is that of ``game.yaml`` as it is, or else the digest it names that of
+its text (a restored copy with other times: ``schedule.recorded_schedule``);
 else (the game master changed ``game.yaml`` since) ``game.yaml`` is read and
 checked whole, once. Rebuilding the index of a house without its index file
 thus reads one small file a game. The store keeps the entries of the games it changes up to date itself
@@ -204,7 +205,7 @@ def read_entry(folder: Path | str) -> tuple[IndexEntry | None, bool]:
             return IndexEntry(game_stamp, state_stamp, Schedule(broken=True)), False
         return None, False
     data = read_state(folder)
-    recorded = recorded_schedule(data, game_stamp[1:])
+    recorded = recorded_schedule(data, folder + _GAME, game_stamp[1:])
     addresses = recorded_addresses(data) if recorded is not None else None
     whole = addresses is None
     try:

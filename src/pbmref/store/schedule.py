@@ -21,6 +21,7 @@ or one rewritten by hand) is read as the YAML it is.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 from collections.abc import Mapping, Sequence
@@ -47,6 +48,7 @@ __all__ = [
     "recorded_addresses",
     "recorded_schedule",
     "schedule_from_settings",
+    "settings_digest",
     "write_schedule",
 ]
 
@@ -96,12 +98,24 @@ _HEADER = ("# Written by the referee: the open turn and the players' addresses, 
            "# due games and who plays where. Edit game.yaml, not this file.\n")
 
 
+def settings_digest(text: str) -> str:
+    """A digest of the text of a game.yaml (as read, ``\\n`` ending its lines),
+    which a copy of the file keeps where its time may not (a restore from a
+    backup).
+
+    >>> settings_digest("title: Dogfight\\n")
+    'bb3da379ce07b133702aa658c269ac03'
+    """
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+
+
 def write_schedule(game_dir: Path, schedule: Schedule, addresses: Sequence[str],
-                   settings_stamp: Sequence[int]) -> None:
+                   settings_stamp: Sequence[int], digest: str) -> None:
     """Rewrite the state index of a game: its ``schedule`` and its players'
     ``addresses``, both taken from the game.yaml whose stamp (``layout.stamp``)
-    is ``settings_stamp``; unless it holds these values already (a player's
-    second mail of a turn changes none)."""
+    is ``settings_stamp`` and whose text has the ``settings_digest`` ``digest``;
+    unless it holds these values already (a player's second mail of a turn
+    changes none)."""
     data = {
         "turn": schedule.turn,
         "deadline": iso(schedule.deadline),
@@ -113,6 +127,7 @@ def write_schedule(game_dir: Path, schedule: Schedule, addresses: Sequence[str],
         "waits": list(schedule.waits),
         "addresses": list(addresses),
         "settings_stamp": list(settings_stamp),
+        "settings_digest": digest,
     }
     path = game_dir / STATE_FILE
     known = _WRITTEN.get(str(path))
@@ -170,13 +185,31 @@ def _number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def recorded_schedule(data: Mapping[str, Any], settings_stamp: Sequence[int]
-                      ) -> Schedule | None:
+def _written_from(data: Mapping[str, Any], game_file: str, settings_stamp: Sequence[int]
+                  ) -> bool:
+    """The values of a state index were written from ``game_file`` as it is now,
+    whose stamp is ``settings_stamp``: the stamp they name is that one, or else
+    (a copy of the folder with other times: restored from a backup) the
+    digest they name is that of the file's text."""
+    if data.get("settings_stamp") == list(settings_stamp):
+        return True
+    digest = data.get("settings_digest")
+    if not isinstance(digest, str):
+        return False
+    try:
+        with open(game_file, encoding="utf-8") as file:
+            return settings_digest(file.read()) == digest
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def recorded_schedule(data: Mapping[str, Any], game_file: str,
+                      settings_stamp: Sequence[int]) -> Schedule | None:
     """The schedule the values of a state index (``read_state``) hold, when they
-    were written from the game.yaml whose stamp (``layout.stamp``) is
-    ``settings_stamp``; None when not (out of date, or a value missing or of
-    the wrong kind: edited by hand)."""
-    if data.get("settings_stamp") != list(settings_stamp):
+    were written from ``game_file`` (its stamp, ``layout.stamp``, given) as it
+    is now; None when not (the game master changed it since), or when a value
+    is missing or of the wrong kind (edited by hand)."""
+    if not _written_from(data, game_file, settings_stamp):
         return None
     turn, deadline = data.get("turn"), data.get("deadline")
     hours, humans = data.get("reminder_hours", 0), data.get("players", 0)
@@ -250,7 +283,8 @@ def read_schedule(game_dir: Path) -> Schedule:
     game master changed that file since the index was written (or the index
     cannot be read)."""
     data = read_state(game_dir)
-    schedule = recorded_schedule(data, stamp(game_dir / GAME_FILE))
+    game_file = game_dir / GAME_FILE
+    schedule = recorded_schedule(data, os.fspath(game_file), stamp(game_file))
     return schedule if schedule is not None else _from_settings(game_dir, data)
 
 

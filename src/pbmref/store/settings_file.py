@@ -136,9 +136,9 @@ class SettingsFile:
         except DataError as exc:
             raise GameFileError(self.path, f"the change would break the file: {exc}") from None
 
-    def set(self, changes: Mapping[str, Any]) -> GameSettings:
+    def set(self, changes: Mapping[str, Any]) -> tuple[GameSettings, str]:
         """Change top-level values (``deadline``, ``status``); date-times become ISO
-        timestamps. Returns the settings as they are now.
+        timestamps. Returns the settings as they are now, and the file's text.
 
         A value on a line of its own (``deadline: 2026-12-01T18:00:00+01:00``,
         maybe a comment after it) is changed on that line, as ruamel.yaml would
@@ -158,7 +158,7 @@ class SettingsFile:
         edited, new = found
         settings = self._checked(new)
         replace_file(self.path, edited)
-        return settings
+        return settings, edited
 
     def update(self, change: Callable[[CommentedMap], None]) -> Path:
         """Apply ``change`` to the file's data in place and write it; the old file is
