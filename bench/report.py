@@ -1,6 +1,6 @@
 """Run every benchmark in bench/ and write one table of their figures to RESULTS.md.
 
-Each script is run as a subprocess (in this order: engine, orders, store,
+Each script is run as a subprocess (in this order: engine, orders, store, render,
 scale, fsyncs, diplomacy, mila_compare, diplomacy_bot, mail_transport, mail,
 fuzz; those missing are skipped). Every
 figure the scripts print as a ratio against their own baseline of the same
@@ -30,7 +30,7 @@ from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
-ORDER = ["engine", "orders", "store", "scale", "fsyncs", "diplomacy", "mila_compare",
+ORDER = ["engine", "orders", "store", "render", "scale", "fsyncs", "diplomacy", "mila_compare",
          "diplomacy_bot", "mail_transport", "mail", "fuzz"]
 TIMEOUT = 1800
 
