@@ -154,6 +154,22 @@ def _write_page(path: Path, text: str) -> bool:
     return True
 
 
+def _turn_page(game: Game, report: TurnReport, label: str, press: list[PressItem],
+               before: tuple[int, str] | None, after: tuple[int, str] | None) -> str:
+    """The archive page of one played turn; ``before`` and ``after``: the turns
+    next to it (number and label), if any."""
+    ruleset = game.ruleset
+    text = game.history.report(report.turn)
+    return render_turn_page(
+        report, text if text is not None else ruleset.render_report(report),
+        label=label, pictures=ruleset.render_pictures(report),
+        prev_href=turn_page_name(before[0]) if before else None,
+        next_href=turn_page_name(after[0]) if after else None,
+        prev_label=before[1] if before else None, next_label=after[1] if after else None,
+        press=press, document=ruleset.report_document(report),
+        move_svgs=ruleset.render_move_svgs(report))
+
+
 def write_archive(game: Game, out_dir: Path) -> list[Path]:
     """Write ``index.html`` and one ``turn-NNN.html`` per adjudicated turn, each
     turn page drawn only when something it is drawn from changed since it was
@@ -174,7 +190,7 @@ def write_archive(game: Game, out_dir: Path) -> list[Path]:
         return reports[turn]
 
     drawn: dict[int, TurnDrawn] = {}
-    for turn in played:
+    for turn in played:  # each turn's label and line of the index, known or worked out
         known = record.known(turn, inputs[turn])
         if known is None:
             report = report_of_turn(turn)
@@ -184,24 +200,14 @@ def write_archive(game: Game, out_dir: Path) -> list[Path]:
     written: list[Path] = []
     links: list[TurnLink] = []
     for i, turn in enumerate(played):
-        before = played[i - 1] if i > 0 else None
-        after = played[i + 1] if i + 1 < len(played) else None
-        prev_label = drawn[before].label if before is not None else None
-        next_label = drawn[after].label if after is not None else None
+        before = (played[i - 1], drawn[played[i - 1]].label) if i > 0 else None
+        after = (played[i + 1], drawn[played[i + 1]].label) if i + 1 < len(played) else None
         press = broadcast_press(game, turn, shown)
-        page_key = record.page_key(inputs[turn], press, before, prev_label, after, next_label)
+        page_key = record.page_key(inputs[turn], press, before, after)
         path = out_dir / turn_page_name(turn)
         if not record.is_current(turn, page_key, path):
-            report = report_of_turn(turn)
-            text = game.history.report(turn)
-            page = render_turn_page(
-                report, text if text is not None else ruleset.render_report(report),
-                label=drawn[turn].label, pictures=ruleset.render_pictures(report),
-                prev_href=turn_page_name(before) if before is not None else None,
-                next_href=turn_page_name(after) if after is not None else None,
-                prev_label=prev_label, next_label=next_label, press=press,
-                document=ruleset.report_document(report),
-                move_svgs=ruleset.render_move_svgs(report))
+            page = _turn_page(game, report_of_turn(turn), drawn[turn].label, press,
+                              before, after)
             if _write_page(path, page):
                 written.append(path)
             record.drew(turn, replace(drawn[turn], page=page_key), path)
