@@ -58,7 +58,9 @@ def mail_page(msg: EmailMessage, folder: Path, name: str) -> Path:
     for part in msg.walk():
         cid = part.get("Content-ID")
         if cid:
-            data = base64.b64encode(part.get_payload(decode=True)).decode()
+            payload = part.get_payload(decode=True)
+            assert isinstance(payload, bytes)
+            data = base64.b64encode(payload).decode()
             html = html.replace(f"cid:{cid.strip('<>')}", f"data:image/png;base64,{data}")
     page = folder / f"{name}.html"
     page.write_text(html, encoding="utf-8")
@@ -77,7 +79,9 @@ def demo_turn(folder: Path, turn: int = 7) -> tuple[EmailMessage, Path]:
     return msg, result.archive.parent / f"turn-{turn:03d}.html"
 
 
-def fastplay_turn(folder: Path) -> tuple[EmailMessage, Path]:
+def fastplay_game(folder: Path) -> tuple[Config, GameStore, int]:
+    """The Fast Play dogfight of the tests as a new game's first turn, played and its
+    reports mailed into the outbox: the config, the store and the turn."""
     data: dict[str, Any] = yaml.safe_load(FASTPLAY_TURN.read_text(encoding="utf-8"))
     position = {k: v for k, v in data.items()
                 if k not in ("orders", "expect", "seed", "description", "title")}
@@ -101,9 +105,18 @@ def fastplay_turn(folder: Path) -> tuple[EmailMessage, Path]:
     referee = Referee(config, store=store, clock=lambda: start)
     queue_report(referee, store.open("7b-2"), record.turn)
     referee.deliver(force=True)
-    msg = report_mail(config.mail.maildir.outbox, f"[7b-2] turn {record.turn} report",
-                      "anna@")
-    pages = write_archive(store.open("7b-2"), root / "archive")
+    return config, store, record.turn
+
+
+def fastplay_outbox(folder: Path) -> Path:
+    """The outbox Maildir holding the Fast Play turn's report mails."""
+    return fastplay_game(folder)[0].mail.maildir.outbox
+
+
+def fastplay_turn(folder: Path) -> tuple[EmailMessage, Path]:
+    config, store, turn = fastplay_game(folder)
+    msg = report_mail(config.mail.maildir.outbox, f"[7b-2] turn {turn} report", "anna@")
+    pages = write_archive(store.open("7b-2"), folder / "fastplay" / "archive")
     return msg, next(p for p in pages if p.name.startswith("turn-"))
 
 

@@ -33,7 +33,7 @@ from speckit import (
 
 from pbmref import gm
 from pbmref.cli import main
-from pbmref.mail.base import TemporaryFailure
+from pbmref.mail.base import Outgoing, TemporaryFailure
 from pbmref.mail.outbox import read_maildir
 from pbmref.referee.pipeline import Referee
 from pbmref.referee.turns import adjudicate_due
@@ -96,7 +96,7 @@ class FlakySender:
     def __init__(self, real: Any, failures: int) -> None:
         self.real, self.failures, self.calls = real, failures, 0
 
-    def send(self, msg: EmailMessage) -> None:
+    def send(self, msg: Outgoing) -> None:
         self.calls += 1
         if self.calls <= self.failures:
             raise TemporaryFailure("the server said 451 try later")

@@ -21,6 +21,7 @@ from pbmref.mail import (
     read_message,
     take_in,
 )
+from pbmref.mail.base import Outgoing
 from pbmref.mail.imap_in import ImapIntake
 from pbmref.mail.smtp_out import SmtpSender
 
@@ -51,7 +52,7 @@ def test_smtp_to_dovecot_to_intake_then_moved_to_handled(mailservers: MailServer
     before = datetime.now(UTC) - timedelta(seconds=5)
     msg = make_mail(ms.address(ref), "zep1 orders", "GAME zep1\nEND",
                     from_addr=ms.address("player1"), from_name="Player One")
-    sender_for(ms).send(msg)
+    sender_for(ms).send(Outgoing.of(msg))
     assert ms.wait_count(ref, 1) == 1
 
     intake = intake_for(ms, ref, tmp_path / "state.json")
@@ -217,14 +218,14 @@ def test_smtp_login_and_permanent_refusal(mailservers: MailServers) -> None:
     ms = mailservers
     player = ms.fresh_user("p")
     ok = sender_for(ms, user="referee", password=ms.password("referee"))
-    ok.send(make_mail(ms.address(player), "with login", "x", from_addr=ms.address("referee")))
+    ok.send(Outgoing.of(make_mail(ms.address(player), "with login", "x", from_addr=ms.address("referee"))))
     assert ms.wait_count(player, 1) == 1
     bad_login = sender_for(ms, user="referee", password="wrong")
     with pytest.raises(TemporaryFailure, match="login"):
-        bad_login.send(make_mail(ms.address(player), "x", "x", from_addr=ms.address("referee")))
+        bad_login.send(Outgoing.of(make_mail(ms.address(player), "x", "x", from_addr=ms.address("referee"))))
     with pytest.raises(PermanentFailure, match="refused"):
-        sender_for(ms).send(make_mail("nobody@game.test", "x", "x",
-                                      from_addr=ms.address("referee")))
+        sender_for(ms).send(Outgoing.of(make_mail("nobody@game.test", "x", "x",
+                                      from_addr=ms.address("referee"))))
 
 
 def test_oversized_mail_fetched_as_headers_only(mailservers: MailServers, tmp_path: Path) -> None:
@@ -320,8 +321,8 @@ def test_smtp_over_tls(mailservers: MailServers, security: str) -> None:
     sender = SmtpSender(ms.host, port, security=security, user="referee",
                         password=ms.password("referee"), tls_context=ms.client_tls_context(),
                         timeout=10)
-    sender.send(make_mail(ms.address(player), f"over {security}", "x",
-                          from_addr=ms.address("referee")))
+    sender.send(Outgoing.of(make_mail(ms.address(player), f"over {security}", "x",
+                          from_addr=ms.address("referee"))))
     assert ms.wait_count(player, 1) == 1
 
 
@@ -382,7 +383,7 @@ def test_config_from_the_harness_builds_working_intake_and_sender(mailservers: M
     cfg = load_config(ms.write_config(tmp_path, ref, limits={"max_message_bytes": 5000}),
                       required=True)
     sender = open_sender(cfg)
-    sender.send(make_mail(ms.address(ref), "via config", "x", from_addr=ms.address("player1")))
+    sender.send(Outgoing.of(make_mail(ms.address(ref), "via config", "x", from_addr=ms.address("player1"))))
     assert ms.wait_count(ref, 1) == 1
     intake = open_intake(cfg)
     inspool, _ = open_spools(cfg)

@@ -21,6 +21,7 @@ from pbmref.mail import (
     read_message,
     take_in,
 )
+from pbmref.mail.base import Outgoing
 from pbmref.mail.maildir_in import MaildirIntake
 from pbmref.mail.outbox import MaildirOutbox, read_maildir, write_maildir
 from pbmref.mail.smtp_out import SmtpSender
@@ -104,7 +105,7 @@ def test_maildir_wait_without_inotify_lists_every_poll(
 def test_outbox_sender(tmp_path: Path) -> None:
     outbox = MaildirOutbox(tmp_path / "outbox")
     assert isinstance(outbox, Sender)
-    outbox.send(make_mail("p@example.org", "hello", "body", from_addr="r@game.test"))
+    outbox.send(Outgoing.of(make_mail("p@example.org", "hello", "body", from_addr="r@game.test")))
     (msg,) = read_maildir(tmp_path / "outbox")
     assert msg["Subject"] == "hello" and msg["Auto-Submitted"] == "auto-generated"
     assert outbox.messages()[0]["Message-ID"] == msg["Message-ID"]
@@ -136,7 +137,7 @@ def test_smtp_sender_unreachable_is_temporary() -> None:
     sender = SmtpSender("127.0.0.1", port, security="none", timeout=5)
     assert isinstance(sender, Sender)
     with pytest.raises(TemporaryFailure, match="cannot reach"):
-        sender.send(make_mail("p@example.org", "x", "x", from_addr="r@game.test"))
+        sender.send(Outgoing.of(make_mail("p@example.org", "x", "x", from_addr="r@game.test")))
     with pytest.raises(ValueError, match="security"):
         SmtpSender("h", security="ssl")
 

@@ -8,10 +8,10 @@ others."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from email.message import EmailMessage
 from pathlib import Path
 
 from pbmref.mail import OutgoingSpool, make_mail
+from pbmref.mail.base import Outgoing
 from pbmref.mail.pace import Pace, recipients_of
 
 T0 = datetime(2026, 12, 6, 12, 0, tzinfo=UTC)
@@ -21,7 +21,7 @@ class Sent:
     def __init__(self) -> None:
         self.subjects: list[str] = []
 
-    def send(self, msg: EmailMessage) -> None:
+    def send(self, msg: Outgoing) -> None:
         self.subjects.append(str(msg["Subject"]))
 
 

@@ -3,6 +3,8 @@ only what a retry needs is kept, and only for the retention (issue 15)."""
 
 from __future__ import annotations
 
+import contextlib
+import email
 import os
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
@@ -19,6 +21,7 @@ from pbmref.mail import (
     make_mail,
 )
 from pbmref.mail import spool as spool_module
+from pbmref.mail.base import Outgoing
 
 T0 = datetime(2026, 11, 30, 10, 0, tzinfo=UTC)
 
@@ -173,10 +176,10 @@ class FakeSender:
 
     def __init__(self, outcomes: list[Exception | None]) -> None:
         self.outcomes = outcomes
-        self.sent: list[EmailMessage] = []
+        self.sent: list[Outgoing] = []
         self.calls = 0
 
-    def send(self, msg: EmailMessage) -> None:
+    def send(self, msg: Outgoing) -> None:
         self.calls += 1
         outcome = self.outcomes.pop(0) if self.outcomes else None
         if outcome is not None:
@@ -239,7 +242,7 @@ def test_only_one_deliverer_at_a_time(tmp_path: Path) -> None:
     other = OutgoingSpool(tmp_path)
 
     class Reentrant(FakeSender):
-        def send(self, msg: EmailMessage) -> None:
+        def send(self, msg: Outgoing) -> None:
             assert other.deliver(FakeSender([])).busy
             super().send(msg)
 
@@ -321,7 +324,7 @@ def test_crash_between_send_and_move_gives_at_most_one_duplicate(tmp_path: Path)
     spool.enqueue(report())
 
     class CrashAfterSend(FakeSender):
-        def send(self, msg: EmailMessage) -> None:
+        def send(self, msg: Outgoing) -> None:
             super().send(msg)
             raise SystemExit("killed right after the server took the mail")
 
@@ -590,3 +593,28 @@ def test_prune_takes_a_key_marker_temp_a_killed_writer_left_in_keys(
     assert not left.exists()
     assert entry.path.exists() and marker.samefile(entry.path)
     assert OutgoingSpool(tmp_path / "out").queued()[0].id == entry.id
+
+
+@pytest.mark.parametrize("held", [False, True])
+def test_a_mail_is_sent_as_the_bytes_queued_never_parsed_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, held: bool) -> None:
+    """Issue 43: a mail is flattened once, when queued; delivery hands the sender
+    those bytes (from the entry, or kept in the hold), with no parse and no
+    second flattening."""
+    spool = OutgoingSpool(tmp_path)
+    msg = make_mail("p@example.org", "report", "body\n" * 50, from_addr="referee@game.test",
+                    html="<p>body</p>")
+    flat = msg.as_bytes()
+
+    def no(*_: object, **__: object) -> None:
+        raise AssertionError("delivery parsed or flattened the mail again")
+
+    sender = FakeSender([])
+    with spool.holding() if held else contextlib.nullcontext():
+        spool.enqueue(msg)
+        monkeypatch.setattr(EmailMessage, "as_bytes", no)
+        monkeypatch.setattr(email, "message_from_bytes", no)
+        assert len(spool.deliver(sender).sent) == 1
+    (sent,) = sender.sent
+    assert sent.raw == flat
+    assert sent.sender == "referee@game.test" and sent.recipients == ("p@example.org",)

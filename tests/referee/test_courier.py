@@ -7,10 +7,10 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Collection, Iterator
-from email.message import EmailMessage
 
 import pytest
 
+from pbmref.mail.base import Outgoing
 from pbmref.referee.courier import Courier
 
 
@@ -30,7 +30,7 @@ class Round:
         self.block.set()
         self.delivered = threading.Event()
 
-    def send(self, msg: EmailMessage) -> None:
+    def send(self, msg: Outgoing) -> None:
         raise AssertionError("the courier calls deliver, which sends")
 
     @contextlib.contextmanager

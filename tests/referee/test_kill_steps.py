@@ -34,7 +34,7 @@ from tablekit import Table, body_of
 
 from pbmref.base import files
 from pbmref.mail import outbox
-from pbmref.mail.base import PermanentFailure, Sender, TemporaryFailure
+from pbmref.mail.base import Outgoing, PermanentFailure, Sender, TemporaryFailure
 from pbmref.mail.maildir_in import MaildirIntake
 from pbmref.mail.outbox import MaildirOutbox, read_maildir
 from pbmref.mail.spool import IncomingSpool, OutgoingSpool
@@ -70,7 +70,6 @@ def _die_on_call(target: Any, name: str, call: int = 1,
 
 def _mails(table: Table) -> list[str]:
     """Deliver one order mail of each player; their Message-IDs."""
-    from email.message import EmailMessage
     from email.utils import format_datetime, make_msgid
 
     ids = []
@@ -97,7 +96,7 @@ class Refusing:
                  for_good: bool = False) -> None:
         self.sender, self.refused, self.for_good = sender, refused, for_good
 
-    def send(self, msg: EmailMessage) -> None:
+    def send(self, msg: Outgoing) -> None:
         if any(f"{name}@" in str(msg["To"]) for name in self.refused):
             raise (PermanentFailure if self.for_good else TemporaryFailure)("refused")
         self.sender.send(msg)
@@ -392,7 +391,7 @@ def test_a_part_s_replies_leave_only_once_its_changes_are_on_disk(
         real_finish(referee, *args, **kwargs)
 
     class Watching:
-        def send(self, msg: EmailMessage) -> None:
+        def send(self, msg: Outgoing) -> None:
             seen.append(f"send {str(msg['To']).split('@')[0]}")
             threads.add(threading.current_thread().name)
             sender.send(msg)
@@ -428,7 +427,7 @@ def test_a_reply_queued_by_an_earlier_round_goes_before_the_new_ones(
     order: list[str] = []
 
     class Watching:
-        def send(self, msg: EmailMessage) -> None:
+        def send(self, msg: Outgoing) -> None:
             order.append(str(msg["In-Reply-To"]))
             outbox_sender.send(msg)
 

@@ -171,7 +171,7 @@ def test_deadline_adjudicates_once_and_mails_every_player(table: Table) -> None:
     reports = [m for m in table.new_outbox() if "turn 1 report" in m["Subject"]]
     assert sorted(m["To"] for m in reports) == [
         "anna@example.org", "bert@example.org", "cora@example.org"]
-    assert any(p.get_content_type() == "image/svg+xml" for p in reports[0].iter_attachments())
+    assert any(p.get_content_type() == "image/png" for p in reports[0].walk())
     assert table.game().turn == 2
     out = table.send(orders(table, "anna", "PLANE", "1: A", "2: A", turn=1))
     assert "already been adjudicated" in body_of(out[0])

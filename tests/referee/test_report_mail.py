@@ -18,8 +18,9 @@ from email.message import EmailMessage
 from tablekit import REFEREE, T0, Table, body_of
 
 from pbmref import gm
+from pbmref.archive import stored_report
 from pbmref.cli import main
-from pbmref.mail.picture import ZOOM, png_size
+from pbmref.mail.picture import MAIL_WIDTH, png_size
 from pbmref.referee.turns import adjudicate_due
 
 AFTER = T0 + timedelta(hours=48, minutes=1)
@@ -40,15 +41,19 @@ def play_turn_one(table: Table) -> list[EmailMessage]:
     return [m for m in table.new_outbox() if str(m["Subject"]) == "[zep1] turn 1 report"]
 
 
-def test_the_report_mail_is_text_html_with_an_inline_png_and_the_svg(table: Table) -> None:
+def test_the_report_mail_is_light_flowed_text_and_html_with_inline_palette_pngs(
+        table: Table) -> None:
     reports = play_turn_one(table)
     assert sorted(str(m["To"]) for m in reports) == [
         "anna@example.org", "bert@example.org", "cora@example.org"]
     msg = next(m for m in reports if str(m["To"]) == "anna@example.org")
-    assert msg.get_content_type() == "multipart/mixed"
-    alternative = next(p for p in msg.walk() if p.get_content_type() == "multipart/alternative")
-    kinds = [p.get_content_type() for p in alternative.iter_parts()]
+    # no attachment at all (issue 43: the archive keeps the SVG): text and HTML
+    assert msg.get_content_type() == "multipart/alternative"
+    kinds = [p.get_content_type() for p in msg.iter_parts()]
     assert kinds == ["text/plain", "multipart/related"]
+    plain = msg.get_body(("plain",))
+    assert plain is not None and plain.get_param("format") == "flowed"
+    assert plain.get_param("delsp") == "no"
     text = body_of(msg)
     html_part = msg.get_body(("html",))
     assert html_part is not None
@@ -58,23 +63,31 @@ def test_the_report_mail_is_text_html_with_an_inline_png_and_the_svg(table: Tabl
     for phrase in ("Your aircraft (A) is at", "Damage points: 12 of 12", "MOVE BY MOVE",
                    "THE SKY AT THE START OF TURN 2"):
         assert phrase in text and phrase in html, phrase
-    # the map inline, by cid:, as a PNG that decodes to the map's size
+    # the map inline, by cid:, as a palette PNG at the width the mail shows it
     cids = re.findall(r'src="cid:([^"]+)"', html)
     inline = {str(p["Content-ID"]).strip("<>"): p for p in msg.walk() if p["Content-ID"]}
     assert cids and set(cids) == set(inline)
-    svg_part = next(p for p in msg.iter_attachments() if p.get_content_type() == "image/svg+xml")
-    svg = svg_part.get_content()
-    svg = svg.decode() if isinstance(svg, bytes) else svg
-    root = ET.fromstring(svg)
+    root = ET.fromstring(table.game().ruleset.render_pictures(
+        stored_report(table.game(), 1))[0].svg)
     board = inline[cids[0]]
     assert board.get_content_type() == "image/png" and board.get_content_disposition() == "inline"
     png = board.get_payload(decode=True)
-    assert png_size(png) == (round(float(root.get("width", 0)) * ZOOM),
-                             round(float(root.get("height", 0)) * ZOOM))
-    assert f'width="{round(float(root.get("width", 0)))}"' in html
+    width = min(MAIL_WIDTH, round(float(root.get("width", 0))))
+    assert png_size(png)[0] == width
+    assert png[25] == 3  # colour type 3: a palette, no alpha channel
+    assert f'width="{width}"' in html
     assert len(cids) == 4  # the board and the three move panels
-    # the SVG attached once, the PNGs not as attachments
-    assert [p.get_content_type() for p in msg.iter_attachments()] == ["image/svg+xml"]
+    assert list(msg.iter_attachments()) == []
+    assert len(msg.as_bytes()) < 150_000
+
+
+def test_every_readers_mail_shares_the_turns_picture_parts(table: Table) -> None:
+    """The pictures are drawn and encoded once a turn: every copy carries the
+    very same bytes for each picture."""
+    reports = play_turn_one(table)
+    parts = [[p.get_payload() for p in m.walk() if p.get_content_type() == "image/png"]
+             for m in reports]
+    assert len(parts) == 3 and parts[0] and parts[0] == parts[1] == parts[2]
 
 
 def test_each_copy_is_personal_and_observers_get_the_glance(table: Table) -> None:
@@ -144,7 +157,7 @@ def test_map_and_history_replies_carry_the_picture(table: Table) -> None:
     play_turn_one(table)
     reply = table.send(mail(table, "anna", "MAP", "HISTORY 1", turn=2))[0]
     kinds = [p.get_content_type() for p in reply.walk()]
-    assert "text/html" in kinds and kinds.count("image/svg+xml") == 2
+    assert "text/html" in kinds and kinds.count("image/svg+xml") == 0  # the archive has it
     assert kinds.count("image/png") == 2  # the board now, and the board after turn 1
     html_part = reply.get_body(("html",))
     assert html_part is not None

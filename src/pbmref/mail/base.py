@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
-from email.message import EmailMessage
+from email.message import EmailMessage, Message
+from email.parser import BytesHeaderParser
+from email.utils import getaddresses, parseaddr
 from typing import ClassVar, Protocol, runtime_checkable
+
+from pbmref.mail.headers import POLICY
 
 __all__ = [
     "Intake",
     "IntakeError",
     "MailError",
+    "Outgoing",
     "PermanentFailure",
     "RawMail",
     "Sender",
@@ -57,6 +63,51 @@ class RawMail:
             object.__setattr__(self, "size", len(self.raw))
 
 
+@dataclass(frozen=True)
+class Outgoing:
+    """One mail to send, as the outgoing spool keeps it: its bytes, flattened once
+    when it was queued, sent as they are (never parsed and written again).
+
+    >>> mail = Outgoing(b"From: Ref <ref@x.test>\\nTo: a@x.test, B <b@x.test>\\n"
+    ...                 b"Subject: hi\\n\\nbody\\n")
+    >>> mail.sender, mail.recipients, mail["Subject"]
+    ('ref@x.test', ('a@x.test', 'b@x.test'), 'hi')
+    """
+
+    raw: bytes
+
+    @classmethod
+    def of(cls, msg: EmailMessage) -> Outgoing:
+        """A mail made here, flattened (as the spool does when it queues one)."""
+        return cls(msg.as_bytes())
+
+    @functools.cached_property
+    def headers(self) -> Message:
+        """Its headers alone (the body is not read)."""
+        head = self.raw.split(b"\n\n", 1)[0] + b"\n\n"
+        return BytesHeaderParser(policy=POLICY).parsebytes(head)
+
+    def __getitem__(self, name: str) -> str | None:
+        """A header's value, as ``EmailMessage`` gives it (None: none)."""
+        value = self.headers[name]
+        return None if value is None else str(value)
+
+    def get(self, name: str, default: str = "") -> str:
+        value = self[name]
+        return default if value is None else value
+
+    @property
+    def sender(self) -> str:
+        """The envelope's sender: the From address."""
+        return parseaddr(self.get("From"))[1]
+
+    @property
+    def recipients(self) -> tuple[str, ...]:
+        """The envelope's recipients: the To and Cc addresses."""
+        pairs = getaddresses([self.get("To"), self.get("Cc")])
+        return tuple(addr for _, addr in pairs if addr)
+
+
 @runtime_checkable
 class Intake(Protocol):
     """Where incoming mail comes from (a Maildir or an IMAP folder)."""
@@ -93,8 +144,8 @@ class Intake(Protocol):
 class Sender(Protocol):
     """Where outgoing mail goes (SMTP or an outbox Maildir)."""
 
-    def send(self, msg: EmailMessage) -> None:
-        """Send `msg`; raise TemporaryFailure or PermanentFailure."""
+    def send(self, mail: Outgoing) -> None:
+        """Send `mail` as its bytes are; raise TemporaryFailure or PermanentFailure."""
         ...
 
 
@@ -102,7 +153,7 @@ class Sender(Protocol):
 class SessionSender(Protocol):
     """A sender that can hold one connection for a delivery round."""
 
-    def send(self, msg: EmailMessage) -> None: ...
+    def send(self, mail: Outgoing) -> None: ...
 
     def session(self) -> contextlib.AbstractContextManager[None]:
         """Every ``send`` inside shares one connection (reconnecting if it drops)."""

@@ -3,10 +3,18 @@
 Every mail carries `Auto-Submitted` (RFC 3834) and our loop header, so other
 robots do not answer it and we never answer ourselves. Header values are
 stripped of CR/LF, so no header can be injected through a subject or a name.
+
+The plain text is ``format=flowed`` (RFC 3676, ``pbmref.base.flowed``), so a
+phone re-wraps its paragraphs; every part is 7-bit (quoted-printable where
+the text is not ASCII), so the bytes written into the spool go to any
+server as they are. A picture or file (``Attachment``) is made into its MIME
+part once, however many mails carry it: the maps of a turn are encoded once
+for every reader's report.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -14,6 +22,7 @@ from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr, make_msgid
 
+from pbmref.base.flowed import flowed
 from pbmref.mail.headers import POLICY
 from pbmref.mail.message import LOOP_HEADER, IncomingMail
 
@@ -21,14 +30,31 @@ __all__ = ["Attachment", "clean_header", "make_mail", "make_reply", "reply_subje
 
 _RE_PREFIX = re.compile(r"^(?:\s*(?:re|aw|sv|antw|wg|fw|fwd)\s*(?:\[\d+\])?\s*:\s*)+", re.I)
 _MAX_REFERENCES = 20
+_LINE_MAX = 998  # the longest line a mail may carry (RFC 5322, 2.1.1)
 
 
 @dataclass(frozen=True)
 class Attachment:
+    """A file a mail carries: attached, or (``cid`` set) shown by its HTML part
+    (``<img src="cid:...">``). Its MIME part is made once (``part``), and the
+    same part goes into every mail that carries this attachment."""
+
     filename: str
     content: bytes
     mimetype: str = "application/octet-stream"  # e.g. "image/svg+xml"
     cid: str = ""  # set: shown inside the HTML part (``<img src="cid:...">``), not attached
+
+    @functools.cached_property
+    def part(self) -> EmailMessage:
+        """The MIME part (base64): made on first use, shared by every mail after."""
+        maintype, _, subtype = self.mimetype.partition("/")
+        part = EmailMessage(policy=POLICY)
+        part.set_content(self.content, maintype=maintype or "application",
+                         subtype=subtype or "octet-stream", filename=clean_header(self.filename),
+                         disposition="inline" if self.cid else "attachment",
+                         cid=f"<{clean_header(self.cid)}>" if self.cid else None)
+        del part["MIME-Version"]  # a part's, not a mail's
+        return part
 
 
 def clean_header(value: str) -> str:
@@ -107,29 +133,37 @@ def make_mail(
     msg[LOOP_HEADER] = clean_header(from_addr)
     for name, value in extra_headers:
         msg[clean_header(name).replace(":", "")] = clean_header(value)
-    text = body if body.endswith("\n") else body + "\n"
-    if text.isascii():
-        msg.set_content(text, subtype="plain", charset="utf-8")
-    else:  # quoted-printable keeps the raw mail readable (base64 would not)
-        msg.set_content(text, subtype="plain", charset="utf-8", cte="quoted-printable")
+    text = flowed(body if body.endswith("\n") else body + "\n")
+    _set_text(msg, text, "plain")
+    msg.set_param("format", "flowed")
+    msg.set_param("delsp", "no")
+    inline = [a for a in attachments if a.cid and html is not None]
     if html is not None:
-        msg.add_alternative(html, subtype="html", charset="utf-8")
-        html_part = msg.get_body(("html",))
-        assert isinstance(html_part, EmailMessage)
-        for att in (a for a in attachments if a.cid):
-            maintype, _, subtype = att.mimetype.partition("/")
-            html_part.add_related(att.content, maintype=maintype, subtype=subtype,
-                                  cid=f"<{clean_header(att.cid)}>", disposition="inline",
-                                  filename=clean_header(att.filename))
-    for att in (a for a in attachments if not (a.cid and html is not None)):
-        maintype, _, subtype = att.mimetype.partition("/")
-        msg.add_attachment(
-            att.content,
-            maintype=maintype or "application",
-            subtype=subtype or "octet-stream",
-            filename=clean_header(att.filename),
-        )
+        msg.make_alternative()
+        alternative = EmailMessage(policy=POLICY)
+        _set_text(alternative, html, "html")
+        del alternative["MIME-Version"]
+        if inline:
+            alternative.make_related()
+            for att in inline:
+                alternative.attach(att.part)
+        msg.attach(alternative)
+    attached = [a for a in attachments if not (a.cid and html is not None)]
+    if attached:
+        msg.make_mixed()
+        for att in attached:
+            msg.attach(att.part if not att.cid else Attachment(att.filename, att.content,
+                                                                 att.mimetype).part)
     return msg
+
+
+def _set_text(part: EmailMessage, text: str, subtype: str) -> None:
+    """UTF-8 text, 7-bit on the wire: as it is when ASCII (in lines SMTP takes),
+    else quoted-printable (readable in the raw mail, as base64 would not be)."""
+    if text.isascii() and max(map(len, text.split("\n"))) <= _LINE_MAX:
+        part.set_content(text, subtype=subtype, charset="utf-8", cte="7bit")
+    else:
+        part.set_content(text, subtype=subtype, charset="utf-8", cte="quoted-printable")
 
 
 def make_reply(

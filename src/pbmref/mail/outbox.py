@@ -12,7 +12,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 from pbmref.base.files import fsync_dir
-from pbmref.mail.base import TemporaryFailure
+from pbmref.mail.base import Outgoing, TemporaryFailure
 from pbmref.mail.maildir_in import ensure_maildir
 
 __all__ = ["MaildirOutbox", "read_maildir", "write_maildir"]
@@ -61,9 +61,9 @@ class MaildirOutbox:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
 
-    def send(self, msg: EmailMessage) -> None:
+    def send(self, mail: Outgoing) -> None:
         try:
-            write_maildir(self.path, msg.as_bytes())
+            write_maildir(self.path, mail.raw)
         except OSError as exc:
             raise TemporaryFailure(f"cannot write to the outbox {self.path}: {exc}") from exc
 

@@ -1,8 +1,10 @@
 """Sending over SMTP with aiosmtplib: plain, STARTTLS or implicit TLS, optional login.
 
-`SmtpSender.send(msg)` is synchronous (usable from the referee's sync code and
+`SmtpSender.send(mail)` is synchronous (usable from the referee's sync code and
 from a thread that already runs an event loop); `send_async` is the coroutine.
 Errors become `TemporaryFailure` (retry later) or `PermanentFailure` (5xx).
+A mail goes as the bytes the outgoing spool holds (``Outgoing``: flattened
+once when queued), its envelope from its From, To and Cc.
 
 Inside ``with sender.session():`` (a delivery round of the outgoing spool)
 every mail goes over one connection, opened at the first mail; a connection
@@ -26,12 +28,11 @@ import logging
 import socket
 import ssl
 from collections.abc import Awaitable, Callable, Iterator
-from email.message import EmailMessage
 from typing import TYPE_CHECKING, TypeVar
 
 import aiosmtplib
 
-from pbmref.mail.base import IntakeError, PermanentFailure, TemporaryFailure
+from pbmref.mail.base import IntakeError, Outgoing, PermanentFailure, TemporaryFailure
 
 if TYPE_CHECKING:
     from pbmref.mail.health import ServerWatch
@@ -140,20 +141,23 @@ class SmtpSender:
                 if attempt == 2:
                     raise
 
-    async def send_async(self, msg: EmailMessage) -> None:
+    async def send_async(self, mail: Outgoing) -> None:
         """Send one mail over a connection of its own."""
-        async with _failures(self, msg):
+        async with _failures(self, mail):
             client = await self.open()
             try:
-                await self._send_on(client, msg)
+                await self._send_on(client, mail)
             finally:
                 with contextlib.suppress(Exception):
                     await client.quit()
 
-    async def _send_on(self, client: aiosmtplib.SMTP, msg: EmailMessage) -> None:
-        errors, _ = await client.send_message(msg)
+    async def _send_on(self, client: aiosmtplib.SMTP, mail: Outgoing) -> None:
+        # the mail is 7-bit (pbmref.mail.compose); an address beyond ASCII needs SMTPUTF8
+        options = [] if (mail.sender + "".join(mail.recipients)).isascii() else ["SMTPUTF8"]
+        errors, _ = await client.sendmail(mail.sender, list(mail.recipients), mail.raw,
+                                          mail_options=options)
         if errors:  # some recipients refused, others took it: not resent (no duplicates)
-            log.warning("SMTP refused some recipients of %s: %s", msg.get("Message-ID"),
+            log.warning("SMTP refused some recipients of %s: %s", mail.get("Message-ID"),
                         {k: str(v) for k, v in errors.items()})
 
     @contextlib.contextmanager
@@ -170,18 +174,18 @@ class SmtpSender:
                 session, self._session = self._session, None
                 session.close()
 
-    def send(self, msg: EmailMessage) -> None:
+    def send(self, mail: Outgoing) -> None:
         if self._session is not None:
-            self._session.send(msg)
+            self._session.send(mail)
             return
         try:
             asyncio.get_running_loop()
         except RuntimeError:
-            asyncio.run(self.send_async(msg))
+            asyncio.run(self.send_async(mail))
             return
         # called from inside an event loop: run in a private loop on a worker thread
         with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-            pool.submit(asyncio.run, self.send_async(msg)).result()
+            pool.submit(asyncio.run, self.send_async(mail)).result()
 
 
 def _loop_running() -> bool:
@@ -206,13 +210,13 @@ class _Session:
             return await make()
         return self.runner.run(run())
 
-    def send(self, msg: EmailMessage) -> None:
+    def send(self, mail: Outgoing) -> None:
         async def send() -> None:
             reused = self.client is not None and self.client.is_connected
             try:
-                async with _failures(self.sender, msg):
+                async with _failures(self.sender, mail):
                     try:
-                        await self._send(msg)
+                        await self._send(mail)
                     except (aiosmtplib.SMTPServerDisconnected, ConnectionError,
                             TimeoutError) as exc:
                         if not reused:
@@ -220,19 +224,19 @@ class _Session:
                         # the server closed the connection kept from the last mail
                         log.info("SMTP connection lost (%s); connecting again", exc)
                         await self._drop()
-                        await self._send(msg)
+                        await self._send(mail)
             except BaseException:
                 await self._drop()  # in an unknown state: the next mail connects anew
                 raise
 
         self._run(send)
 
-    async def _send(self, msg: EmailMessage) -> None:
+    async def _send(self, mail: Outgoing) -> None:
         if self.client is None or not self.client.is_connected:
             await self._drop()
             self.client = await self.sender.open()
             self.connects += 1
-        await self.sender._send_on(self.client, msg)
+        await self.sender._send_on(self.client, mail)
 
     async def _drop(self) -> None:
         client, self.client = self.client, None
@@ -250,7 +254,7 @@ class _Session:
 
 
 @contextlib.asynccontextmanager
-async def _failures(sender: SmtpSender, msg: EmailMessage):  # type: ignore[no-untyped-def]
+async def _failures(sender: SmtpSender, mail: Outgoing):  # type: ignore[no-untyped-def]
     """SMTP errors as the spool reads them: temporary (retry) or permanent (5xx).
     A server that could not be reached or logged in to is told to the `watch`,
     and so is one that took the mail."""

@@ -29,7 +29,9 @@ back-off, the first retry after a few seconds). A crash between a successful
 send and the move to `sent/` can cause one duplicate, never a loss. One
 delivery round sends over one connection where the sender has sessions, no
 more than the pace allows (``pbmref.mail.pace``: a provider's limits a
-minute and a day); the rest stays queued.
+minute and a day); the rest stays queued. A mail is flattened once, when it
+is queued: what is sent is the bytes the entry holds (``Outgoing``), never
+parsed back nor written anew (issue 43).
 
 What is kept, and for how long (issue 15): only what a retry needs. A handled
 mail keeps only its meta data (which recognises it if it comes again) and
@@ -105,6 +107,7 @@ from pbmref.base.locks import FileLock
 from pbmref.base.times import moment
 from pbmref.mail.base import (
     MailError,
+    Outgoing,
     PermanentFailure,
     RawMail,
     Sender,
@@ -633,6 +636,8 @@ class OutEntry:
     meta: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def message(self) -> EmailMessage:
+        """The mail parsed (for a person or a test to read; delivery sends the
+        bytes as they are)."""
         msg = email.message_from_bytes(_read_out(self.path, whole=True)[1], policy=POLICY)
         assert isinstance(msg, EmailMessage)
         return msg
@@ -677,9 +682,9 @@ class OutgoingSpool:
         self._staged: dict[str, tuple[Path, object | None]] = {}
         # inside holding(): the held mails not sent yet, by id (in tmp/, or failed/)
         self._held: dict[str, Path] | None = None
-        # inside holding(): the messages queued, as handed over, by id (the hold's
-        # delivery sends them without reading back and parsing what was written)
-        self._held_messages: dict[str, EmailMessage] = {}
+        # inside holding(): the bytes of the mails queued, by id (the hold's
+        # delivery sends them without reading back what was written)
+        self._held_raw: dict[str, bytes] = {}
         _open_spool(self.root, self.STATES.values())
 
     def _load(self, path: Path, state: str) -> OutEntry:
@@ -750,7 +755,7 @@ class OutgoingSpool:
         }
         write_synced(tmp, _meta_line(meta) + raw, durable=not held)
         if held:
-            self._held_messages[entry_id] = msg
+            self._held_raw[entry_id] = raw
         if marker is not None:
             # The key names the entry before the entry becomes visible: a crash
             # in between leaves a marker without an entry, which _by_key ignores.
@@ -926,7 +931,7 @@ class OutgoingSpool:
             self._commit_held()
         finally:
             self._held = None
-            self._held_messages.clear()
+            self._held_raw.clear()
 
     def _commit_held(self) -> None:
         """The held mails no delivery sent: on disk, with their key markers, before
@@ -1008,8 +1013,8 @@ class OutgoingSpool:
                      report: DeliveryReport) -> None:
         meta = dict(entry.meta)
         try:
-            msg = self._held_messages.pop(entry.id, None) or entry.message()
-            sender.send(msg)
+            raw = self._held_raw.pop(entry.id, None) or _read_out(entry.path, whole=True)[1]
+            sender.send(Outgoing(raw))
         except PermanentFailure as exc:
             meta["attempts"] = entry.attempts + 1
             meta["last_error"] = f"{type(exc).__name__}: {exc}"[:2000]

@@ -252,7 +252,8 @@ def _name_by_key(msg: EmailMessage, key: str, referee: str) -> None:
 def _with_pictures(mail: IncomingMail, body: str, attachments: Sequence[Attachment]
                    ) -> tuple[str | None, list[Attachment]]:
     """The HTML version of a reply (None without boards) and its attachments:
-    each SVG board stays attached and is shown inline as PNG."""
+    each SVG board is shown inline as a light PNG, not attached (the archive
+    keeps the SVG)."""
     boards = [(a.filename.removesuffix(".svg"), "the board", a.content.decode())
               for a in attachments if a.mimetype == "image/svg+xml"]
     if not boards:
@@ -378,9 +379,8 @@ class Referee:
                attachments: Sequence[Attachment] = ()) -> EmailMessage:
         """The answer to ``mail``: never longer than REPLY_LIMIT, never repeating
         a password the mail holds (in its text or its Subject). Boards among the
-        ``attachments`` (MAP, HISTORY) go as the report's do: the SVG attached,
-        and as PNG inline in an HTML version of the text, for phones that show
-        no SVG."""
+        ``attachments`` (MAP, HISTORY) go as the report's do: as PNG inline in
+        an HTML version of the text."""
         if len(body) > REPLY_LIMIT:
             body = body[:REPLY_LIMIT].rsplit("\n", 1)[0] + "\n\n" + replies.cut_short(REPLY_LIMIT)
         secrets = self._secrets(mail)

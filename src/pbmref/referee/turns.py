@@ -102,8 +102,9 @@ class Correction:
 def report_pictures(game: Game, report: TurnReport) -> tuple[list[Attachment],
                                                              list[MailPicture]]:
     """The pictures of a report mail (``Ruleset.render_pictures``: the map, or a
-    Diplomacy phase's orders and the board after it), each SVG attached and
-    shown inline as PNG by the HTML part, with a panel for each move."""
+    Diplomacy phase's orders and the board after it), shown inline as light
+    PNGs by the HTML part, with a panel for each move: made once a turn, the
+    same parts in every reader's mail."""
     ruleset = game.ruleset
     label = ruleset.file_label(report)
     boards = [(p.filename(game.id, label).removesuffix(".svg"), p.caption, p.svg)
@@ -115,7 +116,8 @@ def queue_report(referee: Referee, game: Game, turn: int, text: str | None = Non
                  *, corrected: bool | Correction = False) -> int:
     """Queue the report of ``turn`` to every player and observer, one mail each
     (so no one sees another's address): each copy opens with the reader's own
-    block, as text and as HTML with the map inline, the SVG attached."""
+    block, as text (``format=flowed``) and as HTML with the map inline; the
+    pictures are drawn and encoded once for all the copies."""
     if (text if text is not None else game.history.report(turn)) is None:
         return 0
     report = stored_report(game, turn)
@@ -136,12 +138,12 @@ def queue_report(referee: Referee, game: Game, turn: int, text: str | None = Non
                        "The account of the turn changed; read it again below.")
             doc = doc.with_opening([correction_section(label, correction.why, changed,
                                                        correction.new_dice)])
-        body = doc.text()
+        body = doc.flowed()
         html = render_report_mail(doc, title=f"{game.settings.title or game.id}: {label}",
                                   pictures=pictures)
         # Keyed by the copy's text: the same report never goes out twice, a
         # corrected one (after a re-run) does.
-        digest = hashlib.sha256(body.encode()).hexdigest()[:16]
+        digest = hashlib.sha256(doc.text().encode()).hexdigest()[:16]
         referee.outgoing.enqueue(
             referee.mail_to(address, subject, body, html=html, attachments=attachments),
             key=f"report:{game.id}:{turn}:{address}:{digest}")

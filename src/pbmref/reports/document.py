@@ -1,8 +1,9 @@
 """A report as a document: sections of paragraphs and fixed-width blocks.
 
 The text renderers of the air games (``text``, ``fastplay_text``) build a
-``Document``; ``Document.text()`` is the plain text mailed and stored (every
-line at most 70 columns), and ``pbmref.reports.html`` lays the same document
+``Document``; ``Document.text()`` is the plain text stored (every line at most 70
+columns), ``Document.flowed()`` the same as mailed (``format=flowed``: its
+paragraphs re-wrap on a phone), and ``pbmref.reports.html`` lays the same document
 out as HTML (paragraphs that reflow on a phone, fixed-width blocks in their
 own scrolling box). So the text and the HTML version of a report say the
 same thing by construction.
@@ -30,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from pbmref.base.flowed import Flowed, soft_wrap, stuffed
 from pbmref.reports.common import WIDTH, fit_width, wrap
 
 __all__ = ["Block", "Document", "Fixed", "Gap", "Para", "Rule", "Section", "Sub", "Title",
@@ -47,6 +49,11 @@ class Para:
 
     def lines(self) -> list[str]:
         return wrap(self.text, " " * self.indent, " " * self.hang)
+
+    def flowed_lines(self) -> list[str]:
+        """The paragraph in flowed text: soft breaks (a trailing space) between
+        its lines, which start flush (a reader joins them into one line)."""
+        return soft_wrap(self.text, WIDTH, " " * self.indent)
 
 
 @dataclass(frozen=True)
@@ -110,14 +117,15 @@ class Section:
     blocks: Sequence[Block] = ()
     kind: str = ""  # what the section is, for HTML: "head", "personal", "map", ...
 
-    def lines(self) -> list[str]:
+    def lines(self, *, flowing: bool = False) -> list[str]:
+        """Its lines in text; ``flowing``: its paragraphs with soft breaks."""
         out: list[str] = []
         if self.title is not None:
             out += ["", self.title]
             if self.blocks and not isinstance(self.blocks[0], Sub):
                 out.append("")
         for block in self.blocks:
-            out += block.lines()
+            out += block.flowed_lines() if flowing and isinstance(block, Para) else block.lines()
         return out
 
 
@@ -133,6 +141,15 @@ class Document:
         for section in self.sections:
             lines += section.lines()
         return "\n".join(fit_width(lines)) + "\n"
+
+    def flowed(self) -> Flowed:
+        """The text as the mail carries it (``format=flowed``): the same lines, but
+        each paragraph's joined by soft breaks, so a phone wraps it to its
+        screen; fixed-width blocks (maps, tables) keep their hard lines."""
+        lines: list[str] = []
+        for section in self.sections:
+            lines += section.lines(flowing=True)
+        return Flowed("\n".join(stuffed(line) for line in lines) + "\n")
 
     def with_opening(self, opening: Iterable[Section]) -> Document:
         """The same document with ``opening`` sections before everything else."""

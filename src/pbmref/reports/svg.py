@@ -336,7 +336,8 @@ def _weather(scene: _Scene, geo: _Geometry) -> list[str]:
 
 
 def _hex_labels(scene: _Scene, geo: _Geometry) -> list[str]:
-    """Every hex's name, over the zeppelin's hull, on a white halo (B3)."""
+    """Every hex's name on a white halo (B3), under the turn: the zeppelin's hull
+    lets it show through."""
     corners = {scene.board.corner(c) for c in Heading}
     out = ['<g class="hexnames">']
     for h in scene.board.hexes():
@@ -388,7 +389,7 @@ HULLS = {
 
 def _zeppelin_hex(name: str, i: int, count: int, angle: int, letter: str) -> str:
     hull = HULLS["tail"] if i else (HULLS["nose"] if count > 1 else HULLS["one"])
-    body = (f'<path d="{hull}" fill="{HULL}" fill-opacity="0.72" stroke="#6e5a2b" '
+    body = (f'<path d="{hull}" fill="{HULL}" fill-opacity="0.55" stroke="#6e5a2b" '
             'stroke-width="1.4"/>')
     if i == 0:
         body += '<polygon points="0,-27 -6,-17 6,-17" fill="#8b1e1e"/>'
@@ -551,16 +552,27 @@ def _colours(position: Mapping[str, Any], before: Mapping[str, Any] | None) -> d
 # ---------------------------------------------------------------- the pictures
 
 
-def _sky(scene: _Scene, geo: _Geometry, position: Mapping[str, Any], *, style: Style,
-         colours: Mapping[str, str], letters: Mapping[str, str], names: Mapping[str, str],
-         labels: bool) -> list[str]:
+def _ground(scene: _Scene, geo: _Geometry, position: Mapping[str, Any], *,
+            labels: bool) -> list[str]:
+    """What lies under the turn: the board with its clouds and airfields, and
+    (``labels``) every hex's name and the files' letters. The same from turn to
+    turn while the weather holds."""
     disabled = {k for k, v in (position.get("airfields") or {}).items()
                 if (v or {}).get("disabled_turns")}
+    out = [*_board(scene, geo), *_runways(scene.board, geo, disabled), *_weather(scene, geo)]
+    if labels:
+        out += _hex_labels(scene, geo) + _file_letters(scene.board, geo)
+    return out
+
+
+def _sky(scene: _Scene, geo: _Geometry, position: Mapping[str, Any], *, style: Style,
+         colours: Mapping[str, str], letters: Mapping[str, str],
+         names: Mapping[str, str]) -> list[str]:
+    """The turn over the ground: paths and bursts, the zeppelin (its hull lets the
+    hex names under it show), the fallen, the aircraft, the hits."""
     tips = _tips(position, names, letters)
-    return [*_board(scene, geo), *_runways(scene.board, geo, disabled), *_weather(scene, geo),
-            *_turn(scene, geo, colours, names, style),
+    return [*_turn(scene, geo, colours, names, style),
             *_zeppelins_drawn(scene, geo, letters, tips),
-            *(_hex_labels(scene, geo) if labels else []),
             *_fallen(scene, geo, colours, names),
             *_aircraft(scene, geo, colours, letters, tips, style),
             *_marks(scene, geo, names, style)]
@@ -580,13 +592,13 @@ def render_svg(position: Mapping[str, Any], events: list[dict[str, Any]] | None 
     geo = _Geometry(board, 44.0 if title else 18.0, 14.0)
     scene = _after_scene(position, list(events or []), before)
     body = _sky(scene, geo, position, style=MAP, colours=colours, letters=letters,
-                names=names, labels=True)
-    body += _file_letters(board, geo) + _wind(position, 52, (44.0 if title else 18.0) + 28)
+                names=names)
+    body += _wind(position, 52, (44.0 if title else 18.0) + 28)
     if title:
         body.insert(0, text(geo.width / 2, 28, title, 19, "#333", anchor="middle", bold=True))
     legend, used = _legend(position, names, letters, colours, geo.width, geo.board_bottom + 34)
     return document(geo.width, geo.board_bottom + 40 + used, title or "pbmref map",
-                    body + legend)
+                    body + legend, ground=_ground(scene, geo, position, labels=True))
 
 
 def render_move_panels(before: Mapping[str, Any], events: Sequence[Event], *,
@@ -605,9 +617,10 @@ def render_move_panels(before: Mapping[str, Any], events: Sequence[Event], *,
         body = [text(geo.width / 2, 50, f"Move {move}", 44, "#333", anchor="middle",
                      bold=True)]
         body += _sky(scene, geo, before, style=PANEL, colours=colours, letters=letters,
-                     names=names, labels=False)
+                     names=names)
         height = geo.board_bottom + 8
         # drawn at full size, shown small: the viewBox keeps the drawing
         panels.append(document(geo.width, height, f"Move {move}", body,
-                               "pbmref-map move-panel", shown=PANEL_WIDTH / geo.width))
+                               "pbmref-map move-panel", shown=PANEL_WIDTH / geo.width,
+                               ground=_ground(scene, geo, before, labels=False)))
     return panels

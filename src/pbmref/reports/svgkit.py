@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-__all__ = ["HIT", "MAP", "MISS", "PANEL", "PANEL_WIDTH", "PILOT_COLOURS", "Style", "burst_line", "document", "hit_mark",
+__all__ = ["GROUND_CLOSE", "GROUND_OPEN", "HIT", "MAP", "MISS", "PANEL", "PANEL_WIDTH", "PILOT_COLOURS", "Style", "burst_line", "document", "hit_mark",
            "key_rows", "legend_rows", "num", "path_line", "plane", "safe_id", "text"]
 
 # Okabe & Ito's colour-blind-safe set (yellow left out: it vanishes on the sky),
@@ -76,15 +76,27 @@ def text(x: float, y: float, words: str, size: float, fill: str = "#333", *,
             f'fill="{fill}"{extra}>{escape(words)}</text>')
 
 
+#: The comments around a document's ground (``document(ground=...)``): what a
+#: turn's picture draws under everything else and that changes seldom (the
+#: board, its names), which the mail's picture renderer draws once and keeps.
+GROUND_OPEN = "<!--ground-->"
+GROUND_CLOSE = "<!--/ground-->"
+
+
 def document(width: float, height: float, title: str, body: Sequence[str],
-             cls: str = "pbmref-map", shown: float = 1.0) -> str:
+             cls: str = "pbmref-map", shown: float = 1.0, *,
+             ground: Sequence[str] = ()) -> str:
     """A whole SVG document: self-contained, no fonts or images from outside;
-    drawn ``width`` by ``height``, shown ``shown`` times that size."""
+    drawn ``width`` by ``height``, shown ``shown`` times that size. ``ground``,
+    drawn first with the background, is marked off (``GROUND_OPEN``,
+    ``GROUND_CLOSE``): the same for many turns, so drawn once for many mails
+    (``pbmref.mail.picture``)."""
+    background = f'<rect x="0" y="0" width="{num(width)}" height="{num(height)}" fill="#f7f3e8"/>'
     return "\n".join([
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(width * shown)}" '
         f'height="{num(height * shown)}" viewBox="0 0 {num(width)} {num(height)}" font-family="{FONT}" class="{cls}">',
         f"<title>{escape(title)}</title>",
-        f'<rect x="0" y="0" width="{num(width)}" height="{num(height)}" fill="#f7f3e8"/>',
+        *([GROUND_OPEN, background, *ground, GROUND_CLOSE] if ground else [background]),
         *body, "</svg>"]) + "\n"
 
 

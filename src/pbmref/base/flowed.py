@@ -1,0 +1,72 @@
+"""Plain text as ``format=flowed`` (RFC 3676, ``DelSp=no``): what a phone's
+mail app re-wraps to its screen without ragged lines.
+
+In flowed text a line that ends in a space goes on in the next one (a soft
+break): a reader that knows the format joins such lines into one paragraph
+and wraps it to its own width; a line that ends without a space is a hard
+break, kept as it is (a map row, a table, a caret under a mistake). A line
+that begins with a space, ``>`` or ``From `` gets one more space in front
+(space-stuffing), which the reader takes off again. A reader that does not
+know the format shows the lines as written, so the text looks as before.
+
+``Flowed`` is such text, ready to mail. ``flowed(text)`` makes it of plain
+text: every line hard (its trailing spaces dropped), a line longer than
+``LIMIT`` broken softly at its spaces, and stuffed where needed.
+``soft_wrap`` breaks one paragraph softly (the reports' paragraphs,
+``pbmref.reports.document``).
+
+>>> print(flowed("GAME zep1\\n From the map:\\n   A B\\n").replace(" \\n", "~\\n"), end="")
+GAME zep1
+  From the map:
+    A B
+>>> soft_wrap("one two three four", 10)
+['one two ', 'three ', 'four']
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+__all__ = ["LIMIT", "Flowed", "flowed", "soft_wrap", "stuffed"]
+
+#: The longest line a flowed text has (RFC 3676 asks for at most 78).
+LIMIT = 76
+
+
+class Flowed(str):
+    """Text already in ``format=flowed``: soft breaks marked, lines stuffed."""
+
+
+def stuffed(line: str) -> str:
+    """The line with a space in front where a reader would take it for a quote,
+    a ``From `` line or a space-stuffed one (RFC 3676, 4.4).
+
+    >>> stuffed(">1"), stuffed("From here"), stuffed("x")
+    (' >1', ' From here', 'x')
+    """
+    return " " + line if line.startswith((" ", ">", "From ")) else line
+
+
+def soft_wrap(text: str, width: int = LIMIT, indent: str = "") -> list[str]:
+    """One paragraph in lines of at most ``width`` (a word longer than that on
+    a line of its own), each but the last ending in the space of a soft
+    break; ``indent`` before the first."""
+    lines = textwrap.wrap(text, width, initial_indent=indent, break_long_words=False,
+                          break_on_hyphens=False) or [indent.rstrip()]
+    return [line + " " for line in lines[:-1]] + lines[-1:]
+
+
+def flowed(text: str, limit: int = LIMIT) -> Flowed:
+    """Plain text as flowed text: each line hard, but one longer than ``limit``,
+    which is broken softly at its spaces (its indent kept on its first line)."""
+    if isinstance(text, Flowed):
+        return text
+    out: list[str] = []
+    for line in text.split("\n"):
+        line = line.rstrip()
+        if len(line) > limit and " " in line.strip():
+            body = line.lstrip(" ")
+            out += soft_wrap(body, limit, line[:len(line) - len(body)])
+        else:
+            out.append(line)
+    return Flowed("\n".join(stuffed(line) for line in out))

@@ -1,0 +1,61 @@
+"""format=flowed (RFC 3676): what the referee mails re-wraps on a phone, and a
+reader that knows the format gets the text back (issue 43, item 8)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbmref.base.flowed import flowed
+from pbmref.mail.compose import make_mail
+from pbmref.reports.document import Document, Fixed, Para, Section
+
+
+def unflow(text: str) -> list[str]:
+    """What a reader of format=flowed, DelSp=no, makes of the text: stuffing
+    taken off, soft-broken lines joined."""
+    out: list[str] = []
+    joining = False
+    for line in text.split("\n"):
+        line = line[1:] if line.startswith(" ") else line
+        if joining:
+            out[-1] += line
+        else:
+            out.append(line)
+        joining = line.endswith(" ") and line != "-- "
+    return out
+
+
+CASES = [
+    # (plain text, what a flowed reader shows: the same lines)
+    ("GAME zep1\nPASSWORD x\n", ["GAME zep1", "PASSWORD x", ""]),
+    ("   A  B  C\n >quoted\nFrom the referee\n", ["   A  B  C", " >quoted", "From the referee", ""]),
+    ("trailing spaces   \nkept hard\n", ["trailing spaces", "kept hard", ""]),
+    ("x " * 60 + "\n", [("x " * 60).rstrip(), ""]),
+]
+
+
+@pytest.mark.parametrize(("text", "shown"), CASES)
+def test_plain_text_reads_back_line_for_line(text: str, shown: list[str]) -> None:
+    out = flowed(text)
+    assert all(len(line) <= 78 for line in out.split("\n"))
+    assert unflow(out) == shown
+    # no line a reader would take for a quote or a From line
+    assert not any(line.startswith((">", "From ")) for line in out.split("\n"))
+
+
+def test_a_reports_paragraphs_flow_and_its_maps_stay_hard() -> None:
+    words = "Kiekendief fires at Lone Wolf from E8 and hits for three points. " * 3
+    doc = Document([Section("FOR ANNA", [Para(words.strip(), 2, 4),
+                                         Fixed(["  A B C", " 1 . * ."])])])
+    text, mailed = doc.text(), doc.flowed()
+    assert [line.rstrip() for line in mailed.split("\n")] != text.split("\n")  # soft breaks
+    shown = unflow(mailed)
+    assert "  " + words.strip() in shown  # one paragraph, one line: the phone wraps it
+    assert shown[-3:-1] == ["  A B C", " 1 . * ."]  # the fixed block as it was
+    assert all(len(line) <= 76 for line in mailed.split("\n"))
+
+
+def test_the_mail_says_format_flowed_delsp_no() -> None:
+    msg = make_mail("p@example.org", "s", "one\ntwo\n", from_addr="r@game.test")
+    assert msg.get_content_type() == "text/plain"
+    assert msg.get_param("format") == "flowed" and msg.get_param("delsp") == "no"
