@@ -24,6 +24,22 @@ def test_caret_sits_under_the_bad_word() -> None:
     assert "(rule Z14)" in block[3] and block[-1].startswith("    How to fix: Keep one")
 
 
+@pytest.mark.parametrize(("line", "column", "width", "word"), [
+    ("2: LS f-A d-B", 11, 3, "d-B"),
+    ("1: LS Q f-A", 7, 1, "Q"),  # the word as written, however short
+    ("3: LSX", 4, 1, "LSX"),  # a caret inside a word names the whole word
+])
+def test_the_problem_names_the_word_the_caret_points_at(line: str, column: int, width: int,
+                                                        word: str) -> None:
+    """Issue 43: in a phone's proportional font the caret lands elsewhere; the
+    problem line names the word too, and the caret stays for a fixed font."""
+    err = IllegalOrderError("not a manoeuvre", rule="M3", line_no=3, line=line,
+                            column=column, width=width)
+    block = render_error(err).splitlines()
+    assert block[0] == "Line 3:" and "^" in block[2]
+    assert block[3].startswith(f"    Problem with '{word}': ")
+
+
 def test_reply_lists_every_error_in_mail_order() -> None:
     errors = OrderErrors([
         IllegalOrderError("second", rule="F1", line_no=7, line="x"),

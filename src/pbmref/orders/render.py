@@ -1,7 +1,8 @@
 """The reply text for a rejected order mail, for a player reading on a phone.
 
 Each error shows its line number, the line as written, a caret under the
-bad spot, what is wrong, what was expected, and how to fix it. Lines stay
+bad spot, what is wrong (naming the word at the caret: a caret is lost in a
+phone's proportional font), what was expected, and how to fix it. Lines stay
 short; nothing depends on a wide screen.
 """
 
@@ -35,11 +36,28 @@ def _rule_words(rule: str) -> str:
     return ""
 
 
+def _word_at(text: str, col: int, width: int) -> str:
+    """The word the caret points at (the whole word around it), short.
+
+    >>> _word_at("1: LS Q f-A", 6, 1), _word_at("GAME zep1", 9, 1)
+    ('Q', '')
+    """
+    if not 0 <= col < len(text) or text[col].isspace():
+        return ""
+    start, end = col, min(len(text), col + width)
+    while start > 0 and not text[start - 1].isspace():
+        start -= 1
+    while end < len(text) and not text[end].isspace():
+        end += 1
+    return _clip(text[start:end], 30)
+
+
 def render_error(error: OrderMailError) -> str:
     """One error as a block of short lines."""
     lines: list[str] = []
     head = f"Line {error.line_no}:" if error.line_no is not None else "Your mail:"
     lines.append(head)
+    word = ""
     if error.line is not None:
         text = error.line.replace("\t", " ").rstrip()
         start = 0
@@ -53,9 +71,11 @@ def render_error(error: OrderMailError) -> str:
             col = error.column - 1 - start
             width = max(1, min(error.width, len(text) - col))
             lines.append(_INDENT + " " * col + "^" * width)
+            word = _word_at(text, col, width)
     message, question = _question(error)
     message = _clip(message) + _rule_words(error.rule)
-    lines.append(f"{_INDENT}Problem: {_sentence(message)}" + (f" {question}" if question else ""))
+    at = f" with '{word}'" if word else ""
+    lines.append(f"{_INDENT}Problem{at}: {_sentence(message)}" + (f" {question}" if question else ""))
     if error.expected:
         lines.append(f"{_INDENT}Expected: {_sentence(_clip(error.expected))}")
     if error.hint:
