@@ -3,7 +3,10 @@
 ``render_report_mail`` lays a report ``Document`` out as the HTML
 alternative of the report mail: simple, every style inline (mail apps drop
 style sheets), one column that reads at 390 px, the map inline as pictures
-the mail carries (``cid:``). ``document_html`` is the same document as an
+the mail carries (``cid:``). In dark mode (``prefers-color-scheme: dark``,
+which Apple Mail, iOS Mail and Outlook honour from the head's style
+sheet; ``DARK``) the page turns dark and the pictures stay on a light card
+of their own, so the map reads as drawn. ``document_html`` is the same document as an
 HTML fragment, which the archive's turn pages show.
 
 The archive: ``index.html`` lists every adjudicated turn (and shows the
@@ -101,20 +104,39 @@ class MailPicture:
     small: bool = False  # one of the three move panels
 
 
+#: The report mail in dark mode: the page dark, the text light, the boxes
+#: dimmed; each picture on its light card (``pbmref-card``), as drawn. The
+#: ``!important`` beats the inline styles (those stay for the apps that drop
+#: a head's style sheet, such as Gmail's, which darkens on its own).
+DARK = """
+:root { color-scheme: light dark; supported-color-schemes: light dark; }
+@media (prefers-color-scheme: dark) {
+  body, .pbmref-page { background: #1c1b19 !important; color: #ece6d6 !important; }
+  .pbmref-page h1 span { color: #b9b09a !important; }
+  .part-personal { background: #3a3220 !important; border-color: #8a7432 !important; }
+  .pbmref-page pre { background: #262522 !important; color: #ece6d6 !important;
+                     border-color: #4a463d !important; }
+  .pbmref-card { background: #f7f3e8 !important; border-color: #f7f3e8 !important; }
+}
+"""
+CARD = "background:#f7f3e8;border:1px solid #c9bf9f;border-radius:4px;padding:4px;margin:8px 0"
+
+
 def _pictures_html(pictures: Sequence[MailPicture]) -> str:
     big = [p for p in pictures if not p.small]
     small = [p for p in pictures if p.small]
-    out = [f'<img src="cid:{escape(p.cid)}" width="{p.width}" alt="{escape(p.alt)}" '
-           f'style="display:block;width:100%;max-width:{p.width}px;height:auto;'
-           'border:1px solid #c9bf9f;margin:8px 0">' for p in big]
+    out = [f'<div class="pbmref-card" style="{CARD}">'
+           f'<img src="cid:{escape(p.cid)}" width="{p.width}" alt="{escape(p.alt)}" '
+           f'style="display:block;width:100%;max-width:{p.width}px;height:auto;margin:0 auto">'
+           "</div>" for p in big]
     if small:
         cells = "".join(
             f'<td style="width:{100 // len(small)}%;padding:2px;vertical-align:top">'
             f'<img src="cid:{escape(p.cid)}" width="{p.width}" alt="{escape(p.alt)}" '
             f'style="display:block;width:100%;height:auto;border:1px solid #c9bf9f"></td>'
             for p in small)
-        out.append('<table role="presentation" style="width:100%;border-collapse:collapse;'
-                   f'margin:0 0 8px"><tr>{cells}</tr></table>')
+        out.append('<table class="pbmref-card" role="presentation" style="width:100%;'
+                   f'border-collapse:collapse;{CARD}"><tr>{cells}</tr></table>')
     return "".join(out)
 
 
@@ -126,11 +148,13 @@ def render_report_mail(doc: Document, *, title: str,
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        f"<title>{escape(title)}</title>\n</head>\n"
+        "<meta name=\"color-scheme\" content=\"light dark\">\n"
+        "<meta name=\"supported-color-schemes\" content=\"light dark\">\n"
+        f"<title>{escape(title)}</title>\n<style>{DARK}</style>\n</head>\n"
         f'<body style="margin:0;padding:0;background:#efe9da;color:{INK}">\n'
-        f'<div style="max-width:760px;margin:0 auto;padding:10px 12px;font-family:{SERIF};'
-        f'font-size:16px;line-height:1.4;background:#fbf7ec">\n{body}\n</div>\n'
-        "</body>\n</html>\n")
+        f'<div class="pbmref-page" style="max-width:760px;margin:0 auto;padding:10px 12px;'
+        f'font-family:{SERIF};font-size:16px;line-height:1.4;background:#fbf7ec">\n{body}\n'
+        "</div>\n</body>\n</html>\n")
 
 
 # ---------------------------------------------------------------- the archive
