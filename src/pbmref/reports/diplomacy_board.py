@@ -72,7 +72,7 @@ BOARD_COLOURS: dict[str, str] = {
 _INK = "#222222"
 _RED = "#C0001A"
 _GREEN = "#006B3C"
-_SEA = "#A7C6E0"
+_SEA = "#8FB4D8"  # France's tinted land stays apart from it in every simulation (tests/reports/test_palette_cvd.py)
 _SEA_LINE = "#C8DCEC"
 _LAND = "#F2EBD9"
 _LAND_LINE = "#8C7B5E"
@@ -375,7 +375,8 @@ def _bar(tip: Point, back: Point, size: float = 7.0) -> str:
 
 def _unit_icon(colour: str, power: str, kind: str, at: Point, *, css: str = "unit",
                extra: str = "", title: str = "") -> str:
-    """One unit in the power's colour: a disc (army), a hull (fleet) or a cigar (dirigible)."""
+    """One unit in the power's colour: a disc (army), a hull (fleet) or a cigar
+    (dirigible), with the power's initial on it (colour is never the only cue)."""
     ink = _text_on(colour)
     x, y = at
     if kind == "F":
@@ -396,7 +397,7 @@ def _unit_icon(colour: str, power: str, kind: str, at: Point, *, css: str = "uni
                  f'stroke="{_INK}" stroke-width="1.3"/>')
         letter_y = y + 3.7
     letter = (f'<text x="{_f(x)}" y="{_f(letter_y)}" text-anchor="middle" font-size="10" '
-              f'font-weight="bold" fill="{ink}">{kind}</text>')
+              f'font-weight="bold" fill="{ink}">{escape(power[:1].upper())}</text>')
     tip = f"<title>{escape(title)}</title>" if title else ""
     return (f'<g class={quoteattr(css)} data-power="{power}" data-kind="{kind}"{extra}>'
             f"{tip}{shape}{letter}</g>")
