@@ -31,7 +31,8 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 ORDER = ["engine", "orders", "store", "render", "scale", "fsyncs", "diplomacy", "mila_compare",
-         "diplomacy_bot", "mail_transport", "mail", "fuzz"]
+         "diplomacy_bot", "mail_transport", "mail", "fuzz",
+         "report_mail"]
 TIMEOUT = 1800
 
 _RATIO = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)x(?![\w])|\bratio\s+(\d+(?:\.\d+)?)"
