@@ -4,7 +4,8 @@ For a turn of the demonstration game (tweedekker with the zeppelin) and a
 Fast Play turn, this plays the game through the real referee, takes the
 report mail a pilot receives from the outbox, shows its HTML part (with the
 inline pictures it carries) and the archive's turn page at 390 px (a phone)
-and 1200 px (a desktop), and writes the PNGs to OUT (default ``docs/``):
+and 1200 px (a desktop), the mail also in dark mode, and writes the PNGs to
+OUT (default ``docs/``):
 
     .venv/bin/python bench/screenshots.py [OUT]
 
@@ -43,9 +44,12 @@ CHROMIUM = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background
             "--run-all-compositor-stages-before-draw", "--virtual-time-budget=5000")
 
 
-def shoot(page: Path, out: Path, width: int, height: int) -> None:
+def shoot(page: Path, out: Path, width: int, height: int, *, dark: bool = False) -> None:
+    """A screenshot of ``page``; ``dark``: as a phone in dark mode shows it
+    (``prefers-color-scheme: dark``)."""
     with tempfile.TemporaryDirectory() as profile:
-        subprocess.run(["chromium", *CHROMIUM, f"--user-data-dir={profile}",
+        subprocess.run(["chromium", *CHROMIUM, *(["--force-dark-mode"] if dark else []),
+                        f"--user-data-dir={profile}",
                         f"--window-size={width},{height}", f"--screenshot={out}",
                         page.as_uri()], check=True, capture_output=True, timeout=120)
 
@@ -136,6 +140,9 @@ def main(argv: list[str]) -> int:
                     target = out / f"screenshot-{name}-{kind}-{width}.png"
                     shoot(page, target, width, height)
                     print(target)
+                target = out / f"screenshot-{name}-mail-dark-{width}.png"
+                shoot(mail, target, width, height, dark=True)  # the report mail in dark mode
+                print(target)
     return 0
 
 
