@@ -86,6 +86,9 @@ def test_new_game_welcomes_every_player_and_help_needs_no_password(
         body = _text(welcome)
         assert welcome["Subject"].startswith("[zep1] welcome")
         assert "(Europe/Berlin)" in body and "airfield" in body and "TAKEOFF" in body
+        # flowed text a phone re-wraps, and no line past 78 columns (issue 43)
+        assert welcome.get_body(("plain",)).get_param("format") == "flowed"
+        assert max(map(len, body.splitlines())) <= 78
         password = next(line.split(": ", 1)[1] for line in body.splitlines()
                         if line.startswith("Your password: "))
         assert body.count(password) == 1
