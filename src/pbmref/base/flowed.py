@@ -10,8 +10,9 @@ that begins with a space, ``>`` or ``From `` gets one more space in front
 know the format shows the lines as written, so the text looks as before.
 
 ``Flowed`` is such text, ready to mail. ``flowed(text)`` makes it of plain
-text: every line hard (its trailing spaces dropped), a line longer than
-``LIMIT`` broken softly at its spaces, and stuffed where needed.
+text: every line hard (its trailing spaces dropped) and stuffed where
+needed; a writer of long lines wraps them itself (a reply's lines stay as
+the replies write them).
 ``soft_wrap`` breaks one paragraph softly (the reports' paragraphs,
 ``pbmref.reports.document``).
 
@@ -19,7 +20,7 @@ text: every line hard (its trailing spaces dropped), a line longer than
 GAME zep1
   From the map:
     A B
->>> soft_wrap("one two three four", 10)
+>>> soft_wrap("one two three four", 9)
 ['one two ', 'three ', 'four']
 """
 
@@ -56,17 +57,8 @@ def soft_wrap(text: str, width: int = LIMIT, indent: str = "") -> list[str]:
     return [line + " " for line in lines[:-1]] + lines[-1:]
 
 
-def flowed(text: str, limit: int = LIMIT) -> Flowed:
-    """Plain text as flowed text: each line hard, but one longer than ``limit``,
-    which is broken softly at its spaces (its indent kept on its first line)."""
+def flowed(text: str) -> Flowed:
+    """Plain text as flowed text: each line hard, stuffed where needed."""
     if isinstance(text, Flowed):
         return text
-    out: list[str] = []
-    for line in text.split("\n"):
-        line = line.rstrip()
-        if len(line) > limit and " " in line.strip():
-            body = line.lstrip(" ")
-            out += soft_wrap(body, limit, line[:len(line) - len(body)])
-        else:
-            out.append(line)
-    return Flowed("\n".join(stuffed(line) for line in out))
+    return Flowed("\n".join(stuffed(line.rstrip()) for line in text.split("\n")))

@@ -18,6 +18,7 @@ with another opening (``referee.newpassword``).
 from __future__ import annotations
 
 import hashlib
+import textwrap
 from collections.abc import Mapping, Sequence
 
 from pbmref.config import Config, load_config
@@ -59,7 +60,22 @@ def welcome_text(game: Game, player: str, password: str | None, referee: str, *,
     lines += ["", f"{turn.title()} is open; its deadline is",
               f"{replies.when(s.deadline, s.timezone)}.",
               f"Mail your orders to {referee}.", "", replies.RULE, ""]
-    return "\n".join(lines) + guide.help_text(game, player)
+    return _fitted("\n".join(lines) + guide.help_text(game, player))
+
+
+def _fitted(text: str, width: int = 70) -> str:
+    """Every line at most ``width`` columns (a longer one wrapped at its spaces,
+    its indent kept), as the reports are: a phone shows no 125-column line.
+
+    >>> _fitted("  one two three", 9).split("\\n")
+    ['  one two', '  three']
+    """
+    out: list[str] = []
+    for line in text.split("\n"):
+        indent = line[:len(line) - len(line.lstrip(" "))]
+        out += textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False,
+                             break_on_hyphens=False) if len(line) > width else [line]
+    return "\n".join(out)
 
 
 def queue_welcome(referee: Referee, game: Game, passwords: Mapping[str, str | None],
