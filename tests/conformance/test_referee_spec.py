@@ -671,10 +671,12 @@ def test_the_text_report_has_what_a_player_needs(table: Table) -> None:
     assert "J19" in text or "J1" in text  # positions by hex name (B3)
     # votes and their counts
     assert "vote" in lower
-    # the same turn as a picture, attached
-    assert any(p.get_content_type() == "image/svg+xml"
-               for p in reports[0].iter_attachments())
-    assert all(len(line) <= 80 for line in text.splitlines()), "fit for a phone"
+    # the same turn as a picture, shown inline (issue 43: a light PNG, no SVG)
+    assert any(p.get_content_type() == "image/png" for p in reports[0].walk())
+    plain = reports[0].get_body(("plain",))
+    assert plain is not None and plain.get_param("format") == "flowed"  # a phone re-wraps it
+    assert all(len(line) <= 80 for line in str(plain.get_content()).splitlines()), \
+        "fit for a phone"
 
 
 def test_the_html_archive_of_a_turn(table: Table) -> None:

@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from pbmref import gm
+from pbmref.archive import stored_report
+from pbmref.base.flowed import unflowed
 from pbmref.config import Config, MailConfig, MaildirConfig, RefereeConfig
 from pbmref.mail.maildir_in import MaildirIntake
 from pbmref.mail.outbox import read_maildir
@@ -113,23 +115,39 @@ class DipTable:
 def body_of(msg: EmailMessage) -> str:
     part = msg.get_body(("plain",))
     assert part is not None
-    return str(part.get_content())
+    return unflowed(str(part.get_content()))  # as a phone shows it (format=flowed)
 
 
-def svgs_of(msg: EmailMessage) -> dict[str, str]:
-    """The SVG attachments of a mail by file name."""
+def svgs_of(msg: EmailMessage, game: Game | None = None) -> dict[str, str]:
+    """The pictures of a mail by file name, as SVG: those attached (a MAP or
+    HISTORY reply, which the player asked for); for a report, which shows its
+    pictures as PNG only (issue 43), the SVG the archive keeps of each, from
+    ``game``."""
     out = {}
     for part in msg.iter_attachments():
         if part.get_content_type() == "image/svg+xml":
             content = part.get_content()
             out[str(part.get_filename())] = (content.decode() if isinstance(content, bytes)
                                              else str(content))
-    return out
+    shown = [str(part.get_filename()) for part in msg.walk()
+             if part.get_content_type() == "image/png" and "-move-" not in str(part.get_filename())]
+    if out or game is None or not shown:
+        return out
+    drawn = {}
+    for turn in game.turn_numbers():
+        if not game.history.is_adjudicated(turn):
+            continue
+        report = stored_report(game, turn)
+        label = game.ruleset.file_label(report)
+        for picture in game.ruleset.render_pictures(report):
+            drawn[picture.filename(game.id, label)] = picture.svg
+    return {name.removesuffix(".png") + ".svg": drawn[name.removesuffix(".png") + ".svg"]
+            for name in shown}
 
 
-def svg_of(msg: EmailMessage, picture: str = "after") -> str | None:
+def svg_of(msg: EmailMessage, picture: str = "after", game: Game | None = None) -> str | None:
     """A report's picture (``orders``, or the board ``after`` the phase)."""
-    return next((svg for name, svg in svgs_of(msg).items()
+    return next((svg for name, svg in svgs_of(msg, game).items()
                  if name.endswith(f"-{picture}.svg")), None)
 
 

@@ -84,8 +84,11 @@ def test_each_report_goes_to_the_seven_powers_with_two_pictures(played) -> None:
     assert len(reports) == 7 * PHASES
     assert len({str(m["To"]) for m in reports}) == 7
     for msg in reports:
-        names = sorted(str(p.get_filename()) for p in msg.iter_attachments())
-        assert [n.rsplit("-", 1)[1] for n in names] == ["after.svg", "orders.svg"], names
+        # shown inline as light PNGs, nothing attached (issue 43)
+        names = sorted(str(p.get_filename()) for p in msg.walk()
+                       if p.get_content_type() == "image/png")
+        assert [n.rsplit("-", 1)[1] for n in names] == ["after.png", "orders.png"], names
+        assert list(msg.iter_attachments()) == [] and len(msg.as_bytes()) < 250_000
 
 
 def test_the_same_seed_prints_the_same_game(played) -> None:

@@ -57,15 +57,15 @@ def report_of(log: dict[str, list], phase: str) -> str:
 
 
 def test_every_phase_reports_to_all_seven_players_with_a_map(played) -> None:
-    _, log = played
+    dip, log = played
     for phase in ("S1905M", "F1905M", "F1905R", "W1905A", "S1906M", "F1906M"):
         mails = log[phase][1]
         assert sorted(m["To"] for m in mails) == sorted(address(p) for p in PLAYERS)
         assert all(m["Subject"] == f"[dip1] {phase} report" for m in mails)
         # two pictures a phase (issue 19): the orders, and the board after them
-        assert sorted(svgs_of(mails[0])) == [f"dip1-{phase}-after.svg",
-                                             f"dip1-{phase}-orders.svg"]
-        for svg in svgs_of(mails[0]).values():
+        assert sorted(svgs_of(mails[0], dip.game())) == [f"dip1-{phase}-after.svg",
+                                                         f"dip1-{phase}-orders.svg"]
+        for svg in svgs_of(mails[0], dip.game()).values():
             ElementTree.fromstring(svg)
 
 
@@ -116,7 +116,7 @@ def test_the_win_is_announced_and_the_game_is_finished(played) -> None:
     assert "D Mar devastate - fails: army or fleet in the province" in text
     assert "GAME OVER. France (FRA, Fleur) wins (DD14)" in text
     assert "holds 19 supply centres" in text
-    svg = svg_of(log["F1906M"][1][0])
+    svg = svg_of(log["F1906M"][1][0], game=dip.game())
     assert svg is not None and "France wins" in svg
     game = dip.game()
     assert game.settings.status == "finished"

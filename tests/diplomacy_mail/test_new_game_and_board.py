@@ -110,7 +110,7 @@ def test_svg_has_one_unit_element_per_unit_in_its_province_and_coast() -> None:
             shape = next(c for c in e if not c.tag.endswith("title"))
             assert shape.get("fill") == BOARD_COLOURS[power]
             assert e.get("data-province") == unit.split()[1].split("/")[0].lower()
-            assert [t.text for t in e.iter(f"{SVG}text")] == [unit[0]]
+            assert [t.text for t in e.iter(f"{SVG}text")] == [power[0]]  # the power's initial: its kind is its shape
     assert ("RUS", "F StP/sc") in by_unit
 
 

@@ -112,7 +112,7 @@ def test_reports_go_to_every_player_with_the_board_and_reveal_orders(dip: DipTab
     assert sorted(m["To"] for m in mails) == sorted(address(p) for p in PLAYERS)
     for m in mails:
         assert m["Subject"] == "[dip1] S1901M report"
-        svg = svg_of(m)
+        svg = svg_of(m, game=dip.game())
         assert svg is not None and 'data-unit="A Bur"' in svg
     text = body_of(mails[0])
     assert "report of S1901M (Spring 1901 movement)" in text

@@ -78,7 +78,7 @@ def test_a_year_of_a_variant_by_mail(tmp_path: Path, capsys: pytest.CaptureFixtu
         text = body_of(report)
         assert f"{spec.title} - report of {phase}" in " ".join(text.split())
         assert f"{spec.power_names[power]} ({power}, Fleur)" in text
-        picture = svg_of(report)
+        picture = svg_of(report, game=dip.game())
         assert picture is not None
         provinces = [p for p in ET.fromstring(picture).iter(f"{SVG}path")
                      if "province" in (p.get("class") or "").split()]

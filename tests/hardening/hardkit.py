@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from pbmref import gm
+from pbmref.base.flowed import unflowed
 from pbmref.config import Config, LimitsConfig, MailConfig, MaildirConfig, RefereeConfig
 from pbmref.mail.maildir_in import MaildirIntake
 from pbmref.mail.outbox import read_maildir
@@ -76,7 +77,7 @@ def changed_files(before: dict[str, str], after: dict[str, str]) -> list[str]:
 def body_of(msg: EmailMessage) -> str:
     part = msg.get_body(("plain",))
     assert part is not None, "a reply without a text part"
-    return str(part.get_content())
+    return unflowed(str(part.get_content()))  # as a phone shows it (format=flowed)
 
 
 def assert_clean_headers(raw: bytes) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from pbmref import gm
+from pbmref.base.flowed import unflowed
 from pbmref.config import Config, MailConfig, MaildirConfig, RefereeConfig
 from pbmref.mail.maildir_in import MaildirIntake
 from pbmref.mail.outbox import read_maildir
@@ -93,7 +94,7 @@ class Table:
 def body_of(msg: EmailMessage) -> str:
     part = msg.get_body(("plain",))
     assert part is not None
-    return str(part.get_content())
+    return unflowed(str(part.get_content()))  # as a phone shows it (format=flowed)
 
 
 @pytest.fixture

@@ -157,7 +157,7 @@ def test_map_and_history_replies_carry_the_picture(table: Table) -> None:
     play_turn_one(table)
     reply = table.send(mail(table, "anna", "MAP", "HISTORY 1", turn=2))[0]
     kinds = [p.get_content_type() for p in reply.walk()]
-    assert "text/html" in kinds and kinds.count("image/svg+xml") == 0  # the archive has it
+    assert "text/html" in kinds and kinds.count("image/svg+xml") == 2  # asked for: attached
     assert kinds.count("image/png") == 2  # the board now, and the board after turn 1
     html_part = reply.get_body(("html",))
     assert html_part is not None

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import textwrap
 
-__all__ = ["LIMIT", "Flowed", "flowed", "soft_wrap", "stuffed"]
+__all__ = ["LIMIT", "Flowed", "flowed", "soft_wrap", "stuffed", "unflowed"]
 
 #: The longest line a flowed text has (RFC 3676 asks for at most 78).
 LIMIT = 76
@@ -62,3 +62,22 @@ def flowed(text: str) -> Flowed:
     if isinstance(text, Flowed):
         return text
     return Flowed("\n".join(stuffed(line.rstrip()) for line in text.split("\n")))
+
+
+def unflowed(text: str) -> str:
+    """What a reader of flowed text (``DelSp=no``) shows: the stuffing taken off,
+    the lines of a soft break joined (a signature's ``-- `` stays a line).
+
+    >>> unflowed("  Your plane \\nis at J10.\\n   A B\\n")
+    ' Your plane is at J10.\\n  A B\\n'
+    """
+    out: list[str] = []
+    joining = False
+    for line in text.split("\n"):
+        line = line[1:] if line.startswith(" ") else line
+        if joining:
+            out[-1] += line
+        else:
+            out.append(line)
+        joining = line.endswith(" ") and line != "-- "
+    return "\n".join(out)

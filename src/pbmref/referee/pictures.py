@@ -2,9 +2,10 @@
 
 The turn report, and the answers to ``MAP`` and ``HISTORY n``, show the
 board (and a turn's three move panels) inline as palette PNGs drawn at the
-width the mail shows them (``pbmref.mail.picture.mail_png``). No SVG goes
-with them: the archive keeps every turn's SVG, and a player who wants the
-map's SVG file writes ``MAP SVG`` (the answer attaches it, ``svg=True``).
+width the mail shows them (``pbmref.mail.picture.mail_png``). A report,
+which goes to every reader every turn, carries no SVG: the archive keeps
+every turn's SVG. A player who wants the SVG file asks for the board: the
+answer to ``MAP`` or ``HISTORY n`` attaches it beside the PNG (``svg=True``).
 The pictures of a turn are made once, and the same parts go into every
 reader's report (``Attachment.part``).
 """

@@ -252,13 +252,14 @@ def _name_by_key(msg: EmailMessage, key: str, referee: str) -> None:
 def _with_pictures(mail: IncomingMail, body: str, attachments: Sequence[Attachment]
                    ) -> tuple[str | None, list[Attachment]]:
     """The HTML version of a reply (None without boards) and its attachments:
-    each SVG board is shown inline as a light PNG, not attached (the archive
-    keeps the SVG)."""
+    each SVG board shown inline as a light PNG, and attached too: the player
+    asked for the board (MAP, HISTORY n), once; the reports, which go to
+    everyone every turn, carry no SVG."""
     boards = [(a.filename.removesuffix(".svg"), "the board", a.content.decode())
               for a in attachments if a.mimetype == "image/svg+xml"]
     if not boards:
         return None, list(attachments)
-    files, shown = map_pictures(boards)
+    files, shown = map_pictures(boards, svg=True)
     html = render_report_mail(Document.preformatted(body), title=mail.subject or "pbmref",
                               pictures=shown)
     return html, [*(a for a in attachments if a.mimetype != "image/svg+xml"), *files]
@@ -379,8 +380,8 @@ class Referee:
                attachments: Sequence[Attachment] = ()) -> EmailMessage:
         """The answer to ``mail``: never longer than REPLY_LIMIT, never repeating
         a password the mail holds (in its text or its Subject). Boards among the
-        ``attachments`` (MAP, HISTORY) go as the report's do: as PNG inline in
-        an HTML version of the text."""
+        ``attachments`` (MAP, HISTORY) go as PNG inline in an HTML version of
+        the text, and as SVG attached (the player asked for the board)."""
         if len(body) > REPLY_LIMIT:
             body = body[:REPLY_LIMIT].rsplit("\n", 1)[0] + "\n\n" + replies.cut_short(REPLY_LIMIT)
         secrets = self._secrets(mail)
