@@ -34,6 +34,7 @@ from tokenserver import CLIENT_ID
 from pbmref import gm
 from pbmref.config import Config, load_config
 from pbmref.mail import make_mail
+from pbmref.mail.base import Outgoing
 from pbmref.mail.factory import access_tokens, open_intake, open_sender
 from pbmref.mail.imap_in import ImapIntake
 from pbmref.mail.oauth2 import (
@@ -330,8 +331,8 @@ def test_open_sender_logs_in_with_the_token(oauth_servers: MailServers, tmp_path
     site.grant()
     config = site.config()
     sender = open_sender(config)
-    sender.send(make_mail(config.referee.game_master, "hello", "by XOAUTH2",
-                          from_addr=config.referee.address))
+    sender.send(Outgoing.of(make_mail(config.referee.game_master, "hello", "by XOAUTH2",
+                                      from_addr=config.referee.address)))
     assert oauth_servers.wait_count(_user(config.referee.game_master), 1) == 1
 
 
