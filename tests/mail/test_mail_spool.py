@@ -111,15 +111,64 @@ def test_crashing_mail_is_shunted_after_three_failures(tmp_path: Path) -> None:
     assert spool.save(raw("<bad@x>")).duplicate  # and not taken in again
 
 
-def test_killed_while_handling_counts_as_an_attempt(tmp_path: Path) -> None:
+def test_a_mail_killed_among_others_is_not_counted_against_it(tmp_path: Path) -> None:
+    """Issue 40, item 3: the referee killed while a mail was being handled with
+    others (a round of several mails) is not the mail's fault, however many
+    times it happens: the mail is not set aside, only marked to be handled
+    alone next (``interrupted``). Before, three such kills set it aside."""
+    spool = IncomingSpool(tmp_path, max_attempts=3)
+    spool.save(raw("<good@x>"))
+    for n in range(1, 6):
+        (entry,) = spool.pending()
+        spool.begin(entry)  # then the process dies: no failed(), no mark_answered()
+        (again,) = spool.pending()
+        assert (again.interrupted, again.deaths_alone, again.attempts) == (True, 0, n)
+    assert spool.shunted() == []
+
+
+def test_a_mail_is_set_aside_after_dying_alone_max_attempts_times_in_a_row(
+        tmp_path: Path) -> None:
+    """A mail that really kills the process (say, its memory): handled alone
+    after the first death, it dies each time; after ``max_attempts`` such deaths
+    in a row it is set aside with its reason, never handled again."""
     spool = IncomingSpool(tmp_path, max_attempts=3)
     spool.save(raw("<kill@x>"))
-    for _ in range(3):  # begin() then the process dies: no failed() call
+    (entry,) = spool.pending()
+    spool.begin(entry)  # died in a round with other mails
+    for n in range(1, 4):
         (entry,) = spool.pending()
-        spool.begin(entry)
+        assert entry.interrupted and entry.deaths_alone == n - 1
+        spool.begin(entry, alone=True)  # and died again, alone
     assert spool.pending() == []
-    ((entry, reason),) = spool.shunted()
-    assert "3 attempts" in reason
+    ((shunted, reason),) = spool.shunted()
+    assert shunted.message_id == "<kill@x>" and "3 times" in reason and "alone" in reason
+
+
+def test_a_try_that_ends_well_or_raises_is_no_death(tmp_path: Path) -> None:
+    """A try ends when the mail's handling is over (its replies queued) or when
+    handling it raises: neither is a death, and the deaths counted before are
+    no longer in a row. Only raises count towards setting it aside then; a
+    death after the handling (while the round sends, say) is not the mail's."""
+    spool = IncomingSpool(tmp_path, max_attempts=3)
+    spool.save(raw("<m@x>"))
+    (entry,) = spool.pending()
+    spool.begin(spool.begin(entry), alone=True)  # two deaths, one alone
+    (entry,) = spool.pending()
+    assert spool.failed(spool.begin(entry, alone=True), "ValueError: boom") is False
+    (entry,) = spool.pending()
+    assert (entry.interrupted, entry.deaths_alone, entry.failures, entry.attempts) == (
+        False, 0, 1, 3)
+    for _ in range(20):  # handled, then the process died before the mail was answered
+        spool.handled(spool.begin(spool.begin(entry, alone=True)))
+        (entry,) = spool.pending()
+        assert (entry.interrupted, entry.deaths_alone) == (False, 0)
+    assert len(entry.path.read_bytes().split(b"\n", 1)[0].rstrip()) <= 31  # still one line
+    spool.begin(entry, alone=True)
+    (entry,) = spool.pending()
+    assert (entry.interrupted, entry.deaths_alone) == (True, 1)
+    spool.mark_answered(spool.handled(entry) or entry)
+    (entry,) = spool.pending()
+    assert (entry.interrupted, entry.answered) == (False, True)
 
 
 def test_a_try_is_counted_without_writing_the_entry_anew(tmp_path: Path) -> None:

@@ -26,6 +26,7 @@ import os
 import threading
 from collections import Counter
 from collections.abc import Callable
+from datetime import timedelta
 from email.message import EmailMessage
 from typing import Any
 
@@ -435,3 +436,102 @@ def test_a_reply_queued_by_an_earlier_round_goes_before_the_new_ones(
     table.referee.take_in(table.intake, send=True)
     assert order == [first[2], *second]
     assert table.referee.outgoing.queued() == []
+
+
+# Where an outside kill (a restart, the OOM killer, a reboot) may stop the
+# referee: a call of one of these, the n-th of its run (issue 40, item 3).
+OUTSIDE_KILLS: list[tuple[Any, str]] = [
+    (Referee, "handle"), (files._Together, "flush"), (OutgoingSpool, "_staged_commit"),
+    (Referee, "_finish"), (Referee, "_mark"), (IncomingSpool, "done"),
+    (MaildirOutbox, "send"), (IncomingSpool, "begin"), (OutgoingSpool, "_commit_held"),
+]
+
+
+def _stored_once(table: Table, ids: list[str]) -> None:
+    """Every mail's orders stored once, under its Message-ID."""
+    orders = table.store.path("zep1") / "turns" / "001" / "orders"
+    stored = Counter(str(yaml_file.read_text().split("message_id: ", 1)[1].split("\n")[0])
+                     .strip("'\"") for yaml_file in orders.glob("*.yaml"))
+    assert stored == Counter(dict.fromkeys(ids, 1))
+
+
+def test_kills_from_outside_never_set_a_good_mail_aside(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 40, item 3: the referee killed at seeded random steps of forty runs,
+    three new mails in each. Being killed is not a mail's fault: no
+    mail is set aside, every mail is answered (at most one duplicate a kill),
+    its orders stored once. (Before, a mail being handled when the referee was
+    killed three times was set aside, and every mail of its round with it.)"""
+    import random
+
+    rng = random.Random(40)
+    ids: list[str] = []
+    kills = 0
+    for _ in range(40):
+        table.clock.now += timedelta(minutes=1)
+        ids += _mails(table)
+        target, name = rng.choice(OUTSIDE_KILLS)
+        referee, intake = _restart(table)
+        with monkeypatch.context() as mp:
+            mp.setattr(target, name, _die_on_call(target, name, call=rng.randint(1, 3)))
+            try:
+                referee.take_in(intake, send=True)
+            except Killed:
+                kills += 1
+    assert kills >= 20
+    referee, intake = _restart(table)
+    referee.take_in(intake, send=True)
+    assert referee.incoming.shunted() == [] and referee.incoming.pending() == []
+    answers = Counter(str(m["In-Reply-To"]) for m in read_maildir(table.root / "outbox"))
+    assert all(answers[m] >= 1 for m in ids), "a mail was never answered"
+    assert sum(answers[m] - 1 for m in ids) <= kills
+    _stored_once(table, ids)
+
+
+def test_a_mail_that_kills_the_referee_each_time_is_set_aside_and_the_others_answered(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A mail whose handling kills the referee every time (say, its memory): the
+    first death is in a round with other mails; from then on it is handled
+    alone, in its place, and after ``max_attempts`` deaths alone it is set
+    aside, its sender told. The mails before it are answered at the first
+    restart, those after it once it is set aside; each once."""
+    before = _mails(table)
+    table.clock.now += timedelta(minutes=1)
+    table.deliver(table.mail(f"GAME zep1\nPASSWORD {table.passwords['anna']}\nPLANE\n"
+                             "TAKEOFF BETA\n1: A\n2: A\n3: R\nEND\n", subject="poison",
+                             message_id="<poison@example.org>"))
+    table.clock.now += timedelta(minutes=1)
+    after = _mails(table)
+    real = Referee.handle
+
+    def handle(self: Referee, mail: Any, *args: Any, **kwargs: Any) -> Any:
+        if mail.subject == "poison":
+            raise Killed("out of memory")
+        return real(self, mail, *args, **kwargs)
+
+    monkeypatch.setattr(Referee, "handle", handle)
+    deaths = 0
+    answered_at: dict[str, int] = {}
+    for run in range(1, 10):
+        referee, intake = _restart(table)
+        try:
+            referee.take_in(intake, send=True)
+        except Killed:
+            deaths += 1
+        answers = Counter(str(m["In-Reply-To"]) for m in read_maildir(table.root / "outbox"))
+        for m in before + after:
+            if answers[m]:
+                answered_at.setdefault(m, run)
+        if not list((referee.incoming.root / "new").iterdir()):
+            break
+    max_attempts = referee.incoming.max_attempts
+    assert deaths == 1 + max_attempts  # one with the others, then alone each time
+    assert [answered_at.get(m) for m in before] == [2, 2, 2]
+    assert [answered_at.get(m) for m in after] == [deaths + 1] * 3
+    ((shunted, reason),) = referee.incoming.shunted()
+    assert shunted.message_id == "<poison@example.org>" and "alone" in reason
+    out = read_maildir(table.root / "outbox")
+    answers = Counter(str(m["In-Reply-To"]) for m in out)
+    assert [answers[m] for m in before + after] == [1] * 6
+    told = [m for m in out if str(m["In-Reply-To"]) == "<poison@example.org>"]
+    assert len(told) == 1 and "set aside" in body_of(told[0])

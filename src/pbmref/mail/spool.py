@@ -18,10 +18,28 @@ of the layout before issue 20 (a folder an entry), which no release reads
 since.
 
 Incoming: `new/` (waiting) -> `done/` (handled) or `shunt/` (set aside with
-its reason after it failed `max_attempts` times). Saving a mail whose
+its reason). Saving a mail whose
 Message-ID and content are already in any of them is reported as a duplicate
 and changes nothing; another mail under a Message-ID seen before is a mail of
 its own (issue 15: a reused Message-ID silences nobody).
+
+A mail is set aside only for what it does itself (issue 40). Each try is
+counted before the mail is handled (``begin``) and ends when its handling is
+over, its replies queued (``handled``), or when its handling raises
+(``failed``): after ``max_attempts`` raises it is set aside. A try that
+never ended means the process died while that very mail was being handled,
+which an outside kill (a restart, the OOM killer taking the process for
+another's sake, a reboot) does as well as a mail that kills it. Such a mail
+(``interrupted``) is next handled alone, in a round of its own (its replies
+sent and the mail marked handled before the next mail is begun), in its
+place in the order of the mails; only when the process dies
+``max_attempts`` times in a row while handling that mail alone is the mail
+set aside (``pending``). Outside kills do not reach that bound: they would
+have to fall that many times running into the milliseconds one mail's
+handling takes, and a death anywhere else (sending, flushing, another
+mail) is not counted against it. A mail that kills the process every time
+reaches it after ``max_attempts`` restarts; the mails before it are answered
+meanwhile.
 
 Outgoing: `queue/` -> `sent/`, or `failed/` on a permanent failure or after
 `give_up_after`. Each queued mail has its own next-attempt time (exponential
@@ -131,11 +149,16 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 # The marks line that begins an incoming entry, its newline included: a byte
-# a mark, written in place (b"." a try, b"+" once the mail's replies are
-# queued), the rest spaces. Marks are never rewritten: under load a new file
-# costs 0.5 ms, a byte written into one a hundredth of that (issue 20).
+# a mark, written in place (b"." a try in a round with other mails, b"!" a
+# try alone, b"," the try's handling over, b"+" once the mail's replies are
+# queued), the rest spaces. A try that raised ends with the marks written
+# anew, empty (``failed``), and a full line is written anew with what still
+# counts (``_marks_kept``); otherwise marks are never rewritten: under load a
+# new file costs 0.5 ms, a byte written into one a hundredth of that (issue 20).
 _MARKS = 32
 _TRY = b"."
+_TRY_ALONE = b"!"
+_HANDLED = b","
 _ANSWERED = b"+"
 _DIR_MODE = 0o750
 # A file in `tmp/` or a half-written one this old was left by a process killed
@@ -153,6 +176,27 @@ class SpoolFormatError(MailError):
 
 
 # --------------------------------------------------------------------------- entry files
+
+
+def _last_run(marks: bytes) -> bytes:
+    """The tries since the last one whose handling ended (``IncomingSpool.handled``;
+    one that raised leaves no marks): a try here is a death of the process
+    while the mail was being handled."""
+    return marks[marks.rfind(_HANDLED) + 1:].replace(_ANSWERED, b"")
+
+
+def _marks_kept(marks: bytes) -> bytes:
+    """A full marks line made short with what still counts: whether the mail was
+    answered, and the tries since the last one that ended. That run is short:
+    a try with other mails, then tries alone until the mail is set aside (at
+    most ``max_attempts``, see ``IncomingSpool.__init__``).
+
+    >>> _marks_kept(b".,.,.,.!,.!!")
+    b'.!!'
+    >>> _marks_kept(b".,.,.,+")
+    b'+'
+    """
+    return (_ANSWERED if _ANSWERED in marks else b"") + _last_run(marks)
 
 
 def _meta_line(meta: dict[str, Any]) -> bytes:
@@ -354,9 +398,14 @@ class InEntry:
     intake_key: str  # the key to pass to Intake.mark_handled
     arrived: datetime  # server arrival time, UTC
     size: int
-    attempts: int = 0
+    attempts: int = 0  # tries begun, all told
     duplicate: bool = False  # True when save() found it already spooled
     answered: bool = False  # its replies are queued (IncomingSpool.mark_answered)
+    # the process died while it was being handled (a try that neither ended in
+    # its replies queued nor raised): next it is handled alone
+    interrupted: bool = False
+    deaths_alone: int = 0  # of those deaths in a row, how many while it was alone
+    failures: int = 0  # tries that raised
     meta: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def raw(self) -> bytes:
@@ -385,7 +434,7 @@ class IncomingSpool:
     STATES = {"pending": "new", "done": "done", "shunt": "shunt"}
 
     def __init__(self, root: str | os.PathLike[str], *, max_attempts: int = 3) -> None:
-        if not 1 <= max_attempts <= (_MARKS - 1) // 2:  # a try and an answer each
+        if not 1 <= max_attempts <= (_MARKS - 1) // 2:  # the marks of a run of tries fit
             raise ValueError(f"max_attempts must be 1 to {(_MARKS - 1) // 2}, not {max_attempts}")
         self.root = Path(root)
         self.max_attempts = max_attempts
@@ -398,9 +447,10 @@ class IncomingSpool:
 
     def _load(self, path: Path, state: str, *, duplicate: bool = False) -> InEntry:
         marks, meta, _ = _read_in(path)
-        tries = marks.count(_TRY)
-        if tries > int(meta.get("attempts", 0) or 0):
-            meta["attempts"] = tries
+        tries = marks.count(_TRY) + marks.count(_TRY_ALONE)
+        answered = _ANSWERED in marks
+        run = _last_run(marks)  # the tries since the last one whose handling ended
+        failures = meta.get("failures")
         return InEntry(
             id=path.name,
             path=path,
@@ -409,9 +459,13 @@ class IncomingSpool:
             intake_key=str(meta.get("intake_key", "")),
             arrived=_parse_iso(meta.get("arrived"), datetime.fromtimestamp(0, UTC)),
             size=int(meta.get("size", 0) or 0),
-            attempts=int(meta.get("attempts", 0) or 0),
+            # the tries before the marks were last written anew, and those since
+            attempts=int(meta.get("attempts", 0) or 0) + tries,
             duplicate=duplicate,
-            answered=_ANSWERED in marks,
+            answered=answered,
+            interrupted=bool(run) and not answered,
+            deaths_alone=0 if answered else run.count(_TRY_ALONE),
+            failures=failures if isinstance(failures, int) else len(meta.get("errors") or ()),
             meta=meta,
         )
 
@@ -478,25 +532,36 @@ class IncomingSpool:
         """Waiting entries, oldest arrival first; mails that reached the server in
         the same second in the order they were sent (their Date header), then in
         the server's order (IMAP UID, Maildir delivery: the order they were
-        fetched and saved). Entries that already used up their attempts (the
-        process died while handling them) are shunted here."""
+        fetched and saved). A mail the process died on ``max_attempts`` times in
+        a row while it was handled alone is shunted here (see the module)."""
         out: list[InEntry] = []
         for path in list(_entries(self.root / "new")):
             entry = self._load(path, "pending")
-            if entry.attempts >= self.max_attempts:
-                self.shunt(entry, f"gave up after {entry.attempts} attempts "
-                                  "(the referee crashed or was killed while handling it)")
+            if entry.deaths_alone >= self.max_attempts:
+                self.shunt(entry, f"set aside after the referee died {entry.deaths_alone} "
+                                  "times in a row while handling this mail alone (a mail "
+                                  "that kills the process: too big for its memory?)")
                 continue
             out.append(entry)
         out.sort(key=lambda e: (e.second, e.sent is None, e.sent or e.arrived,
                                 str(e.meta.get("saved", "")), e.id))
         return out
 
-    def begin(self, entry: InEntry) -> InEntry:
-        """Count one attempt before the mail is handled (a power cut may forget it:
-        one try more): one byte written into the entry's marks."""
-        self._mark(entry, _TRY)
+    def begin(self, entry: InEntry, *, alone: bool = False) -> InEntry:
+        """Count one try before the mail is handled, ``alone`` in a round of its
+        own or with other mails (a power cut may forget it: one try more): one
+        byte written into the entry's marks. The try ends when the mail's
+        handling is over, its replies queued (``handled``), or when its handling
+        raises (``failed``); a try that does neither is a death of the process
+        while the mail was being handled."""
+        self._mark(entry, _TRY_ALONE if alone else _TRY)
         return self._load(entry.path, entry.state)
+
+    def handled(self, entry: InEntry) -> None:
+        """Note that the mail's handling is over (the game changed, its replies
+        queued): whatever stops the process from now on did not stop it while
+        it handled this mail. Not flushed (see ``mark_answered``)."""
+        self._mark(entry, _HANDLED)
 
     def mark_answered(self, entry: InEntry) -> None:
         """Note that the mail's replies are queued, so that a mail handled again
@@ -511,24 +576,26 @@ class IncomingSpool:
         fd = os.open(entry.path, os.O_RDWR)
         try:
             marks = os.pread(fd, _MARKS - 1, 0).rstrip(b" ")
-            if len(marks) < _MARKS - 1:  # room for a try and an answer each, see __init__
-                os.pwrite(fd, mark, len(marks))
+            if len(marks) >= _MARKS - 1:  # the line is full: what still counts
+                marks = _marks_kept(marks)
+                os.pwrite(fd, marks.ljust(_MARKS - 1), 0)
+            os.pwrite(fd, mark, len(marks))
         finally:
             os.close(fd)
 
     def failed(self, entry: InEntry, reason: str) -> bool:
-        """Record a failure; shunt once `max_attempts` are used. True when shunted."""
+        """Record that handling the mail raised: the try ends (no death of the
+        process: the deaths before it are no longer in a row); shunt once
+        handling it raised ``max_attempts`` times. True when shunted."""
         current = self._load(entry.path, entry.state)
         meta = dict(current.meta or entry.meta)
-        attempts = max(int(meta.get("attempts", 0) or 0), entry.attempts)
-        if attempts == 0:  # failed() without begin(): count it here
-            attempts = 1
-        meta["attempts"] = attempts
+        meta["attempts"] = max(current.attempts, 1)  # failed() without begin(): one try
+        meta["failures"] = current.failures + 1
         errors = list(meta.get("errors", []))[-9:]
         errors.append({"at": _iso(_now()), "reason": reason[:2000]})
         meta["errors"] = errors
-        failed = self._rewrite(current, meta)
-        if attempts >= self.max_attempts:
+        failed = self._rewrite(current, meta, marks=b"")
+        if failed.failures >= self.max_attempts:
             self.shunt(failed, reason)
             return True
         return False
@@ -554,7 +621,7 @@ class IncomingSpool:
         """Put a shunted mail back in the queue with a fresh attempt count (GM tool)."""
         entry = self._load(self.root / "shunt" / entry_id, "shunt")
         meta = dict(entry.meta)
-        meta["attempts"] = 0
+        meta["attempts"] = meta["failures"] = 0
         meta.pop("reason", None)
         return self._move(self._rewrite(entry, meta, marks=b""), "pending", durable=True)
 
@@ -585,7 +652,7 @@ class IncomingSpool:
         exception (shunted after `max_attempts`). Returns counts."""
         counts = {"done": 0, "failed": 0, "shunted": 0}
         for entry in self.pending():
-            entry = self.begin(entry)
+            entry = self.begin(entry, alone=True)  # each done before the next begins
             try:
                 handler(entry)
             except Exception as exc:  # a bad mail must not stop the others

@@ -12,7 +12,11 @@ manner of Mailman's runners:
 
 A mail that makes the referee fail is retried a few times and then set
 aside in the spool's ``shunt/`` folder with its reason, and its sender is
-told; it is never lost and never retried for ever. Whatever a mail holds, it
+told; it is never lost and never retried for ever. A mail the referee died
+while handling is next handled alone, in a round of its own, and set aside
+only when the referee dies on it alone again and again (the bound is the
+spool's, ``pbmref.mail.spool``): being killed from outside is not the mail's
+fault. Whatever a mail holds, it
 never stops the round: a failure while telling its sender is logged, and the
 other mails are handled. Replies are delivered from the outgoing spool, with
 back-off, each once.
@@ -234,6 +238,24 @@ def _twins(pending: list[InEntry]) -> list[tuple[Twin, ...]]:
     return twins
 
 
+def _rounds(mails: list[tuple[InEntry, tuple[Twin, ...]]]
+            ) -> Iterator[tuple[list[tuple[InEntry, tuple[Twin, ...]]], bool]]:
+    """The pending mails cut into rounds, in their order: a mail the referee died
+    while handling (``InEntry.interrupted``) makes a round of its own, flagged
+    ``alone``; the mails between such ones go together."""
+    together: list[tuple[InEntry, tuple[Twin, ...]]] = []
+    for mail in mails:
+        if mail[0].interrupted:
+            if together:
+                yield together, False
+                together = []
+            yield [mail], True
+        else:
+            together.append(mail)
+    if together:
+        yield together, False
+
+
 def _name_by_key(msg: EmailMessage, key: str, referee: str) -> None:
     """Give a reply the Message-ID its key names (the answered mail's spool entry,
     itself named by that mail's Message-ID and content, and the reply's place).
@@ -449,6 +471,10 @@ class Referee:
         4. only then are the mails marked answered, marked handled on the
            server and moved to ``done``.
 
+        A mail the referee died while handling (``InEntry.interrupted``) takes
+        steps 2 to 4 alone, in its place among the others (``_rounds``): the
+        mails before it are answered first, those after it once it is.
+
         With ``send``, a round of more than ROUND_PART mails takes steps 2 and 3
         part by part: each part's game changes are flushed (its replies held,
         as in step 3), then its replies are handed to the courier, which sends them
@@ -473,34 +499,42 @@ class Referee:
             shunted_before = {e.id for e, _ in self.incoming.shunted()}
             pending = self.incoming.pending()
             for entry, _reason in self.incoming.shunted():
-                # pending() gave up on it: the referee died while handling it, each
-                # time. Its sender is told, as after any failure, and it leaves the inbox.
+                # pending() gave up on it: the referee died while handling it alone,
+                # each time. Its sender is told, as after any failure, and it leaves
+                # the inbox.
                 if entry.id not in shunted_before:
                     self._tell_given_up(entry, intake)
-            answered: list[tuple[InEntry, str | None]] = []
-            mails = list(zip(pending, _twins(pending), strict=True))
-            if not send or len(mails) <= ROUND_PART:
-                with self.outgoing.holding() if send else nullcontext():
-                    with durable_together():
-                        for entry, twins in mails:
-                            answered.append((entry, self._handle_safely(entry, twins)))
-                    if send:
-                        self.deliver()
-            else:
-                with self.outgoing.holding(), Courier(self.sender, self._deliver_held) as courier:
-                    for start in range(0, len(mails), ROUND_PART):
-                        with durable_together():
-                            for entry, twins in mails[start:start + ROUND_PART]:
-                                answered.append((entry, self._handle_safely(entry, twins)))
-                        courier.hand(self.outgoing.held())
-            self._finish(answered, intake)
+            for mails, alone in _rounds(list(zip(pending, _twins(pending), strict=True))):
+                self._answer_round(mails, intake, send=send, alone=alone)
         return len(pending)
 
-    def _handle_safely(self, entry: InEntry, twins: tuple[Twin, ...]) -> str | None:
+    def _answer_round(self, mails: Sequence[tuple[InEntry, tuple[Twin, ...]]],
+                      intake: Intake | None, *, send: bool, alone: bool) -> None:
+        """Steps 2 to 4 of ``process_spool`` for ``mails`` (``alone``: one mail
+        the referee died while handling, in a round of its own)."""
+        answered: list[tuple[InEntry, str | None]] = []
+        if not send or len(mails) <= ROUND_PART:
+            with self.outgoing.holding() if send else nullcontext():
+                with durable_together():
+                    for entry, twins in mails:
+                        answered.append((entry, self._handle_safely(entry, twins, alone)))
+                if send:
+                    self.deliver()
+        else:
+            with self.outgoing.holding(), Courier(self.sender, self._deliver_held) as courier:
+                for start in range(0, len(mails), ROUND_PART):
+                    with durable_together():
+                        for entry, twins in mails[start:start + ROUND_PART]:
+                            answered.append((entry, self._handle_safely(entry, twins, alone)))
+                    courier.hand(self.outgoing.held())
+        self._finish(answered, intake)
+
+    def _handle_safely(self, entry: InEntry, twins: tuple[Twin, ...],
+                       alone: bool = False) -> str | None:
         """Handle one mail; whatever goes wrong, the round goes on (the spool
         keeps the mail, and retries or sets it aside)."""
         try:
-            return self._handle_entry(entry, twins)
+            return self._handle_entry(entry, twins, alone)
         except Exception:  # one mail never stops the round; it is logged
             log.exception("mail %s: handling and recording its failure failed; it stays "
                           "in the spool", entry.message_id)
@@ -518,19 +552,22 @@ class Referee:
             log.warning("could not mark %s handled on the server", ", ".join(keys),
                         exc_info=True)
 
-    def _handle_entry(self, entry: InEntry, twins: tuple[Twin, ...] = ()) -> str | None:
+    def _handle_entry(self, entry: InEntry, twins: tuple[Twin, ...] = (),
+                      alone: bool = False) -> str | None:
         """Answer one spooled mail: the game changed, the replies queued (put on
         disk with the round's others). Returns the summary for the log, None when
         the mail failed (its failure is recorded; it is tried again next round,
-        or set aside once its attempts are used up)."""
-        entry = self.incoming.begin(entry)
+        or set aside once its attempts are used up). The try is counted first
+        (``alone``: in a round of its own) and its end noted once the replies
+        are queued: a death in between is one while handling this mail."""
+        if entry.answered:
+            return ""  # answered before a crash; only marking it was left
+        entry = self.incoming.begin(entry, alone=alone)
         mail: IncomingMail | None = None
         try:
             raw = entry.raw()
             mail = read_message(raw, max_bytes=self.config.limits.max_message_bytes,
                                 size=entry.size)
-            if entry.answered:
-                return ""  # answered before a crash; only marking it was left
             result = self.handle(mail, raw, arrived=entry.arrived, twins=twins)
             # Keyed: handling the mail again after a crash queues nothing twice, and
             # counts nothing twice against the rations.
@@ -539,6 +576,7 @@ class Referee:
                 key = f"reply:{entry.id}:{n}"
                 _name_by_key(msg, key, self.address)
                 self.outgoing.enqueue(msg, key=key)
+            self.incoming.handled(entry)
             log.info("mail %s from %s: %s", mail.message_id, mail.from_addr, result.summary)
             return result.summary
         except Exception as exc:  # set aside, never lost, never a loop
