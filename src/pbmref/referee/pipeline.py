@@ -370,9 +370,8 @@ class Referee:
         self.clock = clock or (lambda: datetime.now(UTC))
         self.state = RefereeState.load(config.spool_dir / "referee-state.json")
         self._in_round = False
-        # the store index's mark when missed reports were last looked for, and
-        # its mark and the time when reminders were (turns)
-        self.reports_checked: int | None = None
+        # the store index's mark and the time when reminders were last looked
+        # for (turns)
         self.reminders_checked: tuple[int, datetime] | None = None
 
     @contextmanager

@@ -9,6 +9,13 @@ other games go on. Computer pilots (``replace-player --computer``) get their
 orders written just before their game is adjudicated. When the reports wait
 long for the pace of the mail provider's limits, the game master is told
 once, ahead of them (``tell_reports_take_long``).
+
+Every turn's reports reach every reader once (issue 40): a turn owes its
+reports from its adjudication (``pbmref.store.owed``, on disk before the
+turn's result) until every copy is on disk in the outgoing spool, which
+sends each once. Each run mails what any turn of any game still owes
+(``queue_owed_reports``: a run killed in between, however many turns ago),
+asking the store's index which games owe, so no other game is opened.
 """
 
 from __future__ import annotations
@@ -117,7 +124,9 @@ def queue_report(referee: Referee, game: Game, turn: int, text: str | None = Non
     """Queue the report of ``turn`` to every player and observer, one mail each
     (so no one sees another's address): each copy opens with the reader's own
     block, as text (``format=flowed``) and as HTML with the map inline; the
-    pictures are drawn and encoded once for all the copies."""
+    pictures are drawn and encoded once for all the copies. Once every copy
+    is on disk in the outgoing spool, the turn owes no report
+    (``History.reports_queued``)."""
     if (text if text is not None else game.history.report(turn)) is None:
         return 0
     report = stored_report(game, turn)
@@ -142,13 +151,16 @@ def queue_report(referee: Referee, game: Game, turn: int, text: str | None = Non
         html = render_report_mail(doc, title=f"{game.settings.title or game.id}: {label}",
                                   pictures=pictures)
         # Keyed by the copy's text: the same report never goes out twice, a
-        # corrected one (after a re-run) does.
+        # corrected one (after a re-run) does. Each copy is on disk in the queue
+        # when this returns, where another run queueing it too finds it.
         digest = hashlib.sha256(doc.text().encode()).hexdigest()[:16]
         referee.outgoing.enqueue(
             referee.mail_to(address, subject, body, html=html, attachments=attachments),
             key=f"report:{game.id}:{turn}:{address}:{digest}")
         count += 1
-    referee.state.raise_to("reported", game.id, turn)
+    # every copy queued: the turn owes no report (a run killed before this
+    # queues them all again, under their keys)
+    game.history.reports_queued(turn)
     return count
 
 
@@ -160,34 +172,22 @@ def queue_notice(referee: Referee, notice: Notice) -> int:
     return len(notice.to)
 
 
-def queue_missed_reports(referee: Referee) -> int:
-    """Mail the reports of turns adjudicated by a run that died before mailing them.
-
-    Only games whose open turn (as the store's index knows it) is past the
-    last turn reported are opened: the rest cannot have missed one. A referee
-    that checked before (the daemon's next rounds) asks only about the games
-    whose index entries changed since (a turn played here, by another process
-    or by hand): the others are as they were at that check."""
+def queue_owed_reports(referee: Referee) -> int:
+    """Queue the reports every game still owes: of turns adjudicated by a run
+    that died before it queued them, however many turns were played since.
+    Only the games the store's index knows to owe reports are opened."""
     count = 0
-    index = referee.store.index
-    mark = index.mark()
-    since = referee.reports_checked
-    turns = index.turns(None if since is None else index.changed_since(since))
-    reported = referee.state.values("reported", turns) if turns else {}
-    for gid, turn in turns.items():
-        known = reported.get(gid, 0)
-        if turn - 1 <= (known if isinstance(known, int) else 0):
-            continue
+    for gid in referee.store.index.owing():
         try:
             game = referee.store.open(gid)
-        except StoreError:
-            continue
-        played = game.history.is_adjudicated
-        last = game.turn - 1 if game.settings.status == "open" else max(
-            (t for t in game.turn_numbers() if played(t)), default=0)
-        if last >= 1 and referee.state.last("reported", gid) < last and played(last):
-            count += queue_report(referee, game, last)
-    referee.reports_checked = mark
+            owed = game.history.reports_owed()
+            if not owed:  # queued meanwhile by another run: the index follows
+                with game.lock():
+                    game.write_schedule()
+            for turn in owed:
+                count += queue_report(referee, game, turn)
+        except StoreError as exc:  # a broken game: adjudicate_due reports it
+            log.error("game %s: reports owed not queued: %s", gid, exc)
     return count
 
 
@@ -307,7 +307,7 @@ def adjudicate_due(referee: Referee, intake: Intake | None = None, *,
                 continue
             report.adjudicated.append(record)
             queue_report(referee, referee.store.open(gid), record.turn, record.report_text)
-        queue_missed_reports(referee)
+        queue_owed_reports(referee)
         if report.adjudicated:
             tell_reports_take_long(referee, report.adjudicated)
         report.reminders = send_reminders(referee)

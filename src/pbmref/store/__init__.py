@@ -10,7 +10,8 @@ and below the mail layer and the referee. Modules: ``layout`` (the folder),
 ``settings`` (``game.yaml`` read and checked), ``settings_file`` (edits that
 keep the game master's comments), ``game`` (a game opened, the games
 directory), ``orderbook`` (order mails), ``history`` (played turns and the
-turn commit), ``schedule`` (the one rule for "due", the state index).
+turn commit), ``owed`` (the turns whose reports the referee still owes),
+``schedule`` (the one rule for "due", the state index).
 """
 
 from pbmref.store.errors import (

@@ -62,6 +62,7 @@ from pbmref.store.layout import (
     turn_numbers,
 )
 from pbmref.store.orderbook import OrderBook
+from pbmref.store.owed import read_owed
 from pbmref.store.press import PressLog
 from pbmref.store.schedule import Schedule, read_schedule, settings_digest, write_schedule
 from pbmref.store.settings import ID_RE, GameSettings, check_id, settings_from_dict
@@ -303,7 +304,8 @@ class Game:
                         waiting_for=tuple(self.waiting_for()),
                         reminder_hours=s.reminder_hours,
                         waits=tuple(self.votes.waiting(self.turn,
-                                                       (p.id for p in s.humans()))))
+                                                       (p.id for p in s.humans()))),
+                        reports_owed=read_owed(self.dir))
 
     def write_schedule(self) -> Schedule:
         """Rewrite the state index the deadline jobs read, and the store's index

@@ -1,9 +1,11 @@
 """The played turns of a game: dice, events, report and result, and the turn commit.
 
 ``History.record`` writes an adjudicated turn in the order that makes a crash
-harmless: dice, events, report, the next turn's position, then
-``result.yaml`` (the mark that the turn is done), then the state index and
-``game.yaml``'s deadline and status. ``replace`` writes a new version of a
+harmless: dice, events, report, the next turn's position, the note that the
+turn's reports are owed (``pbmref.store.owed``), then ``result.yaml`` (the
+mark that the turn is done), then the state index and ``game.yaml``'s
+deadline and status. ``reports_owed`` and ``reports_queued`` are the
+referee's side of that note. ``replace`` writes a new version of a
 referee-written file after a re-run, setting the old one aside. Every record
 read is checked (its keys, turn, seed, dice, events) with file and line.
 
@@ -29,6 +31,7 @@ from pbmref.rulesets import Outcome
 from pbmref.rulesets.base import Votes
 from pbmref.store.errors import TurnError
 from pbmref.store.layout import POSITION_FILE, derive_turn_seed, no_links, turn_dir
+from pbmref.store.owed import OWED_FILE, read_owed, write_owed
 from pbmref.store.settings import GameSettings
 
 if TYPE_CHECKING:
@@ -225,10 +228,11 @@ class History:
     ) -> TurnRecord:
         """Write the open turn's result and open the next turn.
 
-        Order of writes: dice, events, report, the next turn's position, then
-        ``result.yaml`` (the mark that the turn is done), then the state index
-        and game.yaml's deadline/status. Leftovers of a crash before
-        ``result.yaml`` are set aside first.
+        Order of writes: dice, events, report, the next turn's position, the
+        turn's reports noted owed, then ``result.yaml`` (the mark that the turn
+        is done), then the state index and game.yaml's deadline/status, each on
+        disk before the next. Leftovers of a crash before ``result.yaml`` are
+        set aside first.
         """
         game = self.game
         with game.lock():
@@ -255,6 +259,10 @@ class History:
                 for name, content in files.items():
                     written.append(write_new(tdir / name, content))
                 written.append(write_new(next_path, self.position_text(turn + 1, next_pos)))
+                # owed from the moment the turn is adjudicated, until the referee
+                # has queued them (issue 40)
+                no_links(game.dir, game.dir / OWED_FILE)
+                write_owed(game.dir, (*read_owed(game.dir), turn), durable=True)
                 # The state index is written anew before the turn is marked done: a
                 # crash between the mark and the new state index is then seen by the
                 # store's index of every process (it reads the folders again).
@@ -274,6 +282,30 @@ class History:
                 next_deadline=next_deadline, report_text=report_text,
                 adjudicated_at=adjudicated_at, files=tuple(written),
             )
+
+    def reports_owed(self) -> tuple[int, ...]:
+        """The adjudicated turns whose reports are owed, oldest first. Read under
+        the game's lock, so that a turn being committed now is seen whole: a turn
+        noted owed whose ``result.yaml`` was never written (the commit was cut
+        short) is not adjudicated, and is taken off here."""
+        game = self.game
+        with game.lock():
+            owed = read_owed(game.dir)
+            played = tuple(t for t in owed if self.is_adjudicated(t))
+            if played != owed:
+                write_owed(game.dir, played, durable=False)
+                game.write_schedule()
+            return played
+
+    def reports_queued(self, turn: int) -> None:
+        """Every report of ``turn`` is on disk in the outgoing spool: the turn owes
+        nothing more (the state index and the store's index follow)."""
+        game = self.game
+        with game.lock():
+            owed = read_owed(game.dir)
+            if turn in owed:
+                write_owed(game.dir, tuple(t for t in owed if t != turn), durable=False)
+                game.write_schedule()
 
     def replace(self, turn: int, name: str, content: str | bytes) -> Path | None:
         """Set a referee-written file aside (if any) and write its new version.

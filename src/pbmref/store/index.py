@@ -3,7 +3,8 @@
 The referee must not open every game for every mail or every round. The
 ``GameIndex`` keeps, for each game folder, the addresses of its players
 and its schedule (open turn, status, deadline, early adjudication, who
-still owes orders, the reminder window), with the stamps (inode,
+still owes orders, the reminder window, the turns whose reports are owed:
+``pbmref.store.owed``), with the stamps (inode,
 modification time, size) of the two files they come from: ``game.yaml``
 (the game master's) and ``state.yaml`` (the referee's state index).
 
@@ -63,6 +64,7 @@ from pbmref.base.inotify import NotifyUnavailable
 from pbmref.base.times import iso, moment
 from pbmref.base.yamlfile import read_yaml
 from pbmref.store.layout import GAME_FILE, STATE_FILE, TURNS, file_stamp, find_open_turn
+from pbmref.store.owed import read_owed
 from pbmref.store.schedule import (
     Schedule,
     read_schedule,
@@ -84,7 +86,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-_VERSION = 3
+_VERSION = 4
 SAVE_EVERY = 60.0  # seconds: how often a long-running process writes the index file down
 # Entries that differ from the index file before it is worth writing it again:
 # writing costs about as much as reading the whole file, and the next process
@@ -163,7 +165,7 @@ class IndexEntry:
         return [list(self.game_stamp), list(self.state_stamp), -1 if s.broken else s.turn,
                 None if due is None else due.timestamp(),
                 None if window is None else list(window), list(self.addresses),
-                json.dumps(schedule, separators=(",", ":"))]
+                json.dumps(schedule, separators=(",", ":")), list(s.reports_owed)]
 
     @classmethod
     def from_row(cls, row: list[Any]) -> IndexEntry:
@@ -174,13 +176,14 @@ class IndexEntry:
             turn=int(data["turn"]), status=str(data["status"]),
             deadline=moment(data["deadline"]), early_adjudication=bool(data["early"]),
             humans=int(data["humans"]), waiting_for=tuple(str(p) for p in data["waiting"]),
-            reminder_hours=float(data["reminder_hours"]), broken=bool(data["broken"]))
+            reminder_hours=float(data["reminder_hours"]), broken=bool(data["broken"]),
+            reports_owed=tuple(int(t) for t in row[7]))
         return cls(_stamp_of(row[0]), _stamp_of(row[1]), schedule,
                    tuple(str(a) for a in row[5]))
 
 
 # The columns of a row of the index file (``IndexEntry.to_row``).
-COLUMNS = ("game", "state", "turn", "due", "remind", "addresses", "schedule")
+COLUMNS = ("game", "state", "turn", "due", "remind", "addresses", "schedule", "owed")
 
 
 def _stamp_of(value: Any) -> Stamp:
@@ -215,11 +218,13 @@ def read_entry(folder: Path | str) -> tuple[IndexEntry | None, bool]:
             addresses = settings_addresses(settings)
             recorded = recorded or schedule_from_settings(settings, data)
         # after a crash between a turn's result and the state index, the folders
-        # show a later open turn than state.yaml
+        # show a later open turn than state.yaml; the reports owed are the
+        # folder's (the state index is not flushed)
         turn = find_open_turn(folder, recorded.turn)
-        schedule = recorded if turn == recorded.turn else replace(recorded, turn=turn)
+        schedule = replace(recorded, turn=turn, reports_owed=read_owed(folder))
     except (GameFileError, DataError, ValueError):
-        schedule = replace(recorded or read_schedule(Path(folder)), broken=True)
+        schedule = replace(recorded or read_schedule(Path(folder)), broken=True,
+                           reports_owed=())
     return IndexEntry(game_stamp, state_stamp, schedule, addresses or ()), whole
 
 
@@ -228,7 +233,7 @@ class _Record:
     the whole entry, built only when asked for (a new process reads thousands)."""
 
     __slots__ = ("_entry", "_row", "addresses", "due", "game_stamp", "has_settings",
-                 "remind", "state_stamp", "turn")
+                 "owes", "remind", "state_stamp", "turn")
 
     def __init__(self, entry: IndexEntry | None, row: list[Any] | None) -> None:
         self._entry = entry
@@ -240,15 +245,17 @@ class _Record:
             self.due = None if due is None else due.timestamp()
             self.remind = entry.reminder_window()
             self.addresses = entry.addresses
+            self.owes = bool(entry.schedule.reports_owed)
         else:
             assert row is not None
             # As the file has them (a new process reads thousands): a stamp of
             # another shape only compares unequal to the file's, which is then read.
-            game, state, self.turn, due, remind, addresses, _ = row
+            game, state, self.turn, due, remind, addresses, _, owed = row
             self.game_stamp, self.state_stamp = tuple(game), tuple(state)
             self.due = None if due is None else float(due)
             self.remind = None if remind is None else (float(remind[0]), float(remind[1]))
             self.addresses = tuple(map(str, addresses))
+            self.owes = bool(owed)
             if not isinstance(self.turn, int):
                 raise TypeError("not a row of the index file")
         self.has_settings = self.game_stamp != _MISSING
@@ -329,6 +336,7 @@ class GameIndex:
         # takes in no mail never asks), then kept with the entries
         self._by_address: dict[str, set[str]] | None = None
         self._due = _Timetable()  # when each game's open turn is due
+        self._owing: set[str] = set()  # the games that owe reports of turns played
         self._remind = _Timetable()  # each game's reminder window
         self._ids: list[str] | None = None
         self._names: dict[str, str] = {}
@@ -437,6 +445,8 @@ class GameIndex:
         due, remind = self._due.spans, self._remind.spans
         for gid, record in loaded.items():
             records[gid] = record
+            if record.owes:
+                self._owing.add(gid)
             if record.due is not None:
                 due[gid] = (record.due, math.inf)
             if record.remind is not None:
@@ -470,6 +480,8 @@ class GameIndex:
             self._due.put(game_id, record.due)
         if record.remind is not None:
             self._remind.put(game_id, *record.remind)
+        if record.owes:
+            self._owing.add(game_id)
         if old is None or old.has_settings != record.has_settings:
             self._ids = None
         self._dirty = True
@@ -492,6 +504,7 @@ class GameIndex:
                         del by_address[a]
         self._due.pop(game_id)
         self._remind.pop(game_id)
+        self._owing.discard(game_id)
 
     def _drop(self, game_id: str) -> None:
         assert self._records is not None
@@ -652,6 +665,11 @@ class GameIndex:
         self._known()
         at = now.timestamp()
         return sorted(g for _, _, g in self._due.until(at))
+
+    def owing(self) -> list[str]:
+        """The games that owe the reports of turns they played (``pbmref.store.owed``)."""
+        self._known()
+        return sorted(self._owing)
 
     def reminders_due(self, now: datetime, among: Iterable[str] | None = None) -> list[str]:
         """Open games within their reminder window that still wait for someone (of

@@ -16,6 +16,9 @@ Layout of one game (``games/<id>/``)::
     turns/001/report.txt       the report players got
     turns/001/result.yaml      written last: the turn is adjudicated iff it exists
     turns/002/position.yaml    the result position = the next turn's start
+    reports-owed.yaml          the turns adjudicated whose reports the referee has
+                               not yet queued for mailing (``pbmref.store.owed``;
+                               the referee's own, gone when none are owed)
     press/0001.yaml            each press message relayed, with its real sender
                                (``pbmref.store.press``; the game master reads them)
     votes.yaml                 DRAW, CONCEDE and WAIT standing (``pbmref.store.votes``;

@@ -66,6 +66,7 @@ class Schedule:
     reminder_hours: float = 0
     waits: tuple[str, ...] = ()  # players with WAIT standing: no early adjudication
     broken: bool = False  # game.yaml cannot be read: due, so the error is reported
+    reports_owed: tuple[int, ...] = ()  # adjudicated turns whose reports are not queued yet
 
     def is_due(self, now: datetime) -> bool:
         """Adjudicate now: the deadline passed, or (early adjudication) every human
@@ -125,6 +126,8 @@ def write_schedule(game_dir: Path, schedule: Schedule, addresses: Sequence[str],
         "players": schedule.humans,
         "waiting_for": list(schedule.waiting_for),
         "waits": list(schedule.waits),
+        # what pbmref.store.owed holds, so that the file's stamp changes with it
+        "reports_owed": list(schedule.reports_owed),
         "addresses": list(addresses),
         "settings_stamp": list(settings_stamp),
         "settings_digest": digest,
