@@ -4,20 +4,24 @@ and however many turns are played before it runs again. A turn owes its
 reports from the moment it is adjudicated (``reports-owed.yaml``, on disk
 before the turn's ``result.yaml``) until they are in the outgoing spool;
 finding the games that owe reports reads no other game, and a referee that
-lost its own bookkeeping mails nothing again."""
+lost its own bookkeeping mails nothing again. A report that cannot go out for
+a long time is told to the game master, once."""
 
 from __future__ import annotations
 
 import shutil
 from collections import Counter
 from datetime import timedelta
+from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tablekit import T0, Table
+from tablekit import T0, Table, body_of
 
 from pbmref import gm
+from pbmref.mail import spool as spool_module
+from pbmref.mail.base import PermanentFailure, TemporaryFailure
 from pbmref.mail.outbox import read_maildir
 from pbmref.referee import turns
 from pbmref.referee.pipeline import Referee
@@ -26,6 +30,7 @@ from pbmref.store import Game, GameStore
 
 PLAYERS = ("anna", "bert", "cora")
 TURN = timedelta(hours=48)
+STUCK_CHECK = turns.STUCK_CHECK_EVERY
 
 
 class Killed(BaseException):
@@ -203,3 +208,60 @@ def test_a_turn_whose_commit_was_cut_short_owes_nothing(
     adjudicate_due(table.referee, table.intake)
     table.referee.deliver(force=True)
     _every_report_once(table, 1)
+
+
+class Refusing:
+    """The outbox, but every report fails (for now, or ``for_good``)."""
+
+    def __init__(self, sender: Any, *, for_good: bool = False) -> None:
+        self.sender, self.for_good = sender, for_good
+
+    def send(self, msg: EmailMessage) -> None:
+        if str(msg["Subject"]).endswith(" report"):
+            raise (PermanentFailure if self.for_good else TemporaryFailure)("mailbox full")
+        self.sender.send(msg)
+
+
+def _gm_notices(table: Table) -> list[EmailMessage]:
+    return [m for m in read_maildir(table.root / "outbox")
+            if str(m["To"]) == "gm@example.org"]
+
+
+@pytest.mark.parametrize("for_good", [False, True], ids=["stuck in the queue", "failed"])
+def test_a_report_that_cannot_go_out_is_told_to_the_game_master_once(
+        table: Table, monkeypatch: pytest.MonkeyPatch, for_good: bool) -> None:
+    """Reports the server refuses for good, or that wait in the queue for
+    ``turns.STUCK_AFTER``, are told to the game master in one notice naming
+    each reader; the next checks tell nothing again, and a report stuck later
+    waits for the next notice (at most one each ``turns.NOTICE_EVERY``)."""
+    referee = _restart(table, game_master="gm@example.org")
+    referee.sender = Refusing(referee.sender, for_good=for_good)
+    table.clock.now += TURN
+    adjudicate_due(referee, table.intake)
+    assert _gm_notices(table) == []  # not yet: just queued, or just failed
+    later = spool_module._now() + turns.STUCK_AFTER + timedelta(minutes=1)
+    monkeypatch.setattr(spool_module, "_now", lambda: later)
+    table.clock.now += STUCK_CHECK
+    adjudicate_due(referee, table.intake)
+    (notice,) = _gm_notices(table)
+    text = body_of(notice)
+    assert "zep1" in notice["Subject"]
+    for player in PLAYERS:
+        assert f"{player}@example.org" in text
+    assert "turn 1" in text and "mailbox full" in text
+    table.clock.now += STUCK_CHECK
+    adjudicate_due(_restart(table, game_master="gm@example.org"), table.intake)
+    assert len(_gm_notices(table)) == 1  # told once
+    # the next turn's reports stick too: told at the next notice, not before
+    table.referee.sender = Refusing(table.referee.sender, for_good=for_good)
+    table.clock.now += STUCK_CHECK
+    adjudicate_due(table.referee, table.intake, games=["zep1"], force=True)
+    later += turns.STUCK_AFTER + timedelta(minutes=1)
+    table.clock.now += STUCK_CHECK
+    adjudicate_due(table.referee, table.intake)
+    assert len(_gm_notices(table)) == 1  # within NOTICE_EVERY of the first
+    table.clock.now += turns.NOTICE_EVERY
+    adjudicate_due(table.referee, table.intake)
+    notices = _gm_notices(table)
+    assert len(notices) == 2 and "turn 2" in body_of(notices[1])
+    assert "turn 1" not in body_of(notices[1])

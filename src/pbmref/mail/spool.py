@@ -777,6 +777,8 @@ class OutgoingSpool:
         With a `key` the call is idempotent: a second enqueue with the same key
         (say, a reply written again after a crash) returns the first entry and
         queues nothing, whether that entry is still queued, sent or failed.
+        The key's first word (``report`` of ``report:GAME:...``) is kept as the
+        mail's kind, which ``stuck`` asks about.
         A `secret` mail (one that carries a password) is deleted also when it
         fails for good: whoever queued it makes a new one. A mail ``first`` goes
         before those queued earlier (a notice to the game master about the
@@ -793,10 +795,10 @@ class OutgoingSpool:
         # check, marker and commit one step.
         with _flock(keys / ".lock"):
             return self._enqueue(msg, keys / hashlib.sha256(key.encode()).hexdigest()[:32],
-                                 secret, first)
+                                 secret, first, kind=key.split(":", 1)[0])
 
     def _enqueue(self, msg: EmailMessage, marker: Path | None, secret: bool,
-                 first: bool = False) -> OutEntry:
+                 first: bool = False, kind: str = "") -> OutEntry:
         now = _now()
         entry_id = f"{time.time_ns():020d}-{uuid.uuid4().hex[:10]}"
         if marker is not None:
@@ -809,6 +811,7 @@ class OutgoingSpool:
         meta = {
             "id": entry_id,
             **({"key": marker.name} if marker is not None else {}),
+            **({"kind": kind} if kind else {}),
             "created": _iso(now),
             "next_attempt": _iso(now),
             "attempts": 0,
@@ -916,6 +919,15 @@ class OutgoingSpool:
 
     def failed(self) -> list[OutEntry]:
         return self._list("failed")
+
+    def stuck(self, kind: str, older_than: timedelta) -> list[OutEntry]:
+        """The mails of ``kind`` (the first word of their key: ``report``) that
+        did not go: still queued ``older_than`` after they were queued, or
+        failed for good; the oldest first."""
+        limit = _now() - older_than
+        waiting = [e for e in self.queued() if e.created <= limit]
+        return sorted((e for e in waiting + self.failed() if e.meta.get("kind") == kind),
+                      key=lambda e: e.created)
 
     def next_due(self) -> datetime | None:
         """When the earliest queued mail is due (None when the queue is empty), and

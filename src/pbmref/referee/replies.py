@@ -368,3 +368,14 @@ def reminder(game: str, turn: TurnName, deadline: str) -> str:
     return "\n".join([
         f"Game {game}: a reminder that your orders for {turn} have not",
         f"arrived yet. The deadline is {deadline}.", "", *turn.words.reminder])
+
+
+def stuck_reports(lines: Sequence[str], after: str) -> str:
+    """To the game master: turn reports that did not reach their readers (each
+    line one copy: its subject, reader, and why), told once."""
+    return "\n".join([
+        "These turn reports could not be delivered (waiting longer than",
+        f"{after}, or refused for good by the mail server):", "",
+        *(f"- {line}" for line in lines), "",
+        "The referee keeps trying those still waiting. Each is told once.",
+        "See the outgoing spool's queue/ and failed/ folders."])

@@ -4,12 +4,15 @@ A JSON file a kind of record in the spool folder (``referee-state.KIND.json``):
 when an unknown sender was last told how to join, the reply budget per
 address (a mail loop breaker), the warnings about wrong passwords and the
 mails that carried one (which the game master sees in ``pbmref status``),
-the players reminded for each game's open turn, the last turn whose reports
-were queued per game. A change rewrites the file of its kind only: a reply
-spends its budget in a file as small as the addresses that wrote lately,
-whatever the number of games (issue 20: one file of every kind, rewritten
-whole for each reply, took 120 ms a mail at 10,000 games). The two tables
-that grow with the games hold one record a game. Every change is made under
+the players reminded for each game's open turn, the reports the game
+master was told could not be delivered. (The reports a turn still owes are
+kept in the game folder, ``pbmref.store.owed``, not here: this bookkeeping
+may be lost without a report being mailed twice.) A change rewrites the
+file of its kind only: a reply spends its budget in a file as small as the
+addresses that wrote lately, whatever the number of games (issue 20: one
+file of every kind, rewritten whole for each reply, took 120 ms a mail at
+10,000 games). The table that grows with the games, the reminders, holds
+one record a game. Every change is made under
 a file lock after reading that kind's file again, so two processes never
 undo or repeat what the other recorded. The files are readable by the
 referee's user only: they hold addresses. A file is read again only when
@@ -19,9 +22,8 @@ file that grows with the games played. The one ``referee-state.json`` of
 earlier versions is read for a kind that has no file of its own yet.
 
 It is not flushed to disk: what a power cut could undo only makes the referee
-do again what is keyed against repeating anyway (a report or a reminder is
-queued under a key the outgoing spool knows), or forget a rate limit's
-count. A use counted with a ``token`` (the reply's key, the mail's
+do again what is keyed against repeating anyway (a reminder is queued under
+a key the outgoing spool knows), or forget a rate limit's count. A use counted with a ``token`` (the reply's key, the mail's
 Message-ID) counts once: the same mail handled again after a crash spends
 nothing more.
 """
@@ -208,6 +210,22 @@ class RefereeState:
         self.save(kind)
         return True
 
+    def first_times(self, kind: str, keys: Iterable[str], now: datetime,
+                    keep: timedelta) -> list[str]:
+        """Of ``keys``, those not recorded under ``kind`` within ``keep``; they are
+        recorded now (what is told once: a report the game master was told
+        could not be delivered). Keys recorded longer ago are forgotten."""
+        with self._fresh(kind):
+            table = self.data[kind]
+            for key, stamp in list(table.items()):
+                if not _stamps_within([stamp], now, keep):
+                    del table[key]
+            new = [k for k in dict.fromkeys(keys) if k not in table]
+            if new:
+                table.update(dict.fromkeys(new, now.isoformat()))
+                self.save(kind)
+            return new
+
     def remind_once(self, game: str, turn: int, player: str) -> bool:
         """True (and remembered) the first time ``player`` of ``game`` is reminded
         to send orders for ``turn``. One record a game, the players reminded for
@@ -297,17 +315,3 @@ class RefereeState:
                 len(_stamps_within(record.get("stamps"), now, FAILURES_PERIOD)),
                 total if isinstance(total, int) else 0, last, str(record.get("last_from", ""))))
         return sorted(out, key=lambda f: (f.last_at is None, -(f.last_at or now).timestamp()))
-
-    def last(self, kind: str, key: str) -> int:
-        """The number recorded for ``kind``/``key`` (0 when none)."""
-        with self._fresh(kind):
-            value = self.data[kind].get(key, 0)
-        return int(value) if isinstance(value, int) else 0
-
-    def raise_to(self, kind: str, key: str, value: int) -> None:
-        """Record ``value`` for ``kind``/``key`` unless a larger one is recorded."""
-        with self._fresh(kind):
-            table = self.data[kind]
-            old = table.get(key, 0)
-            table[key] = max(value, old if isinstance(old, int) else 0)
-            self.save(kind)

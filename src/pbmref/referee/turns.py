@@ -15,7 +15,10 @@ reports from its adjudication (``pbmref.store.owed``, on disk before the
 turn's result) until every copy is on disk in the outgoing spool, which
 sends each once. Each run mails what any turn of any game still owes
 (``queue_owed_reports``: a run killed in between, however many turns ago),
-asking the store's index which games owe, so no other game is opened.
+asking the store's index which games owe, so no other game is opened. A
+report that could not be delivered for ``STUCK_AFTER`` (still queued, or
+refused for good) is told to the game master, once
+(``tell_of_stuck_reports``).
 """
 
 from __future__ import annotations
@@ -47,6 +50,13 @@ log = logging.getLogger("pbmref.referee")
 # Reports that take longer than this to go out, at the pace of the provider's
 # limits, are worth a notice to the game master.
 REPORTS_TAKE_LONG = timedelta(minutes=15)
+
+# A report still in the outgoing queue this long after it was queued, or
+# refused for good, is told to the game master (once each), at most one
+# notice each NOTICE_EVERY; the spool is looked at every STUCK_CHECK_EVERY.
+STUCK_AFTER = timedelta(hours=6)
+STUCK_CHECK_EVERY = timedelta(hours=1)
+NOTICE_EVERY = timedelta(days=1)
 
 
 @dataclass
@@ -191,6 +201,40 @@ def queue_owed_reports(referee: Referee) -> int:
     return count
 
 
+def tell_of_stuck_reports(referee: Referee) -> int:
+    """Tell the game master (``referee.game_master``) about reports that could
+    not be delivered: still queued ``STUCK_AFTER`` after they were queued, or
+    refused for good. Each is told once; a notice goes at most once each
+    NOTICE_EVERY (those stuck in between wait for the next). Returns how many
+    were told."""
+    address = referee.config.referee.game_master
+    now = referee.clock()
+    if not address or not referee.state.once_per("stuck-checked", "reports", now,
+                                                 STUCK_CHECK_EVERY):
+        return 0
+    stuck = referee.outgoing.stuck("report", STUCK_AFTER)
+    ids = [e.id for e in stuck]
+    if (not set(ids) - set(referee.state.values("stuck-told", ids))
+            or not referee.state.once_per("stuck-notice", address, now, NOTICE_EVERY)):
+        return 0  # nothing new, or a notice went within NOTICE_EVERY
+    keep = max(referee.config.limits.retention, NOTICE_EVERY)  # as long as the spool keeps them
+    new = set(referee.state.first_times("stuck-told", ids, now, keep))
+    told = [e for e in stuck if e.id in new]
+    lines = [f"{e.meta.get('subject', '')} to {e.meta.get('to', '')}: "
+             + (f"refused: {e.meta.get('reason', '')}" if e.state == "failed" else
+                f"waiting since {e.created:%Y-%m-%d %H:%M} UTC ({e.last_error})")
+             for e in told]
+    games = sorted({str(e.meta.get("subject", "")).partition("]")[0].lstrip("[")
+                    for e in told})
+    hours = int(STUCK_AFTER.total_seconds() // 3600)
+    referee.outgoing.enqueue(referee.mail_to(
+        address, f"[{', '.join(games)}] reports not delivered",
+        replies.stuck_reports(lines, f"{hours} hours")),
+        key=f"stuck:{hashlib.sha256(' '.join(sorted(new)).encode()).hexdigest()[:16]}")
+    log.warning("told the game master of %d report(s) not delivered", len(told))
+    return len(told)
+
+
 def send_reminders(referee: Referee) -> int:
     """Remind players without orders, once per turn, some hours before the deadline.
 
@@ -311,6 +355,7 @@ def adjudicate_due(referee: Referee, intake: Intake | None = None, *,
         if report.adjudicated:
             tell_reports_take_long(referee, report.adjudicated)
         report.reminders = send_reminders(referee)
+        tell_of_stuck_reports(referee)
         report.sent = referee.deliver()
         report.pruned = referee.prune_spools()
     return report
