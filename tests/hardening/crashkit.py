@@ -25,11 +25,14 @@ PBMREF = [sys.executable, "-m", "pbmref"]
 
 
 class DaemonProcess:
-    """``pbmref serve --config F`` in its own process group; killed with SIGKILL."""
+    """``pbmref serve --config F`` in its own process group; killed with SIGKILL.
+    ``kill_at``: a point at which the daemon kills itself (``killpoint.py``)."""
 
-    def __init__(self, config: Path, log: Path) -> None:
+    def __init__(self, config: Path, log: Path, *, kill_at: str | None = None) -> None:
         self.config = config
         self.log = log
+        self.command = PBMREF if kill_at is None else [
+            sys.executable, str(Path(__file__).with_name("killpoint.py")), kill_at]
         self.proc: subprocess.Popen[bytes] | None = None
         self.starts = 0
         self.kills = 0
@@ -39,7 +42,7 @@ class DaemonProcess:
         with open(self.log, "ab") as out:
             out.write(f"--- start {self.starts + 1} at {datetime.now(UTC)}\n".encode())
             self.proc = subprocess.Popen(
-                [*PBMREF, "serve", "--config", str(self.config)], cwd=REPO,
+                [*self.command, "serve", "--config", str(self.config)], cwd=REPO,
                 stdin=subprocess.DEVNULL, stdout=out, stderr=out, start_new_session=True)
         self.starts += 1
 
