@@ -193,6 +193,7 @@ def queue_owed_reports(referee: Referee) -> int:
             owed = game.history.reports_owed()
             if not owed:  # queued meanwhile by another run: the index follows
                 with game.lock():
+                    game.reload()
                     game.write_schedule()
             for turn in owed:
                 count += queue_report(referee, game, turn)

@@ -294,6 +294,7 @@ class History:
             played = tuple(t for t in owed if self.is_adjudicated(t))
             if played != owed:
                 write_owed(game.dir, played, durable=False)
+                game.reload()  # the state index written as the game is now
                 game.write_schedule()
             return played
 
@@ -305,6 +306,7 @@ class History:
             owed = read_owed(game.dir)
             if turn in owed:
                 write_owed(game.dir, tuple(t for t in owed if t != turn), durable=False)
+                game.reload()  # the state index written as the game is now
                 game.write_schedule()
 
     def replace(self, turn: int, name: str, content: str | bytes) -> Path | None:
