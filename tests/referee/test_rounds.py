@@ -112,3 +112,39 @@ def test_rendering_the_archive_again_rewrites_only_what_changed(table: Table) ->
     (out / "turn-001.html").write_text("spoiled", encoding="utf-8")
     assert [p.name for p in write_archive(table.game(), out)] == ["turn-001.html"]
     assert (out / "index.html").stat().st_mtime_ns == index_stamp
+
+
+@pytest.mark.parametrize("job", ["cron", "daemon"])
+def test_orders_that_reach_the_server_while_the_deadline_job_takes_in_mail_count(
+        table: Table, monkeypatch: pytest.MonkeyPatch, job: str) -> None:
+    """The deadline passes while the deadline job is still answering the mail it
+    took in (a slow round, a backlog after the daemon was down): a mail that
+    reached the server meanwhile, before the deadline, still counts for the
+    turn (shared/spec/referee.md, "Deadlines and turns"). Before, the turn was
+    adjudicated without it, and its sender told it came too late."""
+    from pbmref.referee.daemon import Daemon
+    from pbmref.referee.pipeline import Referee
+
+    deadline = T0 + timedelta(hours=48)
+    table.clock.now = deadline - timedelta(minutes=2)
+    table.deliver(table.mail(_orders(table, "anna"), sender="anna@example.org"))
+    real = Referee.handle
+    late: list[int] = []
+
+    def slow(self: Referee, *args: Any, **kwargs: Any) -> Any:
+        if not late:  # while the first mail is answered: Bert's arrives, then the deadline
+            late.append(1)
+            table.deliver(table.mail(_orders(table, "bert"), sender="bert@example.org"),
+                          arrived=deadline - timedelta(seconds=30))
+            table.clock.now = deadline + timedelta(minutes=1)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Referee, "handle", slow)
+    if job == "cron":
+        adjudicate_due(table.referee, table.intake)
+    else:
+        Daemon(table.referee, table.intake).round()
+    played = table.game().history.result(1)
+    assert played is not None and sorted(played["orders"]) == ["anna", "bert"]
+    answers = {str(m["To"]): body_of(m) for m in table.new_outbox() if m["In-Reply-To"]}
+    assert "accepted" in answers["bert@example.org"]

@@ -68,8 +68,8 @@ class Daemon:
     def round(self) -> None:
         """One round of work; errors of one round are logged and the next goes on."""
         with self.referee.round():
-            handled = self.referee.take_in(self.intake, send=True)
-            due = adjudicate_due(self.referee)
+            due = adjudicate_due(self.referee, self.intake)  # takes in the mail first
+        handled = due.taken_in
         self.done.handled += handled
         self.done.adjudicated += len(due.adjudicated)
         self.done.sent += due.sent

@@ -325,13 +325,19 @@ def adjudicate_due(referee: Referee, intake: Intake | None = None, *,
     """Take in mail, adjudicate every due game (or ``games``) once, mail reports.
     The mails are answered as the daemon answers them (``take_in`` with
     ``send``): each reply goes out once its game is on disk, and only those
-    that did not go are flushed in the spool and queued."""
+    that did not go are flushed in the spool and queued. When a game is due,
+    mail is taken in once more before it is adjudicated: what reached the
+    server while the first mails were answered, before the deadline, counts."""
     report = DueReport()
     with referee.round():
         if intake is not None:
             report.taken_in = referee.take_in(intake, send=True)
         now = referee.clock()
         wanted = list(games) if games is not None else referee.store.index.due(now)
+        if intake is not None and wanted:
+            # Mail that reached the server while the first was being answered, before
+            # the deadline, counts too: fetched now, after the deadline passed.
+            report.taken_in += referee.take_in(intake, send=True)
         for gid in wanted:
             try:
                 game = referee.store.open(gid)
