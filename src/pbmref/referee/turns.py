@@ -223,7 +223,8 @@ def tell_of_stuck_reports(referee: Referee) -> int:
     told = [e for e in stuck if e.id in new]
     lines = [f"{e.meta.get('subject', '')} to {e.meta.get('to', '')}: "
              + (f"refused: {e.meta.get('reason', '')}" if e.state == "failed" else
-                f"waiting since {e.created:%Y-%m-%d %H:%M} UTC ({e.last_error})")
+                f"waiting since {e.created:%Y-%m-%d %H:%M} UTC ("
+                + (e.last_error or "held back by the mail provider's limits") + ")")
              for e in told]
     games = sorted({str(e.meta.get("subject", "")).partition("]")[0].lstrip("[")
                     for e in told})
