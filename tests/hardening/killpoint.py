@@ -4,7 +4,8 @@ kill tests of a real daemon that must die at one exact step:
     python tests/hardening/killpoint.py after-adjudication serve --config F
 
 ``after-adjudication``: as soon as a turn is adjudicated (its files written,
-result.yaml last), before any of its reports is queued. Whatever comes after
+result.yaml last), before any of its reports is queued. ``before-smtp``,
+``after-smtp``: around the first mail sent over SMTP. Whatever comes after
 the point name is pbmref's command line.
 """
 
@@ -30,7 +31,25 @@ def _after_adjudication() -> None:
     gm.adjudicate = adjudicate
 
 
-POINTS = {"after-adjudication": _after_adjudication}
+def _smtp(after: bool) -> None:
+    """Around the first mail sent over SMTP: just before its data goes
+    (``before-smtp``), or once the server answered that it has it, before the
+    referee records it sent (``after-smtp``)."""
+    from pbmref.mail.smtp_out import SmtpSender
+
+    real = SmtpSender._send_on
+
+    async def send_on(self: SmtpSender, client: Any, msg: Any) -> None:
+        if not after:
+            os.kill(os.getpid(), signal.SIGKILL)
+        await real(self, client, msg)
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    SmtpSender._send_on = send_on  # type: ignore[method-assign]
+
+
+POINTS = {"after-adjudication": _after_adjudication,
+          "before-smtp": lambda: _smtp(False), "after-smtp": lambda: _smtp(True)}
 
 
 def main() -> int:
