@@ -7,6 +7,7 @@ import email
 import email.policy
 import hashlib
 import os
+import shutil
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
@@ -24,7 +25,8 @@ from pbmref.referee.pipeline import Referee
 from pbmref.store import GameStore
 from pbmref.store.settings import hash_password
 
-CORPUS = Path(__file__).resolve().parent.parent / "mail_corpus"
+REPO = Path(__file__).resolve().parents[2]
+CORPUS = REPO / "tests" / "mail_corpus"
 REFEREE = "referee@test.invalid"
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 PASSWORDS = {"anna": "anna-pass-1", "bert": "bert-pass-2", "cora": "cora-pass-3"}
@@ -190,6 +192,22 @@ def make_table(root: Path, *, anonymous: bool = False, max_bytes: int = 1_000_00
     referee = Referee(config, store=store, clock=clock)
     intake = MaildirIntake(config.mail.maildir.inbox, max_fetch_bytes=max_bytes)
     return Table(root, referee, intake, clock, store)
+
+
+def example_house(root: Path, now: datetime) -> tuple[Referee, MaildirIntake, Path]:
+    """Two copies of the repository's example game, ``example`` and ``other``
+    (the same players in each), on a Maildir referee whose clock says ``now``;
+    (the referee, its intake, the games folder)."""
+    games = root / "games"
+    for name in ("example", "other"):
+        shutil.copytree(REPO / "docs" / "example-game", games / name,
+                        ignore=shutil.ignore_patterns(".lock"))
+    config = Config(games_dir=games, spool_dir=root / "spool",
+                    referee=RefereeConfig(address=REFEREE),
+                    mail=MailConfig(mode="maildir", maildir=MaildirConfig(
+                        inbox=root / "inbox", outbox=root / "outbox")))
+    referee = Referee(config, store=GameStore(games), clock=Clock(now))
+    return referee, MaildirIntake(config.mail.maildir.inbox), games
 
 
 def write_config(table: Table) -> Path:

@@ -10,21 +10,18 @@ from __future__ import annotations
 
 import random
 import re
-import shutil
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from hardkit import REFEREE, Clock, changed_files, fingerprint
+from hardkit import changed_files, example_house, fingerprint
 
 from pbmref.cli import main
-from pbmref.config import Config, MailConfig, MaildirConfig, RefereeConfig
 from pbmref.mail.maildir_in import MaildirIntake
 from pbmref.mail.outbox import read_maildir
 from pbmref.referee.pipeline import Referee
 from pbmref.referee.turns import adjudicate_due
-from pbmref.store import GameStore
 
 REPO = Path(__file__).resolve().parents[2]
 LATE = datetime(2027, 1, 1, tzinfo=UTC)
@@ -81,16 +78,7 @@ BREAKAGES: dict[str, tuple[str, Callable[[str], str | bytes] | None, str, int | 
 
 
 def _referee(tmp_path: Path) -> tuple[Referee, MaildirIntake, Path]:
-    games = tmp_path / "games"
-    for name in ("example", "other"):
-        shutil.copytree(REPO / "docs" / "example-game", games / name,
-                        ignore=shutil.ignore_patterns(".lock"))
-    config = Config(games_dir=games, spool_dir=tmp_path / "spool",
-                    referee=RefereeConfig(address=REFEREE),
-                    mail=MailConfig(mode="maildir", maildir=MaildirConfig(
-                        inbox=tmp_path / "inbox", outbox=tmp_path / "outbox")))
-    referee = Referee(config, store=GameStore(games), clock=Clock(LATE))
-    return referee, MaildirIntake(config.mail.maildir.inbox), games
+    return example_house(tmp_path, LATE)
 
 
 def _break(game_dir: Path, file: str, change: Callable[[str], str | bytes] | None) -> None:

@@ -9,6 +9,13 @@
   tree is only built when an error needs a line, so reading stays fast.
 - ``dump_yaml`` writes block style, short lists of plain values in flow style
   (``hexes: [J10, J9]``) and multi-line text as a literal block.
+- What reading one file may cost is bounded (``LIMITS``, issue 40): a file too
+  big, nested too deep, with too many values, or whose aliases would expand
+  too far (a "billion laughs") is refused with the file and the line where it
+  passes the bound, before any data is built of it: text with few values
+  and no alias (nearly every file) is checked on its node tree, any other
+  on the parser's events, stopped at that line. ruamel.yaml's round trip
+  (``store.settings_file``) reads only text that passed here.
 """
 
 from __future__ import annotations
@@ -25,11 +32,14 @@ import yaml
 from pbmref.base.errors import GameFileError, KeyPath
 
 __all__ = [
+    "LIMITS",
     "YamlDoc",
+    "YamlLimits",
     "dump_yaml",
     "line_of",
     "load_text",
     "plain_copy",
+    "read_text",
     "read_yaml",
     "remember_written",
     "stored_value",
@@ -49,28 +59,6 @@ class _DuplicateKey(yaml.YAMLError):
         super().__init__(f"the key {key!r} appears twice in the same mapping")
         self.key = key
         self.line = line
-
-
-class _Loader(_BaseLoader):  # type: ignore[misc]
-    """Safe loader that refuses duplicate keys."""
-
-
-def _construct_mapping(loader: Any, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-    loader.flatten_mapping(node)
-    seen: set[Any] = set()
-    for key_node, _ in node.value:
-        key = loader.construct_object(key_node, deep=deep)
-        try:
-            if key in seen:
-                raise _DuplicateKey(key, key_node.start_mark.line + 1)
-            seen.add(key)
-        except TypeError:  # unhashable key: let the constructor report it
-            pass
-    result: dict[Any, Any] = yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
-    return result
-
-
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
 def _plain_words(exc: yaml.YAMLError, text: str) -> tuple[str, int | None]:
@@ -104,24 +92,216 @@ def _plain_words(exc: yaml.YAMLError, text: str) -> tuple[str, int | None]:
     return f"not valid YAML: {words}", line
 
 
-def load_text(text: str, file: Path | str) -> Any:
-    """Parse YAML text; a syntax error becomes a GameFileError."""
+@dataclass(frozen=True)
+class YamlLimits:
+    """The most one YAML file may hold: what a game master's file needs many
+    times over (the biggest file a game writes holds a few thousand values;
+    an orders file keeps one mail's text, ``limits.max_message_bytes``, at
+    most four times as long once written as YAML), and far less than what
+    hangs the referee."""
+
+    max_bytes: int = 16 * 1024 * 1024
+    max_depth: int = 40  # mappings and lists inside each other, aliases written out
+    max_nodes: int = 100_000  # mappings, lists and plain values, aliases written out
+
+
+LIMITS = YamlLimits()
+
+
+class _Loader(_BaseLoader):  # type: ignore[misc]
+    """Safe loader that refuses duplicate keys."""
+
+
+def _construct_mapping(loader: Any, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+    loader.flatten_mapping(node)
+    seen: set[Any] = set()
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        try:
+            if key in seen:
+                raise _DuplicateKey(key, key_node.start_mark.line + 1)
+            seen.add(key)
+        except TypeError:  # unhashable key: let the constructor report it
+            pass
+    result: dict[Any, Any] = yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
+    return result
+
+
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+class _TooCostly(Exception):
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+
+def _too_many(limits: YamlLimits, line: int, alias: bool = False) -> _TooCostly:
+    also = ", each alias counted as the values it stands for" if alias else ""
+    return _TooCostly(f"too many values: more than {limits.max_nodes} (mappings, lists and "
+                      f"plain values{also})", line)
+
+
+def _too_deep(limits: YamlLimits, line: int, alias: bool = False) -> _TooCostly:
+    also = ", each alias counted as what it stands for" if alias else ""
+    return _TooCostly(f"nested too deep (more than {limits.max_depth} mappings and lists "
+                      f"inside each other{also})", line)
+
+
+# A value of YAML takes at least one of these characters (its own, or the one
+# after the key it is the value of), or is the document itself: three values
+# a character (a key, its value and the mapping it opens) is more than any text
+# holds, so text with few of them holds few values.
+_MARKS = (",", ":", "-", "?", "[", "{", "\n")
+
+
+def _few_values(text: str, limits: YamlLimits) -> bool:
+    """Whether ``text`` surely holds no alias and no more than ``max_nodes``
+    values (counted in C, far quicker than parsing)."""
+    return "*" not in text and 3 * (sum(text.count(m) for m in _MARKS) + 1) <= limits.max_nodes
+
+
+def _check_tree(root: yaml.Node, limits: YamlLimits) -> None:
+    """The bounds on a node tree without aliases (each node in one place): how
+    many values, how deep; the first node in the file's order that passes one
+    is named. Costs a few percent of building the data."""
+    values = 0
+    stack: list[tuple[yaml.Node, int]] = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        values += 1
+        if values > limits.max_nodes:
+            raise _too_many(limits, node.start_mark.line + 1)
+        if type(node) is yaml.ScalarNode:
+            continue
+        if depth > limits.max_depth:
+            raise _too_deep(limits, node.start_mark.line + 1)
+        if type(node) is yaml.MappingNode:
+            for key, value in reversed(node.value):
+                stack.append((value, depth + 1))
+                stack.append((key, depth + 1))
+        else:
+            stack.extend((item, depth + 1) for item in reversed(node.value))
+
+
+def _check_events(text: str, limits: YamlLimits) -> None:
+    """The bounds on any text, read from the parser's events and stopped where
+    one is passed (or where the parser meets a mistake: its own error).
+
+    Every value is counted as often as it would be built if each alias were
+    written out (an anchor's size and height are known when it closes), so
+    nine lines of aliases that stand for a billion values stop at the alias
+    that passes ``max_nodes``. An alias inside what its anchor names (a loop)
+    is refused too: no reader of ours could write it out."""
+    values = 0
+    open_: list[tuple[str | None, int]] = []  # each open collection: (anchor, values before)
+    heights = [0]  # the tallest child of each open collection (and of the document)
+    anchors: dict[str, tuple[int, int]] = {}  # name -> (values, height) it stands for
+    event: Any  # libyaml's events (the node events carry an anchor)
+    for event in yaml.parse(text, Loader=_BaseLoader):
+        kind = type(event)
+        line = event.start_mark.line + 1
+        if kind is yaml.SequenceStartEvent or kind is yaml.MappingStartEvent:
+            values += 1
+            if values > limits.max_nodes:
+                raise _too_many(limits, line)
+            if len(open_) >= limits.max_depth:
+                raise _too_deep(limits, line)
+            open_.append((event.anchor, values))
+            heights.append(0)
+        elif kind is yaml.SequenceEndEvent or kind is yaml.MappingEndEvent:
+            anchor, before = open_.pop()
+            height = heights.pop() + 1
+            if anchor is not None:
+                anchors[anchor] = (values - before + 1, height)
+            heights[-1] = max(heights[-1], height)
+        elif kind is yaml.AliasEvent:
+            name = event.anchor
+            if any(name == a for a, _ in open_):
+                raise _TooCostly(f"the alias *{name} stands inside the &{name} it names "
+                                 "(a loop)", line)
+            size, height = anchors.get(name, (1, 0))  # unknown: the loader says so
+            values += size
+            if values > limits.max_nodes:
+                raise _too_many(limits, line, alias=True)
+            if len(open_) + height > limits.max_depth:
+                raise _too_deep(limits, line, alias=True)
+            heights[-1] = max(heights[-1], height)
+        elif kind is yaml.ScalarEvent:
+            values += 1
+            if values > limits.max_nodes:
+                raise _too_many(limits, line)
+            if event.anchor is not None:
+                anchors[event.anchor] = (1, 0)
+
+
+class _CheckedLoader(_Loader):
+    """The loader that checks the node tree (no aliases in it) against the
+    bounds before building anything of it."""
+
+    limits = LIMITS
+
+    def get_single_data(self) -> Any:
+        node = self.get_single_node()
+        if node is None:
+            return None
+        _check_tree(node, self.limits)
+        return self.construct_document(node)
+
+
+def _too_big(limits: YamlLimits) -> str:
+    return (f"the file is too big: more than {limits.max_bytes // (1024 * 1024)} MB "
+            f"({limits.max_bytes} bytes)")
+
+
+def _line_at(text: str, index: int) -> int:
+    """The 1-based line of the character at ``index``."""
+    return text.count("\n", 0, index) + 1
+
+
+def load_text(text: str, file: Path | str, limits: YamlLimits = LIMITS) -> Any:
+    """Parse YAML text within ``limits``; a syntax error, or text that passes a
+    bound, becomes a GameFileError with the line."""
+    if len(text) > limits.max_bytes:
+        raise GameFileError(file, _too_big(limits), line=_line_at(text, limits.max_bytes))
     try:
-        return yaml.load(text, Loader=_Loader)  # a safe loader subclass
+        if _few_values(text, limits):  # nearly every file: checked on its node tree
+            loader = _CheckedLoader(text)
+            loader.limits = limits
+        else:  # stopped where it passes a bound, before any node tree is made
+            _check_events(text, limits)
+            loader = _Loader(text)
+        try:
+            return loader.get_single_data()
+        finally:
+            loader.dispose()
+    except _TooCostly as exc:
+        raise GameFileError(file, exc.message, line=exc.line) from None
     except yaml.YAMLError as exc:
         message, line = _plain_words(exc, text)
         raise GameFileError(file, message, line=line) from None
 
 
-def _read_text(path: Path) -> str:
+def read_text(path: Path, limits: YamlLimits = LIMITS) -> str:
+    """A YAML file's text (each line ending in ``\\n``); a file bigger than
+    ``limits.max_bytes`` is refused before more of it is read (the line given:
+    where it passes the bound). Errors are GameFileErrors naming the file."""
     try:
-        return path.read_text(encoding="utf-8")
+        with path.open("rb") as f:
+            data = f.read(limits.max_bytes + 1)
+        if len(data) > limits.max_bytes:
+            raise GameFileError(path, _too_big(limits),
+                                line=data.count(b"\n", 0, limits.max_bytes) + 1)
+        text = data.decode("utf-8")
     except FileNotFoundError:
         raise GameFileError(path, "the file is missing") from None
     except UnicodeDecodeError as exc:
         raise GameFileError(path, f"not UTF-8 text (byte {exc.start})") from None
     except OSError as exc:
         raise GameFileError(path, f"cannot be read: {exc.strerror}") from None
+    # as a file opened for text reads it: every line ends in "\n"
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 @dataclass
@@ -161,7 +341,7 @@ class YamlDoc:
 def read_yaml(path: Path | str) -> YamlDoc:
     """Read and parse one YAML file (safe loader); errors name file and line."""
     p = Path(path)
-    text = _read_text(p)
+    text = read_text(p)
     return YamlDoc(p, text, load_text(text, p))
 
 
