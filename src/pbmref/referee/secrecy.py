@@ -18,6 +18,13 @@ so no transfer encoding, charset or tag inside the password hides it:
   passwords hidden in each (the caret stays under its spot);
 - ``stored_text(mail, envelope)``: what an orders file keeps of a mail (its
   headers and decoded text, every password hidden).
+
+What it costs is a pass or two over the text, however many passwords a mail
+names (issue 40: a mail of 50,000 PASSWORD lines once cost minutes): the
+values of a text are found once (kept for the next caller), and past
+``_FEW`` passwords they are hidden in one pass, each where it stands as a
+word (alone, after a keyword, in brackets or before a full stop), not
+looked for inside longer words as a few are.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import replace
+from functools import lru_cache
 
 from pbmref.mail.message import IncomingMail
 from pbmref.orders.envelope import OrderMail
@@ -43,6 +51,16 @@ _ANYWHERE = 4
 _STORED_HEADERS = ("From", "To", "Subject", "Date", "Message-ID")
 
 
+# The same, searched in the lower-cased text: starting with the letter, the search
+# skips from "p" to "p" at C speed (a look-behind first makes it try every place).
+_KEYWORD_LOWER = re.compile(r"p(?<![\w-]p)(?:assw(?:or)?d|w)\b[ \t:=]*(\S+)")
+# Past this many passwords a text is masked in one pass, word by word (``_FEW``).
+_FEW = 16
+# What may stand around a password in a text (brackets, quotes, a full stop).
+_AROUND = ".,;:!?()[]{}<>\"'`"
+_SPACE = re.compile(r"(\s+)")
+
+
 def password_candidates(text: str, *also: str | None) -> tuple[str, ...]:
     """Every value written after a PASSWORD keyword in ``text`` (and ``also``),
     longest first, with a phone's full stop or comma at its end dropped too.
@@ -50,12 +68,27 @@ def password_candidates(text: str, *also: str | None) -> tuple[str, ...]:
     >>> password_candidates("GAME z\\nPASSWORD swordfish.\\nPW: ab")
     ('swordfish.', 'swordfish', 'ab')
     """
-    found: dict[str, None] = {}
-    for value in [*(m.group(1) for m in _KEYWORD_VALUE.finditer(text)), *also]:
-        if value:
-            found[value] = None
-            found[value.rstrip(".,;")] = None
-    return tuple(sorted((v for v in found if v), key=len, reverse=True))
+    return _candidates(text, also)
+
+
+@lru_cache(maxsize=8)
+def _candidates(text: str, also: tuple[str | None, ...]) -> tuple[str, ...]:
+    """``password_candidates``, worked out once for the callers of one mail (a
+    reply, its errors, the stored copy ask alike)."""
+    found = dict.fromkeys(v for v in (*_values(text), *also) if v)
+    found.update(dict.fromkeys([v.rstrip(".,;") for v in found]))
+    found.pop("", None)
+    return tuple(sorted(found, key=len, reverse=True))
+
+
+@lru_cache(maxsize=8)
+def _values(text: str) -> tuple[str, ...]:
+    """The values after a PASSWORD keyword in ``text``."""
+    low = text.lower()
+    if len(low) != len(text):  # a letter that lower-cases to two: the plain search
+        return tuple(m.group(1) for m in _KEYWORD_VALUE.finditer(text))
+    return tuple(text[start:end] for start, end in (m.span(1) for m in
+                                                    _KEYWORD_LOWER.finditer(low)))
 
 
 def mail_passwords(mail: IncomingMail, envelope: OrderMail | None = None) -> tuple[str, ...]:
@@ -76,13 +109,7 @@ def mask(text: str, candidates: Iterable[str], filler: str | None = None) -> str
     >>> mask("PASSWORD swordfish x", ["swordfish"], "*")
     'PASSWORD ********* x'
     """
-    for secret in candidates:
-        hidden = "*" * len(secret) if filler == "*" else (filler or HIDDEN)
-        if len(secret) >= _ANYWHERE:
-            text = text.replace(secret, hidden)
-        else:
-            text = _after_keyword(secret).sub(r"\g<1>" + hidden.replace("\\", r"\\"), text)
-    return text
+    return _passwords(tuple(candidates)).mask(text, filler)
 
 
 def mask_reply(text: str, candidates: Iterable[str]) -> str:
@@ -92,9 +119,83 @@ def mask_reply(text: str, candidates: Iterable[str]) -> str:
     >>> mask_reply("had a wrong or missing PASSWORD.\n    PASSWORD wrong x", ["wrong"])
     'had a wrong or missing PASSWORD.\n    PASSWORD (hidden) x'
     """
-    for secret in candidates:
-        text = _after_keyword(secret).sub(lambda m: m.group(1) + HIDDEN, text)
-    return text
+    return _passwords(tuple(candidates)).mask_reply(text)
+
+
+_VALUE_AFTER = re.compile(r"(?i)(?<![\w-])((?:password|passwd|pw)\b[ \t:=]*)(\S+)")
+
+
+class _Passwords:
+    """The passwords of one mail, ready to be hidden in as many texts as need it
+    (a reply, each of its errors). A few are each looked for through the text;
+    past ``_FEW`` the text is gone through once, whatever their number."""
+
+    def __init__(self, candidates: Iterable[str]) -> None:
+        self.secrets = tuple(candidates)
+        self.many = len(self.secrets) > _FEW
+        self.wanted = frozenset(self.secrets) if self.many else frozenset()
+        self.long = frozenset(s for s in self.wanted if len(s) >= _ANYWHERE)
+
+    def mask(self, text: str, filler: str | None = None) -> str:
+        if self.many:
+            return self._words(self._after_keywords(text, filler), filler)
+        for secret in self.secrets:
+            hidden = _hidden(secret, filler)
+            if len(secret) >= _ANYWHERE:
+                text = text.replace(secret, hidden)
+            else:
+                text = _after_keyword(secret).sub(r"\g<1>" + hidden.replace("\\", r"\\"),
+                                                  text)
+        return text
+
+    def mask_reply(self, text: str) -> str:
+        if self.many:
+            return self._after_keywords(text, None)
+        for secret in self.secrets:
+            text = _after_keyword(secret).sub(lambda m: m.group(1) + HIDDEN, text)
+        return text
+
+    def _words(self, text: str, filler: str | None) -> str:
+        """``text`` with each word that is one of the long passwords hidden, also
+        between brackets, quotes or before a full stop."""
+        words = _SPACE.split(text)
+        for i in range(0, len(words), 2):  # the words; the spaces between stay
+            word = words[i]
+            if word in self.long:
+                words[i] = _hidden(word, filler)
+                continue
+            core = word.strip(_AROUND)
+            if core in self.long:
+                at = word.index(core)
+                words[i] = word[:at] + _hidden(core, filler) + word[at + len(core):]
+        return "".join(words)
+
+    def _after_keywords(self, text: str, filler: str | None) -> str:
+        """``text`` with the longest password each value after a PASSWORD keyword
+        starts with (up to a character that is no letter or digit) hidden."""
+        if "p" not in text.lower():
+            return text
+
+        def hide(m: re.Match[str]) -> str:
+            value = m.group(2)
+            ends = [len(value), *(i for i in range(len(value) - 1, 0, -1)
+                                  if not (value[i].isalnum() or value[i] == "_"))]
+            for end in ends:
+                if value[:end] in self.wanted:
+                    return m.group(1) + _hidden(value[:end], filler) + value[end:]
+            return m.group(0)
+
+        return _VALUE_AFTER.sub(hide, text)
+
+
+@lru_cache(maxsize=8)
+def _passwords(candidates: tuple[str, ...]) -> _Passwords:
+    """The ``_Passwords`` of ``candidates``, made once for the texts of one mail."""
+    return _Passwords(candidates)
+
+
+def _hidden(secret: str, filler: str | None) -> str:
+    return "*" * len(secret) if filler == "*" else (filler or HIDDEN)
 
 
 def _after_keyword(secret: str) -> re.Pattern[str]:
@@ -107,15 +208,15 @@ def hide_in_errors(errors: OrderMailError | Iterable[OrderMailError],
     """Hide the passwords of ``candidates`` in each of ``errors`` (one error or
     several), in place: in the mail line it shows (by stars, so the caret stays
     under its spot) and in its words."""
-    secrets = tuple(candidates)
-    if not secrets:
+    secrets = _passwords(tuple(candidates))
+    if not secrets.secrets:
         return
     groups = [errors] if isinstance(errors, OrderMailError) else list(errors)
     for error in (e for group in groups for e in group.errors):
         if error.line is not None:
-            error.line = mask(error.line, secrets, "*")
-        error.message = mask(error.message, secrets)
-        error.hint = mask(error.hint, secrets) if error.hint else error.hint
+            error.line = secrets.mask(error.line, "*")
+        error.message = secrets.mask(error.message)
+        error.hint = secrets.mask(error.hint) if error.hint else error.hint
         error.args = (error.summary(),)
 
 
@@ -151,6 +252,8 @@ def stored_text(mail: IncomingMail, envelope: OrderMail) -> str:
     PLANE
     <BLANKLINE>
     """
-    head = [f"{name}: {mail.header(name)}" for name in _STORED_HEADERS if mail.header(name)]
-    text = "\n".join(head) + "\n\n" + mail.text
-    return mask(text, password_candidates(text, envelope.password, envelope.password_raw))
+    head = "\n".join(f"{name}: {mail.header(name)}" for name in _STORED_HEADERS
+                     if mail.header(name))
+    secrets = password_candidates(mail.text, *password_candidates(head), envelope.password,
+                                  envelope.password_raw)
+    return mask(head + "\n\n" + mail.text, secrets)
