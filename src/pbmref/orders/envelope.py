@@ -15,6 +15,16 @@ dashes, and commas or semicolons between items. The game may be named in the
 Subject instead (``zep1 orders``, ``Re: [zep1] turn 7 report``); when the
 body names another game the body wins and ``game_note`` says so.
 
+What it reads of one mail is bounded before any grammar sees a line
+(issue 40: one mail once cost a minute of the referee's time): the first
+``MAX_LINES`` lines of a mail, of them ``MAX_READ`` lines of envelope and
+orders holding ``MAX_WORDS`` words at most, each line ``MAX_LINE``
+characters at most, and a Subject of ``MAX_SUBJECT``. A mail past a bound
+gets an error at the line where it passes it, naming the bound (rule
+``LIMIT``); nothing past it is read. A line too long to read is not quoted
+in its error (a window of it could show part of a password: passwords are
+hidden whole).
+
 It raises nothing but ``pbmref.orders.errors`` exceptions.
 """
 
@@ -43,6 +53,11 @@ from pbmref.orders.press import PressBlock, take_press
 
 __all__ = [
     "COMMANDS",
+    "MAX_LINE",
+    "MAX_LINES",
+    "MAX_READ",
+    "MAX_SUBJECT",
+    "MAX_WORDS",
     "Command",
     "OrderMail",
     "check_password",
@@ -52,6 +67,15 @@ __all__ = [
     "read_order_mail",
     "scan_order_mail",
 ]
+
+# What the envelope reads of one mail at most (see the module's words): a mail of
+# orders needs a few dozen lines and words; a mail from anyone costs a bounded
+# few times what such a mail does.
+MAX_LINES = 2_000  # lines looked at, quoted and blank ones too, before the orders end
+MAX_READ = 100  # of them, lines read as envelope or orders (a greeting too)
+MAX_WORDS = 400  # words in the lines read
+MAX_LINE = 1_000  # characters of a line read
+MAX_SUBJECT = 1_000  # characters of the Subject
 
 COMMANDS = ("HELP", "ORDERS", "STATUS", "MAP", "HISTORY", "CLEAR", "PLAN",
             "DRAW", "NODRAW", "CONCEDE", "NOCONCEDE", "WAIT", "NOWAIT")
@@ -316,14 +340,54 @@ def scan_order_mail(subject: str, text: str, *, known_games: Iterable[str] | Non
         text = "" if text is None else str(text)
     if not isinstance(subject, str):
         subject = "" if subject is None else str(subject)
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    bounded: list[OrderMailError] = []
+    if len(subject) > MAX_SUBJECT:
+        bounded.append(OrderSyntaxError(
+            f"the Subject has more than {MAX_SUBJECT:,} characters; the referee reads a "
+            f"Subject of at most {MAX_SUBJECT:,} characters", rule="LIMIT",
+            hint="write a short Subject, e.g. the game's name and 'orders'"))
+        subject = ""
+    # The lines looked at, and the rest as one piece (split no further).
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n", MAX_LINES)
+    rest = lines.pop() if len(lines) > MAX_LINES else ""
+    # A line too long to read is cut before anything looks at it (its length kept
+    # for its error): no pattern runs over a megabyte of one line.
+    lengths = {n: len(line) for n, line in enumerate(lines, 1) if len(line) > MAX_LINE}
+    for n in lengths:
+        lines[n - 1] = lines[n - 1][:MAX_LINE + 1]
     # Press blocks first: their lines are messages, never orders; their own
     # mistakes are the referee's to answer (after the password).
     lines, press = take_press(lines, ends_mail=_ends_mail, starts_quote=_starts_quote,
                               skips=lambda line: bool(_SKIP.match(clean_line(line).strip())))
-    scan = _Scan(lines)
+    scan = _Scan(lines, lengths)
     scan.run()
-    return replace(scan.mail(subject, known_games), press=tuple(press)), scan.errors
+    if rest and not scan.stopped and scan.ended_at is None:
+        bounded += _read_on(rest)
+    return (replace(scan.mail(subject, known_games), press=tuple(press)),
+            [*bounded, *scan.errors])
+
+
+# A line that is neither blank nor quoted (a reply's quote: ">" or a phone's "›").
+_UNQUOTED = re.compile(r"^[ \t\u00a0]*[^\s>\u203a]", re.M)
+
+
+def _read_on(rest: str) -> list[OrderMailError]:
+    """The error for a mail that goes on past MAX_LINES lines without the end of
+    its orders (END, a signature): at its first line there that would be read.
+    Only quoted and blank lines past them are no error (a long quoted report)."""
+    found = _UNQUOTED.search(rest)
+    if found is None:
+        return []
+    end = rest.find("\n", found.start())
+    line = rest[found.start():end if end >= 0 else len(rest)]
+    if _ends_mail(line[:MAX_LINE]):
+        return []
+    return [OrderSyntaxError(
+        f"the mail goes on past line {MAX_LINES:,}; the referee reads the first "
+        f"{MAX_LINES:,} lines of a mail", rule="LIMIT",
+        line_no=MAX_LINES + rest.count("\n", 0, found.start()) + 1,
+        line=line if len(line) <= MAX_LINE else None,
+        hint="put your orders at the top of the mail, and END below them")]
 
 
 def _ends_mail(raw: str) -> bool:
@@ -357,8 +421,9 @@ def _quote_lines(lines: list[str], line_no: int) -> int:
 class _Scan:
     """One pass over a mail's lines: envelope values, commands, body lines, errors."""
 
-    def __init__(self, lines: list[str]) -> None:
+    def __init__(self, lines: list[str], lengths: Mapping[int, int]) -> None:
         self.lines = lines
+        self.lengths = lengths  # line number -> length, of each line cut for being too long
         self.errors: list[OrderMailError] = []
         self.found: dict[str, tuple[str, int, str]] = {}  # kind -> (value, line_no, raw)
         self.columns: dict[str, tuple[int, int]] = {}
@@ -367,6 +432,9 @@ class _Scan:
         self.keyword_lines: list[tuple[int, str]] = []
         self.ended_at: int | None = None
         self.password_raw: str | None = None
+        self.read = 0  # lines read as envelope or orders
+        self.words = 0  # their words
+        self.stopped = False  # a bound was passed: the lines after it are not read
 
     def run(self) -> None:
         skip = 0
@@ -386,7 +454,15 @@ class _Scan:
                 return
 
     def line(self, line_no: int, raw: str) -> bool:
-        """Read one line; True when it ends the orders (END, SIGNOFF)."""
+        """Read one line; True when it ends the orders (END, SIGNOFF) or passes a
+        bound (MAX_READ, MAX_WORDS: the lines after it are not read)."""
+        if len(raw) > MAX_LINE:
+            self.read += 1
+            self.errors.append(OrderSyntaxError(
+                f"this line is {self.lengths.get(line_no, len(raw)):,} characters long; the "
+                f"referee reads lines of at most {MAX_LINE:,} characters", rule="LIMIT",
+                line_no=line_no, hint="put each order on a line of its own"))
+            return False
         cleaned = clean_line(raw)
         # '#' starts a comment at the line's start or after a space.
         hash_at = re.search(r"(^|\s)#", cleaned)
@@ -398,6 +474,9 @@ class _Scan:
         word = _first_word(cleaned)
         if word in _END_WORDS:
             self.ended_at = line_no
+            return True
+        if self._past_bounds(line_no, raw, len(cleaned.split())):
+            self.stopped = True
             return True
         if word not in _ENVELOPE_WORDS:
             self.body.append((line_no, raw.rstrip("\r\n")))
@@ -416,6 +495,23 @@ class _Scan:
         for kind, key_tok, value_tok in items:
             self.item(kind, key_tok, value_tok, line_no, raw)
         return False
+
+    def _past_bounds(self, line_no: int, raw: str, words: int) -> bool:
+        """Count a line read; an error naming the bound it passes, if it does."""
+        self.read += 1
+        self.words += words
+        if self.read > MAX_READ:
+            message = (f"the mail has more than {MAX_READ} lines of orders and commands; the "
+                       f"referee reads at most {MAX_READ} lines of a mail")
+        elif self.words > MAX_WORDS:
+            message = (f"the mail has more than {MAX_WORDS} words of orders and commands; "
+                       f"the referee reads at most {MAX_WORDS} words of a mail")
+        else:
+            return False
+        self.errors.append(OrderSyntaxError(
+            message, rule="LIMIT", line_no=line_no, line=raw,
+            hint="send your orders without other text, or in two mails"))
+        return True
 
     def item(self, kind: str, key_tok: Token, value_tok: Token | None, line_no: int,
              raw: str) -> None:
@@ -437,9 +533,6 @@ class _Scan:
                                  Command(kind, None, line_no, target=value.upper(), line=raw,
                                          column=value_tok.column))
             return
-        if kind == "PASSWORD":
-            start = (value_tok.column or 1) - 1
-            self.password_raw = raw[start:].split()[0] if raw[start:].split() else value
         previous = self.found.get(kind)
         if previous is not None and _norm(kind, previous[0]) != _norm(kind, value):
             # a password is never repeated in a reply (issue 15), not even a wrong one
@@ -450,6 +543,9 @@ class _Scan:
                 rule="ENVELOPE", line_no=line_no, line=raw, column=value_tok.column,
                 width=len(value), hint=f"keep one {kind} line"))
             return
+        if kind == "PASSWORD" and previous is None:  # as written on the line it came from
+            start = (value_tok.column or 1) - 1
+            self.password_raw = raw[start:].split()[0] if raw[start:].split() else value
         self.found[kind] = (value, line_no, raw)
         self.columns[kind] = (value_tok.column or 1, len(value))
 

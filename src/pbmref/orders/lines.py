@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib.resources
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any, TypeVar
 
 from lark import Lark
@@ -54,8 +55,11 @@ _TRAILING = ".!?'\"`*_"
 _BULLET = re.compile(r"^\s*[\u2022\u00b7\u25aa\u25cf\u2023*-]\s+(?=\S)")
 
 
+@lru_cache(maxsize=4096)
 def clean_line(text: str) -> str:
-    """The line with look-alike characters made plain, column for column.
+    """The line with look-alike characters made plain, column for column
+    (kept for the next reader of the same line: the envelope, the press and
+    the body readers each look at a line more than once).
 
     Stray punctuation at the end (a phone's full stop) and a list bullet at
     the start become spaces.

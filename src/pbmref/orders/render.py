@@ -172,5 +172,7 @@ def ignored_note(ignored: Iterable[tuple[int, str]]) -> str:
 
 
 def _ordered(errors: Sequence[OrderMailError]) -> list[OrderMailError]:
-    return sorted(errors, key=lambda e: (e.line_no is not None, e.line_no or 0,
-                                         e.column or 0))
+    """By line; a bound of what the referee reads that the mail passes (rule
+    LIMIT, ``pbmref.orders.envelope``) first, however many come before it."""
+    return sorted(errors, key=lambda e: (e.rule != "LIMIT", e.line_no is not None,
+                                         e.line_no or 0, e.column or 0))

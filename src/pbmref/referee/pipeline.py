@@ -674,10 +674,12 @@ class Referee:
         if why:
             return HandledMail(summary=f"not answered: {why}")
         sender = mail.from_addr
-        if mail.oversized:
+        if mail.oversized or mail.unread:
             if self._games_of(sender):
-                return HandledMail([self._reply(mail, sender, replies.oversized(
-                    self.config.limits.max_message_bytes))], "refused: oversized")
+                words = (replies.oversized(self.config.limits.max_message_bytes)
+                         if mail.oversized else replies.unread(mail.unread))
+                return HandledMail([self._reply(mail, sender, words)],
+                                   "refused: " + ("oversized" if mail.oversized else "unread"))
             return self._unknown_sender(mail)
         envelope, envelope_errors = scan_order_mail(mail.subject, mail.text)
         if envelope_errors:

@@ -356,6 +356,14 @@ def oversized(limit: int) -> str:
         "attachments or a long quoted history. Nothing was changed."])
 
 
+def unread(why: str) -> str:
+    """A mail past a bound of what the referee reads (``IncomingMail.unread``)."""
+    return "\n".join([
+        f"Your mail was not read: {why}.",
+        "Please send your orders as plain text, without attachments or a long",
+        "quoted history. Nothing was changed."])
+
+
 def failed(game: str | None) -> str:
     where = f" for game {game}" if game else ""
     return "\n".join([
