@@ -2,7 +2,7 @@
 
 Each script is run as a subprocess (in this order: engine, orders, store, render,
 scale, fsyncs, diplomacy, mila_compare, diplomacy_bot, mail_transport, mail,
-fuzz, report_mail; those missing are skipped). Every
+fuzz, report_mail, hostile; those missing are skipped). Every
 figure the scripts print as a ratio against their own baseline of the same
 run - ``1.23x`` or ``ratio 1.23`` on an output line - becomes a row:
 script, what the line measures, the ratio. The machine it ran on (CPU model,
@@ -32,7 +32,7 @@ BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 ORDER = ["engine", "orders", "store", "render", "scale", "fsyncs", "diplomacy", "mila_compare",
          "diplomacy_bot", "mail_transport", "mail", "fuzz",
-         "report_mail"]
+         "report_mail", "hostile"]
 TIMEOUT = 1800
 
 _RATIO = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)x(?![\w])|\bratio\s+(\d+(?:\.\d+)?)"
