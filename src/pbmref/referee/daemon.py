@@ -19,13 +19,17 @@ collector's later collections, which then walk only what a round makes.
 SIGTERM and SIGINT end the loop within a second when it waits (also in the
 middle of an IDLE), or after the round in progress; a crash at any point
 loses nothing, because every mail is in the spool before it is handled.
+When the loop returns, or raises, its caller gets back its own signal
+handlers and a heap as it was (nothing the daemon froze stays frozen).
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import signal
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from types import FrameType
 
@@ -88,33 +92,56 @@ class Daemon:
         return max(0.5, wait)
 
     def run(self, *, rounds: int | None = None) -> None:
-        if threading.current_thread() is threading.main_thread():
-            signal.signal(signal.SIGTERM, self.stop)
-            signal.signal(signal.SIGINT, self.stop)
-        done = 0
-        backoff = 1.0
-        while not self.stopping and (rounds is None or done < rounds):
-            try:
-                self.round()
-                backoff = 1.0
-            except Exception:  # the daemon outlives a bad round
-                log.exception("round failed; trying again in %.0f s", backoff)
-                self._stopped.wait(backoff)
-                backoff = min(backoff * 2, 300.0)
-                continue
-            done += 1
-            if done == 1:
-                collector.settle()  # what it holds now lives as long as the process
-            if self.stopping or (rounds is not None and done >= rounds):
-                break
-            wait = self._wait_seconds()
-            try:
-                self.intake.wait(wait)
-            except Exception:  # the intake reconnects on its next fetch
-                log.warning("waiting for mail failed", exc_info=True)
-                self._stopped.wait(min(wait, 5.0))
-        self.referee.store.index.save_if_worth()
-        self.close()
+        """Round after round until stopped (or until ``rounds`` rounds were done);
+        a round that fails is tried again after a back-off."""
+        with self._running():
+            done = 0
+            backoff = 1.0
+            while not self.stopping and (rounds is None or done < rounds):
+                try:
+                    self.round()
+                    backoff = 1.0
+                except Exception:  # the daemon outlives a bad round
+                    log.exception("round failed; trying again in %.0f s", backoff)
+                    self._stopped.wait(backoff)
+                    backoff = min(backoff * 2, 300.0)
+                    continue
+                done += 1
+                if done == 1:
+                    collector.settle()  # what it holds now lives as long as the loop
+                if self.stopping or (rounds is not None and done >= rounds):
+                    break
+                wait = self._wait_seconds()
+                try:
+                    self.intake.wait(wait)
+                except Exception:  # the intake reconnects on its next fetch
+                    log.warning("waiting for mail failed", exc_info=True)
+                    self._stopped.wait(min(wait, 5.0))
+
+    @contextlib.contextmanager
+    def _running(self) -> Iterator[None]:
+        """SIGTERM and SIGINT stop the daemon while it runs; after it (also when
+        it raises) the caller's handlers are back, the heap as it was
+        (``collector.given_back``), the mailbox and the watches let go."""
+        try:
+            with self._signals(), collector.given_back():
+                yield
+                self.referee.store.index.save_if_worth()
+        finally:
+            self.close()
+
+    @contextlib.contextmanager
+    def _signals(self) -> Iterator[None]:
+        if threading.current_thread() is not threading.main_thread():
+            yield  # only the main thread may set handlers; its owner stops this one
+            return
+        before = {sig: signal.signal(sig, self.stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+        try:
+            yield
+        finally:
+            for sig, handler in before.items():
+                # None: a handler not set from Python; the default is all Python can put back
+                signal.signal(sig, signal.SIG_DFL if handler is None else handler)
 
     def start_line(self, *, once: bool = False) -> str:
         """What the daemon says when it starts (its log's first line, which
