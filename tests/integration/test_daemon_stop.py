@@ -1,5 +1,8 @@
 """The daemon on real servers (issue 20): SIGTERM and SIGINT end it within a second,
-also in the middle of an IMAP IDLE; one SMTP connection carries a delivery round."""
+also in the middle of an IMAP IDLE; one SMTP connection carries a delivery round.
+With its mailbox down (issue 40): ``serve --once`` does its one round, says so
+in one line and fails; ``serve`` goes on trying, one log line a round, no
+traceback, and answers once the server is back."""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from mailservers import MailServers
+from mailservers import MailServers, free_port
 
 from pbmref import gm
 from pbmref.config import load_config
@@ -113,3 +116,75 @@ def test_one_smtp_connection_carries_a_delivery_round(mailservers: MailServers,
     assert referee.deliver() == 4
     assert len(opened) == 1
     assert all(ms.wait_count(u, 1) == 1 for u in users)
+
+
+# ------------------------------------------------------------------ the mailbox down
+
+
+def _serve_once(config: Path) -> subprocess.CompletedProcess[str]:
+    """``pbmref serve --once`` as cron runs it; a run that goes on and on fails."""
+    try:
+        return subprocess.run([*PBMREF, "serve", "--once", "--config", str(config)],
+                              capture_output=True, text=True, cwd=config.parent, timeout=120)
+    except subprocess.TimeoutExpired as exc:
+        pytest.fail(f"serve --once still ran after {exc.timeout} s; it said at last: "
+                    f"{(exc.stderr or b'')[-2000:]!r}")
+
+
+def _config_of_closed_port(ms: MailServers, tmp_path: Path) -> Path:
+    """The harness's config, its IMAP port one nothing listens on (loopback)."""
+    config = ms.write_config(tmp_path, user=ms.fresh_user("downref"))
+    data = yaml.safe_load(config.read_text())
+    data["mail"]["imap"]["port"] = free_port()
+    config.write_text(yaml.safe_dump(data))
+    return config
+
+
+def _config_with_dovecot_stopped(ms: MailServers, tmp_path: Path) -> Path:
+    config = ms.write_config(tmp_path, user=ms.fresh_user("downref"))
+    ms.kill_imap()  # the servers_up fixture starts it again
+    return config
+
+
+MAILBOX_DOWN = {"a closed loopback port": _config_of_closed_port,
+                "Dovecot stopped": _config_with_dovecot_stopped}
+
+
+@pytest.mark.parametrize("down", MAILBOX_DOWN)
+def test_serve_once_with_the_mailbox_down_says_so_in_one_line_and_fails(
+        servers_up: MailServers, tmp_path: Path, down: str) -> None:
+    proc = _serve_once(MAILBOX_DOWN[down](servers_up, tmp_path))
+    assert proc.returncode == 1, (proc.returncode, proc.stdout, proc.stderr)
+    assert "Traceback" not in proc.stdout + proc.stderr, proc.stderr
+    assert "no mail" not in proc.stdout, proc.stdout
+    said = [line for line in proc.stderr.splitlines() if " INFO " not in line]  # serve's log
+    assert len(said) == 1, proc.stderr  # no reconnect warnings: the next run tries again
+    assert "mailbox cannot be read" in said[0] and "refused" in said[0].lower(), said
+
+
+def test_serve_with_dovecot_stopped_logs_no_traceback_and_answers_once_it_is_back(
+        servers_up: MailServers, tmp_path: Path) -> None:
+    ms = servers_up
+    config = _config_with_dovecot_stopped(ms, tmp_path)
+    log = tmp_path / "serve.log"
+    proc = subprocess.Popen([*PBMREF, "serve", "--config", str(config)], cwd=tmp_path,
+                            stdout=open(log, "ab"), stderr=subprocess.STDOUT,
+                            start_new_session=True)
+    try:
+        said = time.monotonic() + 180
+        while "mailbox cannot be read" not in log.read_text():  # its first round failed
+            assert proc.poll() is None, log.read_text()
+            assert time.monotonic() < said, f"nothing said in 3 minutes:\n{log.read_text()}"
+            time.sleep(0.1)
+        ms.start_imap()
+        walker = ms.fresh_user("walker")
+        ms.append(yaml.safe_load(config.read_text())["mail"]["imap"]["user"],
+                  f"From: {ms.address(walker)}\r\nMessage-ID: <walk@elsewhere.test>\r\n"
+                  "Subject: hello\r\n\r\nCan I play?\r\n".encode())
+        assert ms.wait_count(walker, 1, timeout=120) == 1, log.read_text()
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+        status = proc.wait(timeout=30)
+    assert status == 0, log.read_text()
+    assert "Traceback" not in log.read_text(), log.read_text()

@@ -5,6 +5,8 @@ should say one plain line."""
 from __future__ import annotations
 
 import argparse
+import io
+import logging
 import re
 import socket
 import subprocess
@@ -18,8 +20,10 @@ from tablekit import REFEREE, Table, body_of
 
 from pbmref.cli import build_parser, main
 from pbmref.cli.common import CONFIG_HELP
+from pbmref.mail.imap_in import ImapIntake
 from pbmref.mail.maildir_in import MaildirIntake
 from pbmref.mail.outbox import read_maildir
+from pbmref.referee.daemon import Daemon
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "pbmref"
 
@@ -184,6 +188,41 @@ def test_adjudicate_due_with_imap_unreachable_is_one_line_and_fails(
     assert "nothing adjudicated" in lines[0] and "refused" in lines[0].lower()
     assert "failed 1 time" in lines[0]  # one try, not half a minute of back-off
     assert "Traceback" not in captured.out + captured.err
+
+
+def test_the_daemon_logs_a_mailbox_that_cannot_be_read_without_a_traceback(
+        table: Table, caplog: pytest.LogCaptureFixture) -> None:
+    """Issue 40 item 6: ``pbmref serve`` with its mailbox down says so in one line
+    a round, each time; the details are for the debug log only."""
+    intake = ImapIntake("127.0.0.1", _closed_port(), user="ref", password="x", tls=False,
+                        state_file=table.root / "imap-state.json", reconnect_attempts=1)
+    daemon = Daemon(table.referee, intake)
+
+    class StopAfterTwo(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if record.levelno >= logging.WARNING and record.name == "pbmref.referee":
+                self.seen = getattr(self, "seen", 0) + 1
+                if self.seen == 2:
+                    daemon.stop()
+
+    terminal = io.StringIO()  # what the terminal shows: ``serve``'s log format and level
+    shown = logging.StreamHandler(terminal)
+    shown.setLevel(logging.INFO)
+    shown.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    caplog.set_level(logging.DEBUG)
+    root.addHandler(shown)
+    root.addHandler(stopper := StopAfterTwo())
+    try:
+        daemon.run()
+    finally:
+        root.removeHandler(shown)
+        root.removeHandler(stopper)
+    assert "Traceback" not in terminal.getvalue(), terminal.getvalue()
+    assert [r for r in caplog.records if r.exc_info and r.levelno > logging.DEBUG] == []
+    down = [r.getMessage() for r in caplog.records
+            if r.name == "pbmref.referee" and r.levelno >= logging.WARNING]
+    assert len(down) == 2 and all("mailbox cannot be read" in m for m in down), down
 
 
 def test_pipe_closed_early_is_no_traceback(tmp_path: Path) -> None:

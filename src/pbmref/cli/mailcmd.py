@@ -21,9 +21,11 @@ _RULE = ("The config file is --config FILE, else $PBMREF_CONFIG, else ./config.y
          "mail/spool and games/ under the current folder).")
 
 
-def _logging(verbose: bool) -> None:
+def _logging(verbose: bool, *, debug: bool = False) -> None:
     logging.basicConfig(level=logging.INFO if verbose else logging.WARNING,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if debug:  # ours only: the IMAP library's debug log would show every mail, passwords too
+        logging.getLogger("pbmref").setLevel(logging.DEBUG)
 
 
 def _where_mail_goes(config: Config) -> str:
@@ -42,25 +44,34 @@ def _no_config_note(config: Config) -> None:
 
 
 def handle_serve(args: argparse.Namespace) -> int:
+    from pbmref.mail.base import IntakeError
     from pbmref.mail.factory import open_intake
     from pbmref.referee.daemon import Daemon
     from pbmref.referee.pipeline import Referee
 
-    _logging(not args.quiet)
+    _logging(not args.quiet, debug=args.debug)
     config = config_of(args)
     referee = Referee(config)
-    intake = open_intake(config)
+    intake = open_intake(config, once=args.once)
     poll = config.mail.imap.poll_seconds if config.mail.mode == "imap" else args.poll
     daemon = Daemon(referee, intake, poll_seconds=poll, watch_games=not args.once)
     logging.getLogger("pbmref").info("%s", daemon.start_line(once=args.once))
-    daemon.run(rounds=1 if args.once else None)
-    if args.once:
-        done = daemon.done
-        if not (done.handled or done.adjudicated or done.sent):
-            print("no mail; no game was due; nothing to send")
-        else:
-            print(f"handled {done.handled} mail(s), adjudicated {done.adjudicated} turn(s), "
-                  f"sent {done.sent} mail(s)")
+    if not args.once:
+        daemon.run()
+        return 0
+    try:
+        daemon.once()
+    except IntakeError as exc:  # waiting orders might be in there: adjudicate nothing
+        logging.getLogger("pbmref.referee").debug("the mailbox cannot be read", exc_info=True)
+        print(f"error: nothing answered or adjudicated, the mailbox cannot be read (the "
+              f"next run tries again): {exc}", file=sys.stderr)
+        return 1
+    done = daemon.done
+    if not (done.handled or done.adjudicated or done.sent):
+        print("no mail; no game was due; nothing to send")
+    else:
+        print(f"handled {done.handled} mail(s), adjudicated {done.adjudicated} turn(s), "
+              f"sent {done.sent} mail(s)")
     return 0
 
 
@@ -183,6 +194,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--poll", type=float, default=10.0,
                    help="seconds between looks at a local Maildir (default 10)")
     p.add_argument("--quiet", action="store_true")
+    p.add_argument("--debug", action="store_true",
+                   help="log the details too (e.g. the traceback of a mailbox that cannot "
+                        "be read)")
     p.set_defaults(func=_guard(handle_serve))
 
     p = sub.add_parser("adjudicate", help="adjudicate GAME now, or --due: every game "

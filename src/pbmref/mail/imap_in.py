@@ -260,7 +260,8 @@ class ImapIntake:
                 self._drop()
                 if attempt >= self.reconnect_attempts or self._interrupted.is_set():
                     raise IntakeError(
-                        f"IMAP {self.host}:{self.port} ({what}) failed {attempt} times; "
+                        f"IMAP {self.host}:{self.port} ({what}) failed {attempt} "
+                        f"time{'' if attempt == 1 else 's'}; "
                         f"last error: {type(exc).__name__}: {exc}"
                     ) from exc
                 log.warning("IMAP %s failed (%s: %s); reconnecting in %.1f s",

@@ -35,7 +35,7 @@ from types import FrameType
 
 from pbmref import __version__
 from pbmref.base import collector
-from pbmref.mail.base import Intake
+from pbmref.mail.base import Intake, IntakeError
 from pbmref.referee.pipeline import Referee
 from pbmref.referee.turns import adjudicate_due
 
@@ -93,7 +93,9 @@ class Daemon:
 
     def run(self, *, rounds: int | None = None) -> None:
         """Round after round until stopped (or until ``rounds`` rounds were done);
-        a round that fails is tried again after a back-off."""
+        a round that fails is tried again after a back-off. A mailbox that
+        cannot be read is one line in the log (its details at debug level),
+        never a traceback: it is the server's state, not a fault of ours."""
         with self._running():
             done = 0
             backoff = 1.0
@@ -101,6 +103,15 @@ class Daemon:
                 try:
                     self.round()
                     backoff = 1.0
+                except IntakeError as exc:
+                    if self.stopping:
+                        break  # the stop cut its reconnecting short: nothing to tell
+                    log.warning("the mailbox cannot be read: %s; trying again in %.0f s",
+                                exc, backoff)
+                    log.debug("the mailbox cannot be read", exc_info=True)
+                    self._stopped.wait(backoff)
+                    backoff = min(backoff * 2, 300.0)
+                    continue
                 except Exception:  # the daemon outlives a bad round
                     log.exception("round failed; trying again in %.0f s", backoff)
                     self._stopped.wait(backoff)
@@ -117,6 +128,13 @@ class Daemon:
                 except Exception:  # the intake reconnects on its next fetch
                     log.warning("waiting for mail failed", exc_info=True)
                     self._stopped.wait(min(wait, 5.0))
+
+    def once(self) -> None:
+        """One round, then stop (``pbmref serve --once``). A round that fails is
+        not tried again: its error goes to the caller (a mailbox that cannot
+        be read raises ``IntakeError``; the next run tries again)."""
+        with self._running():
+            self.round()
 
     @contextlib.contextmanager
     def _running(self) -> Iterator[None]:
