@@ -255,3 +255,39 @@ def test_a_failure_notice_that_fails_is_logged_and_the_round_goes_on(
     assert len(table.referee.incoming.shunted()) == 1
     assert "could not tell anna@example.org" in caplog.text
     assert table.referee.incoming.pending() == []
+
+
+# A quoted local part is the same mailbox as the bare one when what it quotes
+# is a plain word (RFC 5322 3.2.4, 3.4.1); anything else is another mailbox,
+# and the answer goes there, never to the registered player (issue 40); an
+# address with a space in it gets no answer at all (as before).
+QUOTED_SENDERS = [
+    # (From header, the player it is, where the answer goes)
+    ('"anna"@example.org', "anna", "anna@example.org"),
+    ('Anna <"anna"@example.org>', "anna", "anna@example.org"),
+    ('"ANNA"@Example.org', "anna", "anna@example.org"),
+    ('"anna@example.org"@evil.test', None, '"anna@example.org"@evil.test'),
+    ('"anna"@example.org.', None, None),
+    ('"anna example.org"@example.org', None, None),
+]
+
+
+@pytest.mark.parametrize("sender,player,answered", QUOTED_SENDERS,
+                         ids=[s for s, _, _ in QUOTED_SENDERS])
+def test_a_quoted_local_part_is_read_as_rfc_5322_reads_it(
+        table: Table, sender: str, player: str | None, answered: str | None) -> None:
+    mail = table.mail(orders(table, "anna", "PLANE", "TAKEOFF BETA", "1: A", "2: A", "3: L"))
+    mail = mail.replace(b"From: anna@example.org", b"From: " + sender.encode())
+    out = table.send_raw(mail)
+    if answered is None:
+        assert out == [] and table.game().book.entries() == {}
+        return
+    (reply,) = out
+    assert reply["To"].addresses[0].addr_spec.lower() == answered.lower()
+    text = body_of(reply)
+    if player is None:
+        assert "not\nregistered for any game" in text
+        assert table.game().book.entries() == {}
+    else:
+        assert "accepted" in text
+        assert table.game().book.entries()[player]["plane"] == ["A", "A", "L"]

@@ -15,6 +15,8 @@ from pbmref.base.yamlfile import read_yaml
 from pbmref.orders.errors import OrderMailError
 from pbmref.rules.dice import Roll
 from pbmref.store import GameExists, GameStore
+from pbmref.store.errors import DataError
+from pbmref.store.settings import settings_from_dict
 
 T0 = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
@@ -266,6 +268,25 @@ def test_player_by_address_ignores_case_and_display_name(fake_store):
     assert game.settings.player_by_address("bob@example.ORG").id == "bob"
     assert game.settings.player_by_address("Ann Smith <ANN@example.org>").id == "ann"
     assert game.settings.player_by_address("eve@example.org") is None
+
+
+@pytest.mark.parametrize("written,read", [
+    ('"ann"@example.org', "ann@example.org"),  # the same mailbox (RFC 5322 3.2.4)
+    ('"ann@example.org"@evil.test', None),  # another one, too odd to register
+    ('"ann"@example.org.', None),  # no address mail could be sent to
+])
+def test_a_registered_address_in_quotes_is_read_as_the_mailbox_mail_goes_to(
+        written: str, read: str | None) -> None:
+    """Issue 40: a player registered as ``"ann"@example.org`` is the player who
+    mails from ``ann@example.org``, as every mail sent to them is addressed."""
+    data = fake_settings(players={"ann": {"name": "Ann", "addresses": [written]}})
+    if read is None:
+        with pytest.raises(DataError, match="is not a mail address"):
+            settings_from_dict(data, "fake1")
+        return
+    settings = settings_from_dict(data, "fake1")
+    assert settings.players["ann"].addresses == (read,)
+    assert settings.player_by_address(read.upper()).id == "ann"
 
 
 def test_passwords_are_stored_as_hashes_only(tmp_path):

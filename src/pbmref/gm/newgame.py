@@ -17,6 +17,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from pbmref.base.addresses import mailbox
 from pbmref.base.times import format_duration, parse_duration
 from pbmref.rulesets import NewGameOptions, PlayerSpec
 from pbmref.store import Game, GameStore, check_id, derive_turn_seed, hash_password, new_password
@@ -42,10 +43,14 @@ def check_addresses(addresses: Iterable[str], refused: Iterable[str]) -> None:
     Traceback (most recent call last):
     ...
     ValueError: Ref@Example.org is the referee's own address: a player or observer needs an address of their own
+    >>> check_addresses(['"ref"@example.org'], ["ref@example.org"])
+    Traceback (most recent call last):
+    ...
+    ValueError: "ref"@example.org is the referee's own address: a player or observer needs an address of their own
     """
-    own = {a.strip().lower() for a in refused}
+    own = {mailbox(a.strip()).lower() for a in refused}
     for address in addresses:
-        if address.strip().lower() in own:
+        if mailbox(address.strip()).lower() in own:
             raise ValueError(f"{address} is the referee's own address: a player or observer "
                              "needs an address of their own")
 

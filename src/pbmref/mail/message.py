@@ -29,6 +29,8 @@ from email.message import Message
 from email.parser import BytesHeaderParser
 from html.parser import HTMLParser
 
+from pbmref.base.addresses import mailbox
+
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "LOOP_HEADER",
@@ -211,7 +213,7 @@ def _addr(value: str) -> tuple[str, str]:
     if angle and angle.group(1).lower() != _one_line(addr).lower():
         addr = angle.group(1)
         name = _one_line(value)[:angle.start()].strip().strip('"')
-    addr = _one_line(addr)
+    addr = mailbox(_one_line(addr))  # "anna"@example.org is anna@example.org
     if " " in addr or any(ord(c) < 32 or c in "\x7f\ufffd" for c in addr):
         addr = ""  # control bytes or spaces: no address a reply could go to
     return _decode_header(name), addr.lower()
@@ -222,7 +224,8 @@ def _addr_list(values: Iterable[str]) -> tuple[str, ...]:
         pairs = email.utils.getaddresses(list(values))
     except Exception:  # noqa: BLE001
         return ()
-    return tuple(a.strip().lower() for _, a in pairs if a and "@" in a)
+    found = (mailbox(a.strip()) for _, a in pairs if a and "@" in a)
+    return tuple(a.lower() for a in found if a)
 
 
 def _raw_str(value: object) -> str:

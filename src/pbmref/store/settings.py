@@ -38,6 +38,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from pbmref.base.addresses import mailbox
 from pbmref.base.times import format_duration, parse_datetime, parse_duration
 from pbmref.rulesets import PRESS_LEVELS
 from pbmref.store.errors import DataError, InvalidId, KeyPath
@@ -272,9 +273,11 @@ def _str(data: Mapping[str, Any], key: str, default: str, path: KeyPath) -> str:
 
 
 def _address(value: object, path: KeyPath) -> str:
-    if not isinstance(value, str) or not ADDRESS_RE.fullmatch(value.strip()):
+    """A registered address, in the form mail is sent to (``"anna"@x`` is ``anna@x``)."""
+    address = mailbox(value.strip()) if isinstance(value, str) else ""
+    if not ADDRESS_RE.fullmatch(address):
         raise DataError(path, f"{value!r} is not a mail address like name@example.org")
-    return value.strip()
+    return address
 
 
 def _addresses(value: object, path: KeyPath) -> tuple[str, ...]:
