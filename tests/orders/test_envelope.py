@@ -39,6 +39,37 @@ def test_game_from_subject(subject: str, game: str | None) -> None:
     assert game_from_subject(subject) == game
 
 
+# The GAME line: the name as written; a phone's one full stop at the end is no
+# part of it, more than that makes a name no game has (issue 40: "GAME a.."
+# was read as game a).
+GAME_LINES = [
+    ("GAME zep1", "zep1"),
+    ("GAME zep1.", "zep1"),
+    ("GAME zep1!", "zep1"),
+    ("game: zep1", "zep1"),
+    ("GAME zep1, PASSWORD x", "zep1"),
+    ("GAME a..", "a.."),
+    ("GAME zep1..", "zep1.."),
+    ("GAME zep1...", "zep1..."),
+    ("GAME zep1?!", "zep1?!"),
+    ("GAME ../../etc", "../../etc"),
+    ("GAME zep_", "zep_"),
+]
+
+
+@pytest.mark.parametrize(("line", "game"), GAME_LINES, ids=[line for line, _ in GAME_LINES])
+def test_the_game_line_names_the_game_as_written(line: str, game: str) -> None:
+    if game in ("zep1", "zep_"):
+        assert read_order_mail("", line + "\n").game_id == game
+        return
+    with pytest.raises(OrderMailError) as info:
+        read_order_mail("", line + "\n")
+    (error,) = info.value.errors
+    assert error.rule == "ENVELOPE" and error.line_no == 1
+    assert error.message == f"{game} is not a game name", error.message
+    assert error.column == line.index(game) + 1 and error.width == len(game)
+
+
 def test_body_lines_keep_their_mail_line_numbers() -> None:
     mail = read_order_mail("", "> quoted\n\nGAME zep1\n# note\nPLANE\n\n1: A\r\n2: L\n")
     assert mail.body == ((5, "PLANE"), (7, "1: A"), (8, "2: L"))

@@ -291,3 +291,12 @@ def test_a_quoted_local_part_is_read_as_rfc_5322_reads_it(
     else:
         assert "accepted" in text
         assert table.game().book.entries()[player]["plane"] == ["A", "A", "L"]
+
+
+def test_a_game_line_with_dots_after_the_name_is_no_game(table: Table) -> None:
+    """Issue 40: ``GAME zep1..`` was read as game zep1 and the orders taken."""
+    body = orders(table, "anna", "PLANE", "TAKEOFF BETA", "1: A", "2: A", "3: L")
+    (reply,) = table.send(body.replace("GAME zep1", "GAME zep1.."))
+    text = body_of(reply)
+    assert "NOT accepted" in text and "zep1.. is not a game name" in text, text
+    assert table.game().book.entries() == {}

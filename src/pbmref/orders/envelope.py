@@ -48,7 +48,7 @@ from pbmref.orders.errors import (
     WrongPasswordError,
     raise_all,
 )
-from pbmref.orders.lines import clean_line, grammar_text
+from pbmref.orders.lines import clean_line, cut_at_end, grammar_text
 from pbmref.orders.press import PressBlock, take_press
 
 __all__ = [
@@ -520,6 +520,8 @@ class _Scan:
             self.commands.append(Command(_keyword_of(str(key_tok)), None, line_no))
             return
         value = str(value_tok)
+        if kind == "GAME":
+            value = _game_name(value, value_tok, raw)
         err = _check_value(kind, value, value_tok, line_no, raw)
         if err is not None:
             self.errors.append(err)
@@ -595,13 +597,22 @@ def _check_value(kind: str, value: str, tok: Token, line_no: int,
             return bad(f"{kind} needs a turn number, not {value}",
                        _KEYWORD_HELP[kind][1], f"write {kind} 7 (digits only)")
     elif kind == "GAME":
-        if not _GAME_ID.match(value):
+        if not _GAME_ID.match(value) or value.endswith("."):
             return bad(f"{value} is not a game name", _KEYWORD_HELP["GAME"][1],
                        "game names are letters, digits, '-', '_' and '.'")
     elif kind == "PHASE" and not _PHASE.match(value):
         return bad(f"{value} is not a phase", _KEYWORD_HELP["PHASE"][1],
                    "S/F/W, the year, then M (moves), R (retreats) or A (adjustments)")
     return None
+
+
+def _game_name(value: str, tok: Token, raw: str) -> str:
+    """The GAME line's name as written. ``clean_line`` left out the punctuation
+    that ended the line; of it only a phone's one full stop ("zep1.") is no
+    part of the name: "GAME zep_" names zep_, and "GAME a.." names "a.."
+    (no game name), never game a."""
+    cut = cut_at_end(raw, (tok.column or 1) - 1 + len(value))
+    return value if cut in ("", ".", "!", "?") else value + cut
 
 
 def _envelope_error(exc: UnexpectedInput, line: str) -> OrderMailError:

@@ -21,7 +21,8 @@ from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
 from pbmref.orders.errors import OrderMailError, OrderSyntaxError
 from pbmref.orders.nearest import line_mistakes
 
-__all__ = ["clean_line", "grammar_text", "parse_past_mistakes", "read_past_mistakes"]
+__all__ = ["clean_line", "cut_at_end", "grammar_text", "parse_past_mistakes",
+           "read_past_mistakes"]
 
 T = TypeVar("T")
 _MAX_SKIPS = 12  # bad words skipped in one line before the parser gives up on it
@@ -81,6 +82,17 @@ def clean_line(text: str) -> str:
     if end < len(stripped):
         text = stripped[:end] + " " * (len(text) - end)
     return text
+
+
+def cut_at_end(raw: str, end: int) -> str:
+    """What ``clean_line`` made spaces of right after column ``end`` (0-based) of
+    the line as written: the punctuation that ended the line ("" when none).
+
+    >>> cut_at_end("GAME zep1..", 9), cut_at_end("GAME zep1, TURN 3", 9)
+    ('..', '')
+    """
+    rest = raw[end:]
+    return rest[:len(rest) - len(rest.lstrip(_TRAILING))]
 
 
 def grammar_text(name: str) -> str:
