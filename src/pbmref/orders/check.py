@@ -41,6 +41,7 @@ from pbmref.orders.errors import (
     UnknownPlayerError,
     raise_all,
 )
+from pbmref.orders.lookalikes import foreign_letters, in_latin
 
 __all__ = [
     "BodyReader",
@@ -223,6 +224,8 @@ def read_mail_body(read_body: BodyReader, mail: OrderMail, player: str
     entry, errors = _read(read_body, player, body)
     if not errors:
         return entry, (), []
+    foreign = _foreign_orders(read_body, player, body, errors)
+    errors = _told(errors, foreign)
     noise = _noise(mail, body, errors)
     if not noise:
         return None, (), errors
@@ -231,7 +234,41 @@ def read_mail_body(read_body: BodyReader, mail: OrderMail, player: str
     if not kept:
         return None, ignored, []
     entry, errors = _read(read_body, player, kept)
-    return (None if errors else entry), ignored, errors
+    return (None if errors else entry), ignored, _told(errors, foreign)
+
+
+def _foreign_orders(read_body: BodyReader, player: str, body: list[tuple[int, str]],
+                    errors: list[OrderMailError]) -> dict[int, list[OrderMailError]]:
+    """The mistakes of the lines that are orders written with letters of another
+    alphabet ("A G\u0430s - Spa", a Cyrillic a): each line's look-alikes named
+    first, then what else is wrong with it read in Latin letters. A line that
+    is still no order in Latin letters (a greeting in Cyrillic) is not one."""
+    wrong = {e.line_no for e in errors}
+    latin = {n: in_latin(t) for n, t in body if n in wrong}
+    latin = {n: t for n, t in latin.items() if t != dict(body)[n]}
+    if not latin:
+        return {}
+    _, again = _read(read_body, player, [(n, latin.get(n, t)) for n, t in body])
+    told: dict[int, list[OrderMailError]] = {}
+    for n, text in body:
+        if n not in latin:
+            continue
+        found = [e for e in again if e.line_no == n]
+        if found and all(e.prose for e in found):
+            continue
+        named = foreign_letters(text)
+        assert named is not None  # the line differs in Latin letters
+        told[n] = [named.at(n, text), *(e.at(n, text) for e in found)]
+    return told
+
+
+def _told(errors: list[OrderMailError],
+          foreign: dict[int, list[OrderMailError]]) -> list[OrderMailError]:
+    """``errors`` with the mistakes of the lines in another alphabet told as such."""
+    if not foreign:
+        return errors
+    return [e for e in errors if e.line_no not in foreign] + [
+        e for found in foreign.values() for e in found]
 
 
 def _read(read_body: BodyReader, player: str,

@@ -49,6 +49,7 @@ from pbmref.orders.errors import (
     raise_all,
 )
 from pbmref.orders.lines import clean_line, cut_at_end, grammar_text
+from pbmref.orders.lookalikes import foreign_letters, in_latin
 from pbmref.orders.press import PressBlock, take_press
 
 __all__ = [
@@ -479,6 +480,13 @@ class _Scan:
             self.stopped = True
             return True
         if word not in _ENVELOPE_WORDS:
+            meant = _first_word(in_latin(cleaned))
+            if meant in _ENVELOPE_WORDS:  # "P\u0410SSWORD": that line, never a greeting
+                self.keyword_lines.append((line_no, _keyword_of(meant)))
+                error = foreign_letters(raw, rule="ENVELOPE")
+                assert error is not None  # the line's first word differs in Latin letters
+                self.errors.append(error.at(line_no, raw))
+                return False
             self.body.append((line_no, raw.rstrip("\r\n")))
             return False
         self.keyword_lines.append((line_no, _keyword_of(word)))
