@@ -116,6 +116,37 @@ def test_an_empty_password_line_gets_every_mistake_but_no_orders(table: Table) -
 
 # ------------------------------------------------------------------ no secrets, no password
 
+def test_a_password_line_typed_in_another_alphabet_is_named_and_never_shown(
+        table: Table) -> None:
+    """Issue 40: "P\u0410SSWORD" (a Cyrillic A) was left out as a greeting, and
+    the reply showed the line, password and all."""
+    body = mail(table, "anna", *TAKEOFF, password=False)
+    text = reply(table, body.replace("GAME zep1",
+                                     f"GAME zep1\nP\u0410SSWORD {table.passwords['anna']}"))
+    assert '"\u0410" is a Cyrillic letter, not the Latin A' in text
+    assert "Left out as greeting" not in text
+    assert table.passwords["anna"] not in text
+    assert table.game().book.entries() == {}
+
+
+def test_a_reply_to_the_welcome_hides_the_password_and_none_of_the_referees_words(
+        table: Table) -> None:
+    """Issue 40: the Subject of the welcome ("your password and how to send
+    orders"), and the welcome quoted below a player's orders, made the masker
+    hide "and" wherever the reply said PASSWORD and."""
+    queue_welcome(table.referee, table.game(), table.passwords)
+    table.referee.deliver(force=True)
+    welcome = {m["To"]: m for m in table.new_outbox()}["anna@example.org"]
+    quoted = "\n".join("> " + line for line in body_of(welcome).splitlines())
+    for asks in (TAKEOFF, ["HELP"]):
+        body = mail(table, "anna", *asks) + "\n\nOn Sun, the referee wrote:\n" + quoted
+        (answer,) = table.send(body, subject=f"Re: {welcome['Subject']}")
+        assert answer["Subject"] == "Re: [zep1] welcome: your password and how to send orders"
+        text = body_of(answer)
+        assert "(hidden)" not in text, text
+        assert table.passwords["anna"] not in text
+
+
 def test_help_without_the_password_is_for_the_players_own_game(table: Table) -> None:
     table.send(mail(table, "anna", *TAKEOFF))
     text = reply(table, "Hi,\nHELP\nThanks\n")

@@ -85,9 +85,9 @@ from pbmref.referee.pictures import map_pictures
 from pbmref.referee.press import PressDesk, not_sent
 from pbmref.referee.secrecy import (
     hide_in_errors,
-    mail_passwords,
     mask,
     mask_reply,
+    reply_secrets,
     stored_text,
 )
 from pbmref.referee.state import Ration, RefereeState
@@ -417,7 +417,7 @@ class Referee:
     @staticmethod
     def _secrets(mail: IncomingMail) -> tuple[str, ...]:
         """The passwords ``mail`` holds (or seems to), never to be repeated."""
-        return mail_passwords(mail)
+        return reply_secrets(mail)
 
     def _errors(self, errors: OrderMailError | Iterable[OrderMailError],
                 mail: IncomingMail) -> str:

@@ -5,9 +5,16 @@ adds that it is never echoed either. Both are done on the decoded text of the
 mail (what ``read_message`` made of quoted-printable, base64, UTF-16 or HTML),
 so no transfer encoding, charset or tag inside the password hides it:
 
-- ``password_candidates(text)``: every value written after a PASSWORD keyword;
+- ``password_candidates(text)``: every value written after a PASSWORD keyword
+  (also one typed with a look-alike letter of another alphabet, "P\u0410SSWORD");
 - ``mail_passwords(mail)``: those of a mail's text and Subject (and of the
   envelope's PASSWORD line, as read);
+- ``reply_secrets(mail)``: the passwords a reply to ``mail`` must not repeat:
+  those of the player's own lines (not of the lines quoted from an earlier
+  mail, which are the referee's own words most often and never shown in a
+  reply), and of the Subject where it gives one as a PASSWORD line does
+  (not "Re: [zep1] welcome: your password and how to send orders", the
+  referee's own Subject: its "and" is no password, issue 40);
 - ``mask(text, candidates)``: ``text`` with each of them replaced by ``(hidden)``
   (for what quotes the mail: its Subject, the lines and values of errors);
 - ``mask_reply(text, candidates)``: only where a PASSWORD keyword stands before
@@ -37,14 +44,23 @@ from functools import lru_cache
 from pbmref.mail.message import IncomingMail
 from pbmref.orders.envelope import OrderMail
 from pbmref.orders.errors import OrderMailError
+from pbmref.orders.lookalikes import in_latin
 from pbmref.orders.press import PressBlock
 
 __all__ = ["HIDDEN", "hide_in_errors", "hide_in_press", "mail_passwords", "mask",
-           "mask_reply", "password_candidates", "stored_text"]
+           "mask_reply", "password_candidates", "reply_secrets", "stored_text"]
 
 HIDDEN = "(hidden)"
 # A PASSWORD keyword (or PASSWD, PW) and the value after it, as the envelope reads it.
 _KEYWORD_VALUE = re.compile(r"(?i)(?<![\w-])(?:password|passwd|pw)\b[ \t:=]*(\S+)")
+# In a Subject, a value given as a PASSWORD line gives it: the keyword first (after
+# "Re:" and a [game] tag), or in capitals, or followed by ':' or '='.
+_SUBJECT_VALUE = re.compile(
+    r"(?:^(?i:\s*(?:(?:re|fwd?|aw|sv|vs|antw|wg|tr)\s*(?:\[\d+\])?\s*:\s*)*(?:\[[^\]]*\]\s*)?"
+    r"(?:password|passwd|pw)\b)|(?<![\w-])(?:PASSWORD|PASSWD|PW)\b"
+    r"|(?<![\w-])(?i:password|passwd|pw)[ \t]*[:=])[ \t:=]*(\S+)")
+# A line quoted from an earlier mail (as the envelope skips it).
+_QUOTED = re.compile(r"^[ \t]*(?:>|\u203a)")
 # A value this long is hidden wherever it stands; a shorter one only after a keyword
 # (hiding every "ab" of a reply would make it unreadable).
 _ANYWHERE = 4
@@ -84,9 +100,10 @@ def _candidates(text: str, also: tuple[str | None, ...]) -> tuple[str, ...]:
 @lru_cache(maxsize=8)
 def _values(text: str) -> tuple[str, ...]:
     """The values after a PASSWORD keyword in ``text``."""
-    low = text.lower()
+    latin = in_latin(text)  # a keyword typed with look-alike letters counts too
+    low = latin.lower()
     if len(low) != len(text):  # a letter that lower-cases to two: the plain search
-        return tuple(m.group(1) for m in _KEYWORD_VALUE.finditer(text))
+        return _found(_KEYWORD_VALUE, text)
     return tuple(text[start:end] for start, end in (m.span(1) for m in
                                                     _KEYWORD_LOWER.finditer(low)))
 
@@ -96,6 +113,29 @@ def mail_passwords(mail: IncomingMail, envelope: OrderMail | None = None) -> tup
     and the envelope's as read: never to be repeated."""
     also = (envelope.password, envelope.password_raw) if envelope is not None else ()
     return password_candidates(mail.text, *password_candidates(mail.subject), *also)
+
+
+def _found(pattern: re.Pattern[str], text: str) -> tuple[str, ...]:
+    """The values ``pattern`` finds after a keyword in ``text``, also when the
+    keyword has letters of another alphabet ("P\u0410SSWORD"): found in the text
+    in Latin letters, taken from the text as written."""
+    return tuple(text[m.start(1):m.end(1)] for m in pattern.finditer(in_latin(text)))
+
+
+def reply_secrets(mail: IncomingMail) -> tuple[str, ...]:
+    r"""The passwords a reply to ``mail`` never repeats: those of its own lines
+    and of its Subject where it gives one (see the module's words).
+
+    >>> from pbmref.mail.message import read_message
+    >>> reply_secrets(read_message(
+    ...     b"Subject: Re: [z] welcome: your password and how to send orders\r\n\r\n"
+    ...     b"PASSWORD swordfish\r\n> PASSWORD and your password\r\n"))
+    ('swordfish',)
+    >>> reply_secrets(read_message(b"Subject: Re: password: swordfish\r\n\r\nhi\r\n"))
+    ('swordfish',)
+    """
+    own = "\n".join(line for line in mail.text.splitlines() if not _QUOTED.match(line))
+    return password_candidates(own, *_found(_SUBJECT_VALUE, mail.subject))
 
 
 def mask(text: str, candidates: Iterable[str], filler: str | None = None) -> str:
@@ -144,15 +184,14 @@ class _Passwords:
             if len(secret) >= _ANYWHERE:
                 text = text.replace(secret, hidden)
             else:
-                text = _after_keyword(secret).sub(r"\g<1>" + hidden.replace("\\", r"\\"),
-                                                  text)
+                text = _hide_after_keyword(text, secret, hidden)
         return text
 
     def mask_reply(self, text: str) -> str:
         if self.many:
             return self._after_keywords(text, None)
         for secret in self.secrets:
-            text = _after_keyword(secret).sub(lambda m: m.group(1) + HIDDEN, text)
+            text = _hide_after_keyword(text, secret, HIDDEN)
         return text
 
     def _words(self, text: str, filler: str | None) -> str:
@@ -198,9 +237,17 @@ def _hidden(secret: str, filler: str | None) -> str:
     return "*" * len(secret) if filler == "*" else (filler or HIDDEN)
 
 
-def _after_keyword(secret: str) -> re.Pattern[str]:
-    return re.compile(r"(?i)(?<![\w-])((?:password|passwd|pw)\b[ \t:=]*)" + re.escape(secret)
-                      + r"(?!\w)")
+def _hide_after_keyword(text: str, secret: str, hidden: str) -> str:
+    """``text`` with ``secret`` hidden where a PASSWORD keyword stands before it
+    (one with look-alike letters too: matched in Latin letters, cut as written)."""
+    after = re.compile(r"(?i)(?<![\w-])((?:password|passwd|pw)\b[ \t:=]*)"
+                       + re.escape(in_latin(secret)) + r"(?!\w)")
+    pieces: list[str] = []
+    last = 0
+    for m in after.finditer(in_latin(text)):
+        pieces += [text[last:m.end(1)], hidden]
+        last = m.end()
+    return "".join(pieces) + text[last:]
 
 
 def hide_in_errors(errors: OrderMailError | Iterable[OrderMailError],
