@@ -17,6 +17,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+import yaml
 from hardkit import PASSWORDS, PLAYERS, REFEREE, T0, body_of, make_table, parse, write_config
 
 from pbmref import gm
@@ -240,3 +241,45 @@ def test_the_welcome_mail_leaves_the_spool_once_sent(tmp_path: Path) -> None:
     assert change.password in body_of(mail) and str(mail["To"]) == PLAYERS["bert"]
     for path in (table.root / "spool").rglob("*"):
         assert not path.is_file() or change.password.encode() not in path.read_bytes()
+
+
+# ------------------------------------------------------------------ a mail's copy in the game
+
+_ORDERS = ["PLANE", "TAKEOFF BETA", "1: A", "2: A", "3: L"]
+_QUOTED = "\n".join(f"> turn 7, move {n}: the zeppelin drifts on, nothing else happens"
+                    for n in range(13_000))  # some 900 KB of an earlier report
+# A big accepted mail: its text; its Subject. What the game keeps of it is bounded
+# (issue 40): the headers that matter, every line the referee read, a note of the rest.
+BIG_MAILS = {
+    "orders above a quoted report": (
+        "\n".join(["GAME zep1", f"PASSWORD {PASSWORDS['anna']}", *_ORDERS, "",
+                   "On Sun, 1 Mar 2026, referee wrote:", _QUOTED]), "orders"),
+    "orders below a quoted report": (
+        "\n".join(["On Sun, 1 Mar 2026, referee wrote:", _QUOTED, "",
+                   "GAME zep1", f"PASSWORD {PASSWORDS['anna']}", *_ORDERS]), "orders"),
+    "orders, END, then a report": (
+        "\n".join(["GAME zep1", f"PASSWORD {PASSWORDS['anna']}", *_ORDERS, "END",
+                   _QUOTED.replace("> ", "")]), "orders"),
+    "a Subject of 5,000 characters": (
+        "\n".join(["GAME zep1", f"PASSWORD {PASSWORDS['anna']}", *_ORDERS]),
+        "orders " + "very " * 1000),
+}
+
+
+@pytest.mark.parametrize("name", BIG_MAILS)
+def test_what_a_game_keeps_of_a_big_mail_is_what_settles_a_dispute(
+        tmp_path: Path, name: str) -> None:
+    text, subject = BIG_MAILS[name]
+    table = make_table(tmp_path)
+    (answer,) = table.send(text, subject=subject)
+    assert "accepted" in body_of(answer)
+    (path,) = (table.games / "zep1" / "turns" / "001" / "orders").glob("anna*.yaml")
+    assert path.stat().st_size < 40_000, f"{path.stat().st_size} bytes kept of a mail"
+    assert table.game().book.entries()["anna"]["plane"] == ["A", "A", "L"]
+    kept = str(yaml.safe_load(path.read_text(encoding="utf-8"))["raw"])
+    for header in ("From: anna@example.org", "Subject: orders", "Date: ", "Message-ID: <"):
+        assert header in kept, header
+    for line in ["GAME zep1", "PASSWORD (hidden)", *_ORDERS]:
+        assert f"\n{line}\n" in f"\n{kept}\n", line
+    assert PASSWORDS["anna"] not in kept
+    assert "not kept" in kept  # and how much: the note says so

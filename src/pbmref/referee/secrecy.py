@@ -24,7 +24,7 @@ so no transfer encoding, charset or tag inside the password hides it:
 - ``hide_in_errors(errors, candidates)``: the errors about a mail, its
   passwords hidden in each (the caret stays under its spot);
 - ``stored_text(mail, envelope)``: what an orders file keeps of a mail (its
-  headers and decoded text, every password hidden).
+  main headers and the lines the referee read, bounded, every password hidden).
 
 What it costs is a pass or two over the text, however many passwords a mail
 names (issue 40: a mail of 50,000 PASSWORD lines once cost minutes): the
@@ -65,6 +65,13 @@ _QUOTED = re.compile(r"^[ \t]*(?:>|\u203a)")
 # (hiding every "ab" of a reply would make it unreadable).
 _ANYWHERE = 4
 _STORED_HEADERS = ("From", "To", "Subject", "Date", "Message-ID")
+# What an orders file keeps of a mail at most (``stored_text``), in characters: a
+# header's value, a line, the lines the referee read, the other lines before the
+# end of the orders. Some 30 KB of YAML, however big the mail.
+KEPT_HEADER = 300
+KEPT_LINE = 1_000
+KEPT_READ = 20_000
+KEPT_OTHER = 4_000
 
 
 # The same, searched in the lower-cased text: starting with the letter, the search
@@ -285,22 +292,73 @@ def hide_in_press(block: PressBlock, candidates: Iterable[str]) -> PressBlock:
 
 
 def stored_text(mail: IncomingMail, envelope: OrderMail) -> str:
-    r"""What the game folder keeps of an order mail: its main headers and its
-    decoded text, every password hidden (referee.md: orders are stored with the
-    raw text and Message-ID; orders.md: never the password).
+    r"""What the game folder keeps of an order mail, to settle a dispute: its main
+    headers and the lines the referee read (``envelope``), every password hidden
+    (referee.md: orders are stored with the raw text and Message-ID; orders.md:
+    never the password). It is bounded, whatever the mail's size (issue 40: a
+    mail of 1 MB was kept whole): a header's value and a line are cut at
+    KEPT_HEADER and KEPT_LINE characters, the lines read at KEPT_READ in all,
+    the other lines before the end of the orders (blank, quoted, press) at
+    KEPT_OTHER, and nothing after the end (END, a signature, a forwarded
+    mail) is kept; a note in brackets, starting ``pbmref:``, says what was
+    left out where.
 
     >>> from pbmref.mail.message import read_message
-    >>> mail = read_message(b"Subject: orders\r\n\r\nGAME z\r\nPASSWORD swordfish\r\nPLANE\r\n")
-    >>> print(stored_text(mail, OrderMail(password="swordfish")))
+    >>> from pbmref.orders.envelope import scan_order_mail
+    >>> mail = read_message(b"Subject: orders\r\n\r\nGAME z\r\nPASSWORD swordfish\r\n"
+    ...                     b"PLANE\r\nEND\r\nThe report of turn 6:\r\nfog\r\n")
+    >>> print(stored_text(mail, scan_order_mail(mail.subject, mail.text)[0]))
     Subject: orders
     <BLANKLINE>
     GAME z
     PASSWORD (hidden)
     PLANE
-    <BLANKLINE>
+    END
+    [pbmref: lines 5-6 not kept, 24 characters]
     """
-    head = "\n".join(f"{name}: {mail.header(name)}" for name in _STORED_HEADERS
-                     if mail.header(name))
-    secrets = password_candidates(mail.text, *password_candidates(head), envelope.password,
-                                  envelope.password_raw)
-    return mask(head + "\n\n" + mail.text, secrets)
+    head = [(name, value) for name in _STORED_HEADERS if (value := mail.header(name))]
+    secrets = password_candidates(mail.text,
+                                  *password_candidates("\n".join(f"{n}: {v}" for n, v in head)),
+                                  envelope.password, envelope.password_raw)
+    kept = "\n".join(f"{n}: {_cut(v, KEPT_HEADER)}" for n, v in head)
+    return mask(kept + "\n\n" + _kept_lines(mail.text, envelope), secrets)
+
+
+def _cut(line: str, most: int) -> str:
+    """``line``, cut at ``most`` characters with a note of how many more it had."""
+    if len(line) <= most:
+        return line
+    return f"{line[:most]} [pbmref: {len(line) - most:,} more characters not kept]"
+
+
+def _kept_lines(text: str, envelope: OrderMail) -> str:
+    """The lines of ``text`` an orders file keeps (see ``stored_text``), a note in
+    place of each run of lines left out."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").rstrip().split("\n")
+    read = {n for n, _ in envelope.body} | {n for n, _ in envelope.keyword_lines}
+    end = envelope.ended_at or len(lines)
+    used = {True: 0, False: 0}
+    out: list[str] = []
+    left: list[int] = []  # the run of lines left out: its line numbers, its characters
+
+    def note() -> None:
+        if left:
+            lines_ = f"line {left[0]}" if left[0] == left[1] else f"lines {left[0]}-{left[1]}"
+            out.append(f"[pbmref: {lines_} not kept, {left[2]:,} characters]")
+        left.clear()
+
+    for n, line in enumerate(lines, 1):
+        shown = _cut(line, KEPT_LINE)
+        mine = n in read
+        if n <= end and used[mine] + len(shown) <= (KEPT_READ if mine else KEPT_OTHER):
+            used[mine] += len(shown) + 1
+            note()
+            out.append(shown)
+        elif left:
+            left[1], left[2] = n, left[2] + len(line)
+        else:
+            left.extend((n, n, len(line)))
+    if left and not any(lines[i - 1].strip() for i in range(left[0], left[1] + 1)):
+        left.clear()  # blank lines at the end: nothing to say
+    note()
+    return "\n".join(out)
