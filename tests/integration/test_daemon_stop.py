@@ -140,9 +140,14 @@ def _config_of_closed_port(ms: MailServers, tmp_path: Path) -> Path:
     return config
 
 
-def _config_with_dovecot_stopped(ms: MailServers, tmp_path: Path) -> Path:
-    config = ms.write_config(tmp_path, user=ms.fresh_user("downref"))
-    ms.kill_imap()  # the servers_up fixture starts it again
+def _config_with_dovecot_stopped(ms: MailServers, tmp_path: Path, *waiting: bytes) -> Path:
+    """The harness's config, Dovecot stopped (the ``servers_up`` fixture starts it
+    again); ``waiting``: mails in the referee's mailbox before it stopped."""
+    user = ms.fresh_user("downref")
+    config = ms.write_config(tmp_path, user=user)
+    for raw in waiting:
+        ms.append(user, raw)
+    ms.kill_imap()
     return config
 
 
@@ -165,7 +170,10 @@ def test_serve_once_with_the_mailbox_down_says_so_in_one_line_and_fails(
 def test_serve_with_dovecot_stopped_logs_no_traceback_and_answers_once_it_is_back(
         servers_up: MailServers, tmp_path: Path) -> None:
     ms = servers_up
-    config = _config_with_dovecot_stopped(ms, tmp_path)
+    walker = ms.fresh_user("walker")
+    config = _config_with_dovecot_stopped(ms, tmp_path, (
+        f"From: {ms.address(walker)}\r\nMessage-ID: <walk@elsewhere.test>\r\n"
+        "Subject: hello\r\n\r\nCan I play?\r\n").encode())
     log = tmp_path / "serve.log"
     proc = subprocess.Popen([*PBMREF, "serve", "--config", str(config)], cwd=tmp_path,
                             stdout=open(log, "ab"), stderr=subprocess.STDOUT,
@@ -176,11 +184,7 @@ def test_serve_with_dovecot_stopped_logs_no_traceback_and_answers_once_it_is_bac
             assert proc.poll() is None, log.read_text()
             assert time.monotonic() < said, f"nothing said in 3 minutes:\n{log.read_text()}"
             time.sleep(0.1)
-        ms.start_imap()
-        walker = ms.fresh_user("walker")
-        ms.append(yaml.safe_load(config.read_text())["mail"]["imap"]["user"],
-                  f"From: {ms.address(walker)}\r\nMessage-ID: <walk@elsewhere.test>\r\n"
-                  "Subject: hello\r\n\r\nCan I play?\r\n".encode())
+        ms.start_imap()  # the mail that waited is answered now
         assert ms.wait_count(walker, 1, timeout=120) == 1, log.read_text()
     finally:
         if proc.poll() is None:
