@@ -121,13 +121,13 @@ def test_one_smtp_connection_carries_a_delivery_round(mailservers: MailServers,
 # ------------------------------------------------------------------ the mailbox down
 
 
-def _serve_once(config: Path) -> subprocess.CompletedProcess[str]:
-    """``pbmref serve --once`` as cron runs it; a run that goes on and on fails."""
+def _cron_run(config: Path, *command: str) -> subprocess.CompletedProcess[str]:
+    """``pbmref COMMAND`` as cron runs it; a run that goes on and on fails."""
     try:
-        return subprocess.run([*PBMREF, "serve", "--once", "--config", str(config)],
+        return subprocess.run([*PBMREF, *command, "--config", str(config)],
                               capture_output=True, text=True, cwd=config.parent, timeout=120)
     except subprocess.TimeoutExpired as exc:
-        pytest.fail(f"serve --once still ran after {exc.timeout} s; it said at last: "
+        pytest.fail(f"{' '.join(command)} still ran after {exc.timeout} s; it said at last: "
                     f"{(exc.stderr or b'')[-2000:]!r}")
 
 
@@ -155,10 +155,12 @@ MAILBOX_DOWN = {"a closed loopback port": _config_of_closed_port,
                 "Dovecot stopped": _config_with_dovecot_stopped}
 
 
+@pytest.mark.parametrize("command", [("serve", "--once"), ("adjudicate", "--due")],
+                         ids=["serve --once", "adjudicate --due"])
 @pytest.mark.parametrize("down", MAILBOX_DOWN)
-def test_serve_once_with_the_mailbox_down_says_so_in_one_line_and_fails(
-        servers_up: MailServers, tmp_path: Path, down: str) -> None:
-    proc = _serve_once(MAILBOX_DOWN[down](servers_up, tmp_path))
+def test_a_run_with_the_mailbox_down_says_so_in_one_line_and_fails(
+        servers_up: MailServers, tmp_path: Path, down: str, command: tuple[str, ...]) -> None:
+    proc = _cron_run(MAILBOX_DOWN[down](servers_up, tmp_path), *command)
     assert proc.returncode == 1, (proc.returncode, proc.stdout, proc.stderr)
     assert "Traceback" not in proc.stdout + proc.stderr, proc.stderr
     assert "no mail" not in proc.stdout, proc.stdout

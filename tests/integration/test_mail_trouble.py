@@ -68,7 +68,7 @@ def test_a_mailbox_that_fails_past_the_threshold_is_told_once_and_when_it_works(
     ms = servers_up
     config, _, gm, good = setup(ms, tmp_path, "imap")
     run = pbmref(config, "mail", "fetch")
-    assert run.returncode == 1 and "failed 1 times" in run.stderr
+    assert run.returncode == 1 and "failed 1 time;" in run.stderr  # one try: the grammar of issue 40
     assert ms.wait_count(gm, 1) == 1
     (subject,) = subjects(ms, gm)
     assert subject.startswith("[pbmref] the mailbox (IMAP) has failed since")

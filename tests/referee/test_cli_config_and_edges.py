@@ -194,7 +194,7 @@ def test_the_daemon_logs_a_mailbox_that_cannot_be_read_without_a_traceback(
         table: Table, caplog: pytest.LogCaptureFixture) -> None:
     """Issue 40 item 6: ``pbmref serve`` with its mailbox down says so in one line
     a round, each time; the details are for the debug log only."""
-    intake = ImapIntake("127.0.0.1", _closed_port(), user="ref", password="x", tls=False,
+    intake = ImapIntake("127.0.0.1", _closed_port(), user="ref", password="x", security="none",
                         state_file=table.root / "imap-state.json", reconnect_attempts=1)
     daemon = Daemon(table.referee, intake)
 

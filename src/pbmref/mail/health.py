@@ -125,7 +125,11 @@ class ServerWatch:
         with self._lock:
             self._fine = False
             self._change(record)
-        log.warning("%s %s failed: %s", self.server.upper(), self.host, error)
+        # A mailbox that cannot be read is said by whoever read it, once: the
+        # daemon's warning a round, a command's one line (issue 40); a send put
+        # off is said by nobody else.
+        log.log(logging.INFO if self.server == "imap" else logging.WARNING,
+                "%s %s failed: %s", self.server.upper(), self.host, error)
         if notice and self.notify:
             since = datetime.fromisoformat(notice["since"])
             self._send(f"down:{notice['since']}:{notice['told']}",
