@@ -248,21 +248,24 @@ def test_the_welcome_mail_leaves_the_spool_once_sent(tmp_path: Path) -> None:
 _ORDERS = ["PLANE", "TAKEOFF BETA", "1: A", "2: A", "3: L"]
 _QUOTED = "\n".join(f"> turn 7, move {n}: the zeppelin drifts on, nothing else happens"
                     for n in range(13_000))  # some 900 KB of an earlier report
+_QUOTED_SHORT = "\n".join(_QUOTED.split("\n")[:1_900])  # some 130 KB of it
 # A big accepted mail: its text; its Subject. What the game keeps of it is bounded
 # (issue 40): the headers that matter, every line the referee read, a note of the rest.
 BIG_MAILS = {
     "orders above a quoted report": (
         "\n".join(["GAME zep1", f"PASSWORD {PASSWORDS['anna']}", *_ORDERS, "",
                    "On Sun, 1 Mar 2026, referee wrote:", _QUOTED]), "orders"),
+    # below the quote, within the lines the envelope looks at (a mail whose orders
+    # start past them is refused with a LIMIT error: tests/orders/test_envelope_bounds.py)
     "orders below a quoted report": (
-        "\n".join(["On Sun, 1 Mar 2026, referee wrote:", _QUOTED, "",
+        "\n".join(["On Sun, 1 Mar 2026, referee wrote:", _QUOTED_SHORT, "",
                    "GAME zep1", f"PASSWORD {PASSWORDS['anna']}", *_ORDERS]), "orders"),
     "orders, END, then a report": (
         "\n".join(["GAME zep1", f"PASSWORD {PASSWORDS['anna']}", *_ORDERS, "END",
                    _QUOTED.replace("> ", "")]), "orders"),
-    "a Subject of 5,000 characters": (
+    "a Subject of 900 characters": (
         "\n".join(["GAME zep1", f"PASSWORD {PASSWORDS['anna']}", *_ORDERS]),
-        "orders " + "very " * 1000),
+        "orders " + "very " * 180),  # past 1,000: refused, LIMIT
 }
 
 
