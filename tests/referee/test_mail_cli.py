@@ -31,6 +31,11 @@ def test_a_shunted_mail_is_listed_and_retried(table: Table, tmp_path: Path,
     table.send(body)
     for _ in range(3):
         table.referee.process_spool()
+    # issue 44, item 7: status shows the referee's health, the set-aside mail too
+    assert main(["status", "--config", str(config)]) == 0
+    status = capsys.readouterr().out
+    assert "referee: last good round " in status
+    assert "referee: 1 incoming mail(s) set aside after a fault (pbmref mail shunted)" in status
     assert main(["mail", "shunted", "--config", str(config)]) == 0
     listed = capsys.readouterr().out.split()
     assert "simulated" in listed

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import timedelta
 from typing import Any
 
@@ -159,6 +160,30 @@ def test_a_mail_that_crashes_the_referee_is_set_aside_and_answered(
     assert len(shunted) == 1 and "simulated fault" in shunted[0][1]
     assert len(out) == 1 and "set aside" in body_of(out[0])
     assert table.referee.incoming.pending() == []
+
+
+def test_the_game_master_is_told_once_of_each_mail_set_aside(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue 44, item 7: set-aside mail is the GM's to hear about, once
+    config = table.referee.config
+    table.referee.config = dataclasses.replace(config, referee=dataclasses.replace(
+        config.referee, game_master="gm@example.org"))
+
+    def boom(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("simulated fault")
+
+    monkeypatch.setattr(type(table.referee), "handle", boom)
+    table.send(orders(table, "anna", "PLANE", "TAKEOFF BETA", "1: A", "2: A", "3: A"),
+               message_id="<poison@example.org>")
+    for _ in range(5):
+        table.referee.process_spool()
+    table.referee.deliver(force=True)
+    notices = [m for m in table.new_outbox() if m["To"] == "gm@example.org"]
+    assert [m["Subject"] for m in notices] == ["[pbmref] 1 mail set aside after a fault"]
+    text = body_of(notices[0])
+    assert "<poison@example.org>" in text and "simulated fault" in text
+    assert "pbmref mail retry" in text
+    assert table.passwords["anna"] not in text
 
 
 def test_deadline_adjudicates_once_and_mails_every_player(table: Table) -> None:

@@ -224,11 +224,15 @@ def handle_status(args: argparse.Namespace) -> int:
 
 
 def _mail_trouble(config: Config) -> list[str]:
-    """What ``pbmref status`` shows of mail servers failing now (issue 44)."""
-    from pbmref.mail.health import trouble
+    """What ``pbmref status`` shows of the referee's health (issue 44): its last
+    good round, the mail waiting to go, set aside or refused, servers failing now."""
+    from pbmref.mail.factory import open_spools
+    from pbmref.mail.health import referee_lines
 
-    now = datetime.now(UTC)
-    return [f"referee: {t.line(now)}" for t in trouble(config.spool_dir)]
+    incoming, outgoing = open_spools(config)
+    return referee_lines(config.spool_dir, queued=[e.created for e in outgoing.queued()],
+                         failed=len(outgoing.failed()), set_aside=len(incoming.shunted()),
+                         now=datetime.now(UTC))
 
 
 def _password_failures(state: RefereeState, game_id: str) -> list[str]:

@@ -10,6 +10,12 @@ only when that changes). Once a server has failed for ``after`` (the config's
 once a day while it lasts, and one when it works again. A notice about SMTP
 can only go once SMTP works: it waits in the outgoing spool, and the log and
 ``pbmref status`` (`trouble`) say it meanwhile.
+
+Beside the servers, the referee's own state for ``pbmref status``
+(`referee_lines`): when its last round ended well (``note_round``, written at
+most every ``ROUND_NOTE``), how many mails wait in the outgoing spool and
+since when, how many failed for good, how many incoming mails were set aside;
+and the game master's notice of mail set aside in a round (`set_aside_notice`).
 """
 
 from __future__ import annotations
@@ -26,11 +32,15 @@ from typing import Any
 from pbmref.base.files import replace_file
 from pbmref.base.locks import FileLock
 
-__all__ = ["HEALTH_FILE", "ServerWatch", "Trouble", "trouble"]
+__all__ = ["HEALTH_FILE", "ROUND_FILE", "ServerWatch", "Trouble", "last_round", "note_round",
+           "referee_lines", "set_aside_notice", "trouble"]
 
 log = logging.getLogger(__name__)
 
 HEALTH_FILE = "mail-health.json"
+ROUND_FILE = "last-round.json"
+ROUND_NOTE = timedelta(minutes=5)  # the last good round is written at most this often
+_noted: dict[Path, datetime] = {}  # per spool, the last good round this process wrote
 AGAIN = timedelta(days=1)  # a notice again while the trouble lasts
 NAMES = {"imap": "the mailbox (IMAP)", "smtp": "the SMTP server"}
 
@@ -164,3 +174,87 @@ class ServerWatch:
             if json.dumps(state, sort_keys=True) != before:
                 replace_file(self.path, json.dumps(state, indent=1) + "\n", durable=False)
             return result
+
+
+def note_round(spool_dir: Path, now: datetime) -> None:
+    """A round (a daemon's, one cron run) ended well at ``now``: recorded for
+    ``pbmref status``, at most every ``ROUND_NOTE`` (a daemon's rounds cost no
+    write each)."""
+    path = spool_dir / ROUND_FILE
+    last = _noted.get(path)
+    if last is not None and now - last < ROUND_NOTE:
+        return
+    try:
+        replace_file(path, json.dumps({"last_round": now.isoformat()}) + "\n", durable=False)
+    except OSError:  # status information only: a full disk is told elsewhere
+        log.warning("could not record the last round in %s", path, exc_info=True)
+        return
+    _noted[path] = now
+
+
+def last_round(spool_dir: Path) -> datetime | None:
+    """When the referee's last round ended well, as recorded (None: never)."""
+    try:
+        return datetime.fromisoformat(_read(spool_dir / ROUND_FILE)["last_round"])
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _ago(then: datetime, now: datetime) -> str:
+    minutes = max(0, int((now - then).total_seconds() // 60))
+    if minutes < 60:
+        return f"{minutes} min ago"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min ago" if hours < 48 else f"{hours // 24} days ago"
+
+
+def referee_lines(spool_dir: Path, *, queued: list[datetime], failed: int, set_aside: int,
+                  now: datetime) -> list[str]:
+    """What ``pbmref status`` says of the referee itself (issue 44): its last good
+    round, the outgoing queue (``queued``: when each waiting mail was queued),
+    mails that failed for good, incoming mails set aside; then each server in
+    trouble.
+
+    >>> from pathlib import Path
+    >>> t = datetime(2026, 12, 6, 12, 0, tzinfo=UTC)
+    >>> referee_lines(Path("/nonexistent"), queued=[t - timedelta(hours=2)], failed=0,
+    ...               set_aside=1, now=t)  # doctest: +NORMALIZE_WHITESPACE
+    ['referee: no round has ended yet',
+     'referee: 1 mail(s) waiting to be sent, the oldest queued 2 h 0 min ago',
+     'referee: 1 incoming mail(s) set aside after a fault (pbmref mail shunted)']
+    """
+    last = last_round(spool_dir)
+    lines = [f"referee: last good round {last:%a %d %b %H:%M} UTC ({_ago(last, now)})"
+             if last else "referee: no round has ended yet"]
+    if queued:
+        lines.append(f"referee: {len(queued)} mail(s) waiting to be sent, the oldest queued "
+                     f"{_ago(min(queued), now)}")
+    if failed:
+        lines.append(f"referee: {failed} mail(s) refused for good by the SMTP server "
+                     "(kept in the spool's out/failed/)")
+    if set_aside:
+        lines.append(f"referee: {set_aside} incoming mail(s) set aside after a fault "
+                     "(pbmref mail shunted)")
+    return lines + [f"referee: {t.line(now)}" for t in trouble(spool_dir)]
+
+
+def set_aside_notice(mails: list[tuple[str, str, str, str]]) -> tuple[str, str]:
+    """The game master's notice (subject, text) of incoming mails set aside in a
+    round: each as (spool id, sender, Message-ID, reason).
+
+    >>> subject, text = set_aside_notice([("0a1b", "anna@example.org", "<1@example.org>",
+    ...                                    "ValueError: boom")])
+    >>> subject
+    '1 mail set aside after a fault'
+    >>> print(text.splitlines()[2])
+      0a1b  from anna@example.org  <1@example.org>: ValueError: boom
+    """
+    n = len(mails)
+    subject = f"{n} mail{'s' if n > 1 else ''} set aside after a fault"
+    lines = ["The referee could not handle these mails and set them aside; nothing in",
+             "any game was changed by them, and each registered sender was told:"]
+    lines += [f"  {entry_id}  from {sender or '(no address)'}  {message_id[:200]}: "
+              f"{reason[:300]}" for entry_id, sender, message_id, reason in mails]
+    lines += ["", "`pbmref mail shunted` lists them; once the cause is fixed, "
+              "`pbmref mail retry ID` puts one back in the queue.", ""]
+    return subject, "\n".join(lines)

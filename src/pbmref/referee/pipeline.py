@@ -59,6 +59,7 @@ from pbmref.config import Config
 from pbmref.gm.actions import paused_until
 from pbmref.mail.base import Intake, Sender
 from pbmref.mail.compose import Attachment, make_mail, make_reply
+from pbmref.mail.health import note_round
 from pbmref.mail.message import IncomingMail, never_answer_reason, read_message
 from pbmref.mail.spool import IncomingSpool, InEntry, OutgoingSpool
 from pbmref.orders.check import password_line_mistaken, read_mail_body
@@ -81,6 +82,7 @@ from pbmref.orders.errors import (
 from pbmref.orders.render import ignored_note, render_error_list, render_errors
 from pbmref.referee import guide, replies
 from pbmref.referee.courier import Courier
+from pbmref.referee.notices import tell_set_aside
 from pbmref.referee.pictures import map_pictures
 from pbmref.referee.press import PressDesk, not_sent
 from pbmref.referee.secrecy import (
@@ -390,6 +392,7 @@ class Referee:
         finally:
             self._in_round = False
             self.store.index.save_now_and_then()
+        note_round(self.config.spool_dir, self.clock())
 
     # ------------------------------------------------------------ addresses
 
@@ -505,6 +508,7 @@ class Referee:
                     self._tell_given_up(entry, intake)
             for mails, alone in _rounds(list(zip(pending, _twins(pending), strict=True))):
                 self._answer_round(mails, intake, send=send, alone=alone)
+            tell_set_aside(self)
         return len(pending)
 
     def _answer_round(self, mails: Sequence[tuple[InEntry, tuple[Twin, ...]]],
