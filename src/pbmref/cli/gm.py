@@ -218,21 +218,26 @@ def handle_status(args: argparse.Namespace) -> int:
             code = 1
         for line in _password_failures(state, game_id):
             print(line)
-    for line in _mail_trouble(config_of(args)):
+    for line in _referee_health(config_of(args), whole=not args.game):
         print(line)
     return code
 
 
-def _mail_trouble(config: Config) -> list[str]:
-    """What ``pbmref status`` shows of the referee's health (issue 44): its last
-    good round, the mail waiting to go, set aside or refused, servers failing now."""
+def _referee_health(config: Config, *, whole: bool) -> list[str]:
+    """What ``pbmref status`` shows of the referee (issue 44): the servers failing
+    now; and for the whole house (no game named), its last good round and the
+    mail waiting to go, set aside or refused. A spool never made is not made."""
+    from pbmref.mail.health import referee_lines, trouble
+
+    now = datetime.now(UTC)
+    if not whole or not config.spool_dir.is_dir():
+        return [f"referee: {t.line(now)}" for t in trouble(config.spool_dir)]
     from pbmref.mail.factory import open_spools
-    from pbmref.mail.health import referee_lines
 
     incoming, outgoing = open_spools(config)
     return referee_lines(config.spool_dir, queued=[e.created for e in outgoing.queued()],
                          failed=len(outgoing.failed()), set_aside=len(incoming.shunted()),
-                         now=datetime.now(UTC))
+                         now=now)
 
 
 def _password_failures(state: RefereeState, game_id: str) -> list[str]:
