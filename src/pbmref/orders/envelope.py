@@ -25,6 +25,14 @@ gets an error at the line where it passes it, naming the bound (rule
 in its error (a window of it could show part of a password: passwords are
 hidden whole).
 
+Besides the envelope items of the grammar (``envelope.lark``) a few commands
+take their whole line, each with its words (``LINE_COMMANDS``): the lobby's
+``LIST``, ``JOIN``, ``OBSERVE``, ``TAKEOVER``, ``CONFIRM`` and ``RESIGN``, a
+player's ``SET ABSENCE`` and ``SET TIMEZONE``, and ``DRAW`` with the powers
+of a draw (rules J1-J14 of ``docs/rules/judge.md``). The envelope checks
+their shape (how many words, a game's name, a date); what they mean for a
+game is the referee's to say.
+
 It raises nothing but ``pbmref.orders.errors`` exceptions.
 """
 
@@ -33,6 +41,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
+from datetime import date
 from functools import cache
 from typing import Any
 
@@ -59,7 +68,10 @@ __all__ = [
     "MAX_READ",
     "MAX_SUBJECT",
     "MAX_WORDS",
+    "LINE_COMMANDS",
+    "LOBBY_COMMANDS",
     "Command",
+    "LineCommand",
     "OrderMail",
     "check_password",
     "check_turn",
@@ -80,8 +92,42 @@ MAX_SUBJECT = 1_000  # characters of the Subject
 
 COMMANDS = ("HELP", "ORDERS", "STATUS", "MAP", "HISTORY", "CLEAR", "PLAN",
             "DRAW", "NODRAW", "CONCEDE", "NOCONCEDE", "WAIT", "NOWAIT")
+
+
+@dataclass(frozen=True)
+class LineCommand:
+    """A command that takes the rest of its line: from ``least`` to ``most``
+    words after it, the first a game's name when ``game`` says so; ``words``
+    says what they are, ``example`` how one writes the line."""
+
+    least: int
+    most: int
+    words: str
+    example: str
+    game: bool = False
+
+
+LINE_COMMANDS: dict[str, LineCommand] = {
+    "LIST": LineCommand(0, 1, "nothing (every game), or one game's name", "LIST dip1",
+                        game=True),
+    "JOIN": LineCommand(1, 40, "a game's name, then the places you want, the one you want "
+                               "most first", "JOIN dip1 FRA ENG", game=True),
+    "OBSERVE": LineCommand(1, 1, "one game's name", "OBSERVE dip1", game=True),
+    "TAKEOVER": LineCommand(2, 2, "a game's name and the place", "TAKEOVER dip1 FRA",
+                            game=True),
+    "CONFIRM": LineCommand(1, 1, "the code", "CONFIRM K7QX-M2PA"),
+    "RESIGN": LineCommand(0, 1, "nothing (the game of the mail), or a forming game's name",
+                          "RESIGN", game=True),
+    "SET": LineCommand(2, 40, "ABSENCE FROM date TO date, or TIMEZONE and a zone",
+                       "SET ABSENCE FROM 2026-07-01 TO 2026-07-14"),
+    "DRAW": LineCommand(0, 40, "nothing (a draw of every surviving power), or the powers "
+                               "of the draw", "DRAW AUS ENG FRA"),
+}
+# The commands that need no game of the mail: a stranger may send them.
+LOBBY_COMMANDS = frozenset({"LIST", "JOIN", "OBSERVE", "TAKEOVER", "CONFIRM"})
 _ENVELOPE_WORDS = {"GAME", "PASSWORD", "PASSWD", "PW", "TURN", "PHASE", "PILOT", "PLAYER",
-                   *COMMANDS}
+                   *COMMANDS, *LINE_COMMANDS}
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _END_WORDS = {"END", "SIGNOFF", "SIGN-OFF", "ENDORDERS", "END-ORDERS"}
 _GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 _PHASE = re.compile(r"^[SFW]\d{4}[MRA]$", re.I)
@@ -122,10 +168,13 @@ _SKIP = re.compile(
 @dataclass(frozen=True, slots=True)
 class Command:
     """A command of the mail: HELP, HELP <rule>, ORDERS, STATUS, MAP, HISTORY n, CLEAR,
-    PLAN, and the votes DRAW, NODRAW, CONCEDE TO ENG, NOCONCEDE, WAIT, NOWAIT.
+    PLAN, the votes DRAW, NODRAW, CONCEDE TO ENG, NOCONCEDE, WAIT, NOWAIT, and the
+    commands of ``LINE_COMMANDS``.
 
     ``arg`` is HISTORY's turn number; ``rule`` the rule HELP asks for (``M3``);
-    ``target`` CONCEDE's side as written (upper-cased), at ``column`` of ``line``."""
+    ``target`` CONCEDE's side as written (upper-cased), at ``column`` of ``line``;
+    ``args`` the words after a line command (a game's name as written, places,
+    powers and SET's words upper-cased, a time zone as written)."""
 
     name: str
     arg: int | None = None
@@ -134,6 +183,7 @@ class Command:
     target: str | None = None
     line: str | None = None
     column: int | None = None
+    args: tuple[str, ...] = ()
 
     def format(self) -> str:
         """The command as a player writes it.
@@ -142,7 +192,11 @@ class Command:
         ('HELP M3', 'HISTORY 5')
         >>> Command("CONCEDE", target="ENG").format()
         'CONCEDE TO ENG'
+        >>> Command("JOIN", args=("dip1", "FRA", "ENG")).format()
+        'JOIN dip1 FRA ENG'
         """
+        if self.args:
+            return " ".join((self.name, *self.args))
         if self.target is not None:
             return f"{self.name} TO {self.target}"
         if self.rule is not None:
@@ -490,6 +544,9 @@ class _Scan:
             self.body.append((line_no, raw.rstrip("\r\n")))
             return False
         self.keyword_lines.append((line_no, _keyword_of(word)))
+        if word in LINE_COMMANDS:
+            self.line_command(word, cleaned, line_no, raw)
+            return False
         try:
             items: list[tuple[str, Token, Token | None]] = envelope_parser().parse(
                 cleaned)  # type: ignore[assignment]
@@ -520,6 +577,22 @@ class _Scan:
             message, rule="LIMIT", line_no=line_no, line=raw,
             hint="send your orders without other text, or in two mails"))
         return True
+    def line_command(self, name: str, cleaned: str, line_no: int, raw: str) -> None:
+        """A command of ``LINE_COMMANDS``, with the words of its line (checked)."""
+        words = [(m.start() + 1, m.group()) for m in re.finditer(r"\S+", cleaned)][1:]
+        error = _line_command_error(name, words)
+        if error is not None:
+            message, column, width, hint = error
+            self.errors.append(OrderSyntaxError(
+                message, rule="ENVELOPE", line_no=line_no, line=raw, column=column,
+                width=width, expected=LINE_COMMANDS[name].words, hint=hint))
+            return
+        spec = LINE_COMMANDS[name]
+        args = tuple(w if (n == 0 and spec.game) or (name == "SET" and n == 1
+                                                     and words[0][1].upper() == "TIMEZONE")
+                     else w.upper() for n, (_, w) in enumerate(words))
+        self.commands.append(Command(name, None, line_no, line=raw, args=args,
+                                     column=words[0][0] if words else None))
 
     def item(self, kind: str, key_tok: Token, value_tok: Token | None, line_no: int,
              raw: str) -> None:
@@ -587,6 +660,60 @@ class _Scan:
                          or (None, 0))[0],
             keyword_lines=tuple(self.keyword_lines),
         )
+
+
+def _line_command_error(name: str, words: list[tuple[int, str]]
+                        ) -> tuple[str, int | None, int, str] | None:
+    """What is wrong with the words of a line command: (message, column, width,
+    hint), or None.
+
+    >>> _line_command_error("CONFIRM", [(9, "K7QX"), (14, "M2PA")])[0]
+    'CONFIRM takes the code, not 2 words'
+    """
+    spec = LINE_COMMANDS[name]
+    hint = f"write e.g. {spec.example}"
+    if len(words) < spec.least:
+        return (f"{name} needs {spec.words.split(', or')[0]}", None, 1, hint)
+    if name == "SET":
+        return _set_error(words)
+    if len(words) > spec.most:
+        column = words[spec.most][0]
+        return (f"{name} takes {spec.words}, not {len(words)} words", column,
+                len(words[spec.most][1]),
+                f"one {name} line for each ({hint})" if spec.most == 1 else hint)
+    if spec.game and words and not _GAME_ID.match(words[0][1]):
+        column, word = words[0]
+        return (f"{word} is not a game name", column, len(word),
+                "game names are letters, digits, '-', '_' and '.'")
+    return None
+
+
+def _set_error(words: list[tuple[int, str]]) -> tuple[str, int | None, int, str] | None:
+    """What is wrong with ``SET ABSENCE FROM date TO date`` / ``SET TIMEZONE zone``."""
+    what = words[0][1].upper()
+    if what == "TIMEZONE":
+        if len(words) != 2:
+            return ("SET TIMEZONE needs one zone, e.g. Europe/Paris", None, 1,
+                    "write e.g. SET TIMEZONE Europe/Paris")
+        return None
+    absence_hint = "write e.g. SET ABSENCE FROM 2026-07-01 TO 2026-07-14"
+    if what != "ABSENCE":
+        return (f"SET knows ABSENCE and TIMEZONE, not {words[0][1]}", words[0][0],
+                len(words[0][1]), absence_hint)
+    shape = [w.upper() for _, w in words]
+    if len(words) != 5 or shape[1] != "FROM" or shape[3] != "TO" or not (
+            _DATE.match(shape[2]) and _DATE.match(shape[4])):
+        return ("SET ABSENCE needs two dates, year-month-day", None, 1, absence_hint)
+    days = []
+    for column, text in (words[2], words[4]):
+        try:
+            days.append(date.fromisoformat(text))
+        except ValueError:
+            return (f"{text} is not a date", column, len(text), absence_hint)
+    if days[1] < days[0]:
+        return ("this absence ends before it starts", words[4][0], len(words[4][1]),
+                absence_hint)
+    return None
 
 
 def _norm(kind: str, value: str) -> str:
