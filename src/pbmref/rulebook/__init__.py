@@ -1,7 +1,8 @@
 """The project's own rulebooks, shipped inside the package, and looking a rule up.
 
-``tweedekker.md`` (with the zeppelin scenario), ``fastplay.md`` and
-``diplomacy.md`` (Diplomacy and Dirigible Diplomacy) hold one Markdown
+``tweedekker.md`` (with the zeppelin scenario), ``fastplay.md``,
+``diplomacy.md`` (Diplomacy and Dirigible Diplomacy) and ``judge.md`` (the
+house rules of every game: joining, deadlines, draws, the end) hold one Markdown
 heading per rule: ``### M3 — Stalling``, then its text, Rulings included.
 ``rule("M3")`` is that rule as a ``Rule`` (its number, title, book and text);
 ``rule_text("m3")`` the text a player gets for ``HELP M3`` or ``pbmref rules
@@ -24,9 +25,9 @@ from importlib import resources
 
 __all__ = ["BOOKS", "Rule", "all_rules", "rule", "rule_text"]
 
-BOOKS = ("tweedekker", "fastplay", "diplomacy")
+BOOKS = ("tweedekker", "fastplay", "diplomacy", "judge")
 _HEADING = re.compile(r"^### (?P<number>[A-Z]+\d+[a-z]?) — (?P<title>.+)$")
-NUMBER = re.compile(r"\b(?:FP|DD|[BTMLFCWZNV])\d{1,2}a?\b")  # a rule number in any text
+NUMBER = re.compile(r"\b(?:FP|DD|[BTMLFCWZNVJ])\d{1,2}a?\b")  # a rule number in any text
 
 
 @dataclass(frozen=True)

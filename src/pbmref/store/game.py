@@ -42,6 +42,7 @@ from typing import Any
 from pbmref.base.errors import DataError, GameFileError
 from pbmref.base.files import write_new
 from pbmref.base.locks import FileLock
+from pbmref.base.times import moment
 from pbmref.base.yamlfile import YamlDoc, dump_yaml, stored_value
 from pbmref.rules.plaindata import PositionError
 from pbmref.rulesets import Ruleset, UnknownRuleset, get_ruleset
@@ -61,10 +62,17 @@ from pbmref.store.layout import (
     turn_dir_name,
     turn_numbers,
 )
+from pbmref.store.listing import Listing
 from pbmref.store.orderbook import OrderBook
 from pbmref.store.owed import read_owed
 from pbmref.store.press import PressLog
-from pbmref.store.schedule import Schedule, read_schedule, settings_digest, write_schedule
+from pbmref.store.schedule import (
+    Schedule,
+    grace_end,
+    read_schedule,
+    settings_digest,
+    write_schedule,
+)
 from pbmref.store.settings import ID_RE, GameSettings, check_id, settings_from_dict
 from pbmref.store.settings_file import SettingsFile
 from pbmref.store.votes import VoteBook
@@ -305,7 +313,30 @@ class Game:
                         reminder_hours=s.reminder_hours,
                         waits=tuple(self.votes.waiting(self.turn,
                                                        (p.id for p in s.humans()))),
-                        reports_owed=read_owed(self.dir))
+                        reports_owed=read_owed(self.dir),
+                        grace_until=grace_end(s), earliest=self._earliest())
+
+    def turn_started(self) -> datetime | None:
+        """When the open turn began: the adjudication of the turn before it (None
+        for the first turn, or when it is not recorded)."""
+        if self.turn <= 1:
+            return None
+        result = self.history.result(self.turn - 1) or {}
+        return moment(result.get("adjudicated_at"))
+
+    def _earliest(self) -> datetime | None:
+        """No adjudication before the minimum gap after the last one (J9)."""
+        gap = self.settings.deadlines.min_gap
+        if not gap:
+            return None
+        started = self.turn_started()
+        return started + gap if started is not None else None
+
+    @property
+    def listing(self) -> Listing:
+        """What the list of games shows of this game (J1)."""
+        return Listing.of(self.settings, kind=self.ruleset.variant_title(self.open.position),
+                          turn=str(self.turn_label), press=self.press_level)
 
     def write_schedule(self) -> Schedule:
         """Rewrite the state index the deadline jobs read, and the store's index
@@ -314,11 +345,12 @@ class Game:
         schedule = self.schedule
         addresses = settings_addresses(self.settings)
         seen = self._settings_seen  # the game.yaml the settings were read from
+        listing = self.listing
         write_schedule(self.dir, schedule, addresses, (seen[1], seen[2]),
-                       self._settings_digest)
+                       self._settings_digest, listing)
         if self._index is not None:
             self._index.put(self.id, IndexEntry(
-                seen, file_stamp(self.dir / STATE_FILE), schedule, addresses))
+                seen, file_stamp(self.dir / STATE_FILE), schedule, addresses, listing))
         return schedule
 
 

@@ -64,12 +64,14 @@ from pbmref.base.inotify import NotifyUnavailable
 from pbmref.base.times import iso, moment
 from pbmref.base.yamlfile import read_yaml
 from pbmref.store.layout import GAME_FILE, STATE_FILE, TURNS, file_stamp, find_open_turn
+from pbmref.store.listing import Listing
 from pbmref.store.owed import read_owed
 from pbmref.store.schedule import (
     Schedule,
     read_schedule,
     read_state,
     recorded_addresses,
+    recorded_listing,
     recorded_schedule,
     schedule_from_settings,
 )
@@ -86,7 +88,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-_VERSION = 4
+_VERSION = 5
 SAVE_EVERY = 60.0  # seconds: how often a long-running process writes the index file down
 # Entries that differ from the index file before it is worth writing it again:
 # writing costs about as much as reading the whole file, and the next process
@@ -127,6 +129,7 @@ class IndexEntry:
     state_stamp: Stamp
     schedule: Schedule
     addresses: tuple[str, ...] = ()
+    listing: Listing | None = None  # what LIST shows of it (J1); None: not known
 
     @property
     def has_settings(self) -> bool:
@@ -134,13 +137,14 @@ class IndexEntry:
         return self.game_stamp != _MISSING
 
     def due_at(self) -> datetime | None:
-        """When the open turn is due: ``None`` never (by time alone), ``datetime.min``-like
-        at once (a broken game, or every human's orders in with early adjudication)."""
-        s = self.schedule
-        if s.broken or (s.status == "open" and s.early_adjudication and s.humans
-                        and not s.waiting_for):
-            return _AT_ONCE
-        return s.deadline if s.status == "open" else None
+        """When the open turn is due (``Schedule.due_at``: None never, ``AT_ONCE``
+        at once)."""
+        return self.schedule.due_at()
+
+    def late_window(self) -> tuple[float, float] | None:
+        """The lateness window (J10) as timestamps (deadline, end of grace)."""
+        window = self.schedule.late_window()
+        return None if window is None else (window[0].timestamp(), window[1].timestamp())
 
     def reminder_window(self) -> tuple[float, float] | None:
         """The reminder window as timestamps (start, deadline), if the game has one now."""
@@ -158,14 +162,18 @@ class IndexEntry:
         s = self.schedule
         due = self.due_at()
         window = self.reminder_window()
+        late = self.late_window()
         schedule = {"turn": s.turn, "status": s.status, "deadline": iso(s.deadline),
                     "early": s.early_adjudication, "humans": s.humans,
                     "waiting": list(s.waiting_for), "reminder_hours": s.reminder_hours,
-                    "broken": s.broken}
+                    "broken": s.broken, "waits": list(s.waits),
+                    "grace_until": iso(s.grace_until), "earliest": iso(s.earliest),
+                    "listing": None if self.listing is None else self.listing.to_dict()}
         return [list(self.game_stamp), list(self.state_stamp), -1 if s.broken else s.turn,
                 None if due is None else due.timestamp(),
                 None if window is None else list(window), list(self.addresses),
-                json.dumps(schedule, separators=(",", ":")), list(s.reports_owed)]
+                json.dumps(schedule, separators=(",", ":")), list(s.reports_owed),
+                None if late is None else list(late)]
 
     @classmethod
     def from_row(cls, row: list[Any]) -> IndexEntry:
@@ -177,21 +185,19 @@ class IndexEntry:
             deadline=moment(data["deadline"]), early_adjudication=bool(data["early"]),
             humans=int(data["humans"]), waiting_for=tuple(str(p) for p in data["waiting"]),
             reminder_hours=float(data["reminder_hours"]), broken=bool(data["broken"]),
-            reports_owed=tuple(int(t) for t in row[7]))
+            waits=tuple(str(p) for p in data["waits"]), grace_until=moment(data["grace_until"]),
+            earliest=moment(data["earliest"]), reports_owed=tuple(int(t) for t in row[7]))
         return cls(_stamp_of(row[0]), _stamp_of(row[1]), schedule,
-                   tuple(str(a) for a in row[5]))
+                   tuple(str(a) for a in row[5]), Listing.from_dict(data["listing"]))
 
 
 # The columns of a row of the index file (``IndexEntry.to_row``).
-COLUMNS = ("game", "state", "turn", "due", "remind", "addresses", "schedule", "owed")
+COLUMNS = ("game", "state", "turn", "due", "remind", "addresses", "schedule", "owed", "late")
 
 
 def _stamp_of(value: Any) -> Stamp:
     a, b, c = (int(v) for v in value)
     return (a, b, c)
-
-
-_AT_ONCE = datetime.fromisoformat("0001-01-02T00:00:00+00:00")
 
 
 def read_entry(folder: Path | str) -> tuple[IndexEntry | None, bool]:
@@ -210,12 +216,15 @@ def read_entry(folder: Path | str) -> tuple[IndexEntry | None, bool]:
     data = read_state(folder)
     recorded = recorded_schedule(data, folder + _GAME, game_stamp[1:])
     addresses = recorded_addresses(data) if recorded is not None else None
+    listing = recorded_listing(data)
     whole = addresses is None
     try:
         if recorded is None or addresses is None:
             settings = settings_from_dict(read_yaml(folder + _GAME).mapping(),
                                           os.path.basename(folder))
             addresses = settings_addresses(settings)
+            if recorded is None:  # game.yaml changed since the state index was written
+                listing = (listing or Listing()).updated(settings)
             recorded = recorded or schedule_from_settings(settings, data)
         # after a crash between a turn's result and the state index, the folders
         # show a later open turn than state.yaml; the reports owed are the
@@ -225,7 +234,7 @@ def read_entry(folder: Path | str) -> tuple[IndexEntry | None, bool]:
     except (GameFileError, DataError, ValueError):
         schedule = replace(recorded or read_schedule(Path(folder)), broken=True,
                            reports_owed=())
-    return IndexEntry(game_stamp, state_stamp, schedule, addresses or ()), whole
+    return IndexEntry(game_stamp, state_stamp, schedule, addresses or (), listing), whole
 
 
 class _Record:
@@ -233,7 +242,7 @@ class _Record:
     the whole entry, built only when asked for (a new process reads thousands)."""
 
     __slots__ = ("_entry", "_row", "addresses", "due", "game_stamp", "has_settings",
-                 "owes", "remind", "state_stamp", "turn")
+                 "late", "owes", "remind", "state_stamp", "turn")
 
     def __init__(self, entry: IndexEntry | None, row: list[Any] | None) -> None:
         self._entry = entry
@@ -244,16 +253,18 @@ class _Record:
             self.turn = -1 if entry.schedule.broken else entry.schedule.turn
             self.due = None if due is None else due.timestamp()
             self.remind = entry.reminder_window()
+            self.late = entry.late_window()
             self.addresses = entry.addresses
             self.owes = bool(entry.schedule.reports_owed)
         else:
             assert row is not None
             # As the file has them (a new process reads thousands): a stamp of
             # another shape only compares unequal to the file's, which is then read.
-            game, state, self.turn, due, remind, addresses, _, owed = row
+            game, state, self.turn, due, remind, addresses, _, owed, late = row
             self.game_stamp, self.state_stamp = tuple(game), tuple(state)
             self.due = None if due is None else float(due)
             self.remind = None if remind is None else (float(remind[0]), float(remind[1]))
+            self.late = None if late is None else (float(late[0]), float(late[1]))
             self.addresses = tuple(map(str, addresses))
             self.owes = bool(owed)
             if not isinstance(self.turn, int):
@@ -309,6 +320,17 @@ class _Timetable:
         return order[bisect.bisect_right(order, after, key=_start):
                      bisect.bisect_right(order, at, key=_start)]
 
+    def open_at(self, at: float, among: Iterable[str] | None = None) -> list[str]:
+        """The games whose span holds ``at`` (of ``among`` only, if given), sorted."""
+        if among is not None:
+            windows = ((g, self.spans.get(g)) for g in among)
+            return sorted(g for g, w in windows if w is not None and w[0] <= at < w[1])
+        return sorted(g for _, end, g in self.until(at) if at < end)
+
+    def opened(self, after: float, at: float) -> list[str]:
+        """The games of ``open_at(at)`` whose span started after ``after``."""
+        return sorted(g for _, end, g in self.between(after, at) if at < end)
+
     def first_after(self, at: float) -> float | None:
         """The first start after ``at``."""
         order = self._ordered()
@@ -338,6 +360,7 @@ class GameIndex:
         self._due = _Timetable()  # when each game's open turn is due
         self._owing: set[str] = set()  # the games that owe reports of turns played
         self._remind = _Timetable()  # each game's reminder window
+        self._late = _Timetable()  # each game's lateness window (J10)
         self._ids: list[str] | None = None
         self._names: dict[str, str] = {}
         self._dirty = False
@@ -442,7 +465,7 @@ class GameIndex:
         journalled: no mark can be older than the index itself."""
         records = self._records
         assert records is not None and not records and self._by_address is None
-        due, remind = self._due.spans, self._remind.spans
+        due, remind, late = self._due.spans, self._remind.spans, self._late.spans
         for gid, record in loaded.items():
             records[gid] = record
             if record.owes:
@@ -451,6 +474,8 @@ class GameIndex:
                 due[gid] = (record.due, math.inf)
             if record.remind is not None:
                 remind[gid] = record.remind
+            if record.late is not None:
+                late[gid] = record.late
         self._ids = None
 
     def _addresses(self) -> dict[str, set[str]]:
@@ -482,6 +507,8 @@ class GameIndex:
             self._remind.put(game_id, *record.remind)
         if record.owes:
             self._owing.add(game_id)
+        if record.late is not None:
+            self._late.put(game_id, *record.late)
         if old is None or old.has_settings != record.has_settings:
             self._ids = None
         self._dirty = True
@@ -505,6 +532,7 @@ class GameIndex:
         self._due.pop(game_id)
         self._remind.pop(game_id)
         self._owing.discard(game_id)
+        self._late.pop(game_id)
 
     def _drop(self, game_id: str) -> None:
         assert self._records is not None
@@ -675,26 +703,40 @@ class GameIndex:
         """Open games within their reminder window that still wait for someone (of
         ``among`` only, if given)."""
         self._known()
-        at = now.timestamp()
-        if among is not None:
-            spans = self._remind.spans
-            windows = ((g, spans.get(g)) for g in among)
-            return sorted(g for g, w in windows if w is not None and w[0] <= at < w[1])
-        return sorted(g for _, end, g in self._remind.until(at) if at < end)
+        return self._remind.open_at(now.timestamp(), among)
 
     def reminders_opened(self, after: datetime, now: datetime) -> list[str]:
         """The games of ``reminders_due(now)`` whose window opened after ``after``."""
         self._known()
-        at = now.timestamp()
-        return sorted(g for _, end, g in self._remind.between(after.timestamp(), at)
-                      if at < end)
+        return self._remind.opened(after.timestamp(), now.timestamp())
+
+    def lates_due(self, now: datetime, among: Iterable[str] | None = None) -> list[str]:
+        """Open games past their deadline and within their grace period with someone
+        still late (J10), of ``among`` only if given: who gets lateness notices."""
+        self._known()
+        return self._late.open_at(now.timestamp(), among)
+
+    def lates_opened(self, after: datetime, now: datetime) -> list[str]:
+        """The games of ``lates_due(now)`` whose grace period began after ``after``."""
+        self._known()
+        return self._late.opened(after.timestamp(), now.timestamp())
+
+    def listings(self) -> dict[str, Listing]:
+        """What the list of games (J1) shows of each game that has a listing."""
+        out = {}
+        for gid in self.ids():
+            entry = self.entry(gid)
+            if entry is not None and entry.listing is not None and not entry.schedule.broken:
+                out[gid] = entry.listing
+        return out
 
     def next_event(self, now: datetime) -> datetime | None:
-        """When the next game becomes due or opens its reminder window, after ``now``."""
+        """When the next game becomes due, opens its reminder window or its
+        lateness window (J10), after ``now``."""
         self._known()
         at = now.timestamp()
-        times = [t for t in (self._due.first_after(at), self._remind.first_after(at))
-                 if t is not None]
+        times = [t for t in (self._due.first_after(at), self._remind.first_after(at),
+                             self._late.first_after(at)) if t is not None]
         return datetime.fromtimestamp(min(times), now.tzinfo) if times else None
 
 

@@ -2,8 +2,9 @@
 
 ``Schedule`` is what decides, for the daemon, cron and ``pbmref status``
 alike, whether a game's open turn is due (its deadline passed, or early
-adjudication with every human's orders in) and whether its reminder window
-is open. A live ``Game`` gives its schedule; ``state.yaml`` in each game
+adjudication with every human's orders in; with a grace period, its end
+while someone is late, J10; never before the game's minimum gap, J9) and
+whether its reminder window, or its lateness window (J10), is open. A live ``Game`` gives its schedule; ``state.yaml`` in each game
 folder keeps the same values, and the players' addresses, so that finding
 due games, and rebuilding the store's index of the games, reads one small
 file a game, never a history nor the game master's ``game.yaml``. The
@@ -36,21 +37,29 @@ from pbmref.base.files import replace_file
 from pbmref.base.times import iso, moment, parse_datetime
 from pbmref.base.yamlfile import load_text, read_yaml
 from pbmref.store.layout import GAME_FILE, STATE_FILE, file_stamp, stamp
+from pbmref.store.listing import Listing
 
 if TYPE_CHECKING:
     from pbmref.store.settings import GameSettings
 
 __all__ = [
+    "AT_ONCE",
     "Schedule",
     "next_deadline_after",
     "read_schedule",
+    "grace_end",
     "read_state",
     "recorded_addresses",
+    "recorded_listing",
     "recorded_schedule",
     "schedule_from_settings",
     "settings_digest",
     "write_schedule",
 ]
+
+
+# The time of a game due at once (a broken game, or every order in early).
+AT_ONCE = datetime.fromisoformat("0001-01-02T00:00:00+00:00")
 
 
 @dataclass(frozen=True)
@@ -67,19 +76,47 @@ class Schedule:
     waits: tuple[str, ...] = ()  # players with WAIT standing: no early adjudication
     broken: bool = False  # game.yaml cannot be read: due, so the error is reported
     reports_owed: tuple[int, ...] = ()  # adjudicated turns whose reports are not queued yet
+    grace_until: datetime | None = None  # J10: the deadline plus the game's grace
+    earliest: datetime | None = None  # J9: no adjudication before (the minimum gap)
 
-    def is_due(self, now: datetime) -> bool:
-        """Adjudicate now: the deadline passed, or (early adjudication) every human
-        has orders in and nobody has WAIT standing. A broken game is due so that
-        its error is reported."""
+    def due_at(self) -> datetime | None:
+        """When the open turn is due: None never (by time alone), ``AT_ONCE`` at
+        once. The deadline; its grace period's end while someone is late (J10);
+        at once with early adjudication when every human has orders in and
+        nobody has WAIT standing; never before ``earliest`` (J9). A broken
+        game is due so that its error is reported."""
         if self.broken:
-            return True
+            return AT_ONCE
         if self.status != "open":
-            return False
+            return None
         if self.early_adjudication and self.humans and not self.waiting_for \
                 and not self.waits:
-            return True
-        return self.deadline is not None and self.deadline <= now
+            at = AT_ONCE
+        elif self.deadline is None:
+            return None
+        elif self.waiting_for and self.grace_until is not None:
+            at = self.grace_until
+        else:
+            at = self.deadline
+        return max(at, self.earliest) if self.earliest is not None else at
+
+    def is_due(self, now: datetime) -> bool:
+        """Adjudicate now (``due_at`` has come)."""
+        at = self.due_at()
+        return at is not None and at <= now
+
+    def late_window(self) -> tuple[datetime, datetime] | None:
+        """From the deadline to the end of its grace period, while someone is
+        late (J10): when the lateness notices go out."""
+        if (self.broken or self.status != "open" or self.deadline is None
+                or self.grace_until is None or not self.waiting_for):
+            return None
+        return self.deadline, self.grace_until
+
+    def in_grace(self, now: datetime) -> bool:
+        """Past the deadline, within the grace period, someone still late (J10)."""
+        window = self.late_window()
+        return window is not None and window[0] <= now < window[1]
 
     def reminder_due(self, now: datetime) -> bool:
         """Within the reminder window (deadline - reminder_hours <= now < deadline)
@@ -111,13 +148,15 @@ def settings_digest(text: str) -> str:
 
 
 def write_schedule(game_dir: Path, schedule: Schedule, addresses: Sequence[str],
-                   settings_stamp: Sequence[int], digest: str) -> None:
-    """Rewrite the state index of a game: its ``schedule`` and its players'
-    ``addresses``, both taken from the game.yaml whose stamp (``layout.stamp``)
-    is ``settings_stamp`` and whose text has the ``settings_digest`` ``digest``;
+                   settings_stamp: Sequence[int], digest: str,
+                   listing: Listing | None = None) -> None:
+    """Rewrite the state index of a game: its ``schedule``, its players'
+    ``addresses`` and what the list of games shows of it (``listing``, J1),
+    all taken from the game.yaml whose stamp (``layout.stamp``) is
+    ``settings_stamp`` and whose text has the ``settings_digest`` ``digest``;
     unless it holds these values already (a player's second mail of a turn
     changes none)."""
-    data = {
+    data: dict[str, Any] = {
         "turn": schedule.turn,
         "deadline": iso(schedule.deadline),
         "status": schedule.status,
@@ -128,10 +167,14 @@ def write_schedule(game_dir: Path, schedule: Schedule, addresses: Sequence[str],
         "waits": list(schedule.waits),
         # what pbmref.store.owed holds, so that the file's stamp changes with it
         "reports_owed": list(schedule.reports_owed),
+        "grace_until": iso(schedule.grace_until),
+        "earliest": iso(schedule.earliest),
         "addresses": list(addresses),
         "settings_stamp": list(settings_stamp),
         "settings_digest": digest,
     }
+    if listing is not None:
+        data["listing"] = listing.to_dict()
     path = game_dir / STATE_FILE
     known = _WRITTEN.get(str(path))
     if known is not None and known[1] == data and known[0] == file_stamp(path):
@@ -219,14 +262,24 @@ def recorded_schedule(data: Mapping[str, Any], game_file: str,
     status, early = data.get("status", "open"), data.get("early_adjudication", False)
     waiting, waits = data.get("waiting_for", []), data.get("waits", [])
     when = moment(deadline)
+    grace, earliest = data.get("grace_until"), data.get("earliest")
     if not (type(turn) is int and turn >= 1 and type(humans) is int and _number(hours)
             and isinstance(status, str) and isinstance(early, bool)
             and _strings(waiting) and _strings(waits)
-            and (when is not None or deadline is None)):
+            and (when is not None or deadline is None)
+            and (grace is None or moment(grace) is not None)
+            and (earliest is None or moment(earliest) is not None)):
         return None
     return Schedule(turn=turn, status=status, deadline=when, early_adjudication=early,
                     humans=humans, waiting_for=tuple(waiting), reminder_hours=hours,
-                    waits=tuple(waits))
+                    waits=tuple(waits), grace_until=moment(grace), earliest=moment(earliest))
+
+
+def recorded_listing(data: Mapping[str, Any]) -> Listing | None:
+    """What the list of games shows of the game, as a state index holds it (None:
+    none, as an earlier version wrote it); to be taken only with its
+    ``recorded_schedule``, else to be ``Listing.updated`` from the settings."""
+    return Listing.from_dict(data.get("listing"))
 
 
 def recorded_addresses(data: Mapping[str, Any]) -> tuple[str, ...] | None:
@@ -244,11 +297,19 @@ def schedule_from_settings(settings: GameSettings, known: Mapping[str, Any]) -> 
     can be read."""
     waiting = known.get("waiting_for")
     waits = known.get("waits")
+    earliest = known.get("earliest") if settings.deadlines.min_gap else None
     return Schedule(
         turn=_known_turn(known), status=settings.status, deadline=settings.deadline,
         early_adjudication=settings.early_adjudication, humans=len(settings.humans()),
         waiting_for=tuple(waiting) if _strings(waiting) else (),
-        reminder_hours=settings.reminder_hours, waits=tuple(waits) if _strings(waits) else ())
+        reminder_hours=settings.reminder_hours, waits=tuple(waits) if _strings(waits) else (),
+        grace_until=grace_end(settings), earliest=moment(earliest))
+
+
+def grace_end(settings: GameSettings) -> datetime | None:
+    """The end of the open turn's grace period (J10), when the game gives one."""
+    grace = settings.deadlines.grace
+    return settings.deadline + grace if grace and settings.deadline is not None else None
 
 
 def _known_turn(known: Mapping[str, Any]) -> int:

@@ -14,6 +14,9 @@ and line; ``settings_to_dict`` writes the same keys back. Example::
     early_adjudication: true     # adjudicate as soon as every active player sent orders
     anonymous: false             # true: players are shown by side (Pilot N, France), never by name
     press: white                 # none | white | grey | broadcast (default: the ruleset's)
+    deadlines: {grace: 24h, days: [mon, tue, wed, thu, fri]}   # J8-J11 (store.deadlines)
+    draws: {allow: [all, named], secret: true}   # J13: which draws; votes secret or open
+    takeover: anyone             # J7: anyone | standby (only the standby list takes over)
     scenario: {board_side: 10, zeppelin: controlled, zeppelin_length: 2}
     players:
       baron:
@@ -21,7 +24,8 @@ and line; ``settings_to_dict`` writes the same keys back. Example::
         addresses: [baron@example.org]
         password_hash: scrypt$16384$8$1$...   # made by `pbmref new-game`; never a plain password
         computer: false
-        status: active           # active | removed | kicked
+        status: active           # active | resigned | removed | kicked
+        timezone: Europe/Paris   # J12: the player's own (default: the game's)
     observers: [press@example.org]
 """
 
@@ -41,12 +45,17 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pbmref.base.addresses import mailbox
 from pbmref.base.times import format_duration, parse_datetime, parse_duration
 from pbmref.rulesets import PRESS_LEVELS
+from pbmref.store.deadlines import DeadlineRules, deadline_rules
 from pbmref.store.errors import DataError, InvalidId, KeyPath
 from pbmref.store.passwords import is_new_password
 
 __all__ = [
+    "DRAW_KINDS",
     "GAME_STATUSES",
+    "OPEN_STATUSES",
     "PLAYER_STATUSES",
+    "TAKEOVERS",
+    "DrawRules",
     "GameSettings",
     "Player",
     "check_id",
@@ -59,7 +68,11 @@ __all__ = [
 ID_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
 ADDRESS_RE = re.compile(r"[^@\s<>,;]+@[^@\s<>,;]+\.[^@\s<>,;]+")
 GAME_STATUSES = ("open", "paused", "finished")
-PLAYER_STATUSES = ("active", "removed", "kicked")
+PLAYER_STATUSES = ("active", "resigned", "removed", "kicked")
+# A player of these gave the place up: another may take it over (J7).
+OPEN_STATUSES = ("resigned", "removed")
+DRAW_KINDS = ("all", "named")  # J13: the draw of all survivors, a draw among named powers
+TAKEOVERS = ("anyone", "standby")  # J7: who may take an open place over
 
 
 def check_id(value: object, what: str = "game id") -> str:
@@ -182,11 +195,29 @@ class Player:
     addresses: tuple[str, ...]
     password_hash: str | None = None
     computer: bool = False
-    status: str = "active"  # active | removed | kicked
+    status: str = "active"  # active | resigned | removed | kicked
+    timezone: str | None = None  # J12: the player's own time zone (None: the game's)
 
     @property
     def active(self) -> bool:
         return self.status == "active"
+
+    @property
+    def open_place(self) -> bool:
+        """The player gave the place up (resigned, or removed by the game master):
+        another may take it over (J7)."""
+        return self.status in OPEN_STATUSES
+
+
+@dataclass(frozen=True)
+class DrawRules:
+    """Which draws a game allows and whether the votes are secret (J13)."""
+
+    allow: tuple[str, ...] = ("all",)  # of DRAW_KINDS
+    secret: bool = True
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"allow": list(self.allow), "secret": self.secret}
 
 
 @dataclass(frozen=True)
@@ -206,10 +237,23 @@ class GameSettings:
     players: dict[str, Player] = field(default_factory=dict)
     observers: tuple[str, ...] = ()
     scenario: dict[str, Any] = field(default_factory=dict)
+    deadlines: DeadlineRules = field(default_factory=DeadlineRules)
+    draws: DrawRules = field(default_factory=DrawRules)
+    takeover: str = "anyone"
 
     @property
     def zone(self) -> ZoneInfo:
         return ZoneInfo(self.timezone)
+
+    def zone_of(self, player: str | None) -> str:
+        """The time zone a player reads deadlines in (J12): theirs, else the game's."""
+        p = self.players.get(player or "")
+        return (p.timezone if p is not None and p.timezone else None) or self.timezone
+
+    def zone_of_address(self, address: str) -> str:
+        """The time zone of whoever reads at ``address`` (an observer: the game's)."""
+        p = self.player_by_address(address)
+        return self.zone_of(p.id if p is not None else None)
 
     def active_players(self) -> list[Player]:
         return [p for p in self.players.values() if p.active]
@@ -244,9 +288,9 @@ class GameSettings:
 _GAME_KEYS = {
     "id", "title", "ruleset", "status", "seed", "timezone", "deadline", "turn_length",
     "reminder_hours", "early_adjudication", "anonymous", "players", "observers", "scenario",
-    "press",
+    "press", "deadlines", "draws", "takeover",
 }
-_PLAYER_KEYS = {"name", "addresses", "password_hash", "computer", "status"}
+_PLAYER_KEYS = {"name", "addresses", "password_hash", "computer", "status", "timezone"}
 
 
 def _known(data: Mapping[str, Any], allowed: set[str], path: KeyPath) -> None:
@@ -315,13 +359,35 @@ def settings_from_dict(data: Mapping[str, Any], game_id: str) -> GameSettings:
     if press is not None and press not in PRESS_LEVELS:
         raise DataError(("press",), f"press {press!r} is not one of: "
                                     f"{', '.join(PRESS_LEVELS)}")
+    takeover = _str(data, "takeover", "anyone", ())
+    if takeover not in TAKEOVERS:
+        raise DataError(("takeover",), f"takeover {takeover!r} is not one of: "
+                                       f"{', '.join(TAKEOVERS)}")
     return GameSettings(
         id=game_id, ruleset=ruleset, title=_str(data, "title", game_id, ()), status=status,
         seed=seed, timezone=timezone, deadline=deadline, turn_length=turn_length,
         reminder_hours=reminder, early_adjudication=_bool(data, "early_adjudication", False, ()),
         anonymous=_bool(data, "anonymous", False, ()), press=press, players=players,
         observers=_addresses(data.get("observers"), ("observers",)), scenario=dict(scenario),
+        deadlines=deadline_rules(data.get("deadlines")), draws=_draws(data.get("draws")),
+        takeover=takeover,
     )
+
+
+def _draws(value: Any) -> DrawRules:
+    """The ``draws:`` mapping (J13): ``allow`` (all, named) and ``secret``."""
+    if value is None:
+        return DrawRules()
+    if not isinstance(value, Mapping):
+        raise DataError(("draws",), "expected draws: {allow: [all, named], secret: true}")
+    _known(value, {"allow", "secret"}, ("draws",))
+    allow = value.get("allow", ["all"])
+    allow = [allow] if isinstance(allow, str) else allow
+    if not isinstance(allow, list) or any(a not in DRAW_KINDS for a in allow):
+        raise DataError(("draws", "allow"), f"allow lists the draws a game allows: "
+                                            f"{', '.join(DRAW_KINDS)} (or none: [])")
+    return DrawRules(tuple(a for a in DRAW_KINDS if a in allow),
+                     _bool(value, "secret", True, ("draws",)))
 
 
 def _schedule(data: Mapping[str, Any]) -> tuple[str, datetime | None, timedelta, float]:
@@ -387,10 +453,23 @@ def _player(pid: Any, p: Any) -> Player:
     if pstatus not in PLAYER_STATUSES:
         raise DataError((*path, "status"),
                         f"status {pstatus!r} is not one of: {', '.join(PLAYER_STATUSES)}")
+    zone = p.get("timezone")
+    if zone is not None:
+        zone = _zone_name(zone, (*path, "timezone"))
     return Player(
         id=pid, name=_str(p, "name", pid, path), addresses=addresses, password_hash=pw,
-        computer=computer, status=pstatus,
+        computer=computer, status=pstatus, timezone=zone,
     )
+
+
+def _zone_name(value: object, path: KeyPath) -> str:
+    """An IANA time zone name that this machine knows."""
+    try:
+        ZoneInfo(str(value))
+    except (ZoneInfoNotFoundError, ValueError):
+        raise DataError(path, f"{value!r} is not a time zone name like Europe/Berlin "
+                              "or UTC") from None
+    return str(value)
 
 
 def settings_to_dict(s: GameSettings) -> dict[str, Any]:
@@ -409,6 +488,13 @@ def settings_to_dict(s: GameSettings) -> dict[str, Any]:
     }
     if s.press is not None:
         out["press"] = s.press
+    deadlines = s.deadlines.to_dict()
+    if deadlines:
+        out["deadlines"] = deadlines
+    if s.draws != DrawRules():
+        out["draws"] = s.draws.to_dict()
+    if s.takeover != "anyone":
+        out["takeover"] = s.takeover
     if s.scenario:
         out["scenario"] = dict(s.scenario)
     out["players"] = {
@@ -418,6 +504,7 @@ def settings_to_dict(s: GameSettings) -> dict[str, Any]:
             **({"password_hash": p.password_hash} if p.password_hash else {}),
             "computer": p.computer,
             "status": p.status,
+            **({"timezone": p.timezone} if p.timezone else {}),
         }
         for p in s.players.values()
     }
