@@ -103,7 +103,7 @@ def adjudicate(store: GameStore, game_id: str, now: datetime, *,
         if not force and not game.schedule.is_due(now):
             return None
         s = game.settings
-        votes = game.votes.votes(p.id for p in s.humans())
+        votes = game.votes.votes((p.id for p in s.humans()), secret=s.draws.secret)
         played = play(game, game.open, game.book.in_force(),
                       seed=derive_turn_seed(s.seed, game.turn),
                       next_deadline=next_deadline_after(s.deadline, s.turn_length, now, s.zone),

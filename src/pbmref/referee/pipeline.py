@@ -202,9 +202,9 @@ class Letter:
     @property
     def commands(self) -> list[Command]:
         """The mail's commands, each once (``MAP`` 25,000 times is one MAP)."""
-        once: dict[tuple[str, int | None, str | None], Command] = {}
+        once: dict[tuple[str, int | None, str | None, tuple[str, ...]], Command] = {}
         for command in self.envelope.commands:
-            once.setdefault((command.name, command.arg, command.rule), command)
+            once.setdefault((command.name, command.arg, command.rule, command.args), command)
         return list(once.values())
 
     @property

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbmref.archive import shown_players
 from pbmref.config import LimitsConfig
+from pbmref.orders.envelope import Command
 from pbmref.orders.errors import OrderMailError
 from pbmref.orders.press import PressBlock, PressError
 from pbmref.referee import replies
@@ -59,9 +60,7 @@ _CHANGES: dict[str, dict[str, Any]] = {
     "DRAW": {"draw": True}, "NODRAW": {"draw": False}, "NOCONCEDE": {"noconcede": True},
     "WAIT": {"wait": True}, "NOWAIT": {"wait": False}}
 _VOTE_WORDS = {
-    "DRAW": "DRAW: your vote for a draw stands until you send NODRAW. Votes are secret; "
-            "the draw passes when every surviving power has DRAW standing at an "
-            "adjudication.",
+    "DRAW": "DRAW: your vote for a draw stands until you send NODRAW.",
     "NODRAW": "NODRAW: you do not vote for a draw.",
     "NOCONCEDE": "NOCONCEDE: you concede to nobody.",
     "NOWAIT": "NOWAIT: you do not ask the referee to wait.",
@@ -231,6 +230,8 @@ class PressDesk:
                                rule="VOTE", line_no=first.line_no)]
         problems: list[OrderMailError] = []
         for c in commands:
+            if c.name == "DRAW":
+                problems += self._draw_problems(c, sides)
             if c.name != "CONCEDE":
                 continue
             target = next((s for s in sides if c.target in s.words), None)
@@ -242,6 +243,41 @@ class PressDesk:
                     line=c.line, column=c.column, width=len(c.target or "") or 1,
                     expected=", ".join(f"{s.label} ({s.side})" for s in sides if s != mine)))
         return problems
+
+    def _draw_problems(self, command: Command, sides: Sequence[Correspondent]
+                       ) -> list[OrderMailError]:
+        """A DRAW the game does not allow, or one naming a power that is not in
+        the game (J13)."""
+        allow = self.letter.game.settings.draws.allow
+        named = bool(command.args)
+
+        def refused(message: str, hint: str) -> list[OrderMailError]:
+            return [PressError(message, rule="J13", line_no=command.line_no,
+                               line=command.line, hint=hint)]
+
+        if not allow:
+            return refused("this game allows no draws", "leave out DRAW")
+        if named and "named" not in allow:
+            return refused("this game allows only the draw of every surviving power",
+                           "write DRAW alone")
+        if not named and "all" not in allow:
+            example = " ".join(s.side for s in sides[:3])
+            return refused("this game allows only draws among named powers",
+                           f"name the powers of the draw, e.g. DRAW {example}")
+        chosen: list[str] = []
+        for word in command.args:
+            side = next((s.side for s in sides if word in s.words), None)
+            if side is None:
+                return [PressError(
+                    f"{word} is not a power still in the game", rule="J13",
+                    line_no=command.line_no, line=command.line,
+                    expected=", ".join(f"{s.label} ({s.side})" for s in sides))]
+            if side not in chosen:
+                chosen.append(side)
+        if named and len(chosen) < 2:
+            return refused("a draw is shared by two powers or more",
+                           "name every power of the draw, or concede (CONCEDE TO ...)")
+        return []
 
     # ------------------------------------------------------------ acting
 
@@ -300,9 +336,30 @@ class PressDesk:
                 continue
             side = self._side_of(c.target or "") if c.name == "CONCEDE" else ""
             change: dict[str, Any] = {"concede": side} if side else dict(_CHANGES[c.name])
+            named = [self._side_of(w) for w in c.args] if c.name == "DRAW" else []
+            if named:
+                change["draw_set"] = named
             game.votes.change(letter.player, **change)
-            lines.append(self._vote_words(c.name, side))
+            lines.append(self._draw_words(named) if c.name == "DRAW"
+                         else self._vote_words(c.name, side))
         return ["\n".join(w for line in lines for w in wrap(line, "", "  "))] if lines else []
+
+    def _draw_words(self, named: Sequence[str]) -> str:
+        """What the reply says about a DRAW recorded (J13)."""
+        game = self.letter.game
+        if named:
+            labels = game.ruleset.vote_sides(game.open.state, self._names()) or []
+            names = {s.side: s.label for s in labels}
+            what = (f"DRAW {' '.join(dict.fromkeys(named))}: your vote for a draw shared by "
+                    f"{', '.join(names.get(p, p) for p in dict.fromkeys(named))}")
+        else:
+            what = "DRAW: your vote for a draw shared by every surviving power"
+        secrecy = ("Votes are secret: nobody learns of a draw that does not pass."
+                   if game.settings.draws.secret else
+                   "Votes are open: each report lists who votes for which draw.")
+        return (f"{what} stands until you send NODRAW or another DRAW. It passes when "
+                "the player of every surviving power votes for this same draw at an "
+                f"adjudication (rule J13). {secrecy}")
 
     def _vote_words(self, name: str, side: str) -> str:
         """What the reply says about one vote recorded."""

@@ -311,7 +311,8 @@ def _deadline(report: TurnReport) -> str:
 
 
 def _vote_text(e: Mapping[str, Any], position: Mapping[str, Any]) -> str:
-    """A draw or a concession decided at the adjudication; never who voted how."""
+    """A draw or a concession decided at the adjudication; who votes for which
+    draw only in a game whose votes are open (J13: the event then says)."""
     names = _power_names(position)
     if e.get("kind") == "conceded":
         return (f"Every other surviving power conceded the game to "
@@ -319,7 +320,16 @@ def _vote_text(e: Mapping[str, Any], position: Mapping[str, Any]) -> str:
     if e.get("outcome") == "passed":
         shared = ", ".join(names.get(str(p), str(p)) for p in e.get("powers") or [])
         return f"The draw passed: the game ends in a draw shared by {shared}."
-    return "A draw was proposed; it did not pass."
+    standing = e.get("votes")
+    if not isinstance(standing, Mapping) or not standing:
+        return "A draw was proposed; it did not pass."
+    by_draw: dict[tuple[str, ...], list[str]] = {}
+    for power, draw in standing.items():
+        by_draw.setdefault(tuple(draw or ()), []).append(names.get(str(power), str(power)))
+    parts = [f"{', '.join(sorted(voters))} for a draw of "
+             f"{', '.join(names.get(str(p), str(p)) for p in draw)}"
+             for draw, voters in sorted(by_draw.items())]
+    return f"No draw passed (J13; the votes are open): {'; '.join(parts)}."
 
 
 def _ending(report: TurnReport, names: Mapping[str, str]) -> tuple[str, str] | None:

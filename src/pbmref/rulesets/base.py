@@ -109,11 +109,29 @@ def numbered(players: Sequence[str], salt: str, noun: str, start: int = 1) -> di
 @dataclass(frozen=True)
 class Votes:
     """The standing votes of a game at an adjudication, per player id: who has
-    DRAW standing, and whom each player concedes to (a power, or a player)."""
+    DRAW standing (and for which draw, J13), and whom each player concedes to
+    (a power, or a player). ``secret``: the game's votes are secret, so a
+    draw that does not pass is never reported (J13)."""
 
     draw: frozenset[str] = frozenset()
     concede: Mapping[str, str] = field(default_factory=dict)  # player -> side
     voters: frozenset[str] = frozenset()  # who may vote: active players who mail
+    # player -> the sides of a named draw (DRAW AUS ENG FRA); a DRAW without
+    # one is the draw of every survivor
+    draw_sets: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    secret: bool = True
+
+    def draw_of(self, player: str, survivors: frozenset[str]) -> frozenset[str] | None:
+        """The sides of the draw ``player`` votes for (None: no draw vote); a plain
+        DRAW is the draw of ``survivors`` (J13).
+
+        >>> v = Votes(draw=frozenset({"a", "b"}), draw_sets={"b": frozenset({"FRA"})})
+        >>> sorted(v.draw_of("a", frozenset({"FRA", "ENG"}))), sorted(v.draw_of("b", frozenset()))
+        (['ENG', 'FRA'], ['FRA'])
+        """
+        if player not in self.draw:
+            return None
+        return self.draw_sets.get(player) or survivors
 
 
 @dataclass(frozen=True)

@@ -309,9 +309,13 @@ Commands (alone or beside orders):
   CLEAR      withdraw your orders for this phase
   PLAN       your orders in force read back, with warnings
   DRAW       vote for a draw shared by every surviving power
-             (secret; NODRAW takes it back)
+             (NODRAW takes it back; J13)
+  DRAW AUS ENG  a draw among named powers, where the game allows
   CONCEDE TO ENG  concede the game to England (NOCONCEDE: undo)
   WAIT       this phase is not played before its deadline (NOWAIT)
+  SET ABSENCE FROM 2026-07-01 TO 2026-07-14  away: deadlines wait (J11)
+  SET TIMEZONE Europe/Paris  deadlines in your own time zone (J12)
+  RESIGN     give up your place (J6)
 HELP, HELP <rule> and STATUS need no password.
 
 Press to other powers goes out at once from the referee, e.g.:
@@ -567,9 +571,12 @@ class DiplomacyRuleset(Ruleset):
         """A concession or a draw, decided by the votes standing when the phase
         is adjudicated. The voters are the players of the powers surviving at
         its start: when every one of them but the player of power X concedes to
-        X, X wins; when every one of them has DRAW standing, the game ends in a
-        draw shared by every power that survives the phase (played or not). A
-        draw proposed that does not pass is reported as such, never who voted."""
+        X, X wins; when every one of them has a vote standing for the same draw
+        (J13: a plain DRAW is the draw of every power that survives the phase,
+        played or not; a named one, of the powers it names, each of which must
+        survive it), the game ends in that draw. A draw that does not pass is
+        reported only when the game's votes are open, with who votes for what;
+        with secret votes nothing says one was proposed."""
         if outcome.game_over:
             return outcome
         sides = self.vote_sides(self.decode(position), {p: p for p in votes.voters})
@@ -583,14 +590,20 @@ class DiplomacyRuleset(Ruleset):
                          "powers": sorted(voting[p] for p in others)}
                 return replace(outcome, game_over=True, winners=[side.side],
                                events=[*outcome.events, event])
-        if all(p in votes.draw for p in voting):
-            shared = [c.side for c in self.vote_sides(self.decode(outcome.position), {})]
-            event = {"kind": "draw", "outcome": "passed", "powers": shared}
-            return replace(outcome, game_over=True, winners=shared,
-                           events=[*outcome.events, event])
-        if any(p in votes.draw for p in voting):
-            return replace(outcome, events=[*outcome.events,
-                                            {"kind": "draw", "outcome": "failed"}])
+        survivors = frozenset(c.side for c in self.vote_sides(self.decode(outcome.position), {}))
+        wanted = {p: votes.draw_of(p, survivors) for p in voting}
+        draws = {w for w in wanted.values() if w is not None}
+        if len(draws) == 1 and None not in wanted.values():
+            shared = next(iter(draws))
+            if len(shared) >= 2 and shared <= survivors:
+                event = {"kind": "draw", "outcome": "passed", "powers": sorted(shared)}
+                return replace(outcome, game_over=True, winners=sorted(shared),
+                               events=[*outcome.events, event])
+        if draws and not votes.secret:
+            standing = {voting[p]: sorted(w) for p, w in wanted.items() if w is not None}
+            failed: dict[str, Any] = {"kind": "draw", "outcome": "failed",
+                                      "votes": dict(sorted(standing.items()))}
+            return replace(outcome, events=[*outcome.events, failed])
         return outcome
 
     # ------------------------------------------------------------ adjudication

@@ -41,16 +41,27 @@ __all__ = ["History", "TurnRecord", "votes_from_dict", "votes_to_dict"]
 
 
 def votes_to_dict(votes: Votes) -> dict[str, Any]:
-    """Votes as result.yaml keeps them."""
-    return {"draw": sorted(votes.draw), "concede": dict(sorted(votes.concede.items())),
-            "voters": sorted(votes.voters)}
+    """Votes as result.yaml keeps them (the named draws and open votes, J13, only
+    when there are some)."""
+    out: dict[str, Any] = {"draw": sorted(votes.draw),
+                           "concede": dict(sorted(votes.concede.items())),
+                           "voters": sorted(votes.voters)}
+    if votes.draw_sets:
+        out["draw_sets"] = {p: sorted(s) for p, s in sorted(votes.draw_sets.items())}
+    if not votes.secret:
+        out["secret"] = False
+    return out
 
 
 def votes_from_dict(data: Mapping[str, Any]) -> Votes:
     """Votes read back from result.yaml."""
+    sets = data.get("draw_sets") or {}
     return Votes(draw=frozenset(str(p) for p in data.get("draw") or ()),
                  concede={str(k): str(v) for k, v in (data.get("concede") or {}).items()},
-                 voters=frozenset(str(p) for p in data.get("voters") or ()))
+                 voters=frozenset(str(p) for p in data.get("voters") or ()),
+                 draw_sets={str(p): frozenset(map(str, s)) for p, s in sets.items()}
+                 if isinstance(sets, Mapping) else {},
+                 secret=data.get("secret", True) is not False)
 
 _DIE = "[move, purpose, who, value]"
 _RECORD_KEYS = {
