@@ -489,11 +489,11 @@ def test_status_tells_who_sent_orders_but_not_what(fake_store):
 def test_next_deadline_keeps_the_local_hour_across_daylight_saving():
     from zoneinfo import ZoneInfo
 
-    from pbmref.store import next_deadline_after
+    from pbmref.store.deadlines import DeadlineRules, next_deadline
 
     zone = ZoneInfo("Europe/Amsterdam")
     old = datetime(2026, 10, 24, 20, 0, tzinfo=zone)  # summer time; winter time from 25 Oct
-    new = next_deadline_after(old, timedelta(hours=48), old, zone)
+    new = next_deadline(DeadlineRules(), old, timedelta(hours=48), old, zone)
     assert (new.day, new.hour, new.utcoffset()) == (26, 20, timedelta(hours=1))
 
 

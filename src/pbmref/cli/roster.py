@@ -56,9 +56,7 @@ def _guard(handler: Any) -> Any:
 
 
 def handle_new_class(args: argparse.Namespace) -> int:
-    from pbmref import gm
-    from pbmref.gm.classroom import example_template, load_template, new_class
-    from pbmref.gm.roster import load_roster, record_game_start, roster_lock, save_roster
+    from pbmref.gm.classroom import create_class, example_template, load_template
 
     if args.example:
         sys.stdout.write(example_template())
@@ -69,49 +67,27 @@ def handle_new_class(args: argparse.Namespace) -> int:
     template = load_template(args.template)
     store = GameStore(games_dir(args))
     roster_file = _roster_file(args)
-    roster = load_roster(roster_file)  # the victories each pupil starts with (FP16)
-    for p in template.pilots:
-        roster = roster.register(p.id, p.name, p.team)
-    games = new_class(template, roster)
-    clash = [g.game_id for g in games if store.exists(g.game_id)]
-    if clash:
-        return _fail(f"game {clash[0]} exists already in {store.dir}")
     deadline = datetime.fromisoformat(args.deadline) if args.deadline else None
+    try:
+        boards = create_class(store, template, roster_file, deadline=deadline,
+                              passwords=not args.no_passwords,
+                              refused_addresses=config_of(args).referee_addresses)
+    except ValueError as exc:
+        return _fail(str(exc))
     welcome = wants_welcome(args)
-    for g in games:
-        players = []
-        for pid in g.players:
-            p = template.pilot(pid)
-            players.append(gm.PlayerSpec(pid, (p.address,) if p.address else (), p.name,
-                                         p.computer))
-        result = gm.new_game(
-            store, g.game_id, players, title=f"{template.title} (board {g.game_id})",
-            ruleset="fastplay", position=g.position, timezone=template.timezone,
-            deadline=deadline, turn_length=template.turn_length,
-            passwords=not args.no_passwords,
-            refused_addresses=config_of(args).referee_addresses,
-            seed=(template.seed * 100 + int(g.game_id.rsplit("-", 1)[1])) if template.seed
-            else None)
-        sides = {"Germans": 0, "Allies": 0}
-        for pid in g.players:
-            sides[template.pilot(pid).team] += 1
-        print(f"created {result.game.dir}: {sides['Germans']} Germans, "
-              f"{sides['Allies']} Allies")
-        for pid, pw in result.passwords.items():
+    for board in boards:
+        print(f"created {store.path(board.game_id)}: {board.sides['Germans']} Germans, "
+              f"{board.sides['Allies']} Allies")
+        for pid, pw in board.passwords.items():
             print(f"  {pid:<12} {pw:<28} {template.pilot(pid).address}")
         if welcome is not None:
             from pbmref.referee.welcome import mail_welcome
 
-            count = mail_welcome(store, g.game_id, result.passwords, config=welcome)
+            count = mail_welcome(store, board.game_id, board.passwords, config=welcome)
             print(f"  welcome mailed to {count} pupil{'s' if count != 1 else ''}")
-    with roster_lock(roster_file):  # read again: a game may have been adjudicated meanwhile
-        roster = load_roster(roster_file)
-        for p in template.pilots:
-            roster = roster.register(p.id, p.name, p.team)
-        for g in games:
-            roster = record_game_start(roster, g.game_id, g.players)
-        save_roster(roster_file, roster)
-    print(f"roster: {roster_file} ({len(roster.players)} pilots)")
+    from pbmref.gm.roster import load_roster
+
+    print(f"roster: {roster_file} ({len(load_roster(roster_file).players)} pilots)")
     return 0
 
 

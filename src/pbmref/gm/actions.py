@@ -3,7 +3,8 @@ replays them.
 
 Every command that changes a game between two adjudications (``kick``,
 ``replace-player``, ``extend``, ``pause``, ``resume``, ``add-observer``, a
-class's pilot moved by ``roster rebalance --apply``) appends one entry to
+class's pilot moved by ``roster rebalance --apply``; by mail, a player's
+``RESIGN``, J6, and an absence that moves the deadline, J11) appends one entry to
 ``turns/NNN/gm.yaml`` of the turn open at the time: when, what, for whom, and
 the values of ``game.yaml`` it changed, before and after (password hashes
 left out)::
@@ -44,7 +45,7 @@ __all__ = ["ACTIONS", "GM_FILE", "GmAction", "GmLog", "actions_of", "paused_unti
 
 GM_FILE = "gm.yaml"
 ACTIONS = ("kick", "replace-player", "extend", "pause", "resume", "add-observer",
-           "transfer-in", "transfer-out")
+           "transfer-in", "transfer-out", "resign", "absence")
 _DETAILS = ("player", "address", "by", "until", "from_game", "to_game", "aircraft")
 _KEYS = {"at", "action", "before", "after", *_DETAILS}
 _SECRET = "password_hash"  # never copied into the record

@@ -35,15 +35,25 @@ from typing import Any
 
 from pbmref.base.yamlfile import YamlDoc, read_yaml
 from pbmref.gm import actions
-from pbmref.gm.roster import Roster, apply_turn, record_game_start
+from pbmref.gm.newgame import new_game
+from pbmref.gm.roster import (
+    Roster,
+    apply_turn,
+    load_roster,
+    record_game_start,
+    roster_lock,
+    save_roster,
+)
 from pbmref.rules.fastplay.autopilot import orders_entry
 from pbmref.rules.fastplay.position import position_from_dict
+from pbmref.rulesets import PlayerSpec
 from pbmref.rulesets.fastplay import FastPlayRuleset
 from pbmref.store import GameStore
 from pbmref.store.errors import DataError
 
 __all__ = [
-    "ClassGame", "ClassPilot", "ClassTemplate", "MAX_PILOTS", "Transfer", "choose_board",
+    "ClassGame", "ClassPilot", "ClassTemplate", "CreatedBoard", "MAX_PILOTS", "Transfer",
+    "choose_board", "create_class",
     "load_template", "new_class", "plan_boards", "play_class", "rebalance", "side_counts",
     "starting_position", "template_from_dict",
 ]
@@ -234,6 +244,55 @@ def new_class(template: ClassTemplate, roster: Roster | None = None) -> list[Cla
         games.append(ClassGame(f"{template.id}-{i}", tuple(players),
                                starting_position(template, players, roster)))
     return games
+
+
+@dataclass(frozen=True)
+class CreatedBoard:
+    """One board of a class made into a game: its id, the pilots of each side
+    and the passwords to mail once."""
+
+    game_id: str
+    sides: Mapping[str, int]
+    passwords: Mapping[str, str]
+
+
+def create_class(store: GameStore, template: ClassTemplate, roster_file: Path, *,
+                 deadline: datetime | None = None, passwords: bool = True,
+                 refused_addresses: Sequence[str] = (), now: datetime | None = None,
+                 observers: Sequence[str] = ()) -> list[CreatedBoard]:
+    """Make the games of a class (``new_class``: one per board), each pupil
+    registered in the roster of careers with the victories they bring (FP16);
+    nothing is made when one of the games exists already."""
+    roster = load_roster(roster_file)  # the victories each pupil starts with (FP16)
+    for p in template.pilots:
+        roster = roster.register(p.id, p.name, p.team)
+    games = new_class(template, roster)
+    clash = [g.game_id for g in games if store.exists(g.game_id)]
+    if clash:
+        raise ValueError(f"game {clash[0]} exists already in {store.dir}")
+    made = []
+    for g in games:
+        players = [PlayerSpec(pid, (p.address,) if p.address else (), p.name, p.computer)
+                   for pid in g.players for p in (template.pilot(pid),)]
+        result = new_game(
+            store, g.game_id, players, title=f"{template.title} (board {g.game_id})",
+            ruleset="fastplay", position=g.position, timezone=template.timezone,
+            deadline=deadline, turn_length=template.turn_length, passwords=passwords,
+            refused_addresses=refused_addresses, now=now, observers=observers,
+            seed=(template.seed * 100 + int(g.game_id.rsplit("-", 1)[1])) if template.seed
+            else None)
+        sides = dict.fromkeys(TEAMS, 0)
+        for pid in g.players:
+            sides[template.pilot(pid).team] += 1
+        made.append(CreatedBoard(g.game_id, sides, dict(result.passwords)))
+    with roster_lock(roster_file):  # read again: a game may have been adjudicated meanwhile
+        roster = load_roster(roster_file)
+        for p in template.pilots:
+            roster = roster.register(p.id, p.name, p.team)
+        for g in games:
+            roster = record_game_start(roster, g.game_id, g.players)
+        save_roster(roster_file, roster)
+    return made
 
 
 def side_counts(position: Mapping[str, Any]) -> dict[str, int]:

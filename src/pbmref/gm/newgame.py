@@ -21,6 +21,8 @@ from pbmref.base.addresses import mailbox
 from pbmref.base.times import format_duration, parse_duration
 from pbmref.rulesets import NewGameOptions, PlayerSpec
 from pbmref.store import Game, GameStore, check_id, derive_turn_seed, hash_password, new_password
+from pbmref.store.deadlines import deadline_rules, on_allowed_day
+from pbmref.store.errors import DataError
 from pbmref.store.settings import ADDRESS_RE
 
 __all__ = ["NewGame", "check_addresses", "new_game"]
@@ -105,6 +107,9 @@ def new_game(
     seed: int | None = None,
     now: datetime | None = None,
     refused_addresses: Sequence[str] = (),
+    deadlines: Mapping[str, Any] | None = None,
+    draws: Mapping[str, Any] | None = None,
+    takeover: str = "anyone",
 ) -> NewGame:
     """Create a game folder; returns the game and the players' new passwords.
 
@@ -113,7 +118,11 @@ def new_game(
     out of play (a Diplomacy power in civil disorder, DD3).
 
     ``press`` (none, white, grey, broadcast) is what press the referee relays;
-    by default the ruleset's (white in Diplomacy, none in the air games)."""
+    by default the ruleset's (white in Diplomacy, none in the air games).
+
+    ``deadlines``, ``draws`` and ``takeover`` are game.yaml's keys of the same
+    names (rules J7-J13); the first deadline falls on a day ``deadlines``
+    allows (J8)."""
     check_id(game_id)
     if not players:
         raise ValueError("a game needs at least one player")
@@ -153,9 +162,14 @@ def new_game(
         entry["computer"] = p.computer
         entry["status"] = "active"
         player_data[p.id] = entry
+    try:
+        clock = deadline_rules(deadlines)
+    except DataError as exc:
+        raise ValueError(f"{'.'.join(map(str, exc.path))}: {exc.message}") from None
     if deadline is None:
         local = (now + length).astimezone(ZoneInfo(timezone))
         deadline = local.replace(minute=0, second=0, microsecond=0) + timedelta(hours=1)
+        deadline = on_allowed_day(deadline, clock.days, ZoneInfo(timezone))
     settings = {
         "title": title or game_id,
         "ruleset": ruleset,
@@ -168,6 +182,9 @@ def new_game(
         "early_adjudication": early_adjudication,
         "anonymous": anonymous,
         "press": press or rules.default_press,
+        **({"deadlines": dict(deadlines)} if deadlines else {}),
+        **({"draws": dict(draws)} if draws else {}),
+        **({"takeover": takeover} if takeover != "anyone" else {}),
         "scenario": opening.scenario,
         "players": player_data,
         "observers": list(observers),

@@ -23,7 +23,7 @@ from pbmref.store import Game, GameStore, StoreError, hash_password, new_passwor
 from pbmref.store.layout import POSITION_FILE
 
 __all__ = ["Notice", "PlayerChange", "add_observer", "extend", "kick", "notice", "pause",
-           "replace_player", "reset_password", "resume"]
+           "replace_in", "replace_player", "reset_password", "resume"]
 
 
 @dataclass(frozen=True)
@@ -145,27 +145,35 @@ def replace_player(store: GameStore, game_id: str, player: str, *,
     game = store.open(game_id)
     with game.lock():
         game.reload()
-        _player_of(game, player)
-        password = None
-        if new_pw or (new_pw is None and address is not None and not computer):
-            password = new_password()
+        return replace_in(game, player, address=address, name=name, computer=computer,
+                          new_pw=new_pw, now=now)
 
-        def change(data: Any) -> None:
-            p = data["players"][player]
-            if address is not None:
-                p["addresses"] = [address]
-            if name is not None:
-                p["name"] = name
-            if computer is not None:
-                p["computer"] = computer
-            if password is not None:
-                p["password_hash"] = hash_password(password)
-            p["status"] = "active"
 
-        before = game.settings
-        kept = game.update_settings(change)
-        record(game, "replace-player", before, at=now or datetime.now(UTC), player=player)
-        return PlayerChange(player, password, kept)
+def replace_in(game: Game, player: str, *, address: str | None = None,
+               name: str | None = None, computer: bool | None = None,
+               new_pw: bool | None = None, now: datetime | None = None) -> PlayerChange:
+    """``replace_player`` on a game whose lock the caller holds (read again)."""
+    _player_of(game, player)
+    password = None
+    if new_pw or (new_pw is None and address is not None and not computer):
+        password = new_password()
+
+    def change(data: Any) -> None:
+        p = data["players"][player]
+        if address is not None:
+            p["addresses"] = [address]
+        if name is not None:
+            p["name"] = name
+        if computer is not None:
+            p["computer"] = computer
+        if password is not None:
+            p["password_hash"] = hash_password(password)
+        p["status"] = "active"
+
+    before = game.settings
+    kept = game.update_settings(change)
+    record(game, "replace-player", before, at=now or datetime.now(UTC), player=player)
+    return PlayerChange(player, password, kept)
 
 
 def reset_password(store: GameStore, game_id: str, player: str) -> PlayerChange:

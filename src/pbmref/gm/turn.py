@@ -9,9 +9,10 @@ records it; ``pbmref.gm.rerun`` plays recorded turns again.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from pbmref.archive import report_of
 from pbmref.gm.roster import follow_quietly
@@ -26,10 +27,10 @@ from pbmref.store import (
     TurnRecord,
     TurnView,
     derive_turn_seed,
-    next_deadline_after,
 )
+from pbmref.store.deadlines import next_deadline
 
-__all__ = ["PlayedTurn", "adjudicate", "outcome_of", "play"]
+__all__ = ["PlayedTurn", "adjudicate", "deadline_after", "outcome_of", "play"]
 
 
 @dataclass(frozen=True)
@@ -64,16 +65,34 @@ def outcome_of(game: Game, view: TurnView, in_force: Mapping[str, OrdersFile], *
     return outcome, orders, {p: f.path.name for p, f in usable.items()}
 
 
+def deadline_after(game: Game, now: datetime) -> Callable[[Mapping[str, Any]], datetime]:
+    """Where the deadline of the turn that follows an adjudication at ``now``
+    falls, given that turn's position (``store.deadlines.next_deadline``: the
+    clock of its kind, J8; the minimum gap, J9; the active players' absences,
+    J11; the days allowed, J8)."""
+    s = game.settings
+    absences = game.absences.spans(p.id for p in s.humans())
+
+    def at(position: Mapping[str, Any]) -> datetime:
+        length = s.deadlines.clock(game.ruleset.clock_kind(position), s.turn_length)
+        return next_deadline(s.deadlines, s.deadline, length, now, s.zone, absences)
+
+    return at
+
+
 def play(game: Game, view: TurnView, in_force: Mapping[str, OrdersFile], *, seed: int,
-         next_deadline: datetime | None, replay: Replay | None = None,
-         settings: GameSettings | None = None,
+         next_deadline: datetime | None | Callable[[Mapping[str, Any]], datetime],
+         replay: Replay | None = None, settings: GameSettings | None = None,
          votes: Votes | None = None) -> PlayedTurn:
     """Play one turn (``outcome_of``), then build its report data and text; a
     game that ends has no next deadline. ``settings`` are the game's as they
-    were in that turn (a re-run; default: as they are now)."""
+    were in that turn (a re-run; default: as they are now). ``next_deadline``
+    may be worked out from the next turn's position (``deadline_after``)."""
     settings = settings or game.settings
     outcome, orders, used = outcome_of(game, view, in_force, seed=seed, replay=replay,
                                        settings=settings, votes=votes)
+    if callable(next_deadline):
+        next_deadline = next_deadline(outcome.position)
     if outcome.game_over:
         next_deadline = None
     report = report_of(game, view.turn, dict(view.position), outcome, orders, next_deadline,
@@ -106,7 +125,7 @@ def adjudicate(store: GameStore, game_id: str, now: datetime, *,
         votes = game.votes.votes((p.id for p in s.humans()), secret=s.draws.secret)
         played = play(game, game.open, game.book.in_force(),
                       seed=derive_turn_seed(s.seed, game.turn),
-                      next_deadline=next_deadline_after(s.deadline, s.turn_length, now, s.zone),
+                      next_deadline=deadline_after(game, now),
                       votes=votes)
         record = game.history.record(
             played.outcome, seed=played.seed, orders_used=played.orders_used,

@@ -328,6 +328,32 @@ class Ruleset(ABC):
         """A computer player for an unplayed ``side`` (``new-game --computer-sides``)."""
         raise NotImplementedError(f"{self.title} has no sides to give to the computer")
 
+    # ------------------------------------------------------------ places and clocks
+
+    def places(self, variant: str | None = None) -> list[tuple[str, str]]:
+        """The places a forming game offers its players (J2), as (code, label):
+        Diplomacy's powers, tweedekker's airfields. None: the game kind has no
+        places to choose (a Fast Play class deals its sides, FP1)."""
+        del variant
+        return []
+
+    def seat(self, player: PlayerSpec, place: str) -> PlayerSpec:
+        """``player`` given ``place`` (one of ``places``) for a new game (J4)."""
+        del place
+        return player
+
+    def place_of(self, position: Mapping[str, Any], player: str) -> str:
+        """The place ``player`` holds in ``position`` ("" for none), as ``places``
+        names it: what a game open for takeover offers (J7)."""
+        del position, player
+        return ""
+
+    def clock_kind(self, position: Mapping[str, Any]) -> str:
+        """Which clock the turn that starts at ``position`` runs on (J8):
+        ``moves``, ``retreats`` or ``adjustments``. Every turn here is a move."""
+        del position
+        return "moves"
+
     # ------------------------------------------------------------ positions
 
     @abstractmethod

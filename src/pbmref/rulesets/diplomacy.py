@@ -420,6 +420,23 @@ class DiplomacyRuleset(Ruleset):
         spec = variant_in({"ruleset": self.name, **position})
         return self.title if spec.default else f"{self.title}: {spec.title} (variant {spec.name})"
 
+    def places(self, variant: str | None = None) -> list[tuple[str, str]]:
+        """The powers of the variant (J2)."""
+        spec = self.variant_spec(variant)
+        return [(p, spec.power_names[p]) for p in spec.powers]
+
+    def seat(self, player: PlayerSpec, place: str) -> PlayerSpec:
+        return replace(player, power=place)
+
+    def place_of(self, position: Mapping[str, Any], player: str) -> str:
+        players = position.get("players")
+        return str(players.get(player, "")) if isinstance(players, Mapping) else ""
+
+    def clock_kind(self, position: Mapping[str, Any]) -> str:
+        """Retreat and adjustment phases may have clocks of their own (J8)."""
+        kind = str(position.get("phase", "S1901M"))[-1:].upper()
+        return {"R": "retreats", "A": "adjustments"}.get(kind, "moves")
+
     def unplayed(self, position: Mapping[str, Any]) -> list[str]:
         played = {str(p).upper() for p in (position.get("players") or {}).values()}
         return [p for p in variant_in({"ruleset": self.name, **position}).powers

@@ -272,6 +272,18 @@ class TweedekkerRuleset(AirRuleset):
         return Opening(position_to_dict(position_from_dict(opening)), placement,
                        {**scenario, "placement": placement})
 
+    def places(self, variant: str | None = None) -> list[tuple[str, str]]:
+        """The six airfields (B5), the first players spread out."""
+        del variant
+        return [(a, f"airfield {a}") for a in AIRFIELD_ORDER]
+
+    def seat(self, player: PlayerSpec, place: str) -> PlayerSpec:
+        return dataclasses.replace(player, airfield=place)
+
+    def place_of(self, position: Mapping[str, Any], player: str) -> str:
+        aircraft = (position.get("aircraft") or {}).get(player)
+        return str(aircraft.get("airfield") or "") if isinstance(aircraft, Mapping) else ""
+
     def counts_as_orders(self, state: GameState, player: str,
                          entry: Mapping[str, Any]) -> bool:
         """Whether ``entry`` spares the player an NMR, for early adjudication and

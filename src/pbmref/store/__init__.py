@@ -29,7 +29,7 @@ from pbmref.store.history import TurnRecord
 from pbmref.store.layout import GAME_FILE, STATE_FILE, derive_turn_seed, turn_dir_name
 from pbmref.store.orderbook import OrdersFile
 from pbmref.store.passwords import PASSWORD_BITS, new_password
-from pbmref.store.schedule import Schedule, next_deadline_after
+from pbmref.store.schedule import Schedule
 from pbmref.store.settings import (
     GameSettings,
     Player,
@@ -62,7 +62,6 @@ __all__ = [
     "derive_turn_seed",
     "hash_password",
     "new_password",
-    "next_deadline_after",
     "open_game",
     "turn_dir_name",
     "verify_password",

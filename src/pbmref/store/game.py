@@ -14,7 +14,8 @@ with one job each:
   the game master's comments;
 - ``game.schedule`` (``Schedule``): whether the open turn is due;
 - ``game.press`` (``PressLog``): the press the referee relayed;
-- ``game.votes`` (``VoteBook``): draws, concessions and WAITs standing.
+- ``game.votes`` (``VoteBook``): draws, concessions and WAITs standing;
+- ``game.absences`` (``AbsenceBook``): the players' absences (J11).
 
 ``GameStore`` keeps an index of its games (``pbmref.store.index``): the
 addresses of each game's players and its schedule, kept up to date by every
@@ -46,6 +47,7 @@ from pbmref.base.times import moment
 from pbmref.base.yamlfile import YamlDoc, dump_yaml, stored_value
 from pbmref.rules.plaindata import PositionError
 from pbmref.rulesets import Ruleset, UnknownRuleset, get_ruleset
+from pbmref.store.absences import AbsenceBook
 from pbmref.store.errors import GameExists, GameNotFound
 from pbmref.store.history import History
 from pbmref.store.index import GameIndex, IndexEntry, file_stamp, settings_addresses
@@ -113,6 +115,7 @@ class Game:
         self.history = History(self)
         self.press = PressLog(self)
         self.votes = VoteBook(self)
+        self.absences = AbsenceBook(self)
         self.settings_file = SettingsFile(self._game_file, self.id)
         self.turn = 0
         GAME_FORMAT.open(self.dir)  # an older folder brought up to date, a newer one refused

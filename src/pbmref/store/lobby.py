@@ -47,7 +47,7 @@ from pbmref.base.locks import FileLock
 from pbmref.base.times import iso, moment
 from pbmref.base.yamlfile import YamlDoc, dump_yaml, stored_value
 from pbmref.store.errors import DataError, GameNotFound, KeyPath
-from pbmref.store.settings import ADDRESS_RE, ID_RE, check_id
+from pbmref.store.settings import ID_RE, check_id, mail_address, text_value
 
 __all__ = ["CHOICES", "LOBBY_DIR", "LOBBY_FILE", "Forming", "Joined", "Lobby", "Standby",
            "read_standby", "write_standby"]
@@ -127,21 +127,6 @@ class Forming:
         return out
 
 
-def _text(data: Mapping[str, Any], key: str, path: KeyPath, default: str = "") -> str:
-    value = data.get(key, default)
-    if value is None:
-        return default
-    if not isinstance(value, (str, int)) or isinstance(value, bool):
-        raise DataError((*path, key), f"{key} must be text, found {value!r}")
-    return str(value)
-
-
-def _address(value: object, path: KeyPath) -> str:
-    if not isinstance(value, str) or not ADDRESS_RE.fullmatch(value.strip()):
-        raise DataError(path, f"{value!r} is not a mail address like name@example.org")
-    return value.strip()
-
-
 def _joined(item: object, path: KeyPath) -> Joined:
     if not isinstance(item, Mapping):
         raise DataError(path, "expected address, name, wants, joined")
@@ -155,8 +140,8 @@ def _joined(item: object, path: KeyPath) -> Joined:
     when = item.get("joined")
     if when is not None and moment(when) is None:
         raise DataError((*path, "joined"), f"{when!r} is not a date and time")
-    return Joined(_address(item.get("address"), (*path, "address")),
-                  _text(item, "name", path), tuple(str(w).upper() for w in wants), moment(when))
+    return Joined(mail_address(item.get("address"), (*path, "address")),
+                  text_value(item, "name", "", path), tuple(str(w).upper() for w in wants), moment(when))
 
 
 def _joined_list(value: object, key: str) -> tuple[Joined, ...]:
@@ -183,7 +168,7 @@ def forming_from_dict(data: Any, game_id: str) -> Forming:
     places = data.get("places")
     if isinstance(places, bool) or not isinstance(places, int) or places < 1:
         raise DataError(("places",), "places must be a whole number of at least 1")
-    choice = _text(data, "choice", (), "preference")
+    choice = text_value(data, "choice", "preference", ())
     if choice not in CHOICES:
         raise DataError(("choice",), f"choice {choice!r} is not one of: {', '.join(CHOICES)}")
     seed = data.get("seed", 0)
@@ -196,12 +181,12 @@ def forming_from_dict(data: Any, game_id: str) -> Forming:
     if not isinstance(observers, list):
         raise DataError(("observers",), "expected a list of mail addresses")
     return Forming(
-        id=game_id, ruleset=_text(data, "ruleset", ()), places=places,
-        title=_text(data, "title", (), game_id), choice=choice, seed=seed,
+        id=game_id, ruleset=text_value(data, "ruleset", "", ()), places=places,
+        title=text_value(data, "title", game_id, ()), choice=choice, seed=seed,
         created=moment(data.get("created")), game=dict(data.get("game") or {}),
         klass=dict(data["class"]) if data.get("class") is not None else None,
         players=_joined_list(data.get("players"), "players"),
-        observers=tuple(_address(a, ("observers", n)) for n, a in enumerate(observers)),
+        observers=tuple(mail_address(a, ("observers", n)) for n, a in enumerate(observers)),
         seats={str(k).lower(): str(v).upper() for k, v in (data.get("seats") or {}).items()})
 
 

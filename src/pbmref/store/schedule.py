@@ -27,7 +27,7 @@ import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta, tzinfo
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeGuard
 from zoneinfo import ZoneInfo
@@ -45,7 +45,6 @@ if TYPE_CHECKING:
 __all__ = [
     "AT_ONCE",
     "Schedule",
-    "next_deadline_after",
     "read_schedule",
     "grace_end",
     "read_state",
@@ -350,19 +349,3 @@ def read_schedule(game_dir: Path) -> Schedule:
     game_file = game_dir / GAME_FILE
     schedule = recorded_schedule(data, os.fspath(game_file), stamp(game_file))
     return schedule if schedule is not None else _from_settings(game_dir, data)
-
-
-def next_deadline_after(old: datetime | None, turn_length: timedelta, now: datetime,
-                        zone: tzinfo | None = None) -> datetime:
-    """Old deadline + turn length; now + turn length when that is already past.
-
-    With the game's ``zone`` the turn length is counted on the local clock, so
-    a 20:00 deadline stays at 20:00 across a daylight-saving change.
-    """
-    if zone is not None:
-        now = now.astimezone(zone)
-        old = old.astimezone(zone) if old is not None else None
-    if old is None:
-        return now + turn_length
-    candidate = old + turn_length
-    return candidate if candidate > now else now + turn_length

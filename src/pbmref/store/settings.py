@@ -60,8 +60,10 @@ __all__ = [
     "Player",
     "check_id",
     "hash_password",
+    "mail_address",
     "settings_from_dict",
     "settings_to_dict",
+    "text_value",
     "verify_password",
 ]
 
@@ -307,7 +309,7 @@ def _bool(data: Mapping[str, Any], key: str, default: bool, path: KeyPath) -> bo
     return value
 
 
-def _str(data: Mapping[str, Any], key: str, default: str, path: KeyPath) -> str:
+def text_value(data: Mapping[str, Any], key: str, default: str, path: KeyPath) -> str:
     value = data.get(key, default)
     if value is None:
         return default
@@ -316,7 +318,7 @@ def _str(data: Mapping[str, Any], key: str, default: str, path: KeyPath) -> str:
     return str(value)
 
 
-def _address(value: object, path: KeyPath) -> str:
+def mail_address(value: object, path: KeyPath) -> str:
     """A registered address, in the form mail is sent to (``"anna"@x`` is ``anna@x``)."""
     address = mailbox(value.strip()) if isinstance(value, str) else ""
     if not ADDRESS_RE.fullmatch(address):
@@ -331,7 +333,7 @@ def _addresses(value: object, path: KeyPath) -> tuple[str, ...]:
         value = [value]
     if not isinstance(value, list):
         raise DataError(path, "expected a list of mail addresses")
-    return tuple(_address(v, (*path, i)) for i, v in enumerate(value))
+    return tuple(mail_address(v, (*path, i)) for i, v in enumerate(value))
 
 
 def settings_from_dict(data: Mapping[str, Any], game_id: str) -> GameSettings:
@@ -343,8 +345,8 @@ def settings_from_dict(data: Mapping[str, Any], game_id: str) -> GameSettings:
         raise DataError(("id",), f"id {data['id']!r} differs from the game's folder {game_id!r}")
     if "ruleset" not in data:
         raise DataError((), "ruleset is missing (tweedekker, fastplay, diplomacy or dirigible)")
-    ruleset = _str(data, "ruleset", "", ())
-    status = _str(data, "status", "open", ())
+    ruleset = text_value(data, "ruleset", "", ())
+    status = text_value(data, "status", "open", ())
     if status not in GAME_STATUSES:
         raise DataError(("status",), f"status {status!r} is not one of: {', '.join(GAME_STATUSES)}")
     seed = data.get("seed", 0)
@@ -359,12 +361,12 @@ def settings_from_dict(data: Mapping[str, Any], game_id: str) -> GameSettings:
     if press is not None and press not in PRESS_LEVELS:
         raise DataError(("press",), f"press {press!r} is not one of: "
                                     f"{', '.join(PRESS_LEVELS)}")
-    takeover = _str(data, "takeover", "anyone", ())
+    takeover = text_value(data, "takeover", "anyone", ())
     if takeover not in TAKEOVERS:
         raise DataError(("takeover",), f"takeover {takeover!r} is not one of: "
                                        f"{', '.join(TAKEOVERS)}")
     return GameSettings(
-        id=game_id, ruleset=ruleset, title=_str(data, "title", game_id, ()), status=status,
+        id=game_id, ruleset=ruleset, title=text_value(data, "title", game_id, ()), status=status,
         seed=seed, timezone=timezone, deadline=deadline, turn_length=turn_length,
         reminder_hours=reminder, early_adjudication=_bool(data, "early_adjudication", False, ()),
         anonymous=_bool(data, "anonymous", False, ()), press=press, players=players,
@@ -393,7 +395,7 @@ def _draws(value: Any) -> DrawRules:
 def _schedule(data: Mapping[str, Any]) -> tuple[str, datetime | None, timedelta, float]:
     """The game's clock: its time zone, the open turn's deadline, the turn
     length and the hours before the deadline a reminder goes out."""
-    timezone = _str(data, "timezone", "UTC", ())
+    timezone = text_value(data, "timezone", "UTC", ())
     try:
         zone = ZoneInfo(timezone)
     except (ZoneInfoNotFoundError, ValueError):
@@ -449,7 +451,7 @@ def _player(pid: Any, p: Any) -> Player:
         raise DataError((*path, "password_hash"),
                         "password_hash must be a hash made by pbmref "
                         "(scrypt$... or pbkdf2_sha256$...), never a plain password")
-    pstatus = _str(p, "status", "active", path)
+    pstatus = text_value(p, "status", "active", path)
     if pstatus not in PLAYER_STATUSES:
         raise DataError((*path, "status"),
                         f"status {pstatus!r} is not one of: {', '.join(PLAYER_STATUSES)}")
@@ -457,7 +459,7 @@ def _player(pid: Any, p: Any) -> Player:
     if zone is not None:
         zone = _zone_name(zone, (*path, "timezone"))
     return Player(
-        id=pid, name=_str(p, "name", pid, path), addresses=addresses, password_hash=pw,
+        id=pid, name=text_value(p, "name", pid, path), addresses=addresses, password_hash=pw,
         computer=computer, status=pstatus, timezone=zone,
     )
 
