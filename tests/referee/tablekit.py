@@ -90,6 +90,10 @@ class Table:
     def game(self):
         return self.store.open("zep1")
 
+    def sent_mail(self) -> list[EmailMessage]:
+        """Every mail the referee wrote so far (the outbox)."""
+        return read_maildir(self.root / "outbox")
+
 
 def body_of(msg: EmailMessage) -> str:
     part = msg.get_body(("plain",))

@@ -165,22 +165,22 @@ def test_resign_opens_the_place_and_only_the_standby_list_takes_it_J6_J7(
         running: GameStore) -> None:
     game = running.open("dip7")
     place = game.position["players"]["bert"]
-    assert resign(running, "dip7", "bert", now=T0) == place
+    assert resign(running.open("dip7"), "bert", now=T0) == place
     game = running.open("dip7")
     assert game.settings.players["bert"].status == "resigned"
     assert game.listing.open == ("bert",)
     assert "bert" not in game.schedule.waiting_for  # not waited for (J6)
     with pytest.raises(SeatRefused, match="no place"):
-        resign(running, "dip7", "bert")
+        resign(running.open("dip7"), "bert")
     dora = joined("dora")
     with pytest.raises(SeatRefused, match="standby list only: send JOIN dip7"):
-        take_over(running, "dip7", place, dora, now=T0)
-    assert join_standby(running, "dip7", dora) and not join_standby(running, "dip7", dora)
+        take_over(running.open("dip7"), place, dora, now=T0)
+    assert join_standby(running.open("dip7"), dora) and not join_standby(running.open("dip7"), dora)
     with pytest.raises(SeatRefused, match="play in this game already"):
-        join_standby(running, "dip7", joined("anna"))
+        join_standby(running.open("dip7"), joined("anna"))
     with pytest.raises(SeatRefused, match="is not an open place"):
-        take_over(running, "dip7", "XXX", dora, now=T0)
-    taken = take_over(running, "dip7", place.lower(), dora, now=T0)
+        take_over(running.open("dip7"), "XXX", dora, now=T0)
+    taken = take_over(running.open("dip7"), place.lower(), dora, now=T0)
     assert taken.player == "bert" and taken.change.password
     game = running.open("dip7")
     bert = game.settings.players["bert"]
@@ -196,10 +196,10 @@ def test_an_absence_moves_the_open_deadline_within_the_bounds_J11(running: GameS
     assert deadline is not None
     first = deadline.date() - timedelta(days=1)
     with pytest.raises(SeatRefused, match="7 days long at most"):
-        set_absence(running, "dip7", "anna", first, first + timedelta(days=7), now=T0)
+        set_absence(running.open("dip7"), "anna", first, first + timedelta(days=7), now=T0)
     with pytest.raises(SeatRefused, match="has passed"):
-        set_absence(running, "dip7", "anna", date(2026, 6, 1), date(2026, 6, 2), now=T0)
-    done = set_absence(running, "dip7", "anna", first, first + timedelta(days=2), now=T0)
+        set_absence(running.open("dip7"), "anna", date(2026, 6, 1), date(2026, 6, 2), now=T0)
+    done = set_absence(running.open("dip7"), "anna", first, first + timedelta(days=2), now=T0)
     assert done.moved and done.old_deadline == deadline
     assert done.new_deadline == deadline + timedelta(days=2)  # the day after, same time
     game = running.open("dip7")
@@ -208,9 +208,9 @@ def test_an_absence_moves_the_open_deadline_within_the_bounds_J11(running: GameS
     # the days of absence a player may take in the game: 21 by default
     for n in range(2):
         start_day = first + timedelta(days=10 + 7 * n)
-        set_absence(running, "dip7", "anna", start_day, start_day + timedelta(days=6), now=T0)
+        set_absence(running.open("dip7"), "anna", start_day, start_day + timedelta(days=6), now=T0)
     with pytest.raises(SeatRefused, match="4 days of absence left"):  # 3 + 7 + 7 taken
-        set_absence(running, "dip7", "anna", first + timedelta(days=30),
+        set_absence(running.open("dip7"), "anna", first + timedelta(days=30),
                     first + timedelta(days=36), now=T0)
 
 
@@ -221,7 +221,7 @@ def test_the_next_deadline_falls_past_an_absence_and_on_the_phase_clock_J8(
     deadline = game.settings.deadline
     assert deadline is not None
     away = (deadline + timedelta(days=1)).date()
-    set_absence(running, "dip7", "cora", away, away + timedelta(days=1), now=T0)
+    set_absence(running.open("dip7"), "cora", away, away + timedelta(days=1), now=T0)
     record = gm.adjudicate(running, "dip7", deadline + timedelta(minutes=1))
     assert record is not None
     # S1901M played (nobody dislodged): F1901M runs on the turn length, 48h, which
@@ -230,7 +230,7 @@ def test_the_next_deadline_falls_past_an_absence_and_on_the_phase_clock_J8(
 
 
 def test_a_player_sets_their_time_zone_J12(running: GameStore) -> None:
-    assert set_timezone(running, "dip7", "anna", "Asia/Tokyo") == "Asia/Tokyo"
+    assert set_timezone(running.open("dip7"), "anna", "Asia/Tokyo") == "Asia/Tokyo"
     assert running.open("dip7").settings.zone_of("anna") == "Asia/Tokyo"
     with pytest.raises(SeatRefused, match="not a time zone"):
-        set_timezone(running, "dip7", "anna", "Tokyo")
+        set_timezone(running.open("dip7"), "anna", "Tokyo")

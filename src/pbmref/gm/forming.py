@@ -32,7 +32,8 @@ from pbmref.store.errors import DataError, GameExists
 from pbmref.store.lobby import CHOICES, Forming, Joined, Lobby, Standby, write_standby
 from pbmref.store.settings import ID_RE
 
-__all__ = ["GAME_KEYS", "Started", "assign_places", "join", "leave", "new_forming",
+__all__ = ["GAME_KEYS", "Started", "assign_places", "join", "join_refused", "leave",
+           "new_forming",
            "observe", "offered_places", "player_ids", "start"]
 
 # The settings of a forming game's ``game:`` (gm.new_game's keyword arguments).
@@ -106,6 +107,32 @@ def _try(store: GameStore, forming: Forming) -> None:
         shutil.rmtree(trial, ignore_errors=True)
 
 
+def _joining(store: GameStore, forming: Forming, joined: Joined) -> Joined:
+    """``joined`` with its wishes as place codes; StoreError when it cannot join."""
+    if forming.player(joined.address) is not None:
+        raise StoreError(f"you have a place in {forming.id} already")
+    if forming.full:
+        raise StoreError(f"{forming.id} has no open place left")
+    offered = offered_places(store, forming)
+    codes = [c for c, _ in offered]
+    wants = tuple(dict.fromkeys(_place_word(w, offered) for w in joined.wants))
+    unknown = [w for w in wants if w not in codes]
+    if unknown:
+        raise StoreError(f"{unknown[0]} is not a place of {forming.id} (its places: "
+                         f"{', '.join(codes) or 'none to choose'})")
+    return replace(joined, wants=wants)
+
+
+def join_refused(store: GameStore, game_id: str, joined: Joined) -> str | None:
+    """Why ``joined`` cannot join the forming game now (J2), or None; nothing
+    is written (the lobby asks before it mails a code, J3)."""
+    try:
+        _joining(store, Lobby(store.dir).read(game_id), joined)
+    except StoreError as exc:
+        return str(exc)
+    return None
+
+
 def join(store: GameStore, game_id: str, joined: Joined, *,
          refused_addresses: Sequence[str] = ()) -> Forming:
     """Add ``joined`` to a forming game (J2, after J3); the game as it is then."""
@@ -113,18 +140,7 @@ def join(store: GameStore, game_id: str, joined: Joined, *,
     lobby = Lobby(store.dir)
     with lobby.lock(game_id):
         forming = lobby.read(game_id)
-        if forming.player(joined.address) is not None:
-            raise StoreError(f"you have a place in {game_id} already")
-        if forming.full:
-            raise StoreError(f"{game_id} has no open place left")
-        offered = offered_places(store, forming)
-        codes = [c for c, _ in offered]
-        wants = tuple(dict.fromkeys(_place_word(w, offered) for w in joined.wants))
-        unknown = [w for w in wants if w not in codes]
-        if unknown:
-            raise StoreError(f"{unknown[0]} is not a place of {game_id} (its places: "
-                             f"{', '.join(codes) or 'none to choose'})")
-        forming = forming.with_player(replace(joined, wants=wants))
+        forming = forming.with_player(_joining(store, forming, joined))
         lobby.write(forming)
         return forming
 

@@ -3,8 +3,9 @@ absences and a player's time zone (rules J6, J7, J11, J12).
 
 The referee calls these when a player mails ``RESIGN``, ``JOIN`` (a game
 being played: the standby list), ``TAKEOVER``, ``SET ABSENCE`` or ``SET
-TIMEZONE``; each takes the game's lock, reads it again and changes it
-through the store, records what adjudication reads in the open turn's
+TIMEZONE``; each takes the lock of the ``Game`` it is given (the referee
+may hold it already: it is re-entrant for that object), reads it again and
+changes it through the store, records what adjudication reads in the open turn's
 ``gm.yaml`` (a re-run replays it) and returns what the referee tells the
 players. Nothing here mails. A request the rules refuse raises
 ``SeatRefused`` with the rule and plain words, and changes nothing.
@@ -21,13 +22,14 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pbmref.gm.actions import record
 from pbmref.gm.newgame import check_addresses
 from pbmref.gm.players import PlayerChange, replace_in
-from pbmref.store import Game, GameStore, StoreError
+from pbmref.store import Game, StoreError
 from pbmref.store.absences import Absence
 from pbmref.store.deadlines import on_allowed_day, pushed_past
 from pbmref.store.lobby import Joined, read_standby, write_standby
 
-__all__ = ["AbsenceSet", "SeatRefused", "TakenOver", "join_standby", "open_place_of",
-           "resign", "set_absence", "set_timezone", "take_over"]
+__all__ = ["AbsenceSet", "SeatRefused", "TakenOver", "absence_refused", "join_standby",
+           "open_place_of", "resign", "set_absence", "set_timezone", "take_over",
+           "zone_refused"]
 
 
 class SeatRefused(StoreError):
@@ -44,10 +46,8 @@ def _place(game: Game, player: str) -> str:
     return game.ruleset.place_of(game.open.position, player) or player
 
 
-def resign(store: GameStore, game_id: str, player: str, *,
-           now: datetime | None = None) -> str:
+def resign(game: Game, player: str, *, now: datetime | None = None) -> str:
     """``player`` gives up their place (J6); returns the place, now open (J7)."""
-    game = store.open(game_id)
     with game.lock():
         game.reload()
         p = game.settings.players.get(player)
@@ -65,12 +65,11 @@ def resign(store: GameStore, game_id: str, player: str, *,
         return _place(game, player)
 
 
-def join_standby(store: GameStore, game_id: str, joined: Joined, *,
+def join_standby(game: Game, joined: Joined, *,
                  refused_addresses: Sequence[str] = ()) -> bool:
     """Put an address on a running game's standby list (J2, J7); False when it
     is there already."""
     check_addresses([joined.address], refused_addresses)
-    game = store.open(game_id)
     with game.lock():
         game.reload()
         if game.settings.status == "finished":
@@ -101,13 +100,12 @@ class TakenOver:
     change: PlayerChange  # with the new password, to mail once
 
 
-def take_over(store: GameStore, game_id: str, place: str, joined: Joined, *,
-              now: datetime | None = None,
+def take_over(game: Game, place: str, joined: Joined, *, now: datetime | None = None,
               refused_addresses: Sequence[str] = ()) -> TakenOver:
     """Give the open ``place`` to ``joined`` (J7): a new password, the address
     off the standby list."""
     check_addresses([joined.address], refused_addresses)
-    game = store.open(game_id)
+    game_id = game.id
     with game.lock():
         game.reload()
         s = game.settings
@@ -145,41 +143,47 @@ class AbsenceSet:
         return self.new_deadline is not None
 
 
-def set_absence(store: GameStore, game_id: str, player: str, first: date, last: date, *,
+def absence_refused(game: Game, player: str, first: date, last: date,
+                    now: datetime) -> str | None:
+    """Why an absence cannot be set (J11: the game's bounds, a day past), or None."""
+    s = game.settings
+    p = s.players.get(player)
+    if p is None or not p.active:
+        return "you hold no place in this game"
+    days = (last - first).days + 1
+    longest = s.deadlines.absence_longest.days
+    if longest <= 0:
+        return "this game takes no absences"
+    if days > longest:
+        return f"an absence may be {longest} days long at most in this game; this one is {days}"
+    taken = game.absences.days_taken(player)
+    total = s.deadlines.absence_total.days
+    if taken + days > total:
+        return (f"you have {max(0, total - taken)} days of absence left in this game (of "
+                f"{total}); this one is {days}")
+    if first < now.astimezone(ZoneInfo(s.zone_of(player))).date():
+        return f"{first.isoformat()} has passed"
+    return None
+
+
+def set_absence(game: Game, player: str, first: date, last: date, *,
                 now: datetime | None = None) -> AbsenceSet:
     """Record ``player``'s absence from ``first`` to ``last`` (J11) within the
     game's bounds; the open deadline moves past it when it falls within."""
     now = now or datetime.now(UTC)
-    game = store.open(game_id)
     with game.lock():
         game.reload()
+        refused = absence_refused(game, player, first, last, now)
+        if refused is not None:
+            raise SeatRefused(refused, "J11")
         s = game.settings
-        p = s.players.get(player)
-        if p is None or not p.active:
-            raise SeatRefused("you hold no place in this game", "J11")
-        zone_name = s.zone_of(player)
-        zone = ZoneInfo(zone_name)
-        absence = Absence(player, first, last, zone_name, now)
-        rules = s.deadlines
-        longest = rules.absence_longest.days
-        if longest <= 0:
-            raise SeatRefused("this game takes no absences", "J11")
-        if absence.days > longest:
-            raise SeatRefused(f"an absence may be {longest} days long at most in this game; "
-                              f"this one is {absence.days}", "J11")
-        taken = game.absences.days_taken(player)
-        if taken + absence.days > rules.absence_total.days:
-            left = max(0, rules.absence_total.days - taken)
-            raise SeatRefused(f"you have {left} days of absence left in this game (of "
-                              f"{rules.absence_total.days}); this one is {absence.days}",
-                              "J11")
-        if first < now.astimezone(zone).date():
-            raise SeatRefused(f"{first.isoformat()} has passed", "J11")
+        absence = Absence(player, first, last, s.zone_of(player), now)
         game.absences.add(absence)
         old = s.deadline
         new = None
         if old is not None and s.status == "open":
-            moved = on_allowed_day(pushed_past(old, [absence.span], s.zone), rules.days, s.zone)
+            moved = on_allowed_day(pushed_past(old, [absence.span], s.zone), s.deadlines.days,
+                                   s.zone)
             if moved != old:
                 new = moved
                 game.change_settings({"deadline": moved})
@@ -187,14 +191,20 @@ def set_absence(store: GameStore, game_id: str, player: str, first: date, last: 
         return AbsenceSet(absence, old, new)
 
 
-def set_timezone(store: GameStore, game_id: str, player: str, zone: str) -> str:
-    """The time zone ``player`` reads deadlines in (J12); returns it as written."""
+def zone_refused(zone: str) -> str | None:
+    """Why ``zone`` is no time zone this machine knows (J12), or None."""
     try:
         ZoneInfo(zone)
     except (ZoneInfoNotFoundError, ValueError):
-        raise SeatRefused(f"{zone} is not a time zone name like Europe/Paris or "
-                          "America/New_York", "J12") from None
-    game = store.open(game_id)
+        return f"{zone} is not a time zone name like Europe/Paris or America/New_York"
+    return None
+
+
+def set_timezone(game: Game, player: str, zone: str) -> str:
+    """The time zone ``player`` reads deadlines in (J12); returns it as written."""
+    refused = zone_refused(zone)
+    if refused is not None:
+        raise SeatRefused(refused, "J12")
     with game.lock():
         game.reload()
         if player not in game.settings.players:

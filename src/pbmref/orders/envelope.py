@@ -238,6 +238,13 @@ class OrderMail:
     def has_orders(self) -> bool:
         return bool(self.body)
 
+    @property
+    def for_lobby(self) -> bool:
+        """The mail asks the lobby (J1-J7): a line of LIST, JOIN, OBSERVE, TAKEOVER
+        or CONFIRM (read or not), or RESIGN of a game it names."""
+        return any(k in LOBBY_COMMANDS for _, k in self.keyword_lines) or any(
+            c.name == "RESIGN" and c.args for c in self.commands)
+
     def command(self, name: str) -> Command | None:
         for c in self.commands:
             if c.name == name.upper():

@@ -297,8 +297,9 @@ def _turn_name(game: Game, player: str = "") -> replies.TurnName:
     return replies.TurnName(game.turn_label, words)
 
 
-def _deadline_text(game: Game) -> str:
-    return replies.when(game.settings.deadline, game.settings.timezone)
+def _deadline_text(game: Game, player: str = "") -> str:
+    """The open turn's deadline in the reader's time zone (J12)."""
+    return replies.when(game.settings.deadline, game.settings.zone_of(player))
 
 
 def _turn_started(game: Game) -> datetime | None:
@@ -686,6 +687,10 @@ class Referee:
                                    "refused: " + ("oversized" if mail.oversized else "unread"))
             return self._unknown_sender(mail)
         envelope, envelope_errors = scan_order_mail(mail.subject, mail.text)
+        if envelope.for_lobby:  # LIST, JOIN, OBSERVE, TAKEOVER, CONFIRM (J1-J7)
+            from pbmref.referee import lobby  # it builds on this module
+
+            return lobby.answer(self, mail, envelope, envelope_errors)
         if envelope_errors:
             if not self._games_of(sender):
                 return self._unknown_sender(mail)
@@ -747,7 +752,7 @@ class Referee:
             body = replies.refused_without_password(game.id, turn, self._errors(every, mail))
         else:
             body = replies.orders_rejected(game.id, turn, self._errors(every, mail),
-                                           game.book.entry_of(player_id), _deadline_text(game))
+                                           game.book.entry_of(player_id), _deadline_text(game, player_id))
         # with its password checked, the refusal is never withheld
         checked = not secret and player.password_hash is not None
         return HandledMail([self._reply(mail, sender, body)], "rejected: envelope", game.id,
@@ -950,7 +955,8 @@ class Referee:
             # Read the game again under its lock: a turn adjudicated meanwhile
             # makes this mail late, never a change to the next turn.
             game.reload()
-            turn, deadline_text = _turn_name(game, letter.player), _deadline_text(game)
+            turn, deadline_text = (_turn_name(game, letter.player),
+                                   _deadline_text(game, letter.player))
 
             def in_force() -> str:
                 return _shown(game, letter.player, turn, game.book.entry_of(letter.player),
@@ -1076,6 +1082,7 @@ class Referee:
             head = replies.orders_cleared(gid, turn, deadline_text)
         if error is None:
             letter.sections[:0] = desk.deliver()
+            deadline_text = _deadline_text(game, player)  # SET ABSENCE may move it (J11)
         sections = self._command_sections(letter, turn, current, deadline_text)
         if read.ignored and error is None and read.entry is None:
             sections.append(ignored_note(read.ignored))

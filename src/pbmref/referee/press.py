@@ -43,6 +43,7 @@ from pbmref.orders.envelope import Command
 from pbmref.orders.errors import OrderMailError
 from pbmref.orders.press import PressBlock, PressError
 from pbmref.referee import replies
+from pbmref.referee.seat import SEAT_COMMANDS, SeatDesk
 from pbmref.referee.secrecy import hide_in_press, mail_passwords
 from pbmref.reports.common import wrap
 from pbmref.rulesets import Correspondent
@@ -114,12 +115,19 @@ class PressDesk:
         no CLEAR, no votes): such a mail is answered in a paused or ended game."""
         envelope = self.letter.envelope
         return bool(envelope.press) and not envelope.body and not self.votes and not any(
-            c.name == "CLEAR" for c in envelope.commands)
+            c.name in ("CLEAR", *SEAT_COMMANDS) for c in envelope.commands)
+
+    @property
+    def seat(self) -> SeatDesk:
+        """The mail's RESIGN and SET lines (``referee.seat``), checked and done with
+        the press and the votes."""
+        return SeatDesk(self.referee, self.letter)
 
     def problems(self) -> list[OrderMailError]:
-        """Every mistake of the mail's press and votes (checked once)."""
+        """Every mistake of the mail's press, votes, RESIGN and SET (checked once)."""
         if self._problems is None:
-            self._problems = [*self._press_problems(), *self._vote_problems()]
+            self._problems = [*self._press_problems(), *self._vote_problems(),
+                              *self.seat.problems()]
         return self._problems
 
     # ------------------------------------------------------------ press
@@ -289,7 +297,7 @@ class PressDesk:
         if letter.envelope.press:
             letter.press_done = True
         votes = self._record_votes()
-        return [*sections, *votes]
+        return [*sections, *votes, *self.seat.deliver()]
 
     def _relay(self, relay: Relay) -> str:
         letter, referee = self.letter, self.referee

@@ -31,7 +31,7 @@ nothing more.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -315,3 +315,40 @@ class RefereeState:
                 len(_stamps_within(record.get("stamps"), now, FAILURES_PERIOD)),
                 total if isinstance(total, int) else 0, last, str(record.get("last_from", ""))))
         return sorted(out, key=lambda f: (f.last_at is None, -(f.last_at or now).timestamp()))
+
+    # ------------------------------------------------------------ records kept a while
+
+    def put(self, kind: str, key: str, value: Any, *,
+            drop: Callable[[Any], bool] | None = None) -> None:
+        """Keep ``value`` under ``kind``/``key`` (the lobby's requests waiting for
+        their CONFIRM); the other records of the kind for which ``drop`` says so
+        (past their time) are forgotten."""
+        with self._fresh(kind):
+            table = self.data[kind]
+            if drop is not None:
+                for other in [k for k, v in table.items() if drop(v)]:
+                    del table[other]
+            table[key] = value
+            self.save(kind)
+
+    def pop(self, kind: str, key: str) -> Any:
+        """The record under ``kind``/``key``, forgotten (None when there is none)."""
+        with self._fresh(kind):
+            value = self.data[kind].pop(key, None)
+            if value is not None:
+                self.save(kind)
+            return value
+
+    def last(self, kind: str, key: str) -> int:
+        """The number recorded for ``kind``/``key`` (0 when none)."""
+        with self._fresh(kind):
+            value = self.data[kind].get(key, 0)
+        return int(value) if isinstance(value, int) else 0
+
+    def raise_to(self, kind: str, key: str, value: int) -> None:
+        """Record ``value`` for ``kind``/``key`` unless a larger one is recorded."""
+        with self._fresh(kind):
+            table = self.data[kind]
+            old = table.get(key, 0)
+            table[key] = max(value, old if isinstance(old, int) else 0)
+            self.save(kind)

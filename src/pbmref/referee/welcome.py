@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from pbmref.config import Config, load_config
 from pbmref.referee import guide, replies
 from pbmref.referee.pipeline import Referee
+from pbmref.reports.common import wrap
 from pbmref.store import Game, GameStore
 
 __all__ = ["mail_welcome", "queue_welcome", "welcome_subject", "welcome_text"]
@@ -34,16 +35,20 @@ def welcome_subject(game: Game) -> str:
 
 
 def welcome_text(game: Game, player: str, password: str | None, referee: str, *,
-                 opening: Sequence[str] = ()) -> str:
+                 opening: Sequence[str] = (), note: str = "") -> str:
     """The welcome mail of ``player`` (``password``: theirs, None when the game
     needs none); ``referee`` is the address orders go to. ``opening``: other
-    first lines than the welcome's own (a new password's)."""
+    first lines than the welcome's own (a new password's); ``note``: a line
+    after them (why the mail comes now: a game that starts, J4; a place
+    taken over, J7). The deadline is in the player's own time zone (J12)."""
     s = game.settings
     who = s.players[player]
     title = f" ({s.title})" if s.title else ""
     lines = list(opening) or [
         f"Welcome to game {game.id}{title}, a game of {game.ruleset.title} played",
         f"by mail. You play as {who.name or player} (player id {player})."]
+    if note:
+        lines += ["", *wrap(note)]
     lines.append("")
     if password is not None:
         lines += [f"Your password: {password}", "",
@@ -58,7 +63,7 @@ def welcome_text(game: Game, player: str, password: str | None, referee: str, *,
         lines += ["", brief]
     turn = replies.TurnName(game.turn_label, game.ruleset.words)
     lines += ["", f"{turn.title()} is open; its deadline is",
-              f"{replies.when(s.deadline, s.timezone)}.",
+              f"{replies.when(s.deadline, s.zone_of(player))}.",
               f"Mail your orders to {referee}.", "", replies.RULE, ""]
     return _fitted("\n".join(lines) + guide.help_text(game, player))
 
@@ -79,9 +84,10 @@ def _fitted(text: str, width: int = 70) -> str:
 
 
 def queue_welcome(referee: Referee, game: Game, passwords: Mapping[str, str | None],
-                  players: list[str] | None = None) -> int:
+                  players: list[str] | None = None, *, note: str = "") -> int:
     """Queue the welcome mail of each of ``players`` (default: every human with
-    an address) to their first address; returns how many were queued."""
+    an address) to their first address, with ``note`` (``welcome_text``);
+    returns how many were queued."""
     count = 0
     wanted = players if players is not None else [p.id for p in game.settings.humans()]
     for pid in wanted:
@@ -89,7 +95,7 @@ def queue_welcome(referee: Referee, game: Game, passwords: Mapping[str, str | No
         if player.computer or not player.addresses:
             continue
         password = passwords.get(pid)
-        body = welcome_text(game, pid, password, referee.address)
+        body = welcome_text(game, pid, password, referee.address, note=note)
         address = player.addresses[0]
         digest = hashlib.sha256((password or "").encode()).hexdigest()[:12]
         referee.outgoing.enqueue(referee.mail_to(address, welcome_subject(game), body),

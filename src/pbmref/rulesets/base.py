@@ -533,6 +533,8 @@ class Ruleset(ABC):
 
     # The game.yaml ``press`` of a game that does not say (PRESS_LEVELS).
     default_press: ClassVar[str] = "none"
+    # Whether the game kind has draws and concessions (``vote_sides``, J13).
+    has_draws: ClassVar[bool] = False
 
     def correspondents(self, state: Any, names: Mapping[str, str]) -> list[Correspondent]:
         """Who press may be addressed to: each player of ``names`` (the active

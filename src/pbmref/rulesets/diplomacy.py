@@ -547,6 +547,7 @@ class DiplomacyRuleset(Ruleset):
     # ------------------------------------------------------------ press and votes
 
     default_press: ClassVar[str] = "white"
+    has_draws: ClassVar[bool] = True
 
     def aliases(self, position: Mapping[str, Any], players: Sequence[str],
                 salt: str) -> dict[str, Alias]:

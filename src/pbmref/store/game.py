@@ -339,7 +339,8 @@ class Game:
     def listing(self) -> Listing:
         """What the list of games shows of this game (J1)."""
         return Listing.of(self.settings, kind=self.ruleset.variant_title(self.open.position),
-                          turn=str(self.turn_label), press=self.press_level)
+                          turn=self.ruleset.words.turn(self.turn_label),
+                          press=self.press_level)
 
     def write_schedule(self) -> Schedule:
         """Rewrite the state index the deadline jobs read, and the store's index

@@ -13,14 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from pbmref.base.times import format_duration
+from pbmref.store.deadlines import DeadlineRules
 
 if TYPE_CHECKING:
     from pbmref.store.settings import GameSettings
 
-__all__ = ["Listing", "clock_words"]
+__all__ = ["Listing", "clock_words", "clock_words_of"]
 
 
 @dataclass(frozen=True)
@@ -94,8 +96,12 @@ def clock_words(settings: GameSettings) -> str:
     >>> clock_words(s)
     '48h a turn; retreats 24h; grace 12h; deadlines on mon, wed'
     """
-    rules = settings.deadlines
-    words = [f"{format_duration(settings.turn_length)} a turn"]
+    return clock_words_of(settings.turn_length, settings.deadlines)
+
+
+def clock_words_of(turn_length: timedelta, rules: DeadlineRules) -> str:
+    """``clock_words`` of a turn length and deadline rules (a forming game's)."""
+    words = [f"{format_duration(turn_length)} a turn"]
     for kind in ("retreats", "adjustments"):
         own = getattr(rules, kind)
         if own is not None:

@@ -59,6 +59,7 @@ __all__ = [
     "GameSettings",
     "Player",
     "check_id",
+    "draw_rules",
     "hash_password",
     "mail_address",
     "settings_from_dict",
@@ -371,12 +372,12 @@ def settings_from_dict(data: Mapping[str, Any], game_id: str) -> GameSettings:
         reminder_hours=reminder, early_adjudication=_bool(data, "early_adjudication", False, ()),
         anonymous=_bool(data, "anonymous", False, ()), press=press, players=players,
         observers=_addresses(data.get("observers"), ("observers",)), scenario=dict(scenario),
-        deadlines=deadline_rules(data.get("deadlines")), draws=_draws(data.get("draws")),
+        deadlines=deadline_rules(data.get("deadlines")), draws=draw_rules(data.get("draws")),
         takeover=takeover,
     )
 
 
-def _draws(value: Any) -> DrawRules:
+def draw_rules(value: Any) -> DrawRules:
     """The ``draws:`` mapping (J13): ``allow`` (all, named) and ``secret``."""
     if value is None:
         return DrawRules()
