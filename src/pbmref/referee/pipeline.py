@@ -98,6 +98,7 @@ from pbmref.reports.html import render_report_mail
 from pbmref.reports.status import render_status
 from pbmref.store import Game, GameFileError, GameStore, Schedule, StoreError, check_id
 from pbmref.store.index import bare_address
+from pbmref.store.schedule import grace_end
 
 log = logging.getLogger("pbmref.referee")
 
@@ -1019,7 +1020,8 @@ class Referee:
             return (replies.missed_turn(game.id, replies.when(arrived, zone), turn,
                                         deadline_text),
                     "rejected: its turn was adjudicated before it was read")
-        deadline = game.settings.deadline
+        # J10: with a grace period, orders are taken until it ends
+        deadline = grace_end(game.settings) or game.settings.deadline
         if deadline is not None and arrived > deadline:
             arrival_text, deadline_then = replies.arrival_and_deadline(arrived, deadline, zone)
             # Conformance (orders.md): every reply shows the orders in force.

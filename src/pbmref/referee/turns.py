@@ -38,6 +38,7 @@ from pbmref.mail.base import Intake
 from pbmref.mail.compose import Attachment
 from pbmref.mail.pace import recipients_of
 from pbmref.referee import replies
+from pbmref.referee.lateness import send_lateness_notices
 from pbmref.referee.pictures import map_pictures
 from pbmref.referee.pipeline import Referee
 from pbmref.referee.replies import TurnName
@@ -364,6 +365,7 @@ def adjudicate_due(referee: Referee, intake: Intake | None = None, *,
             tell_reports_take_long(referee, report.adjudicated)
         report.reminders = send_reminders(referee)
         tell_of_stuck_reports(referee)
+        send_lateness_notices(referee)  # J10
         report.sent = referee.deliver()
         report.pruned = referee.prune_spools()
     return report
