@@ -6,7 +6,8 @@
 - ``stored_report(game, turn)``: the same for a turn played earlier, read
   from its files;
 - ``write_archive(game, out_dir)``: ``index.html`` and one page per played
-  turn, each with the pictures the game's ruleset draws of it (and the
+  turn, and the final report as the last page of a finished game (J14,
+  ``final.html``, ``archive.final``), each with the pictures the game's ruleset draws of it (and the
   panels of its moves), each report laid out from the ruleset's document (as
   observers read it), and the press sent to everyone during that turn
   (private press stays in the game folder, for the game master). A turn page
@@ -30,9 +31,11 @@ from pathlib import Path
 from typing import Any
 
 from pbmref.archive.drawn import DrawnPages, TurnDrawn
+from pbmref.archive.final import final_report
 from pbmref.archive.shown import Shown, shown_players
 from pbmref.base.files import replace_file
 from pbmref.base.times import moment
+from pbmref.reports.final import FINAL_PAGE, render_final_page
 from pbmref.reports.html import (
     PressItem,
     TurnLink,
@@ -44,8 +47,8 @@ from pbmref.reports.model import TurnReport
 from pbmref.rulesets import Outcome
 from pbmref.store import Game, GameFileError, GameSettings
 
-__all__ = ["Shown", "broadcast_press", "report_of", "shown_players", "stored_report", "summary",
-           "write_archive"]
+__all__ = ["Shown", "broadcast_press", "final_report", "report_of", "shown_players",
+           "stored_report", "summary", "write_archive"]
 
 
 def report_of(game: Game, turn: int, position_before: dict[str, Any], outcome: Outcome,
@@ -214,6 +217,12 @@ def write_archive(game: Game, out_dir: Path) -> list[Path]:
         label = drawn[turn].label
         links.append(TurnLink(turn, path.name, drawn[turn].summary,
                               label=label[:1].upper() + label[1:]))
+    final = final_report(game)
+    if final is not None:  # J14: the archive's last page
+        path = out_dir / FINAL_PAGE
+        if _write_page(path, render_final_page(final, last_turn_href=links[-1].href)):
+            written.append(path)
+        links.append(TurnLink(played[-1] + 1, FINAL_PAGE, final.ending, label="Final report"))
     status = f"turn {game.turn} open" if game.settings.status == "open" else \
         game.settings.status
     index = render_index(game.id, game.settings.title, links, ruleset=game.settings.ruleset,

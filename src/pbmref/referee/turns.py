@@ -38,6 +38,7 @@ from pbmref.mail.base import Intake
 from pbmref.mail.compose import Attachment
 from pbmref.mail.pace import recipients_of
 from pbmref.referee import replies
+from pbmref.referee.ending import queue_final_report
 from pbmref.referee.lateness import send_lateness_notices
 from pbmref.referee.pictures import map_pictures
 from pbmref.referee.pipeline import Referee
@@ -198,6 +199,8 @@ def queue_owed_reports(referee: Referee) -> int:
                     game.write_schedule()
             for turn in owed:
                 count += queue_report(referee, game, turn)
+            if owed:  # the last turn's reports, then the end's (J14; keyed: once)
+                queue_final_report(referee, game, [a for a, _ in report_readers(game)])
         except StoreError as exc:  # a broken game: adjudicate_due reports it
             log.error("game %s: reports owed not queued: %s", gid, exc)
     return count
@@ -359,7 +362,10 @@ def adjudicate_due(referee: Referee, intake: Intake | None = None, *,
             if record is None:
                 continue
             report.adjudicated.append(record)
-            queue_report(referee, referee.store.open(gid), record.turn, record.report_text)
+            played = referee.store.open(gid)
+            queue_report(referee, played, record.turn, record.report_text)
+            if record.game_over:  # J14
+                queue_final_report(referee, played, [a for a, _ in report_readers(played)])
         queue_owed_reports(referee)
         if report.adjudicated:
             tell_reports_take_long(referee, report.adjudicated)

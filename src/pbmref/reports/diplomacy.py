@@ -27,6 +27,7 @@ from pbmref.rules.diplomacy.state import Variant
 from pbmref.rules.diplomacy.variant import VariantSpec, variant_in
 
 __all__ = [
+    "ending_sentence",
     "phase_words",
     "render_diplomacy_report",
     "render_events",
@@ -349,6 +350,22 @@ def _ending(report: TurnReport, names: Mapping[str, str]) -> tuple[str, str] | N
                     " wins by "
                     "concession. Thank you for playing.")
     return None
+
+
+def ending_sentence(report: TurnReport) -> str | None:
+    """How a game that ended with ``report``'s phase ended, in a sentence (the
+    final report, J14): a draw, a concession or a victory; None when it goes on."""
+    after = report.position_after
+    found = _ending(report, report.names or {})
+    if found is not None:
+        return found[1].replace(" Thank you for playing.", "")
+    winner = str(after.get("winner") or "") or (report.winners[0] if report.winners else "")
+    if not (report.game_over or winner):
+        return None
+    held = _counts(after).get(winner, (0, 0, 0))[1]
+    rule = "DD14" if _dirigible(report.position_before) else "DD4"
+    return (f"The game is over: {_power_names(after).get(winner, winner)} wins with {held} "
+            f"supply centres ({rule}).")
 
 
 def render_diplomacy_report(report: TurnReport) -> str:

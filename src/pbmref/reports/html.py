@@ -31,8 +31,8 @@ from pbmref.reports.common import format_deadline
 from pbmref.reports.document import Block, Document, Fixed, Gap, Para, Rule, Section, Sub, Title
 from pbmref.reports.model import Picture, TurnReport
 
-__all__ = ["MailPicture", "TurnLink", "document_html", "render_index", "render_report_mail",
-           "render_turn_page", "turn_page_name"]
+__all__ = ["MailPicture", "TurnLink", "document_html", "page", "render_index",
+           "render_report_mail", "render_turn_page", "turn_page_name"]
 
 INK = "#2b2b2b"
 PAPER = "#fffdf6"
@@ -212,7 +212,8 @@ def turn_page_name(turn: int) -> str:
     return f"turn-{turn:03d}.html"
 
 
-def _page(title: str, body: str) -> str:
+def page(title: str, body: str) -> str:
+    """A whole archive page around ``body`` (the house style, one column on a phone)."""
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -287,7 +288,7 @@ def render_turn_page(report: TurnReport, report_text: str, *, label: str,
         f"{document_html(doc, pre_style='')}</section>\n</main>\n"
         f"{_press(press, f'Press to everyone during {label}')}{nav}"
     )
-    return _page(heading, body)
+    return page(heading, body)
 
 
 @dataclass(frozen=True)
@@ -315,4 +316,4 @@ def render_index(game_id: str, title: str, turns: Sequence[TurnLink], *,
             f"{escape(ruleset)}{' &middot; ' + escape(status_line) if status_line else ''}"
             f"</p></header>\n<main>\n{now}\n<section class=\"turns\">{table}</section>\n"
             f"</main>{_press(press, 'Press to everyone since the last report')}")
-    return _page(f"{heading}: archive", body)
+    return page(f"{heading}: archive", body)

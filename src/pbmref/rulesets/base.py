@@ -511,6 +511,23 @@ class Ruleset(ABC):
         """The answer to MAP: the board now, in text (the reply attaches the
         picture of ``render_position_svg`` beside it)."""
 
+    def centre_chart(self, positions: Sequence[Mapping[str, Any]]
+                     ) -> list[tuple[str, dict[str, int]]]:
+        """The chart of the final report (J14) from the positions at the start
+        of every turn, the one after the last turn last: what each side held at
+        the end of each year. None here: the game kind has no supply centres."""
+        del positions
+        return []
+
+    def ending(self, report: TurnReport) -> str:
+        """How the game ended, in a sentence (J14), from the report of its last
+        turn; its players as the report names them."""
+        names = report.names or {}
+        winners = [names.get(w, w) for w in report.winners]
+        if not winners:
+            return "The game is over; nobody won."
+        return f"The game is over: won by {', '.join(winners)}."
+
     def report_label(self, report: TurnReport) -> str:
         """How a report names its turn: ``turn 7``, or the phase played."""
         return self.words.turn(report.turn)

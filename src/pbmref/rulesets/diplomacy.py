@@ -18,7 +18,11 @@ from typing import Any, ClassVar
 
 from pbmref.orders.diplomacy import parse_body, parse_line, parse_orders, to_order
 from pbmref.orders.errors import OrderMailError, UnknownPlayerError
-from pbmref.reports.diplomacy import render_diplomacy_report, render_position_text
+from pbmref.reports.diplomacy import (
+    ending_sentence,
+    render_diplomacy_report,
+    render_position_text,
+)
 from pbmref.reports.diplomacy_board import render_board
 from pbmref.reports.model import Picture, TurnReport
 from pbmref.reports.plan import plan_lines
@@ -647,6 +651,28 @@ class DiplomacyRuleset(Ruleset):
                        game_over=winner is not None, winners=[winner] if winner else [])
 
     # ------------------------------------------------------------ reports
+
+    def centre_chart(self, positions: Sequence[Mapping[str, Any]]
+                     ) -> list[tuple[str, dict[str, int]]]:
+        """The supply centres each power held at the start and at the end of
+        each year played (J14), the powers of the variant as columns."""
+        if not positions:
+            return []
+        powers = list(variant_in({"ruleset": self.name, **positions[0]}).powers)
+
+        def held(position: Mapping[str, Any]) -> dict[str, int]:
+            centres = position.get("centers") or {}
+            return {p: len(centres.get(p) or ()) for p in powers}
+
+        chart: dict[str, dict[str, int]] = {"start": held(positions[0])}
+        for before, after in zip(positions, positions[1:], strict=False):
+            year = str(before.get("phase", "S1901M"))[1:5]
+            chart[year] = held(after)
+        return list(chart.items())
+
+    def ending(self, report: TurnReport) -> str:
+        """A victory, a draw or a concession (DD4, DD14, J13)."""
+        return ending_sentence(report) or super().ending(report)
 
     def render_report(self, report: TurnReport) -> str:
         return render_diplomacy_report(report)
