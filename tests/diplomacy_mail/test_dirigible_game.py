@@ -34,7 +34,9 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[DipTable, dict[str
     def phase(name: str, orders: dict[str, list[str]]) -> None:
         assert dip.phase() == name
         replies = {p: dip.reply(p, *lines, phase=name) for p, lines in orders.items()}
-        log[name] = [replies, dip.deadline()]
+        mails = dip.deadline()
+        final = [m for m in mails if m["Subject"] == "[dip1] final report"]  # J14
+        log[name] = [replies, [m for m in mails if m not in final], final]
 
     phase("S1905M", {"ilaria": ["D Mar devastate"], "fleur": ["A Pie H", "D Par - Bur"]})
     phase("F1905M", {"fleur": ["A Tyr - Ven", "A Pie S A Tyr - Ven", "A Sil - War",
@@ -123,6 +125,11 @@ def test_the_win_is_announced_and_the_game_is_finished(played) -> None:
     assert game.position["winner"] == "FRA"
     assert gm.status(dip.store, "dip1").status == "finished"
     assert "has ended" in log["after"][0] and "Nothing was changed" in log["after"][0]
+    # the final report to everyone after the last report (J14); none before
+    assert all(log[p][2] == [] for p in ("S1905M", "F1905M", "F1905R", "W1905A", "S1906M"))
+    finals = log["F1906M"][2]
+    assert sorted(m["To"] for m in finals) == sorted(address(p) for p in PLAYERS)
+    assert "France wins with 19 supply centres (DD14)" in " ".join(body_of(finals[0]).split())
 
 
 def test_orders_were_secret_until_adjudicated(played) -> None:

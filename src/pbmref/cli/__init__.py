@@ -26,6 +26,7 @@ from pbmref.cli import (
     demo,
     gm,
     initcmd,
+    lobby,
     mailcmd,
     orders,
     press,
@@ -43,6 +44,7 @@ COMMAND_MODULES = (
     rules,      # pbmref rules
     orders,     # pbmref orders check
     gm,         # new-game, check, status, rerun, extend, pause, ...
+    lobby,      # start (a forming game)
     mailcmd,    # serve, adjudicate, fetch
     render,     # render
     demo,       # demo

@@ -20,6 +20,13 @@ from pbmref import gm
 from pbmref.base.times import parse_datetime, parse_duration
 from pbmref.base.yamlfile import read_yaml
 from pbmref.cli.common import add_config, config_of, games_dir
+from pbmref.cli.lobby import (
+    add_forming_options,
+    add_judge_options,
+    forming_lines,
+    handle_new_forming,
+    judge_settings,
+)
 from pbmref.config import Config
 from pbmref.referee import Referee, mail_notice, mail_reports
 from pbmref.referee.newpassword import mail_new_password
@@ -118,6 +125,8 @@ def _setting(text: str) -> tuple[str, int]:
 
 
 def handle_new_game(args: argparse.Namespace) -> int:
+    if args.forming:
+        return handle_new_forming(args)
     players = [_player(p) for p in args.player or []]
     players += [_player(p, computer=True) for p in args.computer_player or []]
     position = None
@@ -147,7 +156,7 @@ def handle_new_game(args: argparse.Namespace) -> int:
         anonymous=args.anonymous, press=args.press,
         passwords=not args.no_passwords, observers=args.observer or [],
         computer_sides=args.computer_sides, seed=args.seed,
-        refused_addresses=cfg.referee_addresses,
+        refused_addresses=cfg.referee_addresses, **judge_settings(args),
     )
     game = result.game
     print(f"created {game.dir} ({gm.game_kind(game)}, {len(game.settings.players)} players)")
@@ -210,6 +219,9 @@ def handle_status(args: argparse.Namespace) -> int:
         print(f"no games in {store.dir}")
     state = RefereeState.load(config_of(args).spool_dir / "referee-state.json")
     code = 0
+    if not args.game:
+        for line in forming_lines(store):
+            print(line)
     for game_id in ids:
         try:
             print(gm.status(store, game_id).text())
@@ -433,6 +445,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--no-passwords", action="store_true")
     p.add_argument("--observer", action="append", metavar="ADDRESS")
     p.add_argument("--seed", type=int)
+    add_judge_options(p)
+    add_forming_options(p)
     welcome_flag(p)
     p.set_defaults(func=_guard(handle_new_game))
 

@@ -64,6 +64,10 @@ def handle_new_class(args: argparse.Namespace) -> int:
     if not args.template:
         return _fail("name the class file (pbmref new-class --example prints one to start "
                      "from)")
+    if args.forming:  # pupils join by mail (J2); the file's pilots are not read
+        from pbmref.cli.lobby import handle_new_forming
+
+        return handle_new_forming(args)
     template = load_template(args.template)
     store = GameStore(games_dir(args))
     roster_file = _roster_file(args)
@@ -146,6 +150,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="print a commented example class file and stop")
     p.add_argument("--deadline", help="deadline of turn 1 (ISO date and time)")
     p.add_argument("--no-passwords", action="store_true", help="games without passwords")
+    p.add_argument("--forming", action="store_true",
+                   help="a class that pupils join by mail (JOIN CLASS [Germans|Allies], "
+                        "J2): the file's pilots are left out; it starts when --places are "
+                        "taken, or with pbmref start CLASS")
+    p.add_argument("--places", type=int, metavar="N", help="with --forming: how many pupils")
+    p.add_argument("--choice", default="preference", help=argparse.SUPPRESS)
     common(p)
     welcome_flag(p)
     p.set_defaults(func=_guard(handle_new_class))
