@@ -28,7 +28,9 @@ def table(tmp_path: Path, **draws: Any) -> DipTable:
 
 
 def report(mails: list[Any]) -> str:
-    texts = {body_of(m) for m in mails if str(m["Subject"]).endswith(" report")}
+    # the turn's report (a game that ends gets its final report after it, J14)
+    texts = {body_of(m) for m in mails if str(m["Subject"]).endswith(" report")
+             and not str(m["Subject"]).endswith(" final report")}
     assert len(texts) == 1
     return " ".join(texts.pop().split())
 

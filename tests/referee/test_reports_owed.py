@@ -72,6 +72,8 @@ def _reports(table: Table) -> Counter[tuple[str, str]]:
 def _every_report_once(table: Table, turns_played: int) -> None:
     wanted = Counter({(p, f"[zep1] turn {t} report"): 1
                       for p in PLAYERS for t in range(1, turns_played + 1)})
+    if table.store.open("zep1").settings.status == "finished":  # its final report too (J14)
+        wanted.update({(p, "[zep1] final report"): 1 for p in PLAYERS})
     assert _reports(table) == wanted
 
 
@@ -93,6 +95,23 @@ def test_reports_of_turns_adjudicated_by_killed_runs_go_out_after_the_next_turn(
     table.referee.deliver(force=True)
     _every_report_once(table, lost_runs + 1)
     assert not (table.store.path("zep1") / "reports-owed.yaml").exists()
+
+
+def test_the_final_report_follows_the_last_turns_reports_owed_by_a_killed_run(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The run that plays the game's last turn dies before its reports; the
+    next run mails every turn's reports and then the final report (J14), once.
+    (Before, the final report was queued only by the run that ended the game.)"""
+    for _ in range(3):
+        _killed_before_the_reports(table, monkeypatch)
+    assert table.store.open("zep1").settings.status == "finished"
+    adjudicate_due(_restart(table), table.intake)
+    table.referee.deliver(force=True)
+    _every_report_once(table, 3)
+    assert ("anna", "[zep1] final report") in _reports(table)
+    adjudicate_due(_restart(table), table.intake)  # and never again
+    table.referee.deliver(force=True)
+    _every_report_once(table, 3)
 
 
 def test_a_turn_owes_its_reports_on_disk_before_its_result(
