@@ -102,8 +102,9 @@ def stranger_help() -> str:
     return "\n".join([
         "How to send orders (pbmref)",
         "",
-        "Once the game master has registered your address, mail the referee",
-        "plain text like this: your game, your password, then your orders.",
+        "Once you have a place in a game (JOIN it, or the game master",
+        "registered your address), mail the referee plain text like this:",
+        "your game, your password, then your orders.",
         "",
         "  GAME <your game>",
         f"  {PASSWORD_LINE}",

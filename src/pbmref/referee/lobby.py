@@ -474,10 +474,11 @@ class _Desk:
                     return (f"JOIN {gid}: done, and every place is taken: {gid} starts now "
                             "(rule J4). Your place and your password come in a mail of "
                             "their own.")
-                return (f"JOIN {gid}: done; you have a place (rule J2). "
-                        f"{forming.places - len(forming.players)} of {forming.places} "
-                        "places are still open; the game starts when all are taken, and "
-                        "then a mail brings your place and your password.")
+                open_places = forming.open_places
+                return (f"JOIN {gid}: done; you have a place (rule J2). {open_places} of "
+                        f"{forming.places} places {'is' if open_places == 1 else 'are'} "
+                        "still open; the game starts when all are taken, and then a mail "
+                        "brings your place and your password.")
             if request.action == "leave":
                 leave(self.store, gid, self.sender)
                 return f"RESIGN {gid}: done; you have left the forming game (rule J6)."

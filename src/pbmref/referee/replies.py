@@ -342,8 +342,11 @@ def how_to_join(referee: str) -> str:
         "Hello. This is pbmref, a play-by-mail referee. Your address is not",
         "registered for any game here, so your mail was not read further.",
         "",
-        "To join a game, write to the game master, who registers your address",
-        "and sends you a password. Then mail your orders to",
+        "To see the games you can join, send LIST (rule J1). To ask for a",
+        "place, send JOIN and the game's name, e.g. JOIN dip1 (rule J2): a",
+        "code comes back for you to confirm, and when the game starts a mail",
+        "brings your place and your password. A game master may also",
+        "register your address for a game. Then mail your orders to",
         f"{referee} (send HELP for how to write them).",
         "",
         "This note is sent at most once a day per address."])
