@@ -112,3 +112,31 @@ def test_a_forming_fast_play_class(capsys: pytest.CaptureFixture[str], config: P
     data = yaml.safe_load((tmp_path / "games" / ".lobby" / "7b.yaml").read_text())
     assert data["ruleset"] == "fastplay" and "pilots" not in data["class"]
     assert data["places"] == 4
+
+
+def test_status_and_check_of_one_forming_game(capsys: pytest.CaptureFixture[str],
+                                              config: Path, tmp_path: Path) -> None:
+    """pbmref status GAME and check GAME of a game still forming show it (before:
+    'no game dip3', exit 1); with only forming games, status says no more that
+    there are no games."""
+    code, _, err = run(capsys, "new-game", "--config", str(config), "dip3", "--ruleset",
+                       "diplomacy", "--forming", "--places", "3")
+    assert code == 0, err
+    join(GameStore(tmp_path / "games"), "dip3",
+         Joined("anna@example.org", "Anna", ("FRA", "ENG")))
+    code, out, err = run(capsys, "status", "--config", str(config))
+    assert code == 0 and "no games in" not in out
+    assert "dip3: forming, 1 of 3 places taken" in out
+    code, out, err = run(capsys, "status", "--config", str(config), "dip3")
+    assert code == 0, err
+    assert "dip3: forming, 1 of 3 places taken" in out
+    assert "Anna <anna@example.org> wants FRA, ENG" in out
+    code, out, err = run(capsys, "check", "--config", str(config), "dip3")
+    assert code == 0, err
+    assert "dip3: forming, ok (1 of 3 places taken)" in out
+    lobby_file = tmp_path / "games" / ".lobby" / "dip3.yaml"
+    lobby_file.write_text(lobby_file.read_text().replace("places: 3", "places: many"))
+    code, out, err = run(capsys, "check", "--config", str(config), "dip3")
+    assert code == 1 and "dip3.yaml" in out + err and "Traceback" not in out + err
+    code, out, _ = run(capsys, "check", "--config", str(config))
+    assert code == 1 and "dip3: forming" in out

@@ -23,6 +23,7 @@ from pbmref.cli.common import add_config, config_of, games_dir
 from pbmref.cli.lobby import (
     add_forming_options,
     add_judge_options,
+    check_forming,
     forming_lines,
     handle_new_forming,
     judge_settings,
@@ -192,11 +193,17 @@ def _welcome_all(args: argparse.Namespace, passwords: dict[str, str]) -> None:
 
 def handle_check(args: argparse.Namespace) -> int:
     store = _store(args)
-    ids = args.game or store.list_games()
-    if not ids:
+    named = args.game or []
+    forming = [check_forming(store, g) for g in named] if named else [check_forming(store)]
+    ids = [g for g, (lines, _) in zip(named, forming, strict=True) if not lines] if named \
+        else store.list_games()
+    if not ids and not any(lines for lines, _ in forming):
         print(f"no games in {store.dir}")
         return 0
-    bad = 0
+    bad = sum(b for _, b in forming)
+    for lines, _ in forming:
+        for line in lines:
+            print(line)
     for game_id in ids:
         result = gm.check(store, game_id)
         if result.ok:
@@ -214,14 +221,14 @@ def handle_check(args: argparse.Namespace) -> int:
 
 def handle_status(args: argparse.Namespace) -> int:
     store = _store(args)
-    ids = [args.game] if args.game else store.list_games()
-    if not ids:
+    forming = forming_lines(store, args.game)
+    ids = [] if args.game and forming else [args.game] if args.game else store.list_games()
+    if not ids and not forming:
         print(f"no games in {store.dir}")
     state = RefereeState.load(config_of(args).spool_dir / "referee-state.json")
     code = 0
-    if not args.game:
-        for line in forming_lines(store):
-            print(line)
+    for line in forming:
+        print(line)
     for game_id in ids:
         try:
             print(gm.status(store, game_id).text())

@@ -7,7 +7,8 @@
   with whoever joined, and mail everyone their place and password (J4);
 - the deadline and draw options of ``new-game`` (``add_judge_options``,
   ``judge_settings``: game.yaml's ``deadlines``, ``draws``, ``takeover``);
-- the forming games in ``pbmref status`` (``forming_lines``).
+- the forming games in ``pbmref status`` (``forming_lines``) and ``pbmref check``
+  (``check_forming``).
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ from pbmref.store.deadlines import WEEKDAYS
 from pbmref.store.lobby import CHOICES, Lobby
 from pbmref.store.settings import DRAW_KINDS, TAKEOVERS
 
-__all__ = ["add_forming_options", "add_judge_options", "forming_lines", "handle_new_forming",
-           "judge_settings", "register"]
+__all__ = ["add_forming_options", "add_judge_options", "check_forming", "forming_lines",
+           "handle_new_forming", "judge_settings", "register"]
 
 
 def _length_or_zero(text: str) -> str:
@@ -168,11 +169,12 @@ def handle_start(args: argparse.Namespace) -> int:
     return 0
 
 
-def forming_lines(store: GameStore) -> list[str]:
-    """The forming games for ``pbmref status``."""
+def forming_lines(store: GameStore, game_id: str | None = None) -> list[str]:
+    """The forming games for ``pbmref status``: a line each; with ``game_id``,
+    that one game's line and who joined it (none when it is not forming)."""
     lobby = Lobby(store.dir)
     out = []
-    for gid in lobby.ids():
+    for gid in lobby.ids() if game_id is None else [game_id] if lobby.exists(game_id) else []:
         try:
             forming = lobby.read(gid)
         except StoreError as exc:
@@ -180,8 +182,31 @@ def forming_lines(store: GameStore) -> list[str]:
             continue
         who = ", ".join(f"{p.name or p.address} <{p.address}>" for p in forming.players)
         out.append(f"{gid}: forming, {len(forming.players)} of {forming.places} places taken"
-                   + (f" ({who})" if who else "") + f"; pbmref start {gid} starts it now")
+                   + (f" ({who})" if who and game_id is None else "")
+                   + f"; pbmref start {gid} starts it now")
+        if game_id is not None:
+            out += [f"  {p.name or p.address} <{p.address}>"
+                    + (f" wants {', '.join(p.wants)}" if p.wants else "") for p in forming.players]
+            out += [f"  observer {a}" for a in forming.observers]
     return out
+
+
+def check_forming(store: GameStore, game_id: str | None = None) -> tuple[list[str], int]:
+    """``pbmref check`` of the forming games (or of ``game_id``, when it is one):
+    a line each, and how many cannot be read."""
+    lobby = Lobby(store.dir)
+    out, bad = [], 0
+    for gid in lobby.ids() if game_id is None else [game_id] if lobby.exists(game_id) else []:
+        try:
+            forming = lobby.read(gid)
+        except StoreError as exc:
+            bad += 1
+            out.append(f"{gid}: forming, 1 problem; it cannot be joined or started until it is "
+                       f"fixed\n  {exc}")
+            continue
+        out.append(f"{gid}: forming, ok ({len(forming.players)} of {forming.places} places "
+                   "taken)")
+    return out, bad
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
