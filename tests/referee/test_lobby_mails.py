@@ -34,8 +34,8 @@ def test_the_table_covers_the_commands() -> None:
 def _setup(table: Table, setup: dict[str, Any]) -> None:
     forming = {"places": 3, "game": {"turn_length": "48h", "deadlines": {"grace": "24h"}},
                **setup.get("forming", {})}
-    new_forming(table.store, "dip7", ruleset="diplomacy", title="Summer league", seed=4,
-                now=T0, **forming)
+    new_forming(table.store, "dip7", ruleset=setup.get("ruleset", "diplomacy"),
+                title="Summer league", seed=4, now=T0, **forming)
     game = table.game()
     if setup.get("standby"):
         game.change_settings({"takeover": "standby"})
@@ -98,6 +98,11 @@ def _check_after(table: Table, after: dict[str, Any]) -> None:
         assert sorted(str(m["To"]) for m in welcomes) == after["started"]
         for m in welcomes:
             assert "Your password:" in body_of(m) and "(rule J4)" in _flat(body_of(m))
+    if "places" in after:  # address -> the place it was given (J4)
+        game = store.open("dip7")
+        assert {a: game.ruleset.place_of(game.position, pid)
+                for pid, p in game.settings.players.items() for a in p.addresses} == \
+            after["places"]
     game = table.game()
     if "zep1_observers" in after:
         assert list(game.settings.observers) == after["zep1_observers"]
