@@ -522,7 +522,7 @@ def test_a_spool_of_folders_is_refused_and_left_as_it_is(tmp_path: Path, kind: t
     state = "new" if kind is IncomingSpool else "queue"
     _old_entry(tmp_path / state / "k1", message_eml=mail, meta_json="{}", attempts=".")
     before = _tree(tmp_path)
-    with pytest.raises(spool_module.SpoolFormatError, match="before issue 20"):
+    with pytest.raises(spool_module.SpoolFormatError, match="an old pbmref"):
         kind(tmp_path)
     assert _tree(tmp_path) == before
 

@@ -24,7 +24,7 @@ renderers it calls (``pbmref.reports``) take plain data only.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
@@ -173,11 +173,12 @@ def _turn_page(game: Game, report: TurnReport, label: str, press: list[PressItem
         move_svgs=ruleset.render_move_svgs(report))
 
 
-def write_archive(game: Game, out_dir: Path) -> list[Path]:
+def write_archive(game: Game, out_dir: Path, *,
+                  progress: Callable[[int, int], None] | None = None) -> list[Path]:
     """Write ``index.html`` and one ``turn-NNN.html`` per adjudicated turn, each
     turn page drawn only when something it is drawn from changed since it was
     last drawn (``pbmref.archive.drawn``); returns the pages written (those
-    that changed)."""
+    that changed). ``progress`` hears each turn done and how many there are."""
     out_dir.mkdir(parents=True, exist_ok=True)
     ruleset = game.ruleset
     played = [t for t in game.turn_numbers() if game.history.is_adjudicated(t)]
@@ -214,6 +215,8 @@ def write_archive(game: Game, out_dir: Path) -> list[Path]:
             if _write_page(path, page):
                 written.append(path)
             record.drew(turn, replace(drawn[turn], page=page_key), path)
+        if progress is not None:
+            progress(i + 1, len(played))
         label = drawn[turn].label
         links.append(TurnLink(turn, path.name, drawn[turn].summary,
                               label=label[:1].upper() + label[1:]))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta, tzinfo
 
-__all__ = ["format_duration", "iso", "moment", "parse_datetime", "parse_duration"]
+__all__ = ["format_duration", "iso", "moment", "on_the_hour", "parse_datetime", "parse_duration"]
 
 _DURATION_RE = re.compile(r"(?:(\d+)w)?(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?")
 
@@ -49,6 +49,19 @@ def format_duration(delta: timedelta) -> str:
     out = (f"{days}d" if days else "") + (f"{hours}h" if hours else "") + (
         f"{mins}m" if mins else "")
     return out or "0m"
+
+
+def on_the_hour(when: datetime) -> datetime:
+    """The first whole hour at or after ``when``, on its own clock (a deadline the
+    referee sets itself reads 20:00, not 19:13:07.52).
+
+    >>> on_the_hour(datetime(2026, 12, 8, 19, 13, 7, 520000, tzinfo=UTC)).isoformat()
+    '2026-12-08T20:00:00+00:00'
+    >>> on_the_hour(datetime(2026, 12, 8, 20, 0, tzinfo=UTC)).isoformat()
+    '2026-12-08T20:00:00+00:00'
+    """
+    whole = when.replace(minute=0, second=0, microsecond=0)
+    return whole if whole == when else whole + timedelta(hours=1)
 
 
 def parse_datetime(value: object, zone: tzinfo) -> datetime:

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from pbmref.cli.common import add_config, config_of
+from pbmref.cli.progress import Progress
 from pbmref.config import ConfigError
 
 __all__ = ["register"]
@@ -22,11 +23,15 @@ def handle_backup(args: argparse.Namespace) -> int:
     from pbmref.mail.base import MailError
     from pbmref.referee.backup import BackupError, make_backup
 
+    progress = Progress("backup")  # on a terminal; -v says each step in cron too
     try:
         config = config_of(args)
-        done = make_backup(config, Path(args.file).absolute(),
-                           progress=(lambda said: print(f"  {said}")) if args.verbose
-                           else (lambda _said: None))
+        try:
+            done = make_backup(config, Path(args.file).absolute(),
+                               progress=(lambda said: print(f"  {said}")) if args.verbose
+                               else progress.step)
+        finally:
+            progress.done()
     except ConfigError as exc:
         print(f"config: {exc}", file=sys.stderr)
         return 2

@@ -28,6 +28,7 @@ from pbmref.cli.lobby import (
     handle_new_forming,
     judge_settings,
 )
+from pbmref.cli.progress import Progress
 from pbmref.config import Config
 from pbmref.referee import Referee, mail_notice, mail_reports
 from pbmref.referee.newpassword import mail_new_password
@@ -288,7 +289,12 @@ def _mail_reports(args: argparse.Namespace, store: GameStore, result: gm.RerunRe
 
 def handle_rerun(args: argparse.Namespace) -> int:
     store = _store(args)
-    result = gm.rerun(store, args.game, args.from_turn, dry_run=args.dry_run)
+    progress = Progress(f"rerun {args.game}")
+    try:
+        result = gm.rerun(store, args.game, args.from_turn, dry_run=args.dry_run,
+                          progress=progress.turn)
+    finally:
+        progress.done()
     sys.stdout.write(result.text())
     if args.mail:
         if args.dry_run:

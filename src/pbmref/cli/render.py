@@ -12,21 +12,27 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 
 from pbmref.archive import shown_players, write_archive
 from pbmref.cli.common import add_config, games_dir
+from pbmref.cli.progress import Progress
 from pbmref.store import GameStore, StoreError
 
 __all__ = ["register"]
 
 
 def handle_render(args: argparse.Namespace) -> int:
-
+    started = time.monotonic()
+    progress = Progress(f"render {args.game}")
     try:
         game = GameStore(games_dir(args)).open(args.game)
         out = Path(args.out) / game.id
-        written = write_archive(game, out)
+        try:
+            written = write_archive(game, out, progress=progress.turn)
+        finally:
+            progress.done()
         if args.svg:
             shown = shown_players(game)  # as players see them (an anonymous game's aliases)
             svg = game.ruleset.render_position_svg(shown.position(game.position),
@@ -42,12 +48,32 @@ def handle_render(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"error: cannot write the archive: {exc}", file=sys.stderr)
         return 1
-    turns = sum(1 for p in written if p.name.startswith("turn-"))
-    print(f"{game.id}: wrote {out / 'index.html'} and {turns} turn page"
-          f"{'s' if turns != 1 else ''}")
+    played = sum(1 for t in game.turn_numbers() if game.history.is_adjudicated(t))
+    print(f"{game.id}: {said_written(written, out, played)} "
+          f"({time.monotonic() - started:.1f} s)")
     if args.svg:
         print(f"{game.id}: map of turn {game.turn} in {args.svg}")
     return 0
+
+
+def said_written(written: list[Path], out: Path, played: int) -> str:
+    """What ``render`` wrote, in words: which pages were drawn and which were
+    up to date already.
+
+    >>> said_written([Path("a/turn-003.html"), Path("a/index.html")], Path("a"), 3)
+    'drew 1 turn page (2 up to date) and index.html in a/'
+    >>> said_written([], Path("a"), 2)
+    'nothing changed, 2 turn pages and index.html up to date in a/'
+    """
+    turns = sum(1 for p in written if p.name.startswith("turn-"))
+    index = any(p.name == "index.html" for p in written)
+    kept = played - turns
+    up_to_date = f" ({kept} up to date)" if kept and turns else ""
+    if not turns and not index:
+        return (f"nothing changed, {played} turn page{'s' if played != 1 else ''} and "
+                f"index.html up to date in {out}/")
+    pages = f"drew {turns} turn page{'s' if turns != 1 else ''}{up_to_date}"
+    return f"{pages} and {'index.html' if index else 'kept index.html'} in {out}/"
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -21,7 +21,7 @@ recorded for each turn are kept.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -107,8 +107,10 @@ Planned = list[tuple[int, str, str | bytes]]  # (turn, file name, new content)
 
 
 def rerun(store: GameStore, game_id: str, from_turn: int, *, dry_run: bool = False,
-          now: datetime | None = None) -> RerunResult:
-    """Re-adjudicate turns ``from_turn``..the last one with the stored orders."""
+          now: datetime | None = None,
+          progress: Callable[[int, int], None] | None = None) -> RerunResult:
+    """Re-adjudicate turns ``from_turn``..the last one with the stored orders;
+    ``progress`` hears how many turns are played again and how many there are."""
     now = now or datetime.now(UTC)
     game = store.open(game_id)
     with game.lock():
@@ -120,7 +122,7 @@ def rerun(store: GameStore, game_id: str, from_turn: int, *, dry_run: bool = Fal
         log = GmLog(game)
         log.refuse_before(from_turn)
         result = RerunResult(game_id, from_turn, last, dry_run=dry_run)
-        planned, ended_at = _play_again(game, log, result, now)
+        planned, ended_at = _play_again(game, log, result, now, progress)
         for turn, name, content in planned:
             old = _read(game.turn_dir(turn) / name)
             if old != _text(content):
@@ -150,14 +152,17 @@ def _follow_roster(store: GameStore, result: RerunResult, ended_at: int | None) 
         result.roster += change.lines(result.game_id)
 
 
-def _play_again(game: Game, log: GmLog, result: RerunResult,
-                now: datetime) -> tuple[Planned, int | None]:
+def _play_again(game: Game, log: GmLog, result: RerunResult, now: datetime,
+                progress: Callable[[int, int], None] | None = None,
+                ) -> tuple[Planned, int | None]:
     """Play turns ``result.from_turn``..``result.to_turn`` again: the files each
     would write, and the turn the game now ends in (None: it goes on)."""
     first, last = result.from_turn, result.to_turn
     view = game.view(first)
     planned: Planned = []
     for turn in range(first, last + 1):
+        if progress is not None:
+            progress(turn - first + 1, last - first + 1)
         old_result = game.history.result(turn) or {}
         settings = log.settings_at(turn)
         in_force = (game.book.in_force(turn, view=view, settings=settings) if turn == first

@@ -323,7 +323,7 @@ def _open_spool(root: Path, states: Iterable[str]) -> None:
     if not (root / FORMAT_FILE).exists() and not (root / ".layout").exists() and any(
             p.is_dir() for sub in folders if (root / sub).is_dir()
             for p in (root / sub).iterdir()):
-        raise SpoolFormatError(f"{root}: a spool of pbmref before issue 20 (a folder a mail), "
+        raise SpoolFormatError(f"{root}: a spool of an old pbmref (a folder a mail), "
                                "which this release does not read: let that release handle "
                                "and send what is in it, or move the folder aside")
     try:
@@ -744,6 +744,8 @@ class OutgoingSpool:
         self.backoff_first = backoff_first
         self.backoff_max = backoff_max
         self.give_up_after = give_up_after
+        # how many mails this spool object handed to the server (``serve --once`` says it)
+        self.sent_count = 0
         # queued inside a durable_together block or a hold: the entry's place, and
         # the block or hold (an entry of one that ended by an error never joins)
         self._staged: dict[str, tuple[Path, object | None]] = {}
@@ -1137,3 +1139,4 @@ class OutgoingSpool:
             ns = int(now.timestamp()) * 1_000_000_000 + now.microsecond * 1000
             os.utime(path, ns=(ns, ns))
         report.sent.append(entry.id)
+        self.sent_count += 1

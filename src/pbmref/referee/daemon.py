@@ -71,15 +71,17 @@ class Daemon:
 
     def round(self) -> None:
         """One round of work; errors of one round are logged and the next goes on."""
+        sent_before = self.referee.outgoing.sent_count
         with self.referee.round():
             due = adjudicate_due(self.referee, self.intake)  # takes in the mail first
         handled = due.taken_in
+        sent = self.referee.outgoing.sent_count - sent_before  # replies and reports
         self.done.handled += handled
         self.done.adjudicated += len(due.adjudicated)
-        self.done.sent += due.sent
-        if handled or due.adjudicated or due.sent:
+        self.done.sent += sent
+        if handled or due.adjudicated or sent:
             log.info("handled %d mail(s), adjudicated %d turn(s), sent %d mail(s)",
-                     handled, len(due.adjudicated), due.sent)
+                     handled, len(due.adjudicated), sent)
 
     def _wait_seconds(self) -> float:
         """Until the next poll, the next retry of a queued mail or the next game's

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, tzinfo
 from typing import Any
 
-from pbmref.base.times import format_duration, parse_duration
+from pbmref.base.times import format_duration, on_the_hour, parse_duration
 from pbmref.store.errors import DataError, KeyPath
 
 __all__ = [
@@ -207,10 +207,10 @@ def next_deadline(rules: DeadlineRules, old: datetime | None, length: timedelta,
     """
     now_local = now.astimezone(zone)
     candidate = old.astimezone(zone) + length if old is not None else now_local + length
-    if candidate <= now:
-        candidate = now_local + length
+    if candidate <= now:  # a missed deadline: counted from now, on a whole hour
+        candidate = on_the_hour(now_local + length)
     if rules.min_gap and candidate < now + rules.min_gap:
-        candidate = now_local + rules.min_gap
+        candidate = on_the_hour(now_local + rules.min_gap)
     for _ in range(8):  # an absence may end on a day not allowed, and so on
         moved = on_allowed_day(pushed_past(candidate, absences, zone), rules.days, zone)
         if moved == candidate:
