@@ -144,7 +144,7 @@ def test_status_reply_tells_who_without_what() -> None:
              if line.startswith("  ") and len(line.split()) >= 2}
     assert lines["Manfred"] == "received"
     assert lines["Carl"] == "waiting"
-    assert "out of the game" in text and "Waiting for 1 player." in text
+    assert "out of the game" in text and "Waiting for Carl." in text
 
 
 # ------------------------------------------------------------------ issue 17: the picture

@@ -91,6 +91,7 @@ class PlayerStatus:
     computer: bool
     has_orders: bool
     mails: int  # order mails stored for the open turn
+    owes: bool = True  # the turn waits for their orders (False: nothing to order now)
 
 
 @dataclass(frozen=True)
@@ -116,7 +117,7 @@ class GameStatus:
                  else f"{self.id}: {self.title} ({self.ruleset}) - {self.status}, {turn}, "
                  f"deadline {dl}"]
         for p in self.players:
-            mark = "orders in" if p.has_orders else "waiting"
+            mark = "orders in" if p.has_orders else "waiting" if p.owes else "nothing to order"
             if over:
                 mark = "played" if not p.computer else "computer"
             elif p.status != "active":
@@ -145,6 +146,7 @@ def status(store: GameStore, game_id: str) -> GameStatus:
     in_force = game.book.in_force()
     s = game.settings
     turn, label = game.turn, game.turn_label
+    owing = set(game.waiting_for())
     if s.status == "finished" and turn > 1 and game.history.is_adjudicated(turn - 1):
         turn -= 1
         label = game.ruleset.turn_label(game.read_position(turn), turn)
@@ -153,6 +155,7 @@ def status(store: GameStore, game_id: str) -> GameStatus:
         status=s.status, turn=turn,
         deadline=s.deadline, timezone=s.timezone,
         players=tuple(PlayerStatus(p.id, p.name, p.status, p.computer, p.id in in_force,
-                                   len(files.get(p.id, []))) for p in s.players.values()),
+                                   len(files.get(p.id, [])), owes=p.id in owing)
+                      for p in s.players.values()),
         observers=s.observers, label=label,
     )

@@ -93,6 +93,7 @@ from pbmref.referee.secrecy import (
     stored_text,
 )
 from pbmref.referee.state import Ration, RefereeState
+from pbmref.referee.twins import changes_orders
 from pbmref.reports.document import Document
 from pbmref.reports.html import render_report_mail
 from pbmref.reports.status import render_status
@@ -234,6 +235,7 @@ def _twins(pending: list[InEntry]) -> list[tuple[Twin, ...]]:
             groups.setdefault((entry.sender, entry.second), []).append(n)
     twins: list[tuple[Twin, ...]] = [()] * len(pending)
     for places in groups.values():
+        places = [n for n in places if changes_orders(pending[n])] if len(places) > 1 else []
         if len(places) > 1:
             for place in places:
                 twins[place] = tuple(Twin(pending[n].sent, n > place)
@@ -350,7 +352,9 @@ def _status(game: Game, turn: replies.TurnName) -> str:
         timezone=s.timezone, players=shown.shown_names(),
         sent=shown.readers(game.book.in_force()),
         inactive=shown.readers(p for p, q in s.players.items() if not q.active),
-        status=s.status, waits=shown.readers(game.votes.waiting(game.turn)))
+        status=s.status, waits=shown.readers(game.votes.waiting(game.turn)),
+        computers=shown.readers(p for p, q in s.players.items() if q.computer),
+        owing=shown.readers(game.waiting_for()))
 
 
 
