@@ -13,6 +13,7 @@ characters a terminal would act on (issue 40).
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import sys
 from collections.abc import Iterator, Sequence
@@ -82,6 +83,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     os.umask(os.umask(UMASK) | UMASK)
     with _visible_output():
         parser = build_parser()
+        unknown = _unknown_command(parser, sys.argv[1:] if argv is None else list(argv))
+        if unknown:
+            print(unknown, file=sys.stderr)
+            return 2
         args = parser.parse_args(argv)
         if not getattr(args, "func", None):
             parser.print_help()
@@ -96,6 +101,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         except BrokenPipeError:  # ``pbmref status | head``: the reader has seen enough
             _quiet_stdout()
             return 141  # as a program killed by SIGPIPE
+
+
+def _unknown_command(parser: argparse.ArgumentParser, argv: list[str]) -> str:
+    """What to say of a first word that is no command: the nearest command's
+    name ("did you mean"), else where the list is; "" for a known one."""
+    if not argv or argv[0].startswith("-"):
+        return ""
+    commands = [name for action in parser._actions
+                if isinstance(action, argparse._SubParsersAction)
+                for name in action.choices]
+    if argv[0] in commands:
+        return ""
+    near = difflib.get_close_matches(argv[0], commands, n=1, cutoff=0.6)
+    guess = f"; did you mean {near[0]!r}?" if near else ""
+    return f"pbmref: there is no command {argv[0]!r}{guess} (pbmref --help lists them)"
 
 
 class _Visible:

@@ -19,6 +19,7 @@ from typing import Any
 from pbmref import gm
 from pbmref.base.times import parse_datetime, parse_duration
 from pbmref.base.yamlfile import read_yaml
+from pbmref.cli import jsonout
 from pbmref.cli.common import add_config, config_of, games_dir
 from pbmref.cli.lobby import (
     add_forming_options,
@@ -198,6 +199,14 @@ def handle_check(args: argparse.Namespace) -> int:
     forming = [check_forming(store, g) for g in named] if named else [check_forming(store)]
     ids = [g for g, (lines, _) in zip(named, forming, strict=True) if not lines] if named \
         else store.list_games()
+    if args.json:
+        results = [gm.check(store, game_id) for game_id in ids]
+        jsonout.emit("check", games=[
+            {"id": r.game_id, "ok": r.ok, "files": r.files, "turn": r.turn,
+             "warnings": r.warnings, "problems": [jsonout.problem(e) for e in r.problems]}
+            for r in results], forming=[line for lines, _ in forming for line in lines])
+        bad = sum(b for _, b in forming) + sum(1 for r in results if not r.ok)
+        return 1 if bad else 0
     if not ids and not any(lines for lines, _ in forming):
         print(f"no games in {store.dir}")
         return 0
@@ -224,9 +233,11 @@ def handle_status(args: argparse.Namespace) -> int:
     store = _store(args)
     forming = forming_lines(store, args.game)
     ids = [] if args.game and forming else [args.game] if args.game else store.list_games()
+    state = RefereeState.load(config_of(args).spool_dir / "referee-state.json")
+    if args.json:
+        return _status_json(args, store, ids, state, forming)
     if not ids and not forming:
         print(f"no games in {store.dir}")
-    state = RefereeState.load(config_of(args).spool_dir / "referee-state.json")
     code = 0
     for line in forming:
         print(line)
@@ -241,6 +252,39 @@ def handle_status(args: argparse.Namespace) -> int:
     for line in _referee_health(config_of(args), whole=not args.game):
         print(line)
     return code
+
+
+def _status_json(args: argparse.Namespace, store: GameStore, ids: list[str],
+                 state: RefereeState, forming: list[str]) -> int:
+    """``status --json`` (docs/json.md): the games, forming ones as their lines,
+    and the referee's health (its spool is read only where it exists)."""
+    from pbmref.mail.health import last_round, trouble
+
+    now = datetime.now(UTC)
+    config = config_of(args)
+    games, unreadable = [], []
+    for game_id in ids:
+        try:
+            doc = jsonout.game_status(gm.status(store, game_id))
+        except StoreError as exc:
+            unreadable.append({"id": game_id, "problem": jsonout.problem(exc)})
+            continue
+        doc["password_failures"] = jsonout.password_failures(
+            f for f in state.password_failures(game_id, now) if f.last_day)
+        games.append(doc)
+    health: dict[str, Any] = {"last_round": None, "queued": 0, "queued_since": None,
+                              "failed": 0, "set_aside": 0}
+    if config.spool_dir.is_dir():
+        from pbmref.mail.factory import open_spools
+
+        incoming, outgoing = open_spools(config)
+        queued = [e.created for e in outgoing.queued()]
+        health = {"last_round": jsonout.when(last_round(config.spool_dir)),
+                  "queued": len(queued), "queued_since": jsonout.when(min(queued, default=None)),
+                  "failed": len(outgoing.failed()), "set_aside": len(incoming.shunted())}
+    jsonout.emit("status", games=games, forming=forming, unreadable=unreadable,
+                 referee=health, mail_trouble=[t.line(now) for t in trouble(config.spool_dir)])
+    return 1 if unreadable else 0
 
 
 def _referee_health(config: Config, *, whole: bool) -> list[str]:
@@ -466,11 +510,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("check", help="validate games' files (all games when none is named)")
     add_config(p)
     p.add_argument("game", metavar="GAME", nargs="*")
+    jsonout.add_json(p)
     p.set_defaults(func=_guard(handle_check))
 
     p = sub.add_parser("status", help="open turn, deadline and who has sent orders")
     add_config(p)
     p.add_argument("game", metavar="GAME", nargs="?")
+    jsonout.add_json(p)
     p.set_defaults(func=_guard(handle_status))
 
     p = sub.add_parser("rerun", help="re-adjudicate from a turn after a GM edit; shows the diff",

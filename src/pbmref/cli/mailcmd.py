@@ -136,12 +136,18 @@ def _silent(game: Any) -> str:
             f"{game.turn_label}")
 
 
-def _shunted(config: Config) -> int:
+def _shunted(config: Config, *, as_json: bool = False) -> int:
     """List the mails set aside; needs the spool only (no SMTP, no IMAP)."""
+    from pbmref.cli import jsonout
     from pbmref.mail.factory import open_spools
 
     incoming, _ = open_spools(config)
     listed = incoming.shunted()
+    if as_json:
+        jsonout.emit("mail shunted", mails=[
+            {"id": e.id, "message_id": e.message_id, "sender": e.sender or None,
+             "arrived": jsonout.when(e.arrived), "reason": reason} for e, reason in listed])
+        return 0
     for entry, reason in listed:
         print(f"{entry.id}  {entry.message_id}  {reason}")
     print(f"{len(listed)} mail(s) set aside" if listed else "nothing set aside")
@@ -160,7 +166,7 @@ def handle_mail(args: argparse.Namespace) -> int:
                 else mailsetup.handle_test)(args)
     config = config_of(args)
     if args.action == "shunted":
-        return _shunted(config)
+        return _shunted(config, as_json=args.json)
     if args.action == "retry" and not args.ids:
         print("name the shunted mail(s) to retry (see: pbmref mail shunted)", file=sys.stderr)
         return 2
@@ -232,6 +238,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--to", metavar="ADDRESS",
                    help="test: send the test mail here (default: referee.game_master)")
     p.add_argument("-v", "--verbose", action="store_true")
+    p.add_argument("--json", action="store_true",
+                   help="shunted: one JSON object for scripts (docs/json.md)")
     p.set_defaults(func=_guard(handle_mail))
 
 

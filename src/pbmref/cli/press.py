@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from pbmref.cli import jsonout
 from pbmref.cli.common import add_config, games_dir
 from pbmref.store import GameStore, StoreError
 from pbmref.store.press import PressRecord
@@ -37,6 +38,13 @@ def handle_press(args: argparse.Namespace) -> int:
     shown = [r for r in records
              if (args.turn is None or r.turn == args.turn)
              and (args.sender is None or r.sender == args.sender)]
+    if args.json:
+        jsonout.emit("press", game=game.id, messages=[
+            {"number": r.number, "turn": r.turn, "label": r.label, "sender": r.sender,
+             "grey": r.grey, "broadcast": r.broadcast, "receivers": list(r.receivers),
+             "observers": r.observers, "sent_at": jsonout.when(r.sent_at), "text": r.text}
+            for r in shown])
+        return 0
     if not shown:
         print(f"{game.id}: no press" + (" that matches" if records else ""))
         return 0
@@ -54,4 +62,5 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("game", metavar="GAME")
     p.add_argument("--turn", type=int, metavar="N", help="only the press of turn N")
     p.add_argument("--from", dest="sender", metavar="PLAYER", help="only one player's press")
+    jsonout.add_json(p)
     p.set_defaults(func=handle_press)

@@ -24,6 +24,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from pbmref.cli import jsonout
 from pbmref.cli.common import add_config, config_of, games_dir
 from pbmref.cli.gm import wants_welcome, welcome_flag
 from pbmref.store import GameStore, StoreError
@@ -107,6 +108,15 @@ def handle_roster(args: argparse.Namespace) -> int:
         return _rebalance(args)
     else:
         roster = load_roster(_roster_file(args))
+    if args.json:
+        where = boards(roster, store)
+        jsonout.emit("roster", pupils=[
+            {"id": pid, "name": rec.name, "side": rec.team, "board": where.get(pid),
+             "careers": [{"pilot": c.pilot, "victories": c.victories, "sorties": c.sorties,
+                          "status": c.status, "title": c.title or None,
+                          "closed": c.closed or None} for c in rec.careers]}
+            for pid, rec in sorted(roster.players.items())])
+        return 0
     if not roster.players:
         print("the roster is empty")
         return 0
@@ -168,4 +178,5 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--apply", action="store_true",
                    help="rebalance: move the pilots (default: only show who would move)")
     common(p)
+    jsonout.add_json(p)
     p.set_defaults(func=_guard(handle_roster))

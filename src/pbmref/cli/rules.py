@@ -11,12 +11,25 @@ from __future__ import annotations
 import argparse
 import sys
 
+from pbmref.cli import jsonout
 from pbmref.rulebook import BOOKS, all_rules, rule
 
 __all__ = ["register"]
 
 
+def _json(args: argparse.Namespace) -> int:
+    """``rules --json``: every rule asked for (all without numbers), with its text."""
+    wanted = [rule(n) for n in args.numbers] if args.numbers else list(all_rules().values())
+    jsonout.emit("rules", rules=[{"number": r.number, "title": r.title, "book": r.book,
+                                  "text": r.text} for r in wanted if r is not None],
+                 unknown=[n for n, r in zip(args.numbers, wanted, strict=True) if r is None]
+                 if args.numbers else [])
+    return 1 if any(r is None for r in wanted) else 0
+
+
 def handle_rules(args: argparse.Namespace) -> int:
+    if args.json:
+        return _json(args)
     if not args.numbers:
         rules = all_rules().values()
         for book in BOOKS:
@@ -45,4 +58,5 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                        "with its zeppelin scenario, Fast Play, Diplomacy and Dirigible "
                        "Diplomacy), or list every rule number when none is given.")
     p.add_argument("numbers", nargs="*", metavar="NUMBER", help="rule numbers, e.g. M3 Z7 FP8")
+    jsonout.add_json(p)
     p.set_defaults(func=handle_rules)
