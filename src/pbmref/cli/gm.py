@@ -141,7 +141,11 @@ def handle_new_game(args: argparse.Namespace) -> int:
     wind = _wind(args.wind) if args.wind else None
     if wind is not None:
         wind["changes"] = bool(args.wind_changes)
-    deadline = datetime.fromisoformat(args.deadline) if args.deadline else None
+    try:
+        deadline = datetime.fromisoformat(args.deadline) if args.deadline else None
+    except ValueError:
+        return _fail(f"--deadline {args.deadline!r} is not a date and time like "
+                     "2026-12-08T20:00")
     cfg = config_of(args)  # its ``deadlines`` section gives the defaults below
     result = gm.new_game(
         _store(args), args.game, players, title=args.title or "", ruleset=args.ruleset,

@@ -244,7 +244,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def _guard(func: Any) -> Any:
-    """A bad config or a mailbox that cannot be read: one line and a non-zero exit."""
+    """A bad config, a mailbox that cannot be read or a game named that cannot be
+    opened: one line and a non-zero exit."""
+    from pbmref.base.errors import StoreError
     from pbmref.mail.base import MailError
 
     def run(args: argparse.Namespace) -> int:
@@ -253,7 +255,7 @@ def _guard(func: Any) -> Any:
         except ConfigError as exc:
             print(f"config: {exc}", file=sys.stderr)
             return 2
-        except MailError as exc:
+        except (MailError, StoreError) as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 1
     return run

@@ -62,11 +62,16 @@ def said_written(written: list[Path], out: Path, played: int) -> str:
 
     >>> said_written([Path("a/turn-003.html"), Path("a/index.html")], Path("a"), 3)
     'drew 1 turn page (2 up to date) and index.html in a/'
+    >>> said_written([Path("a/index.html")], Path("a"), 0)
+    'wrote index.html in a/ (no turn played yet)'
     >>> said_written([], Path("a"), 2)
     'nothing changed, 2 turn pages and index.html up to date in a/'
     """
     turns = sum(1 for p in written if p.name.startswith("turn-"))
     index = any(p.name == "index.html" for p in written)
+    if not played:
+        return f"wrote index.html in {out}/ (no turn played yet)" if index else \
+            f"nothing changed, index.html up to date in {out}/ (no turn played yet)"
     kept = played - turns
     up_to_date = f" ({kept} up to date)" if kept and turns else ""
     if not turns and not index:
