@@ -80,7 +80,7 @@ from pbmref.orders.errors import (
     gather,
 )
 from pbmref.orders.render import ignored_note, render_error_list, render_errors
-from pbmref.referee import guide, replies
+from pbmref.referee import guide, kept, replies
 from pbmref.referee.courier import Courier
 from pbmref.referee.notices import tell_set_aside
 from pbmref.referee.pictures import map_pictures
@@ -377,6 +377,7 @@ class Referee:
         self.sender = sender or open_sender(config)
         self.clock = clock or (lambda: datetime.now(UTC))
         self.state = RefereeState.load(config.spool_dir / "referee-state.json")
+        self.kept = kept.Kept(config.spool_dir / "kept")
         self._in_round = False
         # the store index's mark and the time when reminders were last looked
         # for (turns)
@@ -515,7 +516,8 @@ class Referee:
             for mails, alone in _rounds(list(zip(pending, _twins(pending), strict=True))):
                 self._answer_round(mails, intake, send=send, alone=alone)
             tell_set_aside(self)
-        return len(pending)
+            released = self._release_kept()  # a game repaired: its kept mail now
+        return len(pending) + released
 
     def _answer_round(self, mails: Sequence[tuple[InEntry, tuple[Twin, ...]]],
                       intake: Intake | None, *, send: bool, alone: bool) -> None:
@@ -578,13 +580,7 @@ class Referee:
             mail = read_message(raw, max_bytes=self.config.limits.max_message_bytes,
                                 size=entry.size)
             result = self.handle(mail, raw, arrived=entry.arrived, twins=twins)
-            # Keyed: handling the mail again after a crash queues nothing twice, and
-            # counts nothing twice against the rations.
-            self._ration(result, token=f"reply:{entry.id}")
-            for n, msg in enumerate(result.replies):
-                key = f"reply:{entry.id}:{n}"
-                _name_by_key(msg, key, self.address)
-                self.outgoing.enqueue(msg, key=key)
+            self._queue_replies(result, f"reply:{entry.id}")
             self.incoming.handled(entry)
             log.info("mail %s from %s: %s", mail.message_id, mail.from_addr, result.summary)
             return result.summary
@@ -713,8 +709,7 @@ class Referee:
             log.error("game %s cannot be opened: %s", game_id, exc)
             if not self._games_of(sender) and not self._registered_in_dir(game_id, sender):
                 return self._unknown_sender(mail)
-            return HandledMail([self._reply(mail, sender, replies.game_unavailable(game_id))],
-                               f"game {game_id} unavailable: {exc}", game_id)
+            return self._kept(mail, raw, arrived, sender, game_id, exc)
         letter = Letter(mail, raw, arrived, envelope, game, twins=twins)
         try:
             return self._handle_for_game(letter)
@@ -722,8 +717,50 @@ class Referee:
             log.error("game %s cannot take orders: %s", game_id, exc)
             player = game.settings.player_by_address(sender)
             to = player.addresses[0] if player is not None else sender
-            return HandledMail([self._reply(mail, to, replies.game_unavailable(game_id))],
-                               f"game {game_id} unavailable: {exc}", game_id)
+            return self._kept(mail, raw, arrived, to, game_id, exc)
+
+    def _kept(self, mail: IncomingMail, raw: bytes, arrived: datetime, to: str,
+              game_id: str, exc: StoreError) -> HandledMail:
+        """A mail for a game that cannot be read: kept until the game master
+        repairs it, who is told once (``referee.kept``)."""
+        count = self.kept.keep(game_id, mail.message_id, raw, arrived)
+        notes = [self._reply(mail, to, kept.player_reply(game_id))]
+        gm_address = self.config.referee.game_master
+        if gm_address and self.kept.first_told(game_id, str(exc)):
+            notes.append(self.mail_to(gm_address, f"[{game_id}] the game cannot be read",
+                                      kept.gm_notice(game_id, str(exc), count)))
+        return HandledMail(notes, f"kept: game {game_id} unavailable: {exc}", game_id)
+
+    def _release_kept(self) -> int:
+        """Handle the kept mails of every game that reads again; how many."""
+        count = 0
+        for game_id in self.kept.games():
+            try:
+                self.store.open(game_id)
+            except StoreError:
+                continue  # not repaired yet
+            for held in self.kept.mails(game_id):
+                mail = read_message(held.raw, max_bytes=self.config.limits.max_message_bytes)
+                with durable_together():
+                    result = self.handle(mail, held.raw, arrived=held.arrived)
+                    self._queue_replies(result, f"kept:{held.name}")
+                if not result.summary.startswith("kept:"):  # another file broken
+                    held.drop()
+                    count += 1
+                log.info("kept mail %s from %s: %s", mail.message_id, mail.from_addr,
+                         result.summary)
+            self.kept.released(game_id)
+        return count
+
+    def _queue_replies(self, result: HandledMail, token: str) -> None:
+        """Queue a handled mail's replies under keys made of ``token``: handling
+        the mail again after a crash queues nothing twice, and counts nothing
+        twice against the rations."""
+        self._ration(result, token=token)
+        for n, msg in enumerate(result.replies):
+            key = f"{token}:{n}"
+            _name_by_key(msg, key, self.address)
+            self.outgoing.enqueue(msg, key=key)
 
     def _envelope_refused(self, mail: IncomingMail, envelope: OrderMail,
                           errors: list[OrderMailError]) -> HandledMail:

@@ -304,13 +304,6 @@ def game_closed(game: str, status: str, resumes: str | None = None) -> str:
     return f"Game {game} has ended; no more orders are taken. Nothing was changed."
 
 
-def game_unavailable(game: str) -> str:
-    return "\n".join([
-        f"Game {game} cannot take orders at the moment: one of its files needs",
-        "the game master's attention. Your mail is kept; please send it again",
-        "once the game master says the game is running. Nothing was changed."])
-
-
 def unknown_game(game: str | None, games: Sequence[str]) -> str:
     if game is None:
         head = "Your mail does not say which game it is for."
