@@ -743,13 +743,15 @@ class Referee:
                 mail = read_message(held.raw, max_bytes=self.config.limits.max_message_bytes)
                 with durable_together():
                     result = self.handle(mail, held.raw, arrived=held.arrived)
+                    if result.summary.startswith("kept:"):
+                        break  # a file it needs is still broken: the next round
                     self._queue_replies(result, f"kept:{held.name}")
-                if not result.summary.startswith("kept:"):  # another file broken
-                    held.drop()
-                    count += 1
+                held.drop()
+                count += 1
                 log.info("kept mail %s from %s: %s", mail.message_id, mail.from_addr,
                          result.summary)
-            self.kept.released(game_id)
+            else:
+                self.kept.released(game_id)
         return count
 
     def _queue_replies(self, result: HandledMail, token: str) -> None:
