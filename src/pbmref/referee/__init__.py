@@ -21,7 +21,7 @@ from pbmref.gm import Notice
 from pbmref.referee.pipeline import Referee
 from pbmref.referee.turns import Correction, queue_notice, queue_report
 from pbmref.reports.model import TurnReport
-from pbmref.store import GameStore
+from pbmref.store import Game, GameStore
 
 __all__ = ["Referee", "mail_notice", "mail_reports"]
 
@@ -38,10 +38,22 @@ def mail_reports(store: GameStore, game_id: str, turns: Iterable[int], *,
     game = store.open(game_id)
     before = before or {}
     new_dice = new_dice or {}
+    last = game.turn - 1  # its report names the open turn's deadline
+    now = open_turn_plans(game) if game.settings.status == "open" else {}
     count = sum(queue_report(referee, game, t, corrected=Correction(
-        why, before.get(t), tuple(new_dice.get(t, ())))) for t in turns)
+        why, before.get(t), tuple(new_dice.get(t, ())),
+        deadline=game.settings.deadline if t == last else None,
+        plans=now if t == last else {})) for t in turns)
     referee.deliver()
     return count
+
+
+def open_turn_plans(game: Game) -> dict[str, tuple[str, ...]]:
+    """The preview of every player's orders in for the open turn, from the
+    position it starts from now (after a re-run: the corrected one)."""
+    state = game.open.state
+    return {pid: tuple(game.ruleset.preview(state, pid, f.entry))
+            for pid, f in game.book.in_force(check=False).items() if f.entry}
 
 
 def mail_notice(store: GameStore, notice: Notice, *, config: Config | None = None) -> int:

@@ -26,8 +26,8 @@ from __future__ import annotations
 import hashlib
 import logging
 import random
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
 from pbmref import gm
@@ -116,6 +116,11 @@ class Correction:
     why: str = ""
     before: TurnReport | None = None
     new_dice: tuple[str, ...] = ()
+    # the turn before the open one: the deadline in force now (the game master
+    # may have moved it since the turn was played), and the preview of each
+    # player's orders already in for the open turn, from the corrected position
+    deadline: datetime | None = None
+    plans: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def report_pictures(game: Game, report: TurnReport) -> tuple[list[Attachment],
@@ -146,6 +151,8 @@ def queue_report(referee: Referee, game: Game, turn: int, text: str | None = Non
     label = ruleset.report_label(report)
     correction = corrected if isinstance(corrected, Correction) else (
         Correction() if corrected else None)
+    if correction is not None and correction.deadline is not None:
+        report = replace(report, next_deadline=correction.deadline)
     attachments, pictures = report_pictures(game, report)
     subject = f"[{game.id}] {label} report" + (" (corrected)" if correction else "")
     shown = shown_players(game)
@@ -157,8 +164,9 @@ def queue_report(referee: Referee, game: Game, turn: int, text: str | None = Non
             changed = (ruleset.render_changes(correction.before, report, readers)
                        if correction.before is not None else
                        "The account of the turn changed; read it again below.")
+            plans = [(p, correction.plans[p]) for p in players if p in correction.plans]
             doc = doc.with_opening([correction_section(label, correction.why, changed,
-                                                       correction.new_dice)])
+                                                       correction.new_dice, plans)])
         body = doc.flowed()
         html = render_report_mail(doc, title=f"{game.settings.title or game.id}: {label}",
                                   pictures=pictures)

@@ -18,10 +18,13 @@ __all__ = ["correction_section", "extend_notice", "pause_notice", "resume_notice
 
 
 def correction_section(label: str, why: str, changed: str,
-                       new_dice: Sequence[str] = ()) -> Section:
+                       new_dice: Sequence[str] = (),
+                       plans: Sequence[tuple[str, Sequence[str]]] = ()) -> Section:
     """What a corrected report opens with: who corrected which turn, why, in one
-    line what changed for the reader, and the dice the correction rolled that the
-    turn had not (V5: ``move 1 fire anna (4, 2)``)."""
+    line what changed for the reader, the dice the correction rolled that the
+    turn had not (V5: ``move 1 fire anna (4, 2)``), and for a reader with
+    orders in for the next turn (``plans``: player, preview lines) that they
+    now start from the corrected position, with their preview redone."""
     blocks = [Para(f"The game master corrected {label}.", 2, 2, strong=True)]
     if why.strip():
         blocks.append(Para(f"Why: {' '.join(why.split())}", 2, 2))
@@ -29,6 +32,12 @@ def correction_section(label: str, why: str, changed: str,
     if new_dice:
         blocks.append(Para("Dice the turn had not rolled were rolled now, from the game's "
                            f"seeded dice: {'; '.join(new_dice)}.", 2, 2))
+    for _player, preview in plans:
+        blocks.append(Para("Your orders already in for the next turn now start from the "
+                           "corrected position. What they do from there:", 2, 2))
+        blocks += [Para(line, 4, 6) for line in preview]
+        blocks.append(Para("If that is not what you meant, send new orders before the "
+                           "deadline.", 2, 2))
     blocks.append(Para("The corrected report follows; it replaces the one you had.", 2, 2))
     return Section("CORRECTED REPORT", blocks, "personal")
 
