@@ -35,6 +35,8 @@ def test_status_and_check_as_json(house: House) -> None:
     assert game["deadline"].endswith("+01:00")
     assert [(p["id"], p["orders_in"], p["waited_for"]) for p in game["players"]] == \
         [("anna", False, True), ("bert", False, True)]
+    assert set(status["referee"]) == {"last_round", "queued", "queued_since", "failed",
+                                      "set_aside"}
     check = _json(house, "check")
     assert check["games"] == [{"id": "zep1", "ok": True, "files": check["games"][0]["files"],
                                "turn": 1, "warnings": [], "problems": []}]
