@@ -197,8 +197,8 @@ def assign_places(forming: Forming, codes: Sequence[str]) -> dict[str, str | Non
 
     >>> f = Forming("g", "diplomacy", 2, seed=7, players=(
     ...     Joined("a@x.org", wants=("FRA",)), Joined("b@x.org", wants=("FRA", "ENG"))))
-    >>> sorted(assign_places(f, ["ENG", "FRA", "GER"]).values())
-    ['ENG', 'FRA']
+    >>> sorted(assign_places(f, ["ENG", "FRA", "GER"]).values())  # b drawn first: FRA
+    ['FRA', 'GER']
     """
     free = list(codes)
     given: dict[str, str | None] = {}

@@ -128,7 +128,7 @@ def _code_of(key: str, text: str) -> str:
     """A code of eight letters and digits a phone keyboard types easily.
 
     >>> _code_of("k", "x")
-    'GYQJ-S7HZ'
+    'KVDP-YRME'
     """
     digest = hmac.new(key.encode(), text.encode(), hashlib.sha256).digest()
     letters = "".join(_ALPHABET[b % len(_ALPHABET)] for b in digest[:8])
