@@ -31,7 +31,9 @@ def near_victory(tmp_path: Path) -> DipTable:
 
 def report(mails: list) -> str:
     """The one report every player got, its lines joined (wrapping aside)."""
-    texts = {body_of(m) for m in mails if str(m["Subject"]).endswith(" report")}
+    # (a game that ends gets its final report after it, J14: not this one)
+    texts = {body_of(m) for m in mails if str(m["Subject"]).endswith(" report")
+             and not str(m["Subject"]).endswith(" final report")}
     assert len(texts) == 1
     return " ".join(texts.pop().split())
 

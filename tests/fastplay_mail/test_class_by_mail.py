@@ -196,7 +196,11 @@ def play_turn(school: School, turn: int, rng: random.Random,
 
 def check_reports(school: School, turn: int, last: bool) -> None:
     """Every pupil got one report mail of ``turn``, with the board and the map."""
-    reports = school.outbox()
+    # the turn's reports (the last turn's final report after them is J14's)
+    mailed = school.outbox()
+    reports = [m for m in mailed if not str(m["Subject"]).endswith(" final report")]
+    finals = [str(m["To"]) for m in mailed if str(m["Subject"]).endswith(" final report")]
+    assert sorted(finals) == (sorted(address(p) for p in PUPILS) if last else [])
     by_pupil = {str(m["To"]): m for m in reports if " report" in str(m["Subject"])}
     assert sorted(by_pupil) == sorted(address(p) for p in PUPILS)  # every pupil, once
     assert len([m for m in reports if " report" in str(m["Subject"])]) == len(PUPILS)
@@ -285,8 +289,9 @@ def test_a_class_plays_its_game_by_mail(school: School, tmp_path: Path,
 
     written = write_archive(school.store.open("7b-1"), tmp_path / "archive")
     pages = {p.name: p.read_text(encoding="utf-8") for p in written}
-    assert sorted(pages) == ["index.html"] + [f"turn-{t:03d}.html" for t in range(1, TURNS + 1)]
-    assert all("fastplay-map" in page for page in pages.values())
+    turns = [f"turn-{t:03d}.html" for t in range(1, TURNS + 1)]
+    assert sorted(pages) == ["final.html", "index.html", *turns]  # final: J14
+    assert all("fastplay-map" in pages[name] for name in ["index.html", *turns])
 
     # the roster followed every turn (FP16): update finds nothing to count
     capsys.readouterr()

@@ -14,7 +14,9 @@ from pbmref.mail import OutgoingSpool, make_mail
 from pbmref.mail.base import Outgoing
 from pbmref.mail.pace import Pace, recipients_of
 
-T0 = datetime(2026, 12, 6, 12, 0, tzinfo=UTC)
+# A moment after the mails these tests queue (each is due when queued, at the real
+# clock): a fixed date would make them not yet due once the day passes it.
+T0 = datetime.now(UTC).replace(second=0, microsecond=0) + timedelta(minutes=1)
 
 
 class Sent:

@@ -317,7 +317,7 @@ Commands (alone or beside orders):
   DRAW AUS ENG  a draw among named powers, where the game allows
   CONCEDE TO ENG  concede the game to England (NOCONCEDE: undo)
   WAIT       this phase is not played before its deadline (NOWAIT)
-  SET ABSENCE FROM 2026-07-01 TO 2026-07-14  away: deadlines wait (J11)
+  SET ABSENCE FROM 2026-07-01 TO 2026-07-14  deadlines wait (J11)
   SET TIMEZONE Europe/Paris  deadlines in your own time zone (J12)
   RESIGN     give up your place (J6)
 HELP, HELP <rule> and STATUS need no password.
