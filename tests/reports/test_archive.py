@@ -109,7 +109,7 @@ def test_a_render_after_one_more_turn_draws_only_what_changed(
     drawn = _drawn(monkeypatch)
     said = _render(store.dir, tmp_path / "archive", capsys)
     assert drawn == [3, 4]
-    assert "wrote" in said and "and 2 turn pages" in said
+    assert "drew 2 turn pages (2 up to date) and index.html" in said
     out = tmp_path / "archive" / "arch3"
     assert 'href="turn-004.html"' in (out / "turn-003.html").read_text(encoding="utf-8")
     fresh = write_archive(store.open("arch3"), tmp_path / "fresh")
@@ -117,7 +117,7 @@ def test_a_render_after_one_more_turn_draws_only_what_changed(
     assert _pages(out) == _pages(tmp_path / "fresh")
     drawn.clear()
     said = _render(store.dir, tmp_path / "archive", capsys)
-    assert drawn == [] and "and 0 turn pages" in said  # nothing changed: nothing drawn
+    assert drawn == [] and "nothing changed, 4 turn pages and index.html up to date" in said  # nothing changed: nothing drawn
 
 
 def _edit_text(path: Path, old: str, new: str) -> None:
