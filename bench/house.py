@@ -178,20 +178,46 @@ def _annotations(tree: ast.AST) -> list[ast.AST]:
     return out
 
 
+def _module(path: Path) -> str:
+    """``pbmref.reports.svg`` for ``src/pbmref/reports/svg.py``."""
+    parts = path.relative_to(SRC.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _aliases_in_scope(path: Path, tree: ast.AST, defined: dict[str, set[str]]) -> set[str]:
+    """The aliases of ``dict[str, Any]`` a module may name: its own, and those it
+    imports from the module that defines them (another module's typed ``Event``
+    is not the ``Event = dict[str, Any]`` of a third)."""
+    module = _module(path)
+    names = set(defined.get(module, ()))
+    package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = package[:len(package) - node.level + 1] if node.level else []
+            source = ".".join([*base, *([node.module] if node.module else [])])
+            for alias in node.names:
+                if alias.name in defined.get(source, ()):
+                    names.add(alias.asname or alias.name)
+    return names
+
+
 def untyped_values() -> dict[str, int]:
-    """The seam's ``dict[str, Any]`` annotations, written out and through aliases."""
+    """The seam's ``dict[str, Any]`` annotations, written out and through aliases
+    (an alias counted where the module that uses it has it in scope)."""
     trees = {p: ast.parse(p.read_text(encoding="utf-8")) for p in SRC.rglob("*.py")}
-    aliases = set()
-    for tree in trees.values():
-        for node in tree.body:  # type: ignore[attr-defined]
+    defined: dict[str, set[str]] = {}
+    for path, tree in trees.items():
+        for node in tree.body:
             if isinstance(node, ast.Assign) and _is_untyped(node.value):
-                aliases |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+                defined.setdefault(_module(path), set()).update(
+                    t.id for t in node.targets if isinstance(t, ast.Name))
             elif isinstance(node, ast.AnnAssign) and node.value is not None \
                     and _is_untyped(node.value) and isinstance(node.target, ast.Name):
-                aliases.add(node.target.id)
+                defined.setdefault(_module(path), set()).add(node.target.id)
     written = through = 0
     by_folder: Counter[str] = Counter()
     for path, tree in trees.items():
+        aliases = _aliases_in_scope(path, tree, defined)
         for annotation in _annotations(tree):
             for node in ast.walk(annotation):
                 n = _is_untyped(node)
