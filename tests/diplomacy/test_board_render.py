@@ -18,9 +18,12 @@ from typing import Any
 import pytest
 import yaml
 
-from pbmref.reports.diplomacy_board import BOARD_COLOURS, render_board
+from pbmref.reports.diplomacy_board import BOARD_COLOURS, Mode, render_board
 from pbmref.rules.diplomacy import standard_map
 from pbmref.rules.diplomacy.codec import position_from_dict, position_to_dict
+from pbmref.rules.diplomacy.events import Event
+from pbmref.rules.diplomacy.orders import parse_order
+from pbmref.rules.diplomacy.variant import map_of
 from pbmref.rulesets import get_ruleset
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -158,6 +161,18 @@ def all_phases() -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
+def draw(position: dict[str, Any], events: list[dict[str, Any]] | None = None,
+         orders: dict[str, list[str]] | None = None, *, mode: Mode, title: str = "") -> str:
+    """The board of a position, events and order lines kept as plain data: each
+    read into its typed value first, as the ruleset does once per turn."""
+    pos = position_from_dict(position)
+    typed = None if orders is None else {
+        power: [parse_order(map_of(pos), power, line, retreat=pos.phase.kind == "R")
+                for line in lines] for power, lines in orders.items()}
+    return render_board(pos, [Event.from_dict(e) for e in events or ()], typed,
+                        mode=mode, title=title)
+
+
 def parse(svg: str) -> ET.Element:
     return ET.fromstring(svg)
 
@@ -175,7 +190,7 @@ def unit_count(position: dict[str, Any]) -> int:
 @pytest.mark.parametrize(("name", "data"), all_phases(), ids=[n for n, _ in all_phases()])
 def test_orders_picture(name: str, data: dict[str, Any]) -> None:
     before, events, _ = adjudicate(data)
-    root = parse(render_board(before, events, mode="orders"))
+    root = parse(draw(before, events, mode="orders"))
     provinces = with_class(root, "path", "province")
     assert sorted(p.get("data-province") for p in provinces) == sorted(standard_map().provinces)
     orders = [e for e in events if e["kind"] == "order" and e["order"].split()[-1] != "Waive"]
@@ -190,7 +205,7 @@ def test_orders_picture(name: str, data: dict[str, Any]) -> None:
 @pytest.mark.parametrize(("name", "data"), all_phases(), ids=[n for n, _ in all_phases()])
 def test_after_picture(name: str, data: dict[str, Any]) -> None:
     _, events, after = adjudicate(data)
-    root = parse(render_board(after, events, mode="after"))
+    root = parse(draw(after, events, mode="after"))
     assert len(with_class(root, "path", "province")) == len(standard_map().provinces)
     assert with_class(root, "g", "order") == []
     assert len(with_class(root, "g", "unit")) == unit_count(after)
@@ -199,7 +214,7 @@ def test_after_picture(name: str, data: dict[str, Any]) -> None:
 def test_order_lines_without_results_are_drawn() -> None:
     data = yaml.safe_load(MOVEMENT)
     before = position_to_dict(position_from_dict(data))
-    root = parse(render_board(before, orders=data["orders"], mode="orders"))
+    root = parse(draw(before, orders=data["orders"], mode="orders"))
     drawn = with_class(root, "g", "order")
     assert len(drawn) == sum(len(v) for v in data["orders"].values())
     assert all(g.get("data-outcome") is None for g in drawn)
@@ -207,7 +222,7 @@ def test_order_lines_without_results_are_drawn() -> None:
 
 def test_the_movement_phase_shows_every_kind_of_mark() -> None:
     before, events, _ = phase("movement")
-    root = parse(render_board(before, events, mode="orders"))
+    root = parse(draw(before, events, mode="orders"))
     kinds = {g.get("class") for g in with_class(root, "g", "order")}
     assert {"order move", "order support", "order convoy", "order hold"} <= kinds
     assert with_class(root, "g", "bounce")
@@ -220,7 +235,7 @@ def test_the_movement_phase_shows_every_kind_of_mark() -> None:
 
 def test_the_retreat_phase_after_shows_dislodged_units_and_their_way_out() -> None:
     _, events, after = phase("movement")
-    root = parse(render_board(after, events, mode="after"))
+    root = parse(draw(after, events, mode="after"))
     dislodged = with_class(root, "g", "dislodged")
     assert [g.get("data-unit") for g in dislodged] == ["A Nwy"]
     assert [g.get("data-from") for g in with_class(root, "g", "attack")] == ["yor"]
@@ -229,7 +244,7 @@ def test_the_retreat_phase_after_shows_dislodged_units_and_their_way_out() -> No
 
 def test_dirigibles_fly_apart_from_the_army_below() -> None:
     before, events, after = phase("dirigible")
-    root = parse(render_board(before, events, mode="orders"))
+    root = parse(draw(before, events, mode="orders"))
     units = {(g.get("data-province"), g.get("data-kind")): g for g in with_class(root, "g", "unit")}
     army, airship = units[("mun", "A")], units[("mun", "D")]
     assert army.find(f"{SVG}circle") is not None and airship.find(f"{SVG}ellipse") is not None
@@ -238,14 +253,14 @@ def test_dirigibles_fly_apart_from_the_army_below() -> None:
     dx = float(airship.find(f"{SVG}ellipse").get("cx"))  # type: ignore[union-attr]
     dy = float(airship.find(f"{SVG}ellipse").get("cy"))  # type: ignore[union-attr]
     assert (ax - dx) ** 2 + (ay - dy) ** 2 >= 14 ** 2
-    after_root = parse(render_board(after, events, mode="after"))
+    after_root = parse(draw(after, events, mode="after"))
     assert [p.get("data-province") for p in with_class(after_root, "path", "devastated")] == [
         "bel"]
 
 
 def test_builds_and_removals() -> None:
     before, events, _ = phase("adjustments")
-    root = parse(render_board(before, events, mode="orders"))
+    root = parse(draw(before, events, mode="orders"))
     builds = [g.get("data-order") for g in with_class(root, "g", "build")
               if g.tag == SVG + "g" and "order" in (g.get("class") or "")]
     assert sorted(builds) == ["ENG Build F Edi", "RUS Build A Mos", "RUS Build F StP/nc"]
@@ -255,25 +270,25 @@ def test_builds_and_removals() -> None:
 def test_text_is_escaped() -> None:
     before, events, _ = phase("movement")
     title = 'Game <"Brest & Co"> 1902'
-    root = parse(render_board(before, events, mode="orders", title=title))
+    root = parse(draw(before, events, mode="orders", title=title))
     assert root.find(f"{SVG}title").text == title  # type: ignore[union-attr]
 
 
 def test_the_picture_is_the_same_every_time() -> None:
     before, events, after = phase("dirigible")
-    assert render_board(before, events, mode="orders") == render_board(before, events,
+    assert draw(before, events, mode="orders") == draw(before, events,
                                                                        mode="orders")
-    assert render_board(after, events, mode="after") == render_board(after, events, mode="after")
+    assert draw(after, events, mode="after") == draw(after, events, mode="after")
 
 
 def test_a_bad_mode_or_order_is_an_error() -> None:
     before, _, _ = phase("movement")
     with pytest.raises(ValueError, match="mode"):
-        render_board(before, mode="before")  # type: ignore[arg-type]
+        draw(before, mode="before")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="Xyz"):
-        render_board(before, orders={"FRA": ["A Par - Xyz"]}, mode="orders")
+        draw(before, orders={"FRA": ["A Par - Xyz"]}, mode="orders")
     with pytest.raises(ValueError, match="cannot read"):
-        render_board(before, orders={"FRA": ["A Par jumps"]}, mode="orders")
+        draw(before, orders={"FRA": ["A Par jumps"]}, mode="orders")
 
 
 def test_the_seven_colours_are_distinct_and_england_is_not_france() -> None:
@@ -293,14 +308,14 @@ def _dashes(g: ET.Element) -> set[str | None]:
 
 def test_a_retreat_is_drawn_unlike_a_convoy_or_a_support_and_is_in_the_legend() -> None:
     before, events, _ = phase("retreats")
-    root = parse(render_board(before, events, mode="orders"))
+    root = parse(draw(before, events, mode="orders"))
     retreat = next(g for g in with_class(root, "g", "retreat") if g.get("data-order"))
     assert retreat.get("data-order") == "RUS A Nwy - Fin"
     assert _dashes(retreat) == {None}  # a solid line: no dashes, no dots
     hollow = [p for p in retreat.iter(SVG + "path") if p.get("stroke") == "#FFFFFF"]
     assert len(hollow) == 2  # a white core along the line and in the head
     moved, _, _ = phase("movement")
-    drawn = parse(render_board(moved, phase("movement")[1], mode="orders"))
+    drawn = parse(draw(moved, phase("movement")[1], mode="orders"))
     for kind in ("convoy", "support"):
         for g in with_class(drawn, "g", kind):
             assert not [p for p in g.iter(SVG + "path") if p.get("stroke") == "#FFFFFF"]
@@ -311,10 +326,10 @@ def test_a_retreat_is_drawn_unlike_a_convoy_or_a_support_and_is_in_the_legend() 
 
 def test_the_legend_counts_in_words_that_agree() -> None:
     _, events, after = phase("retreats")  # Germany ends with no unit, Russia with two
-    words = [t.text for t in with_class(parse(render_board(after, events, mode="after")),
+    words = [t.text for t in with_class(parse(draw(after, events, mode="after")),
                                         "g", "power")[0].iter(SVG + "text")]
     assert words[-1] == "3 centres · 0 units"
-    one = parse(render_board({"ruleset": "diplomacy", "phase": "S1902M",
+    one = parse(draw({"ruleset": "diplomacy", "phase": "S1902M",
                               "units": {"FRA": ["A Par"]}, "centers": {"FRA": ["Par"]}},
                              mode="after"))
     france = next(g for g in with_class(one, "g", "power") if g.get("data-power") == "FRA")

@@ -49,8 +49,13 @@ from functools import lru_cache
 from typing import Any, Literal
 from xml.sax.saxutils import escape, quoteattr
 
-from pbmref.rules.diplomacy.map import GameMap, display, map_text
-from pbmref.rules.diplomacy.variant import VariantSpec, variant_in
+from pbmref.rules.diplomacy import orders as typed
+from pbmref.rules.diplomacy.events import Event
+from pbmref.rules.diplomacy.map import Loc, display, map_text
+from pbmref.rules.diplomacy.orders import Order, parse_key, parse_loc, parse_unit
+from pbmref.rules.diplomacy.retreat import options_for
+from pbmref.rules.diplomacy.state import Position, Unit
+from pbmref.rules.diplomacy.variant import VariantSpec, variant_of
 
 __all__ = ["BOARD_COLOURS", "render_board"]
 
@@ -150,38 +155,18 @@ def _pt(p: Point) -> str:
 
 # --------------------------------------------------------------------------- reading
 
-_LOC = r"([A-Za-z]+(?:\s*[/(]\s*[A-Za-z]{2}\s*\)?)?)"
-_KIND = r"([AFD])"
-_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    ("waive", re.compile(r"^waive$", re.I)),
-    ("build", re.compile(rf"^build\s+{_KIND}\s+{_LOC}$", re.I)),
-    ("disband", re.compile(rf"^disband\s+{_KIND}\s+{_LOC}$", re.I)),
-    ("hold", re.compile(rf"^{_KIND}\s+{_LOC}\s+(?:h|hold|holds)$", re.I)),
-    ("devastate", re.compile(rf"^{_KIND}\s+{_LOC}\s+devastates?$", re.I)),
-    ("convoy", re.compile(rf"^{_KIND}\s+{_LOC}\s+(?:c|convoys?)\s+(?:A\s+)?{_LOC}\s*-\s*{_LOC}$",
-                          re.I)),
-    ("support", re.compile(
-        rf"^{_KIND}\s+{_LOC}\s+(?:s|supports?)\s+(?:{_KIND}\s+)?{_LOC}(?:\s*-\s*{_LOC})?$", re.I)),
-    ("move", re.compile(rf"^{_KIND}\s+{_LOC}\s*-\s*{_LOC}(\s+via\s+convoy)?$", re.I)),
-]
-
-
-@dataclass(frozen=True)
-class _Loc:
-    prov: str
-    coast: str = ""
-
-
 @dataclass
 class _Order:
+    """An order as the board draws it: its kind, places and result."""
+
     power: str
     kind: str  # hold move retreat support convoy devastate build disband waive
     text: str
     unit: str = ""  # A, F or D
-    at: _Loc | None = None
+    at: Loc | None = None
     target_kind: str = ""
-    target: _Loc | None = None
-    dest: _Loc | None = None
+    target: Loc | None = None
+    dest: Loc | None = None
     via_convoy: bool = False
     outcome: str = ""  # "", succeeds, fails
     reason: str = ""
@@ -191,82 +176,44 @@ class _Order:
         return self.outcome == "fails"
 
 
-def _loc(m: GameMap, text: str) -> _Loc:
-    raw = text.strip().lower().replace("(", "/").replace(")", "").replace(" ", "")
-    prov, _, coast = raw.partition("/")
-    found = m.lookup(prov)
-    if found is None:
-        raise ValueError(f"{text!r} is not a province of the board")
-    return _Loc(found, coast)
-
-
-def _read_order(spec: VariantSpec, power: str, line: str) -> _Order:
-    """One order line (``A Par - Bur``, ``F Nth C A Lon - Bel``, ``Build A Par``)."""
-    text = " ".join(str(line).split())
-    body = text
-    first = body.split(" ", 1)[0].upper()
-    if first in spec.powers:
-        power, body = first, body.split(" ", 1)[1] if " " in body else ""
-    for kind, pattern in _PATTERNS:
-        m = pattern.match(body)
-        if not m:
-            continue
-        g = m.groups()
-        if kind == "waive":
-            return _Order(power, kind, text)
-        if kind in ("build", "disband"):
-            return _Order(power, kind, text, unit=g[0].upper(), at=_loc(spec.map, g[1]))
-        o = _Order(power, kind, text, unit=g[0].upper(), at=_loc(spec.map, g[1]))
-        if kind == "convoy":
-            o.target, o.dest = _loc(spec.map, g[2]), _loc(spec.map, g[3])
-        elif kind == "support":
-            o.target_kind = (g[2] or "").upper()
-            o.target = _loc(spec.map, g[3])
-            o.dest = _loc(spec.map, g[4]) if g[4] else None
-        elif kind == "move":
-            o.dest = _loc(spec.map, g[2])
-            o.via_convoy = bool(g[3])
+def _drawn(order: Order, text: str, outcome: str = "", reason: str = "") -> _Order:
+    """The board's view of a typed order (``text``: as the order was written)."""
+    kind = type(order).__name__.lower()  # hold move retreat convoy ... supporthold
+    o = _Order(order.power, "support" if kind.startswith("support") else kind, text,
+               outcome=outcome, reason=reason)
+    if isinstance(order, typed.Waive):
         return o
-    raise ValueError(f"cannot read the order {text!r}")
+    o.unit, o.at = order.kind.value, order.loc
+    if isinstance(order, typed.Move | typed.Retreat):
+        o.dest = order.dest
+        o.via_convoy = isinstance(order, typed.Move) and order.via_convoy
+    elif isinstance(order, typed.SupportHold | typed.SupportMove):
+        o.target_kind = order.target_kind.value if order.target_kind else ""
+        o.target = order.target
+        o.dest = order.dest if isinstance(order, typed.SupportMove) else None
+    elif isinstance(order, typed.Convoy):
+        o.target, o.dest = order.target, order.dest
+    return o
 
 
-def _orders_of(spec: VariantSpec, events: Sequence[Mapping[str, Any]],
-               orders: Mapping[str, Sequence[str]] | None, phase_kind: str) -> list[_Order]:
-    out: list[_Order] = []
-    results = [e for e in events if e.get("kind") == "order" and e.get("order")]
+def _orders_of(spec: VariantSpec, events: Sequence[Event],
+               orders: Mapping[str, Sequence[Order]] | None, phase_kind: str) -> list[_Order]:
+    """The orders of a phase: from the events of their results, else as given."""
+    retreat = phase_kind == "R"
+    results = [e for e in events if e.kind == "order" and e.order]
     if results:
-        for e in results:
-            o = _read_order(spec, str(e.get("power") or "").upper(), str(e["order"]))
-            o.outcome = str(e.get("outcome") or "")
-            o.reason = str(e.get("reason") or "")
-            out.append(o)
-    elif orders:
-        for power, lines in orders.items():
-            for line in lines:
-                out.append(_read_order(spec, str(power).upper(), line))
-    for o in out:
-        if o.kind == "move" and phase_kind == "R":
-            o.kind = "retreat"
-    return out
-
-
-def _mapping(value: Any) -> dict[str, Any]:
-    return dict(value) if isinstance(value, Mapping) else {}
-
-
-def _list(value: Any) -> list[Any]:
-    if value is None:
-        return []
-    if isinstance(value, (list, tuple)):
-        return list(value)
-    return [value]
+        return [_drawn(parse_key(spec.map, spec.powers, (e.power or "").upper(), e.order or "",
+                                 retreat=retreat), " ".join((e.order or "").split()),
+                       e.outcome or "", e.reason or "")
+                for e in results]
+    return [_drawn(o, str(o)) for typed in (orders or {}).values() for o in typed]
 
 
 @dataclass(frozen=True)
 class _Unit:
     power: str
     kind: str
-    loc: _Loc
+    loc: Loc
 
     @property
     def air(self) -> bool:
@@ -277,9 +224,8 @@ class _Unit:
         return f"{self.kind} {name}/{self.loc.coast}" if self.loc.coast else f"{self.kind} {name}"
 
 
-def _unit(m: GameMap, power: str, text: str) -> _Unit:
-    kind, _, where = str(text).strip().partition(" ")
-    return _Unit(power.upper(), kind.upper(), _loc(m, where))
+def _unit(u: Unit) -> _Unit:
+    return _Unit(u.power, u.kind.value, u.loc)
 
 
 # --------------------------------------------------------------------------- layout
@@ -293,7 +239,7 @@ class _Layout:
     def __init__(self, board: Mapping[str, Any]) -> None:
         self.provinces: dict[str, Any] = board["provinces"]
 
-    def ground(self, loc: _Loc) -> Point:
+    def ground(self, loc: Loc) -> Point:
         p = self.provinces[loc.prov]
         if loc.coast and loc.coast in p.get("coasts", {}):
             x, y = p["coasts"][loc.coast]["unit"]
@@ -407,32 +353,28 @@ def _unit_icon(colour: str, power: str, kind: str, at: Point, *, css: str = "uni
 
 
 class _Picture:
-    def __init__(self, position: Mapping[str, Any], events: Sequence[Mapping[str, Any]],
-                 orders: Mapping[str, Sequence[str]] | None, mode: Mode, title: str) -> None:
+    def __init__(self, position: Position, events: Sequence[Event],
+                 orders: Mapping[str, Sequence[Order]] | None, mode: Mode, title: str) -> None:
         if mode not in ("orders", "after"):
             raise ValueError(f"mode is 'orders' or 'after', not {mode!r}")
         self.position = position
         self.events = list(events)
         self.mode = mode
         self.title = title
-        self.phase = str(position.get("phase") or "")
-        self.phase_kind = self.phase[-1:].upper() if self.phase else "M"
-        self.dirigible = str(position.get("ruleset") or "") == "dirigible"
-        self.spec = variant_in(position)
+        self.phase = str(position.phase)
+        self.phase_kind = position.phase.kind
+        self.dirigible = position.dirigible
+        self.spec = variant_of(position)
         self.board = _board(self.spec.map_folder)
         self.layout = _Layout(self.board)
-        self.units = [self.unit(p, u) for p, items in sorted(_mapping(position.get("units")).items())
-                      for u in _list(items)]
-        self.owners: dict[str, str] = {}
-        for power, items in _mapping(position.get("centers")).items():
-            for c in _list(items):
-                self.owners[self.loc(str(c)).prov] = str(power).upper()
-        devastated = {self.loc(str(d)).prov for d in _list(position.get("devastated"))}
+        self.units = [_unit(u) for u in sorted(position.units, key=lambda u: (u.power, str(u)))]
+        self.owners: dict[str, str] = {prov: power for prov, power in position.centers}
+        devastated = set(position.devastated)
         self.waiting = self._waiting()  # dislodged units standing aside
         self.orders = _orders_of(self.spec, self.events, orders, self.phase_kind) if mode == "orders" else []
         if mode == "orders":
-            devastated |= {self.loc(str(e["province"])).prov for e in self.events
-                           if e.get("kind") == "devastated" and e.get("province")}
+            devastated |= {self.loc(e.province) for e in self.events
+                           if e.kind == "devastated" and e.province}
         self.devastated = devastated
         self.places: dict[tuple[str, bool], Point] = {}
         for u in self.units:
@@ -443,36 +385,25 @@ class _Picture:
         self.marks: list[str] = []  # drawn above the units: crosses, bars, rings
 
     def _waiting(self) -> list[tuple[_Unit, str]]:
-        """Dislodged units standing aside, with the province of the attack (from
-        ``dislodged`` or, when that lists units only, ``retreats``)."""
-        out: list[tuple[_Unit, str]] = []
-        if self.mode == "after" or self.phase_kind == "R":
-            attacks: dict[tuple[str, str], str] = {}
-            for power, items in _mapping(self.position.get("retreats")).items():
-                for item in _list(items):
-                    entry = _mapping(item)
-                    if entry.get("unit") and entry.get("attacker_from"):
-                        u = self.unit(str(power), str(entry["unit"]))
-                        attacks[(u.power, u.text())] = str(entry["attacker_from"])
-            for power, items in sorted(_mapping(self.position.get("dislodged")).items()):
-                for item in _list(items):
-                    entry = _mapping(item) if isinstance(item, Mapping) else {"unit": item}
-                    u = self.unit(str(power), str(entry["unit"]))
-                    frm = entry.get("attacker_from") or attacks.get((u.power, u.text()))
-                    out.append((u, self.loc(str(frm)).prov if frm else ""))
-        return out
+        """Dislodged units standing aside, with the province of the attack."""
+        if self.mode != "after" and self.phase_kind != "R":
+            return []
+        return [(_unit(d.unit), d.attacker_from or "")
+                for d in sorted(self.position.dislodged, key=lambda d: d.unit.power)]
 
-    def loc(self, text: str) -> _Loc:
-        return _loc(self.spec.map, text)
+    def loc(self, text: str) -> str:
+        """The province of a place an event names (``Par``, ``StP/sc``)."""
+        return parse_loc(self.spec.map, text).prov
 
-    def unit(self, power: str, text: str) -> _Unit:
-        return _unit(self.spec.map, power, text)
+    def unit(self, power: str | None, text: str) -> _Unit:
+        """A unit an event names (``A Par``)."""
+        return _unit(parse_unit(self.spec.map, power or "", text))
 
     def colour(self, power: str) -> str:
         return self.spec.colours.get(power, "#999999")
 
     # -- places ---------------------------------------------------------------
-    def unit_at(self, loc: _Loc, kind: str = "") -> Point:
+    def unit_at(self, loc: Loc, kind: str = "") -> Point:
         """Where the unit ordered at ``loc`` is drawn."""
         air = kind == "D"
         if self.phase_kind == "R" and loc.prov in self.aside_places and not air:
@@ -483,10 +414,10 @@ class _Picture:
             return self.layout.air(loc.prov)
         return self.layout.ground(loc)
 
-    def dest_at(self, loc: _Loc, air: bool) -> Point:
+    def dest_at(self, loc: Loc, air: bool) -> Point:
         return self.layout.air(loc.prov) if air else self.layout.ground(loc)
 
-    def occupied(self, loc: _Loc, air: bool) -> bool:
+    def occupied(self, loc: Loc, air: bool) -> bool:
         return (loc.prov, air) in self.places
 
     # -- everything -----------------------------------------------------------
@@ -528,7 +459,7 @@ class _Picture:
         words = phase_words(self.phase)
         if self.mode == "orders":
             return f"{words}: orders"
-        winner = str(self.position.get("winner") or "")
+        winner = self.position.winner or ""
         if winner:  # DD4, DD14: the game is over
             return f"{words}: {self.spec.power_names.get(winner, winner)} wins"
         return f"{words}: the board"
@@ -633,7 +564,7 @@ class _Picture:
         for u in sorted(self.units, key=lambda u: u.air):
             at = self.places[(u.loc.prov, u.air)]
             if u.air:
-                ground = self.layout.ground(_Loc(u.loc.prov))
+                ground = self.layout.ground(Loc(u.loc.prov))
                 out.append(f'<path class="tether" d="M{_pt(at)}L{_pt(ground)}" '
                            f'stroke="{_INK}" stroke-width="1" stroke-dasharray="2 2"/>')
                 if not self.occupied(u.loc, False):
@@ -683,8 +614,8 @@ class _Picture:
             elif o.kind == "disband":
                 out.append(self._disband(o))
         for e in self.events:
-            if e.get("kind") == "dislodged" and e.get("unit"):
-                u = self.unit(str(e.get("power") or ""), str(e["unit"]))
+            if e.kind == "dislodged" and e.unit:
+                u = self.unit(e.power, e.unit)
                 at = self.unit_at(u.loc, u.kind)
                 self.marks.append(f'<circle class="mark dislodged" cx="{_f(at[0])}" '
                                   f'cy="{_f(at[1])}" r="12" fill="none" stroke="{_RED}" '
@@ -890,50 +821,47 @@ class _Picture:
     def _after_marks(self) -> list[str]:
         """The picture after a phase: dislodgements, retreat options, news."""
         out: list[str] = []
-        options: dict[str, list[str]] = {}
-        for items in _mapping(self.position.get("retreats")).values():
-            for item in _list(items):
-                entry = _mapping(item)
-                if entry.get("unit"):
-                    prov = self.unit("AUS", str(entry["unit"])).loc.prov
-                    options[prov] = [str(x) for x in _list(entry.get("options"))]
+        options: dict[str, list[Loc]] = {}
+        if self.position.dislodged:
+            for unit, places in options_for(self.position, self.spec.map).items():
+                options[unit.prov] = list(places)
         for u, frm in self.waiting:
             at = self.aside_places[u.loc.prov]
             colour = self.colour(u.power)
             for opt in options.get(u.loc.prov, []):
-                dest = self.layout.ground(self.loc(opt))
+                dest = self.layout.ground(opt)
                 a = _towards(at, dest, 12)
                 b = _towards(at, dest, min(math.dist(at, dest) - 8, 46.0))
                 out.append(f'<g class="option" data-from="{u.loc.prov}" '
-                           f'data-to="{self.loc(opt).prov}"><path d="M{_pt(a)}L{_pt(b)}" '
+                           f'data-to="{opt.prov}"><path d="M{_pt(a)}L{_pt(b)}" '
                            f'stroke="{colour}" stroke-width="1.6" stroke-dasharray="1.5 2.5" '
                            f'opacity="0.9"/><path d="{_head(b, a, 6)}" fill="none" '
                            f'stroke="{colour}" stroke-width="1.3"/></g>')
             if frm:
-                src = self.layout.ground(_Loc(frm))
+                src = self.layout.ground(Loc(frm))
                 b = _towards(at, src, 12.5)
                 a = _towards(at, src, min(math.dist(at, src) - 6, 38.0))
                 out.append(f'<g class="attack" data-from="{frm}" data-to="{u.loc.prov}">'
                            f'<path d="M{_pt(a)}L{_pt(b)}" stroke="{_RED}" stroke-width="2.2"/>'
                            f'<path d="{_head(b, a, 7)}" fill="{_RED}"/></g>')
         for e in self.events:
-            kind = e.get("kind")
-            if kind == "built" and e.get("unit"):
-                u = self.unit(str(e.get("power") or ""), str(e["unit"]))
+            kind = e.kind
+            if kind == "built" and e.unit:
+                u = self.unit(e.power, e.unit)
                 at = self.layout.place(u)
                 self.marks.append(f'<circle class="mark built" cx="{_f(at[0])}" '
                                   f'cy="{_f(at[1])}" r="11.5" fill="none" stroke="{_GREEN}" '
                                   'stroke-width="2.4"/>')
-            elif kind in ("removed", "disbanded") and e.get("unit"):
-                u = self.unit(str(e.get("power") or ""), str(e["unit"]))
+            elif kind in ("removed", "disbanded") and e.unit:
+                u = self.unit(e.power, e.unit)
                 at = self.layout.place(u)
                 if (u.loc.prov, u.air) in self.places:
                     at = self.layout.aside(u.loc.prov)
                 ghost = _unit_icon(self.colour(u.power), u.power, u.kind, at, css="ghost")
                 out.append(f'<g opacity="0.45">{ghost}</g>')
                 self.marks.append(_cross(at, 6, "mark disband"))
-            elif kind == "captured" and e.get("province"):
-                prov = self.loc(str(e["province"])).prov
+            elif kind == "captured" and e.province:
+                prov = self.loc(e.province)
                 sc = self.board["provinces"][prov].get("sc")
                 if sc:
                     self.marks.append(f'<circle class="mark captured" cx="{_f(sc[0])}" '
@@ -1065,15 +993,15 @@ _DEFS = (
 )
 
 
-def render_board(position: Mapping[str, Any], events: Sequence[Mapping[str, Any]] = (),
-                 orders: Mapping[str, list[str]] | None = None, *, mode: Mode,
+def render_board(position: Position, events: Sequence[Event] = (),
+                 orders: Mapping[str, Sequence[Order]] | None = None, *, mode: Mode,
                  title: str = "") -> str:
     """The board of one phase as a standalone SVG document.
 
     ``mode="orders"``: ``position`` is the position the orders were given on;
-    every order is drawn, with its result when ``events`` (the engine's events
-    as dicts, ``kind: order`` ...) are given, else the ``orders`` lines
-    (``{power: ["A Par - Bur", ...]}``). ``mode="after"``: ``position`` is the
-    position after the phase; ``events`` mark builds, removals and captures.
+    every order is drawn, with its result when ``events`` (the engine's events,
+    ``kind: order`` ...) are given, else the typed ``orders`` of each power.
+    ``mode="after"``: ``position`` is the position after the phase; ``events``
+    mark builds, removals and captures.
     """
     return _Picture(position, events, orders, mode, title).render()

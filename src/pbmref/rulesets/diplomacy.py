@@ -43,7 +43,9 @@ from pbmref.rules.diplomacy.codec import (
     unit_text,
 )
 from pbmref.rules.diplomacy.dirigible import supply_points
+from pbmref.rules.diplomacy.events import Event
 from pbmref.rules.diplomacy.map import POWERS
+from pbmref.rules.diplomacy.orders import parse_order
 from pbmref.rules.diplomacy.plan import preview as orders_plan
 from pbmref.rules.diplomacy.variant import (
     DEFAULT,
@@ -107,15 +109,18 @@ def _lines(entry: Mapping[str, Any] | Sequence[Any] | None) -> list[str]:
     return [str(x) for x in entry]
 
 
-def _orders_by_power(report: TurnReport) -> dict[str, list[str]]:
-    """The orders of a phase's report as the board reads them: power -> lines."""
-    players = report.position_before.get("players") or {}
-    powers = variant_in(report.position_before).powers
-    out: dict[str, list[str]] = {}
+def _orders_by_power(report: TurnReport, before: Board) -> dict[str, list[Order]]:
+    """The orders of a phase's report, typed, as the board draws them: power ->
+    orders (the stored lines are the orders' own, ``parse_order`` reads them)."""
+    pos = before.position
+    retreat = pos.phase.kind == "R"
+    out: dict[str, list[Order]] = {}
     for player, entry in sorted(report.orders.items()):
-        power = str(players.get(player, player)).upper()
-        if power in powers:
-            out.setdefault(power, []).extend(_lines(entry))
+        power = str(before.players.get(player, player)).upper()
+        if power in pos.powers:
+            out.setdefault(power, []).extend(
+                parse_order(before.spec.map, power, line, retreat=retreat)
+                for line in _lines(entry))
     return out
 
 
@@ -681,22 +686,25 @@ class DiplomacyRuleset(Ruleset):
         """Two pictures of a phase: its orders (with their results) on the
         position they were given on, and the board after it."""
         phase = self.report_label(report)
-        orders = render_board(report.position_before, report.events,
-                              _orders_by_power(report), mode="orders")
+        before = self.decode(report.position_before)
+        events = [Event.from_dict(e) for e in report.events]
+        given = None if any(e.kind == "order" for e in events) \
+            else _orders_by_power(report, before)
+        orders = render_board(before.position, events, given, mode="orders")
         return [Picture(orders, f"{phase}: the orders and what became of them", "orders"),
-                Picture(self._after(report), f"The board after {phase}", "after")]
+                Picture(self._after(report, events), f"The board after {phase}", "after")]
 
     def render_map_svg(self, report: TurnReport) -> str | None:
-        return self._after(report)
+        return self._after(report, [Event.from_dict(e) for e in report.events])
 
-    def _after(self, report: TurnReport) -> str:
-        return render_board(report.position_after, report.events, mode="after")
+    def _after(self, report: TurnReport, events: Sequence[Event]) -> str:
+        return render_board(self.decode(report.position_after).position, events, mode="after")
 
     def render_position_svg(self, position: Mapping[str, Any],
                             names: Mapping[str, str]) -> str | None:
         """The board as it stands (the MAP reply's picture, the archive's 'now')."""
         del names
-        return render_board(position, mode="after")
+        return render_board(self.decode(position).position, mode="after")
 
     def map_reply(self, position: Mapping[str, Any], names: Mapping[str, str],
                   title: str) -> str:

@@ -1,7 +1,13 @@
-"""Events: what happened, as data (rendered to text elsewhere)."""
+"""Events: what happened, as data (rendered to text elsewhere).
+
+An ``Event`` writes itself as the plain data a game keeps (``to_dict``) and
+``Event.from_dict`` reads that back, so the reports and the board read typed
+events, not the stored dicts.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .orders import OrderResult, order_key
@@ -13,7 +19,14 @@ class Event:
 
     ``kind`` is one of: ``order`` (an order's result), ``dislodged``,
     ``disbanded``, ``devastated``, ``captured``, ``built``, ``removed``,
-    ``winner``.
+    ``winner``; the votes add ``conceded`` and ``draw`` (with the ``powers``
+    that concede or share it).
+
+    >>> e = Event("draw", outcome="passed", powers=("ENG", "FRA"))
+    >>> e.to_dict()
+    {'kind': 'draw', 'outcome': 'passed', 'powers': ['ENG', 'FRA']}
+    >>> Event.from_dict(e.to_dict()) == e
+    True
     """
 
     kind: str
@@ -25,14 +38,28 @@ class Event:
     province: str | None = None
     to: str | None = None
     rule: str | None = None
+    powers: tuple[str, ...] = ()
 
-    def to_dict(self) -> dict[str, str]:
-        out: dict[str, str] = {"kind": self.kind}
-        for name in ("power", "unit", "order", "outcome", "reason", "province", "to", "rule"):
+    def to_dict(self) -> dict[str, str | list[str]]:
+        out: dict[str, str | list[str]] = {"kind": self.kind}
+        for name in _TEXT_KEYS:
             value = getattr(self, name)
             if value is not None and value != "":
                 out[name] = value
+        if self.powers:
+            out["powers"] = list(self.powers)
         return out
+
+    @staticmethod
+    def from_dict(data: Mapping[str, object]) -> Event:
+        """The event a game keeps as ``data`` (``to_dict``'s mirror; other keys are left)."""
+        text = {k: str(data[k]) for k in _TEXT_KEYS if data.get(k) not in (None, "")}
+        powers = data.get("powers")
+        listed = tuple(str(p) for p in powers) if isinstance(powers, list | tuple) else ()
+        return Event(str(data.get("kind") or ""), **text, powers=listed)
+
+
+_TEXT_KEYS = ("power", "unit", "order", "outcome", "reason", "province", "to", "rule")
 
 
 def result_event(r: OrderResult) -> Event:

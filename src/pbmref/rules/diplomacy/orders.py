@@ -1,12 +1,20 @@
-"""Typed orders (one frozen dataclass per order type) and their results."""
+"""Typed orders (one frozen dataclass per order type) and their results.
+
+Each order writes itself as its canonical line (``str``: ``A Par - Bur``,
+``F Nth C A Lon - Bel``, ``Build A Par``) and ``parse_order`` reads that line
+back (``parse_key`` the ``FRA A Par - Bur`` of an event), so a stored line
+and a typed order mirror each other. The players' own lines, in all their
+spellings, are read by ``pbmref.orders.diplomacy``.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .map import Loc
-from .state import UnitType
+from .map import GameMap, Loc
+from .state import Unit, UnitType
 
 
 @dataclass(frozen=True)
@@ -147,3 +155,95 @@ class OrderResult:
 def order_key(order: Order) -> str:
     """``"FRA A Par - Bur"``: the key a scenario's ``results`` uses."""
     return f"{order.power} {order}"
+
+
+def parse_loc(m: GameMap, text: str) -> Loc:
+    """A place of map ``m`` as a line writes it (``Par``, ``StP/sc``, ``spa (sc)``);
+    raises ValueError for a name the map does not know."""
+    raw = text.strip().lower().replace("(", "/").replace(")", "").replace(" ", "")
+    prov, _, coast = raw.partition("/")
+    found = m.lookup(prov)
+    if found is None:
+        raise ValueError(f"{text!r} is not a province of the board")
+    return Loc(found, coast)
+
+
+def parse_unit(m: GameMap, power: str, text: str) -> Unit:
+    """A unit as ``str(unit)`` writes it (``A Par``, ``F StP/sc``), of ``power``."""
+    kind, _, where = text.strip().partition(" ")
+    try:
+        unit_type = UnitType(kind.upper())
+    except ValueError:
+        raise ValueError(f"{text!r} is not a unit like 'A Par'") from None
+    return Unit(power.upper(), unit_type, parse_loc(m, where))
+
+
+def _words(text: str) -> list[str]:
+    """The words of an order line, a ``-`` one word, a coast kept with its province."""
+    t = " ".join(text.replace("(", "/").replace(")", " ").replace("-", " - ").split())
+    return t.replace(" /", "/").replace("/ ", "/").split()
+
+
+def parse_order(m: GameMap, power: str, text: str, *, retreat: bool = False) -> Order:
+    """The order of ``power`` that ``str`` writes as ``text`` (its mirror; a move
+    of a retreat phase is a ``Retreat``). Keywords in any case, long forms
+    (``holds``, ``supports``, ``convoys``) too; raises ValueError.
+
+    >>> from pbmref.rules.diplomacy.variant import load_variant
+    >>> m = load_variant("standard").map
+    >>> for line in ("A Par - Bur", "F Nth C A Lon - Bel", "A Mun S F Kie - Ber",
+    ...              "Build F StP/sc", "A Par H", "Waive", "A Par - Bur via convoy"):
+    ...     assert str(parse_order(m, "FRA", line)) == line, line
+    >>> parse_order(m, "FRA", "A Par - Bur", retreat=True)
+    Retreat(power='FRA', kind=<UnitType.ARMY: 'A'>, loc=Loc(prov='par', coast=''), dest=Loc(prov='bur', coast=''))
+    """
+    w = _words(text)
+    low = [x.lower() for x in w]
+    if low == ["waive"]:
+        return Waive(power)
+    if len(w) == 3 and low[0] in ("build", "disband"):
+        unit = parse_unit(m, power, f"{w[1]} {w[2]}")
+        return (Build if low[0] == "build" else Disband)(power, unit.kind, unit.loc)
+    if len(w) < 3 or w[0].upper() not in ("A", "F", "D"):
+        raise ValueError(f"cannot read the order {text!r}")
+    kind, at, rest, verb = UnitType(w[0].upper()), parse_loc(m, w[1]), w[3:], low[2]
+    if verb in ("h", "hold", "holds") and not rest:
+        return Hold(power, kind, at)
+    if verb in ("devastate", "devastates") and not rest:
+        return Devastate(power, kind, at)
+    if verb == "-" and len(rest) in (1, 3) and (len(rest) == 1 or low[4:] == ["via", "convoy"]):
+        dest = parse_loc(m, rest[0])
+        if retreat:
+            return Retreat(power, kind, at, dest)
+        return Move(power, kind, at, dest, via_convoy=len(rest) == 3)
+    if verb in ("c", "convoy", "convoys"):
+        if rest[:1] and rest[0].upper() == "A":
+            rest = rest[1:]
+        if len(rest) == 3 and rest[1] == "-":
+            return Convoy(power, kind, at, parse_loc(m, rest[0]), parse_loc(m, rest[2]))
+    if verb in ("s", "support", "supports"):
+        target_kind = None
+        if len(rest) in (2, 4) and rest[0].upper() in ("A", "F", "D"):
+            target_kind, rest = UnitType(rest[0].upper()), rest[1:]
+        if len(rest) == 1:
+            return SupportHold(power, kind, at, target_kind, parse_loc(m, rest[0]))
+        if len(rest) == 3 and rest[1] == "-":
+            return SupportMove(power, kind, at, target_kind, parse_loc(m, rest[0]),
+                               parse_loc(m, rest[2]))
+    raise ValueError(f"cannot read the order {text!r}")
+
+
+def parse_key(m: GameMap, powers: Sequence[str], power: str, key: str, *,
+              retreat: bool = False) -> Order:
+    """The order of an ``order_key`` (``FRA A Par - Bur``; its mirror): the power
+    in front when it is one of ``powers``, else ``power``.
+
+    >>> from pbmref.rules.diplomacy.variant import load_variant
+    >>> spec = load_variant("standard")
+    >>> order_key(parse_key(spec.map, spec.powers, "", "FRA A Par - Bur"))
+    'FRA A Par - Bur'
+    """
+    first, _, body = key.strip().partition(" ")
+    if first.upper() in powers:
+        return parse_order(m, first.upper(), body, retreat=retreat)
+    return parse_order(m, power, key, retreat=retreat)
