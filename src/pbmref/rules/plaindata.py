@@ -7,9 +7,8 @@ rule it breaks and plain words; the store turns the path into a file line.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
-__all__ = ["KeyPath", "PositionError", "boolean", "check_keys", "mapping", "whole"]
+__all__ = ["KeyPath", "PositionError", "boolean", "check_keys", "mapping", "player_ids", "whole"]
 
 KeyPath = tuple[str | int, ...]
 
@@ -25,7 +24,7 @@ class PositionError(ValueError):
         super().__init__(f"{where}: {message}" + (f" (rule {rule})" if rule else ""))
 
 
-def mapping(value: Any, path: KeyPath) -> Mapping[str, Any]:
+def mapping(value: object, path: KeyPath) -> Mapping[str, object]:
     """A mapping (an absent value counts as empty).
 
     >>> mapping(None, ("wind",))
@@ -38,14 +37,14 @@ def mapping(value: Any, path: KeyPath) -> Mapping[str, Any]:
     return value
 
 
-def check_keys(data: Mapping[str, Any], allowed: set[str], path: KeyPath) -> None:
+def check_keys(data: Mapping[str, object], allowed: set[str], path: KeyPath) -> None:
     for key in data:
         if key not in allowed:
             known = ", ".join(sorted(allowed))
             raise PositionError((*path, key), f"unknown key {key!r}; known keys: {known}")
 
 
-def whole(value: Any, path: KeyPath, low: int | None = None, high: int | None = None,
+def whole(value: object, path: KeyPath, low: int | None = None, high: int | None = None,
           rule: str = "") -> int:
     """A whole number within ``low``..``high``.
 
@@ -63,7 +62,20 @@ def whole(value: Any, path: KeyPath, low: int | None = None, high: int | None = 
     return value
 
 
-def boolean(value: Any, path: KeyPath) -> bool:
+def boolean(value: object, path: KeyPath) -> bool:
     if not isinstance(value, bool):
         raise PositionError(path, f"expected true or false, found {value!r}")
     return value
+
+
+def player_ids(value: object, path: KeyPath) -> tuple[str, ...]:
+    """A list of player ids (``winners``; absent: none).
+
+    >>> player_ids(["anna", "bert"], ("winners",))
+    ('anna', 'bert')
+    """
+    if not value:
+        return ()
+    if not isinstance(value, list | tuple):
+        raise PositionError(path, f"expected a list of player ids, found {value!r}")
+    return tuple(str(v) for v in value)

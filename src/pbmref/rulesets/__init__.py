@@ -11,6 +11,7 @@ game kind itself.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from pbmref.rulesets.base import (
     PRESS_LEVELS,
@@ -54,7 +55,7 @@ __all__ = [
     "get_ruleset",
 ]
 
-RULESETS: Mapping[str, Ruleset] = {
+RULESETS: Mapping[str, Ruleset[Any]] = {
     ruleset.name: ruleset
     for ruleset in (TweedekkerRuleset(), FastPlayRuleset(), DiplomacyRuleset(),
                     DirigibleRuleset())
@@ -66,7 +67,7 @@ class UnknownRuleset(KeyError):
         return str(self.args[0]) if self.args else "unknown ruleset"
 
 
-def get_ruleset(name: str) -> Ruleset:
+def get_ruleset(name: str) -> Ruleset[Any]:
     """The ruleset called ``name``; raises UnknownRuleset."""
     ruleset = RULESETS.get(str(name))
     if ruleset is None:

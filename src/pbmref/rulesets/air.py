@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from pbmref.orders.errors import OrderMailError
 from pbmref.rules.dice import Dice, Replay
-from pbmref.rules.eventdata import Event, events_to_dicts
+from pbmref.rules.eventdata import Event, HexNamer, events_to_dicts
 from pbmref.rules.plaindata import PositionError
 from pbmref.rulesets.base import (
     Alias,
@@ -27,6 +27,21 @@ from pbmref.rulesets.base import (
 from pbmref.rulesets.expect import compare
 
 __all__ = ["AirRuleset", "order_error_path"]
+
+class AirState(Protocol):
+    """What the air games' states share: a board that names hexes, and the end."""
+
+    @property
+    def board(self) -> HexNamer: ...
+
+    @property
+    def game_over(self) -> bool: ...
+
+    @property
+    def winners(self) -> tuple[str, ...]: ...
+
+
+A = TypeVar("A", bound=AirState)
 
 # Keys of a scenario file that are not part of the position.
 SCENARIO_ONLY = ("orders", "expect", "seed", "description", "title")
@@ -56,7 +71,7 @@ def order_error_path(exc: OrderMailError, player: str, entry: Any) -> tuple[str 
     return path
 
 
-class AirRuleset(Ruleset):
+class AirRuleset(Ruleset[A]):
     """A Ruleset of an air game; subclasses name the parts."""
 
     player_keys: ClassVar[tuple[str, ...]] = ("aircraft",)
@@ -70,7 +85,7 @@ class AirRuleset(Ruleset):
     _reads: dict[int, tuple[Any, dict[str, tuple[dict[str, Any], Any]]]]
 
     @abstractmethod
-    def read_entry(self, state: Any, player: str, entry: Mapping[str, Any]) -> Any:
+    def read_entry(self, state: A, player: str, entry: Mapping[str, Any]) -> Any:
         """One player's stored entry as typed orders; raises ``OrderMailError`` for
         an entry the player could not have mailed."""
 
@@ -78,13 +93,13 @@ class AirRuleset(Ruleset):
     def gather(self, readings: Mapping[str, Any]) -> Any:
         """The engine's orders of one turn from each player's ``read_entry``."""
 
-    def typed_orders(self, state: Any, orders: Mapping[str, Mapping[str, Any]]) -> Any:
+    def typed_orders(self, state: A, orders: Mapping[str, Mapping[str, Any]]) -> Any:
         """Every player's stored entry as the engine's typed orders of one turn;
         raises ``OrderMailError`` for an entry a player could not have mailed."""
         return self.gather({str(p): self._read_once(state, str(p), entry or {})
                             for p, entry in orders.items()})
 
-    def _read_once(self, state: Any, player: str, entry: Mapping[str, Any]) -> Any:
+    def _read_once(self, state: A, player: str, entry: Mapping[str, Any]) -> Any:
         reads = self.__dict__.setdefault("_reads", {})
         held = reads.get(id(state))
         if held is None or held[0] is not state:  # the state is held: its id is its own
@@ -101,10 +116,10 @@ class AirRuleset(Ruleset):
         return typed
 
     @abstractmethod
-    def run_engine(self, state: Any, orders: Any, dice: Dice) -> tuple[Any, tuple[Event, ...]]:
+    def run_engine(self, state: A, orders: Any, dice: Dice) -> tuple[A, tuple[Event, ...]]:
         """The engine's turn: ``(state, orders, dice) -> (state, events)``."""
 
-    def check_orders(self, state: Any, player: str, entry: Mapping[str, Any]) -> None:
+    def check_orders(self, state: A, player: str, entry: Mapping[str, Any]) -> None:
         self._read_once(state, player, entry)
 
     @abstractmethod
@@ -150,7 +165,7 @@ class AirRuleset(Ruleset):
 
     def adjudicate(self, position: Mapping[str, Any], orders: Mapping[str, Mapping[str, Any]],
                    seed: int, replay: Replay | None = None, *,
-                   state: Any = None) -> Outcome:
+                   state: A | None = None) -> Outcome:
         state = self.decode(position) if state is None else state
         dice = Dice(seed, replay=replay)
         new_state, events = self.run_engine(state, self.typed_orders(state, orders), dice)

@@ -22,7 +22,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from pbmref.reports.document import Document
 from pbmref.reports.model import Picture, TurnReport
@@ -49,6 +49,10 @@ __all__ = [
 ]
 
 OrdersEntry = dict[str, Any]
+# The rules' state of a decoded position: what ``Ruleset.decode`` gives (a
+# tweedekker ``GameState``, a Diplomacy ``Board``) and every method that reads
+# the open turn takes.
+S = TypeVar("S")
 Lines = list[tuple[int, str]]
 
 # How much press a game relays (game.yaml's ``press``): none; white (the sender
@@ -289,8 +293,10 @@ def rule_words(rule: str) -> str:
     return f" (rule {rule})" if any(c.isdigit() for c in rule) else ""
 
 
-class Ruleset(ABC):
-    """One game kind. Subclasses fill in the parts; the house calls only these."""
+class Ruleset(ABC, Generic[S]):
+    """One game kind, generic over ``S``, the state its ``decode`` gives.
+    Subclasses fill in the parts; the house calls only these (and, not knowing
+    the game kind, holds a ``Ruleset[Any]``)."""
 
     name: ClassVar[str]  # as game.yaml names it: tweedekker, fastplay, diplomacy, dirigible
     title: ClassVar[str]  # as players read it: "Dirigible Diplomacy"
@@ -357,11 +363,11 @@ class Ruleset(ABC):
     # ------------------------------------------------------------ positions
 
     @abstractmethod
-    def decode(self, data: Mapping[str, Any]) -> Any:
+    def decode(self, data: Mapping[str, object]) -> S:
         """The rules' state of a position; raises ``PositionError`` (with its path)."""
 
     @abstractmethod
-    def encode(self, state: Any) -> dict[str, Any]:
+    def encode(self, state: S) -> dict[str, Any]:
         """The plain data of a state (``decode`` reads it back)."""
 
     def reads_positions_of(self, name: str) -> bool:
@@ -381,12 +387,12 @@ class Ruleset(ABC):
     # ------------------------------------------------------------ orders
 
     @abstractmethod
-    def read_orders(self, state: Any, player: str, lines: Lines) -> OrdersEntry:
+    def read_orders(self, state: S, player: str, lines: Lines) -> OrdersEntry:
         """One player's order lines read and checked into an orders entry; raises
         ``pbmref.orders.errors.OrderMailError`` (every error found, together)."""
 
     @abstractmethod
-    def check_orders(self, state: Any, player: str, entry: Mapping[str, Any]) -> None:
+    def check_orders(self, state: S, player: str, entry: Mapping[str, Any]) -> None:
         """Raise ``OrderMailError`` when a stored entry could not have been mailed."""
 
     def merge_orders(self, old: OrdersEntry | None, new: OrdersEntry) -> OrdersEntry:
@@ -399,18 +405,18 @@ class Ruleset(ABC):
                 if not any(k in self.sections[s] for s in replaced)}
         return {**kept, **new}
 
-    def counts_as_orders(self, state: Any, player: str, entry: Mapping[str, Any]) -> bool:
+    def counts_as_orders(self, state: S, player: str, entry: Mapping[str, Any]) -> bool:
         """Whether ``entry`` spares the player a missed turn (early adjudication,
         reminders)."""
         del state, player, entry
         return True
 
-    def needs_orders(self, state: Any, player: str) -> bool:
+    def needs_orders(self, state: S, player: str) -> bool:
         """Whether the player has anything to order in the open turn."""
         del state, player
         return True
 
-    def preview(self, state: Any, player: str, entry: Mapping[str, Any] | None) -> list[str]:
+    def preview(self, state: S, player: str, entry: Mapping[str, Any] | None) -> list[str]:
         """The acceptance's preview of one player's orders in force (issue 22): what
         they do if nothing else happens, and warnings for orders that are legal
         but almost surely a mistake, as text lines of at most 70 columns. Made
@@ -419,7 +425,7 @@ class Ruleset(ABC):
         del state, player, entry
         return []
 
-    def computer_orders(self, state: Any, player: str,
+    def computer_orders(self, state: S, player: str,
                         rng: random.Random) -> OrdersEntry | None:
         """The orders a computer player writes, as an orders entry that
         ``read_orders`` would give for its mail (``pbmref.orders.check.order_mail``
@@ -427,18 +433,18 @@ class Ruleset(ABC):
         del state, player, rng
         return None
 
-    def example_orders(self, state: Any, player: str) -> OrdersEntry | None:
+    def example_orders(self, state: S, player: str) -> OrdersEntry | None:
         """Orders the player could mail as they stand, for HELP's example (the
         computer player's, from a fixed seed; None: no example to show)."""
         return self.computer_orders(state, player, random.Random(0))
 
-    def words_for(self, state: Any, player: str) -> Words:
+    def words_for(self, state: S, player: str) -> Words:
         """The words of the replies to this player: what happens to their side
         without orders may depend on where it stands (a landed aircraft)."""
         del state, player
         return self.words
 
-    def player_brief(self, state: Any, player: str) -> str:
+    def player_brief(self, state: S, player: str) -> str:
         """What the player plays and where it stands, in a line or two (the
         welcome mail)."""
         del state, player
@@ -453,7 +459,7 @@ class Ruleset(ABC):
     @abstractmethod
     def adjudicate(self, position: Mapping[str, Any], orders: Mapping[str, Mapping[str, Any]],
                    seed: int, replay: Replay | None = None, *,
-                   state: Any = None) -> Outcome:
+                   state: S | None = None) -> Outcome:
         """One turn; ``replay`` gives the dice recorded by an earlier run of it
         (each dealt to what it was rolled for; an older record's values in order).
         ``state``: the position decoded already (the store's ``TurnView`` has it),
@@ -553,7 +559,7 @@ class Ruleset(ABC):
     # Whether the game kind has draws and concessions (``vote_sides``, J13).
     has_draws: ClassVar[bool] = False
 
-    def correspondents(self, state: Any, names: Mapping[str, str]) -> list[Correspondent]:
+    def correspondents(self, state: S, names: Mapping[str, str]) -> list[Correspondent]:
         """Who press may be addressed to: each player of ``names`` (the active
         players' ids and display names), named as players know them. Here: a
         pilot, by its id or its name written as one word."""
@@ -564,7 +570,7 @@ class Ruleset(ABC):
             out.append(Correspondent(pid, name or pid, tuple(words)))
         return out
 
-    def vote_sides(self, state: Any, names: Mapping[str, str]) -> list[Correspondent] | None:
+    def vote_sides(self, state: S, names: Mapping[str, str]) -> list[Correspondent] | None:
         """The sides still in the game, who may share a draw or be conceded to,
         each with the player playing it (None: this game kind has no draws)."""
         del state, names

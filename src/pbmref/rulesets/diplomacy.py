@@ -374,7 +374,7 @@ DEMO_PLAYERS = tuple(PlayerSpec(pid, (), name, power=power) for pid, name, power
     ("halim", "Said Halim", "TUR")))
 
 
-class DiplomacyRuleset(Ruleset):
+class DiplomacyRuleset(Ruleset[Board]):
     """Standard Diplomacy (DD1-DD4), as the DATC adjudicates it."""
 
     name: ClassVar[str] = "diplomacy"
@@ -403,9 +403,11 @@ class DiplomacyRuleset(Ruleset):
                 raise ValueError(f"the position is for {out['ruleset']}, the game is "
                                  f"{self.name}")
             how = f"position given by the game master ({out.get('phase', '?')})"
-        if not out.get("players"):
-            out["players"] = assign_powers(players, variant_in(out).powers)
-        powers = ", ".join(f"{pid} {pw}" for pid, pw in out["players"].items())
+        playing = out.get("players")
+        if not playing:
+            playing = out["players"] = assign_powers(players, variant_in(out).powers)
+        shown = playing.items() if isinstance(playing, Mapping) else ()
+        powers = ", ".join(f"{pid} {pw}" for pid, pw in shown)
         return Opening(out, f"{how}; powers: {powers}")
 
     def variant_names(self) -> tuple[str, ...]:
@@ -466,7 +468,7 @@ class DiplomacyRuleset(Ruleset):
 
     # ------------------------------------------------------------ positions
 
-    def decode(self, data: Mapping[str, Any]) -> Board:
+    def decode(self, data: Mapping[str, object]) -> Board:
         merged = dict(data)
         merged.setdefault("ruleset", self.name)
         players = data.get("players") or {}
@@ -731,8 +733,8 @@ class DiplomacyRuleset(Ruleset):
             raise ScenarioError.of_position(exc) from None
         adj = adjudicate_full(pos, _scenario_orders(data, pos))
         result = position_to_dict(adj.state)
-        result["dislodged"] = _dislodged_entries(adj)
-        result["results"] = {order_key(r.order): r.outcome.value for r in adj.results}
+        result["dislodged"] = dislodged = _dislodged_entries(adj)
+        result["results"] = results = {order_key(r.order): r.outcome.value for r in adj.results}
         if pos.variant is Variant.DIRIGIBLE:
             basis = pos if pos.phase.kind == "A" else adj.state
             result["supply_points"] = {p: supply_points(basis, p) for p in basis.powers}
@@ -745,10 +747,10 @@ class DiplomacyRuleset(Ruleset):
                 raise ScenarioError("expected a mapping of results", path=("expect",))
             actual = dict(result)
             actual["results"] = {" ".join(k.split()).lower(): v
-                                 for k, v in result["results"].items()}
+                                 for k, v in results.items()}
+            del actual["dislodged"]
             wanted = _normalise_expect(expect)
-            differences = _dislodged_differences(wanted.pop("dislodged", None),
-                                                 actual.pop("dislodged"))
+            differences = _dislodged_differences(wanted.pop("dislodged", None), dislodged)
             differences += _compare(wanted, actual, "")
         return ScenarioResult(result, differences)
 

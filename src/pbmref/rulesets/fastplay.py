@@ -111,7 +111,7 @@ WORDS = Words(
 _SIDE_ALIASES = {"Germans": ("G", "German pilot"), "Allies": ("A", "Allied pilot")}
 
 
-class FastPlayRuleset(AirRuleset):
+class FastPlayRuleset(AirRuleset[GameState]):
     name: ClassVar[str] = "fastplay"
     title: ClassVar[str] = "Fast Play"
     words: ClassVar[Words] = WORDS
@@ -120,7 +120,7 @@ class FastPlayRuleset(AirRuleset):
     }
     careers: ClassVar[bool] = True  # FP16
 
-    def decode(self, data: Mapping[str, Any]) -> GameState:
+    def decode(self, data: Mapping[str, object]) -> GameState:
         return position_from_dict(data)
 
     def encode(self, state: GameState) -> dict[str, Any]:

@@ -183,7 +183,7 @@ LANDED_WORDS = dataclasses.replace(
 )
 
 
-class TweedekkerRuleset(AirRuleset):
+class TweedekkerRuleset(AirRuleset[GameState]):
     name: ClassVar[str] = "tweedekker"
     title: ClassVar[str] = "Tweedekker"
     words: ClassVar[Words] = WORDS
@@ -192,7 +192,7 @@ class TweedekkerRuleset(AirRuleset):
         "zeppelin": frozenset({"zeppelin"}),
     }
 
-    def decode(self, data: Mapping[str, Any]) -> GameState:
+    def decode(self, data: Mapping[str, object]) -> GameState:
         return position_from_dict(data)
 
     def encode(self, state: GameState) -> dict[str, Any]:

@@ -10,7 +10,6 @@ unit's retreat options under ``retreats``), so a written position reads back.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from pbmref.rules.diplomacy.map import GameMap, Loc, display
 from pbmref.rules.diplomacy.retreat import options_for
@@ -77,14 +76,14 @@ def _unit(m: GameMap, power: str, text: object, where: str) -> Unit:
     return Unit(power, kind, loc)
 
 
-def _mapping(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+def _mapping(data: Mapping[str, object], key: str) -> Mapping[object, object]:
     value = data.get(key) or {}
     if not isinstance(value, Mapping):
         raise PositionError((key,), "expected a mapping of powers")
     return value
 
 
-def _list(value: object, where: str) -> list[Any]:
+def _list(value: object, where: str) -> list[object]:
     if value is None:
         return []
     if isinstance(value, (str, int)):
@@ -94,7 +93,7 @@ def _list(value: object, where: str) -> list[Any]:
     return value
 
 
-def position_from_dict(data: Mapping[str, Any]) -> Position:
+def position_from_dict(data: Mapping[str, object]) -> Position:
     """A position from the scenario keys (ruleset, variant, phase, units, centers ...)."""
     variant, edition, spec = _variant_and_edition(data)
     start = opening(spec, edition)
@@ -136,7 +135,7 @@ def position_from_dict(data: Mapping[str, Any]) -> Position:
     )
 
 
-def _variant_and_edition(data: Mapping[str, Any]) -> tuple[Variant, str, VariantSpec]:
+def _variant_and_edition(data: Mapping[str, object]) -> tuple[Variant, str, VariantSpec]:
     """The game (``ruleset``: plain or Dirigible Diplomacy), the rules edition
     and the variant (``variant``: its folder; none for the rules' own)."""
     ruleset = str(data.get("ruleset", "diplomacy")).strip().lower()
@@ -159,7 +158,7 @@ def _variant_and_edition(data: Mapping[str, Any]) -> tuple[Variant, str, Variant
     return variant, edition, spec
 
 
-def _units(spec: VariantSpec, data: Mapping[str, Any]) -> list[Unit]:
+def _units(spec: VariantSpec, data: Mapping[str, object]) -> list[Unit]:
     """The ``units`` key: each power's armies, fleets and dirigibles."""
     units: list[Unit] = []
     for power, items in _mapping(data, "units").items():
@@ -183,7 +182,7 @@ def _check_units(units: list[Unit], variant: Variant) -> None:
         seen[key] = u
 
 
-def _centers(spec: VariantSpec, data: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+def _centers(spec: VariantSpec, data: Mapping[str, object]) -> tuple[tuple[str, str], ...]:
     """The ``centers`` key: the supply centres each power owns, each owned once."""
     owners: dict[str, str] = {}
     m = spec.map
@@ -199,7 +198,7 @@ def _centers(spec: VariantSpec, data: Mapping[str, Any]) -> tuple[tuple[str, str
     return tuple(sorted(owners.items()))
 
 
-def _dislodged(spec: VariantSpec, data: Mapping[str, Any]) -> list[DislodgedUnit]:
+def _dislodged(spec: VariantSpec, data: Mapping[str, object]) -> list[DislodgedUnit]:
     """The ``dislodged`` key: each power's units waiting to retreat, with where
     the attack came from and whether it came by convoy."""
     dislodged: list[DislodgedUnit] = []
@@ -223,10 +222,10 @@ def unit_text(u: Unit) -> str:
     return f"{u.kind.value} {u.loc}"
 
 
-def dislodged_entry(d: DislodgedUnit) -> dict[str, Any]:
+def dislodged_entry(d: DislodgedUnit) -> dict[str, object]:
     """A dislodged unit as a position writes it: ``{unit, attacker_from}``, with
     ``attacker_via_convoy`` when the attack came by convoy."""
-    entry: dict[str, Any] = {"unit": unit_text(d.unit)}
+    entry: dict[str, object] = {"unit": unit_text(d.unit)}
     if d.attacker_from:
         entry["attacker_from"] = display(d.attacker_from)
     if d.via_convoy:
@@ -234,7 +233,7 @@ def dislodged_entry(d: DislodgedUnit) -> dict[str, Any]:
     return entry
 
 
-def position_to_dict(pos: Position) -> dict[str, Any]:
+def position_to_dict(pos: Position) -> dict[str, object]:
     """The scenario keys of a position (units sorted, powers with nothing left out)."""
     units: dict[str, list[str]] = {}
     for u in pos.units:
@@ -242,7 +241,7 @@ def position_to_dict(pos: Position) -> dict[str, Any]:
     centers: dict[str, list[str]] = {}
     for prov, power in pos.centers:
         centers.setdefault(power, []).append(display(prov))
-    out: dict[str, Any] = {"ruleset": pos.variant.value}
+    out: dict[str, object] = {"ruleset": pos.variant.value}
     if pos.variant_name:
         out["variant"] = pos.variant_name
     out |= {
@@ -255,7 +254,7 @@ def position_to_dict(pos: Position) -> dict[str, Any]:
         out["settings"] = {"edition": pos.edition}
     if pos.dislodged:
         options = options_for(pos, map_of(pos))
-        retreats: dict[str, list[dict[str, Any]]] = {}
+        retreats: dict[str, list[dict[str, object]]] = {}
         for d in pos.dislodged:
             entry = dislodged_entry(d)
             entry["options"] = [str(x) for x in options[d.unit]]

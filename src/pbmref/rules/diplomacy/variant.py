@@ -75,7 +75,7 @@ def variant_of(pos: Position) -> VariantSpec:
     return load_variant(pos.variant_name or DEFAULT[pos.variant])
 
 
-def variant_in(data: Mapping[str, Any]) -> VariantSpec:
+def variant_in(data: Mapping[str, object]) -> VariantSpec:
     """The variant of a position written as plain data (its ``ruleset`` and
     ``variant`` keys); raises VariantError."""
     try:

@@ -22,7 +22,7 @@ from pbmref.rules.fastplay.cards import DECK_COUNTS, FULL_DECK, Card, sort_deck
 from pbmref.rules.fastplay.state import GameState, Plane, PlaneState, Settings, Team
 from pbmref.rules.hexgrid import Heading, Hex, HexNameError
 from pbmref.rules.plaindata import KeyPath as Path
-from pbmref.rules.plaindata import PositionError
+from pbmref.rules.plaindata import PositionError, player_ids
 from pbmref.rules.plaindata import boolean as _bool
 from pbmref.rules.plaindata import check_keys as _check_keys
 from pbmref.rules.plaindata import mapping as _mapping
@@ -51,7 +51,7 @@ _SETTING_NAMES = {f.name for f in dataclasses.fields(Settings)}
 
 
 
-def _settings(data: Mapping[str, Any]) -> Settings:
+def _settings(data: Mapping[str, object]) -> Settings:
     raw = dict(_mapping(data.get("settings"), ("settings",)))
     _check_keys(raw, _SETTING_NAMES, ("settings",))
     board = _mapping(data.get("board"), ("board",))
@@ -89,7 +89,7 @@ def _deck(value: Any, path: Path) -> tuple[Card, ...]:
     return sort_deck(cards)
 
 
-def _team(a: Mapping[str, Any], path: Path) -> Team:
+def _team(a: Mapping[str, object], path: Path) -> Team:
     if "team" not in a:
         raise PositionError(path, "every plane needs a team: Germans or Allies", "FP1")
     try:
@@ -98,7 +98,7 @@ def _team(a: Mapping[str, Any], path: Path) -> Team:
         raise PositionError((*path, "team"), str(exc), "FP1") from None
 
 
-def _plane_state(a: Mapping[str, Any], path: Path) -> PlaneState:
+def _plane_state(a: Mapping[str, object], path: Path) -> PlaneState:
     try:
         return PlaneState(str(a.get("state", "flying")).lower())
     except ValueError:
@@ -107,7 +107,7 @@ def _plane_state(a: Mapping[str, Any], path: Path) -> PlaneState:
                             f"{a.get('state')!r} is not a state: {names}", "FP18") from None
 
 
-def _plane_hex(a: Mapping[str, Any], path: Path, board: FastBoard,
+def _plane_hex(a: Mapping[str, object], path: Path, board: FastBoard,
                state: PlaneState) -> Hex | None:
     if state is not PlaneState.FLYING:
         return None
@@ -122,7 +122,7 @@ def _plane_hex(a: Mapping[str, Any], path: Path, board: FastBoard,
     return hex_
 
 
-def _plane(pilot: str, a: Mapping[str, Any], board: FastBoard, settings: Settings) -> Plane:
+def _plane(pilot: str, a: object, board: FastBoard, settings: Settings) -> Plane:
     """One plane of the ``aircraft`` mapping, checked."""
     path: Path = ("aircraft", pilot)
     a = _mapping(a, path)
@@ -180,7 +180,7 @@ def _check_together(planes: list[Plane]) -> None:
                                 "FP15")
 
 
-def position_from_dict(data: Mapping[str, Any]) -> GameState:
+def position_from_dict(data: Mapping[str, object]) -> GameState:
     """Build a position from plain data (scenario or turn file)."""
     data = _mapping(data, ())
     _check_keys(data, _TOP_KEYS, ())
@@ -201,11 +201,10 @@ def position_from_dict(data: Mapping[str, Any]) -> GameState:
         own = sum(p.score for p in planes if p.team is team)
         score.append((team, _int(score_raw.get(team.value, own), ("score", team.value), 0,
                                  None, "FP19")))
-    winners = data.get("winners") or []
     return GameState(
         turn=turn, settings=settings, planes=tuple(sorted(planes, key=lambda x: x.pilot)),
         score=tuple(score), game_over=bool(data.get("game_over", False)),
-        winners=tuple(str(w) for w in winners),
+        winners=player_ids(data.get("winners"), ("winners",)),
     )
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from pbmref.rules.hexgrid import Heading, Hex, HexBoard, HexNameError
 from pbmref.rules.plaindata import KeyPath as Path
-from pbmref.rules.plaindata import PositionError
+from pbmref.rules.plaindata import PositionError, player_ids
 from pbmref.rules.plaindata import boolean as _bool
 from pbmref.rules.plaindata import check_keys as _check_keys
 from pbmref.rules.plaindata import mapping as _mapping
@@ -70,7 +70,7 @@ def _hex(value: Any, path: Path, board: HexBoard, off_board_ok: bool = False) ->
 
 
 
-def _state(a: Mapping[str, Any], path: Path) -> AircraftState:
+def _state(a: Mapping[str, object], path: Path) -> AircraftState:
     try:
         return AircraftState(str(a.get("state", "landed")).lower())
     except ValueError:
@@ -79,7 +79,7 @@ def _state(a: Mapping[str, Any], path: Path) -> AircraftState:
                             f"{a.get('state')!r} is not a state: {names}") from None
 
 
-def _airfields(raw: Mapping[str, Mapping[str, Any]], board: HexBoard) -> dict[str, Heading]:
+def _airfields(raw: Mapping[str, Mapping[str, object]], board: HexBoard) -> dict[str, Heading]:
     """Every aircraft's own airfield (B5, L1), with the default for those left out.
 
     An aircraft without ``airfield`` that stands landed on a corner owns that
@@ -132,18 +132,19 @@ _ZEPPELIN_KEYS = {
 }
 
 
-def _settings(data: Mapping[str, Any], board_data: Mapping[str, Any]) -> Settings:
-    settings_data = dict(_mapping(data.get("settings"), ("settings",)))
-    for key, value in settings_data.items():
+def _settings(data: Mapping[str, object], board_data: Mapping[str, object]) -> Settings:
+    raw = _mapping(data.get("settings"), ("settings",))
+    settings_data: dict[str, int] = {}
+    for key, value in raw.items():
         if key not in _SETTING_NAMES and key not in ("zeppelin_damage_points",):
             raise PositionError(("settings", key), f"unknown setting {key!r}")
         if key == "board_side":
-            _int(value, ("settings", key), 2, 13, "B1")
+            settings_data[key] = _int(value, ("settings", key), 2, 13, "B1")
         elif key != "zeppelin_damage_points":
-            _int(value, ("settings", key), 0)
+            settings_data[key] = _int(value, ("settings", key), 0)
     if "side" in board_data:
         settings_data["board_side"] = _int(board_data["side"], ("board", "side"), 2, 13, "B1")
-    zdp = settings_data.pop("zeppelin_damage_points", None)
+    zdp = raw.get("zeppelin_damage_points")
     zpath: Path = ("settings", "zeppelin_damage_points")
     if isinstance(zdp, Mapping):
         # {1: 12, 2: 20}: the pool per zeppelin length (Z2).
@@ -162,7 +163,7 @@ def _settings(data: Mapping[str, Any], board_data: Mapping[str, Any]) -> Setting
     return settings
 
 
-def _wind(data: Mapping[str, Any]) -> Wind:
+def _wind(data: Mapping[str, object]) -> Wind:
     wind_data = _mapping(data.get("wind"), ("wind",))
     _check_keys(wind_data, {"to", "strength", "changes"}, ("wind",))
     wind = Wind(
@@ -173,7 +174,7 @@ def _wind(data: Mapping[str, Any]) -> Wind:
     return wind
 
 
-def _clouds(data: Mapping[str, Any], board: HexBoard) -> tuple[Cloud, ...]:
+def _clouds(data: Mapping[str, object], board: HexBoard) -> tuple[Cloud, ...]:
     clouds: list[Cloud] = []
     raw_clouds = data.get("clouds") or []
     if not isinstance(raw_clouds, list):
@@ -195,7 +196,7 @@ def _clouds(data: Mapping[str, Any], board: HexBoard) -> tuple[Cloud, ...]:
     return tuple(clouds)
 
 
-def _aircraft_of(data: Mapping[str, Any], board: HexBoard,
+def _aircraft_of(data: Mapping[str, object], board: HexBoard,
                  settings: Settings) -> tuple[Aircraft, ...]:
     aircraft: list[Aircraft] = []
     raw_aircraft = {str(pilot): _mapping(a, ("aircraft", str(pilot)))
@@ -237,7 +238,7 @@ def _aircraft_of(data: Mapping[str, Any], board: HexBoard,
     return tuple(sorted(aircraft, key=lambda x: x.pilot))
 
 
-def _airfields_of(data: Mapping[str, Any]) -> tuple[Airfield, ...]:
+def _airfields_of(data: Mapping[str, object]) -> tuple[Airfield, ...]:
     airfields = {h: Airfield(h) for h in Heading}
     for name, f in _mapping(data.get("airfields"), ("airfields",)).items():
         corner = _heading(name, ("airfields", str(name)))
@@ -249,7 +250,7 @@ def _airfields_of(data: Mapping[str, Any]) -> tuple[Airfield, ...]:
     return tuple(airfields[h] for h in Heading)
 
 
-def _zeppelins_of(data: Mapping[str, Any], board: HexBoard,
+def _zeppelins_of(data: Mapping[str, object], board: HexBoard,
                   settings: Settings) -> tuple[Zeppelin, ...]:
     zeppelins: list[Zeppelin] = []
     for name, z in _mapping(data.get("zeppelins"), ("zeppelins",)).items():
@@ -281,7 +282,7 @@ def _zeppelins_of(data: Mapping[str, Any], board: HexBoard,
     return tuple(zeppelins)
 
 
-def position_from_dict(data: Mapping[str, Any], *, extra_keys: set[str] = frozenset()) -> GameState:  # type: ignore[assignment]
+def position_from_dict(data: Mapping[str, object], *, extra_keys: set[str] = frozenset()) -> GameState:  # type: ignore[assignment]
     """Build a position from plain data (scenario or turn file)."""
     data = _mapping(data, ())
     _check_keys(data, _TOP_KEYS | set(extra_keys), ())
@@ -289,7 +290,6 @@ def position_from_dict(data: Mapping[str, Any], *, extra_keys: set[str] = frozen
     _check_keys(board_data, {"side"}, ("board",))
     settings = _settings(data, board_data)
     board = HexBoard(settings.board_side)
-    winners = data.get("winners") or []
     return GameState(
         turn=_int(data.get("turn", 1), ("turn",), 1),
         settings=settings,
@@ -299,7 +299,7 @@ def position_from_dict(data: Mapping[str, Any], *, extra_keys: set[str] = frozen
         airfields=_airfields_of(data),
         zeppelins=_zeppelins_of(data, board, settings),
         game_over=bool(data.get("game_over", False)),
-        winners=tuple(str(w) for w in winners),
+        winners=player_ids(data.get("winners"), ("winners",)),
     )
 
 
