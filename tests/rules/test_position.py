@@ -51,3 +51,12 @@ def test_bad_positions_name_the_path_and_rule(
     with pytest.raises(PositionError) as info:
         position_from_dict(data)
     assert info.value.path == path and info.value.rule == rule
+
+
+def test_winners_are_a_list_of_pilots() -> None:
+    """Read as plain data (Mapping[str, object]), a ``winners`` that is no list is
+    refused with its key: a string was read letter by letter (('a', 'n', 'n', 'a'))."""
+    assert position_from_dict({"winners": ["anna"]}).winners == ("anna",)
+    with pytest.raises(PositionError) as info:
+        position_from_dict({"winners": "anna"})
+    assert info.value.path == ("winners",)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from pbmref.orders.errors import OrderMailError
 from pbmref.rules.dice import Dice, Replay
@@ -42,6 +42,8 @@ class AirState(Protocol):
 
 
 A = TypeVar("A", bound=AirState)
+R = TypeVar("R")  # one player's entry read into typed orders
+T = TypeVar("T")  # the engine's typed orders of one turn
 
 # Keys of a scenario file that are not part of the position.
 SCENARIO_ONLY = ("orders", "expect", "seed", "description", "title")
@@ -71,8 +73,9 @@ def order_error_path(exc: OrderMailError, player: str, entry: Any) -> tuple[str 
     return path
 
 
-class AirRuleset(Ruleset[A]):
-    """A Ruleset of an air game; subclasses name the parts."""
+class AirRuleset(Ruleset[A], Generic[A, R, T]):
+    """A Ruleset of an air game, generic over its state ``A``, a player's orders
+    read ``R`` and the turn's orders ``T``; subclasses name the parts."""
 
     player_keys: ClassVar[tuple[str, ...]] = ("aircraft",)
 
@@ -82,25 +85,26 @@ class AirRuleset(Ruleset[A]):
     # entry read already against the same state is not read a second time. The
     # states of the last games read are kept, each with its entries.
     KEEP_STATES: ClassVar[int] = 64
-    _reads: dict[int, tuple[Any, dict[str, tuple[dict[str, Any], Any]]]]
+    _reads: dict[int, tuple[A, dict[str, tuple[dict[str, object], R]]]]
 
     @abstractmethod
-    def read_entry(self, state: A, player: str, entry: Mapping[str, Any]) -> Any:
+    def read_entry(self, state: A, player: str, entry: Mapping[str, object]) -> R:
         """One player's stored entry as typed orders; raises ``OrderMailError`` for
         an entry the player could not have mailed."""
 
     @abstractmethod
-    def gather(self, readings: Mapping[str, Any]) -> Any:
+    def gather(self, readings: Mapping[str, R]) -> T:
         """The engine's orders of one turn from each player's ``read_entry``."""
 
-    def typed_orders(self, state: A, orders: Mapping[str, Mapping[str, Any]]) -> Any:
+    def typed_orders(self, state: A, orders: Mapping[str, Mapping[str, object]]) -> T:
         """Every player's stored entry as the engine's typed orders of one turn;
         raises ``OrderMailError`` for an entry a player could not have mailed."""
         return self.gather({str(p): self._read_once(state, str(p), entry or {})
                             for p, entry in orders.items()})
 
-    def _read_once(self, state: A, player: str, entry: Mapping[str, Any]) -> Any:
-        reads = self.__dict__.setdefault("_reads", {})
+    def _read_once(self, state: A, player: str, entry: Mapping[str, object]) -> R:
+        reads: dict[int, tuple[A, dict[str, tuple[dict[str, object], R]]]] = \
+            self.__dict__.setdefault("_reads", {})
         held = reads.get(id(state))
         if held is None or held[0] is not state:  # the state is held: its id is its own
             held = reads[id(state)] = (state, {})
@@ -116,18 +120,18 @@ class AirRuleset(Ruleset[A]):
         return typed
 
     @abstractmethod
-    def run_engine(self, state: A, orders: Any, dice: Dice) -> tuple[A, tuple[Event, ...]]:
+    def run_engine(self, state: A, orders: T, dice: Dice) -> tuple[A, tuple[Event, ...]]:
         """The engine's turn: ``(state, orders, dice) -> (state, events)``."""
 
-    def check_orders(self, state: A, player: str, entry: Mapping[str, Any]) -> None:
+    def check_orders(self, state: A, player: str, entry: Mapping[str, object]) -> None:
         self._read_once(state, player, entry)
 
     @abstractmethod
-    def alias_of(self, aircraft: Mapping[str, Any]) -> tuple[str, str] | None:
+    def alias_of(self, aircraft: Mapping[str, object]) -> tuple[str, str] | None:
         """The word and the label an anonymous game calls the pilot of ``aircraft``
         (its entry in the first position): ``("N", "Pilot N")``; None: not known."""
 
-    def aliases(self, position: Mapping[str, Any], players: Sequence[str],
+    def aliases(self, position: Mapping[str, object], players: Sequence[str],
                 salt: str) -> dict[str, Alias]:
         """Each pilot by its ``alias_of``; pilots called alike are numbered
         (``Pilot N 1``, ``Pilot N 2``) in an order only ``salt`` tells, pilots
@@ -152,7 +156,7 @@ class AirRuleset(Ruleset[A]):
                     (w.upper(), "".join(shown.split()).upper()))))
         return out
 
-    def remove_player(self, data: Mapping[str, Any], player: str) -> dict[str, Any] | None:
+    def remove_player(self, data: Mapping[str, object], player: str) -> dict[str, Any] | None:
         """The aircraft of a kicked player is out of play (state ``removed``)."""
         aircraft = data.get("aircraft")
         if not isinstance(aircraft, Mapping) or player not in aircraft:
@@ -163,7 +167,7 @@ class AirRuleset(Ruleset[A]):
         entry["state"] = "removed"
         return {**data, "aircraft": {**aircraft, player: entry}}
 
-    def adjudicate(self, position: Mapping[str, Any], orders: Mapping[str, Mapping[str, Any]],
+    def adjudicate(self, position: Mapping[str, object], orders: Mapping[str, Mapping[str, object]],
                    seed: int, replay: Replay | None = None, *,
                    state: A | None = None) -> Outcome:
         state = self.decode(position) if state is None else state
@@ -179,7 +183,7 @@ class AirRuleset(Ruleset[A]):
             winners=list(new_state.winners),
         )
 
-    def play_scenario(self, data: Mapping[str, Any], expect: Any) -> ScenarioResult:
+    def play_scenario(self, data: Mapping[str, object], expect: Any) -> ScenarioResult:
         position = {k: v for k, v in data.items() if k not in SCENARIO_ONLY}
         try:
             state = self.decode(position)

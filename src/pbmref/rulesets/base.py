@@ -193,7 +193,7 @@ class Opening:
     scenario: dict[str, Any] = field(default_factory=dict)  # game.yaml's ``scenario`` key
 
 
-def _never(position: Mapping[str, Any]) -> bool:
+def _never(position: Mapping[str, object]) -> bool:
     del position
     return False
 
@@ -313,19 +313,19 @@ class Ruleset(ABC, Generic[S]):
 
     @abstractmethod
     def opening(self, players: Sequence[PlayerSpec], options: NewGameOptions, seed: int,
-                position: Mapping[str, Any] | None = None) -> Opening:
+                position: Mapping[str, object] | None = None) -> Opening:
         """The position of turn 1 (the GM's ``position``, checked, when given)."""
 
     def variant_names(self) -> tuple[str, ...]:
         """The variants ``new-game --variant`` may pick (none: the game has one form)."""
         return ()
 
-    def variant_title(self, position: Mapping[str, Any]) -> str:
+    def variant_title(self, position: Mapping[str, object]) -> str:
         """The game kind with its variant, as a game list shows it."""
         del position
         return self.title
 
-    def unplayed(self, position: Mapping[str, Any]) -> list[str]:
+    def unplayed(self, position: Mapping[str, object]) -> list[str]:
         """Sides of the game nobody plays (a warning for the game master)."""
         del position
         return []
@@ -374,12 +374,12 @@ class Ruleset(ABC, Generic[S]):
         """Whether a position written for ruleset ``name`` belongs to this game kind."""
         return name == self.name
 
-    def remove_player(self, data: Mapping[str, Any], player: str) -> dict[str, Any] | None:
+    def remove_player(self, data: Mapping[str, object], player: str) -> dict[str, Any] | None:
         """The position with ``player`` out of play (kick), or None if nothing changes."""
         del data, player
         return None
 
-    def turn_label(self, position: Mapping[str, Any], turn: int) -> int | str:
+    def turn_label(self, position: Mapping[str, object], turn: int) -> int | str:
         """The open turn as players name it: its number (Diplomacy: the phase)."""
         del position
         return turn
@@ -392,7 +392,7 @@ class Ruleset(ABC, Generic[S]):
         ``pbmref.orders.errors.OrderMailError`` (every error found, together)."""
 
     @abstractmethod
-    def check_orders(self, state: S, player: str, entry: Mapping[str, Any]) -> None:
+    def check_orders(self, state: S, player: str, entry: Mapping[str, object]) -> None:
         """Raise ``OrderMailError`` when a stored entry could not have been mailed."""
 
     def merge_orders(self, old: OrdersEntry | None, new: OrdersEntry) -> OrdersEntry:
@@ -405,7 +405,7 @@ class Ruleset(ABC, Generic[S]):
                 if not any(k in self.sections[s] for s in replaced)}
         return {**kept, **new}
 
-    def counts_as_orders(self, state: S, player: str, entry: Mapping[str, Any]) -> bool:
+    def counts_as_orders(self, state: S, player: str, entry: Mapping[str, object]) -> bool:
         """Whether ``entry`` spares the player a missed turn (early adjudication,
         reminders)."""
         del state, player, entry
@@ -416,7 +416,7 @@ class Ruleset(ABC, Generic[S]):
         del state, player
         return True
 
-    def preview(self, state: S, player: str, entry: Mapping[str, Any] | None) -> list[str]:
+    def preview(self, state: S, player: str, entry: Mapping[str, object] | None) -> list[str]:
         """The acceptance's preview of one player's orders in force (issue 22): what
         they do if nothing else happens, and warnings for orders that are legal
         but almost surely a mistake, as text lines of at most 70 columns. Made
@@ -457,7 +457,7 @@ class Ruleset(ABC, Generic[S]):
     # ------------------------------------------------------------ adjudication
 
     @abstractmethod
-    def adjudicate(self, position: Mapping[str, Any], orders: Mapping[str, Mapping[str, Any]],
+    def adjudicate(self, position: Mapping[str, object], orders: Mapping[str, Mapping[str, object]],
                    seed: int, replay: Replay | None = None, *,
                    state: S | None = None) -> Outcome:
         """One turn; ``replay`` gives the dice recorded by an earlier run of it
@@ -505,14 +505,14 @@ class Ruleset(ABC, Generic[S]):
         del report
         return []
 
-    def render_position_svg(self, position: Mapping[str, Any],
+    def render_position_svg(self, position: Mapping[str, object],
                             names: Mapping[str, str]) -> str | None:
         """The board of a position as it stands (the archive's 'now')."""
         del position, names
         return None
 
     @abstractmethod
-    def map_reply(self, position: Mapping[str, Any], names: Mapping[str, str],
+    def map_reply(self, position: Mapping[str, object], names: Mapping[str, str],
                   title: str) -> str:
         """The answer to MAP: the board now, in text (the reply attaches the
         picture of ``render_position_svg`` beside it)."""
@@ -544,7 +544,7 @@ class Ruleset(ABC, Generic[S]):
 
     # ------------------------------------------------------------ anonymous games
 
-    def aliases(self, position: Mapping[str, Any], players: Sequence[str],
+    def aliases(self, position: Mapping[str, object], players: Sequence[str],
                 salt: str) -> dict[str, Alias]:
         """How an anonymous game shows each of ``players`` (player ids) to the
         others, from the game's first ``position``; numbered in an order only
@@ -576,7 +576,7 @@ class Ruleset(ABC, Generic[S]):
         del state, names
         return None
 
-    def settle_votes(self, position: Mapping[str, Any], outcome: Outcome,
+    def settle_votes(self, position: Mapping[str, object], outcome: Outcome,
                      votes: Votes) -> Outcome:
         """The outcome of a turn played from ``position`` with the game's standing
         ``votes`` applied (a draw or a concession may end the game). Unchanged
@@ -590,12 +590,12 @@ class Ruleset(ABC, Generic[S]):
 
     # ------------------------------------------------------------ scenarios
 
-    def run_scenario(self, data: Mapping[str, Any]) -> ScenarioResult:
+    def run_scenario(self, data: Mapping[str, object]) -> ScenarioResult:
         """Run one scenario (position, orders, seed, expect). With ``expect: {error:
         RULE}`` the orders must be refused under RULE; any other refusal raises
         ``ScenarioError``."""
-        expect = dict(data.get("expect") or {}) if isinstance(data.get("expect"), Mapping) \
-            else data.get("expect")
+        given = data.get("expect")
+        expect = dict(given) if isinstance(given, Mapping) else given
         expected_error = expect.pop("error", None) if isinstance(expect, dict) else None
         try:
             result = self.play_scenario(data, expect)
@@ -612,6 +612,6 @@ class Ruleset(ABC, Generic[S]):
         return result
 
     @abstractmethod
-    def play_scenario(self, data: Mapping[str, Any], expect: Any) -> ScenarioResult:
+    def play_scenario(self, data: Mapping[str, object], expect: Any) -> ScenarioResult:
         """The turn of a scenario played, compared with ``expect`` (without its
         ``error`` key); raises ``ScenarioError`` when it cannot be played."""

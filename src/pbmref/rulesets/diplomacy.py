@@ -101,11 +101,12 @@ class Board:
         return power
 
 
-def _lines(entry: Mapping[str, Any] | Sequence[Any] | None) -> list[str]:
+def _lines(entry: Mapping[str, object] | Sequence[Any] | None) -> list[str]:
     if entry is None:
         return []
     if isinstance(entry, Mapping):
-        return [str(x) for x in entry.get("orders") or []]
+        lines = entry.get("orders") or []
+        return [str(x) for x in lines] if isinstance(lines, list | tuple) else [str(lines)]
     return [str(x) for x in entry]
 
 
@@ -360,7 +361,7 @@ WORDS = Words(
 LAST_DEMO_YEAR = 1920  # the demo stops after this year when nobody has won
 
 
-def _demo_over(position: Mapping[str, Any]) -> bool:
+def _demo_over(position: Mapping[str, object]) -> bool:
     """Past the demo's last year (``S1921M`` is open)."""
     phase = str(position.get("phase") or "")
     return phase[1:5].isdigit() and int(phase[1:5]) > LAST_DEMO_YEAR
@@ -386,7 +387,7 @@ class DiplomacyRuleset(Ruleset[Board]):
     # ------------------------------------------------------------ a new game
 
     def opening(self, players: Sequence[PlayerSpec], options: NewGameOptions, seed: int,
-                position: Mapping[str, Any] | None = None) -> Opening:
+                position: Mapping[str, object] | None = None) -> Opening:
         """The engine's opening position of the variant (``options.variant``, by
         default the rules' own: DD4: Spring 1901; DD12: Winter 1900 builds), or
         the GM's ``position``, with the players' powers under ``players``."""
@@ -425,7 +426,7 @@ class DiplomacyRuleset(Ruleset[Board]):
             raise ValueError(f"the variant {spec.name} is played with --ruleset {spec.ruleset}")
         return spec
 
-    def variant_title(self, position: Mapping[str, Any]) -> str:
+    def variant_title(self, position: Mapping[str, object]) -> str:
         """The game as a list of games names it: ``Diplomacy``, ``Diplomacy:
         Chaos (variant chaos)``."""
         spec = variant_in({"ruleset": self.name, **position})
@@ -448,8 +449,10 @@ class DiplomacyRuleset(Ruleset[Board]):
         kind = str(position.get("phase", "S1901M"))[-1:].upper()
         return {"R": "retreats", "A": "adjustments"}.get(kind, "moves")
 
-    def unplayed(self, position: Mapping[str, Any]) -> list[str]:
-        played = {str(p).upper() for p in (position.get("players") or {}).values()}
+    def unplayed(self, position: Mapping[str, object]) -> list[str]:
+        players = position.get("players")
+        played = {str(p).upper() for p in players.values()} if isinstance(players, Mapping) \
+            else set()
         return [p for p in variant_in({"ruleset": self.name, **position}).powers
                 if p not in played]
 
@@ -485,7 +488,7 @@ class DiplomacyRuleset(Ruleset[Board]):
     def reads_positions_of(self, name: str) -> bool:
         return name in (DiplomacyRuleset.name, DirigibleRuleset.name)
 
-    def turn_label(self, position: Mapping[str, Any], turn: int) -> int | str:
+    def turn_label(self, position: Mapping[str, object], turn: int) -> int | str:
         return str(position.get("phase") or turn)
 
     # ------------------------------------------------------------ orders
@@ -494,7 +497,7 @@ class DiplomacyRuleset(Ruleset[Board]):
         orders = parse_body(lines, state.power_of(player), state.position)
         return {"orders": [str(o) for o in orders]}
 
-    def check_orders(self, state: Board, player: str, entry: Mapping[str, Any]) -> None:
+    def check_orders(self, state: Board, player: str, entry: Mapping[str, object]) -> None:
         parse_body(list(enumerate(_lines(entry), 1)), state.power_of(player), state.position)
 
     def example_orders(self, state: Board, player: str) -> OrdersEntry | None:
@@ -531,7 +534,7 @@ class DiplomacyRuleset(Ruleset[Board]):
                         length=f"to a winner or the end of {LAST_DEMO_YEAR}")
 
     def preview(self, state: Board, player: str,
-                entry: Mapping[str, Any] | None) -> list[str]:
+                entry: Mapping[str, object] | None) -> list[str]:
         """Each order in plain words, the units left without one, and warnings
         for orders that cannot do what they seem to want (DD2, DD2a, DD1, DD3)."""
         power = state.power_of(player)
@@ -560,7 +563,7 @@ class DiplomacyRuleset(Ruleset[Board]):
     default_press: ClassVar[str] = "white"
     has_draws: ClassVar[bool] = True
 
-    def aliases(self, position: Mapping[str, Any], players: Sequence[str],
+    def aliases(self, position: Mapping[str, object], players: Sequence[str],
                 salt: str) -> dict[str, Alias]:
         """An anonymous game calls each player by the power played: ``France``
         (``FRA``); one playing no power (none left to play) is ``Player 1`` ..."""
@@ -595,7 +598,7 @@ class DiplomacyRuleset(Ruleset[Board]):
         return [Correspondent(playing.get(p, ""), label[p], (p, label[p].upper()), p)
                 for p in pos.powers if pos.units_of(p) or pos.centers_of(p)]
 
-    def settle_votes(self, position: Mapping[str, Any], outcome: Outcome,
+    def settle_votes(self, position: Mapping[str, object], outcome: Outcome,
                      votes: Votes) -> Outcome:
         """A concession or a draw, decided by the votes standing when the phase
         is adjudicated. The voters are the players of the powers surviving at
@@ -637,7 +640,7 @@ class DiplomacyRuleset(Ruleset[Board]):
 
     # ------------------------------------------------------------ adjudication
 
-    def adjudicate(self, position: Mapping[str, Any], orders: Mapping[str, Mapping[str, Any]],
+    def adjudicate(self, position: Mapping[str, object], orders: Mapping[str, Mapping[str, object]],
                    seed: int, replay: Replay | None = None, *,
                    state: Any = None) -> Outcome:
         """One phase; Diplomacy rolls no dice (``seed`` and ``replay`` are unused)."""
@@ -702,13 +705,13 @@ class DiplomacyRuleset(Ruleset[Board]):
     def _after(self, report: TurnReport, events: Sequence[Event]) -> str:
         return render_board(self.decode(report.position_after).position, events, mode="after")
 
-    def render_position_svg(self, position: Mapping[str, Any],
+    def render_position_svg(self, position: Mapping[str, object],
                             names: Mapping[str, str]) -> str | None:
         """The board as it stands (the MAP reply's picture, the archive's 'now')."""
         del names
         return render_board(self.decode(position).position, mode="after")
 
-    def map_reply(self, position: Mapping[str, Any], names: Mapping[str, str],
+    def map_reply(self, position: Mapping[str, object], names: Mapping[str, str],
                   title: str) -> str:
         return render_position_text(position, names, title)
 
@@ -720,7 +723,7 @@ class DiplomacyRuleset(Ruleset[Board]):
 
     # ------------------------------------------------------------ scenarios
 
-    def play_scenario(self, data: Mapping[str, Any], expect: Any) -> ScenarioResult:
+    def play_scenario(self, data: Mapping[str, object], expect: Any) -> ScenarioResult:
         """One phase of a scenario. A line that cannot be read is an error of the
         file; a readable order the rules do not allow is adjudicated as not given
         (DD2): the unit holds, the order fails, and the reason is in the events."""

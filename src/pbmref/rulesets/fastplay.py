@@ -37,7 +37,7 @@ from pbmref.rulesets.base import Lines, NewGameOptions, Opening, OrdersEntry, Pl
 __all__ = ["FastPlayRuleset", "gather_orders", "turn_orders"]
 
 
-def turn_orders(state: GameState, orders: Mapping[str, Mapping[str, Any]]) -> TurnOrders:
+def turn_orders(state: GameState, orders: Mapping[str, Mapping[str, object]]) -> TurnOrders:
     """Every player's stored entry as typed orders; a player left out sent no mail."""
     return gather_orders({str(p): entry_to_orders(state, str(p), entry or {})
                           for p, entry in orders.items()})
@@ -111,7 +111,7 @@ WORDS = Words(
 _SIDE_ALIASES = {"Germans": ("G", "German pilot"), "Allies": ("A", "Allied pilot")}
 
 
-class FastPlayRuleset(AirRuleset[GameState]):
+class FastPlayRuleset(AirRuleset[GameState, PlaneOrders | None, TurnOrders]):
     name: ClassVar[str] = "fastplay"
     title: ClassVar[str] = "Fast Play"
     words: ClassVar[Words] = WORDS
@@ -130,14 +130,14 @@ class FastPlayRuleset(AirRuleset[GameState]):
         return parse_body(state, player, lines)
 
     def read_entry(self, state: GameState, player: str,
-                   entry: Mapping[str, Any]) -> PlaneOrders | None:
+                   entry: Mapping[str, object]) -> PlaneOrders | None:
         return entry_to_orders(state, player, entry)
 
-    def gather(self, readings: Mapping[str, Any]) -> TurnOrders:
+    def gather(self, readings: Mapping[str, PlaneOrders | None]) -> TurnOrders:
         return gather_orders(readings)
 
     def preview(self, state: GameState, player: str,
-                entry: Mapping[str, Any] | None) -> list[str]:
+                entry: Mapping[str, object] | None) -> list[str]:
         """Hex and heading after each card and each move's line of fire (FP7), with
         the notes of ``pbmref.rules.fastplay.plan``."""
         return plan_lines(flight_plan.preview(state, player,
@@ -148,7 +148,7 @@ class FastPlayRuleset(AirRuleset[GameState]):
         return adjudicate_turn(state, orders, dice)
 
     def opening(self, players: Sequence[PlayerSpec], options: NewGameOptions, seed: int,
-                position: Mapping[str, Any] | None = None) -> Opening:
+                position: Mapping[str, object] | None = None) -> Opening:
         """A Fast Play board comes from its class (``pbmref new-class``): the
         position must be given."""
         del players, options, seed
@@ -162,7 +162,7 @@ class FastPlayRuleset(AirRuleset[GameState]):
                         rng: random.Random) -> OrdersEntry | None:
         return orders_entry(state, player, rng)
 
-    def alias_of(self, aircraft: Mapping[str, Any]) -> tuple[str, str] | None:
+    def alias_of(self, aircraft: Mapping[str, object]) -> tuple[str, str] | None:
         """An anonymous game calls a pilot by its side (FP1), numbered:
         ``German pilot 1``, ``Allied pilot 2``."""
         team = str(aircraft.get("team") or "")
@@ -199,11 +199,11 @@ class FastPlayRuleset(AirRuleset[GameState]):
         return render_fastplay_move_panels(report.position_before, report.events,
                                            names=report.names, after=report.position_after)
 
-    def render_position_svg(self, position: Mapping[str, Any],
+    def render_position_svg(self, position: Mapping[str, object],
                             names: Mapping[str, str]) -> str | None:
         return render_fastplay_svg(position, None, names=names,
                                    title=f"The sky now: turn {position.get('turn', '?')}")
 
-    def map_reply(self, position: Mapping[str, Any], names: Mapping[str, str],
+    def map_reply(self, position: Mapping[str, object], names: Mapping[str, str],
                   title: str) -> str:
         return render_fastplay_map_reply(position, names, title)

@@ -63,7 +63,7 @@ DEMO = DemoGame(
 )
 
 
-def turn_orders(state: GameState, orders: Mapping[str, Mapping[str, Any]]) -> TurnOrders:
+def turn_orders(state: GameState, orders: Mapping[str, Mapping[str, object]]) -> TurnOrders:
     """Read every player's stored orders entry into typed orders.
 
     A player left out sent nothing (an NMR when the aircraft is in the fight,
@@ -74,8 +74,11 @@ def turn_orders(state: GameState, orders: Mapping[str, Mapping[str, Any]]) -> Tu
                           for p, entry in orders.items()})
 
 
-def gather_orders(readings: Mapping[str, tuple[PlaneOrders | None,
-                                               tuple[ZeppelinVote | None, ...]]]) -> TurnOrders:
+# One pilot's entry read: the plane's orders and its votes for the zeppelins.
+Reading = tuple[PlaneOrders | None, tuple[ZeppelinVote | None, ...]]
+
+
+def gather_orders(readings: Mapping[str, Reading]) -> TurnOrders:
     """The turn's typed orders from each player's entry read (``entry_to_orders``)."""
     plane: dict[str, PlaneOrders] = {}
     zeppelin: dict[str, tuple[ZeppelinVote | None, ...]] = {}
@@ -183,7 +186,7 @@ LANDED_WORDS = dataclasses.replace(
 )
 
 
-class TweedekkerRuleset(AirRuleset[GameState]):
+class TweedekkerRuleset(AirRuleset[GameState, Reading, TurnOrders]):
     name: ClassVar[str] = "tweedekker"
     title: ClassVar[str] = "Tweedekker"
     words: ClassVar[Words] = WORDS
@@ -201,15 +204,15 @@ class TweedekkerRuleset(AirRuleset[GameState]):
     def read_orders(self, state: GameState, player: str, lines: Lines) -> OrdersEntry:
         return parse_body(state, player, lines)
 
-    def read_entry(self, state: GameState, player: str, entry: Mapping[str, Any]
-                   ) -> tuple[PlaneOrders | None, tuple[ZeppelinVote | None, ...]]:
+    def read_entry(self, state: GameState, player: str, entry: Mapping[str, object]
+                   ) -> Reading:
         return entry_to_orders(state, player, entry)
 
-    def gather(self, readings: Mapping[str, Any]) -> TurnOrders:
+    def gather(self, readings: Mapping[str, Reading]) -> TurnOrders:
         return gather_orders(readings)
 
     def preview(self, state: GameState, player: str,
-                entry: Mapping[str, Any] | None) -> list[str]:
+                entry: Mapping[str, object] | None) -> list[str]:
         """The flight plan: hex and heading after each move, bursts, rounds left,
         and the warnings of ``pbmref.rules.tweedekker.plan``."""
         orders, votes = entry_to_orders(state, player, entry)
@@ -220,7 +223,7 @@ class TweedekkerRuleset(AirRuleset[GameState]):
         return engine.adjudicate(state, orders, dice)
 
     def opening(self, players: Sequence[PlayerSpec], options: NewGameOptions, seed: int,
-                position: Mapping[str, Any] | None = None) -> Opening:
+                position: Mapping[str, object] | None = None) -> Opening:
         """Every aircraft landed on its airfield (L1); the zeppelin controlled (Z6)
         or drifting (Z3). ``seed`` is the seed of turn 0 (the set-up dice). A game of
         one pilot would end at once (V6): it is refused."""
@@ -285,7 +288,7 @@ class TweedekkerRuleset(AirRuleset[GameState]):
         return str(aircraft.get("airfield") or "") if isinstance(aircraft, Mapping) else ""
 
     def counts_as_orders(self, state: GameState, player: str,
-                         entry: Mapping[str, Any]) -> bool:
+                         entry: Mapping[str, object]) -> bool:
         """Whether ``entry`` spares the player an NMR, for early adjudication and
         reminders (referee.md). Zeppelin votes never count for N1 (N3, Z8): a
         pilot whose aircraft is in the fight has sent orders only with a PLANE
@@ -307,7 +310,7 @@ class TweedekkerRuleset(AirRuleset[GameState]):
         plane = {k: v for k, v in entry.items() if k != "zeppelin"}
         return plane or entry or None
 
-    def alias_of(self, aircraft: Mapping[str, Any]) -> tuple[str, str] | None:
+    def alias_of(self, aircraft: Mapping[str, object]) -> tuple[str, str] | None:
         """An anonymous game calls a pilot after its airfield (B5): ``Pilot N``."""
         corner = str(aircraft.get("airfield") or "").upper()
         return (corner, f"Pilot {corner}") if corner else None
@@ -354,11 +357,11 @@ class TweedekkerRuleset(AirRuleset[GameState]):
         return render_move_panels(report.position_before, report.events, names=report.names,
                                   after=report.position_after)
 
-    def render_position_svg(self, position: Mapping[str, Any],
+    def render_position_svg(self, position: Mapping[str, object],
                             names: Mapping[str, str]) -> str | None:
         return render_svg(position, None, names=names,
                           title=f"The sky now: turn {position.get('turn', '?')}")
 
-    def map_reply(self, position: Mapping[str, Any], names: Mapping[str, str],
+    def map_reply(self, position: Mapping[str, object], names: Mapping[str, str],
                   title: str) -> str:
         return render_map_reply(position, names, title)
