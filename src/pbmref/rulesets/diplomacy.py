@@ -28,6 +28,7 @@ from pbmref.reports.model import Picture, TurnReport
 from pbmref.reports.plan import plan_lines
 from pbmref.rules.dice import Replay
 from pbmref.rules.diplomacy import (
+    Adjudication,
     Order,
     Position,
     Variant,
@@ -165,7 +166,7 @@ def _power_code(name: object, where: tuple[str | int, ...], powers: Sequence[str
     return p
 
 
-def _powers_mapping(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+def _powers_mapping(data: Mapping[str, object], key: str) -> Mapping[object, object]:
     value = data.get(key) or {}
     if not isinstance(value, Mapping):
         raise ScenarioError("expected a mapping of powers", path=(key,))
@@ -182,7 +183,7 @@ def _items(value: object, where: tuple[str | int, ...]) -> list[Any]:
     return value
 
 
-def _scenario_orders(data: Mapping[str, Any], pos: Position) -> list[Order]:
+def _scenario_orders(data: Mapping[str, object], pos: Position) -> list[Order]:
     out: list[Order] = []
     for power, items in _powers_mapping(data, "orders").items():
         pw = _power_code(power, ("orders",), pos.powers)
@@ -242,24 +243,24 @@ def _norm(value: Any) -> str:
     return " ".join(str(value).replace("(", "/").replace(")", "").lower().split())
 
 
-def _dislodged_entries(adj: Any) -> dict[str, list[dict[str, Any]]]:
+def _dislodged_entries(adj: Adjudication) -> dict[str, list[dict[str, object]]]:
     """Every unit dislodged in the phase, in the position's own form (``{unit,
     attacker_from}``, with ``attacker_via_convoy`` when the attack was convoyed):
     the units that retreat next, those disbanded at once for want of a retreat,
     and dislodged dirigibles (disbanded at once, DD9)."""
-    out: dict[str, list[dict[str, Any]]] = {}
+    out: dict[str, list[dict[str, object]]] = {}
     for d in adj.dislodged:
         out.setdefault(d.unit.power, []).append(dislodged_entry(d))
     for e in adj.events:
         if e.kind == "dislodged" and e.unit and e.unit.startswith("D "):
-            air: dict[str, Any] = {"unit": e.unit}
+            air: dict[str, object] = {"unit": e.unit}
             if e.province:
                 air["attacker_from"] = e.province
             out.setdefault(str(e.power), []).append(air)
     return {p: sorted(v, key=lambda x: str(x["unit"])) for p, v in sorted(out.items())}
 
 
-def _dislodged_differences(expected: Any, actual: Mapping[str, list[dict[str, Any]]]
+def _dislodged_differences(expected: object, actual: Mapping[str, list[dict[str, object]]]
                            ) -> list[str]:
     """``expect.dislodged`` against the units dislodged: per power named, the
     same units (bare, ``A Mun``, or in the position's form, ``{unit: A Mun,
@@ -271,7 +272,7 @@ def _dislodged_differences(expected: Any, actual: Mapping[str, list[dict[str, An
     out: list[str] = []
     for power, items in expected.items():
         got = {_norm(e["unit"]): e for e in actual.get(str(power).upper(), [])}
-        want: dict[str, Mapping[str, Any]] = {}
+        want: dict[str, Mapping[object, object]] = {}
         for item in items if isinstance(items, list) else [items] if items else []:
             entry = item if isinstance(item, Mapping) else {"unit": item}
             want[_norm(entry.get("unit"))] = entry
@@ -282,13 +283,13 @@ def _dislodged_differences(expected: Any, actual: Mapping[str, list[dict[str, An
             continue
         for unit, entry in want.items():
             for key, value in entry.items():
-                if key != "unit" and _norm(value) != _norm(got[unit].get(key)):
+                if key != "unit" and _norm(value) != _norm(got[unit].get(str(key))):
                     out.append(f"dislodged.{power}.{entry.get('unit')}.{key}: expected "
-                               f"{value!r}, got {got[unit].get(key)!r}")
+                               f"{value!r}, got {got[unit].get(str(key))!r}")
     return out
 
 
-def _normalise_expect(expect: Mapping[str, Any]) -> dict[str, Any]:
+def _normalise_expect(expect: Mapping[str, object]) -> dict[str, object]:
     out = dict(expect)
     results = expect.get("results")
     if isinstance(results, Mapping):
