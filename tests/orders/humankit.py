@@ -22,6 +22,7 @@ from typing import Any
 
 import yaml
 
+from pbmref.mail.message import read_message
 from pbmref.orders.check import CheckedMail, check_order_mail
 from pbmref.orders.errors import OrderMailError
 from pbmref.rulesets import get_ruleset
@@ -39,6 +40,16 @@ POSITIONS: dict[str, Any] = {**_yaml("positions.yaml"), **TABLE["positions"]}
 MAILS: list[dict[str, Any]] = TABLE["mails"]
 
 
+def subject_and_text(case: dict[str, Any]) -> tuple[str, str]:
+    """The Subject and text the referee reads of the case's mail: a ``raw``
+    mail (as a client sends it) is read by ``read_message`` as the referee's
+    intake reads it."""
+    if "raw" in case:
+        mail = read_message(case["raw"].replace("\n", "\r\n").encode("utf-8"))
+        return mail.subject, mail.text
+    return case.get("subject", ""), case["text"]
+
+
 def check(case: dict[str, Any], text: str | None = None) -> CheckedMail:
     """Read the case's mail (or ``text``) for its game and player."""
     position = POSITIONS[case.get("game", "zep1")]
@@ -52,8 +63,8 @@ def check(case: dict[str, Any], text: str | None = None) -> CheckedMail:
     if "password" in case:
         secret = case["password"]
         kwargs["verify_password"] = lambda who, pw: pw == secret
-    return check_order_mail(case.get("subject", ""), case["text"] if text is None else text,
-                            **kwargs)
+    subject, written = subject_and_text(case)
+    return check_order_mail(subject, written if text is None else text, **kwargs)
 
 
 def ignored_of(case: dict[str, Any]) -> list[int]:
@@ -72,7 +83,7 @@ def fixes_of(case: dict[str, Any]) -> dict[int, list[str | None]]:
 def mails_needed(case: dict[str, Any]) -> int | None:
     """How many mails the player sends for this turn, answering each reply."""
     fixes = fixes_of(case)
-    rows = [(n, text) for n, text in enumerate(case["text"].split("\n"), 1)]
+    rows = [(n, text) for n, text in enumerate(subject_and_text(case)[1].split("\n"), 1)]
     steps_taken: dict[int, int] = {}
     for sent in range(1, MAX_MAILS + 1):
         try:

@@ -11,7 +11,16 @@ import pytest
 from pbmref.orders.errors import OrderMailError
 from pbmref.orders.render import render_error_list, render_errors
 
-from .humankit import MAILS, POSITIONS, check, ignored_of, mails_needed
+from .humankit import MAILS, POSITIONS, check, ignored_of, mails_needed, subject_and_text
+
+
+def _cases(cases: list[dict[str, Any]], strict: bool = True) -> list[Any]:
+    """The cases as test parameters; a mail of an item of issue 42 not done yet
+    (``todo``) is expected to fail, and with ``strict`` must."""
+    return [pytest.param(c, id=c["name"], marks=[pytest.mark.xfail(
+        strict=strict, reason=f"issue 42, {c['todo']}")] if "todo" in c else [])
+        for c in cases]
+
 
 ACCEPTED = [c for c in MAILS if "ok" in c]
 REFUSED = [c for c in MAILS if "errors" in c]
@@ -25,7 +34,7 @@ def test_the_table_holds_what_people_write() -> None:
     assert len(MAILS) >= 40 and len(ACCEPTED) >= 15 and len(REFUSED) >= 15
     assert len({c["name"] for c in MAILS}) == len(MAILS)
     assert {_ruleset(c) for c in MAILS} == {"tweedekker", "fastplay", "dirigible"}
-    texts = "\n".join(c["text"] for c in MAILS)
+    texts = "\n".join(subject_and_text(c)[1] for c in MAILS)
     for words in ("Thanks", "Viele Grüße", "Bises", "Groetjes", "Saludos",  # five languages
                   "schrieb", "schreef", "a\\nécrit", "escribió",  # quoted in four
                   "Ursprüngliche Nachricht", "Oorspronkelijk bericht", "Message d'origine",
@@ -34,7 +43,7 @@ def test_the_table_holds_what_people_write() -> None:
     assert sum(len(c["errors"]) >= 2 for c in REFUSED) >= 10  # several mistakes a mail
 
 
-@pytest.mark.parametrize("case", ACCEPTED, ids=[c["name"] for c in ACCEPTED])
+@pytest.mark.parametrize("case", _cases(ACCEPTED))
 def test_accepted(case: dict[str, Any]) -> None:
     checked = check(case)
     want = case["ok"]
@@ -44,7 +53,7 @@ def test_accepted(case: dict[str, Any]) -> None:
     assert mails_needed(case) == 1
 
 
-@pytest.mark.parametrize("case", REFUSED, ids=[c["name"] for c in REFUSED])
+@pytest.mark.parametrize("case", _cases(REFUSED))
 def test_refused_with_every_mistake_once(case: dict[str, Any]) -> None:
     with pytest.raises(OrderMailError) as info:
         check(case)
@@ -60,7 +69,7 @@ def test_refused_with_every_mistake_once(case: dict[str, Any]) -> None:
     assert mails_needed(case) == 2
 
 
-@pytest.mark.parametrize("case", REFUSED, ids=[c["name"] for c in REFUSED])
+@pytest.mark.parametrize("case", _cases(REFUSED, strict=False))
 def test_the_reply_a_player_reads(case: dict[str, Any]) -> None:
     with pytest.raises(OrderMailError) as info:
         check(case)
@@ -85,5 +94,5 @@ def test_the_reply_a_player_reads(case: dict[str, Any]) -> None:
 
 
 def test_no_player_needs_a_third_mail() -> None:
-    counts = [mails_needed(c) for c in MAILS]
+    counts = [mails_needed(c) for c in MAILS if "todo" not in c]
     assert None not in counts and max(n for n in counts if n is not None) <= 2

@@ -52,6 +52,7 @@ from pbmref.rules.diplomacy.variant import map_of
 
 __all__ = [
     "ParsedOrder",
+    "as_written_plain",
     "Place",
     "parse_body",
     "parse_line",
@@ -99,6 +100,35 @@ def _parser() -> Lark:
 
 
 _HYPHENATED = re.compile(r"(?i)\b(mid)-(atlantic)")
+# A list number in front of an order: "1. A Par - Bur", "2) F Lon H", "(3) ...", "#4".
+_NUMBERED = re.compile(r"^\s*(?:\(\d{1,3}\)|#?\d{1,3}[.):]?)\s+(?=[A-Za-z])")
+# A coast as words after a province: "Spa nc", "Spain north coast", "StP (south coast)".
+_COAST_WORDS = re.compile(
+    r"(?i)(?<=[A-Za-z.'])\s*(?:\(\s*)?(?:(north|south|east|west)(?:ern)?\s+coast"
+    r"|(?<=\s)([nsew])c)(?:\s*\))?(?![A-Za-z.'])")
+
+
+def as_written_plain(clean: str) -> str:
+    """A cleaned order line with what people write around an order made plain,
+    column for column (spaces fill what is taken out, so a caret still points
+    at what the player wrote): a list number in front, a coast in words.
+
+    >>> as_written_plain("1. A Par - Bur")
+    '   A Par - Bur'
+    >>> as_written_plain("F Mao - Spain north coast S")
+    'F Mao - Spain/nc          S'
+    >>> as_written_plain("F Mao - Spa nc")
+    'F Mao - Spa/nc'
+    """
+    number = _NUMBERED.match(clean)
+    if number:
+        clean = " " * number.end() + clean[number.end():]
+
+    def coast(m: re.Match[str]) -> str:
+        letter = (m.group(1) or m.group(2))[0].lower()
+        return f"/{letter}c".ljust(len(m.group(0)))
+
+    return _COAST_WORDS.sub(coast, clean)
 
 _EXPECTED_WORDS = {
     "ARROW": "'-' and a destination",
@@ -279,7 +309,7 @@ def parse_line(text: str, line_no: int | None = None, game_map: GameMap | None =
 
 
 def _parse_line(text: str, line_no: int | None, phase: str, m: GameMap) -> ParsedOrder:
-    clean = _HYPHENATED.sub(r"\1 \2", clean_line(text))
+    clean = as_written_plain(_HYPHENATED.sub(r"\1 \2", clean_line(text)))
     if not clean.strip():
         raise OrderSyntaxError("the line is empty", line_no=line_no, line=text)
     try:
@@ -324,6 +354,16 @@ def _parse_line(text: str, line_no: int | None, phase: str, m: GameMap) -> Parse
                 line_no=line_no, line=text, column=place.column, expected="A, F or D",
             )
         action = "build"
+    elif action == "route":  # "A Lvp-Nth-Nwy": the army goes by the fleets on its way
+        if kind in (UnitType.FLEET, UnitType.DIRIGIBLE):
+            first = places[0]
+            raise OrderSyntaxError(
+                f"a {kind.name.lower()} moves one step: a route is for a convoyed army",
+                line_no=line_no, line=text, column=first.column,
+                width=places[-1].column + places[-1].width - first.column,
+                hint=f"write one step, e.g. {kind.value} {place.text if place else ''} "
+                     f"- {first.text}")
+        action, via, dest = "move", True, places[-1]
     elif places:
         dest = places[-1]
     return ParsedOrder(action, kind, place, target_kind, target, dest, via, line_no, text)
@@ -593,7 +633,7 @@ def parse_orders(
 
 
 _UNIT_WORD = re.compile(r"^\s*(?:a|f|d|army|fleet|dirigible|air)\s+(.+)$", re.I)
-_KEYWORD = re.compile(r"^\s*(?:builds?|disbands?|waives?|removes?)\b", re.I)
+_KEYWORD = re.compile(r"^\s*(?:builds?|disbands?|waives?|removes?|holds?)\b", re.I)
 
 
 def _order_like(text: str, m: GameMap, suggestion: str | None = None) -> bool:
@@ -602,11 +642,11 @@ def _order_like(text: str, m: GameMap, suggestion: str | None = None) -> bool:
     order or envelope word: "staus", "Biuld"), with a province, or with a unit
     type and a province or a slip of one: "A Yorkshir - Lon" is an order, "A
     bientôt" is not, and a lone "Silvia" is a name, not a slip of Silesia."""
-    clean = clean_line(text)
+    clean = as_written_plain(clean_line(text))
     if _KEYWORD.match(clean) or suggestion in (*_ORDER_WORDS, *ENVELOPE_WORDS):
         return True
     unit = _UNIT_WORD.match(clean)
-    words = (unit.group(1) if unit else clean).split()
+    words = re.findall(r"[A-Za-z\u00c0-\u024f.']+", unit.group(1) if unit else clean)
     alone = unit is None and len(clean.split()) == 1
     for n in (1, 2, 3):
         name = " ".join(words[:n])

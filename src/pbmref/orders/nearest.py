@@ -178,6 +178,14 @@ def _wordlike(label: str | None, err: OrderSyntaxError, line: str) -> bool:
     return False
 
 
+def _as_written(err: OrderSyntaxError, line: str) -> bool:
+    """Whether the word a "did you mean" is about is that word as written, in a
+    sentence's words ("here are my orders:"): no slip of it."""
+    col = (err.column or 1) - 1
+    word = line[col:col + err.width].strip(" :;,.!?")
+    return bool(word) and word.casefold() == (err.suggestion or "").casefold()
+
+
 def _one_mistake(words: Sequence[OrderSyntaxError], line: str) -> OrderSyntaxError:
     """Unreadable words of one line told as one mistake, from the first to the last."""
     if len(words) == 1:
@@ -216,7 +224,8 @@ def line_mistakes(explained: Sequence[tuple[str | None, OrderSyntaxError]], line
     # A sentence starts with a word no order has ("here are my orders for turn
     # 7."); what follows may look like order words, and is no slip of them.
     sentence = bool(found) and found[0][0] in _WORD_LABELS and like[0] and (
-        found[0][1].column == lead) and not any(e.suggestion for _, e in found)
+        found[0][1].column == lead) and not any(
+            e.suggestion and not _as_written(e, line) for _, e in found)
     prose = bool(found) and not order_read and (all(like) or sentence)
     out: list[OrderSyntaxError] = []
     words: list[OrderSyntaxError] = []
