@@ -19,12 +19,14 @@ from .test_human_mails import _ruleset
 VALID = [c for c in MAILS
          if "ok" in c and "raw" not in c and "todo" not in c and c["ok"]["entry"]]
 ABOVE = ["Hi referee,", "Hallo,", "Bonjour !", "Good morning,\nhere are my orders:",
-         "\u00a1Hola!", "Hoi scheidsrechter,", "Dear GM,"]
+         "\u00a1Hola!", "Hoi scheidsrechter,", "Dear GM,", "Hi, I hope this is right:",
+         "Hi referee, I am away this weekend so here are\nmy orders a bit early."]
 BELOW = ["Thanks!\nManfred", "Viele Gr\u00fc\u00dfe\nAnna", "Cheers,", "-- \nBert van Dam",
          "Sent from my iPhone", "Get Outlook for Android", "Groetjes,\nJan",
          "On Sat, 5 Dec 2026 at 18:00, Referee <referee@example.org> wrote:\n> PLANE\n> 1: I f-Z",
          "-----Original Message-----\nFrom: referee@example.org\nA Par - Bur",
-         "Bises\nAnnick\nEnvoy\u00e9 de mon iPhone", "END\nanything at all"]
+         "Bises\nAnnick\nEnvoy\u00e9 de mon iPhone", "END\nanything at all", "Fire at will!",
+         "Bert van Dam | Senior Analyst\nAcme B.V. | +31 20 123 4567"]
 SETTINGS = settings(max_examples=examples(200), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 

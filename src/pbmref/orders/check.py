@@ -291,7 +291,9 @@ def _noise(mail: OrderMail, body: list[tuple[int, str]],
     for e in errors:
         if e.line_no is not None:
             by_line.setdefault(e.line_no, []).append(e)
-    prose = {n for n, found in by_line.items() if all(e.prose for e in found)}
+    # A line its reader found to be a sentence is prose, whatever else a reading of
+    # its words as orders met ("Hi, I hope this is right:": an Immelman I, V4).
+    prose = {n for n, found in by_line.items() if any(e.prose for e in found)}
     orders = [n for n, _ in mail.keyword_lines] + [n for n, _ in body if n not in prose]
     if not orders:
         return prose

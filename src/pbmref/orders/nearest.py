@@ -178,6 +178,23 @@ def _wordlike(label: str | None, err: OrderSyntaxError, line: str) -> bool:
     return False
 
 
+_MOVE_NUMBER = re.compile(r"^\s*(?:move\s*)?[1-9]\s*[:).\]]", re.I)
+
+
+def _mostly_words(found: Sequence[tuple[str | None, OrderSyntaxError]], line: str) -> bool:
+    """Whether a line without a move number is mostly words that no order has,
+    two at least ("Fire at will!"): a sentence, whatever order word it holds."""
+    if _MOVE_NUMBER.match(line):
+        return False
+    plain = []
+    for _, err in found:
+        col = (err.column or 1) - 1
+        tok = line[col:col + err.width].strip(" :;,.!?")
+        if err.suggestion is None and len(tok) >= 2 and tok.isalpha():
+            plain.append(tok)
+    return len(plain) >= 2 and 2 * len(plain) >= len(line.split())
+
+
 def _as_written(err: OrderSyntaxError, line: str) -> bool:
     """Whether the word a "did you mean" is about is that word as written, in a
     sentence's words ("here are my orders:"): no slip of it."""
@@ -226,7 +243,8 @@ def line_mistakes(explained: Sequence[tuple[str | None, OrderSyntaxError]], line
     sentence = bool(found) and found[0][0] in _WORD_LABELS and like[0] and (
         found[0][1].column == lead) and not any(
             e.suggestion and not _as_written(e, line) for _, e in found)
-    prose = bool(found) and not order_read and (all(like) or sentence)
+    prose = bool(found) and (not order_read and (all(like) or sentence)
+                             or _mostly_words(found, line))
     out: list[OrderSyntaxError] = []
     words: list[OrderSyntaxError] = []
     for (label, err), wordlike in zip(found, like, strict=True):
