@@ -57,3 +57,28 @@ def test_the_mail_says_format_flowed_delsp_no() -> None:
     msg = make_mail("p@example.org", "s", "one\ntwo\n", from_addr="r@game.test")
     assert msg.get_content_type() == "text/plain"
     assert msg.get_param("format") == "flowed" and msg.get_param("delsp") == "no"
+
+
+# Mails that come in flowed (issue 42, item 5): (Content-Type parameters, body
+# as sent, the text the referee reads).
+INCOMING = [
+    ("format=flowed", "Hello referee, here are my \norders.\nA Par - Bur\n",
+     "Hello referee, here are my orders.\nA Par - Bur\n"),
+    ("format=flowed; delsp=yes", "please confirm re \nceived.\nF Lon - Nth\n",
+     "please confirm received.\nF Lon - Nth\n"),
+    ("format=Flowed; DelSp=Yes", "ab \ncd\n", "abcd\n"),
+    ("format=flowed", " 1: LS\n From here\n", "1: LS\nFrom here\n"),  # stuffing
+    ("format=flowed", "-- \nAnna\n", "-- \nAnna\n"),  # a signature's line stays
+    ("format=flowed", "> quoted and \n> soft\nmine \n> not joined\n",
+     "> quoted and soft\nmine \n> not joined\n"),  # quote depth must match
+    ("charset=utf-8", "not flowed \nat all\n", "not flowed \nat all\n"),
+]
+
+
+@pytest.mark.parametrize(("params", "body", "text"), INCOMING)
+def test_a_flowed_mail_is_read_as_its_writer_saw_it(params: str, body: str, text: str) -> None:
+    from pbmref.mail.message import read_message
+
+    raw = (f"From: a@example.org\r\nTo: r@example.org\r\nSubject: x\r\n"
+           f"Content-Type: text/plain; {params}\r\n\r\n{body.replace(chr(10), chr(13) + chr(10))}")
+    assert read_message(raw.encode()).text == text

@@ -64,20 +64,29 @@ def flowed(text: str) -> Flowed:
     return Flowed("\n".join(stuffed(line.rstrip()) for line in text.split("\n")))
 
 
-def unflowed(text: str) -> str:
-    """What a reader of flowed text (``DelSp=no``) shows: the stuffing taken off,
-    the lines of a soft break joined (a signature's ``-- `` stays a line).
+def unflowed(text: str, *, delsp: bool = False) -> str:
+    """What a reader of flowed text shows: the stuffing taken off, the lines of a
+    soft break joined (a signature's ``-- `` stays a line; a quoted line is
+    joined only to the next of the same quote depth). With ``delsp`` (RFC 3676,
+    ``DelSp=yes``, as some mail programs write) the space of a soft break is
+    no part of the text: a word may be broken there.
 
     >>> unflowed("  Your plane \\nis at J10.\\n   A B\\n")
     ' Your plane is at J10.\\n  A B\\n'
+    >>> unflowed("re \\nceived\\n", delsp=True)
+    'received\\n'
     """
     out: list[str] = []
     joining = False
+    depth_before = 0
     for line in text.split("\n"):
+        depth = len(line) - len(line.lstrip(">"))
+        quote, line = line[:depth], line[depth:]
         line = line[1:] if line.startswith(" ") else line
-        if joining:
-            out[-1] += line
+        if joining and depth == depth_before:
+            out[-1] = (out[-1][:-1] if delsp else out[-1]) + line
         else:
-            out.append(line)
+            out.append(quote + (" " if quote and line else "") + line if quote else line)
         joining = line.endswith(" ") and line != "-- "
+        depth_before = depth
     return "\n".join(out)

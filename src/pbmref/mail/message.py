@@ -30,6 +30,7 @@ from email.parser import BytesHeaderParser
 from html.parser import HTMLParser
 
 from pbmref.base.addresses import mailbox
+from pbmref.base.flowed import unflowed
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -355,7 +356,20 @@ def _part_text(part: Message) -> str:
     except Exception:  # noqa: BLE001
         charset = None
     text = _decode_bytes(payload, charset)
-    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+    return _as_shown(part, text)
+
+
+def _as_shown(part: Message, text: str) -> str:
+    """The text of a ``format=flowed`` part as its writer saw it (RFC 3676, with
+    ``DelSp``): Apple Mail and Thunderbird break long lines softly, which put
+    half a greeting on a line of its own (issue 42, item 5)."""
+    try:
+        flowed = str(part.get_param("format") or "").lower() == "flowed"
+        delsp = str(part.get_param("delsp") or "").lower() == "yes"
+    except Exception:  # noqa: BLE001
+        return text
+    return unflowed(text, delsp=delsp) if flowed else text
 
 
 def _is_attachment(part: Message) -> bool:

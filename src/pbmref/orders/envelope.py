@@ -480,6 +480,17 @@ def _quote_lines(lines: list[str], line_no: int) -> int:
     return 0
 
 
+def _unmarked_quote(lines: list[str], after: int) -> bool:
+    """Whether the attribution line(s) ending at line ``after`` (1-based) stand
+    above a quote without '>' marks: the first line after them that is not
+    blank is no quoted line. (A quote with marks may have replies between its
+    lines; one without ends the mail.)"""
+    for line in lines[after:]:
+        if line.strip():
+            return not line.strip().startswith((">", "\u203a"))
+    return False
+
+
 class _Scan:
     """One pass over a mail's lines: envelope values, commands, body lines, errors."""
 
@@ -505,6 +516,12 @@ class _Scan:
                 skip -= 1
                 continue
             skip = _quote_lines(self.lines, line_no)
+            if skip and not raw.lstrip().startswith((">", "\u203a")) and _unmarked_quote(
+                    self.lines, line_no + skip - 1):
+                # "On ... wrote:" above a quote without '>' (Yahoo, Android clients):
+                # the attribution marks where the quote starts, to the end of the mail.
+                self.ended_at = line_no
+                return
             if skip:
                 skip -= 1
                 continue
