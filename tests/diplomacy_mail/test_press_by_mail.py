@@ -94,6 +94,17 @@ def test_press_mistakes_are_answered_together_with_order_errors(dip: DipTable) -
     assert [m["To"] for m in out] == [address("fleur")]
 
 
+def test_a_judges_broadcast_is_answered_with_press_to_all_and_not_sent(dip: DipTable) -> None:
+    """njudge's BROADCAST ... ENDPRESS (issue 42, item 2): never a greeting, never
+    believed sent; the reply names PRESS TO ALL, and nothing goes to anyone."""
+    out = dip.send("fleur", "A Par - Bur", "BROADCAST", "France wants peace.", "ENDPRESS")
+    reply = " ".join(reply_of(out, "fleur").split())
+    assert "BROADCAST is a judge's word: this press was not sent" in reply
+    assert "PRESS TO ALL" in reply and "greeting" not in reply.lower()
+    assert [m["To"] for m in out] == [address("fleur")]
+    assert dip.game().press.records() == []
+
+
 def test_press_goes_while_the_game_is_paused_but_orders_do_not(dip: DipTable) -> None:
     gm.pause(dip.store, "dip1")
     out = dip.send("fleur", "PRESS TO ENG", "Paused, but we can talk.")

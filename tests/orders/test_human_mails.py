@@ -50,6 +50,8 @@ def test_accepted(case: dict[str, Any]) -> None:
     assert checked.entry == want["entry"]
     assert [n for n, _ in checked.ignored] == want.get("ignored", [])
     assert [c.format() for c in checked.mail.commands] == want.get("commands", [])
+    # press that cannot go is named in the reply (a judge's BROADCAST), never lost
+    assert [b.problem.message for b in checked.mail.press if b.problem] == want.get("press", [])
     assert mails_needed(case) == 1
 
 

@@ -57,6 +57,7 @@ from pbmref.orders.errors import (
     WrongPasswordError,
     raise_all,
 )
+from pbmref.orders.habits import judge_habit, signon_password
 from pbmref.orders.lines import clean_line, cut_at_end, grammar_text
 from pbmref.orders.lookalikes import foreign_letters, in_latin
 from pbmref.orders.press import PressBlock, take_press
@@ -557,6 +558,10 @@ class _Scan:
         if self._past_bounds(line_no, raw, len(cleaned.split())):
             self.stopped = True
             return True
+        habit = judge_habit(cleaned)
+        if habit is not None:  # SIGNON, SET WAIT ...: pbmref's own word named
+            self._judge_habit(habit, word, line_no, raw, cleaned)
+            return False
         if word not in _ENVELOPE_WORDS:
             meant = _first_word(in_latin(cleaned))
             if meant in _ENVELOPE_WORDS:  # "P\u0410SSWORD": that line, never a greeting
@@ -584,6 +589,16 @@ class _Scan:
         for kind, key_tok, value_tok in items:
             self.item(kind, key_tok, value_tok, line_no, raw)
         return False
+
+    def _judge_habit(self, habit: OrderMailError, word: str, line_no: int, raw: str,
+                     cleaned: str) -> None:
+        """A judge's line told in pbmref's words; SIGNON's password is not shown
+        and is the line that meant to give one (no second error for it)."""
+        password = signon_password(cleaned) if word == "SIGNON" else None
+        if password is not None:
+            raw = raw.replace(password, "(hidden)")
+            self.keyword_lines.append((line_no, "PASSWORD"))
+        self.errors.append(habit.at(line_no, raw))
 
     def _past_bounds(self, line_no: int, raw: str, words: int) -> bool:
         """Count a line read; an error naming the bound it passes, if it does."""

@@ -46,7 +46,10 @@ from pbmref.orders.lines import clean_line
 __all__ = ["ALL", "PressBlock", "PressError", "is_press_header", "take_press"]
 
 ALL = "ALL"  # the receiver word of a broadcast
-_HEADER = re.compile(r"^\s*press\b:?", re.I)
+_HEADER = re.compile(r"^\s*(press|broadcast)\b:?", re.I)
+# A judge's broadcast (njudge's BROADCAST ... ENDPRESS): its message is taken
+# as press and not sent, the reply naming PRESS TO ALL (issue 42, item 2).
+_BROADCAST = re.compile(r"^\s*broadcast\b", re.I)
 _FULL = re.compile(r"^\s*press\b:?(?P<grey>\s+gr[ae]y\b)?\s+to\b:?(?P<rest>.*)$", re.I)
 _END_PRESS = re.compile(r"^\s*end[- ]?press\b", re.I)
 _WORD = re.compile(r"[^\s,;]+")
@@ -102,6 +105,11 @@ def _header(line_no: int, raw: str) -> PressBlock:
     """The block a header line starts (with its problem, when it names nobody)."""
     raw = visible(raw.rstrip("\r\n"))
     cleaned = clean_line(raw)
+    if _BROADCAST.match(cleaned):
+        return PressBlock(line_no, raw, False, (), problem=PressError(
+            "BROADCAST is a judge's word: this press was not sent", line_no=line_no,
+            line=raw, expected="PRESS TO ALL",
+            hint="write PRESS TO ALL above the message and ENDPRESS below it"))
     m = _FULL.match(cleaned)
     if m is None:
         return PressBlock(line_no, raw, False, (), problem=PressError(
