@@ -108,6 +108,61 @@ _COAST_WORDS = re.compile(
     r"|(?<=\s)([nsew])c)(?:\s*\))?(?![A-Za-z.'])")
 
 
+@lru_cache(maxsize=1)
+def _other_language_names() -> dict[str, str]:
+    """Province names in other languages (data/diplomacy/other_names.yaml):
+    the name as written, and without its accents, folded -> the English name."""
+    import unicodedata
+    from importlib import resources
+
+    import yaml
+
+    text = resources.files("pbmref").joinpath("data", "diplomacy", "other_names.yaml")
+    table: dict[str, dict[str, str]] = yaml.safe_load(text.read_text(encoding="utf-8"))
+    out: dict[str, str] = {}
+    for names in table.values():
+        for written, english in names.items():
+            plain = "".join(c for c in unicodedata.normalize("NFKD", written)
+                            if not unicodedata.combining(c))
+            for form in (written, plain):
+                words = " ".join(form.replace("-", " ").split())
+                out[words.casefold()] = out[words.lower()] = english  # "Preußen", "preussen"
+    return out
+
+
+@lru_cache(maxsize=16)
+def _other_names_pattern(m: GameMap) -> tuple[re.Pattern[str], dict[str, str]] | None:
+    """A pattern finding the other-language names of the map's provinces (those
+    whose English name the map has, and that are no name of the map itself)."""
+    names = {k: v for k, v in _other_language_names().items()
+             if m.lookup(v) is not None and m.lookup(k) is None}
+    if not names:
+        return None
+    words = sorted(names, key=len, reverse=True)
+    alts = "|".join(r"[\s-]+".join(re.escape(w) for w in name.split()) for name in words)
+    return re.compile(rf"(?<!\w)(?:{alts})(?!\w)", re.I), names
+
+
+def _other_language(clean: str, text: str, line_no: int | None,
+                    m: GameMap) -> OrderSyntaxError | None:
+    """"did you mean Munich?" for a province named in another language (München,
+    Nápoles, Mer du Nord), which the map does not know."""
+    found = _other_names_pattern(m)
+    if found is None:
+        return None
+    pattern, names = found
+    hit = pattern.search(clean)
+    if hit is None:
+        return None
+    english = names[" ".join(hit.group().replace("-", " ").split()).casefold()]
+    abbr = m.lookup(english)
+    return OrderSyntaxError(
+        f"'{hit.group()}' is not a province of the map: did you mean {english}?",
+        line_no=line_no, line=text, column=hit.start() + 1, width=len(hit.group()),
+        hint=f"write {english}" + (f" (or {display(abbr)})" if abbr else ""),
+        suggestion=english)
+
+
 def as_written_plain(clean: str) -> str:
     """A cleaned order line with what people write around an order made plain,
     column for column (spaces fill what is taken out, so a caret still points
@@ -312,6 +367,9 @@ def _parse_line(text: str, line_no: int | None, phase: str, m: GameMap) -> Parse
     clean = as_written_plain(_HYPHENATED.sub(r"\1 \2", clean_line(text)))
     if not clean.strip():
         raise OrderSyntaxError("the line is empty", line_no=line_no, line=text)
+    other = _other_language(clean, text, line_no, m)
+    if other is not None:
+        raise other
     try:
         tree = _parser().parse(clean)
     except UnexpectedInput as e:
