@@ -699,3 +699,24 @@ def test_a_broken_dice_record_names_its_line(fake_store, dice, line, words):
     path.write_text("# Every die rolled in turn 1 (rule V5)\nturn: 1\nseed: 7\ndice:" + dice)
     (problem,) = gm.check(fake_store, "fake1").problems
     assert problem.line == line and words in problem.message, problem
+
+
+def test_check_names_the_orders_file_in_force_when_an_earlier_one_was_edited(fake_store):
+    """Issue 42, item 10: the game master edits anna.yaml, the file found first,
+    while the orders in force are the latest mail's (ann.v2.yaml): check says
+    which file holds them and that the edit changes nothing."""
+    game = fake_store.open("fake1")
+    first = game.book.save("ann", {"add": 1}, raw="1", message_id="<a@x>", received_at=T0)
+    latest = game.book.save("ann", {"add": 2}, raw="2", message_id="<b@x>", received_at=T0)
+    assert (first.name, latest.name) == ("ann.yaml", "ann.v2.yaml")
+    assert gm.check(fake_store, "fake1").warnings == []
+    edited = first.read_text(encoding="utf-8").replace("add: 1", "add: 3")
+    first.write_text(edited, encoding="utf-8")
+    stamp = latest.stat().st_mtime_ns + 1_000_000_000
+    os.utime(first, ns=(stamp, stamp))
+    result = gm.check(fake_store, "fake1")
+    assert result.ok
+    (warning,) = result.warnings
+    assert "turns/001/orders/ann.yaml was changed after ann.v2.yaml" in warning
+    assert "the orders in force are those of ann.v2.yaml: edit that file" in warning
+    assert fake_store.open("fake1").book.entries() == {"ann": {"add": 2}}

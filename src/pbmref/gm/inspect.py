@@ -69,6 +69,7 @@ def check(store: GameStore, game_id: str) -> CheckResult:
                         result.warnings.append(f"left out of turn {turn}: {exc}")
                     else:
                         result.problems.append(exc)
+        result.warnings.extend(_edited_before_latest(game, turn))
         for name in ("dice.yaml", "events.yaml", "result.yaml"):
             try:
                 if game.history.record_of(turn, name) is not None:
@@ -81,6 +82,32 @@ def check(store: GameStore, game_id: str) -> CheckResult:
         except GameFileError as exc:
             result.problems.append(exc)
     return result
+
+
+def _edited_before_latest(game: Game, turn: int) -> list[str]:
+    """A note for each orders file changed after the player's latest one (issue
+    42, item 10): the orders in force are the latest mail's (``PLAYER.vK.yaml``,
+    K highest), so a hand edit of an earlier file changes nothing."""
+    odir = game.book.folder(turn)
+    notes: list[str] = []
+    try:
+        names = game.book.names(turn)
+    except GameFileError:
+        return notes  # told as a problem by the reading of the files
+    for files in names.values():
+        if len(files) < 2:
+            continue
+        try:
+            latest = (odir / files[-1]).stat().st_mtime_ns
+            changed = [n for n in files[:-1] if (odir / n).stat().st_mtime_ns > latest]
+        except OSError:
+            continue
+        where = odir.relative_to(game.dir).as_posix()
+        notes.extend(
+            f"{where}/{name} was changed after {files[-1]}: the orders in force are those "
+            f"of {files[-1]}: edit that file (the earlier ones are kept for disputes and "
+            f"change nothing)" for name in changed)
+    return notes
 
 
 @dataclass(frozen=True)
