@@ -80,7 +80,7 @@ from pbmref.orders.errors import (
     gather,
 )
 from pbmref.orders.render import ignored_note, render_error_list, render_errors
-from pbmref.referee import guide, kept, replies
+from pbmref.referee import guide, kept, questions, replies
 from pbmref.referee.courier import Courier
 from pbmref.referee.notices import tell_set_aside
 from pbmref.referee.pictures import map_pictures
@@ -934,12 +934,15 @@ class Referee:
         if error is not None and password_line_mistaken(envelope, read.errors):
             return self._answer(letter, replies.refused_without_password(
                 game.id, turn, self._errors(error, letter.mail)), "rejected: password line")
-        if (read.entry is not None or error is not None or not envelope.commands
-                or any(c.name not in PUBLIC_COMMANDS for c in envelope.commands)):
+        wanted = questions.asked(envelope, read.entry, read.errors, PUBLIC_COMMANDS)
+        if wanted is None:  # orders, press or a command: the password warning
             return self._wrong_password(letter)
         sections = [ignored_note(read.ignored)] if read.ignored else []
         sections += [self._help(letter, c) if c.name == "HELP" else _status(game, turn)
-                     for c in letter.commands]
+                     for c in wanted]
+        if not wanted:  # a question in words: how to write what it wants
+            sections += [questions.question_note(game.id, letter.mail.subject),
+                         _status(game, turn)]
         sections.append(replies.PASSWORD_NEEDED)
         return self._answer(letter, "\n\n".join(s.rstrip() for s in sections),
                             "commands answered without the password")
