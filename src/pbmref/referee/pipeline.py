@@ -944,8 +944,14 @@ class Referee:
             sections += [questions.question_note(game.id, letter.mail.subject),
                          _status(game, turn)]
         sections.append(replies.PASSWORD_NEEDED)
-        return self._answer(letter, "\n\n".join(s.rstrip() for s in sections),
-                            "commands answered without the password")
+        answer = self._answer(letter, "\n\n".join(s.rstrip() for s in sections),
+                              "commands answered without the password")
+        if not wanted:
+            # words alone (a thank-you, an autoresponder's "I am away"): answered
+            # once an hour, as the password warning, so no mail loop runs on it
+            answer.rations = (Ration("password-warned", f"{game.id}/{letter.player}", 1,
+                                     REPLY_WINDOW),)
+        return answer
 
     def _wrong_password(self, letter: Letter) -> HandledMail:
         """A mail for a player with a wrong or missing password: counted for the
