@@ -254,7 +254,7 @@ def per_game_code() -> dict[str, int]:
 def modules_loaded() -> dict[str, int]:
     """pbmref modules a fresh process loads to import each lower layer."""
     out = {"pbmref modules in all": sum(1 for _ in SRC.rglob("*.py"))}
-    for layer in ("pbmref.rules", "pbmref.orders", "pbmref.store"):
+    for layer in ("pbmref.rules", "pbmref.orders", "pbmref.rulesets", "pbmref.store"):
         code = (f"import sys, {layer}; "
                 "print(sum(1 for m in sys.modules if m.split('.')[0] == 'pbmref'))")
         n = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -6,11 +6,16 @@ tweedekker``) to its ruleset; ``get_ruleset(name)`` looks one up and raises
 game kinds lives in these objects (``pbmref.rulesets.base.Ruleset`` says
 what each must provide); the rest of the house asks them and never names a
 game kind itself.
+
+Each game kind is loaded the first time a game of that kind is asked for:
+importing this package (or the store above it) loads only ``base``, never a
+game's rules or its renderers; the referee of a house of Diplomacy games
+never loads the air games' code.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from pbmref.rulesets.base import (
@@ -30,9 +35,6 @@ from pbmref.rulesets.base import (
     Votes,
     Words,
 )
-from pbmref.rulesets.diplomacy import DiplomacyRuleset, DirigibleRuleset
-from pbmref.rulesets.fastplay import FastPlayRuleset
-from pbmref.rulesets.tweedekker import TweedekkerRuleset
 
 __all__ = [
     "PRESS_LEVELS",
@@ -55,11 +57,51 @@ __all__ = [
     "get_ruleset",
 ]
 
-RULESETS: Mapping[str, Ruleset[Any]] = {
-    ruleset.name: ruleset
-    for ruleset in (TweedekkerRuleset(), FastPlayRuleset(), DiplomacyRuleset(),
-                    DirigibleRuleset())
-}
+def _tweedekker() -> Ruleset[Any]:
+    from pbmref.rulesets.tweedekker import TweedekkerRuleset
+    return TweedekkerRuleset()
+
+
+def _fastplay() -> Ruleset[Any]:
+    from pbmref.rulesets.fastplay import FastPlayRuleset
+    return FastPlayRuleset()
+
+
+def _diplomacy() -> Ruleset[Any]:
+    from pbmref.rulesets.diplomacy import DiplomacyRuleset
+    return DiplomacyRuleset()
+
+
+def _dirigible() -> Ruleset[Any]:
+    from pbmref.rulesets.diplomacy import DirigibleRuleset
+    return DirigibleRuleset()
+
+
+class _Registry(Mapping[str, Ruleset[Any]]):
+    """The rulesets by name, each made (its modules imported) when first asked
+    for and kept: the names are known without loading any game kind."""
+
+    def __init__(self, makers: Mapping[str, Callable[[], Ruleset[Any]]]) -> None:
+        self._makers = dict(makers)
+        self._made: dict[str, Ruleset[Any]] = {}
+
+    def __getitem__(self, name: str) -> Ruleset[Any]:
+        ruleset = self._made.get(name)
+        if ruleset is None:
+            ruleset = self._made[name] = self._makers[name]()
+            assert ruleset.name == name, (ruleset.name, name)
+        return ruleset
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._makers)
+
+    def __len__(self) -> int:
+        return len(self._makers)
+
+
+RULESETS: Mapping[str, Ruleset[Any]] = _Registry({
+    "tweedekker": _tweedekker, "fastplay": _fastplay, "diplomacy": _diplomacy,
+    "dirigible": _dirigible})
 
 
 class UnknownRuleset(KeyError):
