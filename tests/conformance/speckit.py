@@ -1,6 +1,7 @@
 """A referee on a local Maildir for the conformance tests (shared/spec/*.md).
 
-Built like ``tests/referee/tablekit.py`` (whose ``Table`` it reuses): one
+On the one harness (``tests/refereekit.py``) with ``tests/referee/tablekit.py``'s
+``Table``: one
 tweedekker game ``zep1`` with three players, plus what the contracts speak of
 and the referee tests do not set up: an observer, one address that plays two
 pilots (``PILOT``), and a second game for the same player (Subject vs body).
@@ -19,31 +20,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "referee"))
 from tablekit import REFEREE, T0, Clock, Table, body_of, parse
 
 from pbmref import gm
-from pbmref.config import (
-    Config,
-    LimitsConfig,
-    MailConfig,
-    MaildirConfig,
-    RefereeConfig,
-)
-from pbmref.mail.maildir_in import MaildirIntake
-from pbmref.referee.pipeline import Referee
 from pbmref.store import GameStore
+from refereekit import maildir_config
 
 __all__ = ["REFEREE", "T0", "DEADLINE", "OBSERVER", "Table", "body_of", "make_table",
            "mail", "parse", "config_yaml"]
 
 OBSERVER = "watcher@example.net"
 DEADLINE = T0 + timedelta(hours=48)
-
-
-def make_config(root: Path, **limits: int) -> Config:
-    return Config(
-        games_dir=root / "games", spool_dir=root / "spool",
-        referee=RefereeConfig(address=REFEREE, name="Referee"),
-        mail=MailConfig(mode="maildir", maildir=MaildirConfig(
-            inbox=root / "inbox", outbox=root / "outbox")),
-        limits=LimitsConfig(**limits))
 
 
 def config_yaml(root: Path) -> Path:
@@ -58,7 +42,7 @@ def config_yaml(root: Path) -> Path:
 
 
 def make_table(root: Path, **limits: int) -> Table:
-    config = make_config(root, **limits)
+    config = maildir_config(root, **limits)
     clock = Clock(T0)
     store = GameStore(config.games_dir)
     players = [
@@ -80,9 +64,7 @@ def make_table(root: Path, **limits: int) -> Table:
                         early_adjudication=False, reminder_hours=0, now=T0)
     passwords = dict(created.passwords)
     passwords.update({f"zep2:{k}": v for k, v in other.passwords.items()})
-    referee = Referee(config, store=store, clock=clock)
-    return Table(root, referee, MaildirIntake(config.mail.maildir.inbox), clock,
-                 passwords, store)
+    return Table.start(root, config, store, clock, passwords=passwords)
 
 
 @pytest.fixture

@@ -1,32 +1,27 @@
 """A Diplomacy game on the referee's local Maildir default, and a way to mail it.
 
-Like ``tests/referee/tablekit.py``: the real pipeline (spool, store, replies,
-deadline job, reports) with a clock the test moves.
+On the one harness (``tests/refereekit.py``): the real pipeline (spool, store,
+replies, deadline job, reports) with a clock the test moves.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
-from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from email.message import EmailMessage
-from email.utils import format_datetime, make_msgid
 from pathlib import Path
 from typing import Any
 
 from pbmref import gm
 from pbmref.archive import stored_report
-from pbmref.base.flowed import unflowed
-from pbmref.config import Config, MailConfig, MaildirConfig, RefereeConfig
-from pbmref.mail.maildir_in import MaildirIntake
-from pbmref.mail.outbox import read_maildir
-from pbmref.referee.pipeline import Referee
 from pbmref.referee.turns import DueReport, adjudicate_due
 from pbmref.store import Game, GameStore
+from refereekit import REFEREE, T0, Clock, RefereeTable, body_of, maildir_config
 
-REFEREE = "referee@test.invalid"
-T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+__all__ = ["PLAYERS", "REFEREE", "T0", "TURN", "Clock", "DipTable", "address", "body_of",
+           "make_table", "svg_of", "svgs_of", "table_on"]
+
 PLAYERS = {  # player id -> power (DD4: seven powers)
     "anton": "AUS", "edith": "ENG", "fleur": "FRA", "gustav": "GER",
     "ilaria": "ITA", "raisa": "RUS", "tarik": "TUR",
@@ -34,32 +29,18 @@ PLAYERS = {  # player id -> power (DD4: seven powers)
 TURN = timedelta(hours=24)
 
 
-class Clock:
-    def __init__(self, now: datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
 def address(player: str) -> str:
     return f"{player}@example.org"
 
 
 @dataclass
-class DipTable:
-    root: Path
-    game_id: str
-    referee: Referee
-    intake: MaildirIntake
-    clock: Clock
-    passwords: dict[str, str]
-    store: GameStore
-    seen: int = 0
+class DipTable(RefereeTable):
+    game_id: str = "dip1"
+    passwords: dict[str, str] = field(default_factory=dict)
     due: DueReport | None = None
 
-    def game(self) -> Game:
-        return self.store.open(self.game_id)
+    def game(self, gid: str | None = None) -> Game:
+        return self.store.open(gid or self.game_id)
 
     def mail_text(self, player: str, *lines: str, phase: str | None = None,
                   password: str | None = None) -> str:
@@ -72,18 +53,9 @@ class DipTable:
     def send(self, player: str, *lines: str, phase: str | None = None,
              subject: str = "orders", password: str | None = None) -> list[EmailMessage]:
         """``player`` mails ``lines``; returns the referee's new outgoing mail."""
-        msg = EmailMessage()
-        msg["From"] = address(player)
-        msg["To"] = REFEREE
-        msg["Subject"] = subject
-        msg["Date"] = format_datetime(self.clock())
-        msg["Message-ID"] = make_msgid(domain="example.org")
-        msg.set_content(self.mail_text(player, *lines, phase=phase, password=password))
-        key = self.intake.deliver(msg.as_bytes())
-        stamp = self.clock().timestamp()
-        os.utime(self.intake.root / "new" / key, (stamp, stamp))
-        self.referee.take_in(self.intake)
-        self.referee.deliver(force=True)
+        self.deliver(self.mail(self.mail_text(player, *lines, phase=phase, password=password),
+                               sender=address(player), subject=subject))
+        self.take_in()
         return self.new_outbox()
 
     def reply(self, player: str, *lines: str, phase: str | None = None) -> str:
@@ -92,12 +64,6 @@ class DipTable:
         assert len(out) == 1, [m["Subject"] for m in out]
         assert out[0]["To"] == address(player)
         return body_of(out[0])
-
-    def new_outbox(self) -> list[EmailMessage]:
-        all_mail = read_maildir(self.root / "outbox")
-        fresh = all_mail[self.seen:]
-        self.seen = len(all_mail)
-        return fresh
 
     def deadline(self) -> list[EmailMessage]:
         """Let the game's deadline pass, run the cron job once; the mail it sent
@@ -110,12 +76,6 @@ class DipTable:
 
     def phase(self) -> str:
         return str(self.game().position["phase"])
-
-
-def body_of(msg: EmailMessage) -> str:
-    part = msg.get_body(("plain",))
-    assert part is not None
-    return unflowed(str(part.get_content()))  # as a phone shows it (format=flowed)
 
 
 def svgs_of(msg: EmailMessage, game: Game | None = None) -> dict[str, str]:
@@ -153,11 +113,7 @@ def svg_of(msg: EmailMessage, picture: str = "after", game: Game | None = None) 
 
 def make_table(tmp_path: Path, *, ruleset: str = "diplomacy",
                position: Mapping[str, Any] | None = None, game_id: str = "dip1") -> DipTable:
-    config = Config(
-        games_dir=tmp_path / "games", spool_dir=tmp_path / "spool",
-        referee=RefereeConfig(address=REFEREE, name="Referee"),
-        mail=MailConfig(mode="maildir", maildir=MaildirConfig(
-            inbox=tmp_path / "inbox", outbox=tmp_path / "outbox")))
+    config = maildir_config(tmp_path)
     clock = Clock(T0)
     store = GameStore(config.games_dir)
     players = [gm.PlayerSpec(pid, (address(pid),), pid.title(), power=power)
@@ -165,6 +121,12 @@ def make_table(tmp_path: Path, *, ruleset: str = "diplomacy",
     created = gm.new_game(store, game_id, players, title="Test Diplomacy", ruleset=ruleset,
                           position=position, seed=5, deadline=T0 + TURN, turn_length="24h",
                           early_adjudication=False, reminder_hours=0, now=T0)
-    referee = Referee(config, store=store, clock=clock)
-    return DipTable(tmp_path, game_id, referee, MaildirIntake(config.mail.maildir.inbox),
-                    clock, created.passwords, store)
+    return DipTable.start(tmp_path, config, store, clock, game_id=game_id,
+                          passwords=created.passwords)
+
+
+def table_on(root: Path, store: GameStore, game_id: str, passwords: dict[str, str],
+             now: datetime = T0) -> DipTable:
+    """The table of a game made already (by ``pbmref new-game``) in ``store``."""
+    return DipTable.start(root, maildir_config(root), store, Clock(now), game_id=game_id,
+                          passwords=passwords)

@@ -12,17 +12,13 @@ and five computer powers play a whole year by mail. ``replace-player
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from dipkit import REFEREE, Clock, DipTable, body_of, make_table
+from dipkit import DipTable, body_of, make_table, table_on
 
 from pbmref import gm
 from pbmref.cli import main
-from pbmref.config import Config, MailConfig, MaildirConfig, RefereeConfig
-from pbmref.mail.maildir_in import MaildirIntake
-from pbmref.referee.pipeline import Referee
 from pbmref.rules.diplomacy.codec import position_from_dict
 from pbmref.rules.diplomacy.state import Variant, initial_position
 from pbmref.rulesets import get_ruleset
@@ -69,14 +65,7 @@ def test_two_humans_and_five_computer_powers_play_a_year_by_mail(
     assert computers["ger"].name == "computer" and not computers["ger"].addresses
     assert game.position["players"] == {**HUMANS, "aus": "AUS", "ger": "GER", "ita": "ITA",
                                         "rus": "RUS", "tur": "TUR"}
-    config = Config(
-        games_dir=tmp_path / "games", spool_dir=tmp_path / "spool",
-        referee=RefereeConfig(address=REFEREE, name="Referee"),
-        mail=MailConfig(mode="maildir", maildir=MaildirConfig(
-            inbox=tmp_path / "inbox", outbox=tmp_path / "outbox")))
-    clock = Clock(datetime(2026, 3, 1, 12, tzinfo=UTC))
-    dip = DipTable(tmp_path, "dip2", Referee(config, store=store, clock=clock),
-                   MaildirIntake(config.mail.maildir.inbox), clock, passwords, store)
+    dip = table_on(tmp_path, store, "dip2", passwords)
     spring = {"fleur": ["A Par - Bur", "A Mar - Spa", "F Bre - Mao"],
               "edith": ["F Lon - Nth", "F Edi - Nwg", "A Lvp - Yor"]}
     played = []

@@ -10,16 +10,14 @@ province and coast.
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
 from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
 import yaml
-from dipkit import REFEREE, Clock, body_of
+from dipkit import REFEREE, T0, Clock, body_of
 
 from pbmref.cli import main
-from pbmref.config import Config, MailConfig, MaildirConfig, RefereeConfig
 from pbmref.mail.maildir_in import MaildirIntake
 from pbmref.mail.outbox import read_maildir
 from pbmref.referee.pipeline import Referee
@@ -28,6 +26,7 @@ from pbmref.rules.diplomacy.codec import position_to_dict
 from pbmref.rules.diplomacy.state import Variant, initial_position
 from pbmref.rulesets import get_ruleset
 from pbmref.store import GameStore
+from refereekit import maildir_config
 
 SVG = "{http://www.w3.org/2000/svg}"
 POWERS = ["AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR"]
@@ -66,12 +65,8 @@ def test_the_new_dirigible_game_takes_winter_1900_builds_by_mail(
     out = new_game(tmp_path, "dirigible", capsys)
     password = re.search(r"^  raisa +(\S+)", out, re.M)
     assert password is not None
-    config = Config(
-        games_dir=tmp_path / "games", spool_dir=tmp_path / "spool",
-        referee=RefereeConfig(address=REFEREE, name="Referee"),
-        mail=MailConfig(mode="maildir", maildir=MaildirConfig(
-            inbox=tmp_path / "inbox", outbox=tmp_path / "outbox")))
-    referee = Referee(config, clock=Clock(datetime(2026, 3, 1, 12, tzinfo=UTC)))
+    config = maildir_config(tmp_path)
+    referee = Referee(config, clock=Clock(T0))
     intake = MaildirIntake(config.mail.maildir.inbox)
     body = (f"GAME g1\nPASSWORD {password.group(1)}\nPHASE W1900A\n"
             "Build A Mos\nBuild D Mos\nBuild F StP/sc\nBuild F StP/nc\nEND\n")

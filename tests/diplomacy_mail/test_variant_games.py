@@ -13,16 +13,12 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from dipkit import REFEREE, Clock, DipTable, body_of, svg_of
+from dipkit import body_of, svg_of, table_on
 
 from pbmref.cli import main
-from pbmref.config import Config, MailConfig, MaildirConfig, RefereeConfig
-from pbmref.mail.maildir_in import MaildirIntake
-from pbmref.referee.pipeline import Referee
 from pbmref.rules.diplomacy.variant import load_variant
 from pbmref.rulesets import get_ruleset
 from pbmref.store import GameStore
@@ -54,14 +50,7 @@ def test_a_year_of_a_variant_by_mail(tmp_path: Path, capsys: pytest.CaptureFixtu
     game = store.open("var1")
     power = game.position["players"]["fleur"]
     assert power == spec.powers[0] and game.position["variant"] == name
-    config = Config(
-        games_dir=tmp_path / "games", spool_dir=tmp_path / "spool",
-        referee=RefereeConfig(address=REFEREE, name="Referee"),
-        mail=MailConfig(mode="maildir", maildir=MaildirConfig(
-            inbox=tmp_path / "inbox", outbox=tmp_path / "outbox")))
-    clock = Clock(datetime(2026, 3, 1, 12, tzinfo=UTC))
-    dip = DipTable(tmp_path, "var1", Referee(config, store=store, clock=clock),
-                   MaildirIntake(config.mail.maildir.inbox), clock, {"fleur": password}, store)
+    dip = table_on(tmp_path, store, "var1", {"fleur": password})
     ruleset = get_ruleset("diplomacy")
     year = spec.start.year + (1 if spec.start.season == "S" else 2)  # a whole year of moves
     played = []

@@ -14,10 +14,9 @@ from __future__ import annotations
 import random
 import re
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
-from email.utils import format_datetime, make_msgid
 from pathlib import Path
 from typing import Any
 
@@ -25,17 +24,14 @@ import pytest
 import yaml
 
 from pbmref.archive import stored_report
-from pbmref.base.flowed import unflowed
 from pbmref.cli import main
-from pbmref.config import Config, MailConfig, MaildirConfig, RefereeConfig
+from pbmref.config import RefereeConfig
 from pbmref.gm.roster import load_roster
-from pbmref.mail.maildir_in import MaildirIntake
-from pbmref.mail.outbox import read_maildir
 from pbmref.orders.check import order_mail
-from pbmref.referee.pipeline import Referee
 from pbmref.referee.turns import adjudicate_due
 from pbmref.rulesets import get_ruleset
 from pbmref.store import GameStore
+from refereekit import Clock, RefereeTable, body_of, maildir_config
 
 REFEREE = "referee@school.invalid"
 SVGNS = "{http://www.w3.org/2000/svg}"
@@ -48,55 +44,23 @@ PUPILS = {
 }
 
 
-class Clock:
-    def __init__(self, now: datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
 @dataclass
-class School:
-    root: Path
-    games: Path
-    referee: Referee
-    intake: MaildirIntake
-    clock: Clock
-    store: GameStore
-    passwords: dict[str, str]
-    new_class_output: str
-    seen: int = 0
+class School(RefereeTable):
+    """The referee of a class's games (``pbmref new-class``) on the one harness."""
+
+    passwords: dict[str, str] = field(default_factory=dict)
+    new_class_output: str = ""
     log: list[str] = field(default_factory=list)
 
-    def mail(self, sender: str, body: str, subject: str = "orders") -> list[EmailMessage]:
-        import os
-
-        msg = EmailMessage()
-        msg["From"] = sender
-        msg["To"] = REFEREE
-        msg["Subject"] = subject
-        msg["Date"] = format_datetime(self.clock())
-        msg["Message-ID"] = make_msgid(domain="school.example")
-        msg.set_content(body)
-        key = self.intake.deliver(msg.as_bytes())
-        stamp = self.clock().timestamp()
-        os.utime(self.intake.root / "new" / key, (stamp, stamp))
+    def send(self, sender: str, body: str, subject: str = "orders") -> list[EmailMessage]:
+        """A pupil's mail, taken in (one) and answered; the new outbox mail."""
+        self.deliver(self.mail(body, sender=sender, subject=subject))
         assert self.referee.take_in(self.intake) == 1
         self.referee.deliver(force=True)
-        return self.outbox()
+        return self.new_outbox()
 
     def outbox(self) -> list[EmailMessage]:
-        everything = read_maildir(self.root / "outbox")
-        fresh = everything[self.seen:]
-        self.seen = len(everything)
-        return fresh
-
-
-def body_of(msg: EmailMessage) -> str:
-    part = msg.get_body(("plain",))
-    assert part is not None
-    return unflowed(str(part.get_content()))  # as a phone shows it (format=flowed)
+        return self.new_outbox()
 
 
 def address(pid: str) -> str:
@@ -122,16 +86,10 @@ def school(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> School:
         if m:
             assert m.group(3) == address(m.group(1))
             passwords[m.group(1)] = m.group(2)
-    config = Config(
-        games_dir=games, spool_dir=tmp_path / "spool",
-        referee=RefereeConfig(address=REFEREE, name="Referee"),
-        mail=MailConfig(mode="maildir", maildir=MaildirConfig(
-            inbox=tmp_path / "inbox", outbox=tmp_path / "outbox")))
-    clock = Clock(T0)
-    store = GameStore(games)
-    referee = Referee(config, store=store, clock=clock)
-    return School(tmp_path, games, referee, MaildirIntake(config.mail.maildir.inbox), clock,
-                  store, passwords, out)
+    config = replace(maildir_config(tmp_path),
+                     referee=RefereeConfig(address=REFEREE, name="Referee"))
+    return School.start(tmp_path, config, GameStore(games), Clock(T0), passwords=passwords,
+                        new_class_output=out)
 
 
 def test_new_class_registers_every_pupil_and_prints_passwords(school: School) -> None:
@@ -156,14 +114,14 @@ def test_help_map_and_status_by_mail_speak_fast_play(school: School) -> None:
     pw = school.passwords["anna"]
     gid = next(g for g in school.store.list_games()
                if "anna" in school.store.open(g).settings.players)
-    [reply] = school.mail(address("anna"), f"GAME {gid}\nPASSWORD {pw}\nHELP\nMAP\nSTATUS\n")
+    [reply] = school.send(address("anna"), f"GAME {gid}\nPASSWORD {pw}\nHELP\nMAP\nSTATUS\n")
     text = body_of(reply)
     assert "ENTER" in text and "FP4" in text  # the Fast Play HELP, not tweedekker's
     assert "TAKEOFF" not in text and "ZEPPELIN" not in text
     assert "the board at the start of turn 1" in text and "Germans' edge (north)" in text
     assert "PLANES" in text and "Turn 1 is open." in text
     assert max(len(line) for line in text.splitlines()) <= 70
-    [reply] = school.mail(address("anna"), f"GAME {gid}\nPASSWORD {pw}\nORDERS\n")
+    [reply] = school.send(address("anna"), f"GAME {gid}\nPASSWORD {pw}\nORDERS\n")
     assert "FP17" in body_of(reply) and "N1" not in body_of(reply)
 
 
@@ -180,7 +138,7 @@ def play_turn(school: School, turn: int, rng: random.Random,
             entry = get_ruleset("fastplay").computer_orders(game.open.state, pid, rng)
             assert entry is not None
             body = order_mail(gid, school.passwords[pid], f"TURN {game.turn}", entry)
-            replies = school.mail(address(pid), body)
+            replies = school.send(address(pid), body)
             assert len(replies) == 1 and replies[0]["To"] == address(pid)
             text = body_of(replies[0])
             assert f"Game {gid}, turn {turn}: your orders are accepted." in text, text
@@ -321,8 +279,8 @@ def test_a_second_mail_replaces_the_plane_section_with_its_entry(school: School)
     game = school.store.open("7b-1")
     pid = sorted(game.settings.players)[0]
     pw = school.passwords[pid]
-    school.mail(address(pid), order_mail("7b-1", pw, "TURN 1", {"plane": ["A", "A", "L"]}))
-    school.mail(address(pid), order_mail("7b-1", pw, "TURN 1", {"plane": ["L", "A"]}))
+    school.send(address(pid), order_mail("7b-1", pw, "TURN 1", {"plane": ["A", "A", "L"]}))
+    school.send(address(pid), order_mail("7b-1", pw, "TURN 1", {"plane": ["L", "A"]}))
     assert school.store.open("7b-1").book.entries()[pid] == {"plane": ["L", "A"]}
     merge_entry = get_ruleset("fastplay").merge_orders
     old = {"plane": ["A", "A", "A"], "enter": "C10 S", "duel": "emma"}
@@ -338,7 +296,7 @@ def test_the_help_example_is_a_good_fast_play_mail(school: School) -> None:
     assert max(len(line) for line in HELP_FASTPLAY.splitlines()) <= 70
     game = school.store.open("7b-1")
     pid = sorted(game.settings.players)[0]
-    [help_reply] = school.mail(address(pid), "HELP")  # no password needed
+    [help_reply] = school.send(address(pid), "HELP")  # no password needed
     text = body_of(help_reply)
     assert "tweedekker" not in text.lower() and school.passwords[pid] not in text
     lines = [line.strip() for line in text.splitlines()]
@@ -346,6 +304,6 @@ def test_the_help_example_is_a_good_fast_play_mail(school: School) -> None:
     example = lines[start:lines.index("END", start) + 1]
     assert example[1:3] == ["PASSWORD <your password>", "TURN 1"]
     mail = "\n".join(example).replace("<your password>", school.passwords[pid])
-    [reply] = school.mail(address(pid), mail)
+    [reply] = school.send(address(pid), mail)
     assert "your orders are accepted" in body_of(reply)
     assert school.store.open("7b-1").book.entries()[pid]["plane"]

@@ -1,15 +1,14 @@
-"""Helpers of the hardening tests: a referee on a Maildir with known passwords,
-a fingerprint of the games folder, and checks of the mails the referee sends."""
+"""Helpers of the hardening tests: a referee on a Maildir with known passwords
+(on the one harness, ``tests/refereekit.py``), a fingerprint of the games
+folder, and checks of the mails the referee sends."""
 
 from __future__ import annotations
 
-import email
-import email.policy
 import hashlib
 import os
 import shutil
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
@@ -17,28 +16,22 @@ from typing import Any
 import yaml
 
 from pbmref import gm
-from pbmref.base.flowed import unflowed
-from pbmref.config import Config, LimitsConfig, MailConfig, MaildirConfig, RefereeConfig
 from pbmref.mail.maildir_in import MaildirIntake
 from pbmref.mail.outbox import read_maildir
 from pbmref.referee.pipeline import Referee
 from pbmref.store import GameStore
 from pbmref.store.settings import hash_password
+from refereekit import REFEREE, T0, Clock, RefereeTable, body_of, maildir_config, parse
+
+__all__ = ["PASSWORDS", "PLAYERS", "REFEREE", "T0", "Clock", "Table", "body_of",
+           "assert_clean_headers", "changed_files", "example_house", "fingerprint",
+           "judged_alone", "load_corpus", "make_table", "parse",
+           "set_passwords", "write_config"]
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO / "tests" / "mail_corpus"
-REFEREE = "referee@test.invalid"
-T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 PASSWORDS = {"anna": "anna-pass-1", "bert": "bert-pass-2", "cora": "cora-pass-3"}
 PLAYERS = {p: f"{p}@example.org" for p in PASSWORDS}
-
-
-class Clock:
-    def __init__(self, now: datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 def set_passwords(store: GameStore, game_id: str, passwords: dict[str, str]) -> None:
@@ -76,12 +69,6 @@ def changed_files(before: dict[str, str], after: dict[str, str]) -> list[str]:
     return sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
 
 
-def body_of(msg: EmailMessage) -> str:
-    part = msg.get_body(("plain",))
-    assert part is not None, "a reply without a text part"
-    return unflowed(str(part.get_content()))  # as a phone shows it (format=flowed)
-
-
 def assert_clean_headers(raw: bytes) -> None:
     """No header of a sent mail smuggles in another header or a second recipient."""
     head = raw.split(b"\r\n\r\n", 1)[0] if b"\r\n\r\n" in raw else raw.split(b"\n\n", 1)[0]
@@ -94,93 +81,40 @@ def assert_clean_headers(raw: bytes) -> None:
     for bad in (b"bcc", b"cc", b"x-injected", b"reply-to"):
         assert bad not in names, f"header {bad!r} appeared in a reply: {head[:400]!r}"
     assert names.count(b"to") == 1 and names.count(b"subject") == 1
-    msg = email.message_from_bytes(raw, policy=email.policy.default)
-    for key, value in msg.items():
+    for key, value in parse(raw).items():
         assert "\n" not in str(value) and "\r" not in str(value), (key, value)
 
 
 @dataclass
-class Table:
+class Table(RefereeTable):
     """A referee on a Maildir with game zep1 (anna, bert, cora) and known passwords."""
 
-    root: Path
-    referee: Referee
-    intake: MaildirIntake
-    clock: Clock
-    store: GameStore
-    seen: int = 0
     handled: set[str] = field(default_factory=set)
-
-    @property
-    def games(self) -> Path:
-        return self.root / "games"
-
-    @property
-    def outbox(self) -> Path:
-        return self.root / "outbox"
 
     def send_raw(self, raw: bytes, *, arrived: datetime | None = None) -> list[bytes]:
         """Drop `raw` in the inbox, let the referee take it in and deliver; the new
         outbox mails (raw bytes)."""
-        key = self.intake.deliver(raw)
-        stamp = (arrived or self.clock()).timestamp()
-        os.utime(self.intake.root / "new" / key, (stamp, stamp))
-        self.referee.take_in(self.intake)
-        self.referee.deliver(force=True)
-        return self.new_outbox()
-
-    def new_outbox(self) -> list[bytes]:
-        files: list[tuple[float, str, Path]] = []
-        for sub in ("new", "cur"):
-            folder = self.outbox / sub
-            if folder.is_dir():
-                files += [(p.stat().st_mtime_ns, p.name, p) for p in folder.iterdir()]
-        files.sort()
-        fresh = [p.read_bytes() for _, _, p in files[self.seen:]]
-        self.seen = len(files)
-        return fresh
+        self.deliver(raw, arrived=arrived)
+        self.take_in()
+        return self.new_raw()
 
     def outbox_messages(self) -> list[EmailMessage]:
         return read_maildir(self.outbox)
-
-    def game(self, gid: str = "zep1") -> Any:
-        return self.store.open(gid)
 
     def order_mail(self, player: str, *lines: str, game: str = "zep1") -> str:
         return "\n".join([f"GAME {game}", f"PASSWORD {PASSWORDS[player]}", *lines, "END", ""])
 
     def send(self, body: str, *, sender: str = PLAYERS["anna"], subject: str = "orders",
              headers: dict[str, str] | None = None) -> list[EmailMessage]:
-        from email.utils import format_datetime, make_msgid
-
-        msg = EmailMessage()
-        msg["From"] = sender
-        msg["To"] = REFEREE
-        msg["Subject"] = subject
-        msg["Date"] = format_datetime(self.clock())
-        msg["Message-ID"] = make_msgid(domain="example.org")
-        for k, v in (headers or {}).items():
-            msg[k] = v
-        msg.set_content(body)
-        return [parse(r) for r in self.send_raw(msg.as_bytes())]
-
-
-def parse(raw: bytes) -> EmailMessage:
-    msg = email.message_from_bytes(raw, policy=email.policy.default)
-    assert isinstance(msg, EmailMessage)
-    return msg
+        raw = self.mail(body, sender=sender, subject=subject, headers=headers)
+        return [parse(r) for r in self.send_raw(raw)]
 
 
 def make_table(root: Path, *, anonymous: bool = False, max_bytes: int = 1_000_000,
                extra_games: int = 0, game_master: str = "", start: datetime = T0) -> Table:
     """The table; ``start``: the referee's clock and the game's creation (T0, else
     e.g. now, for what the game master reads against the wall clock)."""
-    config = Config(
-        games_dir=root / "games", spool_dir=root / "spool",
-        referee=RefereeConfig(address=REFEREE, name="Referee", game_master=game_master),
-        mail=MailConfig(mode="maildir", maildir=MaildirConfig(
-            inbox=root / "inbox", outbox=root / "outbox")),
-        limits=LimitsConfig(max_message_bytes=max_bytes))
+    config = maildir_config(root, game_master=game_master, max_message_bytes=max_bytes)
     clock = Clock(start)
     store = GameStore(config.games_dir)
     players = [gm.PlayerSpec(pid, (PLAYERS[pid],), pid.title(), airfield=af)
@@ -189,9 +123,7 @@ def make_table(root: Path, *, anonymous: bool = False, max_bytes: int = 1_000_00
                 deadline=start + timedelta(hours=48), turn_length="48h",
                 early_adjudication=False, reminder_hours=0, anonymous=anonymous, now=start)
     set_passwords(store, "zep1", PASSWORDS)
-    referee = Referee(config, store=store, clock=clock)
-    intake = MaildirIntake(config.mail.maildir.inbox, max_fetch_bytes=max_bytes)
-    return Table(root, referee, intake, clock, store)
+    return Table.start(root, config, store, clock, max_fetch_bytes=max_bytes)
 
 
 def example_house(root: Path, now: datetime) -> tuple[Referee, MaildirIntake, Path]:
@@ -202,10 +134,7 @@ def example_house(root: Path, now: datetime) -> tuple[Referee, MaildirIntake, Pa
     for name in ("example", "other"):
         shutil.copytree(REPO / "docs" / "example-game", games / name,
                         ignore=shutil.ignore_patterns(".lock"))
-    config = Config(games_dir=games, spool_dir=root / "spool",
-                    referee=RefereeConfig(address=REFEREE),
-                    mail=MailConfig(mode="maildir", maildir=MaildirConfig(
-                        inbox=root / "inbox", outbox=root / "outbox")))
+    config = maildir_config(root)
     referee = Referee(config, store=GameStore(games), clock=Clock(now))
     return referee, MaildirIntake(config.mail.maildir.inbox), games
 

@@ -13,13 +13,11 @@ the search has teeth). The game master's own commands still show them.
 
 from __future__ import annotations
 
-import os
 import random
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
-from email.utils import format_datetime, make_msgid
 from pathlib import Path
 
 import pytest
@@ -29,17 +27,13 @@ from hardkit import Clock
 from pbmref import gm
 from pbmref.archive import write_archive
 from pbmref.cli import main
-from pbmref.config import Config, MailConfig, MaildirConfig, RefereeConfig
 from pbmref.gm.classroom import load_template, new_class
-from pbmref.mail.maildir_in import MaildirIntake
-from pbmref.mail.outbox import read_maildir
 from pbmref.orders.check import order_mail
-from pbmref.referee.pipeline import Referee
 from pbmref.referee.turns import adjudicate_due
 from pbmref.referee.welcome import queue_welcome
 from pbmref.store import Game, GameStore
+from refereekit import RefereeTable, maildir_config
 
-REFEREE = "referee@test.invalid"
 OBSERVER = "watcher@news.example"
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 TURN = timedelta(hours=48)
@@ -61,41 +55,26 @@ def address(pid: str) -> str:
 
 
 @dataclass
-class Site:
+class Site(RefereeTable):
     """One referee on a Maildir, one game, the players' passwords, every mail sent."""
 
-    root: Path
-    referee: Referee
-    intake: MaildirIntake
-    clock: Clock
-    store: GameStore
-    game_id: str
-    passwords: dict[str, str]
+    game_id: str = ""
+    passwords: dict[str, str] = field(default_factory=dict)
     mails: list[EmailMessage] = field(default_factory=list)
-    seen: int = 0
 
-    def game(self) -> Game:
-        return self.store.open(self.game_id)
+    def game(self, gid: str | None = None) -> Game:
+        return self.store.open(gid or self.game_id)
 
     def collect(self) -> list[EmailMessage]:
-        everything = read_maildir(self.root / "outbox")
-        fresh = everything[self.seen:]
-        self.seen = len(everything)
+        fresh = self.new_outbox()
         self.mails += fresh
         return fresh
 
     def send(self, pid: str, *lines: str) -> list[EmailMessage]:
-        msg = EmailMessage()
-        msg["From"], msg["To"], msg["Subject"] = address(pid), REFEREE, "orders"
-        msg["Date"] = format_datetime(self.clock())
-        msg["Message-ID"] = make_msgid(domain="players.example")
-        msg.set_content("\n".join([f"GAME {self.game_id}", f"PASSWORD {self.passwords[pid]}",
-                                   *lines, "END", ""]))
-        key = self.intake.deliver(msg.as_bytes())
-        stamp = self.clock().timestamp()
-        os.utime(self.intake.root / "new" / key, (stamp, stamp))
-        self.referee.take_in(self.intake)
-        self.referee.deliver(force=True)
+        self.deliver(self.mail("\n".join([f"GAME {self.game_id}",
+                                          f"PASSWORD {self.passwords[pid]}", *lines, "END",
+                                          ""]), sender=address(pid)))
+        self.take_in()
         self.clock.now += timedelta(minutes=3)
         return self.collect()
 
@@ -134,11 +113,7 @@ def text_of(msg: EmailMessage) -> str:
 
 
 def make_site(tmp_path: Path, ruleset: str, anonymous: bool) -> Site:
-    config = Config(
-        games_dir=tmp_path / "games", spool_dir=tmp_path / "spool",
-        referee=RefereeConfig(address=REFEREE, name="Referee"),
-        mail=MailConfig(mode="maildir", maildir=MaildirConfig(
-            inbox=tmp_path / "inbox", outbox=tmp_path / "outbox")))
+    config = maildir_config(tmp_path)
     store = GameStore(config.games_dir)
     players = GAMES[ruleset]
     specs = [gm.PlayerSpec(pid, (address(pid),), name,
@@ -160,10 +135,8 @@ def make_site(tmp_path: Path, ruleset: str, anonymous: bool) -> Site:
         deadline=T0 + TURN, turn_length=TURN, reminder_hours=12, early_adjudication=False,
         anonymous=anonymous, press="grey" if ruleset != "fastplay" else "white",
         observers=[OBSERVER], now=T0, **options)  # type: ignore[arg-type]
-    clock = Clock(T0)
-    referee = Referee(config, store=store, clock=clock)
-    return Site(tmp_path, referee, MaildirIntake(config.mail.maildir.inbox), clock, store,
-                game_id, dict(created.passwords))
+    return Site.start(tmp_path, config, store, Clock(T0), game_id=game_id,
+                      passwords=dict(created.passwords))
 
 
 def play_short_game(site: Site) -> None:

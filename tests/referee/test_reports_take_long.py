@@ -9,26 +9,20 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from tablekit import Clock
 
 from pbmref import gm
-from pbmref.config import Config, LimitsConfig, MailConfig, MaildirConfig, RefereeConfig
 from pbmref.mail.outbox import read_maildir
 from pbmref.referee.pipeline import Referee
 from pbmref.referee.turns import adjudicate_due
 from pbmref.store import GameStore
+from refereekit import Clock, maildir_config
 
 PLAYERS = ("anna", "bert", "cora", "dirk", "emma")
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 
 def _referee(tmp_path: Path, *, game_master: str = "gm@example.org", **limits: int) -> Referee:
-    config = Config(games_dir=tmp_path / "games", spool_dir=tmp_path / "spool",
-                    referee=RefereeConfig(address="referee@test.invalid",
-                                          game_master=game_master),
-                    mail=MailConfig(mode="maildir", maildir=MaildirConfig(
-                        inbox=tmp_path / "inbox", outbox=tmp_path / "outbox")),
-                    limits=LimitsConfig(**limits))
+    config = maildir_config(tmp_path, game_master=game_master, **limits)
     store = GameStore(config.games_dir)
     gm.new_game(store, "zep1", [gm.PlayerSpec(p, (f"{p}@example.org",)) for p in PLAYERS],
                 seed=4, deadline=T0)
