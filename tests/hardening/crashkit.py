@@ -12,13 +12,14 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import yaml
+
+from waiting import wait_until
 
 REPO = Path(__file__).resolve().parents[2]
 PBMREF = [sys.executable, "-m", "pbmref"]
@@ -158,9 +159,10 @@ def serve_pid(group_leader: int) -> int:
 
 
 def wait_for(check: Any, timeout: float, step: float = 0.5) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if check():
-            return True
-        time.sleep(step)
-    return bool(check())
+    """The one wait (``tests/waiting.py``) for an ``assert``: True once ``check``
+    holds, False when it still does not after ``timeout`` seconds."""
+    try:
+        wait_until(check, what="a check", timeout=timeout, step=step)
+    except AssertionError:
+        return bool(check())
+    return True

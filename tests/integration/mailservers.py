@@ -43,6 +43,9 @@ from email.utils import formatdate, make_msgid
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/: the wait helper
+from waiting import wait_until
+
 DOVECOT = Path("/usr/sbin/dovecot")
 MAIL_UID = 10000
 DOMAIN = "game.test"
@@ -58,13 +61,21 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _answers(port: int) -> bool:
+    """Does something listen on the loopback ``port``?"""
+    try:
+        with socket.create_connection(("127.0.0.1", port), 0.2):
+            return True
+    except OSError:
+        return False
+
+
 def _wait_port(port: int, timeout: float = 30.0) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
-            return
-        time.sleep(0.02)
-    raise RuntimeError(f"nothing answers on 127.0.0.1:{port} after {timeout} s")
+    try:
+        wait_until(lambda: _answers(port), what=f"an answer on 127.0.0.1:{port}",
+                   timeout=timeout, step=0.02)
+    except AssertionError as exc:
+        raise RuntimeError(str(exc)) from None
 
 
 _CONF = """\
@@ -83,6 +94,9 @@ last_valid_uid = {uid}
 first_valid_gid = {uid}
 last_valid_gid = {uid}
 mail_fsync = never
+# the imap process shows the command it runs (IDLE) in its title: a test waits
+# on that to know a client is in IDLE
+verbose_proctitle = yes
 # IDLE notices new mail by inotify, and also looks every this often; Dovecot's
 # default (30 secs) equals the 30 s a test waits for IDLE to wake, so a missed
 # inotify event on a loaded machine turned into a timeout exactly then.
@@ -359,17 +373,32 @@ class MailServers:
             name = self._spare.pop()
             return name
         name = self.add_user(f"{prefix}{uuid.uuid4().hex[:8]}")
-        if self._proc is not None:
-            end = time.monotonic() + 15  # Dovecot re-reads passwd once a second at most
-            while True:
-                try:
-                    self.imap(name).logout()
-                    break
-                except Exception:
-                    if time.monotonic() > end:
-                        raise
-                    time.sleep(0.2)
+        if self._proc is not None:  # Dovecot re-reads passwd once a second at most
+            wait_until(lambda: self._logs_in(name), what=f"{name} to log in to Dovecot",
+                       timeout=15, step=0.2)
         return name
+
+    def _logs_in(self, user: str) -> bool:
+        try:
+            self.imap(user).logout()
+        except Exception:  # noqa: BLE001 - not yet: asked again
+            return False
+        return True
+
+    def in_idle(self, user: str) -> bool:
+        """Is a client of ``user`` waiting in IDLE? Dovecot's imap process says the
+        command it runs in its title (``verbose_proctitle``)."""
+        want = f"dovecot/imap [{user} ".encode()
+        for proc in Path("/proc").iterdir():
+            if not proc.name.isdigit():
+                continue
+            try:
+                title = (proc / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if title.startswith(want) and b" IDLE]" in title:
+                return True
+        return False
 
     def password(self, user: str) -> str:
         return self.users[user.lower()]
@@ -404,13 +433,8 @@ class MailServers:
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)
         # sessions that re-parented away from the group: wait for the port to close
-        end = time.monotonic() + 5
-        while time.monotonic() < end:
-            try:
-                with socket.create_connection(("127.0.0.1", self.imap_port), 0.2):
-                    time.sleep(0.05)
-            except OSError:
-                break
+        wait_until(lambda: not _answers(self.imap_port),
+                   what=f"Dovecot's port {self.imap_port} to close", timeout=30)
 
     def restart_imap(self) -> None:
         self.kill_imap()
@@ -529,18 +553,24 @@ class MailServers:
         not yet; when the time is up such a failure is raised."""
         import imaplib
 
-        end = time.monotonic() + timeout
-        while True:
+        got: int | None = None
+        failed: Exception | None = None
+
+        def enough() -> bool:
+            nonlocal got, failed
             try:
-                got = self.count(user, folder)
-            except (OSError, imaplib.IMAP4.error):
-                if time.monotonic() > end:
-                    raise
-                time.sleep(0.1)
-                continue
-            if got >= n or time.monotonic() > end:
-                return got
-            time.sleep(0.1)
+                got, failed = self.count(user, folder), None
+            except (OSError, imaplib.IMAP4.error) as exc:
+                failed = exc
+                return False
+            return got >= n
+
+        with contextlib.suppress(AssertionError):
+            wait_until(enough, what=f"{n} mails in {user}'s {folder}", timeout=timeout,
+                       step=0.1)
+        if got is None or failed is not None:
+            raise failed or AssertionError(f"{user}'s {folder} could not be read")
+        return got
 
     def send(self, from_addr: str, to: list[str], raw: bytes) -> None:
         """Submit a mail through the relay with stdlib smtplib."""

@@ -11,7 +11,7 @@ import os
 import signal
 import subprocess
 import sys
-import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime
@@ -27,6 +27,7 @@ from pbmref.mail.factory import open_intake
 from pbmref.referee.backup import make_backup
 from pbmref.referee.pipeline import Referee
 from pbmref.store import GameStore
+from waiting import wait_until
 
 pytestmark = pytest.mark.integration
 
@@ -58,11 +59,8 @@ def _replied(ms: MailServers, users: dict[str, str]) -> list[str]:
     return found
 
 
-def _wait(what: str, done: object, timeout: float = 60.0) -> None:
-    end = time.monotonic() + timeout
-    while not done():  # type: ignore[operator]
-        assert time.monotonic() < end, f"waited {timeout:.0f} s for {what}"
-        time.sleep(0.05)
+def _wait(what: str, done: Callable[[], object], timeout: float = 60.0) -> None:
+    wait_until(done, what=what, timeout=timeout)
 
 
 def test_backup_while_the_daemon_runs_and_restore_answers_the_spooled_mail(

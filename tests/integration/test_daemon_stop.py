@@ -24,6 +24,7 @@ from pbmref.mail.outbox import write_maildir
 from pbmref.mail.smtp_out import SmtpSender
 from pbmref.referee.pipeline import Referee
 from pbmref.store import GameStore
+from waiting import wait_until
 
 pytestmark = pytest.mark.integration
 
@@ -39,8 +40,8 @@ def _idle_daemon(ms: MailServers, tmp_path: Path) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen([*PBMREF, "serve", "--config", str(config)],
                             stdout=open(tmp_path / "serve.log", "ab"), stderr=subprocess.STDOUT,
                             start_new_session=True)
-    time.sleep(4)  # its first round is done: it waits in IDLE, for two minutes
-    assert proc.poll() is None, (tmp_path / "serve.log").read_text()
+    wait_until(lambda: ms.in_idle(ref), what="the daemon waiting in IDLE", alive=proc,
+               said=(tmp_path / "serve.log").read_text)  # for two minutes
     return proc
 
 
@@ -60,11 +61,8 @@ def _maildir_daemon(tmp_path: Path) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen([*PBMREF, "serve", "--config", str(config), "--poll", "60"],
                             cwd=tmp_path, stdout=open(tmp_path / "serve.log", "ab"),
                             stderr=subprocess.STDOUT, start_new_session=True)
-    answered = time.monotonic() + 60
-    while not list((tmp_path / "outbox" / "new").glob("*")):  # its first round is done
-        assert proc.poll() is None, (tmp_path / "serve.log").read_text()
-        assert time.monotonic() < answered, "no answer in a minute"
-        time.sleep(0.05)
+    wait_until(lambda: list((tmp_path / "outbox" / "new").glob("*")), alive=proc,
+               what="the answer of its first round", said=(tmp_path / "serve.log").read_text)
     return proc
 
 
@@ -181,11 +179,8 @@ def test_serve_with_dovecot_stopped_logs_no_traceback_and_answers_once_it_is_bac
                             stdout=open(log, "ab"), stderr=subprocess.STDOUT,
                             start_new_session=True)
     try:
-        said = time.monotonic() + 180
-        while "mailbox cannot be read" not in log.read_text():  # its first round failed
-            assert proc.poll() is None, log.read_text()
-            assert time.monotonic() < said, f"nothing said in 3 minutes:\n{log.read_text()}"
-            time.sleep(0.1)
+        wait_until(lambda: "mailbox cannot be read" in log.read_text(), timeout=180,
+                   step=0.1, alive=proc, what="its first round to fail", said=log.read_text)
         ms.start_imap()  # the mail that waited is answered now
         assert ms.wait_count(walker, 1, timeout=120) == 1, log.read_text()
     finally:
