@@ -1,9 +1,10 @@
 """The house's own figures (issue 14): what one accepted order mail costs in
 position decodes and YAML reads, and how the seams between the layers look.
 
-Run: ``.venv/bin/python bench/house.py``. It plays one order mail through the
-Maildir pipeline (a second mail of the same player, after a first that pays
-for the password check) and counts, while that mail is handled:
+Run: ``.venv/bin/python bench/house.py`` (``--check``: only the complexity
+bounds, failing above them; ``scripts/test`` runs that). It plays one order
+mail through the Maildir pipeline (a second mail of the same player, after a
+first that pays for the password check) and counts, while that mail is handled:
 
 - position decodes (the ruleset's ``decode``) and YAML files read;
 - ruleset checks of stored orders (``check_orders``).
@@ -311,7 +312,25 @@ def traced(action: Callable[[], object]) -> tuple[int, int]:
     return len(seen), len({f for f, _, _ in seen})
 
 
+def check() -> int:
+    """The gate of ``scripts/test``: functions above complexity 15 at most 1.2 per
+    1,000 lines, none above 20 (issue 41); 1 when a bound is passed."""
+    figures = complexity()
+    per_1000 = figures["  per 1,000 lines (aim <= 1.2)"]
+    above_20 = figures["  above 20 (aim 0)"]
+    print(f"complexity: {figures['functions above complexity 15 (radon)']:.0f} functions "
+          f"above 15 ({per_1000} per 1,000 lines, at most 1.2), {above_20:.0f} above 20 "
+          f"(none allowed), the worst {figures['  the worst']:.0f}")
+    if per_1000 > 1.2 or above_20 > 0:
+        print("complexity: above the bound; `python -m radon cc -s -n C src/pbmref` lists "
+              "the candidates (split the worst into well-named helpers)")
+        return 1
+    return 0
+
+
 def main() -> int:
+    if sys.argv[1:] == ["--check"]:
+        return check()
     for name, n in sorted(one_mail().items()):
         print(f"one accepted order mail: {name}: {n}")
     for name, n in seams().items():

@@ -429,16 +429,25 @@ def _with_provider(data: Any) -> Any:
     for section, values in preset.items():
         given = mail.get(section)
         if given is None or isinstance(given, dict):
-            mail[section] = {**values, **(given or {})}
-            if "auth" in values and "auth" not in (given or {}) \
-                    and any(k in (given or {}) for k in _SHARED_LOGIN[2:]):
-                mail[section]["auth"] = "password"  # a password given: it is meant
-    imap, smtp = mail["imap"], mail["smtp"]
-    given_smtp = data["mail"].get("smtp") or {}
+            mail[section] = _preset_section(values, given or {})
+    _smtp_login_from_imap(mail["imap"], mail["smtp"], data["mail"].get("smtp") or {})
+    return {**data, "mail": mail}
+
+
+def _smtp_login_from_imap(imap: Any, smtp: Any, given_smtp: Any) -> None:
+    """SMTP logs in as IMAP does where the file names no SMTP user."""
     if isinstance(imap, dict) and isinstance(smtp, dict) and isinstance(given_smtp, dict) \
             and "user" not in given_smtp:
         smtp.update({k: imap[k] for k in _SHARED_LOGIN if k in imap and k not in given_smtp})
-    return {**data, "mail": mail}
+
+
+def _preset_section(values: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
+    """One server's section: the preset's values under the file's; where the
+    file gives a password and no auth, auth is password (it is meant)."""
+    section = {**values, **given}
+    if "auth" in values and "auth" not in given and any(k in given for k in _SHARED_LOGIN[2:]):
+        section["auth"] = "password"
+    return section
 
 
 def _check_login(builder: _Builder, path: tuple[str, ...], login: LoginConfig,

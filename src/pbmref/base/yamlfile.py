@@ -69,27 +69,38 @@ def _plain_words(exc: yaml.YAMLError, text: str) -> tuple[str, int | None]:
     line = mark.line + 1 if mark is not None else None
     problem = str(getattr(exc, "problem", "") or exc).strip()
     context = str(getattr(exc, "context", "") or "").strip()
-    lines = text.splitlines()
-    if line is not None and 0 < line <= len(lines):
-        this = lines[line - 1]
-        if "\t" in this[: len(this) - len(this.lstrip())] or (
-            "cannot start any token" in problem and "\t" in this
-        ):
-            return "a tab character: indent with spaces only", line
-    if "did not find expected ',' or ']'" in problem:
-        return "a list opened with '[' is not closed with ']'", line
-    if "did not find expected ',' or '}'" in problem:
-        return "a mapping opened with '{' is not closed with '}'", line
-    if "did not find expected key" in problem:
-        return "bad indentation: this line does not line up with the keys above it", line
-    if "mapping values are not allowed" in problem:
-        return "a colon where none may be (bad indentation, or a value needs quotes)", line
-    if "expected <block end>" in problem or "expected <block end>" in context:
-        return "bad indentation: this line does not line up with the lines above it", line
-    if "could not find expected ':'" in problem:
-        return "a key without a colon after it (or a line that is not indented enough)", line
+    if _tab_indented(text, line, problem):
+        return "a tab character: indent with spaces only", line
+    for said, words in _YAML_WORDS:
+        if said in problem or (said == "expected <block end>" and said in context):
+            return words, line
     words = f"{context}: {problem}" if context else problem
     return f"not valid YAML: {words}", line
+
+
+# What the YAML parser says -> what a game master reads, first match wins.
+_YAML_WORDS = (
+    ("did not find expected ',' or ']'", "a list opened with '[' is not closed with ']'"),
+    ("did not find expected ',' or '}'", "a mapping opened with '{' is not closed with '}'"),
+    ("did not find expected key",
+     "bad indentation: this line does not line up with the keys above it"),
+    ("mapping values are not allowed",
+     "a colon where none may be (bad indentation, or a value needs quotes)"),
+    ("expected <block end>",
+     "bad indentation: this line does not line up with the lines above it"),
+    ("could not find expected ':'",
+     "a key without a colon after it (or a line that is not indented enough)"),
+)
+
+
+def _tab_indented(text: str, line: int | None, problem: str) -> bool:
+    """Is the line of the error indented with a tab (or a tab the cause)?"""
+    lines = text.splitlines()
+    if line is None or not 0 < line <= len(lines):
+        return False
+    this = lines[line - 1]
+    return "\t" in this[: len(this) - len(this.lstrip())] or (
+        "cannot start any token" in problem and "\t" in this)
 
 
 @dataclass(frozen=True)

@@ -132,15 +132,6 @@ def handle_new_game(args: argparse.Namespace) -> int:
         return handle_new_forming(args)
     players = [_player(p) for p in args.player or []]
     players += [_player(p, computer=True) for p in args.computer_player or []]
-    position = None
-    if args.position:
-        doc = read_yaml(args.position)
-        position = doc.mapping("a position (scenario schema)")
-        for key in ("orders", "expect", "seed"):
-            position.pop(key, None)
-    wind = _wind(args.wind) if args.wind else None
-    if wind is not None:
-        wind["changes"] = bool(args.wind_changes)
     try:
         deadline = datetime.fromisoformat(args.deadline) if args.deadline else None
     except ValueError:
@@ -149,12 +140,12 @@ def handle_new_game(args: argparse.Namespace) -> int:
     cfg = config_of(args)  # its ``deadlines`` section gives the defaults below
     result = gm.new_game(
         _store(args), args.game, players, title=args.title or "", ruleset=args.ruleset,
-        board_side=args.board_side, wind=wind, clouds=[_cloud(c) for c in args.cloud or []],
+        board_side=args.board_side, wind=_wind_option(args), clouds=[_cloud(c) for c in args.cloud or []],
         zeppelin=None if args.zeppelin == "none" else args.zeppelin,
         zeppelin_length=args.zeppelin_length,
         zeppelin_hexes=args.zeppelin_hexes.split(",") if args.zeppelin_hexes else None,
         zeppelin_heading=args.zeppelin_heading,
-        rule_settings=dict(args.setting or []), variant=args.variant, position=position,
+        rule_settings=dict(args.setting or []), variant=args.variant, position=_position_option(args),
         timezone=args.timezone,
         deadline=deadline, turn_length=args.turn_length,
         reminder_hours=(args.reminder_hours if args.reminder_hours is not None
@@ -165,6 +156,31 @@ def handle_new_game(args: argparse.Namespace) -> int:
         computer_sides=args.computer_sides, seed=args.seed,
         refused_addresses=cfg.referee_addresses, **judge_settings(args),
     )
+    _say_created(result)
+    _welcome_all(args, result.passwords)
+    return 0
+
+
+def _position_option(args: argparse.Namespace) -> dict[str, Any] | None:
+    """The position of ``--position FILE`` (a scenario file's orders, expect and
+    seed left out)."""
+    if not args.position:
+        return None
+    position = read_yaml(args.position).mapping("a position (scenario schema)")
+    for key in ("orders", "expect", "seed"):
+        position.pop(key, None)
+    return position
+
+
+def _wind_option(args: argparse.Namespace) -> dict[str, Any] | None:
+    wind = _wind(args.wind) if args.wind else None
+    if wind is not None:
+        wind["changes"] = bool(args.wind_changes)
+    return wind
+
+
+def _say_created(result: gm.NewGame) -> None:
+    """What ``new-game`` made: the game, its first deadline, press, passwords."""
     game = result.game
     print(f"created {game.dir} ({gm.game_kind(game)}, {len(game.settings.players)} players)")
     print(f"  {result.placement}")
@@ -182,8 +198,6 @@ def handle_new_game(args: argparse.Namespace) -> int:
         for pid, pw in result.passwords.items():
             addresses = ", ".join(game.settings.players[pid].addresses)
             print(f"  {pid:<12} {pw:<28} {addresses}")
-    _welcome_all(args, result.passwords)
-    return 0
 
 
 def _welcome_all(args: argparse.Namespace, passwords: dict[str, str]) -> None:

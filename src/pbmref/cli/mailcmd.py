@@ -11,10 +11,14 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbmref.cli.common import CONFIG_HELP, config_of
 from pbmref.config import Config, ConfigError
+
+if TYPE_CHECKING:
+    from pbmref.referee.pipeline import Referee
+    from pbmref.referee.turns import DueReport
 
 _RULE = ("The config file is --config FILE, else $PBMREF_CONFIG, else ./config.yaml, "
          "else the built-in defaults (local Maildir mode: mail/inbox, mail/outbox, "
@@ -94,12 +98,7 @@ def handle_adjudicate(args: argparse.Namespace) -> int:
             ask = bool(args.games) and not args.force
             if ask:  # the waiting mail first: it may hold orders
                 taken = referee.take_in(intake, send=True)
-                silent = [_silent(referee.store.open(g)) for g in args.games]
-                if any(silent):
-                    for why in filter(None, silent):
-                        print(f"warning: {why}", file=sys.stderr)
-                    print("nothing adjudicated; give --force to adjudicate anyway",
-                          file=sys.stderr)
+                if _all_silent_said(referee, args.games):
                     return 1
             report = adjudicate_due(referee, None if ask else intake,
                                     games=args.games or None, force=bool(args.games))
@@ -110,6 +109,25 @@ def handle_adjudicate(args: argparse.Namespace) -> int:
         return 1
     finally:
         intake.close()
+    _say_adjudicated(report)
+    _no_config_note(config)
+    return 1 if report.broken else 0
+
+
+def _all_silent_said(referee: Referee, games: list[str]) -> bool:
+    """Are the named games ones whose players sent no orders (``_silent``)? Then
+    that is said, and nothing is adjudicated without ``--force``."""
+    silent = [_silent(referee.store.open(g)) for g in games]
+    if not any(silent):
+        return False
+    for why in filter(None, silent):
+        print(f"warning: {why}", file=sys.stderr)
+    print("nothing adjudicated; give --force to adjudicate anyway", file=sys.stderr)
+    return True
+
+
+def _say_adjudicated(report: DueReport) -> None:
+    """What ``adjudicate`` did: each turn played, each game that could not be."""
     for record in report.adjudicated:
         end = " (game over)" if record.game_over else ""
         phase = record.position_before.get("phase")  # Diplomacy names its turns
@@ -121,8 +139,6 @@ def handle_adjudicate(args: argparse.Namespace) -> int:
         print("no game was due")
     print(f"mail taken in: {report.taken_in}; reminders: {report.reminders}; "
           f"mails sent: {report.sent}")
-    _no_config_note(config)
-    return 1 if report.broken else 0
 
 
 def _silent(game: Any) -> str:

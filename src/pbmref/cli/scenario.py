@@ -67,6 +67,18 @@ def _print_result(path: Path, outcome: FileResult, head: str, first: bool) -> bo
     return True
 
 
+def _print_messages(path: Path, outcome: FileResult, *, show: bool, note: str) -> None:
+    """A scenario's messages (to stderr when it did not pass; a pass's "refused
+    as expected" only when shown) and its differences."""
+    for message in outcome.messages:
+        if outcome.code != EXIT_OK:
+            print(message, file=sys.stderr)
+        elif show:  # "refused as expected"
+            print(note + message)
+    for difference in outcome.differences:
+        print(f"{path}: {difference}", file=sys.stderr)
+
+
 def handle(args: argparse.Namespace) -> int:
     files = _expand(args.files)
     if not files:
@@ -92,13 +104,7 @@ def handle(args: argparse.Namespace) -> int:
             print(note + line)
         counts[code] += 1
         worst = max(worst, code)
-        for message in outcome.messages:
-            if outcome.code != EXIT_OK:
-                print(message, file=sys.stderr)
-            elif show:  # "refused as expected"
-                print(note + message)
-        for difference in outcome.differences:
-            print(f"{path}: {difference}", file=sys.stderr)
+        _print_messages(path, outcome, show=show, note=note)
     if not single:
         print(f"{note}{len(files)} scenarios: {counts[EXIT_OK]} passed, "
               f"{counts[EXIT_DIFFERS]} differ, {counts[EXIT_BROKEN]} broken")

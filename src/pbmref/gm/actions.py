@@ -124,35 +124,38 @@ def _check(doc: YamlDoc, turn: int) -> list[GmAction]:
     data = doc.data if doc.data is not None else []
     if not isinstance(data, list):
         raise GameFileError(doc.path, "expected a list of the game master's actions", line=1)
-    out = []
-    for i, item in enumerate(data):
-        if not isinstance(item, Mapping):
-            raise doc.error((i,), "expected an action: at, action, before, after")
-        for key in item:
-            if key not in _KEYS:
-                raise doc.error((i, key), f"unknown key {key!r}; known keys: "
-                                          f"{', '.join(sorted(_KEYS))}")
-        at = moment(item.get("at"))
-        if at is None:
-            raise doc.error((i, "at"), f"at must be a date and time, found {item.get('at')!r}")
-        action = item.get("action")
-        if action not in ACTIONS:
-            raise doc.error((i, "action"), f"action {action!r} is not one of: "
-                                           f"{', '.join(ACTIONS)}")
-        sides = {}
-        for side in ("before", "after"):
-            value = item.get(side) or {}
-            if not isinstance(value, Mapping) or not isinstance(value.get("players") or {},
-                                                                Mapping):
-                raise doc.error((i, side), f"{side} must map game.yaml keys to their values")
-            sides[side] = dict(value)
-        player = item.get("player")
-        if player is not None and not isinstance(player, str):
-            raise doc.error((i, "player"), f"player must be a player id, found {player!r}")
-        details = {k: item[k] for k in _DETAILS if k in item and k != "player"}
-        out.append(GmAction(turn, at, str(action), sides["before"], sides["after"], player,
-                            details))
-    return out
+    return [_action(doc, i, item, turn) for i, item in enumerate(data)]
+
+
+def _action(doc: YamlDoc, i: int, item: object, turn: int) -> GmAction:
+    """Action ``i`` of the file, checked (file and line in the error)."""
+    if not isinstance(item, Mapping):
+        raise doc.error((i,), "expected an action: at, action, before, after")
+    for key in item:
+        if key not in _KEYS:
+            raise doc.error((i, key), f"unknown key {key!r}; known keys: "
+                                      f"{', '.join(sorted(_KEYS))}")
+    at = moment(item.get("at"))
+    if at is None:
+        raise doc.error((i, "at"), f"at must be a date and time, found {item.get('at')!r}")
+    action = item.get("action")
+    if action not in ACTIONS:
+        raise doc.error((i, "action"), f"action {action!r} is not one of: "
+                                       f"{', '.join(ACTIONS)}")
+    before, after = (_side(doc, i, item, side) for side in ("before", "after"))
+    player = item.get("player")
+    if player is not None and not isinstance(player, str):
+        raise doc.error((i, "player"), f"player must be a player id, found {player!r}")
+    details = {k: item[k] for k in _DETAILS if k in item and k != "player"}
+    return GmAction(turn, at, str(action), before, after, player, details)
+
+
+def _side(doc: YamlDoc, i: int, item: Mapping[str, Any], side: str) -> dict[str, Any]:
+    """The ``before`` or ``after`` of an action: game.yaml keys and their values."""
+    value = item.get(side) or {}
+    if not isinstance(value, Mapping) or not isinstance(value.get("players") or {}, Mapping):
+        raise doc.error((i, side), f"{side} must map game.yaml keys to their values")
+    return dict(value)
 
 
 def actions_of(game: Game, turn: int) -> list[GmAction]:

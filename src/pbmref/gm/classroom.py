@@ -47,6 +47,7 @@ from pbmref.gm.roster import (
 from pbmref.rules.fastplay.autopilot import orders_entry
 from pbmref.rules.fastplay.position import position_from_dict
 from pbmref.rulesets import PlayerSpec
+from pbmref.rulesets.base import Outcome
 from pbmref.rulesets.fastplay import FastPlayRuleset
 from pbmref.store import GameStore
 from pbmref.store.errors import DataError
@@ -451,6 +452,19 @@ class ClassRun:
     roster: Roster
 
 
+def _play_turn(ruleset: FastPlayRuleset, gid: str, pos: dict[str, Any], get_orders: OrdersFor,
+               rng: random.Random, seed: int) -> Outcome:
+    """One turn of board ``gid``: the orders of every pilot still in it, played;
+    the position after it says when the game is over, and who won."""
+    orders = {pid: get_orders(gid, pos, pid, rng)
+              for pid, a in sorted(pos["aircraft"].items()) if a.get("state") != "removed"}
+    outcome = ruleset.adjudicate(pos, orders, seed)
+    if outcome.game_over:
+        outcome.position["game_over"] = True
+        outcome.position["winners"] = list(outcome.winners)
+    return outcome
+
+
 def play_class(template: ClassTemplate, roster: Roster, *, turns: int | None = None,
                seed: int = 0, orders_for: OrdersFor | None = None) -> ClassRun:
     """Play every board of the class for ``turns`` turns (default: the template's),
@@ -473,14 +487,9 @@ def play_class(template: ClassTemplate, roster: Roster, *, turns: int | None = N
             pos = positions[gid]
             if pos.get("game_over"):
                 continue
-            orders = {pid: get_orders(gid, pos, pid, rng)
-                      for pid, a in sorted(pos["aircraft"].items())
-                      if a.get("state") != "removed"}
-            outcome = ruleset.adjudicate(pos, orders, seed * 1000 + turn * 31 + len(gid))
+            outcome = _play_turn(ruleset, gid, pos, get_orders, rng,
+                                 seed * 1000 + turn * 31 + len(gid))
             positions[gid] = outcome.position
-            if outcome.game_over:
-                positions[gid]["game_over"] = True
-                positions[gid]["winners"] = list(outcome.winners)
             events[gid].append(list(outcome.events))
             roster = apply_turn(roster, gid, turn, outcome.events)
         live = {g: p for g, p in positions.items() if not p.get("game_over")}

@@ -12,7 +12,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from pbmref.gm.actions import actions_of
-from pbmref.store import Game, GameFileError, GameStore
+from pbmref.store import Game, GameFileError, GameStore, TurnView
 
 __all__ = ["CheckResult", "GameStatus", "PlayerStatus", "check", "status"]
 
@@ -47,28 +47,7 @@ def check(store: GameStore, game_id: str) -> CheckResult:
         except GameFileError as exc:
             result.problems.append(exc)
             continue
-        used: set[str] | None = None
-        if game.history.is_adjudicated(turn):
-            try:
-                recorded = (game.history.result(turn) or {}).get("orders") or {}
-                used = set(recorded.values()) if isinstance(recorded, dict) else set()
-            except GameFileError:
-                used = set()
-        odir = game.book.folder(turn)
-        if odir.is_dir():
-            for path in sorted(odir.glob("*.yaml")):
-                if ".replaced-" in path.name:
-                    continue
-                try:
-                    game.book.read(path, turn, view)
-                    result.files += 1
-                except GameFileError as exc:
-                    if used is not None and path.name not in used:
-                        # a played turn's mail that was not used (e.g. left out by a
-                        # re-run because it no longer fits the position)
-                        result.warnings.append(f"left out of turn {turn}: {exc}")
-                    else:
-                        result.problems.append(exc)
+        _check_orders_files(game, turn, view, result)
         result.warnings.extend(_edited_before_latest(game, turn))
         for name in ("dice.yaml", "events.yaml", "result.yaml"):
             try:
@@ -108,6 +87,38 @@ def _edited_before_latest(game: Game, turn: int) -> list[str]:
             f"of {files[-1]}: edit that file (the earlier ones are kept for disputes and "
             f"change nothing)" for name in changed)
     return notes
+
+
+def _used_orders(game: Game, turn: int) -> set[str] | None:
+    """The orders files a played turn used (None: the turn is not played)."""
+    if not game.history.is_adjudicated(turn):
+        return None
+    try:
+        recorded = (game.history.result(turn) or {}).get("orders") or {}
+    except GameFileError:
+        return set()
+    return set(recorded.values()) if isinstance(recorded, dict) else set()
+
+
+def _check_orders_files(game: Game, turn: int, view: TurnView, result: CheckResult) -> None:
+    """Each orders file of ``turn``: read against its position; a played turn's
+    mail that was not used is a warning (e.g. left out by a re-run because it no
+    longer fits the position), any other a problem."""
+    odir = game.book.folder(turn)
+    if not odir.is_dir():
+        return
+    used = _used_orders(game, turn)
+    for path in sorted(odir.glob("*.yaml")):
+        if ".replaced-" in path.name:
+            continue
+        try:
+            game.book.read(path, turn, view)
+            result.files += 1
+        except GameFileError as exc:
+            if used is not None and path.name not in used:
+                result.warnings.append(f"left out of turn {turn}: {exc}")
+            else:
+                result.problems.append(exc)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pbmref.base.addresses import mailbox
 from pbmref.base.times import format_duration, parse_duration
-from pbmref.rulesets import NewGameOptions, PlayerSpec
+from pbmref.rulesets import NewGameOptions, PlayerSpec, Ruleset
 from pbmref.store import Game, GameStore, check_id, derive_turn_seed, hash_password, new_password
 from pbmref.store.deadlines import deadline_rules, on_allowed_day
 from pbmref.store.errors import DataError
@@ -77,6 +77,47 @@ def _check_players(players: Sequence[PlayerSpec], observers: Sequence[str]) -> N
                              "name@example.org")
 
 
+def _check_timezone(timezone: str) -> None:
+    try:
+        ZoneInfo(timezone)
+    except (ValueError, ZoneInfoNotFoundError):
+        raise ValueError(f"timezone {timezone!r} is not a time zone: give an IANA name such "
+                         "as Europe/Berlin or UTC") from None
+
+
+def _check_variant(rules: Ruleset, variant: str | None,
+                   position: Mapping[str, Any] | None) -> None:
+    """A variant the ruleset has, and not beside a position (which names its own)."""
+    if variant is not None and variant not in rules.variant_names():
+        known = ", ".join(rules.variant_names()) or "none"
+        raise ValueError(f"{rules.name} has no variant {variant!r} (its variants: {known})")
+    if variant is not None and position is not None:
+        raise ValueError("give a variant or a position, not both (a position names its variant)")
+
+
+def _player_entries(players: Sequence[PlayerSpec], *,
+                    passwords: bool) -> tuple[dict[str, str], dict[str, Any]]:
+    """The new passwords (human players only, if ``passwords``) and the players
+    as ``game.yaml`` keeps them."""
+    pw: dict[str, str] = {}
+    player_data: dict[str, Any] = {}
+    for p in players:
+        entry: dict[str, Any] = {"name": p.name or p.id, "addresses": list(p.addresses)}
+        if passwords and not p.computer:
+            pw[p.id] = new_password()
+            entry["password_hash"] = hash_password(pw[p.id])
+        entry["computer"] = p.computer
+        entry["status"] = "active"
+        player_data[p.id] = entry
+    return pw, player_data
+
+
+def _first_deadline(after: datetime, timezone: str) -> datetime:
+    """The first full hour (in the game's time zone) after ``after``."""
+    local = after.astimezone(ZoneInfo(timezone))
+    return local.replace(minute=0, second=0, microsecond=0) + timedelta(hours=1)
+
+
 def new_game(
     store: GameStore,
     game_id: str,
@@ -129,17 +170,9 @@ def new_game(
     _check_players(players, observers)
     check_addresses([a for p in players for a in p.addresses] + list(observers),
                     refused_addresses)
-    try:
-        ZoneInfo(timezone)
-    except (ValueError, ZoneInfoNotFoundError):
-        raise ValueError(f"timezone {timezone!r} is not a time zone: give an IANA name such "
-                         "as Europe/Berlin or UTC") from None
+    _check_timezone(timezone)
     rules = store.ruleset_loader(ruleset)
-    if variant is not None and variant not in rules.variant_names():
-        known = ", ".join(rules.variant_names()) or "none"
-        raise ValueError(f"{ruleset} has no variant {variant!r} (its variants: {known})")
-    if variant is not None and position is not None:
-        raise ValueError("give a variant or a position, not both (a position names its variant)")
+    _check_variant(rules, variant, position)
     now = now or datetime.now(UTC)
     seed = seed if seed is not None else random.SystemRandom().randrange(1, 2**31)
     length = turn_length if isinstance(turn_length, timedelta) else parse_duration(turn_length)
@@ -152,24 +185,14 @@ def new_game(
     if given:
         players = [*players, *(rules.computer_player(side) for side in given)]
         opening = rules.opening(players, options, derive_turn_seed(seed, 0), position)
-    pw: dict[str, str] = {}
-    player_data: dict[str, Any] = {}
-    for p in players:
-        entry: dict[str, Any] = {"name": p.name or p.id, "addresses": list(p.addresses)}
-        if passwords and not p.computer:
-            pw[p.id] = new_password()
-            entry["password_hash"] = hash_password(pw[p.id])
-        entry["computer"] = p.computer
-        entry["status"] = "active"
-        player_data[p.id] = entry
+    pw, player_data = _player_entries(players, passwords=passwords)
     try:
         clock = deadline_rules(deadlines)
     except DataError as exc:
         raise ValueError(f"{'.'.join(map(str, exc.path))}: {exc.message}") from None
     if deadline is None:
-        local = (now + length).astimezone(ZoneInfo(timezone))
-        deadline = local.replace(minute=0, second=0, microsecond=0) + timedelta(hours=1)
-        deadline = on_allowed_day(deadline, clock.days, ZoneInfo(timezone))
+        deadline = on_allowed_day(_first_deadline(now + length, timezone), clock.days,
+                                  ZoneInfo(timezone))
     settings = {
         "title": title or game_id,
         "ruleset": ruleset,

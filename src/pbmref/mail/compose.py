@@ -124,11 +124,7 @@ def make_mail(
     msg["Subject"] = clean_header(subject)
     msg["Date"] = format_datetime(date or datetime.now(UTC))
     msg["Message-ID"] = make_msgid(domain=_domain(clean_header(from_addr)))
-    if in_reply_to:
-        msg["In-Reply-To"] = clean_header(in_reply_to)
-    refs = [clean_header(r) for r in references if clean_header(r)]
-    if refs:
-        msg["References"] = " ".join(refs[-_MAX_REFERENCES:])
+    _thread_headers(msg, in_reply_to, references)
     msg["Auto-Submitted"] = clean_header(auto_submitted)
     msg[LOOP_HEADER] = clean_header(from_addr)
     for name, value in extra_headers:
@@ -137,24 +133,44 @@ def make_mail(
     _set_text(msg, text, "plain")
     msg.set_param("format", "flowed")
     msg.set_param("delsp", "no")
-    inline = [a for a in attachments if a.cid and html is not None]
     if html is not None:
         msg.make_alternative()
-        alternative = EmailMessage(policy=POLICY)
-        _set_text(alternative, html, "html")
-        del alternative["MIME-Version"]
-        if inline:
-            alternative.make_related()
-            for att in inline:
-                alternative.attach(att.part)
-        msg.attach(alternative)
-    attached = [a for a in attachments if not (a.cid and html is not None)]
-    if attached:
-        msg.make_mixed()
-        for att in attached:
-            msg.attach(att.part if not att.cid else Attachment(att.filename, att.content,
-                                                                 att.mimetype).part)
+        msg.attach(_html_part(html, [a for a in attachments if a.cid]))
+    _attach(msg, [a for a in attachments if not (a.cid and html is not None)])
     return msg
+
+
+def _attach(msg: EmailMessage, attached: Sequence[Attachment]) -> None:
+    """The attachments (one with a ``cid`` but no HTML to show it: as a plain one)."""
+    if not attached:
+        return
+    msg.make_mixed()
+    for att in attached:
+        msg.attach(att.part if not att.cid else Attachment(att.filename, att.content,
+                                                             att.mimetype).part)
+
+
+def _thread_headers(msg: EmailMessage, in_reply_to: str | None,
+                    references: Sequence[str]) -> None:
+    """In-Reply-To and References (the last ``_MAX_REFERENCES``) of a reply."""
+    if in_reply_to:
+        msg["In-Reply-To"] = clean_header(in_reply_to)
+    refs = [clean_header(r) for r in references if clean_header(r)]
+    if refs:
+        msg["References"] = " ".join(refs[-_MAX_REFERENCES:])
+
+
+def _html_part(html: str, inline: Sequence[Attachment]) -> EmailMessage:
+    """The HTML alternative, with the pictures it shows inline beside it
+    (``multipart/related``) when there are any."""
+    alternative = EmailMessage(policy=POLICY)
+    _set_text(alternative, html, "html")
+    del alternative["MIME-Version"]
+    if inline:
+        alternative.make_related()
+        for att in inline:
+            alternative.attach(att.part)
+    return alternative
 
 
 def _set_text(part: EmailMessage, text: str, subtype: str) -> None:

@@ -341,13 +341,8 @@ class ImapIntake:
         meta = c.fetch(uids, ["INTERNALDATE", "RFC822.SIZE"])
         small = [u for u, d in meta.items() if int(d.get(b"RFC822.SIZE") or 0) <= self.max_fetch_bytes]
         big = [u for u in meta if u not in set(small)]
-        bodies: dict[int, bytes] = {}
-        if small:
-            for uid, d in c.fetch(small, ["BODY.PEEK[]"]).items():
-                bodies[uid] = bytes(d.get(b"BODY[]") or b"")
-        if big:  # headers only: enough to answer "too big" politely
-            for uid, d in c.fetch(big, ["BODY.PEEK[HEADER]"]).items():
-                bodies[uid] = bytes(d.get(b"BODY[HEADER]") or b"")
+        # of a big mail the headers only: enough to answer "too big" politely
+        bodies = {**_parts(c, small, b"BODY[]"), **_parts(c, big, b"BODY[HEADER]")}
         for uid, d in meta.items():
             if uid in bodies:
                 out[uid] = (bodies[uid], _to_utc(d.get(b"INTERNALDATE")),
@@ -511,3 +506,12 @@ def imap_login(client: IMAPClient, user: str, *, auth: str = "password", passwor
             tokens.expire()  # the server turned it down: the next one is renewed
             if attempt == 2:
                 raise
+
+
+def _parts(c: IMAPClient, uids: list[int], part: bytes) -> dict[int, bytes]:
+    """The ``part`` (``BODY[]``, ``BODY[HEADER]``) of each mail, read without
+    marking it seen (none asked: no request)."""
+    if not uids:
+        return {}
+    peek = part.decode().replace("BODY", "BODY.PEEK", 1)
+    return {uid: bytes(d.get(part) or b"") for uid, d in c.fetch(uids, [peek]).items()}

@@ -479,32 +479,23 @@ def _parsed(source: bytes) -> Message:
     return email.message_from_bytes(source)
 
 
-def read_message(
-    raw: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES, size: int | None = None
-) -> IncomingMail:
-    """Parse `raw` into an `IncomingMail`; never raises.
-
-    `size` is the mail's true size when `raw` holds only part of it (an intake may
-    fetch only the headers of a huge mail). Over `max_bytes`, only headers are read.
-    """
-    if not isinstance(raw, bytes | bytearray | memoryview):
-        raw = str(raw).encode("utf-8", errors="replace")
-    raw = bytes(raw)
-    total = max(size or 0, len(raw))
-    oversized = total > max_bytes
-    unread = "" if oversized else _too_much(raw)
-    source = _headers_only(raw) if oversized or unread else raw
+def _parsed_safely(raw: bytes, source: bytes) -> Message:
+    """``source`` parsed; a mail nested past the parser's depth: its headers only;
+    anything else that breaks the parser: an empty message."""
     try:
-        msg = _parsed(source)
+        return _parsed(source)
     except RecursionError:
         try:
-            msg = email.message_from_bytes(_headers_only(raw))
+            return email.message_from_bytes(_headers_only(raw))
         except Exception:  # noqa: BLE001
-            msg = Message()
+            return Message()
     except Exception:  # noqa: BLE001
-        msg = Message()
+        return Message()
 
-    # each header as written (raw 8-bit read as UTF-8, else Windows-1252), and decoded
+
+def _header_pairs(msg: Message) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """Each header (lower-case name) as written (raw 8-bit read as UTF-8, else
+    Windows-1252), and decoded; a header that cannot be read is left out."""
     raw_headers: list[tuple[str, str]] = []
     headers: list[tuple[str, str]] = []
     try:
@@ -520,32 +511,62 @@ def read_message(
             headers.append((name, _decode_header(written)))
         except Exception:  # noqa: BLE001
             continue
+    return raw_headers, headers
 
-    def first(name: str) -> str | None:
-        for k, v in headers:
-            if k == name:
-                return v
-        return None
 
-    def all_of(name: str) -> list[str]:
-        return [v for k, v in headers if k == name]
+def _body_of(parts: list[tuple[Message, str]]) -> tuple[str, str]:
+    """(the text of the mail's parts, why it was not read: empty if it was)."""
+    try:
+        text = _body_text(parts)
+        unread = _too_long(text)
+    except _Unread as exc:
+        return "", str(exc)
+    except Exception:  # noqa: BLE001
+        return "", ""
+    return ("", unread) if unread else (text, "")
 
+
+def _all_of(headers: list[tuple[str, str]], name: str) -> list[str]:
+    return [v for k, v in headers if k == name]
+
+
+def _message_id(msg: Message, raw: bytes) -> str:
     try:
         raw_mid = msg.get("Message-ID")
     except Exception:  # noqa: BLE001
         raw_mid = None
-    message_id = message_id_of(raw, str(raw_mid) if raw_mid is not None else "")
+    return message_id_of(raw, str(raw_mid) if raw_mid is not None else "")
 
+
+def read_message(
+    raw: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES, size: int | None = None
+) -> IncomingMail:
+    """Parse `raw` into an `IncomingMail`; never raises.
+
+    `size` is the mail's true size when `raw` holds only part of it (an intake may
+    fetch only the headers of a huge mail). Over `max_bytes`, only headers are read.
+    """
+    if not isinstance(raw, bytes | bytearray | memoryview):
+        raw = str(raw).encode("utf-8", errors="replace")
+    raw = bytes(raw)
+    total = max(size or 0, len(raw))
+    oversized = total > max_bytes
+    unread = "" if oversized else _too_much(raw)
+    source = _headers_only(raw) if oversized or unread else raw
+    msg = _parsed_safely(raw, source)
+    raw_headers, headers = _header_pairs(msg)
+
+    def first(name: str) -> str | None:
+        return next((v for k, v in headers if k == name), None)
+
+    message_id = _message_id(msg, raw)
     # addresses are parsed from the raw values: a decoded name may hold commas or quotes
-    def raw_all(name: str) -> list[str]:
-        return [v for k, v in raw_headers if k == name]
-
-    from_name, from_addr = _addr((raw_all("from") or [""])[0])
-    _, reply_to = _addr((raw_all("reply-to") or [""])[0])
-    to = _addr_list(raw_all("to") + raw_all("cc"))
+    from_name, from_addr = _addr((_all_of(raw_headers, "from") or [""])[0])
+    _, reply_to = _addr((_all_of(raw_headers, "reply-to") or [""])[0])
+    to = _addr_list(_all_of(raw_headers, "to") + _all_of(raw_headers, "cc"))
     subject = _one_line(first("subject") or "")
     in_reply_to_m = _MSGID_RE.search(first("in-reply-to") or "")
-    references = tuple(_MSGID_RE.findall(" ".join(all_of("references"))))
+    references = tuple(_MSGID_RE.findall(" ".join(_all_of(headers, "references"))))
 
     try:
         parts = _walk(msg)
@@ -553,15 +574,7 @@ def read_message(
         parts = []
     text = ""
     if not oversized and not unread:
-        try:
-            text = _body_text(parts)
-            unread = _too_long(text)
-        except _Unread as exc:
-            unread = str(exc)
-        except Exception:  # noqa: BLE001
-            text = ""
-        if unread:
-            text = ""
+        text, unread = _body_of(parts)
 
     return IncomingMail(
         message_id=message_id,
@@ -596,9 +609,14 @@ def never_answer_reason(mail: IncomingMail, our_addresses: Iterable[str]) -> str
     mail carrying a loop header. A mail with a List-Id came through a mailing
     list, so answering it would write to the whole list: it is not answered.
     """
-    ours = {a.strip().lower() for a in our_addresses if a}
     if mail.header(LOOP_HEADER) is not None:
         return f"carries our loop header {LOOP_HEADER}"
+    return _sender_reason(mail, our_addresses) or _automatic_reason(mail)
+
+
+def _sender_reason(mail: IncomingMail, our_addresses: Iterable[str]) -> str | None:
+    """Why the sender is none to answer: the referee, nobody, a mailer daemon."""
+    ours = {a.strip().lower() for a in our_addresses if a}
     if mail.from_addr and mail.from_addr in ours:
         return f"sent by the referee itself ({mail.from_addr})"
     if not mail.from_addr:
@@ -608,6 +626,12 @@ def never_answer_reason(mail: IncomingMail, our_addresses: Iterable[str]) -> str
     local = mail.from_addr.split("@", 1)[0]
     if local in _BOUNCE_LOCALS:
         return f"bounce from {mail.from_addr}"
+    return None
+
+
+def _automatic_reason(mail: IncomingMail) -> str | None:
+    """Why the mail is one a program sent (RFC 3834): a bounce, a report, an
+    auto-reply, bulk or list mail, another program's loop."""
     return_path = mail.header("return-path")
     if return_path is not None and return_path.strip() in ("", "<>"):
         return "null Return-Path (bounce)"

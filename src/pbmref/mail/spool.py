@@ -1062,33 +1062,42 @@ class OutgoingSpool:
         chosen = None if held is None else frozenset(held)
         try:
             with _flock(self.root / ".deliver.lock", blocking=False):
-                # (a list first: the courier's thread reads while the round adds)
-                mine = [self._load(path, "queued")
-                        for entry_id, path in list((self._held or {}).items())
-                        if path.parent.name == "tmp" and (chosen is None or entry_id in chosen)]
                 due = []
-                for entry in mine + self.queued():
+                for entry in self._held_chosen(chosen) + self.queued():
                     if not force and entry.next_attempt > (now or _now()):
                         report.deferred.append(entry.id)
                     else:
                         due.append(entry)
                 if due:
                     due.sort(key=lambda e: (not e.meta.get("first"), e.id))  # as queued
-                    pace = self.pace.load(now or _now())
-                    with session_of(sender):  # one connection for the round
-                        for entry in due:
-                            at = now or _now()
-                            to = recipients_of(str(entry.meta.get("to", ""))) if pace.limited else 1
-                            if pace.limited and not pace.allows(to, at):  # a provider's limits
-                                report.paced.append(entry.id)
-                                continue
-                            self._deliver_one(sender, entry, at, report)
-                            if pace.limited and report.sent and report.sent[-1] == entry.id:
-                                pace.sent(to, at)
-                    pace.save()
+                    self._deliver_paced(sender, due, now, report)
         except SpoolBusy:
             report.busy = True
         return report
+
+    def _held_chosen(self, chosen: frozenset[str] | None) -> list[OutEntry]:
+        """The held mails (of them the ids ``chosen``, if given) not sent yet."""
+        # (a list first: the courier's thread reads while the round adds)
+        return [self._load(path, "queued")
+                for entry_id, path in list((self._held or {}).items())
+                if path.parent.name == "tmp" and (chosen is None or entry_id in chosen)]
+
+    def _deliver_paced(self, sender: Sender, due: list[OutEntry], now: datetime | None,
+                       report: DeliveryReport) -> None:
+        """Send ``due`` in order on one connection, as many as the pace of the
+        provider's limits lets go (the others reported ``paced``)."""
+        pace = self.pace.load(now or _now())
+        with session_of(sender):  # one connection for the round
+            for entry in due:
+                at = now or _now()
+                to = recipients_of(str(entry.meta.get("to", ""))) if pace.limited else 1
+                if pace.limited and not pace.allows(to, at):  # a provider's limits
+                    report.paced.append(entry.id)
+                    continue
+                self._deliver_one(sender, entry, at, report)
+                if pace.limited and report.sent and report.sent[-1] == entry.id:
+                    pace.sent(to, at)
+        pace.save()
 
     def _deliver_one(self, sender: Sender, entry: OutEntry, now: datetime,
                      report: DeliveryReport) -> None:

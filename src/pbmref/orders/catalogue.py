@@ -300,17 +300,9 @@ def _explain(exc: UnexpectedInput, line: str) -> tuple[str | None, OrderSyntaxEr
                  "LS/RS slip, 0 stay")
     mistake = _BY_LABEL.get(label or "")
     if tok_text == "" and (mistake is None or "{tok}" in mistake.message):
-        what = "the line stops too early"
-        if "RUNWAY" in set(accepts or ()):
-            what = "LAND needs a runway"
-        elif "FDIR" in set(accepts or ()):
-            what = "FIRE needs a direction"
-        return "stops-early", OrderSyntaxError(
-            what, column=column, expected=plain_expected,
-            hint=mistake.hint if mistake and "{" not in (mistake.hint or "") else None)
+        return "stops-early", _stops_early(mistake, accepts, column, plain_expected)
     if label in ("unknown-word", "runway", None):
-        words = RUNWAY_WORDS if label == "runway" else LINE_WORDS
-        meant = nearest(tok_text, words)
+        meant = nearest(tok_text, RUNWAY_WORDS if label == "runway" else LINE_WORDS)
         if meant is not None:
             return label, OrderSyntaxError(
                 f"I cannot read {tok_text} here: did you mean {meant}?", column=column,
@@ -318,6 +310,25 @@ def _explain(exc: UnexpectedInput, line: str) -> tuple[str | None, OrderSyntaxEr
     if mistake is None:
         return label, OrderSyntaxError(f"I cannot read {tok_text or 'this'} here",
                                        column=column, width=width, expected=plain_expected)
+    return label, _from_catalogue(mistake, line, tok_text, column, width, plain_expected)
+
+
+def _stops_early(mistake: Mistake | None, accepts: Any, column: int | None,
+                 plain_expected: str | None) -> OrderSyntaxError:
+    """The line ends where the grammar wants more: say what it wants."""
+    what = "the line stops too early"
+    if "RUNWAY" in set(accepts or ()):
+        what = "LAND needs a runway"
+    elif "FDIR" in set(accepts or ()):
+        what = "FIRE needs a direction"
+    return OrderSyntaxError(
+        what, column=column, expected=plain_expected,
+        hint=mistake.hint if mistake and "{" not in (mistake.hint or "") else None)
+
+
+def _from_catalogue(mistake: Mistake, line: str, tok_text: str, column: int | None, width: int,
+                    plain_expected: str | None) -> OrderSyntaxError:
+    """The catalogue's words for a known mistake, filled in with what was written."""
     fix = mistake.fix(tok_text) if mistake.fix else ""
     fmt = {"tok": tok_text, "fix": fix, "manoeuvres": _MANOEUVRES,
            "fire": "f-A f-L f-R f-B f-0"}
@@ -325,7 +336,7 @@ def _explain(exc: UnexpectedInput, line: str) -> tuple[str | None, OrderSyntaxEr
     first_word = column is not None and column == len(line) - len(line.lstrip()) + 1
     if mistake.label == "unknown-word" and first_word:
         hint = BETWEEN_ORDERS
-    return label, OrderSyntaxError(
+    return OrderSyntaxError(
         mistake.message.format(**fmt), column=column, width=width,
         expected=mistake.expected or plain_expected, hint=hint)
 

@@ -263,30 +263,7 @@ def _syntax_error(e: UnexpectedInput, text: str, line_no: int | None,
             "the order stops too soon", line_no=line_no, line=text,
             column=len(text.rstrip()) + 1, expected=expected, hint=_looks_like(phase))
     if isinstance(e, UnexpectedToken):
-        tok = e.token
-        col = tok.column or 1
-        at = {"line_no": line_no, "line": text, "column": col, "width": max(1, len(str(tok)))}
-        first = clean.split()[0] if clean.split() else ""
-        meant = nearest(first, (*_ORDER_WORDS, *ENVELOPE_WORDS)) if col > 1 else None
-        if meant is not None:
-            return OrderSyntaxError(
-                f"I cannot read {first} here: did you mean {meant}?", line_no=line_no,
-                line=text, column=len(clean) - len(clean.lstrip()) + 1, width=len(first),
-                hint=f"write {meant}", suggestion=meant)
-        if tok.type in _UNIT_TOKENS + ("BUILD", "DISBAND", "WAIVE") and col > 1:
-            # A second order on the line: "Build F Lon, F Edi", "A Par - Bur A Mar - Spa".
-            building = first.lower() in ("build", "builds")
-            prefix = "Build " if building else ""
-            rest = [prefix + r if building and not r.lower().startswith("build") else r
-                    for r in _next_orders(clean, col - 1)] or [str(tok)]
-            every = [" ".join(clean[:col - 1].split()), *rest]
-            lines = "one a line: " + " / ".join(every)
-            return OrderSyntaxError(
-                f"one {'build' if building else 'order'} a line: {rest[0]} goes on a line "
-                "of its own", **at,
-                hint=lines if len(lines) <= _MAX_FIX else "put each on a line of its own")
-        return OrderSyntaxError(f"'{tok}' is not expected here", **at,
-                                expected=_expected_text(e.expected), hint=_looks_like(phase))
+        return _token_error(e, text, clean, line_no, phase)
     assert isinstance(e, UnexpectedCharacters)
     pos = e.pos_in_stream or 0
     ch = text[pos] if pos < len(text) else "?"
@@ -296,6 +273,41 @@ def _syntax_error(e: UnexpectedInput, text: str, line_no: int | None,
         expected=_expected_text(e.allowed or ()),
         hint="use letters for provinces, '-' for moves and '/sc' or '(sc)' for coasts",
     )
+
+
+def _token_error(e: UnexpectedToken, text: str, clean: str, line_no: int | None,
+                 phase: str) -> OrderSyntaxError:
+    """A word the grammar does not expect: a misspelt first word, a second order
+    on the line, or a word out of place."""
+    tok = e.token
+    col = tok.column or 1
+    at = {"line_no": line_no, "line": text, "column": col, "width": max(1, len(str(tok)))}
+    first = clean.split()[0] if clean.split() else ""
+    meant = nearest(first, (*_ORDER_WORDS, *ENVELOPE_WORDS)) if col > 1 else None
+    if meant is not None:
+        return OrderSyntaxError(
+            f"I cannot read {first} here: did you mean {meant}?", line_no=line_no,
+            line=text, column=len(clean) - len(clean.lstrip()) + 1, width=len(first),
+            hint=f"write {meant}", suggestion=meant)
+    if tok.type in _UNIT_TOKENS + ("BUILD", "DISBAND", "WAIVE") and col > 1:
+        return _second_order_error(clean, col, first, str(tok), at)
+    return OrderSyntaxError(f"'{tok}' is not expected here", **at,
+                            expected=_expected_text(e.expected), hint=_looks_like(phase))
+
+
+def _second_order_error(clean: str, col: int, first: str, tok: str,
+                        at: dict[str, object]) -> OrderSyntaxError:
+    """A second order on the line: "Build F Lon, F Edi", "A Par - Bur A Mar - Spa"."""
+    building = first.lower() in ("build", "builds")
+    prefix = "Build " if building else ""
+    rest = [prefix + r if building and not r.lower().startswith("build") else r
+            for r in _next_orders(clean, col - 1)] or [tok]
+    every = [" ".join(clean[:col - 1].split()), *rest]
+    lines = "one a line: " + " / ".join(every)
+    return OrderSyntaxError(
+        f"one {'build' if building else 'order'} a line: {rest[0]} goes on a line "
+        "of its own", **at,
+        hint=lines if len(lines) <= _MAX_FIX else "put each on a line of its own")
 
 
 def _kind(tree: Tree[Token]) -> UnitType:
@@ -321,33 +333,41 @@ def _place(tree: Tree[Token], text: str, line_no: int | None, m: GameMap) -> Pla
                 coast = str(t).lower()
     prov = m.lookup(written)
     if prov is None:
-        hint = None
-        first = m.lookup(str(words[0]))
-        if len(words) > 1 and first is not None:
-            rest = " ".join(str(w) for w in words[1:])
-            hint = f"is a '-' missing? e.g. '{words[0]} - {rest}'"
-        leading = start == len(text) - len(text.lstrip()) + 1  # no unit type before it
-        keyword = nearest(str(words[0]), (*_ORDER_WORDS, *ENVELOPE_WORDS)) if leading else None
-        if keyword is not None and len(words) > 1:  # "PASWORD swordfish", "Biuld Lon"
-            raise OrderSyntaxError(
-                f"I cannot read {words[0]} here: did you mean {keyword}?", line_no=line_no,
-                line=text, column=start, width=len(str(words[0])), hint=f"write {keyword}",
-                suggestion=keyword)
-        meant = nearest(written, _province_names(m) + (ENVELOPE_WORDS if leading else ()))
-        if meant is not None:
-            abbr = m.lookup(meant)
-            raise OrderSyntaxError(
-                f"'{written}' is not a province of the map: did you mean {meant}?",
-                line_no=line_no, line=text, column=start, width=max(1, end - start),
-                hint=f"write {meant}" + (f" (or {display(abbr)})" if abbr else ""),
-                suggestion=meant)
-        raise OrderSyntaxError(
-            f"'{written}' is not a province of the map",
-            line_no=line_no, line=text, column=start, width=max(1, end - start),
-            expected="a province name or its three-letter abbreviation (Par, Nth, StP)",
-            hint=hint,
-        )
+        raise _unknown_place(words, text, line_no, m, start, end)
     return Place(prov, coast, start, max(1, end - start), written)
+
+
+def _unknown_place(words: list[Token], text: str, line_no: int | None, m: GameMap,
+                   start: int, end: int) -> OrderSyntaxError:
+    """No province by the name written: a misspelt order word before it, the
+    province it is nearest to, or a '-' left out between two names."""
+    written = " ".join(str(w) for w in words)
+    hint = None
+    first = m.lookup(str(words[0]))
+    if len(words) > 1 and first is not None:
+        rest = " ".join(str(w) for w in words[1:])
+        hint = f"is a '-' missing? e.g. '{words[0]} - {rest}'"
+    leading = start == len(text) - len(text.lstrip()) + 1  # no unit type before it
+    keyword = nearest(str(words[0]), (*_ORDER_WORDS, *ENVELOPE_WORDS)) if leading else None
+    if keyword is not None and len(words) > 1:  # "PASWORD swordfish", "Biuld Lon"
+        return OrderSyntaxError(
+            f"I cannot read {words[0]} here: did you mean {keyword}?", line_no=line_no,
+            line=text, column=start, width=len(str(words[0])), hint=f"write {keyword}",
+            suggestion=keyword)
+    meant = nearest(written, _province_names(m) + (ENVELOPE_WORDS if leading else ()))
+    if meant is not None:
+        abbr = m.lookup(meant)
+        return OrderSyntaxError(
+            f"'{written}' is not a province of the map: did you mean {meant}?",
+            line_no=line_no, line=text, column=start, width=max(1, end - start),
+            hint=f"write {meant}" + (f" (or {display(abbr)})" if abbr else ""),
+            suggestion=meant)
+    return OrderSyntaxError(
+        f"'{written}' is not a province of the map",
+        line_no=line_no, line=text, column=start, width=max(1, end - start),
+        expected="a province name or its three-letter abbreviation (Par, Nth, StP)",
+        hint=hint,
+    )
 
 
 @lru_cache(maxsize=16)
@@ -527,15 +547,7 @@ def to_order(p: ParsedOrder, power: str, pos: Position, *, strict: bool = False)
         kind, loc = _own_unit(p, power, pos, p.place, p.kind)
         return Disband(power, kind, loc)
     if phase == "R":
-        kind, loc = _own_unit(p, power, pos, p.place, p.kind, dislodged=True)
-        if p.action == "disband":
-            return Disband(power, kind, loc)
-        if p.action in ("move", "retreat") and p.dest is not None:
-            return Retreat(power, kind, loc, _dest(map_of(pos), kind, loc, p.dest))
-        if strict:
-            raise _illegal(p, "in a retreat phase a dislodged unit retreats ('A Mun - Boh') or "
-                              "disbands ('Disband A Mun')", "DD1")
-        return Hold(power, kind, loc)
+        return _retreat_order(p, power, pos, strict=strict)
     kind, loc = _own_unit(p, power, pos, p.place, p.kind)
     if p.action == "hold":
         return Hold(power, kind, loc)
@@ -548,6 +560,26 @@ def to_order(p: ParsedOrder, power: str, pos: Position, *, strict: bool = False)
         if strict:
             raise _illegal(p, "units are disbanded only in retreat and adjustment phases", "DD1")
         return Hold(power, kind, loc)
+    return _helping_order(p, power, pos, kind, loc)
+
+
+def _retreat_order(p: ParsedOrder, power: str, pos: Position, *, strict: bool) -> Order:
+    """A retreat phase's order: a retreat or a disband of a dislodged unit (DD1)."""
+    assert p.place is not None
+    kind, loc = _own_unit(p, power, pos, p.place, p.kind, dislodged=True)
+    if p.action == "disband":
+        return Disband(power, kind, loc)
+    if p.action in ("move", "retreat") and p.dest is not None:
+        return Retreat(power, kind, loc, _dest(map_of(pos), kind, loc, p.dest))
+    if strict:
+        raise _illegal(p, "in a retreat phase a dislodged unit retreats ('A Mun - Boh') or "
+                          "disbands ('Disband A Mun')", "DD1")
+    return Hold(power, kind, loc)
+
+
+def _helping_order(p: ParsedOrder, power: str, pos: Position, kind: UnitType,
+                   loc: Loc) -> Order:
+    """A support (of a hold or of a move) or a convoy of the unit at ``loc``."""
     assert p.target is not None
     tkind, tloc = _target_loc(pos, p.target, p.target_kind)
     if p.action == "support_hold":

@@ -374,19 +374,35 @@ def game_from_subject(subject: str,
     named = re.search(r"\bgame[:\s]+([A-Za-z0-9][A-Za-z0-9_.-]*)", text, re.I)
     if named:
         return named.group(1)
-    words = [w.strip(":.,;!?()[]") for w in text.split()]
     if known is not None:
-        names = known if isinstance(known, Mapping) else {k.casefold(): k for k in known}
-        for w in words:
-            if w.casefold() in names:
-                return names[w.casefold()]
+        game = _known_game([w.strip(":.,;!?()[]") for w in text.split()], known)
+        if game is not None:
+            return game
+    return _likely_game(text)
+
+
+def _known_game(words: list[str], known: Iterable[str] | Mapping[str, str]) -> str | None:
+    """The first word that is a known game id (in any case), as the id is written."""
+    names = known if isinstance(known, Mapping) else {k.casefold(): k for k in known}
+    for w in words:
+        if w.casefold() in names:
+            return names[w.casefold()]
+    return None
+
+
+_SUBJECT_STOP = {"orders", "order", "turn", "report", "for", "my", "the", "a", "phase", "help",
+                 "status", "map", "history", "clear", "password", "moves", "votes", "re",
+                 "fwd"}
+
+
+def _likely_game(text: str) -> str | None:
+    """After any Re:/Fwd:, the first word like a game id that stands before
+    ``orders``/``turn``/``report`` or holds a digit, a dash or an underscore."""
     text = re.sub(r"^\s*((re|fwd?|aw|sv|vs|antw|wg|tr)\s*(\[\d+\])?\s*:\s*)+", "", text,
                   flags=re.I)
     words = [w.strip(":.,;!?()") for w in text.split()]
-    stop = {"orders", "order", "turn", "report", "for", "my", "the", "a", "phase", "help",
-            "status", "map", "history", "clear", "password", "moves", "votes", "re", "fwd"}
     for i, w in enumerate(words):
-        if not w or w.lower() in stop or w.isdigit() or not _GAME_ID.match(w):
+        if not w or w.lower() in _SUBJECT_STOP or w.isdigit() or not _GAME_ID.match(w):
             continue
         if i > 0 and words[i - 1].lower() in ("turn", "phase"):
             continue

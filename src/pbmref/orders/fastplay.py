@@ -50,7 +50,7 @@ from pbmref.orders.errors import (
 from pbmref.orders.lines import clean_line, grammar_text, read_past_mistakes
 from pbmref.orders.nearest import ENVELOPE_WORDS, nearest
 from pbmref.rules.fastplay.cards import Card
-from pbmref.rules.fastplay.legality import check_plane_orders
+from pbmref.rules.fastplay.legality import Problem, check_plane_orders
 from pbmref.rules.fastplay.orders import Burn, CardPlay, Entry, PlaneOrders
 from pbmref.rules.fastplay.state import GameState
 from pbmref.rules.hexgrid import Heading, HexNameError
@@ -318,47 +318,63 @@ def _collect(draft: _Draft, lines: Iterable[tuple[int | None, str]], numbered: b
                 exc.section = section  # type: ignore[attr-defined]
             draft.errors.append(exc)
         if parsed is None:
-            # What the line held is unknown: checks that depend on it wait.
-            written = _MOVE_NO.match(clean_line(text))
-            if written is not None:
-                draft.unread.add(int(written.group(1)))
-                next_no = int(written.group(1)) + 1
-            elif _TURN_LINE.match(text) or any(e.suggestion in ("ENTER", "DUEL")
-                                               for e in problems):
-                draft.unread_turn_line = True
-            elif not any(e.prose for e in problems):
-                draft.unread.add(index + 1 if numbered else next_no)
-                next_no += 1
+            next_no = _number_unread(draft, text, problems,
+                                     index + 1 if numbered else next_no)
             continue
         src = _Src(line_no, text, parsed, broken=bool(problems))
         if parsed.kind in _ONE_LINE_RULE:
-            if getattr(draft, parsed.kind) is not None:
-                draft.errors.append(_err(OrderSyntaxError, src,
-                                         f"{parsed.kind.upper()} is given twice",
-                                         _ONE_LINE_RULE[parsed.kind],
-                                         hint="keep one such line"))
-            else:
-                setattr(draft, parsed.kind, src)
+            _one_line(draft, src)
             continue
         draft.plane_given = True
         if parsed.kind == "plane" and parsed.move_no is None and not parsed.items:
             continue  # a bare PLANE header
         no = parsed.move_no if parsed.move_no is not None else (
             index + 1 if numbered else next_no)
-        if not 1 <= no <= MOVES_PER_TURN:
-            draft.errors.append(_err(OrderSyntaxError, src,
-                                     f"there is no move {no}: a turn has three moves", "FP3",
-                                     column=parsed.move_col, section=section,
-                                     expected="a move number 1, 2 or 3"))
-        elif no in draft.moves:
-            first = draft.moves[no]
-            where = f" (line {first.line_no})" if first.line_no is not None else ""
-            draft.errors.append(_err(OrderSyntaxError, src, f"move {no} is given twice{where}",
-                                     "FP3", column=parsed.move_col, section=section,
-                                     hint="keep one line per move"))
-        else:
-            draft.moves[no] = src
+        _place_move(draft, src, no, section)
         next_no = no + 1
+
+
+def _number_unread(draft: _Draft, text: str, problems: list[OrderMailError], no: int) -> int:
+    """A line that could not be read: what it held is unknown, so the checks
+    that depend on it wait; a move keeps its number (the written one, else
+    ``no``). The next move's number."""
+    written = _MOVE_NO.match(clean_line(text))
+    if written is not None:
+        draft.unread.add(int(written.group(1)))
+        return int(written.group(1)) + 1
+    if _TURN_LINE.match(text) or any(e.suggestion in ("ENTER", "DUEL") for e in problems):
+        draft.unread_turn_line = True
+    elif not any(e.prose for e in problems):
+        draft.unread.add(no)
+        return no + 1
+    return no
+
+
+def _one_line(draft: _Draft, src: _Src) -> None:
+    """ENTER, DUEL or BURN: kept, unless given already (FP14, FP15, FP12)."""
+    kind = src.parsed.kind
+    if getattr(draft, kind) is not None:
+        draft.errors.append(_err(OrderSyntaxError, src, f"{kind.upper()} is given twice",
+                                 _ONE_LINE_RULE[kind], hint="keep one such line"))
+    else:
+        setattr(draft, kind, src)
+
+
+def _place_move(draft: _Draft, src: _Src, no: int, section: str) -> None:
+    """Move line ``no``: one of the turn's three (FP3), given once."""
+    if not 1 <= no <= MOVES_PER_TURN:
+        draft.errors.append(_err(OrderSyntaxError, src,
+                                 f"there is no move {no}: a turn has three moves", "FP3",
+                                 column=src.parsed.move_col, section=section,
+                                 expected="a move number 1, 2 or 3"))
+    elif no in draft.moves:
+        first = draft.moves[no]
+        where = f" (line {first.line_no})" if first.line_no is not None else ""
+        draft.errors.append(_err(OrderSyntaxError, src, f"move {no} is given twice{where}",
+                                 "FP3", column=src.parsed.move_col, section=section,
+                                 hint="keep one line per move"))
+    else:
+        draft.moves[no] = src
 
 
 def _play(src: _Src, errors: list[OrderMailError], section: str) -> CardPlay | None:
@@ -405,18 +421,9 @@ def _finish(state: GameState, player: str, draft: _Draft,
             unknown.add(no)
     while moves and moves[-1] is None:
         moves.pop()
-    board = state.board
-    enter: Entry | None = None
-    if draft.enter is not None:
-        p = draft.enter.parsed
-        try:
-            enter = Entry(board.parse(p.hex), Heading.parse(p.heading))
-        except HexNameError as exc:
-            errors.append(_err(IllegalOrderError, draft.enter, str(exc), "FP14",
-                               column=p.hex_col, width=len(p.hex), section="enter"))
     duel = draft.duel.parsed.pilot if draft.duel is not None else None
     burn = Burn.parse(draft.burn.parsed.burn) if draft.burn is not None else None
-    orders = PlaneOrders(tuple(moves), enter, duel, burn)
+    orders = PlaneOrders(tuple(moves), _enter_of(state, draft), duel, burn)
     # The card counts (FP4, FP6), ENTER, DUEL and BURN are checked whatever
     # else is wrong; the path (FP13) up to the first move whose card is not known.
     known_until = 0 if draft.unread_turn_line else min(unknown, default=MOVES_PER_TURN + 1) - 1
@@ -424,26 +431,38 @@ def _finish(state: GameState, player: str, draft: _Draft,
         if problem.part == "move" and problem.rule not in ("FP4", "FP6") and (
                 problem.move > known_until):
             continue
-        if problem.part == "move":
-            msrc = draft.moves.get(problem.move)
-            card = next((i for i in msrc.parsed.items if i.kind == "card"), None) \
-                if msrc else None
-            errors.append(_err(IllegalOrderError, msrc, problem.message, problem.rule,
-                               column=card.column if card else None,
-                               width=card.width if card else 1, section=section))
-        elif problem.part == "enter":
-            errors.append(_err(IllegalOrderError, draft.enter, problem.message,
-                               problem.rule, section="enter"))
-        elif problem.part == "duel":
-            errors.append(_err(IllegalOrderError, draft.duel, problem.message,
-                               problem.rule, section="duel"))
-        elif problem.part == "burn":
-            errors.append(_err(IllegalOrderError, draft.burn, problem.message,
-                               problem.rule, section="burn"))
-        else:
-            errors.append(IllegalOrderError(problem.message, rule=problem.rule))
+        errors.append(_problem_error(draft, problem, section))
     raise_all(errors)
     return orders
+
+
+def _enter_of(state: GameState, draft: _Draft) -> Entry | None:
+    """The ENTER line's hex and heading (FP14); a bad hex is one more error."""
+    if draft.enter is None:
+        return None
+    p = draft.enter.parsed
+    try:
+        return Entry(state.board.parse(p.hex), Heading.parse(p.heading))
+    except HexNameError as exc:
+        draft.errors.append(_err(IllegalOrderError, draft.enter, str(exc), "FP14",
+                                 column=p.hex_col, width=len(p.hex), section="enter"))
+        return None
+
+
+def _problem_error(draft: _Draft, problem: Problem, section: str) -> OrderMailError:
+    """A problem the rules found, said against the line it is about."""
+    if problem.part == "move":
+        msrc = draft.moves.get(problem.move)
+        card = next((i for i in msrc.parsed.items if i.kind == "card"), None) \
+            if msrc else None
+        return _err(IllegalOrderError, msrc, problem.message, problem.rule,
+                    column=card.column if card else None,
+                    width=card.width if card else 1, section=section)
+    src = {"enter": draft.enter, "duel": draft.duel, "burn": draft.burn}.get(problem.part)
+    if problem.part in ("enter", "duel", "burn"):
+        return _err(IllegalOrderError, src, problem.message, problem.rule,
+                    section=problem.part)
+    return IllegalOrderError(problem.message, rule=problem.rule)
 
 
 def entry_of(orders: PlaneOrders) -> dict[str, Any]:
@@ -495,45 +514,10 @@ def entry_to_orders(state: GameState, player: str,
     """
     if entry is None:
         return None
-    if not isinstance(entry, Mapping):
-        raise OrderSyntaxError(f"expected a mapping with plane/enter/duel/burn, found {entry!r}")
-    unknown = [k for k in entry if k not in _ENTRY_KEYS]
-    if unknown and unknown[0] in _TWEEDEKKER_KEYS:
-        raise OrderSyntaxError(f"{unknown[0]}: Fast Play has no airfields and no zeppelins; "
-                               "a returning plane names its hex with enter", rule="FP3")
-    if unknown:
-        raise OrderSyntaxError(f"unknown key {unknown[0]!r} in Fast Play orders; known keys: "
-                               + ", ".join(_ENTRY_KEYS))
+    _check_entry_keys(entry)
     _plane_of(state, player)
     draft = _Draft()
-    plane = entry.get("plane") or []
-    if isinstance(plane, str):
-        plane = [plane]
-    if not isinstance(plane, (list, tuple)):
-        raise OrderSyntaxError(f"plane: expected a list of move lines, found {plane!r}")
-    if len(plane) > MOVES_PER_TURN:
-        draft.errors.append(OrderSyntaxError(
-            f"plane: {len(plane)} lines, but a turn has three moves", rule="FP3",
-            line_no=MOVES_PER_TURN + 1, line=str(plane[MOVES_PER_TURN])))
-        plane = plane[:MOVES_PER_TURN]
-    lines = [(i + 1, "" if v is None else str(v)) for i, v in enumerate(plane)]
-    given = [(n, t) for n, t in lines if t.strip()]
-    for n, text in given:
-        try:
-            parsed = parse_line(text, n)
-        except OrderMailError as exc:
-            exc.section = "plane"  # type: ignore[attr-defined]
-            draft.errors.append(exc)
-            continue
-        if parsed.kind not in ("move", "plane"):
-            draft.errors.append(_err(OrderSyntaxError, _Src(n, text, parsed),
-                                     f"plane: expected a move line, found {text!r}", "FP4",
-                                     section="plane"))
-            continue
-        no = parsed.move_no or n
-        if no != n and parsed.move_no is not None:
-            no = n  # the list position is the move
-        draft.moves[no] = _Src(n, text, parsed)
+    _draft_moves(draft, _plane_lines(entry, draft))
     for key in ("enter", "duel", "burn"):
         value = entry.get(key)
         if value in (None, ""):
@@ -547,3 +531,50 @@ def entry_to_orders(state: GameState, player: str,
             continue
         setattr(draft, key, _Src(None, text, parsed))
     return _finish(state, player, draft, section="plane")
+
+
+def _check_entry_keys(entry: object) -> None:
+    if not isinstance(entry, Mapping):
+        raise OrderSyntaxError(f"expected a mapping with plane/enter/duel/burn, found {entry!r}")
+    unknown = [k for k in entry if k not in _ENTRY_KEYS]
+    if unknown and unknown[0] in _TWEEDEKKER_KEYS:
+        raise OrderSyntaxError(f"{unknown[0]}: Fast Play has no airfields and no zeppelins; "
+                               "a returning plane names its hex with enter", rule="FP3")
+    if unknown:
+        raise OrderSyntaxError(f"unknown key {unknown[0]!r} in Fast Play orders; known keys: "
+                               + ", ".join(_ENTRY_KEYS))
+
+
+def _plane_lines(entry: Mapping[str, Any], draft: _Draft) -> list[tuple[int, str]]:
+    """The entry's ``plane`` list as numbered lines (a fourth line and on is an
+    error, FP3)."""
+    plane = entry.get("plane") or []
+    if isinstance(plane, str):
+        plane = [plane]
+    if not isinstance(plane, (list, tuple)):
+        raise OrderSyntaxError(f"plane: expected a list of move lines, found {plane!r}")
+    if len(plane) > MOVES_PER_TURN:
+        draft.errors.append(OrderSyntaxError(
+            f"plane: {len(plane)} lines, but a turn has three moves", rule="FP3",
+            line_no=MOVES_PER_TURN + 1, line=str(plane[MOVES_PER_TURN])))
+        plane = plane[:MOVES_PER_TURN]
+    return [(i + 1, "" if v is None else str(v)) for i, v in enumerate(plane)]
+
+
+def _draft_moves(draft: _Draft, lines: list[tuple[int, str]]) -> None:
+    """Each given line of the ``plane`` list is the move of its place in the list."""
+    for n, text in lines:
+        if not text.strip():
+            continue
+        try:
+            parsed = parse_line(text, n)
+        except OrderMailError as exc:
+            exc.section = "plane"  # type: ignore[attr-defined]
+            draft.errors.append(exc)
+            continue
+        if parsed.kind not in ("move", "plane"):
+            draft.errors.append(_err(OrderSyntaxError, _Src(n, text, parsed),
+                                     f"plane: expected a move line, found {text!r}", "FP4",
+                                     section="plane"))
+            continue
+        draft.moves[n] = _Src(n, text, parsed)

@@ -217,6 +217,27 @@ def _one_mistake(words: Sequence[OrderSyntaxError], line: str) -> OrderSyntaxErr
         width=len(span) or 1, expected=first.expected, hint=first.hint)
 
 
+def _own_mistakes(explained: Sequence[tuple[str | None, OrderSyntaxError]],
+                  lead: int) -> list[tuple[str | None, OrderSyntaxError]]:
+    """The mistakes that are the line's own: not a stop too soon after a skipped
+    word, nothing after a misspelt first word (at column ``lead``)."""
+    found = list(explained)
+    if len(found) > 1 and found[-1][0] == "stops-early":
+        found.pop()
+    if found and found[0][1].suggestion and found[0][1].column == lead:
+        found = found[:1]
+    return found
+
+
+def _sentence(found: Sequence[tuple[str | None, OrderSyntaxError]], like: Sequence[bool],
+              lead: int, line: str) -> bool:
+    """A sentence starts with a word no order has ("here are my orders for turn
+    7."); what follows may look like order words, and is no slip of them."""
+    return found[0][0] in _WORD_LABELS and like[0] and (
+        found[0][1].column == lead) and not any(
+            e.suggestion and not _as_written(e, line) for _, e in found)
+
+
 def line_mistakes(explained: Sequence[tuple[str | None, OrderSyntaxError]], line: str,
                   order_read: bool) -> list[OrderSyntaxError]:
     """Every mistake of one line, each once, and whether the line is prose.
@@ -231,19 +252,10 @@ def line_mistakes(explained: Sequence[tuple[str | None, OrderSyntaxError]], line
     words, or one that starts with such a word and holds no order, is
     ``prose``: maybe a greeting or a signature, told as one mistake.
     """
-    found = list(explained)
-    if len(found) > 1 and found[-1][0] == "stops-early":
-        found.pop()
     lead = len(line) - len(line.lstrip()) + 1
-    if found and found[0][1].suggestion and found[0][1].column == lead:
-        found = found[:1]
+    found = _own_mistakes(explained, lead)
     like = [_wordlike(label, err, line) for label, err in found]
-    # A sentence starts with a word no order has ("here are my orders for turn
-    # 7."); what follows may look like order words, and is no slip of them.
-    sentence = bool(found) and found[0][0] in _WORD_LABELS and like[0] and (
-        found[0][1].column == lead) and not any(
-            e.suggestion and not _as_written(e, line) for _, e in found)
-    prose = bool(found) and (not order_read and (all(like) or sentence)
+    prose = bool(found) and (not order_read and (all(like) or _sentence(found, like, lead, line))
                              or _mostly_words(found, line))
     out: list[OrderSyntaxError] = []
     words: list[OrderSyntaxError] = []

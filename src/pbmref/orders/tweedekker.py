@@ -313,55 +313,75 @@ def _collect(lines: Iterable[tuple[int | None, str]], default_section: str = "pl
     for index, (line_no, text) in enumerate(lines):
         parsed, problems = read_line(text, line_no)
         draft.errors.extend(problems)
-        # A misspelt section word ("zeplin") still starts its section.
-        meant = next((e.suggestion for e in problems if e.suggestion in _SECTIONS), None)
+        meant = _note_problems(draft, problems)
         if meant is not None:
             section = _SECTIONS[meant]
-            setattr(draft, f"{section}_given", True)
-        if any(e.suggestion in ("TAKEOFF", "LAND") for e in problems):
-            draft.unread_runway = True
         if parsed is None:
-            # A line that held a move ("3: RR", "RR") still takes its number.
-            written = _MOVE_NO.match(clean_line(text))
-            if written is not None:
-                draft.unread.add((section, int(written.group(1))))
-                next_no[section] = int(written.group(1)) + 1
-            elif meant is None and not any(e.prose for e in problems):
-                draft.unread.add((section, next_no[section]))
-                next_no[section] += 1
+            _number_unread(draft, section, text, next_no,
+                           counts=meant is None and not any(e.prose for e in problems))
             continue
         src = _Src(line_no, text, parsed, broken=bool(problems))
         kind = parsed.kind
         if kind in ("takeoff", "land"):
-            slot = "takeoff" if kind == "takeoff" else "land"
-            if getattr(draft, slot) is not None:
-                draft.errors.append(_err(OrderSyntaxError, src,
-                                         f"{slot.upper()} is given twice", "L3" if
-                                         slot == "takeoff" else "L4",
-                                         hint="keep one such line"))
-            else:
-                setattr(draft, slot, src)
+            _runway_line(draft, src, kind)
             continue
         if kind in ("plane", "zeppelin"):
             section = kind
-            if kind == "plane":
-                draft.plane_given = True
-                draft.plane_header = draft.plane_header or src
-            else:
-                draft.zeppelin_given = True
-                draft.zeppelin_header = draft.zeppelin_header or src
+            _section_header(draft, src, kind)
             if parsed.move_no is None and not parsed.items:
                 continue  # a bare section header
         else:
-            if section == "plane":
-                draft.plane_given = True
-            else:
-                draft.zeppelin_given = True
+            setattr(draft, f"{section}_given", True)
         explicit = parsed.move_no
         if explicit is None and numbered:
             explicit = index + 1
         next_no[section] = _place(draft, section, src, explicit, next_no[section])
     return draft
+
+
+def _note_problems(draft: _Draft, problems: list[OrderMailError]) -> str | None:
+    """What a line's problems tell of the mail: a misspelt section word
+    ("zeplin") still starts its section (returned), a misspelt TAKEOFF or LAND
+    still says the runway line was meant."""
+    meant = next((e.suggestion for e in problems if e.suggestion in _SECTIONS), None)
+    if meant is not None:
+        setattr(draft, f"{_SECTIONS[meant]}_given", True)
+    if any(e.suggestion in ("TAKEOFF", "LAND") for e in problems):
+        draft.unread_runway = True
+    return meant
+
+
+def _number_unread(draft: _Draft, section: str, text: str, next_no: dict[str, int], *,
+                   counts: bool) -> None:
+    """A line that could not be read and held a move ("3: RR", "RR") still takes
+    its number (the written one, else the next if it ``counts`` as a move)."""
+    written = _MOVE_NO.match(clean_line(text))
+    if written is not None:
+        draft.unread.add((section, int(written.group(1))))
+        next_no[section] = int(written.group(1)) + 1
+    elif counts:
+        draft.unread.add((section, next_no[section]))
+        next_no[section] += 1
+
+
+def _runway_line(draft: _Draft, src: _Src, kind: str) -> None:
+    """A TAKEOFF or LAND line: kept, unless one was given already (L3, L4)."""
+    if getattr(draft, kind) is not None:
+        draft.errors.append(_err(OrderSyntaxError, src, f"{kind.upper()} is given twice",
+                                 "L3" if kind == "takeoff" else "L4",
+                                 hint="keep one such line"))
+    else:
+        setattr(draft, kind, src)
+
+
+def _section_header(draft: _Draft, src: _Src, kind: str) -> None:
+    """A PLANE or ZEPPELIN line starts its section (the first one is kept)."""
+    if kind == "plane":
+        draft.plane_given = True
+        draft.plane_header = draft.plane_header or src
+    else:
+        draft.zeppelin_given = True
+        draft.zeppelin_header = draft.zeppelin_header or src
 
 
 # --- aircraft --------------------------------------------------------------
@@ -402,6 +422,14 @@ def _plane_move(src: _Src, plane: Aircraft, errors: list[OrderMailError],
             "V4", item=manoeuvres[0],
             hint=f"use L or R to turn; a pilot becomes an ace after dealing {ace_threshold} "
                  "damage points"))
+    fire, hold = _plane_fire(src, plane, errors)
+    return Move(man, tuple(fire), hold is not None and not fire)
+
+
+def _plane_fire(src: _Src, plane: Aircraft,
+                errors: list[OrderMailError]) -> tuple[list[FireDir], Item | None]:
+    """A move's bursts of fire and its f-0 (hold fire), with the fire checks (F2)."""
+    no = src.move_no
     fire: list[FireDir] = []
     hold: Item | None = None
     seen: dict[str, Item] = {}
@@ -437,7 +465,7 @@ def _plane_move(src: _Src, plane: Aircraft, errors: list[OrderMailError],
             IllegalOrderError, src,
             f"f-0 means hold fire, so it cannot stand beside {fire[0].value} in move {no}",
             "F2", item=hold, hint="drop f-0 to fire, or drop the bursts to hold fire"))
-    return Move(man, tuple(fire), hold is not None and not fire)
+    return fire, hold
 
 
 def _check_plane(state: GameState, plane: Aircraft, draft: _Draft) -> PlaneOrders | None:
@@ -479,19 +507,25 @@ def _check_stall(draft: _Draft, moves: list[Move]) -> None:
             IllegalOrderError, src, "0 (no move) may not be move 1 of a turn: it would stall",
             "M3", item=man, hint="fly move 1 as A, L, R, LS or RS"))
     if len(moves) >= 2 and moves[1].manoeuvre is Manoeuvre.ZERO and 2 in draft.plane:
-        src3 = draft.plane.get(3)
-        unread = ("plane", 3) in draft.unread or (src3 is not None and src3.broken and not any(
-            i.kind == "man" for i in src3.parsed.items))
-        if not unread and (len(moves) < 3 or moves[2].manoeuvre is not Manoeuvre.ZERO):
-            src = src3 or draft.plane[2]
-            man3 = (next((i for i in src3.parsed.items if i.kind == "man"), None)
-                    if src3 else None)
-            left_out = src3 is None
-            errors.append(_err(
-                IllegalOrderError, src,
-                "after 0 (no move) in move 2, move 3 must be 0 too"
-                + (" (a move left out is flown A)" if left_out else ""), "M3", item=man3,
-                hint="add 3: 0" if left_out else "make move 3 a 0, or move 2 a real manoeuvre"))
+        _check_stall_after_zero(draft, moves)
+
+
+def _check_stall_after_zero(draft: _Draft, moves: list[Move]) -> None:
+    """M3: move 2 was 0, so move 3 must be 0 too (a move 3 that could not be read
+    is not judged again)."""
+    src3 = draft.plane.get(3)
+    unread = ("plane", 3) in draft.unread or (src3 is not None and src3.broken and not any(
+        i.kind == "man" for i in src3.parsed.items))
+    if unread or (len(moves) >= 3 and moves[2].manoeuvre is Manoeuvre.ZERO):
+        return
+    src = src3 or draft.plane[2]
+    man3 = next((i for i in src3.parsed.items if i.kind == "man"), None) if src3 else None
+    left_out = src3 is None
+    draft.errors.append(_err(
+        IllegalOrderError, src,
+        "after 0 (no move) in move 2, move 3 must be 0 too"
+        + (" (a move left out is flown A)" if left_out else ""), "M3", item=man3,
+        hint="add 3: 0" if left_out else "make move 3 a 0, or move 2 a real manoeuvre"))
 
 
 def _check_takeoff(state: GameState, plane: Aircraft, draft: _Draft, moves: list[Move]) -> None:
@@ -776,6 +810,36 @@ def _entry_lines(value: Any, key: str) -> list[str]:
     return ["" if v is None else str(v) for v in value]
 
 
+def _draft_section(draft: _Draft, key: str, lines: list[str]) -> None:
+    """The ``plane`` or ``zeppelin`` list of an entry: a move a line (T1), an
+    empty PLANE line an error (M2)."""
+    setattr(draft, f"{key}_given", True)
+    if len(lines) > MOVES_PER_TURN:
+        draft.errors.append(OrderSyntaxError(
+            f"{key}: {len(lines)} lines, but a turn has three moves", rule="T1",
+            line_no=MOVES_PER_TURN + 1, line=lines[MOVES_PER_TURN]))
+        lines = lines[:MOVES_PER_TURN]
+    for index, text in enumerate(lines):
+        if not text.strip():
+            if key == "plane":
+                draft.errors.append(OrderSyntaxError(
+                    f"PLANE move {index + 1} is empty", rule="M2", line_no=index + 1,
+                    line=text, expected="a manoeuvre: A, L, R, LS, RS or 0"))
+            continue
+        try:
+            parsed = _entry_line(text, index + 1)
+        except OrderMailError as exc:
+            draft.errors.append(exc)
+            continue
+        if parsed.kind not in ("move", key):
+            draft.errors.append(OrderSyntaxError(
+                f"{key}: expected a move line, found {text!r}", line_no=index + 1,
+                line=text))
+            continue
+        src = _Src(index + 1, text, parsed)
+        _place(draft, key, src, parsed.move_no or index + 1, index + 1)
+
+
 def entry_to_orders(
     state: GameState, player: str, entry: Mapping[str, Any] | None
 ) -> tuple[PlaneOrders | None, tuple[ZeppelinVote | None, ...]]:
@@ -800,34 +864,8 @@ def entry_to_orders(
     plane = _plane_of(state, player)
     draft = _Draft()
     for key in ("plane", "zeppelin"):
-        if key not in entry:
-            continue
-        lines = _entry_lines(entry[key], key)
-        setattr(draft, f"{key}_given", True)
-        if len(lines) > MOVES_PER_TURN:
-            draft.errors.append(OrderSyntaxError(
-                f"{key}: {len(lines)} lines, but a turn has three moves", rule="T1",
-                line_no=MOVES_PER_TURN + 1, line=lines[MOVES_PER_TURN]))
-            lines = lines[:MOVES_PER_TURN]
-        for index, text in enumerate(lines):
-            if not text.strip():
-                if key == "plane":
-                    draft.errors.append(OrderSyntaxError(
-                        f"PLANE move {index + 1} is empty", rule="M2", line_no=index + 1,
-                        line=text, expected="a manoeuvre: A, L, R, LS, RS or 0"))
-                continue
-            try:
-                parsed = _entry_line(text, index + 1)
-            except OrderMailError as exc:
-                draft.errors.append(exc)
-                continue
-            if parsed.kind not in ("move", key):
-                draft.errors.append(OrderSyntaxError(
-                    f"{key}: expected a move line, found {text!r}", line_no=index + 1,
-                    line=text))
-                continue
-            src = _Src(index + 1, text, parsed)
-            _place(draft, key, src, parsed.move_no or index + 1, index + 1)
+        if key in entry:
+            _draft_section(draft, key, _entry_lines(entry[key], key))
     for key in ("takeoff", "land"):
         if key not in entry or entry[key] in (None, ""):
             continue

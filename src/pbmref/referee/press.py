@@ -181,25 +181,7 @@ class PressDesk:
         if block.broadcast:
             others = tuple(c for c in everyone if c.player != me.player)
             return Relay(block, 0, others, me, game.settings.observers)
-        by_word = {w: c for c in everyone for w in c.words}
-        problems: list[OrderMailError] = []
-        chosen: list[Correspondent] = []
-        for word in block.receivers:
-            c = by_word.get(word)
-            if c is None:
-                names = ", ".join(f"{o.label} ({o.words[0]})" for o in everyone
-                                  if o.player != me.player)
-                problems.append(block.error(f"nobody called {word} can get press in this game",
-                                            receiver=word, expected=names or "nobody",
-                                            hint="name the receivers as the list above does"))
-            elif c.player == me.player:
-                problems.append(block.error(f"{word} is you: press goes to other players",
-                                            receiver=word))
-            elif c not in chosen:
-                chosen.append(c)
-        if problems:
-            return problems
-        return Relay(block, 0, tuple(chosen), me)
+        return _receivers(block, everyone, me)
 
     def _limit_problems(self, blocks: Sequence[PressBlock]) -> list[OrderMailError]:
         limits: LimitsConfig = self.referee.config.limits
@@ -387,3 +369,28 @@ class PressDesk:
         game = self.letter.game
         sides = game.ruleset.vote_sides(game.open.state, self._names()) or []
         return next(s.side for s in sides if word in s.words)
+
+
+def _receivers(block: PressBlock, everyone: Sequence[Correspondent],
+               me: Correspondent) -> Relay | list[OrderMailError]:
+    """The relay of a block to the receivers it names (each once), or what is
+    wrong with the names: nobody by that name, or the sender."""
+    by_word = {w: c for c in everyone for w in c.words}
+    problems: list[OrderMailError] = []
+    chosen: list[Correspondent] = []
+    for word in block.receivers:
+        c = by_word.get(word)
+        if c is None:
+            names = ", ".join(f"{o.label} ({o.words[0]})" for o in everyone
+                              if o.player != me.player)
+            problems.append(block.error(f"nobody called {word} can get press in this game",
+                                        receiver=word, expected=names or "nobody",
+                                        hint="name the receivers as the list above does"))
+        elif c.player == me.player:
+            problems.append(block.error(f"{word} is you: press goes to other players",
+                                        receiver=word))
+        elif c not in chosen:
+            chosen.append(c)
+    if problems:
+        return problems
+    return Relay(block, 0, tuple(chosen), me)

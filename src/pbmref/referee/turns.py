@@ -278,26 +278,33 @@ def send_reminders(referee: Referee) -> int:
             game = referee.store.open(gid)
         except StoreError:
             continue
-        s = game.settings
-        if not game.schedule.reminder_due(now):
-            continue
-        for pid in game.waiting_for():
-            turn = TurnName(game.turn_label, game.ruleset.words_for(game.open.state, pid))
-            if not referee.state.remind_once(gid, game.turn, pid):
-                continue
-            player = s.players[pid]
-            body = replies.reminder(gid, turn, replies.when(s.deadline, s.timezone))
-            shared = [q for q in s.players.values()
-                      if q.id != pid and set(q.addresses) & set(player.addresses)]
-            if shared:  # one address flies several pilots: say which one (PILOT)
-                body = (f"This reminder is for your pilot {player.name or pid}; "
-                        f"write PILOT {pid} in its orders.\n\n{body}")
-            for address in player.addresses[:1]:
-                referee.outgoing.enqueue(referee.mail_to(
-                    address, f"[{gid}] reminder: orders for {turn}", body),
-                    key=f"reminder:{gid}:{game.turn}:{pid}:{address}")
-                count += 1
+        if game.schedule.reminder_due(now):
+            count += _remind_game(referee, gid, game)
     referee.reminders_checked = (mark, now)
+    return count
+
+
+def _remind_game(referee: Referee, gid: str, game: Game) -> int:
+    """Queue a reminder to each player of ``game`` the turn waits for and who was
+    not reminded this turn; how many were queued."""
+    s = game.settings
+    count = 0
+    for pid in game.waiting_for():
+        turn = TurnName(game.turn_label, game.ruleset.words_for(game.open.state, pid))
+        if not referee.state.remind_once(gid, game.turn, pid):
+            continue
+        player = s.players[pid]
+        body = replies.reminder(gid, turn, replies.when(s.deadline, s.timezone))
+        shared = [q for q in s.players.values()
+                  if q.id != pid and set(q.addresses) & set(player.addresses)]
+        if shared:  # one address flies several pilots: say which one (PILOT)
+            body = (f"This reminder is for your pilot {player.name or pid}; "
+                    f"write PILOT {pid} in its orders.\n\n{body}")
+        for address in player.addresses[:1]:
+            referee.outgoing.enqueue(referee.mail_to(
+                address, f"[{gid}] reminder: orders for {turn}", body),
+                key=f"reminder:{gid}:{game.turn}:{pid}:{address}")
+            count += 1
     return count
 
 

@@ -649,20 +649,7 @@ class _Picture:
               drawn: dict[tuple[str, bool], tuple[Point, Point, Point]]) -> str:
         assert o.at and o.dest
         air = o.unit == "D"
-        start = self.unit_at(o.at, o.unit)
-        end = self.dest_at(o.dest, air)
-        route = [start]
-        if o.kind == "move" and o.unit == "A" and (
-                o.via_convoy or not self.spec.map.army_move(o.at.prov, o.dest.prov)):
-            route += [self.unit_at(f.at, "F") for f in self._convoy_chain(o) if f.at]
-        route.append(end)
-        # a move that meets one coming the other way is drawn a little aside
-        back = moves.get((o.dest.prov, air))
-        if back and back.dest and back.dest.prov == o.at.prov and len(route) == 2:
-            d = math.dist(start, end) or 1.0
-            nx, ny = -(end[1] - start[1]) / d * 4.5, (end[0] - start[0]) / d * 4.5
-            route = [(start[0] + nx, start[1] + ny), (end[0] + nx, end[1] + ny)]
-            start, end = route
+        route = self._route(o, moves, air)
         first = _towards(route[0], route[1], 9.5)
         last_from = route[-2]
         stop = 11.0 if self.occupied(o.dest, air) or o.kind == "retreat" else 6.0
@@ -689,6 +676,26 @@ class _Picture:
         drawn[(o.at.prov, air)] = (_along(pts[-2], tip, 0.45) if len(pts) > 2 else
                                    _along(first, tip, 0.55), tip, pts[-2])
         return self._g(o, body, f' data-from="{o.at.prov}" data-to="{o.dest.prov}"')
+
+    def _route(self, o: _Order, moves: Mapping[tuple[str, bool], _Order],
+               air: bool) -> list[Point]:
+        """The points a move's arrow goes through: its unit, the convoying fleets
+        (an army by convoy), its destination; a move that meets one coming the
+        other way is drawn a little aside."""
+        assert o.at and o.dest
+        start = self.unit_at(o.at, o.unit)
+        end = self.dest_at(o.dest, air)
+        route = [start]
+        if o.kind == "move" and o.unit == "A" and (
+                o.via_convoy or not self.spec.map.army_move(o.at.prov, o.dest.prov)):
+            route += [self.unit_at(f.at, "F") for f in self._convoy_chain(o) if f.at]
+        route.append(end)
+        back = moves.get((o.dest.prov, air))
+        if back and back.dest and back.dest.prov == o.at.prov and len(route) == 2:
+            d = math.dist(start, end) or 1.0
+            nx, ny = -(end[1] - start[1]) / d * 4.5, (end[0] - start[0]) / d * 4.5
+            route = [(start[0] + nx, start[1] + ny), (end[0] + nx, end[1] + ny)]
+        return route
 
     def _convoy_chain(self, move: _Order) -> list[_Order]:
         """The fleets convoying ``move``, in order from its start to its end."""

@@ -197,21 +197,9 @@ def _tw_warning(plan: tw.FlightPlan, w: tw.PlanWarning) -> str:
         return (head + f"move {w.move} ({w.order}) takes you off the board from {where}: "
                 "you are out of the fight for good. " + (fly or stuck))
     if w.kind is K.STORM:
-        text = (head + f"move {w.move} ({w.order}) ends in the storm at {where}: 1 damage "
-                "point. ")
-        if w.choices and w.choices[0].startswith("TAKEOFF"):
-            return text + f"Fix: write {_either(w.choices)}."
-        return text + (fly or "Every way out of this move ends in a storm or off the "
-                              "board.")
+        return head + _tw_storm(w, where, fly)
     if w.kind is K.NO_LANDING:
-        goal = name(w.goal) if w.goal is not None else "?"
-        text = (head + f"{w.order} does not happen on this path: landing takes an A "
-                f"from {goal} heading {w.goal_heading}, and you end at {where} heading "
-                f"{w.heading}. ")
-        if w.changes:
-            fixes = [f"{m} in move {n}" for n, m in w.changes]
-            return text + f"Fix: fly {_either(fixes, 'and')}."
-        return text + "You cannot land this turn, whatever you fly."
+        return head + _tw_no_landing(plan, w, where)
     if w.kind in (K.BURST_INTO_CLOUD, K.BURST_OFF_BOARD):
         why = (f"the cloud at {where} is next to you" if w.kind is K.BURST_INTO_CLOUD
                else "it fires off the board")
@@ -219,17 +207,39 @@ def _tw_warning(plan: tw.FlightPlan, w: tw.PlanWarning) -> str:
                else "Fix: keep the round for another move.")
         return head + f"move {w.move} burst {w.order} is wasted: {why}. {fix}"
     if w.kind is K.LAST_ROUNDS:
-        home = name(w.goal) if w.goal is not None else "?"
-        far = w.hex.distance(w.goal) if w.hex is not None and w.goal is not None else 0
-        return (head + f"this turn fires your last rounds, and from {where} you cannot "
-                f"land next turn to refill (your airfield {plan.airfield} at {home} is "
-                f"{_s(far, 'hex')} away). Fix: keep a round back, or fly home and LAND.")
+        return head + _tw_last_rounds(plan, w, where)
     votes = _either(w.choices)
     if w.kind is K.BOMB_OFF_AIRFIELD:
         return (head + f"your d-B vote in move {w.move} cannot bomb: whatever the votes, "
                 f"no zeppelin hex can be over an airfield then. Fix: vote {votes}.")
     return (head + f"no bomb is ready until turn {w.turn}, so your d-B vote in move "
             f"{w.move} does nothing. Fix: vote {votes}.")
+
+
+def _tw_storm(w: tw.PlanWarning, where: str, fly: str) -> str:
+    text = f"move {w.move} ({w.order}) ends in the storm at {where}: 1 damage point. "
+    if w.choices and w.choices[0].startswith("TAKEOFF"):
+        return text + f"Fix: write {_either(w.choices)}."
+    return text + (fly or "Every way out of this move ends in a storm or off the board.")
+
+
+def _tw_no_landing(plan: tw.FlightPlan, w: tw.PlanWarning, where: str) -> str:
+    goal = plan.board.name(w.goal) if w.goal is not None else "?"
+    text = (f"{w.order} does not happen on this path: landing takes an A "
+            f"from {goal} heading {w.goal_heading}, and you end at {where} heading "
+            f"{w.heading}. ")
+    if w.changes:
+        fixes = [f"{m} in move {n}" for n, m in w.changes]
+        return text + f"Fix: fly {_either(fixes, 'and')}."
+    return text + "You cannot land this turn, whatever you fly."
+
+
+def _tw_last_rounds(plan: tw.FlightPlan, w: tw.PlanWarning, where: str) -> str:
+    home = plan.board.name(w.goal) if w.goal is not None else "?"
+    far = w.hex.distance(w.goal) if w.hex is not None and w.goal is not None else 0
+    return (f"this turn fires your last rounds, and from {where} you cannot "
+            f"land next turn to refill (your airfield {plan.airfield} at {home} is "
+            f"{_s(far, 'hex')} away). Fix: keep a round back, or fly home and LAND.")
 
 
 # ---------------------------------------------------------------------------
@@ -387,13 +397,7 @@ def _dip_warning(plan: dip.OrdersPlan, w: dip.OrderWarning) -> str:
         return head + (f"{o}: there is no {what} in {_place(m, o.target)} to support, so the "
                        "support is void. Fix: support a unit that is there.")
     if w.kind is K.SUPPORT_NOT_MATCHED and isinstance(o, (SupportHold, SupportMove)):
-        if isinstance(o, SupportHold):
-            return head + (f"{o} supports your {w.unit} to hold, but {doing}: the support "
-                           "is void." + (fix or f" Fix: let {w.unit} hold, or support "
-                                                "another unit."))
-        return head + (f"{o} supports a move to {_place(m, o.dest)} that your {w.unit} is "
-                       f"not ordered to make ({doing}): the support is void."
-                       + (fix or f" Fix: order {w.unit} - {o.dest}."))
+        return head + _dip_support_not_matched(m, w, o, doing, fix)
     if w.kind is K.CONVOY_NOT_USED and isinstance(o, Convoy):
         if w.unit is None:
             return head + (f"{o}: there is no army in {_place(m, o.target)} to convoy. Fix: "
@@ -405,13 +409,28 @@ def _dip_warning(plan: dip.OrdersPlan, w: dip.OrderWarning) -> str:
         return head + (f"{o}: your own {w.unit} stays there ({doing}), and a unit never "
                        "dislodges one of its own power: the move fails. Fix: move "
                        f"{w.unit} away, or send {mover} elsewhere.")
-    if w.kind is K.BUILDS_UNUSED:
+    return head + _dip_adjustment(plan, w)
+
+
+def _dip_support_not_matched(m: GameMap, w: dip.OrderWarning, o: SupportHold | SupportMove,
+                             doing: str, fix: str) -> str:
+    if isinstance(o, SupportHold):
+        return (f"{o} supports your {w.unit} to hold, but {doing}: the support "
+                "is void." + (fix or f" Fix: let {w.unit} hold, or support another unit."))
+    return (f"{o} supports a move to {_place(m, o.dest)} that your {w.unit} is "
+            f"not ordered to make ({doing}): the support is void."
+            + (fix or f" Fix: order {w.unit} - {o.dest}."))
+
+
+def _dip_adjustment(plan: dip.OrdersPlan, w: dip.OrderWarning) -> str:
+    """Builds left unused, or removals still owed (a Winter phase)."""
+    if w.kind is dip.WarningKind.BUILDS_UNUSED:
         left = _s(w.count, "supply point") if plan.dirigible else _s(w.count, "build")
-        return head + (f"{left} left unused. Fix: add {_either(w.choices[:3])}, or "
-                       "write Waive to leave it so.")
+        return (f"{left} left unused. Fix: add {_either(w.choices[:3])}, or "
+                "write Waive to leave it so.")
     due = (_s(w.count, "point") + " of upkeep" if plan.dirigible
            else _s(w.count, "more unit"))
     first = "dirigibles first, then " if plan.dirigible else ""
-    return head + (f"you must still remove {due}. Fix: add Disband orders; without "
-                   f"them the referee removes {first}the units farthest from your "
-                   "centres.")
+    return (f"you must still remove {due}. Fix: add Disband orders; without "
+            f"them the referee removes {first}the units farthest from your "
+            "centres.")

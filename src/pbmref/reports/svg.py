@@ -182,15 +182,20 @@ def _add_fire(scene: _Scene, events: Sequence[Event]) -> None:
                                        bool(e.get("targets")), int(e.get("move", 0)),
                                        str(e.get("direction"))))
     for hit in (e for e in events if e.get("kind") == "hit"):
-        burst = next((b for b in events if b.get("kind") == "burst"
-                      and b.get("move") == hit.get("move") and b.get("shooter") == hit.get("shooter")
-                      and hit.get("target") in (b.get("targets") or [])), None)
-        line = list((burst or {}).get("line") or [])
-        distance = int(hit.get("distance", 0))
-        h = hex_of(scene.board, line[distance - 1]) if 0 < distance <= len(line) else None
+        h = _hit_hex(scene.board, events, hit)
         if h is not None:
             scene.marks.append(_Mark(h, int(hit.get("damage", 0)), str(hit.get("target")),
                                      "gunfire", int(hit.get("move", 0))))
+
+
+def _hit_hex(board: HexBoard, events: Sequence[Event], hit: Event) -> Hex | None:
+    """Where a hit landed: the hex of its burst's line at the hit's distance."""
+    burst = next((b for b in events if b.get("kind") == "burst"
+                  and b.get("move") == hit.get("move") and b.get("shooter") == hit.get("shooter")
+                  and hit.get("target") in (b.get("targets") or [])), None)
+    line = list((burst or {}).get("line") or [])
+    distance = int(hit.get("distance", 0))
+    return hex_of(board, line[distance - 1]) if 0 < distance <= len(line) else None
 
 
 def _where_at(events: Sequence[Event], pilot: str, move: int,

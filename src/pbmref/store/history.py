@@ -125,19 +125,7 @@ class History:
         seed = data.get("seed", 0)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise doc.error(("seed",), f"seed must be a whole number, found {seed!r}")
-        dice = data.get("dice", [])
-        if not isinstance(dice, list):
-            raise doc.error(("dice",), f"dice must be a list, one die a line: {_DIE}")
-        keyed = any(isinstance(d, list) for d in dice)
-        for i, d in enumerate(dice):
-            if keyed:
-                try:
-                    Roll.from_record(d)
-                except ValueError as exc:
-                    raise doc.error(("dice", i), f"die {i + 1}: {exc}") from None
-            elif isinstance(d, bool) or not isinstance(d, int) or d < 1:
-                raise doc.error(("dice", i), f"die {i + 1}: {d!r} is not a die; one a line: "
-                                             f"{_DIE} (an older record: the value, 1 up)")
+        _check_dice(doc, data.get("dice", []))
         events = data.get("events", [])
         if not isinstance(events, list) or not all(isinstance(e, Mapping) for e in events):
             raise doc.error(("events",), "events must be a list of mappings")
@@ -333,3 +321,20 @@ class History:
             if name == POSITION_FILE:
                 game.forget_views()
             return old
+
+
+def _check_dice(doc: YamlDoc, dice: object) -> None:
+    """A record's dice: a list of keyed rolls ``[move, purpose, who, value]``, or
+    of values (an older record), one a line."""
+    if not isinstance(dice, list):
+        raise doc.error(("dice",), f"dice must be a list, one die a line: {_DIE}")
+    keyed = any(isinstance(d, list) for d in dice)
+    for i, d in enumerate(dice):
+        if keyed:
+            try:
+                Roll.from_record(d)
+            except ValueError as exc:
+                raise doc.error(("dice", i), f"die {i + 1}: {exc}") from None
+        elif isinstance(d, bool) or not isinstance(d, int) or d < 1:
+            raise doc.error(("dice", i), f"die {i + 1}: {d!r} is not a die; one a line: "
+                                         f"{_DIE} (an older record: the value, 1 up)")

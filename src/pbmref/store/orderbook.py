@@ -172,14 +172,18 @@ def _list_anew(odir: Path, listing: list[str], names: frozenset[str]) -> _Listed
         mine = sorted(by_player[player])
         out[player] = tuple(name for _, name in mine)
         tops[player] = mine[-1][0]
-    # the highest version of each player, files set aside by a re-run included
+    _count_set_aside(listing, tops)
+    return _Listed(names, out, tops)
+
+
+def _count_set_aside(listing: list[str], tops: dict[str, int]) -> None:
+    """The highest version of each player counts the files set aside by a re-run."""
     for name in listing:
         if ".replaced-" in name:
             m = _ORDERS_NAME.fullmatch(name.split(".replaced-")[0])
             if m:
                 version = int(m.group("version") or 1)
                 tops[m.group("player")] = max(version, tops.get(m.group("player"), 0))
-    return _Listed(names, out, tops)
 
 
 def entry_path(entry: Mapping[str, Any], exc: OrderMailError) -> KeyPath:
@@ -362,20 +366,12 @@ class OrderBook:
         path = doc.path
         m = _ORDERS_NAME.fullmatch(path.name)
         assert m is not None
-        players = self.game.settings.players
         data = doc.mapping("an orders record")
         for key in data:
             if key not in _ORDERS_KEYS:
                 raise doc.error((key,), f"unknown key {key!r}; known keys: "
                                         f"{', '.join(sorted(_ORDERS_KEYS))}")
-        player = str(data.get("player", m.group("player")))
-        if player != m.group("player"):
-            raise doc.error(("player",), f"player {player!r} does not match the file name "
-                                         f"{path.name}")
-        if player not in players:
-            raise doc.error(("player",) if "player" in data else (),
-                            f"{player!r} is not a player of this game "
-                            f"(players: {', '.join(sorted(players))})")
+        player = self._player_of(doc, data, m.group("player"))
         if "turn" in data and data["turn"] != turn:
             raise doc.error(("turn",), f"turn {data['turn']!r} differs from the folder's "
                                        f"turn {turn}")
@@ -388,16 +384,33 @@ class OrderBook:
                             "orders need an entry: the player's orders as a mapping")
         received = data.get("received_at")
         if received is not None:
-            try:
-                received = parse_datetime(received, self.game.settings.zone)
-            except ValueError as exc:
-                raise doc.error(("received_at",), str(exc)) from None
+            received = self._received_at(doc, received)
         return OrdersFile(
             player=player, version=int(m.group("version") or 1), path=path, kind=kind,
             entry=dict(entry) if isinstance(entry, Mapping) else None,
             raw=str(data.get("raw") or ""), message_id=str(data.get("message_id") or ""),
             received_at=received, error=str(data.get("error") or ""),
         ), doc
+
+    def _player_of(self, doc: YamlDoc, data: Mapping[str, Any], named: str) -> str:
+        """The record's player: the one its file is ``named`` after, a player of
+        the game."""
+        players = self.game.settings.players
+        player = str(data.get("player", named))
+        if player != named:
+            raise doc.error(("player",), f"player {player!r} does not match the file name "
+                                         f"{doc.path.name}")
+        if player not in players:
+            raise doc.error(("player",) if "player" in data else (),
+                            f"{player!r} is not a player of this game "
+                            f"(players: {', '.join(sorted(players))})")
+        return player
+
+    def _received_at(self, doc: YamlDoc, received: object) -> datetime:
+        try:
+            return parse_datetime(received, self.game.settings.zone)
+        except ValueError as exc:
+            raise doc.error(("received_at",), str(exc)) from None
 
     def in_force(self, turn: int | None = None, *, check: bool = True,
                  view: TurnView | None = None,

@@ -47,11 +47,27 @@ def build_sites(pos: Position, m: GameMap, power: str) -> tuple[str, ...]:
 
 
 def build_problem(pos: Position, m: GameMap, o: Build, units_now: list[Unit]) -> str | None:
+    """Why the build ``o`` may not stand (DD1, DD5, DD10, DD12, DD13); None if it may."""
     prov = o.loc.prov
     if prov not in m.provinces:
         return f"unknown province {prov}"
     if o.kind is UnitType.DIRIGIBLE and not pos.dirigible:
         return "there are no dirigibles in standard Diplomacy (DD5)"
+    problem = _site_problem(pos, m, o)
+    if problem is not None:
+        return problem
+    if o.kind is UnitType.DIRIGIBLE:
+        return _dirigible_build_problem(o, units_now)
+    if any(u.prov == prov and not u.airborne for u in units_now):
+        return f"{display(prov)} is occupied"
+    if o.kind is UnitType.ARMY:
+        return "an army is not built on a coast" if o.loc.coast else None
+    return _fleet_build_problem(pos, m, o)
+
+
+def _site_problem(pos: Position, m: GameMap, o: Build) -> str | None:
+    """Is the build's province one of the power's build sites, its own and whole?"""
+    prov = o.loc.prov
     if prov not in build_sites(pos, m, o.power):
         if prov in m.home_centers(o.power):  # a home centre owned by another
             return f"{o.power} does not own {display(prov)}"
@@ -62,19 +78,19 @@ def build_problem(pos: Position, m: GameMap, o: Build, units_now: list[Unit]) ->
         return f"{o.power} does not own {display(prov)}"
     if prov in pos.devastated:
         return f"{display(prov)} is devastated this year (DD10)"
-    if o.kind is UnitType.DIRIGIBLE:
-        if o.loc.coast:
-            return "dirigibles ignore coasts"
-        if any(u.prov == prov and u.airborne for u in units_now):
-            return f"a dirigible is already in {display(prov)} (DD13)"
-        return None
-    if any(u.prov == prov and not u.airborne for u in units_now):
-        return f"{display(prov)} is occupied"
-    if o.kind is UnitType.ARMY:
-        if o.loc.coast:
-            return "an army is not built on a coast"
-        return None
-    # fleet
+    return None
+
+
+def _dirigible_build_problem(o: Build, units_now: list[Unit]) -> str | None:
+    if o.loc.coast:
+        return "dirigibles ignore coasts"
+    if any(u.prov == o.loc.prov and u.airborne for u in units_now):
+        return f"a dirigible is already in {display(o.loc.prov)} (DD13)"
+    return None
+
+
+def _fleet_build_problem(pos: Position, m: GameMap, o: Build) -> str | None:
+    prov = o.loc.prov
     if m.coasts(prov):
         if o.loc.coast not in m.coasts(prov):
             return f"say which coast of {display(prov)} the fleet is built on"
@@ -103,17 +119,20 @@ def may_adjust(pos: Position, m: GameMap, power: str) -> bool:
             return False
     elif b == 0:
         return False
-    units = pos.units
-    for prov in build_sites(pos, m, power):
-        if pos.owner(prov) != power or prov in pos.devastated:
-            continue
-        surface = any(u.prov == prov and not u.airborne for u in units)
-        air = any(u.prov == prov and u.airborne for u in units)
-        if not surface and (not pos.dirigible or b >= UPKEEP[UnitType.ARMY]):
-            return True
-        if pos.dirigible and not air:
-            return True
-    return False
+    return any(_may_build_at(pos, power, prov, b) for prov in build_sites(pos, m, power))
+
+
+def _may_build_at(pos: Position, power: str, prov: str, b: int) -> bool:
+    """Could the power build something at ``prov`` with ``b`` to spend: its own
+    centre, not devastated, with room for an army or fleet (if it can pay for
+    one) or a dirigible?"""
+    if pos.owner(prov) != power or prov in pos.devastated:
+        return False
+    surface = any(u.prov == prov and not u.airborne for u in pos.units)
+    air = any(u.prov == prov and u.airborne for u in pos.units)
+    if not surface and (not pos.dirigible or b >= UPKEEP[UnitType.ARMY]):
+        return True
+    return pos.dirigible and not air
 
 
 def run_adjustments(

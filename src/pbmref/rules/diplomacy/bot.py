@@ -387,35 +387,41 @@ class _Planner:
         """Step 3: the other armies and fleets one at a time, best value first; a
         step towards the unit's target (:meth:`_aims`) counts extra."""
         self._aims()
-        options: dict[Unit, list[_Intent]] = {}
-        for u in self.army_fleet:
-            if not self._free(u):
-                continue
-            mine = [_Intent(u, "hold", self.hold_value(u))]
-            for mv in self._steps[u]:
-                mine.append(_Intent(u, "move", self.move_value(u, mv.dest), mv.dest))
-            for dest, chain in self.routes.get(u, {}).items():
-                fleets = [self.at_sea[s] for s in chain]
-                cost = sum(self.alone[f] - self.hold_value(f) for f in fleets)
-                mine.append(_Intent(u, "move", self.move_value(u, Loc(dest)) - cost, Loc(dest),
-                                    True, seas=chain))
-            options[u] = mine
+        options = {u: self._options(u) for u in self.army_fleet if self._free(u)}
         while options:
-            best: tuple[float, _Intent] | None = None
-            for u, mine in options.items():
-                for it in mine:
-                    if not self._feasible(it):
-                        continue
-                    score = it.value + self._aim_value(it) + self.noise[u]
-                    if best is None or score > best[0]:
-                        best = (score, it)
-            if best is None:
+            it = self._best_option(options)
+            if it is None:
                 break
-            it = best[1]
             self._take(it)
             options = {u: mine for u, mine in options.items() if self._free(u)}
         for u in options:  # boxed in: hold
             self._take(_Intent(u, "hold", self.hold_value(u)))
+
+    def _options(self, u: Unit) -> list[_Intent]:
+        """What the unit may do: hold, a step, or a convoyed move (which costs the
+        convoying fleets what they would have done alone)."""
+        mine = [_Intent(u, "hold", self.hold_value(u))]
+        for mv in self._steps[u]:
+            mine.append(_Intent(u, "move", self.move_value(u, mv.dest), mv.dest))
+        for dest, chain in self.routes.get(u, {}).items():
+            fleets = [self.at_sea[s] for s in chain]
+            cost = sum(self.alone[f] - self.hold_value(f) for f in fleets)
+            mine.append(_Intent(u, "move", self.move_value(u, Loc(dest)) - cost, Loc(dest),
+                                True, seas=chain))
+        return mine
+
+    def _best_option(self, options: dict[Unit, list[_Intent]]) -> _Intent | None:
+        """The feasible option of highest score (its value, its aim, the unit's
+        noise); the first of equals."""
+        best: tuple[float, _Intent] | None = None
+        for u, mine in options.items():
+            for it in mine:
+                if not self._feasible(it):
+                    continue
+                score = it.value + self._aim_value(it) + self.noise[u]
+                if best is None or score > best[0]:
+                    best = (score, it)
+        return None if best is None else best[1]
 
     def _feasible(self, it: _Intent) -> bool:
         u = it.unit
@@ -666,21 +672,8 @@ class _Planner:
         stands on (to devastate, DD10), an enemy-held centre next to the power's
         armies and fleets (to support the attack from above, DD8), a threatened own
         centre (to support its hold)."""
-        v = self.v
-        worth: dict[str, float] = {}
-        for c in self.t.centres:
-            owner = v.owner.get(c)
-            occ = v.surface.get(c)
-            if owner == self.power:
-                if c in staying and v.threat(c) > 0:
-                    worth[c] = 0.4
-            elif occ is None:
-                if owner is not None and c not in self.pos.devastated and c not in moving_in:
-                    worth[c] = DEVASTATE
-                elif owner is None and v.threat(c) > 0 and v.mine_near(c) > 0:
-                    worth[c] = 0.3
-            elif occ.power != self.power and v.mine_near(c) > 0:
-                worth[c] = 0.7
+        worth = {c: w for c in self.t.centres
+                 if (w := self._air_worth(c, moving_in, staying)) is not None}
         pairs: list[tuple[float, int, Unit, str]] = []
         for n, d in enumerate(self.dirigibles):
             if not self._free(d):
@@ -698,6 +691,22 @@ class _Planner:
             goals[d] = (c, worth[c])
             used.add(c)
         return goals
+
+    def _air_worth(self, c: str, moving_in: dict[str, _Intent],
+                   staying: dict[str, _Intent]) -> float | None:
+        """What the centre ``c`` is worth as a dirigible's goal (None: nothing)."""
+        v = self.v
+        owner = v.owner.get(c)
+        occ = v.surface.get(c)
+        if owner == self.power:
+            return 0.4 if c in staying and v.threat(c) > 0 else None
+        if occ is None:
+            if owner is not None and c not in self.pos.devastated and c not in moving_in:
+                return DEVASTATE
+            if owner is None and v.threat(c) > 0 and v.mine_near(c) > 0:
+                return 0.3
+            return None
+        return 0.7 if occ.power != self.power and v.mine_near(c) > 0 else None
 
     def _air_progress(self, d: Unit, prov: str, goals: dict[Unit, tuple[str, float]]) -> float:
         """Worth of the dirigible being at ``prov`` after this phase, given its goal."""

@@ -53,6 +53,25 @@ def random_orders(pos: Position, power: str, rng: random.Random, *,
     return _random_adjustment(pos, m, power, rng)
 
 
+def _builds_within(pos: Position, m: GameMap, power: str, budget: int,
+                   units: list[Unit]) -> list[Build]:
+    """Every build the power may make that ``budget`` pays for."""
+    t = tables(m)
+    kinds = [UnitType.ARMY, UnitType.FLEET]
+    if pos.dirigible:
+        kinds.append(UnitType.DIRIGIBLE)
+    options: list[Build] = []
+    for prov in build_sites(pos, m, power):
+        for kind in kinds:
+            locs = t.fleet_locs.get(prov, ()) if kind is UnitType.FLEET else (Loc(prov),)
+            for loc in locs:
+                b = Build(power, kind, loc)
+                cost = UPKEEP[kind] if pos.dirigible else 1
+                if cost <= budget and build_problem(pos, m, b, units) is None:
+                    options.append(b)
+    return options
+
+
 def _random_adjustment(pos: Position, m: GameMap, power: str,
                        rng: random.Random) -> list[Order]:
     budget = balance(pos, power)
@@ -66,20 +85,8 @@ def _random_adjustment(pos: Position, m: GameMap, power: str,
             budget += UPKEEP[u.kind] if pos.dirigible else 1
         return out
     units: list[Unit] = list(pos.units)
-    t = tables(m)
     while True:
-        options: list[Build] = []
-        for prov in build_sites(pos, m, power):
-            kinds = [UnitType.ARMY, UnitType.FLEET]
-            if pos.dirigible:
-                kinds.append(UnitType.DIRIGIBLE)
-            for kind in kinds:
-                locs = t.fleet_locs.get(prov, ()) if kind is UnitType.FLEET else (Loc(prov),)
-                for loc in locs:
-                    b = Build(power, kind, loc)
-                    cost = UPKEEP[kind] if pos.dirigible else 1
-                    if cost <= budget and build_problem(pos, m, b, units) is None:
-                        options.append(b)
+        options = _builds_within(pos, m, power, budget, units)
         if not options:
             return out
         b = rng.choice(options)

@@ -111,19 +111,14 @@ def _build(m: GameMap) -> Tables:
     provs = sorted(m.provinces)
     army_next = {p: tuple(sorted(m.army_adj.get(p, frozenset()))) for p in provs}
     fleet_next = {loc: tuple(sorted(v)) for loc, v in sorted(m.fleet_adj.items())}
-    air_next = {p: tuple(sorted(q for q in m.any_adj.get(p, frozenset()) if q != "swi"))
-                for p in provs}
-    if "swi" in air_next:
-        air_next["swi"] = ()  # DD7: Switzerland stays impassable
+    air_next = _air_steps(m, provs)
     fleet_locs: dict[str, list[Loc]] = {}
     for loc in sorted(m.fleet_adj):
         fleet_locs.setdefault(loc.prov, []).append(loc)
     seas = frozenset(p for p in provs if m.is_sea(p))
     coastal = frozenset(p for p in provs if m.is_coastal(p))
     crossings = _army_steps(m, provs, army_next, seas, coastal)
-    army_dist: dict[str, dict[str, int]] = {}
-    for p in provs:
-        army_dist[p] = {} if p in seas else _army_distances(p, crossings)
+    army_dist = {p: {} if p in seas else _army_distances(p, crossings) for p in provs}
     fleet_dist = {loc: _fleet_distances(loc, fleet_next) for loc in fleet_next}
     air_dist = {p: _bfs(p, air_next) for p in provs}
     return Tables(
@@ -139,6 +134,16 @@ def _build(m: GameMap) -> Tables:
         seas=seas,
         coastal=coastal,
     )
+
+
+def _air_steps(m: GameMap, provs: list[str]) -> dict[str, tuple[str, ...]]:
+    """Where a dirigible goes next from each province: anywhere next to it but
+    Switzerland, which stays impassable (DD7)."""
+    air_next = {p: tuple(sorted(q for q in m.any_adj.get(p, frozenset()) if q != "swi"))
+                for p in provs}
+    if "swi" in air_next:
+        air_next["swi"] = ()
+    return air_next
 
 
 def _army_steps(m: GameMap, provs: list[str], army_next: dict[str, tuple[str, ...]],

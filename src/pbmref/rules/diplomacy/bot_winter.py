@@ -88,13 +88,33 @@ def _removals(pos: Position, v: Valuation, power: str, budget: int,
 
 def _builds(pos: Position, m: GameMap, v: Valuation, power: str, budget: int,
             rng: random.Random) -> list[Order]:
-    t = tables(m)
     units: list[Unit] = list(pos.units)
+    out: list[Order] = []
+    surface_cost = UPKEEP[UnitType.ARMY] if pos.dirigible else 1
+    used: set[str] = set()
+    for _, b in _surface_options(pos, m, v, power, units, rng):
+        if budget < surface_cost:
+            break
+        if b.loc.prov in used:
+            continue
+        out.append(b)
+        used.add(b.loc.prov)
+        units.append(Unit(power, b.kind, b.loc))
+        budget -= surface_cost
+    if not pos.dirigible:
+        return out + [Waive(power) for _ in range(budget)]
+    out += _air_builds(pos, m, v, power, budget, units, rng)
+    return out or [Waive(power)]
+
+
+def _surface_options(pos: Position, m: GameMap, v: Valuation, power: str, units: list[Unit],
+                     rng: random.Random) -> list[tuple[float, Build]]:
+    """The armies and fleets the power may build, best first (a first fleet or
+    first army valued a little higher), with a little noise."""
+    t = tables(m)
     mine = pos.units_of(power)
     fleets = sum(1 for u in mine if u.kind is UnitType.FLEET)
     armies = sum(1 for u in mine if u.kind is UnitType.ARMY)
-    out: list[Order] = []
-    surface_cost = UPKEEP[UnitType.ARMY] if pos.dirigible else 1
     options: list[tuple[float, Build]] = []
     for prov in build_sites(pos, m, power):
         for kind in (UnitType.ARMY, UnitType.FLEET):
@@ -104,37 +124,26 @@ def _builds(pos: Position, m: GameMap, v: Valuation, power: str, budget: int,
                 if build_problem(pos, m, b, units) is not None:
                     continue
                 value = v.outlook(kind, loc, land=kind is UnitType.ARMY)
-                if kind is UnitType.FLEET and fleets == 0:
-                    value += 0.2
-                if kind is UnitType.ARMY and armies == 0:
-                    value += 0.2
-                options.append((value + rng.random() * NOISE, b))
+                first = fleets == 0 if kind is UnitType.FLEET else armies == 0
+                options.append((value + (0.2 if first else 0.0) + rng.random() * NOISE, b))
     options.sort(key=lambda o: (-o[0], o[1].loc, o[1].kind))
-    used: set[str] = set()
-    for _, b in options:
-        if budget < surface_cost:
+    return options
+
+
+def _air_builds(pos: Position, m: GameMap, v: Valuation, power: str, budget: int,
+                units: list[Unit], rng: random.Random) -> list[Order]:
+    """The dirigibles the rest of the budget buys, best site first (DD13)."""
+    air: list[tuple[float, Build]] = []
+    for prov in build_sites(pos, m, power):
+        b = Build(power, UnitType.DIRIGIBLE, Loc(prov))
+        if build_problem(pos, m, b, units) is None:
+            air.append((v.outlook(b.kind, b.loc) + rng.random() * NOISE, b))
+    air.sort(key=lambda o: (-o[0], o[1].loc))
+    out: list[Order] = []
+    for _, b in air:
+        if budget < UPKEEP[UnitType.DIRIGIBLE]:
             break
-        if b.loc.prov in used:
-            continue
         out.append(b)
-        used.add(b.loc.prov)
         units.append(Unit(power, b.kind, b.loc))
-        budget -= surface_cost
-    if pos.dirigible:
-        air: list[tuple[float, Build]] = []
-        for prov in build_sites(pos, m, power):
-            b = Build(power, UnitType.DIRIGIBLE, Loc(prov))
-            if build_problem(pos, m, b, units) is None:
-                air.append((v.outlook(b.kind, b.loc) + rng.random() * NOISE, b))
-        air.sort(key=lambda o: (-o[0], o[1].loc))
-        for _, b in air:
-            if budget < UPKEEP[UnitType.DIRIGIBLE]:
-                break
-            out.append(b)
-            units.append(Unit(power, b.kind, b.loc))
-            budget -= UPKEEP[UnitType.DIRIGIBLE]
-        if not out:
-            out.append(Waive(power))
-    else:
-        out.extend(Waive(power) for _ in range(budget))
+        budget -= UPKEEP[UnitType.DIRIGIBLE]
     return out

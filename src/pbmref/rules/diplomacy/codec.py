@@ -253,17 +253,23 @@ def position_to_dict(pos: Position) -> dict[str, object]:
     if pos.edition != "2023":
         out["settings"] = {"edition": pos.edition}
     if pos.dislodged:
-        options = options_for(pos, map_of(pos))
-        retreats: dict[str, list[dict[str, object]]] = {}
-        for d in pos.dislodged:
-            entry = dislodged_entry(d)
-            entry["options"] = [str(x) for x in options[d.unit]]
-            retreats.setdefault(d.unit.power, []).append(entry)
-        out["retreats"] = retreats
-        out["dislodged"] = {
-            p: [{k: v for k, v in e.items() if k != "options"} for e in entries]
-            for p, entries in retreats.items()
-        }
-        out["standoffs"] = sorted(display(p) for p in pos.standoffs)
+        out |= _retreat_keys(pos)
     out["winner"] = pos.winner
     return out
+
+
+def _retreat_keys(pos: Position) -> dict[str, object]:
+    """A retreat phase's keys: the dislodged units with their options (and
+    without), the standoffs."""
+    options = options_for(pos, map_of(pos))
+    retreats: dict[str, list[dict[str, object]]] = {}
+    for d in pos.dislodged:
+        entry = dislodged_entry(d)
+        entry["options"] = [str(x) for x in options[d.unit]]
+        retreats.setdefault(d.unit.power, []).append(entry)
+    return {
+        "retreats": retreats,
+        "dislodged": {p: [{k: v for k, v in e.items() if k != "options"} for e in entries]
+                      for p, entries in retreats.items()},
+        "standoffs": sorted(display(p) for p in pos.standoffs),
+    }

@@ -90,15 +90,23 @@ def movement_problem(pos: Position, m: GameMap, o: Order) -> str | None:
     if isinstance(o, (SupportHold, SupportMove)):
         return _support_problem(pos, m, o)
     if isinstance(o, Convoy):
-        if o.kind is not UnitType.FLEET:
-            return "only fleets convoy (DD7: a dirigible never carries an army)"
-        if not m.is_sea(o.loc.prov):
-            return "only a fleet at sea can convoy"
-        for p in (o.target.prov, o.dest.prov):
-            if p not in m.provinces or not m.is_coastal(p):
-                return f"{display(p)} is not a coastal province an army can be convoyed from or to"
-        return None
-    # Devastate (DD10)
+        return _convoy_problem(m, o)
+    return _devastate_problem(pos, m, o)
+
+
+def _convoy_problem(m: GameMap, o: Convoy) -> str | None:
+    if o.kind is not UnitType.FLEET:
+        return "only fleets convoy (DD7: a dirigible never carries an army)"
+    if not m.is_sea(o.loc.prov):
+        return "only a fleet at sea can convoy"
+    for p in (o.target.prov, o.dest.prov):
+        if p not in m.provinces or not m.is_coastal(p):
+            return f"{display(p)} is not a coastal province an army can be convoyed from or to"
+    return None
+
+
+def _devastate_problem(pos: Position, m: GameMap, o: Devastate) -> str | None:
+    """DD10: a dirigible on a supply centre it does not own."""
     if o.kind is not UnitType.DIRIGIBLE:
         return "only a dirigible can devastate"
     if not m.is_supply_center(o.loc.prov):
@@ -115,24 +123,38 @@ def _move_problem(m: GameMap, o: Move) -> str | None:
     if dst.prov == src.prov:
         return "a unit cannot move to the province it is in"
     if o.kind is UnitType.DIRIGIBLE:
-        if o.via_convoy:
-            return "dirigibles are never convoyed (DD7)"
-        if dst.coast:
-            return "dirigibles ignore coasts"
-        if not m.adjacent(src.prov, dst.prov):
-            return f"{display(dst.prov)} is not next to {display(src.prov)}"
-        return None
+        return _dirigible_move_problem(m, o)
     if o.kind is UnitType.FLEET:
-        if o.via_convoy:
-            return "only armies can be convoyed"
-        if not m.fleet_can_stand(dst):
-            if m.coasts(dst.prov) and not dst.coast:
-                return f"say which coast of {display(dst.prov)} the fleet goes to"
-            return f"a fleet cannot go to {dst}"
-        if not m.fleet_move(src, dst):
-            return f"a fleet at {src} cannot reach {dst}"
-        return None
-    # army
+        return _fleet_move_problem(m, o)
+    return _army_move_problem(m, o)
+
+
+def _dirigible_move_problem(m: GameMap, o: Move) -> str | None:
+    src, dst = o.loc, o.dest
+    if o.via_convoy:
+        return "dirigibles are never convoyed (DD7)"
+    if dst.coast:
+        return "dirigibles ignore coasts"
+    if not m.adjacent(src.prov, dst.prov):
+        return f"{display(dst.prov)} is not next to {display(src.prov)}"
+    return None
+
+
+def _fleet_move_problem(m: GameMap, o: Move) -> str | None:
+    src, dst = o.loc, o.dest
+    if o.via_convoy:
+        return "only armies can be convoyed"
+    if not m.fleet_can_stand(dst):
+        if m.coasts(dst.prov) and not dst.coast:
+            return f"say which coast of {display(dst.prov)} the fleet goes to"
+        return f"a fleet cannot go to {dst}"
+    if not m.fleet_move(src, dst):
+        return f"a fleet at {src} cannot reach {dst}"
+    return None
+
+
+def _army_move_problem(m: GameMap, o: Move) -> str | None:
+    src, dst = o.loc, o.dest
     if dst.coast:
         return "an army does not go to a coast"
     if m.is_sea(dst.prov):
@@ -152,26 +174,30 @@ def _support_problem(pos: Position, m: GameMap, o: SupportHold | SupportMove) ->
     if o.target.prov == o.loc.prov and not is_from_above(o):
         return "a unit cannot support itself"
     if o.kind is UnitType.DIRIGIBLE:
-        if is_from_above(o):
-            # DD8: only the army or fleet below, or one moving into its province
-            if isinstance(o, SupportHold):
-                if o.target.prov != o.loc.prov:
-                    return "a dirigible supports only the hold of the army or fleet below it (DD8)"
-            elif o.dest.prov != o.loc.prov:
-                return "a dirigible supports only a move into its own province (DD8)"
-            elif o.target.prov == o.loc.prov:
-                return "a unit cannot move to the province it is in"
-            return None
-        # dirigible supports dirigible (DD7)
-        where = o.target.prov if isinstance(o, SupportHold) else o.dest.prov
-        if not m.adjacent(o.loc.prov, where):
-            return f"the dirigible cannot reach {display(where)}"
-        return None
+        return _dirigible_support_problem(m, o)
     if o.target_kind is UnitType.DIRIGIBLE:
         return "armies and fleets cannot support dirigibles (DD7)"
     where = o.target.prov if isinstance(o, SupportHold) else o.dest.prov
     if not reaches(m, o.kind, o.loc, where):
         return f"{o.unit_text()} cannot reach {display(where)}, so it cannot support there"
+    return None
+
+
+def _dirigible_support_problem(m: GameMap, o: SupportHold | SupportMove) -> str | None:
+    if is_from_above(o):
+        # DD8: only the army or fleet below, or one moving into its province
+        if isinstance(o, SupportHold):
+            if o.target.prov != o.loc.prov:
+                return "a dirigible supports only the hold of the army or fleet below it (DD8)"
+        elif o.dest.prov != o.loc.prov:
+            return "a dirigible supports only a move into its own province (DD8)"
+        elif o.target.prov == o.loc.prov:
+            return "a unit cannot move to the province it is in"
+        return None
+    # dirigible supports dirigible (DD7)
+    where = o.target.prov if isinstance(o, SupportHold) else o.dest.prov
+    if not m.adjacent(o.loc.prov, where):
+        return f"the dirigible cannot reach {display(where)}"
     return None
 
 

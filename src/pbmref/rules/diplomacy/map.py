@@ -233,6 +233,18 @@ def map_text(folder: str, name: str) -> str:
             .read_text(encoding="utf-8"))
 
 
+def _fleet_places(provinces: dict[str, Province]) -> list[Loc]:
+    """Where a fleet may stand: each coast of a province with coasts, else a sea
+    or coastal province."""
+    out: list[Loc] = []
+    for abbr, p in provinces.items():
+        if p.coasts:
+            out += [Loc(abbr, c) for c in p.coasts]
+        elif p.terrain in ("sea", "coast"):
+            out.append(Loc(abbr))
+    return out
+
+
 @cache
 def load_map(folder: str, homes: tuple[tuple[str, str], ...] | None = None) -> GameMap:
     """The map of a variant's folder; ``homes`` ((province, power), ...) says
@@ -250,14 +262,8 @@ def load_map(folder: str, homes: tuple[tuple[str, str], ...] | None = None) -> G
             coasts=tuple(p["coasts"]),
         )
     army: dict[str, set[str]] = {p: set() for p in provinces}
-    fleet: dict[Loc, set[Loc]] = {}
+    fleet: dict[Loc, set[Loc]] = {loc: set() for loc in _fleet_places(provinces)}
     anyadj: dict[str, set[str]] = {p: set() for p in provinces}
-    for abbr, p in provinces.items():
-        if p.coasts:
-            for c in p.coasts:
-                fleet[Loc(abbr, c)] = set()
-        elif p.terrain in ("sea", "coast"):
-            fleet[Loc(abbr)] = set()
     for a_txt, b_txt, terrain in data["borders"]:
         a, b = _region(a_txt), _region(b_txt)
         anyadj[a.prov].add(b.prov)

@@ -261,6 +261,21 @@ def _dislodgement_events(ends: _Ends) -> list[Event]:
     return out
 
 
+def _fleet_chain(m: GameMap, fleets_at_sea: set[str], start: str, dest: str) -> bool:
+    """Is there a chain of fleets at sea from next to ``start`` to next to ``dest``?"""
+    seen = {f for f in m.any_adj[start] if f in fleets_at_sea}
+    stack = list(seen)
+    while stack:
+        f = stack.pop()
+        if dest in m.any_adj[f]:
+            return True
+        for g in m.any_adj[f]:
+            if g in fleets_at_sea and g not in seen:
+                seen.add(g)
+                stack.append(g)
+    return False
+
+
 def _drop_unconvoyable(
     m: GameMap,
     units: dict[str, Unit],
@@ -276,19 +291,7 @@ def _drop_unconvoyable(
     for p, o in list(orders.items()):
         if not isinstance(o, Move) or o.kind is not UnitType.ARMY or m.army_move(p, o.dest.prov):
             continue
-        seen = {f for f in m.any_adj[p] if f in fleets_at_sea}
-        stack = list(seen)
-        ok = False
-        while stack:
-            f = stack.pop()
-            if o.dest.prov in m.any_adj[f]:
-                ok = True
-                break
-            for g in m.any_adj[f]:
-                if g in fleets_at_sea and g not in seen:
-                    seen.add(g)
-                    stack.append(g)
-        if ok:
+        if _fleet_chain(m, fleets_at_sea, p, o.dest.prov):
             continue
         orders[p] = Hold(o.power, o.kind, o.loc)
         i = given.pop(("surface", p))
@@ -346,6 +349,18 @@ def _dd8_result(surf: Resolver, o: Order, external_given: bool) -> OrderResult:
     return _ok(o)
 
 
+def _convoy_result(r: Resolver, p: str, o: Convoy) -> OrderResult:
+    """A convoy succeeds when the army it carries arrives by convoy."""
+    if p in r.void:
+        return _fail(o, Reason.VOID.value)
+    if r.dislodger(p) is not None:
+        return _fail(o, Reason.DISLODGED.value)
+    army = o.target.prov
+    if r.resolve(army) and convoy_rules.uses_convoy(r, army):
+        return _ok(o)
+    return _fail(o, Reason.NOT_ARRIVED.value)
+
+
 def _result(r: Resolver, p: str, o: Order) -> OrderResult:
     if isinstance(o, Move):
         if r.resolve(p):
@@ -362,14 +377,7 @@ def _result(r: Resolver, p: str, o: Order) -> OrderResult:
             return _fail(o, Reason.OWN_UNIT.value)
         return _ok(o)
     if isinstance(o, Convoy):
-        if p in r.void:
-            return _fail(o, Reason.VOID.value)
-        if r.dislodger(p) is not None:
-            return _fail(o, Reason.DISLODGED.value)
-        army = o.target.prov
-        if r.resolve(army) and convoy_rules.uses_convoy(r, army):
-            return _ok(o)
-        return _fail(o, Reason.NOT_ARRIVED.value)
+        return _convoy_result(r, p, o)
     # hold
     if r.dislodger(p) is not None:
         return _fail(o, Reason.DISLODGED.value)

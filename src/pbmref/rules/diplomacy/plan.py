@@ -248,12 +248,7 @@ def _adjustment_warnings(position: Position, m: GameMap, power: str,
     dirigible = position.dirigible
     rule_builds = "DD11" if dirigible else "DD1"
     if budget < 0:
-        freed = sum(UPKEEP[o.kind] if dirigible else 1 for o in orders
-                    if isinstance(o, Disband))
-        if freed < -budget:
-            return (OrderWarning(WarningKind.REMOVALS_SHORT, "DD11" if dirigible else "DD3",
-                                 count=-budget - freed),)
-        return ()
+        return _removal_warnings(dirigible, budget, orders)
     if budget == 0 or any(isinstance(o, Waive) for o in orders):
         return ()
     builds = [o for o in orders if isinstance(o, Build)]
@@ -263,6 +258,16 @@ def _adjustment_warnings(position: Position, m: GameMap, power: str,
     if left > 0 and choices:
         return (OrderWarning(WarningKind.BUILDS_UNUSED, rule_builds, count=left,
                              choices=choices),)
+    return ()
+
+
+def _removal_warnings(dirigible: bool, budget: int,
+                      orders: Sequence[Order]) -> tuple[OrderWarning, ...]:
+    """Too few removals for a power over its budget (DD3, DD11)."""
+    freed = sum(UPKEEP[o.kind] if dirigible else 1 for o in orders if isinstance(o, Disband))
+    if freed < -budget:
+        return (OrderWarning(WarningKind.REMOVALS_SHORT, "DD11" if dirigible else "DD3",
+                             count=-budget - freed),)
     return ()
 
 

@@ -17,11 +17,11 @@ def options_for(pos: Position, m: GameMap) -> dict[Unit, tuple[Loc, ...]]:
     return {d.unit: retreat_options(m, d, occupied, pos.standoffs) for d in pos.dislodged}
 
 
-def run_retreats(
-    pos: Position, m: GameMap, orders: list[Order]
-) -> tuple[Position, tuple[OrderResult, ...], tuple[Event, ...]]:
+def _chosen_orders(pos: Position, m: GameMap, orders: list[Order],
+                   results: list[OrderResult | None]) -> dict[Unit, int]:
+    """The order (its place) that stands for each dislodged unit; an illegal
+    order and a second one for a unit fail (in ``results``)."""
     options = options_for(pos, m)
-    results: list[OrderResult | None] = [None] * len(orders)
     chosen: dict[Unit, int] = {}
     for i, o in enumerate(orders):
         problem = retreat_problem(pos, o, options)
@@ -38,6 +38,14 @@ def run_retreats(
             )
             continue
         chosen[unit] = i
+    return chosen
+
+
+def run_retreats(
+    pos: Position, m: GameMap, orders: list[Order]
+) -> tuple[Position, tuple[OrderResult, ...], tuple[Event, ...]]:
+    results: list[OrderResult | None] = [None] * len(orders)
+    chosen = _chosen_orders(pos, m, orders, results)
     targets: dict[str, int] = {}
     for i in chosen.values():
         o = orders[i]

@@ -120,7 +120,22 @@ def load_variant(name: str) -> VariantSpec:
     powers_raw = need("powers")
     if not isinstance(powers_raw, Mapping) or not powers_raw:
         raise VariantError(f"{where}: powers is a mapping of power codes (FRA: {{name: ...}})")
-    base = load_map(folder)
+    names, colours, homes, starting = _powers(powers_raw, load_map(folder), where)
+    m = load_map(folder, tuple(sorted(homes.items())))
+    units = tuple(sorted(_unit(m, power, text, where) for power, text in starting))
+    victory = int(need("victory"))
+    return VariantSpec(
+        name=name, title=str(need("title")), description=str(raw.get("description", "")),
+        ruleset=ruleset, map_folder=folder, map=m, powers=tuple(names), power_names=names,
+        colours=colours, start=start, units=units, centres=tuple(sorted(homes.items())),
+        victory=victory, builds=builds, credit=str(raw.get("credit", "")))
+
+
+def _powers(powers_raw: Mapping[Any, Any], base: GameMap, where: str) -> tuple[
+        dict[str, str], dict[str, str], dict[str, str], list[tuple[str, str]]]:
+    """The variant file's powers: their names, colours, home centres (province
+    -> power, each a supply centre of the map, of one power) and starting units
+    (power, text)."""
     homes: dict[str, str] = {}
     names: dict[str, str] = {}
     colours: dict[str, str] = {}
@@ -140,14 +155,7 @@ def load_variant(name: str) -> VariantSpec:
                 raise VariantError(f"{at}: {text} is already a home centre of {homes[prov]}")
             homes[prov] = power
         starting += [(power, str(u)) for u in p.get("units") or []]
-    m = load_map(folder, tuple(sorted(homes.items())))
-    units = tuple(sorted(_unit(m, power, text, where) for power, text in starting))
-    victory = int(need("victory"))
-    return VariantSpec(
-        name=name, title=str(need("title")), description=str(raw.get("description", "")),
-        ruleset=ruleset, map_folder=folder, map=m, powers=tuple(names), power_names=names,
-        colours=colours, start=start, units=units, centres=tuple(sorted(homes.items())),
-        victory=victory, builds=builds, credit=str(raw.get("credit", "")))
+    return names, colours, homes, starting
 
 
 def _unit(m: GameMap, power: str, text: str, where: str) -> Unit:

@@ -260,38 +260,12 @@ class _Turn:
         damage: Counter[str] = Counter()
         gun: Counter[str] = Counter()
         for shooter in self.on_board():
-            assert shooter.hex is not None
-            play = self.play(shooter.pilot, self.move)
-            if play is not None and play.hold_fire:
-                self.emit(HeldFire(self.move, shooter.pilot, "f-0"))
+            if self.holds_fire(shooter):
                 continue
-            if shooter.withdrawing:
-                self.emit(HeldFire(self.move, shooter.pilot, "duel won (FP15)"))
-                continue
-            target: Plane | None = None
-            distance = 0
-            for d, hex_ in enumerate(
-                    self.board.line(shooter.hex, shooter.heading, self.settings.range), 1):
-                distance = d
-                found = [p for p in self.on_board()
-                         if p.hex == hex_ and self.can_shoot(shooter, p)]
-                if len(found) > 1:  # ruling FP7: a die picks
-                    target = found[self.roll("target", shooter.pilot, len(found)) - 1]
-                elif found:
-                    target = found[0]
-                if target is not None:
-                    break
+            target, distance = self.first_target(shooter)
             if target is None:
                 continue
-            n = self.settings.dice_at(distance) + (1 if shooter.ace else 0) - shooter.gun_hits
-            n = max(0, n)
-            rolls = tuple(self.roll("fire", shooter.pilot) for _ in range(n))
-            hits = sum(1 for r in rolls if r >= 4)
-            self.emit(Fired(self.move, shooter.pilot, target.pilot, distance, n, rolls, hits))
-            amount = hits
-            if self.settings.critical_hits:
-                for r in rolls:
-                    amount += self.read_hit_die(r, shooter.pilot, target.pilot, gun)
+            amount = self.fire(shooter, target, distance, gun)
             damage[target.pilot] += amount
             if amount:
                 self.dealt[target.pilot][shooter.pilot] += amount
@@ -300,6 +274,45 @@ class _Turn:
             self.planes[pilot] = p.but(gun_hits=p.gun_hits + n)
         self.apply_damage(damage, "gunfire")
         self.shoot_down_all()
+
+    def holds_fire(self, shooter: Plane) -> bool:
+        """A pilot who chose to hold fire, or who is withdrawing after a won duel
+        (FP15), does not shoot this move (said in an event)."""
+        play = self.play(shooter.pilot, self.move)
+        if play is not None and play.hold_fire:
+            self.emit(HeldFire(self.move, shooter.pilot, "f-0"))
+            return True
+        if shooter.withdrawing:
+            self.emit(HeldFire(self.move, shooter.pilot, "duel won (FP15)"))
+            return True
+        return False
+
+    def first_target(self, shooter: Plane) -> tuple[Plane | None, int]:
+        """The nearest plane the shooter may shoot along its line of fire, and
+        how far; two or more in one hex: a die picks (ruling FP7)."""
+        assert shooter.hex is not None
+        for d, hex_ in enumerate(
+                self.board.line(shooter.hex, shooter.heading, self.settings.range), 1):
+            found = [p for p in self.on_board() if p.hex == hex_ and self.can_shoot(shooter, p)]
+            if len(found) > 1:
+                return found[self.roll("target", shooter.pilot, len(found)) - 1], d
+            if found:
+                return found[0], d
+        return None, 0
+
+    def fire(self, shooter: Plane, target: Plane, distance: int, gun: Counter[str]) -> int:
+        """Roll the shooter's dice at the target; the damage done (hits, and with
+        critical hits what the hit dice add, FP12)."""
+        n = self.settings.dice_at(distance) + (1 if shooter.ace else 0) - shooter.gun_hits
+        n = max(0, n)
+        rolls = tuple(self.roll("fire", shooter.pilot) for _ in range(n))
+        hits = sum(1 for r in rolls if r >= 4)
+        self.emit(Fired(self.move, shooter.pilot, target.pilot, distance, n, rolls, hits))
+        amount = hits
+        if self.settings.critical_hits:
+            for r in rolls:
+                amount += self.read_hit_die(r, shooter.pilot, target.pilot, gun)
+        return amount
 
     def read_hit_die(self, roll: int, shooter: str, target: str, gun: Counter[str]) -> int:
         """FP12: extra damage beyond the one point of a hit die, with card losses."""
@@ -379,6 +392,23 @@ class _Turn:
     # -- end of the turn -----------------------------------------------------
     def finish(self) -> GameState:
         self.move = 0
+        self.promote_aces()
+        self.remove_absent()
+        score = tuple((t, self.score[t]) for t in Team)
+        planes = tuple(self.planes[k] for k in self.pilots())
+        reason = self.end_reason(planes)
+        winners: tuple[str, ...] = ()
+        if reason:
+            g, a = self.score[Team.GERMANS], self.score[Team.ALLIES]
+            # FP19; ruling: equal scores are a draw, and both sides are named.
+            winners = (("Germans",) if g > a else ("Allies",) if a > g
+                       else ("Germans", "Allies"))
+            self.emit(GameEnded(0, winners, reason, tuple((t.value, n) for t, n in score)))
+        return GameState(self.start.turn + 1, self.settings, planes, score, bool(reason),
+                         winners)
+
+    def promote_aces(self) -> None:
+        """Pilots in play with enough victories become aces, then double aces."""
         s = self.settings
         for pilot in self.pilots():
             p = self.planes[pilot]
@@ -391,32 +421,29 @@ class _Turn:
                 p = p.but(double_ace=True)
                 self.emit(AcePromoted(0, pilot, p.kills, "double ace"))
             self.planes[pilot] = p
+
+    def remove_absent(self) -> None:
+        """A pilot who missed orders ``nmr_limit`` turns is removed (a duel ends)."""
         for pilot in self.pilots():
             p = self.planes[pilot]
-            if p.state is not PlaneState.REMOVED and p.nmr >= s.nmr_limit:
+            if p.state is not PlaneState.REMOVED and p.nmr >= self.settings.nmr_limit:
                 if p.duel is not None:
                     self.end_duel(pilot, None, "removed")
                     p = self.planes[pilot]
                 self.planes[pilot] = p.but(state=PlaneState.REMOVED, hex=None,
                                            withdrawing=False, burning=False)
                 self.emit(Removed(0, pilot, "NMR"))
-        score = tuple((t, self.score[t]) for t in Team)
-        planes = tuple(self.planes[k] for k in self.pilots())
-        game_over = False
-        winners: tuple[str, ...] = ()
+
+    def end_reason(self, planes: tuple[Plane, ...]) -> str:
+        """Why the game ends after this turn (the turn limit, a side with no
+        planes left; the last reason found wins); empty if it goes on."""
         reason = ""
-        if s.turns and self.start.turn >= s.turns:
-            game_over, reason = True, "turn limit"
+        if self.settings.turns and self.start.turn >= self.settings.turns:
+            reason = "turn limit"
         for team in Team:
             if not any(p.team is team and p.state is not PlaneState.REMOVED for p in planes):
-                game_over, reason = True, f"no {team.value} planes left"
-        if game_over:
-            g, a = self.score[Team.GERMANS], self.score[Team.ALLIES]
-            # FP19; ruling: equal scores are a draw, and both sides are named.
-            winners = (("Germans",) if g > a else ("Allies",) if a > g
-                       else ("Germans", "Allies"))
-            self.emit(GameEnded(0, winners, reason, tuple((t.value, n) for t, n in score)))
-        return GameState(self.start.turn + 1, s, planes, score, game_over, winners)
+                reason = f"no {team.value} planes left"
+        return reason
 
     def run(self) -> tuple[GameState, tuple[Event, ...]]:
         if self.start.game_over:

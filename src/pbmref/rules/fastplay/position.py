@@ -155,18 +155,28 @@ def _plane(pilot: str, a: object, board: FastBoard, settings: Settings) -> Plane
 def _check_together(planes: list[Plane]) -> None:
     """What a plane's values mean beside the others': fires and withdrawals on the
     board only (FP12, FP15), duels between two enemies naming each other (FP15)."""
-    by_pilot = {p.pilot: p for p in planes}
     for p in planes:
-        path: Path = ("aircraft", p.pilot)
-        if p.burning and not p.on_board:
-            raise PositionError((*path, "burning"), "only a plane on the board can be on fire; "
-                                "the fire is out once it has left or come down", "FP12")
-        if p.withdrawing and not p.on_board:
-            raise PositionError((*path, "withdrawing"), "only a plane on the board withdraws; "
-                                "once off the board it fights again", "FP15")
-        if p.withdrawing and p.duel is not None:
-            raise PositionError((*path, "withdrawing"), "a plane withdraws after its duel, "
-                                "not during it", "FP15")
+        _check_on_board(p)
+    _check_duels(planes)
+
+
+def _check_on_board(p: Plane) -> None:
+    """Fires and withdrawals on the board only (FP12, FP15), no withdrawal in a duel."""
+    path: Path = ("aircraft", p.pilot)
+    if p.burning and not p.on_board:
+        raise PositionError((*path, "burning"), "only a plane on the board can be on fire; "
+                            "the fire is out once it has left or come down", "FP12")
+    if p.withdrawing and not p.on_board:
+        raise PositionError((*path, "withdrawing"), "only a plane on the board withdraws; "
+                            "once off the board it fights again", "FP15")
+    if p.withdrawing and p.duel is not None:
+        raise PositionError((*path, "withdrawing"), "a plane withdraws after its duel, "
+                            "not during it", "FP15")
+
+
+def _check_duels(planes: list[Plane]) -> None:
+    """Duels between two enemies on the board naming each other (FP15)."""
+    by_pilot = {p.pilot: p for p in planes}
     for p in planes:
         if p.duel is None:
             continue
@@ -208,6 +218,28 @@ def position_from_dict(data: Mapping[str, object]) -> GameState:
     )
 
 
+def _plane_to_dict(p: Plane, board: FastBoard) -> dict[str, Any]:
+    """One plane in the scenario file's keys (what has its default left out)."""
+    entry: dict[str, Any] = {"team": p.team.value, "state": p.state.value}
+    if p.hex is not None:
+        entry["hex"] = board.name(p.hex)
+    entry["heading"] = p.heading.value
+    entry.update(hits=p.hits, kills=p.kills, score=p.score, ace=p.ace, nmr=p.nmr)
+    if p.double_ace:
+        entry["double_ace"] = True
+    if p.deck != FULL_DECK:
+        entry["deck"] = [c.value for c in p.deck]
+    if p.duel is not None:
+        entry["duel"] = p.duel
+    if p.withdrawing:
+        entry["withdrawing"] = True
+    if p.gun_hits:
+        entry["gun_hits"] = p.gun_hits
+    if p.burning:
+        entry["burning"] = True
+    return entry
+
+
 def position_to_dict(state: GameState) -> dict[str, Any]:
     """The position as plain data, in the scenario file's keys."""
     board = state.board
@@ -225,27 +257,7 @@ def position_to_dict(state: GameState) -> dict[str, Any]:
     }
     if settings:
         out["settings"] = settings
-    aircraft: dict[str, Any] = {}
-    for p in state.planes:
-        entry: dict[str, Any] = {"team": p.team.value, "state": p.state.value}
-        if p.hex is not None:
-            entry["hex"] = board.name(p.hex)
-        entry["heading"] = p.heading.value
-        entry.update(hits=p.hits, kills=p.kills, score=p.score, ace=p.ace, nmr=p.nmr)
-        if p.double_ace:
-            entry["double_ace"] = True
-        if p.deck != FULL_DECK:
-            entry["deck"] = [c.value for c in p.deck]
-        if p.duel is not None:
-            entry["duel"] = p.duel
-        if p.withdrawing:
-            entry["withdrawing"] = True
-        if p.gun_hits:
-            entry["gun_hits"] = p.gun_hits
-        if p.burning:
-            entry["burning"] = True
-        aircraft[p.pilot] = entry
-    out["aircraft"] = aircraft
+    out["aircraft"] = {p.pilot: _plane_to_dict(p, board) for p in state.planes}
     out["score"] = {t.value: n for t, n in state.score}
     if state.game_over:
         out["game_over"] = True

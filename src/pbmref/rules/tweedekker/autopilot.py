@@ -338,51 +338,69 @@ def _zeppelin_votes(view: _View, pilot: str, personality: Personality) -> list[s
     z = state.controlled_zeppelin()
     if z is None or pilot not in state.voters():
         return []
-    board = view.board
     others = [a for a in state.aircraft if a.pilot != pilot and a.state is not AircraftState.REMOVED]
     if not others:
         return []
-    if personality.zeppelin == "raider":
-        # The airfield of the enemy with the most victory points.
-        target_pilot = max(others, key=lambda a: (a.vp, a.pilot))
-        target_field = airfield_hexes(board, target_pilot.airfield)
-        goal = board.corner(target_pilot.airfield)
-    else:
-        leader = max(others, key=lambda a: (a.vp, a.damage, a.pilot))
-        goal = leader.hex
-        target_field = frozenset()
+    raider = personality.zeppelin == "raider"
+    goal, target_field = _zeppelin_goal(view.board, others, raider=raider)
     bomb_ready = z.bomb_ready_turn <= state.turn
     nose, heading = z.nose, z.heading
     lines: list[str] = []
     for _k in range(3):
-        choices = (Manoeuvre.A, Manoeuvre.L, Manoeuvre.R, Manoeuvre.LS, Manoeuvre.RS,
-                   Manoeuvre.ZERO)
-        scored = []
-        for m in choices:
-            n2, h2 = _zeppelin_fly(z, nose, heading, m)
-            hexes = (n2, n2.step(h2.opposite())) if len(z.hexes) == 2 else (n2,)
-            on = [h for h in hexes if board.contains(h)]
-            if not on:
-                continue
-            scored.append((min(h.distance(goal) for h in on), m.value, m, n2, h2, hexes))
-        if not scored:
+        step = _zeppelin_step(view.board, z, nose, heading, goal)
+        if step is None:
             lines.append("0")
             continue
-        scored.sort(key=lambda s: (s[0], s[2] is Manoeuvre.ZERO, s[1]))
-        _, _, m, nose, heading, hexes = scored[0]
-        fire = "f-0"
-        if personality.zeppelin == "raider":
-            if bomb_ready and any(h in target_field for h in hexes):
-                fire = "d-B"
+        m, nose, heading, hexes = step
+        if raider:
+            fire = "d-B" if bomb_ready and any(h in target_field for h in hexes) else "f-0"
         else:
-            for direction, origin, turn in (("f-A", nose, 0), ("f-L", nose, -1),
-                                            ("f-R", nose, 1), ("f-B", hexes[-1], 3)):
-                line_heading = heading.turned(turn)
-                if any(origin.step(line_heading, d) == goal for d in range(1, 5)):
-                    fire = direction
-                    break
+            fire = _zeppelin_fire_at(goal, nose, heading, hexes[-1])
         lines.append(f"{m.value} {fire}")
     return lines
+
+
+def _zeppelin_goal(board: HexBoard, others: list[Aircraft], *,
+                   raider: bool) -> tuple[Hex, frozenset[Hex]]:
+    """Where the zeppelin heads, and the airfield it would bomb: a raider goes
+    for the airfield of the enemy with the most victory points; otherwise it
+    hunts the leader."""
+    if raider:
+        target_pilot = max(others, key=lambda a: (a.vp, a.pilot))
+        return board.corner(target_pilot.airfield), airfield_hexes(board, target_pilot.airfield)
+    leader = max(others, key=lambda a: (a.vp, a.damage, a.pilot))
+    return leader.hex, frozenset()
+
+
+def _zeppelin_step(board: HexBoard, z: Zeppelin, nose: Hex, heading: Heading,
+                   goal: Hex) -> tuple[Manoeuvre, Hex, Heading, tuple[Hex, ...]] | None:
+    """The manoeuvre that brings the zeppelin nearest ``goal`` while it stays on
+    the board (flying straight on preferred over staying); None if none does."""
+    scored = []
+    for m in (Manoeuvre.A, Manoeuvre.L, Manoeuvre.R, Manoeuvre.LS, Manoeuvre.RS,
+              Manoeuvre.ZERO):
+        n2, h2 = _zeppelin_fly(z, nose, heading, m)
+        hexes = (n2, n2.step(h2.opposite())) if len(z.hexes) == 2 else (n2,)
+        on = [h for h in hexes if board.contains(h)]
+        if not on:
+            continue
+        scored.append((min(h.distance(goal) for h in on), m.value, m, n2, h2, hexes))
+    if not scored:
+        return None
+    scored.sort(key=lambda s: (s[0], s[2] is Manoeuvre.ZERO, s[1]))
+    _, _, m, nose, heading, hexes = scored[0]
+    return m, nose, heading, hexes
+
+
+def _zeppelin_fire_at(goal: Hex, nose: Hex, heading: Heading, tail: Hex) -> str:
+    """The first gun (ahead, left, right, back) whose line reaches ``goal``
+    within four hexes; ``f-0`` if none."""
+    for direction, origin, turn in (("f-A", nose, 0), ("f-L", nose, -1),
+                                    ("f-R", nose, 1), ("f-B", tail, 3)):
+        line_heading = heading.turned(turn)
+        if any(origin.step(line_heading, d) == goal for d in range(1, 5)):
+            return direction
+    return "f-0"
 
 
 def choose_orders(state: GameState, pilot: str, rng: random.Random,

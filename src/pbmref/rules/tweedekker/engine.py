@@ -310,24 +310,10 @@ class _Turn:
         for p in self.planes.values():
             if not p.state.in_fight:
                 continue
-            start = p.hex
             if p.state is LANDED:
-                if p.landed_this_turn:
-                    self.events.append(Manoeuvred(move, p.pilot, "", start, start, p.heading,
-                                                  "skipped", "landed earlier this turn (L4)"))
-                elif p.takeoff is not None and move == 1:
-                    near, _ = runway_hexes(self.board, p.airfield, p.takeoff)
-                    p.hex, p.heading = near, runway_heading(p.airfield, p.takeoff)
-                    p.state = TAXIING
-                    p.landed_turns = 0
-                    self.events.append(TookOff(move, p.pilot, p.takeoff.value))
-                    self.events.append(Manoeuvred(move, p.pilot, "A", start, p.hex, p.heading,
-                                                  "taxied", "take-off run (L3)"))
-                else:
-                    reason = "NMR: stays landed (N1)" if p.nmr_turn else ""
-                    self.events.append(Manoeuvred(move, p.pilot, "", start, start, p.heading,
-                                                  "stayed", reason))
+                self.move_landed(move, p)
                 continue
+            start = p.hex
             if p.state is TAXIING and move == 2:
                 assert p.takeoff is not None
                 _, far = runway_hexes(self.board, p.airfield, p.takeoff)
@@ -335,18 +321,7 @@ class _Turn:
                 self.events.append(Manoeuvred(move, p.pilot, "A", start, p.hex, p.heading,
                                               "taxied", "take-off run (L3)"))
                 continue
-            ordered = p.moves[move - 1] if p.moves else None
-            reason = ""
-            if ordered is None:
-                order = Manoeuvre.A
-                reason = "NMR: flies A (N1)" if p.nmr_turn else "no order: flies A (N1)"
-            else:
-                order = ordered.manoeuvre
-            if order is Manoeuvre.I and not p.ace:
-                # Ruling (M2, V4): only aces may Immelman; an I that reaches the
-                # engine for anyone else is flown as A.
-                order = Manoeuvre.A
-                reason = "not an ace: flies A instead of I (V4)"
+            order, reason = self.flown(p, move)
             if self.lands(p, order):
                 self.land(move, p, order)
                 continue
@@ -357,6 +332,37 @@ class _Turn:
                 outcome = "left"
             self.events.append(Manoeuvred(move, p.pilot, order.value, start, p.hex, p.heading,
                                           outcome, reason))
+
+    def move_landed(self, move: int, p: _Plane) -> None:
+        """A landed aircraft: it takes off in move 1 if ordered (L3), else it stays
+        (one that landed this turn sits the rest of it out, L4)."""
+        start = p.hex
+        if p.landed_this_turn:
+            self.events.append(Manoeuvred(move, p.pilot, "", start, start, p.heading,
+                                          "skipped", "landed earlier this turn (L4)"))
+        elif p.takeoff is not None and move == 1:
+            near, _ = runway_hexes(self.board, p.airfield, p.takeoff)
+            p.hex, p.heading = near, runway_heading(p.airfield, p.takeoff)
+            p.state = TAXIING
+            p.landed_turns = 0
+            self.events.append(TookOff(move, p.pilot, p.takeoff.value))
+            self.events.append(Manoeuvred(move, p.pilot, "A", start, p.hex, p.heading,
+                                          "taxied", "take-off run (L3)"))
+        else:
+            reason = "NMR: stays landed (N1)" if p.nmr_turn else ""
+            self.events.append(Manoeuvred(move, p.pilot, "", start, start, p.heading,
+                                          "stayed", reason))
+
+    def flown(self, p: _Plane, move: int) -> tuple[Manoeuvre, str]:
+        """The manoeuvre the aircraft flies in ``move`` and why, if not as
+        ordered: no order flies A (N1); an I of a pilot who is not an ace is
+        flown as A (ruling, M2, V4)."""
+        ordered = p.moves[move - 1] if p.moves else None
+        if ordered is None:
+            return Manoeuvre.A, "NMR: flies A (N1)" if p.nmr_turn else "no order: flies A (N1)"
+        if ordered.manoeuvre is Manoeuvre.I and not p.ace:
+            return Manoeuvre.A, "not an ace: flies A instead of I (V4)"
+        return ordered.manoeuvre, ""
 
     def lands(self, p: _Plane, order: Manoeuvre) -> bool:
         """L4: an A move from the declared runway's far hex into its near hex."""
@@ -557,9 +563,7 @@ class _Turn:
         # C2: flying or taxiing aircraft and zeppelins ending the move in a storm.
         storm_planes = {p.pilot for p in self.planes.values()
                         if p.airborne and p.hex in self.storm_hexes}
-        storm_zeps = {z.name for z in self.zeps if not z.destroyed
-                      and any(self.board.contains(h) and h in self.storm_hexes
-                              for h in z.hexes)}
+        storm_zeps = {z.name for z in self.zeps if self.zeppelin_in_storm(z)}
         down: list[tuple[_Plane, str]] = []
         for p in self.planes.values():
             reason = self.damage_aircraft(move, p, damage, p.pilot in storm_planes)
@@ -581,6 +585,11 @@ class _Turn:
             if self.damage_zeppelin(move, z, gun, storm):
                 destroyed.append(z)
         return destroyed
+
+    def zeppelin_in_storm(self, z: _Zep) -> bool:
+        """C2: a zeppelin (not destroyed) with a hex on the board in a storm."""
+        return not z.destroyed and any(self.board.contains(h) and h in self.storm_hexes
+                                       for h in z.hexes)
 
     def damage_aircraft(self, move: int, p: _Plane, damage: _MoveDamage,
                         in_storm: bool) -> str | None:

@@ -241,16 +241,23 @@ def _steps(events: Sequence[Event], pilot: str, start_heading: Heading) -> tuple
         if not manoeuvred:
             break
         m = manoeuvred[0]
-        bursts = tuple(_burst_line(e, m.heading) for e in events
-                       if isinstance(e, Burst) and e.move == move and e.shooter == pilot)
-        damage = tuple((e.cause, e.amount) for e in events
-                       if isinstance(e, Damaged) and e.move == move and e.target == pilot)
-        down = next((e.reason for e in events
-                     if isinstance(e, ShotDown) and e.move == move and e.target == pilot), "")
-        steps.append(Step(move, m.manoeuvre, m.outcome, m.from_hex, m.to_hex, heading,
-                          m.heading, m.reason, bursts, damage, down))
+        steps.append(_step(events, pilot, m, heading))
         heading = m.heading
     return tuple(steps)
+
+
+def _step(events: Sequence[Event], pilot: str, m: Manoeuvred, heading: Heading) -> Step:
+    """One move of the path: the manoeuvre ``m`` (flown from ``heading``), the
+    pilot's bursts, the damage taken, and a shooting down."""
+    move = m.move
+    bursts = tuple(_burst_line(e, m.heading) for e in events
+                   if isinstance(e, Burst) and e.move == move and e.shooter == pilot)
+    damage = tuple((e.cause, e.amount) for e in events
+                   if isinstance(e, Damaged) and e.move == move and e.target == pilot)
+    down = next((e.reason for e in events
+                 if isinstance(e, ShotDown) and e.move == move and e.target == pilot), "")
+    return Step(move, m.manoeuvre, m.outcome, m.from_hex, m.to_hex, heading, m.heading,
+                m.reason, bursts, damage, down)
 
 
 def _burst_line(e: Burst, heading: Heading) -> BurstLine:
@@ -400,6 +407,15 @@ def _landing_warning(alone: GameState, plane: Aircraft, orders: PlaneOrders,
         changes=_landing_changes(alone, plane, orders), goal=far, goal_heading=inbound)
 
 
+def _lands_in(alone: GameState, plane: Aircraft, seq: tuple[Manoeuvre, ...],
+              orders: PlaneOrders) -> int:
+    """The move in which the manoeuvres ``seq`` land the aircraft (0: they do not)."""
+    trial = PlaneOrders(tuple(Move(m) for m in seq), None, orders.land)
+    events, _ = _fly(alone, plane.pilot, trial)
+    return next((e.move for e in events
+                 if isinstance(e, AircraftLanded) and e.pilot == plane.pilot), 0)
+
+
 def _landing_changes(alone: GameState, plane: Aircraft,
                      orders: PlaneOrders) -> tuple[tuple[int, str], ...]:
     """The fewest manoeuvre changes that land this turn, by running the engine
@@ -411,10 +427,7 @@ def _landing_changes(alone: GameState, plane: Aircraft,
     for seq in product(options, options + (Manoeuvre.ZERO,), options + (Manoeuvre.ZERO,)):
         if seq[1] is Manoeuvre.ZERO and seq[2] is not Manoeuvre.ZERO:
             continue
-        trial = PlaneOrders(tuple(Move(m) for m in seq), None, orders.land)
-        events, _ = _fly(alone, plane.pilot, trial)
-        landed = next((e.move for e in events
-                       if isinstance(e, AircraftLanded) and e.pilot == plane.pilot), 0)
+        landed = _lands_in(alone, plane, seq, orders)
         if not landed:
             continue
         changes = tuple((n, seq[n - 1].value) for n in range(1, landed + 1)
