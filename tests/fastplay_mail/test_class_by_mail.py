@@ -59,9 +59,6 @@ class School(RefereeTable):
         self.referee.deliver(force=True)
         return self.new_outbox()
 
-    def outbox(self) -> list[EmailMessage]:
-        return self.new_outbox()
-
 
 def address(pid: str) -> str:
     return f"{pid}@school.example"
@@ -155,7 +152,7 @@ def play_turn(school: School, turn: int, rng: random.Random,
 def check_reports(school: School, turn: int, last: bool) -> None:
     """Every pupil got one report mail of ``turn``, with the board and the map."""
     # the turn's reports (the last turn's final report after them is J14's)
-    mailed = school.outbox()
+    mailed = school.new_outbox()
     reports = [m for m in mailed if not str(m["Subject"]).endswith(" final report")]
     finals = [str(m["To"]) for m in mailed if str(m["Subject"]).endswith(" final report")]
     assert sorted(finals) == (sorted(address(p) for p in PUPILS) if last else [])
@@ -208,7 +205,7 @@ def test_a_class_plays_its_game_by_mail(school: School, tmp_path: Path,
                              if "hugo" in school.store.open(g).settings.players)
             assert [r.game_id for r in due.adjudicated] == [g for g in school.store.list_games()
                                                             if g != hugo_game]
-            check_only = school.outbox()
+            check_only = school.new_outbox()
             reminders = [m for m in check_only if "reminder" in str(m["Subject"])]
             assert [str(m["To"]) for m in reminders] == [address("hugo")]
             early = {str(m["To"]) for m in check_only if "turn 2 report" in str(m["Subject"])}
@@ -219,7 +216,7 @@ def test_a_class_plays_its_game_by_mail(school: School, tmp_path: Path,
             school.clock.now = deadline + timedelta(minutes=1)
             due = adjudicate_due(school.referee, school.intake)
             assert [r.game_id for r in due.adjudicated] == [hugo_game]
-            late = [m for m in school.outbox() if "turn 2 report" in str(m["Subject"])]
+            late = [m for m in school.new_outbox() if "turn 2 report" in str(m["Subject"])]
             assert {str(m["To"]) for m in late} == {
                 address(p) for p in school.store.open(hugo_game).settings.players}
             hugo_report = next(m for m in late if str(m["To"]) == address("hugo"))

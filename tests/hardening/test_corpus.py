@@ -170,7 +170,7 @@ def test_poison_never_stops_a_round(tmp_path: Path) -> None:
         os.utime(p, (T0.timestamp(), T0.timestamp()))
     Daemon(table.referee, table.intake).round()
     table.referee.deliver(force=True)
-    out = [parse(r) for r in table.new_outbox()]
+    out = table.new_outbox()
     answers = [m for m in out if m["In-Reply-To"] == "<good-after-poison@example.org>"]
     assert len(answers) == 1 and "your orders are accepted" in body_of(answers[0])
     assert str(answers[0]["To"]) == PLAYERS["bert"]
@@ -386,7 +386,7 @@ def test_a_mail_the_referee_died_on_three_times_alone_is_set_aside_and_answered(
         entry = table.referee.incoming.begin(entry, alone=True)
     table.referee.process_spool()
     table.referee.deliver(force=True)
-    out = [parse(r) for r in table.new_outbox()]
+    out = table.new_outbox()
     assert [str(m["To"]) for m in out] == [PLAYERS["anna"]]
     assert "set aside" in _squash(body_of(out[0]))
     assert len(table.referee.incoming.shunted()) == 1
