@@ -68,6 +68,19 @@ def add_judge_options(p: argparse.ArgumentParser) -> None:
 def judge_settings(args: argparse.Namespace) -> dict[str, Any]:
     """game.yaml's ``deadlines``, ``draws`` and ``takeover`` from the options
     (only those given)."""
+    out: dict[str, Any] = {}
+    deadlines = _deadline_options(args)
+    if deadlines:
+        out["deadlines"] = deadlines
+    if getattr(args, "draws", None) is not None or getattr(args, "open_votes", False):
+        out["draws"] = _draw_options(args)
+    if getattr(args, "takeover", None):
+        out["takeover"] = args.takeover
+    return out
+
+
+def _deadline_options(args: argparse.Namespace) -> dict[str, Any]:
+    """game.yaml's ``deadlines`` from the options given (--days checked)."""
     deadlines: dict[str, Any] = {}
     for key in ("grace", "min_gap", "retreats", "adjustments", "absence_longest",
                 "absence_total"):
@@ -80,19 +93,18 @@ def judge_settings(args: argparse.Namespace) -> dict[str, Any]:
         if bad:
             raise ValueError(f"--days: {bad[0]!r} is not a day ({', '.join(WEEKDAYS)})")
         deadlines["days"] = days
-    out: dict[str, Any] = {}
-    if deadlines:
-        out["deadlines"] = deadlines
-    if getattr(args, "draws", None) is not None or getattr(args, "open_votes", False):
-        allow = [] if (args.draws or "all") == "none" else [
-            k.strip() for k in (args.draws or "all").split(",") if k.strip()]
-        bad = [k for k in allow if k not in DRAW_KINDS]
-        if bad:
-            raise ValueError(f"--draws: {bad[0]!r} is not one of {', '.join(DRAW_KINDS)}")
-        out["draws"] = {"allow": allow, "secret": not args.open_votes}
-    if getattr(args, "takeover", None):
-        out["takeover"] = args.takeover
-    return out
+    return deadlines
+
+
+def _draw_options(args: argparse.Namespace) -> dict[str, Any]:
+    """game.yaml's ``draws``: the kinds --draws allows (all by default), and
+    whether the votes are secret (unless --open-votes)."""
+    allow = [] if (args.draws or "all") == "none" else [
+        k.strip() for k in (args.draws or "all").split(",") if k.strip()]
+    bad = [k for k in allow if k not in DRAW_KINDS]
+    if bad:
+        raise ValueError(f"--draws: {bad[0]!r} is not one of {', '.join(DRAW_KINDS)}")
+    return {"allow": allow, "secret": not args.open_votes}
 
 
 def add_forming_options(p: argparse.ArgumentParser) -> None:

@@ -387,14 +387,8 @@ class _Desk:
         if forming is None and game is None:
             return f"There is no game called {game_id} here. LIST shows the games."
         gid = forming.id if forming is not None else game.id  # type: ignore[union-attr]
-        joined = Joined(self.sender, self._name(), tuple(places), self.now)
         if c.name == "JOIN":
-            if forming is not None:
-                refused = join_refused(self.store, gid, joined)
-                return f"JOIN {gid}: {refused} (J2)." if refused else Request("join", gid,
-                                                                              places)
-            assert game is not None
-            return self._standby(game) or Request("standby", gid)
+            return self._join(gid, places, forming, game)
         if c.name == "OBSERVE":
             observers = forming.observers if forming is not None else (
                 game.settings.observers if game is not None else ())
@@ -413,6 +407,17 @@ class _Desk:
         if forming.player(self.sender) is None:
             return f"RESIGN {gid}: you have no place in {gid} (J6)."
         return Request("leave", gid)
+
+    def _join(self, gid: str, places: tuple[str, ...], forming: Forming | None,
+              game: Game | None) -> Request | str:
+        """JOIN: a place in a forming game (J2), else the standby list of one
+        being played."""
+        if forming is not None:
+            joined = Joined(self.sender, self._name(), tuple(places), self.now)
+            refused = join_refused(self.store, gid, joined)
+            return f"JOIN {gid}: {refused} (J2)." if refused else Request("join", gid, places)
+        assert game is not None
+        return self._standby(game) or Request("standby", gid)
 
     def _name(self) -> str:
         name = " ".join(self.mail.from_name.replace('"', "").split())[:40]

@@ -222,16 +222,8 @@ class PressDesk:
         for c in commands:
             if c.name == "DRAW":
                 problems += self._draw_problems(c, sides)
-            if c.name != "CONCEDE":
-                continue
-            target = next((s for s in sides if c.target in s.words), None)
-            if target is None or target.side == mine.side:
-                what = "yourself" if target is not None else f"{c.target}, which is not " \
-                                                             "in the game"
-                problems.append(PressError(
-                    f"you cannot concede to {what}", rule="VOTE", line_no=c.line_no,
-                    line=c.line, column=c.column, width=len(c.target or "") or 1,
-                    expected=", ".join(f"{s.label} ({s.side})" for s in sides if s != mine)))
+            if c.name == "CONCEDE":
+                problems += _concede_problems(c, sides, mine)
         return problems
 
     def _draw_problems(self, command: Command, sides: Sequence[Correspondent]
@@ -394,3 +386,16 @@ def _receivers(block: PressBlock, everyone: Sequence[Correspondent],
     if problems:
         return problems
     return Relay(block, 0, tuple(chosen), me)
+
+
+def _concede_problems(c: Command, sides: Sequence[Correspondent],
+                      mine: Correspondent) -> list[OrderMailError]:
+    """A CONCEDE to one's own side, or to a side not in the game."""
+    target = next((s for s in sides if c.target in s.words), None)
+    if target is not None and target.side != mine.side:
+        return []
+    what = "yourself" if target is not None else f"{c.target}, which is not in the game"
+    return [PressError(
+        f"you cannot concede to {what}", rule="VOTE", line_no=c.line_no,
+        line=c.line, column=c.column, width=len(c.target or "") or 1,
+        expected=", ".join(f"{s.label} ({s.side})" for s in sides if s != mine))]

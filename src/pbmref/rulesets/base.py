@@ -22,12 +22,14 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from pbmref.reports.document import Document
-from pbmref.reports.model import Picture, TurnReport
 from pbmref.rules.dice import Replay, Roll
 from pbmref.rules.plaindata import PositionError
+
+if TYPE_CHECKING:  # the report's types: a game kind's renderers are loaded with it
+    from pbmref.reports.document import Document
+    from pbmref.reports.model import Picture, TurnReport
 
 __all__ = [
     "DemoGame",
@@ -38,7 +40,6 @@ __all__ = [
     "Opening",
     "OrdersEntry",
     "Outcome",
-    "Picture",
     "PlayerSpec",
     "PositionError",
     "Ruleset",
@@ -477,6 +478,8 @@ class Ruleset(ABC, Generic[S]):
         plain part, its HTML the other part): ``readers`` are the players the
         recipient plays, whose own block comes first; none for an observer or the
         game master. A game kind without personal blocks mails its text as it is."""
+        from pbmref.reports.document import Document  # rendering: loaded when used
+
         del readers
         return Document.preformatted(self.render_report(report))
 
@@ -498,6 +501,8 @@ class Ruleset(ABC, Generic[S]):
         svg = self.render_map_svg(report)
         if svg is None:
             return []
+        from pbmref.reports.model import Picture  # rendering: loaded when used
+
         return [Picture(svg, f"The board after {self.report_label(report)}")]
     def render_move_svgs(self, report: TurnReport) -> list[str]:
         """Small pictures of the board after each move of the turn, in order (the

@@ -616,28 +616,12 @@ class DiplomacyRuleset(Ruleset[Board]):
         voting = {c.player: c.side for c in sides if c.player}
         if not voting:
             return outcome
-        for side in sides:
-            others = [p for p, s in voting.items() if s != side.side]
-            if others and all(votes.concede.get(p) == side.side for p in others):
-                event = {"kind": "conceded", "power": side.side,
-                         "powers": sorted(voting[p] for p in others)}
-                return replace(outcome, game_over=True, winners=[side.side],
-                               events=[*outcome.events, event])
+        conceded = _concession(sides, voting, votes)
+        if conceded is not None:
+            return replace(outcome, game_over=True, winners=[conceded["power"]],
+                           events=[*outcome.events, conceded])
         survivors = frozenset(c.side for c in self.vote_sides(self.decode(outcome.position), {}))
-        wanted = {p: votes.draw_of(p, survivors) for p in voting}
-        draws = {w for w in wanted.values() if w is not None}
-        if len(draws) == 1 and None not in wanted.values():
-            shared = next(iter(draws))
-            if len(shared) >= 2 and shared <= survivors:
-                event = {"kind": "draw", "outcome": "passed", "powers": sorted(shared)}
-                return replace(outcome, game_over=True, winners=sorted(shared),
-                               events=[*outcome.events, event])
-        if draws and not votes.secret:
-            standing = {voting[p]: sorted(w) for p, w in wanted.items() if w is not None}
-            failed: dict[str, Any] = {"kind": "draw", "outcome": "failed",
-                                      "votes": dict(sorted(standing.items()))}
-            return replace(outcome, events=[*outcome.events, failed])
-        return outcome
+        return _settle_draw(outcome, voting, votes, survivors)
 
     # ------------------------------------------------------------ adjudication
 
@@ -766,3 +750,33 @@ class DirigibleRuleset(DiplomacyRuleset):
     title: ClassVar[str] = "Dirigible Diplomacy"
     variant: ClassVar[Variant] = Variant.DIRIGIBLE
 
+
+def _concession(sides: Sequence[Correspondent], voting: Mapping[str, str],
+                votes: Votes) -> dict[str, Any] | None:
+    """The concession event when every voter but one side's concedes to it."""
+    for side in sides:
+        others = [p for p, s in voting.items() if s != side.side]
+        if others and all(votes.concede.get(p) == side.side for p in others):
+            return {"kind": "conceded", "power": side.side,
+                    "powers": sorted(voting[p] for p in others)}
+    return None
+
+
+def _settle_draw(outcome: Outcome, voting: Mapping[str, str], votes: Votes,
+                 survivors: frozenset[str]) -> Outcome:
+    """J13: a draw every voter stands for, of two or more surviving powers, ends
+    the game; one that does not pass is told only when the votes are open."""
+    wanted = {p: votes.draw_of(p, survivors) for p in voting}
+    draws = {w for w in wanted.values() if w is not None}
+    if len(draws) == 1 and None not in wanted.values():
+        shared = next(iter(draws))
+        if len(shared) >= 2 and shared <= survivors:
+            event = {"kind": "draw", "outcome": "passed", "powers": sorted(shared)}
+            return replace(outcome, game_over=True, winners=sorted(shared),
+                           events=[*outcome.events, event])
+    if draws and not votes.secret:
+        standing = {voting[p]: sorted(w) for p, w in wanted.items() if w is not None}
+        failed: dict[str, Any] = {"kind": "draw", "outcome": "failed",
+                                  "votes": dict(sorted(standing.items()))}
+        return replace(outcome, events=[*outcome.events, failed])
+    return outcome
