@@ -218,13 +218,7 @@ def handle_check(args: argparse.Namespace) -> int:
     ids = [g for g, (lines, _) in zip(named, forming, strict=True) if not lines] if named \
         else store.list_games()
     if args.json:
-        results = [gm.check(store, game_id) for game_id in ids]
-        jsonout.emit("check", games=[
-            {"id": r.game_id, "ok": r.ok, "files": r.files, "turn": r.turn,
-             "warnings": r.warnings, "problems": [jsonout.problem(e) for e in r.problems]}
-            for r in results], forming=[line for lines, _ in forming for line in lines])
-        bad = sum(b for _, b in forming) + sum(1 for r in results if not r.ok)
-        return 1 if bad else 0
+        return _check_json(store, ids, forming)
     if not ids and not any(lines for lines, _ in forming):
         print(f"no games in {store.dir}")
         return 0
@@ -233,18 +227,33 @@ def handle_check(args: argparse.Namespace) -> int:
         for line in lines:
             print(line)
     for game_id in ids:
-        result = gm.check(store, game_id)
-        if result.ok:
-            print(f"{game_id}: ok ({result.files} files, open turn {result.turn})")
-            for warning in result.warnings:
-                print(f"  note: {warning}")
-        else:
-            bad += 1
-            print(f"{game_id}: {len(result.problems)} problem(s); it is not adjudicated "
-                  "until they are fixed")
-            for problem in result.problems:
-                print(f"  {problem}")
+        bad += not _say_check(gm.check(store, game_id))
     return 1 if bad else 0
+
+
+def _check_json(store: GameStore, ids: list[str], forming: list[tuple[list[str], int]]) -> int:
+    """``check --json``: one object with each game's result and the forming games' lines."""
+    results = [gm.check(store, game_id) for game_id in ids]
+    jsonout.emit("check", games=[
+        {"id": r.game_id, "ok": r.ok, "files": r.files, "turn": r.turn,
+         "warnings": r.warnings, "problems": [jsonout.problem(e) for e in r.problems]}
+        for r in results], forming=[line for lines, _ in forming for line in lines])
+    bad = sum(b for _, b in forming) + sum(1 for r in results if not r.ok)
+    return 1 if bad else 0
+
+
+def _say_check(result: gm.CheckResult) -> bool:
+    """One game's check as lines (its notes, or its problems); whether it is ok."""
+    if result.ok:
+        print(f"{result.game_id}: ok ({result.files} files, open turn {result.turn})")
+        for warning in result.warnings:
+            print(f"  note: {warning}")
+        return True
+    print(f"{result.game_id}: {len(result.problems)} problem(s); it is not adjudicated "
+          "until they are fixed")
+    for problem in result.problems:
+        print(f"  {problem}")
+    return False
 
 
 def handle_status(args: argparse.Namespace) -> int:
