@@ -399,7 +399,6 @@ def _parse_line(text: str, line_no: int | None, phase: str, m: GameMap) -> Parse
     place: Place | None = None
     target_kind: UnitType | None = None
     target: Place | None = None
-    dest: Place | None = None
     via = False
     places: list[Place] = []
     for child in tree.children:
@@ -424,6 +423,17 @@ def _parse_line(text: str, line_no: int | None, phase: str, m: GameMap) -> Parse
             places.append(_place(child, text, line_no, m))
         elif child.data == "via":
             via = True
+    action, place, dest, via = _action_and_dest(action, kind, place, places, via, text, line_no)
+    return ParsedOrder(action, kind, place, target_kind, target, dest, via, line_no, text)
+
+
+def _action_and_dest(action: str, kind: UnitType | None, place: Place | None,
+                     places: list[Place], via: bool, text: str, line_no: int | None,
+                     ) -> tuple[str, Place | None, Place | None, bool]:
+    """The order's action, its unit's place, its destination and whether by
+    convoy, from what the grammar read: a build names its place alone; a route
+    (``A Lvp-Nth-Nwy``) is a convoyed move to its last place."""
+    dest: Place | None = None
     if action in ("build", "build_nokind"):
         place = places[0]
         if action == "build_nokind":
@@ -444,7 +454,7 @@ def _parse_line(text: str, line_no: int | None, phase: str, m: GameMap) -> Parse
         action, via, dest = "move", True, places[-1]
     elif places:
         dest = places[-1]
-    return ParsedOrder(action, kind, place, target_kind, target, dest, via, line_no, text)
+    return action, place, dest, via
 
 
 # ---------------------------------------------------------------------------

@@ -207,30 +207,42 @@ def parse_order(m: GameMap, power: str, text: str, *, retreat: bool = False) -> 
     if len(w) < 3 or w[0].upper() not in ("A", "F", "D"):
         raise ValueError(f"cannot read the order {text!r}")
     kind, at, rest, verb = UnitType(w[0].upper()), parse_loc(m, w[1]), w[3:], low[2]
-    if verb in ("h", "hold", "holds") and not rest:
-        return Hold(power, kind, at)
-    if verb in ("devastate", "devastates") and not rest:
-        return Devastate(power, kind, at)
+    if not rest and verb in ("h", "hold", "holds", "devastate", "devastates"):
+        return (Hold if verb.startswith("h") else Devastate)(power, kind, at)
     if verb == "-" and len(rest) in (1, 3) and (len(rest) == 1 or low[4:] == ["via", "convoy"]):
         dest = parse_loc(m, rest[0])
         if retreat:
             return Retreat(power, kind, at, dest)
         return Move(power, kind, at, dest, via_convoy=len(rest) == 3)
-    if verb in ("c", "convoy", "convoys"):
-        if rest[:1] and rest[0].upper() == "A":
-            rest = rest[1:]
-        if len(rest) == 3 and rest[1] == "-":
-            return Convoy(power, kind, at, parse_loc(m, rest[0]), parse_loc(m, rest[2]))
-    if verb in ("s", "support", "supports"):
-        target_kind = None
-        if len(rest) in (2, 4) and rest[0].upper() in ("A", "F", "D"):
-            target_kind, rest = UnitType(rest[0].upper()), rest[1:]
-        if len(rest) == 1:
-            return SupportHold(power, kind, at, target_kind, parse_loc(m, rest[0]))
-        if len(rest) == 3 and rest[1] == "-":
-            return SupportMove(power, kind, at, target_kind, parse_loc(m, rest[0]),
-                               parse_loc(m, rest[2]))
-    raise ValueError(f"cannot read the order {text!r}")
+    read = (_convoy_of if verb in ("c", "convoy", "convoys") else
+            _support_of if verb in ("s", "support", "supports") else None)
+    order = read(m, power, kind, at, rest) if read else None
+    if order is None:
+        raise ValueError(f"cannot read the order {text!r}")
+    return order
+
+
+def _convoy_of(m: GameMap, power: str, kind: UnitType, at: Loc, rest: list[str]) -> Order | None:
+    """A convoy order's rest (``A Lon - Bel``) read, or None."""
+    if rest[:1] and rest[0].upper() == "A":
+        rest = rest[1:]
+    if len(rest) == 3 and rest[1] == "-":
+        return Convoy(power, kind, at, parse_loc(m, rest[0]), parse_loc(m, rest[2]))
+    return None
+
+
+def _support_of(m: GameMap, power: str, kind: UnitType, at: Loc,
+                rest: list[str]) -> Order | None:
+    """A support order's rest (``F Kie - Ber``, ``A Par``) read, or None."""
+    target_kind = None
+    if len(rest) in (2, 4) and rest[0].upper() in ("A", "F", "D"):
+        target_kind, rest = UnitType(rest[0].upper()), rest[1:]
+    if len(rest) == 1:
+        return SupportHold(power, kind, at, target_kind, parse_loc(m, rest[0]))
+    if len(rest) == 3 and rest[1] == "-":
+        return SupportMove(power, kind, at, target_kind, parse_loc(m, rest[0]),
+                           parse_loc(m, rest[2]))
+    return None
 
 
 def parse_key(m: GameMap, powers: Sequence[str], power: str, key: str, *,
