@@ -53,9 +53,16 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[DipTable, dict[str
 
 def report_of(log: dict[str, list], phase: str) -> str:
     mails = log[phase][1]
-    texts = {body_of(m) for m in mails}
-    assert len(texts) == 1  # everyone gets the same report
+    texts = {shared_part(body_of(m)) for m in mails}
+    assert len(texts) == 1  # everyone gets the same report after their own block
     return texts.pop()
+
+
+def shared_part(text: str) -> str:
+    """A copy of the report without the reader's own block (issue 43, item 3):
+    its head, then everything from POWERS on."""
+    assert "\nFOR " in text  # each player's copy opens with their power's block
+    return text[:text.index("\nFOR ")] + text[text.index("\nPOWERS\n"):]
 
 
 def test_every_phase_reports_to_all_seven_players_with_a_map(played) -> None:

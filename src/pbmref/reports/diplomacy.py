@@ -3,7 +3,9 @@
 A Diplomacy game in the store plays one phase per turn folder (DD1); players
 know a turn by its phase (``S1901M``), so everything here names phases.
 
-- ``render_diplomacy_report(report)``: the whole text report of one phase
+- ``diplomacy_document(report, readers)``: the report of one phase as one
+  recipient reads it (a player's own power's block first, ``diplomacy_reader``);
+  ``render_diplomacy_report(report)``: the whole text report of one phase
   (every order with its result in the words of rule DD2a, dislodgements and
   retreat options, captures, devastation (DD10), builds and removals, supply
   centres per power, supply points (DD11, dirigible game), the winner (DD4,
@@ -18,29 +20,33 @@ Map data: the standard board of the TedDriggs/diplomacy project (MIT); see
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbmref.reports.common import WIDTH, fit_width, wrap
+from pbmref.reports.common import fit_width, wrap
+from pbmref.reports.document import Block, Document, Gap, Para, Rule, Section, Sub, Table, Title
 from pbmref.reports.model import TurnReport
 from pbmref.rules.diplomacy.state import Variant
 from pbmref.rules.diplomacy.variant import VariantSpec, variant_in
 
 __all__ = [
     "ending_sentence",
+    "adjustment",
+    "diplomacy_document",
+    "dirigible",
+    "points_and_upkeep",
     "phase_words",
+    "retreat_options",
     "render_diplomacy_report",
     "render_events",
     "render_position_text",
 ]
 
-RULE = "=" * WIDTH
-
 _SEASONS = {"S": "Spring", "F": "Fall", "W": "Winter"}
 _KINDS = {"M": "movement", "R": "retreats", "A": "adjustments"}
 
 
-def _dirigible(data: Mapping[str, Any]) -> bool:
+def dirigible(data: Mapping[str, Any]) -> bool:
     """A Dirigible Diplomacy position (its own variant of the rules, DD5-DD14)."""
     return Variant(str(data.get("ruleset") or Variant.STANDARD)) is Variant.DIRIGIBLE
 
@@ -110,7 +116,7 @@ def _counts(position: Mapping[str, Any]) -> dict[str, tuple[int, int, int]]:
     return out
 
 
-def _supply_points(position: Mapping[str, Any]) -> dict[str, tuple[int, int]]:
+def points_and_upkeep(position: Mapping[str, Any]) -> dict[str, tuple[int, int]]:
     """DD11: power -> (supply points, upkeep of its units), dirigible game only."""
     from pbmref.rules.diplomacy.dirigible import POINTS_PER_CENTER, UPKEEP
     from pbmref.rules.diplomacy.state import UnitType
@@ -145,7 +151,7 @@ def _strip_power(order: str, power: str) -> str:
     return order[len(power) + 1:] if order.upper().startswith(power + " ") else order
 
 
-def _orders_section(report: TurnReport, names: Mapping[str, str]) -> list[str]:
+def _orders_section(report: TurnReport, names: Mapping[str, str]) -> Section:
     before = report.position_before
     phase = str(before.get("phase", ""))
     kind = phase[-1:] if phase else "M"
@@ -157,7 +163,7 @@ def _orders_section(report: TurnReport, names: Mapping[str, str]) -> list[str]:
     units = _mapping(before.get("units"))
     dislodged = _mapping(before.get("dislodged"))
     retreats = _mapping(before.get("retreats"))
-    lines = ["", f"ORDERS AND RESULTS OF {phase} (secret until now)", ""]
+    blocks: list[Block] = []
     for power in _spec(before).powers:
         given = by_power.get(power, [])
         has_units = bool(_list(units.get(power)))
@@ -170,23 +176,30 @@ def _orders_section(report: TurnReport, names: Mapping[str, str]) -> list[str]:
             elif kind == "A" and _adjusts(before, power) != 0:
                 why = ("no orders: nothing built (DD3)" if _adjusts(before, power) > 0 else
                        "no orders: units removed in civil disorder (DD3"
-                       + (", DD11)" if _dirigible(report.position_before) else ")"))
+                       + (", DD11)" if dirigible(report.position_before) else ")"))
             else:
                 continue
-            lines += wrap(f"{_power_label(power, before, names)}: {why}", "  ", "    ")
+            blocks.append(Para(f"{_power_label(power, before, names)}: {why}", 2, 4))
             continue
-        lines += wrap(f"{_power_label(power, before, names)}:", "  ", "    ")
+        blocks.append(Para(f"{_power_label(power, before, names)}:", 2, 4))
         for e in given:
             order = _strip_power(str(e.get("order", "")), power)
-            lines += wrap(f"{order} - {_result_text(e)}", "    ", "        ")
-    if len(lines) == 3:
-        lines.append("  No orders were given in this phase.")
-    return lines
+            blocks.append(Para(f"{order} - {_result_text(e)}", 4, 8))
+    if not blocks:
+        blocks.append(Para("No orders were given in this phase.", 2, 4))
+    return Section(f"ORDERS AND RESULTS OF {phase} (secret until now)", blocks, "orders")
 
 
 def _adjusts(position: Mapping[str, Any], power: str) -> int:
     """+1 when the power may build, -1 when it must remove, 0 when it has nothing
     to order in a Winter adjustment (DD1, DD11), by the engine's own rules."""
+    change = adjustment(position, power)
+    return 0 if change is None else -1 if change < 0 else 1
+
+
+def adjustment(position: Mapping[str, Any], power: str) -> int | None:
+    """Units the power may build (+) or must remove (-) in a Winter phase, by
+    the engine's own rules (DD1, DD11); None: it has nothing to order."""
     from pbmref.rules.diplomacy.adjust import balance, may_adjust
     from pbmref.rules.diplomacy.codec import position_from_dict
     from pbmref.rules.plaindata import PositionError
@@ -194,13 +207,14 @@ def _adjusts(position: Mapping[str, Any], power: str) -> int:
     try:
         pos = position_from_dict(position)
     except PositionError:
-        return 0
+        return None
     if not may_adjust(pos, _spec(position).map, power):
-        return 0
-    return -1 if balance(pos, power) < 0 else 1
+        return None
+    return balance(pos, power)
 
 
-def _events_section(report: TurnReport, names: Mapping[str, str]) -> list[str]:
+def _events_section(report: TurnReport, names: Mapping[str, str]) -> Section | None:
+    del names
     out: list[str] = []
     for e in report.events:
         kind = e.get("kind")
@@ -228,81 +242,80 @@ def _events_section(report: TurnReport, names: Mapping[str, str]) -> list[str]:
         elif kind != "order":
             out.append(" ".join(f"{k}={v}" for k, v in e.items()))
     if not out:
-        return []
-    lines = ["", "WHAT ELSE HAPPENED", ""]
-    for text in out:
-        lines += wrap(text, "  ", "    ")
-    return lines
+        return None
+    return Section("WHAT ELSE HAPPENED", [Para(t, 2, 4) for t in out], "events")
 
 
-def _retreat_section(after: Mapping[str, Any]) -> list[str]:
+def _retreat_section(after: Mapping[str, Any]) -> Section | None:
     retreats = _mapping(after.get("retreats")) or _mapping(after.get("dislodged"))
     if not retreats:
-        return []
-    lines = ["", f"RETREATS TO ORDER IN {after.get('phase', '')}", ""]
+        return None
+    blocks: list[Block] = []
     for power in sorted(retreats):
         for entry in retreats[power] or []:
             entry = _mapping(entry)
-            options = _list(entry.get("options"))
-            where = (", ".join(options) + ", or disband") if options else "disband only"
             frm = f" (attacked from {entry['attacker_from']})" if entry.get(
                 "attacker_from") else ""
-            lines += wrap(f"{power} {entry.get('unit')}{frm}: retreat to {where}.",
-                          "  ", "    ")
-    lines += wrap("A dislodged unit without a retreat order is disbanded (DD3).", "  ", "  ")
-    return lines
+            blocks.append(Para(f"{power} {entry.get('unit')}{frm}: retreat to "
+                               f"{retreat_options(entry)}.", 2, 4))
+    blocks.append(Para("A dislodged unit without a retreat order is disbanded (DD3).", 2, 2))
+    return Section(f"RETREATS TO ORDER IN {after.get('phase', '')}", blocks, "retreats")
 
 
-def _centre_table(position: Mapping[str, Any], names: Mapping[str, str],
-                  when: str = "AFTER THIS PHASE") -> list[str]:
+def retreat_options(entry: Mapping[str, Any]) -> str:
+    """Where a dislodged unit may go: ``Boh, Tyr, or disband``; ``disband only``."""
+    options = _list(entry.get("options"))
+    return (", ".join(options) + ", or disband") if options else "disband only"
+
+
+def _centre_blocks(position: Mapping[str, Any], names: Mapping[str, str]) -> list[Block]:
+    del names
     spec = _spec(position)
-    dirigible = _dirigible(position)
+    airships = dirigible(position)
     need = spec.victory
     counts = _counts(position)
-    points = _supply_points(position) if dirigible else {}
+    points = points_and_upkeep(position) if airships else {}
     centers = _mapping(position.get("centers"))
     units = _mapping(position.get("units"))
-    head = "SUPPLY CENTRES" + (" AND SUPPLY POINTS (DD11)" if dirigible else "")
-    lines = ["", f"{head} {when}".rstrip(), ""]
-    if dirigible:
-        lines.append("  Power  Centres  Count  Points  Upkeep  Units")
-    else:
-        lines.append("  Power  Centres  Units")
+    rows: list[tuple[str, ...]] = []
     for power in spec.powers:
         owned, scoring, n_units = counts[power]
-        if dirigible:
+        if airships:
             pts, upkeep = points[power]
-            lines.append(f"  {power:<6} {owned:>7}  {scoring:>5}  {pts:>6}  {upkeep:>6}  "
-                         f"{n_units:>5}")
+            rows.append((power, str(owned), str(scoring), str(pts), str(upkeep), str(n_units)))
         else:
-            lines.append(f"  {power:<6} {owned:>7}  {n_units:>5}")
-    lines.append("")
-    if dirigible:
-        lines += wrap("Count: centres not devastated, which score for victory (DD14, "
-                      f"{need} win). Points: 5 a counted centre; upkeep 4 an army or "
-                      "fleet, 3 a dirigible (DD11).", "  ", "  ")
+            rows.append((power, str(owned), str(n_units)))
+    head = (("Power", "Centres", "Count", "Points", "Upkeep", "Units") if airships
+            else ("Power", "Centres", "Units"))
+    blocks: list[Block] = [Table(head, rows), Gap()]
+    if airships:
+        blocks.append(Para("Count: centres not devastated, which score for victory (DD14, "
+                           f"{need} win). Points: 5 a counted centre; upkeep 4 an army or "
+                           "fleet, 3 a dirigible (DD11).", 2, 2))
     else:
-        lines += wrap(f"{need} centres win (DD4).", "  ", "  ")
+        blocks.append(Para(f"{need} centres win (DD4).", 2, 2))
     devastated = _list(position.get("devastated"))
     if devastated:
-        lines += wrap(f"Devastated this year (DD10): {', '.join(devastated)}.", "  ", "    ")
-    lines += ["", "UNITS", ""]
-    for power in spec.powers:
-        u = _list(units.get(power))
-        if u:
-            lines += wrap(f"{power}: {', '.join(u)}", "  ", "         ")
-    lines += ["", "CENTRES", ""]
-    for power in spec.powers:
-        c = _list(centers.get(power))
-        if c:
-            lines += wrap(f"{power}: {', '.join(c)}", "  ", "         ")
+        blocks.append(Para(f"Devastated this year (DD10): {', '.join(devastated)}.", 2, 4))
+    blocks += [Sub("Units")]
+    blocks += [Para(f"{power}: {', '.join(_list(units.get(power)))}", 2, 9)
+               for power in spec.powers if _list(units.get(power))]
+    blocks += [Sub("Centres")]
+    blocks += [Para(f"{power}: {', '.join(_list(centers.get(power)))}", 2, 9)
+               for power in spec.powers if _list(centers.get(power))]
     from pbmref.rules.diplomacy.map import display
 
     taken = {x.lower() for v in centers.values() for x in _list(v)}
     neutral = sorted(display(p) for p in spec.map.supply_centers() if p not in taken)
     if neutral:
-        lines += wrap(f"Neutral centres: {', '.join(neutral)}", "  ", "    ")
-    return lines
+        blocks.append(Para(f"Neutral centres: {', '.join(neutral)}", 2, 4))
+    return blocks
+
+
+def _centre_section(position: Mapping[str, Any], names: Mapping[str, str],
+                    when: str = "AFTER THIS PHASE") -> Section:
+    head = "SUPPLY CENTRES" + (" AND SUPPLY POINTS (DD11)" if dirigible(position) else "")
+    return Section(f"{head} {when}".rstrip(), _centre_blocks(position, names), "centres")
 
 
 def _deadline(report: TurnReport) -> str:
@@ -363,61 +376,67 @@ def ending_sentence(report: TurnReport) -> str | None:
     if not (report.game_over or winner):
         return None
     held = _counts(after).get(winner, (0, 0, 0))[1]
-    rule = "DD14" if _dirigible(report.position_before) else "DD4"
+    rule = "DD14" if dirigible(report.position_before) else "DD4"
     return (f"The game is over: {_power_names(after).get(winner, winner)} wins with {held} "
             f"supply centres ({rule}).")
 
 
 def render_diplomacy_report(report: TurnReport) -> str:
-    """The report of one adjudicated Diplomacy phase, every line at most 70 columns."""
+    """The report of one adjudicated Diplomacy phase, every line at most 70 columns
+    (as the store keeps it and observers read it)."""
+    return diplomacy_document(report).text()
+
+
+def diplomacy_document(report: TurnReport, readers: Sequence[str] = ()) -> Document:
+    """The report of one phase as one recipient reads it: for a player, the block
+    of each power they play first (``diplomacy_reader``: units, centres, what
+    became of each order, what is due next), then the board (the mail's
+    pictures go after that block), then everyone's orders and the rest."""
+    from pbmref.reports.diplomacy_reader import power_section
+
     names = dict(report.names)
     before, after = report.position_before, report.position_after
     phase = str(before.get("phase", report.turn))
     next_phase = str(after.get("phase", ""))
     variant = _spec(before).title
     title = (report.title or report.game_id).upper()
-    tag = f"game {report.game_id}"
-    lines = [RULE]
-    if len(title) + len(tag) + 4 <= WIDTH:
-        lines.append(f"  {title}{' ' * (WIDTH - 2 - len(title) - len(tag))}{tag}")
-    else:
-        lines += wrap(title, "  ") + [f"  {tag}"]
-    lines += wrap(f"{variant} - report of {phase} ({phase_words(phase)})", "  ", "    ")
+    head: list[Block] = [Rule(), Title(title, f"game {report.game_id}"),
+                         Para(f"{variant} - report of {phase} ({phase_words(phase)})", 2, 4)]
     winner = str(after.get("winner") or "") or (report.winners[0] if report.winners else "")
     ending = _ending(report, names)
     if ending is not None:
-        lines += wrap(ending[0], "  ", "    ")
+        head.append(Para(ending[0], 2, 4))
     elif report.game_over or winner:
-        lines += wrap(f"GAME OVER. {_power_label(winner, after, names)} wins "
-                      f"({'DD14' if _dirigible(report.position_before) else 'DD4'}).", "  ", "    ")
+        head.append(Para(f"GAME OVER. {_power_label(winner, after, names)} wins "
+                         f"({'DD14' if dirigible(report.position_before) else 'DD4'}).", 2, 4))
     else:
-        lines += wrap(f"Next: {next_phase} ({phase_words(next_phase)}), orders by "
-                      f"{_deadline(report)}", "  ", "    ")
-    lines.append(RULE)
-    lines += ["", "POWERS", ""]
+        head.append(Para(f"Next: {next_phase} ({phase_words(next_phase)}), orders by "
+                         f"{_deadline(report)}", 2, 4))
+    head.append(Rule())
+    sections = [Section(None, head, "head")]
+    players = _players_of(before) | _players_of(after)
+    mine = [power for power, pid in players.items() if pid in readers]
+    sections += [power_section(report, power) for power in _spec(before).powers
+                 if power in mine]
     counts = _counts(after)
-    for power in _spec(after).powers:
-        out = "" if any(counts[power][i] for i in (0, 2)) else ": out of the game"
-        lines += wrap(_power_label(power, after, names) + out, "  ", "    ")
-    lines += _orders_section(report, names)
-    lines += _events_section(report, names)
-    lines += _retreat_section(after)
-    lines += _centre_table(after, names)
-    lines += ["", RULE]
+    sections.append(Section("POWERS", [
+        Para(_power_label(power, after, names)
+             + ("" if any(counts[power][i] for i in (0, 2)) else ": out of the game"), 2, 4)
+        for power in _spec(after).powers], "powers"))
+    sections.append(_orders_section(report, names))
+    sections += [s for s in (_events_section(report, names), _retreat_section(after)) if s]
+    sections.append(_centre_section(after, names))
     if ending is not None:
-        lines += wrap(ending[1], "  ", "  ")
+        foot = ending[1]
     elif report.game_over or winner:
         held = counts.get(winner, (0, 0, 0))[1]
-        lines += wrap(f"The game is over: {_power_names(after).get(winner, winner)} holds "
-                      f"{held} supply centres. Thank you for playing.", "  ", "  ")
+        foot = (f"The game is over: {_power_names(after).get(winner, winner)} holds "
+                f"{held} supply centres. Thank you for playing.")
     else:
-        lines += wrap(f"Orders for {next_phase} by {_deadline(report)}. Write PHASE "
-                      f"{next_phase} in your mail; send MAP or STATUS for a fresh look.",
-                      "  ", "  ")
-    lines.append(RULE)
-    return "\n".join(fit_width(lines)) + "\n"
-
-
+        foot = (f"Orders for {next_phase} by {_deadline(report)}. Write PHASE "
+                f"{next_phase} in your mail; send MAP or STATUS for a fresh look.")
+    sections.append(Section(None, [Gap(), Rule(), Para(foot, 2, 2), Rule()], "foot"))
+    return Document(sections)
 
 
 def render_position_text(position: Mapping[str, Any], names: Mapping[str, str] | None = None,
@@ -428,9 +447,10 @@ def render_position_text(position: Mapping[str, Any], names: Mapping[str, str] |
     head = f"{title + ': ' if title else ''}the board at the start of {phase} " \
            f"({phase_words(phase)})"
     lines = wrap(head, "", "  ")
-    lines += _retreat_section(position)
-    lines += _centre_table(position, names, when="NOW")
-    return "\n".join(fit_width(lines)) + "\n"
+    sections = [s for s in (_retreat_section(position),
+                            _centre_section(position, names, when="NOW")) if s]
+    return "\n".join(fit_width(lines + Document(sections).text().rstrip("\n").split("\n"))) \
+        + "\n"
 
 
 def render_events(events: list[dict[str, Any]]) -> list[str]:

@@ -8,6 +8,10 @@ out as HTML (paragraphs that reflow on a phone, fixed-width blocks in their
 own scrolling box). So the text and the HTML version of a report say the
 same thing by construction.
 
+A ``Table`` is rows of short cells under a header: aligned columns in text,
+a real table in HTML (it fits a phone's width where a fixed-width block
+would be cut off).
+
 A ``Para`` is one paragraph: in text it is word-wrapped with ``indent``
 spaces before its first line and ``hang`` spaces before the others; in HTML
 it is a paragraph indented by its level. A ``Fixed`` block is lines that
@@ -34,8 +38,8 @@ from dataclasses import dataclass, field
 from pbmref.base.flowed import Flowed, soft_wrap, stuffed
 from pbmref.reports.common import WIDTH, fit_width, wrap
 
-__all__ = ["Block", "Document", "Fixed", "Gap", "Para", "Rule", "Section", "Sub", "Title",
-           "paras"]
+__all__ = ["Block", "Document", "Fixed", "Gap", "Para", "Rule", "Section", "Sub", "Table",
+           "Title", "paras"]
 
 
 @dataclass(frozen=True)
@@ -64,6 +68,32 @@ class Fixed:
 
     def lines(self) -> list[str]:
         return list(self.rows)
+
+
+@dataclass(frozen=True)
+class Table:
+    """Rows of short cells under a header: in text, columns aligned (the first
+    to the left, the others, numbers most often, to the right); in HTML a table.
+
+    >>> print("\\n".join(Table(("Power", "Centres"), [("FRA", "5"), ("ENG", "12")]).lines()))
+      Power  Centres
+      FRA          5
+      ENG         12
+    """
+
+    head: Sequence[str]
+    rows: Sequence[Sequence[str]]
+    indent: int = 2
+
+    def lines(self) -> list[str]:
+        table = [list(self.head), *(list(r) for r in self.rows)]
+        widths = [max(len(r[i]) for r in table) for i in range(len(self.head))]
+        out = []
+        for row in table:
+            cells = [row[0].ljust(widths[0]),
+                     *(c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True))]
+            out.append((" " * self.indent + "  ".join(cells)).rstrip())
+        return out
 
 
 @dataclass(frozen=True)
@@ -106,7 +136,7 @@ class Rule:
         return ["=" * WIDTH]
 
 
-Block = Para | Fixed | Sub | Gap | Rule | Title
+Block = Para | Fixed | Sub | Gap | Rule | Title | Table
 
 
 @dataclass(frozen=True)

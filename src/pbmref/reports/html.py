@@ -28,7 +28,18 @@ from dataclasses import dataclass
 from html import escape
 
 from pbmref.reports.common import format_deadline
-from pbmref.reports.document import Block, Document, Fixed, Gap, Para, Rule, Section, Sub, Title
+from pbmref.reports.document import (
+    Block,
+    Document,
+    Fixed,
+    Gap,
+    Para,
+    Rule,
+    Section,
+    Sub,
+    Table,
+    Title,
+)
 from pbmref.reports.model import Picture, TurnReport
 
 __all__ = ["MailPicture", "TurnLink", "document_html", "page", "render_index",
@@ -65,8 +76,23 @@ def _block_html(block: Block, pre_style: str) -> str:
                 f"{escape(block.right)}</span></h1>")
     if isinstance(block, Gap):
         return '<div style="height:6px"></div>'
+    if isinstance(block, Table):
+        return _table_html(block)
     assert isinstance(block, Rule)
     return ""
+
+
+CELL = "padding:2px 6px;border-bottom:1px solid #d8cfb5"
+
+
+def _table_html(table: Table) -> str:
+    """A table of short cells, as narrow as its content (it fits 390 px)."""
+    def row(cells: Sequence[str], tag: str) -> str:
+        return "<tr>" + "".join(
+            f'<{tag} style="{CELL};text-align:{"left" if i == 0 else "right"}">'
+            f"{escape(c)}</{tag}>" for i, c in enumerate(cells)) + "</tr>"
+    return ('<table style="border-collapse:collapse;font-size:0.9em;margin:0 0 8px">'
+            + row(table.head, "th") + "".join(row(r, "td") for r in table.rows) + "</table>")
 
 
 def _section_html(section: Section, pre_style: str) -> str:

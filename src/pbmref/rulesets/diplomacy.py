@@ -19,11 +19,13 @@ from typing import Any, ClassVar
 from pbmref.orders.diplomacy import parse_body, parse_line, parse_orders, to_order
 from pbmref.orders.errors import OrderMailError, UnknownPlayerError
 from pbmref.reports.diplomacy import (
+    diplomacy_document,
     ending_sentence,
     render_diplomacy_report,
     render_position_text,
 )
 from pbmref.reports.diplomacy_board import render_board
+from pbmref.reports.document import Document
 from pbmref.reports.model import Picture, TurnReport
 from pbmref.reports.plan import plan_lines
 from pbmref.rules.dice import Replay
@@ -299,14 +301,12 @@ def _normalise_expect(expect: Mapping[str, object]) -> dict[str, object]:
 
 # The order words; HELP puts an example mail for the player's own power above
 # them (pbmref.referee.guide).
-HELP = """\
+_ORDER_WORDS = """\
 One order a line. Movement: hold (A Par H), move (A Par - Bur),
 support (F Lon S F Nth - Eng), convoy (F Nth C A Lon - Bel, with
-A Lon - Bel via convoy).
-Dirigibles (D) move to any neighbour, support dirigibles, support
-the army or fleet in their own province (DD8) and devastate
-(D Mun devastate, DD10). Retreats: A Mun - Boh, or Disband A Mun.
-Winter: Build A Par, Build F StP/sc, Build D Ber, Disband A War,
+A Lon - Bel via convoy).{airships}
+Retreats: A Mun - Boh, or Disband A Mun.
+Winter: Build A Par, Build F StP/sc,{build_d} Disband A War,
 Waive. Units without an order hold; missed retreats disband.
 PHASE is optional; when given it must be the open phase.
 
@@ -345,6 +345,14 @@ refused whole and your earlier orders stay in force; a new mail's
 orders replace all earlier ones. Orders are secret until the phase
 is adjudicated.
 """
+# Plain Diplomacy's HELP never speaks of dirigibles (issue 43, item 3).
+HELP = _ORDER_WORDS.format(airships="", build_d="").replace("HELP DD8   rule DD8",
+                                                           "HELP DD3   rule DD3")
+HELP_DIRIGIBLE = _ORDER_WORDS.format(
+    airships="\nDirigibles (D) move to any neighbour, support dirigibles, support\n"
+             "the army or fleet in their own province (DD8) and devastate\n"
+             "(D Mun devastate, DD10).",
+    build_d=" Build D Ber,")
 
 WORDS = Words(
     noun="phase", keyword="PHASE", help=HELP, next_after="the next phase",
@@ -672,6 +680,11 @@ class DiplomacyRuleset(Ruleset[Board]):
     def render_report(self, report: TurnReport) -> str:
         return render_diplomacy_report(report)
 
+    def report_document(self, report: TurnReport, readers: Sequence[str] = ()) -> Document:
+        """Each player's copy opens with the block of the power they play
+        (``pbmref.reports.diplomacy_reader``); an observer's has none."""
+        return diplomacy_document(report, readers)
+
     def render_pictures(self, report: TurnReport) -> list[Picture]:
         """Two pictures of a phase: its orders (with their results) on the
         position they were given on, and the board after it."""
@@ -749,6 +762,7 @@ class DirigibleRuleset(DiplomacyRuleset):
     name: ClassVar[str] = "dirigible"
     title: ClassVar[str] = "Dirigible Diplomacy"
     variant: ClassVar[Variant] = Variant.DIRIGIBLE
+    words: ClassVar[Words] = replace(WORDS, help=HELP_DIRIGIBLE)
 
 
 def _concession(sides: Sequence[Correspondent], voting: Mapping[str, str],
