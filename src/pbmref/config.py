@@ -59,6 +59,9 @@ class RefereeConfig:
     game_master: str = ""  # gets the referee's notices (a flood of wrong passwords)
     # The game master is told when the mailbox or the SMTP server has failed this long.
     trouble_after: str = "1h"
+    # Where the games' archives are published (``pbmref render GAME --out
+    # DIR/GAME``): each report links its turn's page, DIR's URL + GAME/turn-NNN.html.
+    archive_url: str = ""
 
     @property
     def trouble_delay(self) -> timedelta:

@@ -40,6 +40,7 @@ from pbmref.mail.pace import recipients_of
 from pbmref.referee import replies
 from pbmref.referee.ending import queue_final_report
 from pbmref.referee.lateness import send_lateness_notices
+from pbmref.referee.nextturn import next_turn_section, reminder_block
 from pbmref.referee.pictures import map_pictures
 from pbmref.referee.pipeline import Referee
 from pbmref.referee.replies import TurnName
@@ -156,6 +157,7 @@ def queue_report(referee: Referee, game: Game, turn: int, text: str | None = Non
     attachments, pictures = report_pictures(game, report)
     subject = f"[{game.id}] {label} report" + (" (corrected)" if correction else "")
     shown = shown_players(game)
+    archive_url = referee.config.referee.archive_url
     count = 0
     for address, players in report_readers(game):
         readers = shown.readers(players)  # as the report names them (anonymous games)
@@ -167,13 +169,16 @@ def queue_report(referee: Referee, game: Game, turn: int, text: str | None = Non
             plans = [(p, correction.plans[p]) for p in players if p in correction.plans]
             doc = doc.with_opening([correction_section(label, correction.why, changed,
                                                        correction.new_dice, plans)])
+        # Keyed by the copy's text: the same report never goes out twice, a
+        # corrected one (after a re-run) does. Each copy is on disk in the queue
+        # when this returns, where another run queueing it too finds it. (Its
+        # closing part, which counts the time to the deadline, is left out.)
+        digest = hashlib.sha256(doc.text().encode()).hexdigest()[:16]
+        closing = next_turn_section(game, players, referee.clock(), archive_url, turn)
+        doc = doc.with_closing([closing] if closing is not None else [])
         body = doc.flowed()
         html = render_report_mail(doc, title=f"{game.settings.title or game.id}: {label}",
                                   pictures=pictures)
-        # Keyed by the copy's text: the same report never goes out twice, a
-        # corrected one (after a re-run) does. Each copy is on disk in the queue
-        # when this returns, where another run queueing it too finds it.
-        digest = hashlib.sha256(doc.text().encode()).hexdigest()[:16]
         referee.outgoing.enqueue(
             referee.mail_to(address, subject, body, html=html, attachments=attachments),
             key=f"report:{game.id}:{turn}:{address}:{digest}")
@@ -279,12 +284,12 @@ def send_reminders(referee: Referee) -> int:
         except StoreError:
             continue
         if game.schedule.reminder_due(now):
-            count += _remind_game(referee, gid, game)
+            count += _remind_game(referee, gid, game, now)
     referee.reminders_checked = (mark, now)
     return count
 
 
-def _remind_game(referee: Referee, gid: str, game: Game) -> int:
+def _remind_game(referee: Referee, gid: str, game: Game, now: datetime) -> int:
     """Queue a reminder to each player of ``game`` the turn waits for and who was
     not reminded this turn; how many were queued."""
     s = game.settings
@@ -294,7 +299,8 @@ def _remind_game(referee: Referee, gid: str, game: Game) -> int:
         if not referee.state.remind_once(gid, game.turn, pid):
             continue
         player = s.players[pid]
-        body = replies.reminder(gid, turn, replies.when(s.deadline, s.timezone))
+        body = "\n".join([replies.reminder(gid, turn, replies.when(s.deadline, s.timezone)),
+                          "", *reminder_block(game, pid, now)])
         shared = [q for q in s.players.values()
                   if q.id != pid and set(q.addresses) & set(player.addresses)]
         if shared:  # one address flies several pilots: say which one (PILOT)

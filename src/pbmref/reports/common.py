@@ -20,6 +20,7 @@ __all__ = [
     "and_list",
     "changes_line",
     "count_word",
+    "deadline_words",
     "Namer",
     "aircraft_of",
     "board_of",
@@ -196,6 +197,41 @@ def format_deadline(deadline: datetime | None, timezone: str = "UTC", *,
     if timezone not in ("UTC", local.tzname()):
         text += f" ({timezone})"
     return text
+
+
+def deadline_words(deadline: datetime | None, now: datetime, timezone: str = "UTC") -> str:
+    """A deadline as a phone reader takes it in: how long from ``now``, then the
+    day and time in ``timezone`` (the date too when it is a week or more away).
+
+    >>> from datetime import UTC
+    >>> now = datetime(2026, 12, 9, 17, 0, tzinfo=UTC)
+    >>> deadline_words(datetime(2026, 12, 11, 18, 0, tzinfo=UTC), now, "Europe/Paris")
+    'in 2 days 1 h (Fri 19:00 CET)'
+    >>> deadline_words(datetime(2026, 12, 9, 17, 40, tzinfo=UTC), now, "UTC")
+    'in 40 min (Wed 17:40 UTC)'
+    >>> deadline_words(datetime(2026, 12, 24, 17, 0, tzinfo=UTC), now, "UTC")
+    'in 15 days (Thu 24 Dec 17:00 UTC)'
+    """
+    if deadline is None:
+        return "none set"
+    try:
+        zone = ZoneInfo(timezone)
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = ZoneInfo("UTC")
+    local = deadline.astimezone(zone)
+    minutes = int((deadline - now).total_seconds() // 60)
+    days, rest = divmod(max(minutes, 0), 24 * 60)
+    hours, mins = divmod(rest, 60)
+    if minutes <= 0:
+        ahead = "now"
+    elif days:
+        ahead = "in " + count_word(days, "day") + (f" {hours} h" if hours and days < 7 else "")
+    elif hours:
+        ahead = f"in {hours} h" + (f" {mins} min" if mins and hours < 3 else "")
+    else:
+        ahead = f"in {mins} min"
+    day = f"{local:%a} {local.day} {local:%b}" if days >= 7 else f"{local:%a}"
+    return f"{ahead} ({day} {local:%H:%M} {local.tzname()})"
 
 
 def count_word(n: int, word: str, plural: str = "") -> str:

@@ -185,6 +185,10 @@ class Document:
         """The same document with ``opening`` sections before everything else."""
         return Document([*opening, *self.sections])
 
+    def with_closing(self, closing: Iterable[Section]) -> Document:
+        """The same document with ``closing`` sections after everything else."""
+        return Document([*self.sections, *closing])
+
     @classmethod
     def preformatted(cls, text: str) -> Document:
         """A report written as text by a renderer of its own (kept line for line)."""
