@@ -11,9 +11,11 @@ archive is written. Then headless Chromium shoots, at 390 px (a phone) and
 1200 px wide:
 
 - ``docs/diplomacy-archive-PHASE-WIDTH.png``: the archive's page of the phase;
-- ``docs/diplomacy-report-PHASE-WIDTH.png``: the report mail as a mail program
-  shows it: its text, then the two attached pictures (the orders, and the
-  board after them).
+- ``docs/diplomacy-report-PHASE-WIDTH.png``: France's report mail as a mail
+  program shows its HTML part (France's own block, the two pictures of the
+  phase inline, everyone's orders, the centres, France's next orders ready
+  to edit), and ``diplomacy-report-PHASE-dark-WIDTH.png`` the same in dark
+  mode.
 
     .venv/bin/python scripts/build_diplomacy_game_pictures.py [--out docs]
 
@@ -23,8 +25,6 @@ Needs /usr/bin/chromium (scripts/system-packages).
 from __future__ import annotations
 
 import argparse
-import base64
-import html
 import os
 import re
 import sys
@@ -44,32 +44,8 @@ WIDTHS = (390, 1200)
 KEPT = ("movement", "dirigible")
 PLAYERS = {"anton": "AUS", "edith": "ENG", "fleur": "FRA", "gustav": "GER",
            "ilaria": "ITA", "raisa": "RUS", "tarik": "TUR"}
-READER = "fleur"  # whose copy of the report is shown
+READER = "fleur"  # whose copy of the report is shown, if they have orders to give next
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
-
-# A mail program's view of a plain-text mail with two pictures attached
-# (shown below the text, as most of them do).
-MAIL_PAGE = """<!doctype html>
-<html><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{subject}</title>
-<style>
-html, body {{ margin: 0; background: #ffffff; color: #202124;
-             font-family: 'DejaVu Sans', Arial, sans-serif; }}
-.head {{ padding: 12px 14px; border-bottom: 1px solid #dadce0; font-size: 14px; }}
-.head b {{ font-size: 17px; display: block; margin-bottom: 6px; }}
-pre {{ margin: 0; padding: 12px 14px; font: 13px/1.3 'DejaVu Sans Mono', monospace;
-       white-space: pre-wrap; }}
-.att {{ padding: 8px 14px 16px; border-top: 1px solid #dadce0; }}
-.att p {{ margin: 8px 0 4px; font-size: 13px; color: #5f6368; }}
-.att img {{ display: block; width: 100%; height: auto; border: 1px solid #dadce0; }}
-</style></head><body>
-<div class="head"><b>{subject}</b>From: {sender}<br>To: {to}</div>
-<pre>{text}</pre>
-<div class="att">{pictures}</div>
-</body></html>
-"""
-
 
 def page_height(page: Path, width: int) -> int:
     """The height of ``page`` laid out ``width`` px wide (Chromium writes it into
@@ -105,7 +81,8 @@ def play(phase: dict[str, Any], root: Path) -> tuple[Path, EmailMessage]:
 
     config = Config(
         games_dir=root / "games", spool_dir=root / "spool",
-        referee=RefereeConfig(address="referee@example.org", name="pbmref referee"),
+        referee=RefereeConfig(address="referee@example.org", name="pbmref referee",
+                              archive_url="https://games.example.org/archive"),
         mail=MailConfig(mode="maildir", maildir=MaildirConfig(
             inbox=root / "inbox", outbox=root / "outbox")))
     clock = [T0]
@@ -136,26 +113,30 @@ def play(phase: dict[str, Any], root: Path) -> tuple[Path, EmailMessage]:
     assert due.adjudicated, due.broken
     referee.deliver(force=True)
     write_archive(store.open("dip1"), root / "archive")
-    report = next(m for m in read_maildir(root / "outbox")
-                  if "report of" in str(m["Subject"]) and READER in str(m["To"]))
+    reports = [m for m in read_maildir(root / "outbox") if str(m["Subject"]).endswith(" report")]
+    # France's copy; else the first whose reader has a retreat to order (its
+    # next orders, ready to edit, are then shown too)
+    with_orders = [m for m in reports if "YOUR NEXT ORDERS" in str(
+        m.get_body(("plain",)).get_content())]  # type: ignore[union-attr]
+    report = next((m for m in with_orders if READER in str(m["To"])),
+                  with_orders[0] if with_orders else
+                  next(m for m in reports if READER in str(m["To"])))
     return root / "archive" / "turn-001.html", report
 
 
-def mail_page(report: EmailMessage, out: Path) -> Path:
-    body = report.get_body(("plain",))
-    assert body is not None
-    pictures = []
-    for part in report.iter_attachments():
-        data = part.get_payload(decode=True)
-        assert isinstance(data, bytes)
-        uri = "data:image/svg+xml;base64," + base64.b64encode(data).decode()
-        pictures.append(f"<p>&#128206; {html.escape(str(part.get_filename()))}</p>"
-                        f'<img alt="" src="{uri}">')
-    out.write_text(MAIL_PAGE.format(
-        subject=html.escape(str(report["Subject"])), sender=html.escape(str(report["From"])),
-        to=html.escape(str(report["To"])), text=html.escape(str(body.get_content())),
-        pictures="".join(pictures)), encoding="utf-8")
-    return out
+def mail_page(report: EmailMessage, out: Path, *, dark: bool = False) -> Path:
+    """The report's HTML part as a page (its pictures inline, as
+    ``bench/screenshots.py`` makes it); ``dark``: as a phone in dark mode shows
+    it (what its ``prefers-color-scheme: dark`` styles give, for a browser in
+    light mode)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from screenshots import mail_page as html_page
+
+    page = html_page(report, out.parent, out.stem)
+    if dark:
+        page.write_text(page.read_text(encoding="utf-8").replace(
+            "@media (prefers-color-scheme: dark) {", "@media all {"), encoding="utf-8")
+    return page
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -169,8 +150,10 @@ def main(argv: list[str] | None = None) -> int:
             root = Path(tmp) / name
             archive_page, report = play(yaml.safe_load(phases.PHASES[name]), root)
             mail = mail_page(report, root / "report.html")
+            dark = mail_page(report, root / "report-dark.html", dark=True)
             for width in WIDTHS:
-                for what, page in (("archive", archive_page), ("report", mail)):
+                for what, page in (("archive", archive_page), ("report", mail),
+                                   ("report-dark", dark)):
                     png = args.out / f"diplomacy-{what}-{name}-{width}.png"
                     shoot_page(page, png, width)
                     print(png.relative_to(ROOT) if png.is_relative_to(ROOT) else png)

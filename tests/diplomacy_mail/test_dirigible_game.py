@@ -59,10 +59,12 @@ def report_of(log: dict[str, list], phase: str) -> str:
 
 
 def shared_part(text: str) -> str:
-    """A copy of the report without the reader's own block (issue 43, item 3):
-    its head, then everything from POWERS on."""
+    """A copy of the report without the reader's own block (issue 43, item 3)
+    and their next orders (item 4): its head, then from POWERS to the end of
+    the report."""
     assert "\nFOR " in text  # each player's copy opens with their power's block
-    return text[:text.index("\nFOR ")] + text[text.index("\nPOWERS\n"):]
+    end = max(text.find("\nYOUR NEXT ORDERS\n"), text.find("\nNEXT\n"))
+    return text[:text.index("\nFOR ")] + text[text.index("\nPOWERS\n"):end if end > 0 else None]
 
 
 def test_every_phase_reports_to_all_seven_players_with_a_map(played) -> None:

@@ -74,7 +74,13 @@ def test_a_wrong_phase_is_stale_and_refused(dip: DipTable) -> None:
 
 def test_help_status_and_map_speak_diplomacy(dip: DipTable) -> None:
     text = dip.reply("tarik", "HELP")
-    assert "Build D Ber" in text and "D Mun devastate" in text and "PLANE" not in text
+    assert "Build F StP/sc" in text and "PLANE" not in text
+    # plain Diplomacy never speaks of dirigibles (issue 43, item 3); Dirigible
+    # Diplomacy's HELP does (DD8, DD10)
+    assert "irigib" not in text and "D Mun devastate" not in text and "Build D" not in text
+    from pbmref.rulesets import get_ruleset
+
+    assert "D Mun devastate" in get_ruleset("dirigible").words.help
     dip.reply("fleur", "A Par - Bur")
     status = dip.reply("tarik", "STATUS")
     assert "Phase S1901M is open" in status

@@ -36,6 +36,15 @@ class Table(RefereeTable):
         return self.new_outbox()
 
 
+def maildir_config(root: Path, archive_url: str = "") -> Config:
+    """A referee on a local Maildir under ``root``."""
+    return Config(
+        games_dir=root / "games", spool_dir=root / "spool",
+        referee=RefereeConfig(address=REFEREE, name="Referee", archive_url=archive_url),
+        mail=MailConfig(mode="maildir", maildir=MaildirConfig(
+            inbox=root / "inbox", outbox=root / "outbox")))
+
+
 @pytest.fixture
 def table(tmp_path: Path) -> Table:
     config = maildir_config(tmp_path)

@@ -17,10 +17,9 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from tablekit import REFEREE, T0, Clock, Table, body_of
+from tablekit import T0, Clock, Table, body_of, maildir_config
 
 from pbmref import gm
-from pbmref.config import Config, MailConfig, MaildirConfig, RefereeConfig
 from pbmref.gm.classroom import new_class, template_from_dict
 from pbmref.mail.maildir_in import MaildirIntake
 from pbmref.referee.guide import PASSWORD_LINE
@@ -49,11 +48,7 @@ def players_of(kind: str) -> tuple[list[gm.PlayerSpec], dict[str, object]]:
 
 
 def make_table(tmp_path: Path, kind: str, *, reminder_hours: float = 0) -> tuple[Table, str]:
-    config = Config(
-        games_dir=tmp_path / "games", spool_dir=tmp_path / "spool",
-        referee=RefereeConfig(address=REFEREE, name="Referee", archive_url=ARCHIVE),
-        mail=MailConfig(mode="maildir", maildir=MaildirConfig(
-            inbox=tmp_path / "inbox", outbox=tmp_path / "outbox")))
+    config = maildir_config(tmp_path, ARCHIVE)
     clock = Clock(T0)
     store = GameStore(config.games_dir)
     players, extra = players_of(kind)

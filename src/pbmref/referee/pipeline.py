@@ -1176,6 +1176,9 @@ class Referee:
         if schedule.is_due(now):
             passed = schedule.deadline is not None and schedule.deadline <= now
             adjudicating = replies.adjudicating_now(turn, deadline_passed=passed)
+        elif schedule.all_in and schedule.early_at is not None:
+            adjudicating = replies.all_orders_in(turn, schedule.early_at,
+                                                 letter.game.settings.timezone)
         return replies.orders_accepted(letter.game.id, turn, entry, deadline_text, notes,
                                        preview, adjudicating=adjudicating)
 

@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from pbmref.reports.text import format_deadline
 from pbmref.rulesets import Words
@@ -114,6 +115,25 @@ def adjudicating_now(turn: TurnName, *, deadline_passed: bool) -> str:
            else "Every player's orders are in")
     return (f"{why}: {turn} is being adjudicated now, and its report\n"
             "follows by mail.")
+
+
+def all_orders_in(turn: TurnName, at: datetime, timezone: str) -> str:
+    """An acceptance that completes the turn with early adjudication after a
+    delay (issue 43, item 7): when it is played, and how to stop that.
+
+    >>> from datetime import UTC
+    >>> from pbmref.rulesets.diplomacy import WORDS
+    >>> print(all_orders_in(TurnName("S1901M", WORDS), datetime(2026, 3, 1, 13, 0, tzinfo=UTC),
+    ...                     "Europe/Paris"))
+    All orders are in: phase S1901M will be played at 14:00 CET
+    (Sun 1 Mar) unless someone sends WAIT. Until then you may still
+    change your orders.
+    """
+    zone = ZoneInfo(timezone)
+    local = at.astimezone(zone)
+    return (f"All orders are in: {turn} will be played at {local:%H:%M} {local.tzname()}\n"
+            f"({local:%a} {local.day} {local:%b}) unless someone sends WAIT. Until then you "
+            "may still\nchange your orders.")
 
 
 def orders_planned(game: str, turn: TurnName, entry: Mapping[str, Any] | None,

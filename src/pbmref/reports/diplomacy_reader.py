@@ -164,8 +164,10 @@ def _centre_changes(report: TurnReport, power: str) -> str:
             for c, p in was.items() if p == power and now.get(c) != power]
     if not took and not lost:
         phase = str(report.position_before.get("phase") or "")
-        when = (" Centres change hands after the Fall phases (DD1)."
-                if phase.startswith("S") else "")
+        following = str(report.position_after.get("phase") or "")
+        when = (" Centres change hands after the Fall phases (DD1)." if phase.startswith("S")
+                else " Centres change hands after the Fall retreats (DD1)."
+                if phase.startswith("F") and following.startswith("F") else "")
         return f"No centre of yours changed hands in this phase.{when}"
     parts = ([f"took {and_list(took)}"] if took else []) + (
         [f"lost {and_list(lost)}"] if lost else [])

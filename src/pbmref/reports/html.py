@@ -23,6 +23,7 @@ folder and writes the pages.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
@@ -62,7 +63,7 @@ BOX = {"personal": "background:#fff3cf;border:1px solid #d8b95a;border-radius:6p
 def _block_html(block: Block, pre_style: str) -> str:
     if isinstance(block, Para):
         indent = max(0, block.indent - 2) / 2
-        text = escape(block.text)
+        text = _linked(escape(block.text))
         text = f"<strong>{text}</strong>" if block.strong else text
         return f'<p style="margin:0 0 5px {indent:g}em">{text}</p>'
     if isinstance(block, Fixed):
@@ -80,6 +81,16 @@ def _block_html(block: Block, pre_style: str) -> str:
         return _table_html(block)
     assert isinstance(block, Rule)
     return ""
+
+
+def _linked(text: str) -> str:
+    """Web addresses in a paragraph (escaped already) made links (the archive's page).
+
+    >>> _linked("See https://example.org/a/turn-001.html.")
+    'See <a href="https://example.org/a/turn-001.html">https://example.org/a/turn-001.html</a>.'
+    """
+    return re.sub(r"https?://[^\s<>\"]+[^\s<>\".,;:)]",
+                  lambda m: f'<a href="{m.group(0)}">{m.group(0)}</a>', text)
 
 
 CELL = "padding:2px 6px;border-bottom:1px solid #d8cfb5"

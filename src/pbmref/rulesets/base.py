@@ -22,6 +22,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from pbmref.rules.dice import Replay, Roll
@@ -309,6 +310,11 @@ class Ruleset(ABC, Generic[S]):
     player_keys: ClassVar[tuple[str, ...]] = ()
     # Pilots' careers carry from game to game (``pbmref roster``, Fast Play FP16).
     careers: ClassVar[bool] = False
+    # Early adjudication (issue 43, item 7): once every player's orders are in,
+    # the turn is played this long after the last came in (a player who sent
+    # provisional orders may still change them, anyone may send WAIT), unless
+    # game.yaml's ``early_delay`` says otherwise. No delay: at once.
+    early_delay: ClassVar[timedelta] = timedelta(0)
 
     # ------------------------------------------------------------ a new game
 

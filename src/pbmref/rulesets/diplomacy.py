@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import timedelta
 from typing import Any, ClassVar
 
 from pbmref.orders.diplomacy import parse_body, parse_line, parse_orders, to_order
@@ -392,6 +393,8 @@ class DiplomacyRuleset(Ruleset[Board]):
     words: ClassVar[Words] = WORDS
     variant: ClassVar[Variant] = Variant.STANDARD
     player_keys: ClassVar[tuple[str, ...]] = ()
+    # Orders are often provisional while the talks go on: an hour to change them.
+    early_delay: ClassVar[timedelta] = timedelta(hours=1)
 
     # ------------------------------------------------------------ a new game
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Mapping, Sequence
+from datetime import timedelta
 from typing import Any, ClassVar
 
 from pbmref.orders.tweedekker import entry_to_orders, parse_body
@@ -190,6 +191,8 @@ class TweedekkerRuleset(AirRuleset[GameState, Reading, TurnOrders]):
     name: ClassVar[str] = "tweedekker"
     title: ClassVar[str] = "Tweedekker"
     words: ClassVar[Words] = WORDS
+    # Half an hour to change provisional orders once everyone's are in.
+    early_delay: ClassVar[timedelta] = timedelta(minutes=30)
     sections: ClassVar[Mapping[str, frozenset[str]]] = {
         "plane": frozenset({"plane", "takeoff", "land"}),
         "zeppelin": frozenset({"zeppelin"}),

@@ -310,9 +310,10 @@ class Game:
     @property
     def schedule(self) -> Schedule:
         s = self.settings
+        waiting = tuple(self.waiting_for())
         return Schedule(turn=self.turn, status=s.status, deadline=s.deadline,
                         early_adjudication=s.early_adjudication, humans=len(s.humans()),
-                        waiting_for=tuple(self.waiting_for()),
+                        waiting_for=waiting, early_at=self._early_at(waiting),
                         reminder_hours=s.reminder_hours,
                         waits=tuple(self.votes.waiting(self.turn,
                                                        (p.id for p in s.humans()))),
@@ -341,6 +342,19 @@ class Game:
         return Listing.of(self.settings, kind=self.ruleset.variant_title(self.open.position),
                           turn=self.ruleset.words.turn(self.turn_label),
                           press=self.press_level)
+
+    def _early_at(self, waiting: tuple[str, ...]) -> datetime | None:
+        """When early adjudication plays the open turn (issue 43, item 7): the
+        last human's orders in force came in, plus the game's ``early_delay``
+        (game.yaml; else the ruleset's). None: nobody waited for (or no delay)."""
+        s = self.settings
+        delay = s.early_delay if s.early_delay is not None else self.ruleset.early_delay
+        if waiting or not s.early_adjudication or not delay:
+            return None
+        humans = {p.id for p in s.humans()}
+        came = [f.received_at for pid, f in self.book.in_force(check=False).items()
+                if pid in humans and f.received_at is not None]
+        return max(came) + delay if came else None
 
     def write_schedule(self) -> Schedule:
         """Rewrite the state index the deadline jobs read, and the store's index

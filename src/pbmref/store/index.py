@@ -168,6 +168,7 @@ class IndexEntry:
                     "waiting": list(s.waiting_for), "reminder_hours": s.reminder_hours,
                     "broken": s.broken, "waits": list(s.waits),
                     "grace_until": iso(s.grace_until), "earliest": iso(s.earliest),
+                    "early_at": iso(s.early_at),
                     "listing": None if self.listing is None else self.listing.to_dict()}
         return [list(self.game_stamp), list(self.state_stamp), -1 if s.broken else s.turn,
                 None if due is None else due.timestamp(),
@@ -186,7 +187,8 @@ class IndexEntry:
             humans=int(data["humans"]), waiting_for=tuple(str(p) for p in data["waiting"]),
             reminder_hours=float(data["reminder_hours"]), broken=bool(data["broken"]),
             waits=tuple(str(p) for p in data["waits"]), grace_until=moment(data["grace_until"]),
-            earliest=moment(data["earliest"]), reports_owed=tuple(int(t) for t in row[7]))
+            earliest=moment(data["earliest"]), early_at=moment(data.get("early_at")),
+            reports_owed=tuple(int(t) for t in row[7]))
         return cls(_stamp_of(row[0]), _stamp_of(row[1]), schedule,
                    tuple(str(a) for a in row[5]), Listing.from_dict(data["listing"]))
 

@@ -77,6 +77,15 @@ class Schedule:
     reports_owed: tuple[int, ...] = ()  # adjudicated turns whose reports are not queued yet
     grace_until: datetime | None = None  # J10: the deadline plus the game's grace
     earliest: datetime | None = None  # J9: no adjudication before (the minimum gap)
+    # Early adjudication: when the turn is played with every human's orders in
+    # (the last came in, plus the game's delay); None: at once (issue 43, item 7).
+    early_at: datetime | None = None
+
+    @property
+    def all_in(self) -> bool:
+        """Every human's orders are in and nobody asks to WAIT (early adjudication)."""
+        return bool(self.status == "open" and self.early_adjudication and self.humans
+                    and not self.waiting_for and not self.waits)
 
     def due_at(self) -> datetime | None:
         """When the open turn is due: None never (by time alone), ``AT_ONCE`` at
@@ -88,9 +97,10 @@ class Schedule:
             return AT_ONCE
         if self.status != "open":
             return None
-        if self.early_adjudication and self.humans and not self.waiting_for \
-                and not self.waits:
-            at = AT_ONCE
+        if self.all_in:  # after the game's delay for changes, never past the deadline
+            at = AT_ONCE if self.early_at is None else (
+                min(self.early_at, self.deadline) if self.deadline is not None
+                else self.early_at)
         elif self.deadline is None:
             return None
         elif self.waiting_for and self.grace_until is not None:
@@ -164,6 +174,7 @@ def write_schedule(game_dir: Path, schedule: Schedule, addresses: Sequence[str],
         "players": schedule.humans,
         "waiting_for": list(schedule.waiting_for),
         "waits": list(schedule.waits),
+        "early_at": iso(schedule.early_at),
         # what pbmref.store.owed holds, so that the file's stamp changes with it
         "reports_owed": list(schedule.reports_owed),
         "grace_until": iso(schedule.grace_until),
@@ -271,7 +282,8 @@ def recorded_schedule(data: Mapping[str, Any], game_file: str,
         return None
     return Schedule(turn=turn, status=status, deadline=when, early_adjudication=early,
                     humans=humans, waiting_for=tuple(waiting), reminder_hours=hours,
-                    waits=tuple(waits), grace_until=moment(grace), earliest=moment(earliest))
+                    waits=tuple(waits), grace_until=moment(grace), earliest=moment(earliest),
+                    early_at=moment(data.get("early_at")))
 
 
 def recorded_listing(data: Mapping[str, Any]) -> Listing | None:
@@ -302,7 +314,9 @@ def schedule_from_settings(settings: GameSettings, known: Mapping[str, Any]) -> 
         early_adjudication=settings.early_adjudication, humans=len(settings.humans()),
         waiting_for=tuple(waiting) if _strings(waiting) else (),
         reminder_hours=settings.reminder_hours, waits=tuple(waits) if _strings(waits) else (),
-        grace_until=grace_end(settings), earliest=moment(earliest))
+        grace_until=grace_end(settings), earliest=moment(earliest),
+        early_at=moment(known.get("early_at")) if isinstance(known.get("early_at"), str)
+        else None)
 
 
 def grace_end(settings: GameSettings) -> datetime | None:

@@ -12,6 +12,7 @@ and line; ``settings_to_dict`` writes the same keys back. Example::
     turn_length: 48h             # 90m, 48h, 2d, 1d12h
     reminder_hours: 12           # 0 = no reminder
     early_adjudication: true     # adjudicate as soon as every active player sent orders
+    early_delay: 1h              # ... this long after the last orders came in (default: the ruleset's)
     anonymous: false             # true: players are shown by side (Pilot N, France), never by name
     press: white                 # none | white | grey | broadcast (default: the ruleset's)
     deadlines: {grace: 24h, days: [mon, tue, wed, thu, fri]}   # J8-J11 (store.deadlines)
@@ -235,6 +236,7 @@ class GameSettings:
     turn_length: timedelta = timedelta(hours=48)
     reminder_hours: float = 0
     early_adjudication: bool = False
+    early_delay: timedelta | None = None  # after all orders are in; None: the ruleset's default
     anonymous: bool = False
     press: str | None = None  # none | white | grey | broadcast; None: the ruleset's default
     players: dict[str, Player] = field(default_factory=dict)
@@ -290,7 +292,8 @@ class GameSettings:
 
 _GAME_KEYS = {
     "id", "title", "ruleset", "status", "seed", "timezone", "deadline", "turn_length",
-    "reminder_hours", "early_adjudication", "anonymous", "players", "observers", "scenario",
+    "reminder_hours", "early_adjudication", "early_delay", "anonymous",
+    "players", "observers", "scenario",
     "press", "deadlines", "draws", "takeover",
 }
 _PLAYER_KEYS = {"name", "addresses", "password_hash", "computer", "status", "timezone"}
@@ -358,6 +361,13 @@ def settings_from_dict(data: Mapping[str, Any], game_id: str) -> GameSettings:
     scenario = data.get("scenario") or {}
     if not isinstance(scenario, Mapping):
         raise DataError(("scenario",), "expected a mapping of scenario settings")
+    early_delay = None
+    if data.get("early_delay") is not None:
+        try:  # 0 (or 0m): at once, as the judges do
+            early_delay = (timedelta(0) if str(data["early_delay"]).strip() in ("0", "0m", "0h")
+                           else parse_duration(data["early_delay"]))
+        except ValueError as exc:
+            raise DataError(("early_delay",), str(exc)) from None
     press = data.get("press")
     if press is not None and press not in PRESS_LEVELS:
         raise DataError(("press",), f"press {press!r} is not one of: "
@@ -370,6 +380,7 @@ def settings_from_dict(data: Mapping[str, Any], game_id: str) -> GameSettings:
         id=game_id, ruleset=ruleset, title=text_value(data, "title", game_id, ()), status=status,
         seed=seed, timezone=timezone, deadline=deadline, turn_length=turn_length,
         reminder_hours=reminder, early_adjudication=_bool(data, "early_adjudication", False, ()),
+        early_delay=early_delay,
         anonymous=_bool(data, "anonymous", False, ()), press=press, players=players,
         observers=_addresses(data.get("observers"), ("observers",)), scenario=dict(scenario),
         deadlines=deadline_rules(data.get("deadlines")), draws=draw_rules(data.get("draws")),
@@ -489,6 +500,8 @@ def settings_to_dict(s: GameSettings) -> dict[str, Any]:
         "early_adjudication": s.early_adjudication,
         "anonymous": s.anonymous,
     }
+    if s.early_delay is not None:
+        out["early_delay"] = format_duration(s.early_delay)
     if s.press is not None:
         out["press"] = s.press
     deadlines = s.deadlines.to_dict()
