@@ -67,7 +67,7 @@ def ready_mail(text: str) -> list[str]:
     lines = text.splitlines()
     start = max(i for i, line in enumerate(lines) if line.strip().startswith("GAME "))
     end = next(i for i in range(start, len(lines)) if lines[i].strip() == "END")
-    return [line.strip() for line in lines[start:end + 1]]
+    return lines[start:end + 1]  # as they stand: a phone copies the indent too
 
 
 KINDS = ("tweedekker", "fastplay", "diplomacy", "dirigible")
@@ -97,7 +97,7 @@ def test_each_report_ends_with_next_orders_that_are_accepted_once_the_password_i
             continue
         mail = ready_mail(text)
         keyword = game.ruleset.words.keyword
-        assert mail[:3] == [f"GAME {gid}", PASSWORD_LINE, f"{keyword} {label}"]
+        assert [m.strip() for m in mail[:3]] == [f"GAME {gid}", PASSWORD_LINE, f"{keyword} {label}"]
         body = "\n".join(mail).replace("<your password>", table.passwords[player])
         (reply,) = table.send(body, sender=address)
         assert "your orders are accepted" in body_of(reply), body_of(reply)
