@@ -31,9 +31,11 @@ __all__ = ["PASSWORD_LINE", "example_mail", "help_text", "rule_reply", "stranger
 PASSWORD_LINE = "PASSWORD <your password>"
 
 
-def example_mail(game: Game, player: str | None) -> list[str]:
+def example_mail(game: Game, player: str | None, *, ready: bool = False) -> list[str]:
     """The lines of an order mail ``player`` could send now: the envelope, the
-    orders the ruleset suggests (``ORDERS`` when there are none), END."""
+    orders the ruleset suggests (``ORDERS`` when there are none), END.
+    ``ready``: the orders of the ready-to-edit block of a report or a reminder
+    (``Ruleset.order_template``), not HELP's example."""
     known = game.settings.players.get(player) if player is not None else None
     lines = [f"GAME {game.id}"]
     if known is None or known.password_hash is not None:
@@ -41,7 +43,9 @@ def example_mail(game: Game, player: str | None) -> list[str]:
     lines.append(f"{game.ruleset.words.keyword} {game.turn_label}")
     entry = None
     if known is not None and player is not None:
-        entry = game.ruleset.example_orders(game.open.state, player)
+        state = game.open.state
+        entry = (game.ruleset.order_template(state, player) if ready
+                 else game.ruleset.example_orders(state, player))
     lines += mail_lines(entry) if entry else ["ORDERS"]
     return [*lines, "END"]
 

@@ -63,7 +63,7 @@ def next_turn_section(game: Game, players: tuple[str, ...], now: datetime,
             blocks.append(Para("Your next orders, ready to edit: copy this into a mail to "
                                "the referee, put your password in and change what you "
                                "want.", 2, 2))
-            blocks.append(Fixed(["  " + line for line in example_mail(game, pid)]))
+            blocks.append(Fixed(["  " + line for line in example_mail(game, pid, ready=True)]))
     link = archive_link(archive_url, game.id, turn)
     if link is not None:
         blocks.append(Para(f"This turn in the archive, with the full-size pictures: {link}",
@@ -79,4 +79,4 @@ def reminder_block(game: Game, player: str, now: datetime) -> list[str]:
     lines = [_deadline_line(game, now), "",
              "Your orders, ready to edit: copy this into a mail to the referee,",
              "put your password in and change what you want.", ""]
-    return lines + ["  " + line for line in example_mail(game, player)]
+    return lines + ["  " + line for line in example_mail(game, player, ready=True)]

@@ -445,6 +445,13 @@ class Ruleset(ABC, Generic[S]):
         computer player's, from a fixed seed; None: no example to show)."""
         return self.computer_orders(state, player, random.Random(0))
 
+    def order_template(self, state: S, player: str) -> OrdersEntry | None:
+        """The orders of the ready-to-edit block that ends a report or a reminder
+        (issue 43, item 4): a valid entry for the player to change, made for
+        every reader at every deadline (so cheap where it can be). By default
+        HELP's example."""
+        return self.example_orders(state, player)
+
     def words_for(self, state: S, player: str) -> Words:
         """The words of the replies to this player: what happens to their side
         without orders may depend on where it stands (a landed aircraft)."""

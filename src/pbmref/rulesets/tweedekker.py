@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any, ClassVar
 
+from pbmref.orders.errors import OrderMailError
 from pbmref.orders.tweedekker import entry_to_orders, parse_body
 from pbmref.reports.document import Document
 from pbmref.reports.model import TurnReport
@@ -312,6 +313,22 @@ class TweedekkerRuleset(AirRuleset[GameState, Reading, TurnOrders]):
         entry = choose_orders(state, player, random.Random(0))
         plane = {k: v for k, v in entry.items() if k != "zeppelin"}
         return plane or entry or None
+
+    def order_template(self, state: GameState, player: str) -> OrdersEntry | None:
+        """Straight ahead in each move (T1) for an aircraft in the air, when the
+        rules take that as it stands; else HELP's example (the computer pilot's
+        plan weighs each burst of fire: about 18 ms a pilot, a tenth of a
+        deadline's work, for a block the player rewrites anyway)."""
+        plane = _aircraft(state, player)
+        if plane is not None and plane.state is AircraftState.FLYING:
+            entry: OrdersEntry = {"plane": ["A", "A", "A"]}
+            try:
+                self.read_entry(state, player, entry)
+            except OrderMailError:
+                pass
+            else:
+                return entry
+        return self.example_orders(state, player)
 
     def alias_of(self, aircraft: Mapping[str, object]) -> tuple[str, str] | None:
         """An anonymous game calls a pilot after its airfield (B5): ``Pilot N``."""
