@@ -37,6 +37,7 @@ from pbmref.mail.base import Outgoing, TemporaryFailure
 from pbmref.mail.outbox import read_maildir
 from pbmref.referee.pipeline import Referee
 from pbmref.referee.turns import adjudicate_due
+from pbmref.rulesets import get_ruleset
 
 TAKEOFF = ("PLANE", "TAKEOFF BETA", "1: A", "2: A", "3: L")
 PLAYERS = ["anna@example.org", "bert@example.org", "cora@example.org", "duo@example.org"]
@@ -372,6 +373,9 @@ def test_early_adjudication_when_every_active_player_has_sent_orders(tmp_path: P
     table.send("GAME quick\nPLANE\nTAKEOFF BETA\n1: A\n2: A\n3: A\n")
     assert adjudicate_due(table.referee, table.intake).adjudicated == []
     table.send("GAME quick\nPLANE\nTAKEOFF BETA\n1: A\n2: A\n3: A\n", sender="bert@example.org")
+    # played once the game's delay for changes has passed (issue 43, item 7)
+    assert adjudicate_due(table.referee, table.intake).adjudicated == []
+    table.clock.now += get_ruleset("tweedekker").early_delay
     done = adjudicate_due(table.referee, table.intake).adjudicated
     assert [(r.game_id, r.turn) for r in done] == [("quick", 1)]
 
@@ -781,6 +785,7 @@ def test_zeppelin_votes_alone_are_not_orders_for_early_adjudication(tmp_path: Pa
                 if "[quick] reminder" in str(m["Subject"])]
     assert reminded == ["anna@example.org"]
     table.send("GAME quick\nPLANE\nTAKEOFF ALPHA\n1: A\n2: A\n3: A\n")
+    table.clock.now += get_ruleset("tweedekker").early_delay  # issue 43, item 7
     done = adjudicate_due(table.referee, table.intake).adjudicated
     assert [(r.game_id, r.turn) for r in done] == [("quick", 1)]
 

@@ -226,7 +226,7 @@ def test_a_late_mail_of_the_deadlines_minute_shows_seconds(table: Table) -> None
     assert "(Tue 3 Mar 2026 12:00:00 UTC)" in text
 
 
-def test_the_last_orders_under_early_adjudication_say_the_turn_is_played_now(
+def test_the_last_orders_under_early_adjudication_say_when_the_turn_is_played(
         table: Table) -> None:
     players = [gm.PlayerSpec("anna", ("anna@example.org",), "Anna", airfield="N"),
                gm.PlayerSpec("bert", ("bert@example.org",), "Bert", airfield="SE")]
@@ -237,8 +237,12 @@ def test_the_last_orders_under_early_adjudication_say_the_turn_is_played_now(
     assert "You may send new orders until then" in first
     last = reply(table, f"GAME zep2\nPASSWORD {created.passwords['bert']}\n"
                  + "\n".join(TAKEOFF), sender="bert@example.org")
-    assert "Every player's orders are in: turn 1 is being adjudicated now" in last
+    # tweedekker waits half an hour for changes (issue 43, item 7)
+    assert ("All orders are in: turn 1 will be played at 12:30 UTC\n(Sun 1 Mar) unless "
+            "someone sends WAIT.") in last
     assert "You may send new orders" not in last
+    assert adjudicate_due(table.referee, table.intake).adjudicated == []
+    table.clock.now = T0 + timedelta(minutes=30)
     due = adjudicate_due(table.referee, table.intake)
     assert [r.turn for r in due.adjudicated] == [1]
 
