@@ -19,7 +19,7 @@ from datetime import datetime
 
 from pbmref.referee.guide import example_mail
 from pbmref.reports.common import deadline_words
-from pbmref.reports.document import Block, Fixed, Para, Section
+from pbmref.reports.document import Block, Fixed, Gap, Para, Section
 from pbmref.reports.html import turn_page_name
 from pbmref.store import Game
 
@@ -63,7 +63,8 @@ def next_turn_section(game: Game, players: tuple[str, ...], now: datetime,
             blocks.append(Para("Your next orders, ready to edit: copy this into a mail to "
                                "the referee, put your password in and change what you "
                                "want.", 2, 2))
-            blocks.append(Fixed(["  " + line for line in example_mail(game, pid, ready=True)]))
+            blocks += [Gap(), Fixed(["  " + line for line in example_mail(game, pid, ready=True)]),
+                       Gap()]
     link = archive_link(archive_url, game.id, turn)
     if link is not None:
         blocks.append(Para(f"This turn in the archive, with the full-size pictures: {link}",

@@ -95,7 +95,9 @@ def _orders_blocks(report: TurnReport, power: str) -> list[Block]:
         idle = [u for u in _list(_mapping(before.get("units")).get(power))
                 if _unit_key(u) not in ordered]
         if idle:
-            blocks.append(Para(f"No order, so held (DD3): {', '.join(idle)}.", 4, 6))
+            indent = 4 if mine else 2
+            blocks.append(Para(f"No order, so held (DD3): {', '.join(idle)}.", indent,
+                               indent + 2))
         if not mine and not idle:
             return []
     elif not mine:
