@@ -78,6 +78,15 @@ class DipTable(RefereeTable):
         return str(self.game().position["phase"])
 
 
+def shared_part(text: str) -> str:
+    """A copy of the report without the reader's own block (issue 43, item 3)
+    and their next orders (item 4): its head, then from POWERS to the end of
+    the report."""
+    assert "\nFOR " in text  # each player's copy opens with their power's block
+    end = max(text.find("\nYOUR NEXT ORDERS\n"), text.find("\nNEXT\n"))
+    return text[:text.index("\nFOR ")] + text[text.index("\nPOWERS\n"):end if end > 0 else None]
+
+
 def svgs_of(msg: EmailMessage, game: Game | None = None) -> dict[str, str]:
     """The pictures of a mail by file name, as SVG: those attached (a MAP or
     HISTORY reply, which the player asked for); for a report, which shows its

@@ -17,7 +17,7 @@ from xml.etree import ElementTree
 
 import pytest
 import yaml
-from dipkit import PLAYERS, DipTable, address, body_of, make_table, svg_of, svgs_of
+from dipkit import PLAYERS, DipTable, address, body_of, make_table, shared_part, svg_of, svgs_of
 
 from pbmref import gm
 
@@ -57,14 +57,6 @@ def report_of(log: dict[str, list], phase: str) -> str:
     assert len(texts) == 1  # everyone gets the same report after their own block
     return texts.pop()
 
-
-def shared_part(text: str) -> str:
-    """A copy of the report without the reader's own block (issue 43, item 3)
-    and their next orders (item 4): its head, then from POWERS to the end of
-    the report."""
-    assert "\nFOR " in text  # each player's copy opens with their power's block
-    end = max(text.find("\nYOUR NEXT ORDERS\n"), text.find("\nNEXT\n"))
-    return text[:text.index("\nFOR ")] + text[text.index("\nPOWERS\n"):end if end > 0 else None]
 
 
 def test_every_phase_reports_to_all_seven_players_with_a_map(played) -> None:

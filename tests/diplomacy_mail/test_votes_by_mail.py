@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from dipkit import PLAYERS, DipTable, body_of, make_table
+from dipkit import PLAYERS, DipTable, body_of, make_table, shared_part
 
 from pbmref.referee.turns import adjudicate_due
 
@@ -30,9 +30,10 @@ def near_victory(tmp_path: Path) -> DipTable:
 
 
 def report(mails: list) -> str:
-    """The one report every player got, its lines joined (wrapping aside)."""
+    """The one report every player got after their own block, its lines joined
+    (wrapping aside)."""
     # (a game that ends gets its final report after it, J14: not this one)
-    texts = {body_of(m) for m in mails if str(m["Subject"]).endswith(" report")
+    texts = {shared_part(body_of(m)) for m in mails if str(m["Subject"]).endswith(" report")
              and not str(m["Subject"]).endswith(" final report")}
     assert len(texts) == 1
     return " ".join(texts.pop().split())
