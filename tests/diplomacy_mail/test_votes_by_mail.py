@@ -19,6 +19,7 @@ import yaml
 from dipkit import PLAYERS, DipTable, body_of, make_table, shared_part
 
 from pbmref.referee.turns import adjudicate_due
+from pbmref.rulesets import get_ruleset
 
 HERE = Path(__file__).parent
 SURVIVORS = ("anton", "fleur", "ilaria", "raisa", "tarik")  # AUS FRA ITA RUS TUR
@@ -162,4 +163,7 @@ def test_nowait_lets_the_phase_be_played_early_again(tmp_path: Path) -> None:
     holds(dip)
     assert not dip.game().schedule.is_due(dip.clock())
     assert "NOWAIT: you do not ask the referee to wait." in dip.reply("gustav", "NOWAIT")
-    assert dip.game().schedule.is_due(dip.clock())
+    # played once Diplomacy's hour for changes has passed (issue 43, item 7)
+    delay = get_ruleset("diplomacy").early_delay
+    assert not dip.game().schedule.is_due(dip.clock() + delay - timedelta(minutes=1))
+    assert dip.game().schedule.is_due(dip.clock() + delay)

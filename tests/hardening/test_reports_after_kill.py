@@ -43,6 +43,8 @@ class Site:
             for p, field in zip(self.players, ("N", "SE", "SW"), strict=True)],
             seed=40, deadline=deadline, turn_length="1m", early_adjudication=early,
             reminder_hours=0)
+        if early:  # played as soon as the orders are in, no delay for changes (issue 43)
+            self.store.open(GAME).change_settings({"early_delay": "0"})
         self.passwords = made.passwords
         self.sent: list[str] = []
         self.log = root / "daemon.log"
