@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from dipkit import DipTable, body_of, make_table
+from dipkit import DipTable, body_of, make_table, shared_part
 
 HERE = Path(__file__).parent
 SURVIVORS = {"anton": "AUS", "fleur": "FRA", "ilaria": "ITA", "raisa": "RUS", "tarik": "TUR"}
@@ -29,7 +29,7 @@ def table(tmp_path: Path, **draws: Any) -> DipTable:
 
 def report(mails: list[Any]) -> str:
     # the turn's report (a game that ends gets its final report after it, J14)
-    texts = {body_of(m) for m in mails if str(m["Subject"]).endswith(" report")
+    texts = {shared_part(body_of(m)) for m in mails if str(m["Subject"]).endswith(" report")
              and not str(m["Subject"]).endswith(" final report")}
     assert len(texts) == 1
     return " ".join(texts.pop().split())

@@ -2,7 +2,8 @@
 
 ``next_turn_section(game, player, now, archive_url)`` is the last part of a
 player's copy of a report: the deadline as a phone reader takes it in ("in 1
-day 23 h (Fri 19:00 CET)"), then an order mail ready to edit for the turn
+day 23 h (Fri 19:00 CET)", in the player's own time zone when game.yaml
+gives one, J12), then an order mail ready to edit for the turn
 now open: GAME, PASSWORD left for the player to fill in, TURN or PHASE, and
 the orders the ruleset would give them now (``guide.example_mail``: the
 reader's units, or their move numbers), END. Once the password is put in,
@@ -39,10 +40,11 @@ def archive_link(archive_url: str, game_id: str, turn: int) -> str | None:
     return f"{archive_url.strip().rstrip('/')}/{game_id}/{turn_page_name(turn)}"
 
 
-def _deadline_line(game: Game, now: datetime) -> str:
+def _deadline_line(game: Game, now: datetime, player: str | None = None) -> str:
+    """The deadline in words, in the player's own time zone (J12; else the game's)."""
     s = game.settings
     noun = game.ruleset.words.turn(game.turn_label)
-    return f"Orders for {noun} by: {deadline_words(s.deadline, now, s.timezone)}."
+    return f"Orders for {noun} by: {deadline_words(s.deadline, now, s.zone_of(player))}."
 
 
 def next_turn_section(game: Game, players: tuple[str, ...], now: datetime,
@@ -51,7 +53,8 @@ def next_turn_section(game: Game, players: tuple[str, ...], now: datetime,
     plays ``players`` (none: an observer); None when there is nothing to say."""
     blocks: list[Block] = []
     if game.settings.status == "open" and game.turn == turn + 1:
-        blocks.append(Para(_deadline_line(game, now), 2, 4, strong=True))
+        blocks.append(Para(_deadline_line(game, now, players[0] if players else None), 2, 4,
+                           strong=True))
         for pid in players:
             player = game.settings.players.get(pid)
             if player is None or not player.active:
@@ -77,7 +80,7 @@ def next_turn_section(game: Game, players: tuple[str, ...], now: datetime,
 
 def reminder_block(game: Game, player: str, now: datetime) -> list[str]:
     """A reminder's last lines: the deadline in words and the ready-to-edit mail."""
-    lines = [_deadline_line(game, now), "",
+    lines = [_deadline_line(game, now, player), "",
              "Your orders, ready to edit: copy this into a mail to the referee,",
              "put your password in and change what you want.", ""]
     return lines + ["  " + line for line in example_mail(game, player, ready=True)]
