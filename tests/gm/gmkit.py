@@ -54,6 +54,12 @@ class House:
             parts = line.split()
             if len(parts) >= 2 and "@" not in parts[1]:
                 self.passwords[parts[0]] = parts[1]
+        # These games play a turn the moment its orders are in, with no delay
+        # for changes (issue 43, item 7: the rulesets' defaults wait 30-60 min)
+        for game_file in (self.root / "games").glob("*/game.yaml"):
+            text = game_file.read_text(encoding="utf-8")
+            if "early_delay:" not in text:
+                game_file.write_text(text + "early_delay: 0\n", encoding="utf-8")
         return ran
 
     def mail(self, sender: str, subject: str, body: str, *, date: str | None = None) -> None:
