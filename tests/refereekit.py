@@ -39,11 +39,13 @@ class Clock:
         return self.now
 
 
-def maildir_config(root: Path, *, game_master: str = "", **limits: Any) -> Config:
+def maildir_config(root: Path, *, game_master: str = "", archive_url: str = "",
+                   **limits: Any) -> Config:
     """A referee on Maildir folders under ``root`` (games, spool, inbox, outbox)."""
     return Config(
         games_dir=root / "games", spool_dir=root / "spool",
-        referee=RefereeConfig(address=REFEREE, name="Referee", game_master=game_master),
+        referee=RefereeConfig(address=REFEREE, name="Referee", game_master=game_master,
+                              archive_url=archive_url),
         mail=MailConfig(mode="maildir", maildir=MaildirConfig(
             inbox=root / "inbox", outbox=root / "outbox")),
         limits=LimitsConfig(**limits))

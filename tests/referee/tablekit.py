@@ -14,7 +14,7 @@ from pbmref import gm
 from pbmref.store import GameStore
 from refereekit import REFEREE, T0, Clock, RefereeTable, body_of, maildir_config, parse
 
-__all__ = ["REFEREE", "T0", "Clock", "Table", "body_of", "parse", "table"]
+__all__ = ["REFEREE", "T0", "Clock", "Table", "body_of", "maildir_config", "parse", "table"]
 
 
 @dataclass
@@ -34,15 +34,6 @@ class Table(RefereeTable):
         self.deliver(raw, arrived=arrived)
         self.take_in()
         return self.new_outbox()
-
-
-def maildir_config(root: Path, archive_url: str = "") -> Config:
-    """A referee on a local Maildir under ``root``."""
-    return Config(
-        games_dir=root / "games", spool_dir=root / "spool",
-        referee=RefereeConfig(address=REFEREE, name="Referee", archive_url=archive_url),
-        mail=MailConfig(mode="maildir", maildir=MaildirConfig(
-            inbox=root / "inbox", outbox=root / "outbox")))
 
 
 @pytest.fixture

@@ -426,17 +426,24 @@ def diplomacy_document(report: TurnReport, readers: Sequence[str] = ()) -> Docum
     sections.append(_orders_section(report, names))
     sections += [s for s in (_events_section(report, names), _retreat_section(after)) if s]
     sections.append(_centre_section(after, names))
-    if ending is not None:
-        foot = ending[1]
-    elif report.game_over or winner:
-        held = counts.get(winner, (0, 0, 0))[1]
-        foot = (f"The game is over: {_power_names(after).get(winner, winner)} holds "
-                f"{held} supply centres. Thank you for playing.")
-    else:
-        foot = (f"Orders for {next_phase} by {_deadline(report)}. Write PHASE "
-                f"{next_phase} in your mail; send MAP or STATUS for a fresh look.")
+    foot = _foot(report, ending, winner, counts)
     sections.append(Section(None, [Gap(), Rule(), Para(foot, 2, 2), Rule()], "foot"))
     return Document(sections)
+
+
+def _foot(report: TurnReport, ending: tuple[str, str] | None, winner: str,
+          counts: Mapping[str, tuple[int, int, int]]) -> str:
+    """The report's last words: how the game ended, or the next phase's deadline."""
+    after = report.position_after
+    next_phase = str(after.get("phase", ""))
+    if ending is not None:
+        return ending[1]
+    if report.game_over or winner:
+        held = counts.get(winner, (0, 0, 0))[1]
+        return (f"The game is over: {_power_names(after).get(winner, winner)} holds "
+                f"{held} supply centres. Thank you for playing.")
+    return (f"Orders for {next_phase} by {_deadline(report)}. Write PHASE "
+            f"{next_phase} in your mail; send MAP or STATUS for a fresh look.")
 
 
 def render_position_text(position: Mapping[str, Any], names: Mapping[str, str] | None = None,

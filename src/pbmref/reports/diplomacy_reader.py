@@ -84,32 +84,42 @@ def _unit_key(unit: str) -> str:
 def _orders_blocks(report: TurnReport, power: str) -> list[Block]:
     mine = [e for e in report.events if e.get("kind") == "order"
             and str(e.get("power") or "").upper() == power]
-    before = report.position_before
-    kind = str(before.get("phase") or "M")[-1:]
+    kind = str(report.position_before.get("phase") or "M")[-1:]
+    if kind != "M" and not mine:
+        return _nothing_ordered(report, power, kind)
     blocks: list[Block] = []
     if mine:
         blocks.append(Para("Your orders:", 2, 2))
         blocks += [Para(order_words(e), 4, 6) for e in mine]
     if kind == "M":
-        ordered = _ordered_units(mine)
-        idle = [u for u in _list(_mapping(before.get("units")).get(power))
-                if _unit_key(u) not in ordered]
+        idle = _idle_units(report, power, mine)
         if idle:
             indent = 4 if mine else 2
             blocks.append(Para(f"No order, so held (DD3): {', '.join(idle)}.", indent,
                                indent + 2))
         if not mine and not idle:
             return []
-    elif not mine:
-        due = {"R": "You had no retreats to order.", "A": "You had nothing to build or remove."}
-        gone = [e for e in report.events if e.get("kind") in ("disbanded", "removed")
-                and str(e.get("power") or "").upper() == power]
-        if gone:
-            return [Para("You sent no orders: " + "; ".join(
-                f"{e.get('unit')} {e.get('kind')} ({e.get('reason', '')})" for e in gone)
-                + " (DD3).", 2, 4)]
-        return [Para(due.get(kind, "You had nothing to order."), 2, 4)]
     return blocks
+
+
+def _idle_units(report: TurnReport, power: str, mine: list[Any]) -> list[str]:
+    """The power's units that had no order in a movement phase."""
+    ordered = _ordered_units(mine)
+    return [u for u in _list(_mapping(report.position_before.get("units")).get(power))
+            if _unit_key(u) not in ordered]
+
+
+def _nothing_ordered(report: TurnReport, power: str, kind: str) -> list[Block]:
+    """A retreat or adjustment phase in which the power sent no orders: what
+    became of its units, or that it had nothing to order."""
+    due = {"R": "You had no retreats to order.", "A": "You had nothing to build or remove."}
+    gone = [e for e in report.events if e.get("kind") in ("disbanded", "removed")
+            and str(e.get("power") or "").upper() == power]
+    if gone:
+        return [Para("You sent no orders: " + "; ".join(
+            f"{e.get('unit')} {e.get('kind')} ({e.get('reason', '')})" for e in gone)
+            + " (DD3).", 2, 4)]
+    return [Para(due.get(kind, "You had nothing to order."), 2, 4)]
 
 
 def _due_blocks(report: TurnReport, power: str) -> list[Block]:
@@ -149,28 +159,38 @@ def _adjustment(position: Mapping[str, Any], power: str) -> int:
     return adjustment(position, power) or 0
 
 
+def _owners(position: Mapping[str, Any]) -> dict[str, str]:
+    """Each supply centre (lower case) and its owner."""
+    return {c.lower(): str(p) for p, cs in _mapping(position.get("centers")).items()
+            for c in _list(cs)}
+
+
+def _centre_names(report: TurnReport) -> dict[str, str]:
+    """Each supply centre named in the phase (lower case) and its name as shown."""
+    return {c.lower(): c for position in (report.position_after, report.position_before)
+            for cs in _mapping(position.get("centers")).values() for c in _list(cs)}
+
+
+def _no_change(report: TurnReport) -> str:
+    """That no centre of the power changed hands, and when centres do (DD1)."""
+    phase = str(report.position_before.get("phase") or "")
+    following = str(report.position_after.get("phase") or "")
+    when = (" Centres change hands after the Fall phases (DD1)." if phase.startswith("S")
+            else " Centres change hands after the Fall retreats (DD1)."
+            if phase.startswith("F") and following.startswith("F") else "")
+    return f"No centre of yours changed hands in this phase.{when}"
+
+
 def _centre_changes(report: TurnReport, power: str) -> str:
     """The centres the power took and lost in the phase, from whom and to whom."""
-    def owners(position: Mapping[str, Any]) -> dict[str, str]:
-        return {c.lower(): str(p) for p, cs in _mapping(position.get("centers")).items()
-                for c in _list(cs)}
-
-    was, now = owners(report.position_before), owners(report.position_after)
-    names = {c.lower(): c for cs in _mapping(report.position_after.get("centers")).values()
-             for c in _list(cs)}
-    names |= {c.lower(): c for cs in _mapping(report.position_before.get("centers")).values()
-              for c in _list(cs)}
+    was, now = _owners(report.position_before), _owners(report.position_after)
+    names = _centre_names(report)
     took = [f"{names[c]} (from {was[c]})" if c in was else f"{names[c]} (neutral)"
             for c, p in now.items() if p == power and was.get(c) != power]
     lost = [f"{names[c]} (to {now[c]})" if c in now else names[c]
             for c, p in was.items() if p == power and now.get(c) != power]
     if not took and not lost:
-        phase = str(report.position_before.get("phase") or "")
-        following = str(report.position_after.get("phase") or "")
-        when = (" Centres change hands after the Fall phases (DD1)." if phase.startswith("S")
-                else " Centres change hands after the Fall retreats (DD1)."
-                if phase.startswith("F") and following.startswith("F") else "")
-        return f"No centre of yours changed hands in this phase.{when}"
+        return _no_change(report)
     parts = ([f"took {and_list(took)}"] if took else []) + (
         [f"lost {and_list(lost)}"] if lost else [])
     return f"This phase you {' and '.join(parts)}."
