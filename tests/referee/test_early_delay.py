@@ -16,8 +16,6 @@ from pathlib import Path
 from tablekit import T0, Clock, Table, body_of, maildir_config
 
 from pbmref import gm
-from pbmref.mail.maildir_in import MaildirIntake
-from pbmref.referee.pipeline import Referee
 from pbmref.referee.turns import adjudicate_due
 from pbmref.rulesets import get_ruleset
 from pbmref.store import GameStore
@@ -33,9 +31,8 @@ def make_table(tmp_path: Path, delay: str | None = None) -> Table:
                           early_adjudication=True, reminder_hours=0, now=T0)
     if delay is not None:
         store.open("zep1").update_settings(lambda data: data.update(early_delay=delay))
-    referee = Referee(config, store=store, clock=Clock(T0))
-    return Table(tmp_path, referee, MaildirIntake(config.mail.maildir.inbox),
-                 referee.clock, created.passwords, store)  # type: ignore[arg-type]
+    table: Table = Table.start(tmp_path, config, store, Clock(T0), passwords=created.passwords)
+    return table
 
 
 def orders(table: Table, player: str) -> str:

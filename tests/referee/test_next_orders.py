@@ -21,9 +21,7 @@ from tablekit import T0, Clock, Table, body_of, maildir_config
 
 from pbmref import gm
 from pbmref.gm.classroom import new_class, template_from_dict
-from pbmref.mail.maildir_in import MaildirIntake
 from pbmref.referee.guide import PASSWORD_LINE
-from pbmref.referee.pipeline import Referee
 from pbmref.referee.turns import adjudicate_due
 from pbmref.store import GameStore
 
@@ -48,7 +46,7 @@ def players_of(kind: str) -> tuple[list[gm.PlayerSpec], dict[str, object]]:
 
 
 def make_table(tmp_path: Path, kind: str, *, reminder_hours: float = 0) -> tuple[Table, str]:
-    config = maildir_config(tmp_path, ARCHIVE)
+    config = maildir_config(tmp_path, archive_url=ARCHIVE)
     clock = Clock(T0)
     store = GameStore(config.games_dir)
     players, extra = players_of(kind)
@@ -57,9 +55,8 @@ def make_table(tmp_path: Path, kind: str, *, reminder_hours: float = 0) -> tuple
                           deadline=T0 + timedelta(hours=48), turn_length="24h",
                           early_adjudication=False, reminder_hours=reminder_hours, now=T0,
                           observers=["watcher@example.org"], **extra)  # type: ignore[arg-type]
-    referee = Referee(config, store=store, clock=clock)
-    return (Table(tmp_path, referee, MaildirIntake(config.mail.maildir.inbox), clock,
-                  created.passwords, store), gid)
+    table: Table = Table.start(tmp_path, config, store, clock, passwords=created.passwords)
+    return table, gid
 
 
 def ready_mail(text: str) -> list[str]:
