@@ -97,7 +97,8 @@ def test_a_mail_after_the_grace_period_is_too_late(table: Table) -> None:
 
 def test_early_adjudication_waits_for_the_minimum_gap_J9(table: Table) -> None:
     game = table.game()
-    game.change_settings({"early_adjudication": True, "deadlines": {"min_gap": "30h"}})
+    game.change_settings({"early_adjudication": True, "early_delay": "0m",  # played at once
+                          "deadlines": {"min_gap": "30h"}})
     for pid in ("anna", "bert", "cora"):
         table.send(orders(table, pid), sender=f"{pid}@example.org")
     # turn 1 has no turn before it: played at once when every order is in
