@@ -22,6 +22,11 @@ from pbmref.config import Config, ConfigError
 __all__ = ["register", "systemd_unit"]
 
 
+# The folders systemd's ProtectHome=yes hides from a service (systemd.exec(5)):
+# not data of ours, the places a pbmref installed there cannot be run from.
+_HIDDEN_BY_PROTECT_HOME = ("/home/", "/root/", "/run/user/")
+
+
 def _this_pbmref() -> str:
     """How a service starts this pbmref: its command's path, or this Python
     with ``-m pbmref``."""
@@ -69,7 +74,7 @@ def handle_systemd(args: argparse.Namespace) -> int:
     pbmref = args.pbmref or _this_pbmref()
     sys.stdout.write(systemd_unit(config, folder=folder, user=args.user,
                                   env_file=args.env_file, pbmref=pbmref))
-    if pbmref.startswith(("/root/", "/home/")):
+    if pbmref.startswith(_HIDDEN_BY_PROTECT_HOME):
         print(f"note: {pbmref} is in a home folder, which the unit hides from the service "
               "(ProtectHome=yes): install pbmref in /opt/pbmref (README, Install)",
               file=sys.stderr)

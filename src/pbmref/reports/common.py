@@ -178,17 +178,21 @@ def setting(position: Mapping[str, Any], key: str, default: int) -> int:
         return default
 
 
+def _zone(timezone: str) -> tuple[ZoneInfo, str]:
+    """The zone called ``timezone`` and its name; UTC for a name that is none."""
+    try:
+        return ZoneInfo(timezone), timezone
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC"), "UTC"
+
+
 def format_deadline(deadline: datetime | None, timezone: str = "UTC", *,
                     seconds: bool = False) -> str:
     """``Tue 1 Dec 2026 18:00 CET (Europe/Amsterdam)``, in the game's zone;
     ``seconds`` adds them (``18:00:07``), to tell two moments of one minute apart."""
     if deadline is None:
         return "none set"
-    try:
-        zone = ZoneInfo(timezone)
-    except (ZoneInfoNotFoundError, ValueError):
-        zone = ZoneInfo("UTC")
-        timezone = "UTC"
+    zone, timezone = _zone(timezone)
     if deadline.tzinfo is None:
         deadline = deadline.replace(tzinfo=ZoneInfo("UTC"))
     local = deadline.astimezone(zone)
@@ -214,10 +218,7 @@ def deadline_words(deadline: datetime | None, now: datetime, timezone: str = "UT
     """
     if deadline is None:
         return "none set"
-    try:
-        zone = ZoneInfo(timezone)
-    except (ZoneInfoNotFoundError, ValueError):
-        zone = ZoneInfo("UTC")
+    zone, _ = _zone(timezone)
     local = deadline.astimezone(zone)
     minutes = int((deadline - now).total_seconds() // 60)
     days, rest = divmod(max(minutes, 0), 24 * 60)
