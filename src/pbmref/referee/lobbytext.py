@@ -85,6 +85,12 @@ class GameView:
     choice: str = ""  # forming: how places are given (J4)
 
 
+# A forming game's places are given by JOIN (J2, J4); what the line tells is
+# who gets a place left open once the game runs (J7).
+_OPEN_PLACES = {False: "Open places go to:",
+                True: "Once the game runs, a place left open goes to:"}
+
+
 def game_lines(view: GameView) -> str:
     """The answer to LIST GAME (J1)."""
     out = [f"Game {view.game_id}: {view.title} (rule J1)", "",
@@ -92,7 +98,7 @@ def game_lines(view: GameView) -> str:
            f"Press:    {view.press}",
            *wrap(f"Clock:    {view.clock}", "", "          "),
            *wrap(f"Draws:    {view.draws}", "", "          "),
-           *wrap(f"Open places go to: {view.takeover}", "", "  ")]
+           *wrap(f"{_OPEN_PLACES[view.forming]} {view.takeover}", "", "  ")]
     if view.anonymous:
         out.append("Anonymous: the players are shown by their places only.")
     if view.choice:
