@@ -11,6 +11,7 @@ these phases for docs/diplomacy-board-*.png.
 from __future__ import annotations
 
 import colorsys
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -334,3 +335,47 @@ def test_the_legend_counts_in_words_that_agree() -> None:
                              mode="after"))
     france = next(g for g in with_class(one, "g", "power") if g.get("data-power") == "FRA")
     assert [t.text for t in france.iter(SVG + "text")][-1] == "1 centre · 1 unit"
+
+
+# A support cut by an attack on the supporter (A Bud, attacked from Rum), a
+# bounce (Gal) and a dislodgement (A Ser): issue 43, item 5.
+CUT = """
+ruleset: diplomacy
+phase: S1902M
+units:
+  AUS: [A Bud, A Ser, A Vie]
+  RUS: [A Rum, A War]
+  TUR: [A Bul, A Gre, A Alb]
+orders:
+  AUS: [A Bud S A Ser, A Ser H, A Vie - Gal]
+  RUS: [A Rum - Bud, A War - Gal]
+  TUR: [A Bul - Ser, A Gre S A Bul - Ser, A Alb S A Bul - Ser]
+"""
+
+
+def _shape(glyph: ET.Element) -> list[tuple[str, int]]:
+    """A key glyph's shape, colour left out: its elements and their path commands."""
+    return [(e.tag, len(re.findall(r"[MLHVQCZ]", e.get("d") or ""))) for e in glyph.iter()]
+
+
+def test_bounce_cut_support_and_dislodgement_have_shapes_of_their_own() -> None:
+    before, events, _ = adjudicate(yaml.safe_load(CUT))
+    outcomes = {e["order"]: (e["outcome"], e.get("reason")) for e in events
+                if e["kind"] == "order"}
+    assert outcomes["AUS A Bud S A Ser"][1] == "cut"
+    root = parse(render_board(before, events, mode="orders"))
+    layer = next(g for g in root.iter(SVG + "g") if g.get("class") == "marks")
+    marks = with_class(layer, "g", "mark")
+    assert len([g for g in marks if "cut" in (g.get("class") or "")]) == 1  # not a cross
+    assert with_class(root, "g", "bounce") and with_class(root, "circle", "dislodged")
+    assert [g for g in marks if "failed" in (g.get("class") or "")] == []  # none else failed
+    # the legend names each, and no two of their glyphs are the same shape
+    legend = next(g for g in root.iter(SVG + "g") if g.get("class") == "legend")
+    words = [t.text for t in legend.iter(SVG + "text")]
+    assert {"bounced", "support cut", "dislodged", "failed"} <= set(words)
+    glyphs = {w: g for g, w in zip(
+        [g for g in legend if g.tag == SVG + "g" and g.get("transform")],
+        [t.text for t in legend if t.tag == SVG + "text" and t.get("font-size") == "15"],
+        strict=True)}
+    shapes = [_shape(glyphs[w]) for w in ("bounced", "support cut", "dislodged", "failed")]
+    assert len({repr(s) for s in shapes}) == 4

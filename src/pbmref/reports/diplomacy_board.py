@@ -319,6 +319,27 @@ def _bar(tip: Point, back: Point, size: float = 7.0) -> str:
             'stroke-linecap="round"/></g>')
 
 
+def _snip(at: Point, along: Point, size: float = 6.0, cls: str = "mark cut") -> str:
+    """The mark of a cut support (a support order cut by an attack on the
+    supporter): two short parallel strokes across its line, as a line cut
+    through, a shape of its own beside the bounce's bar and the failure's
+    cross (colour is never the only cue)."""
+    d = math.dist(at, along) or 1.0
+    ux, uy = (along[0] - at[0]) / d, (along[1] - at[1]) / d  # along the line
+    nx, ny = -uy, ux  # across it
+    paths = []
+    for shift in (-2.6, 2.6):
+        cx, cy = at[0] + ux * shift, at[1] + uy * shift
+        # each stroke leans a little along the line, like a cut
+        a = (cx - nx * size - ux * 2.0, cy - ny * size - uy * 2.0)
+        b = (cx + nx * size + ux * 2.0, cy + ny * size + uy * 2.0)
+        paths.append(f"M{_pt(a)}L{_pt(b)}")
+    d_attr = "".join(paths)
+    return (f'<g class="{cls}"><path d="{d_attr}" stroke="#FFFFFF" stroke-width="5.2" '
+            f'stroke-linecap="round"/><path d="{d_attr}" stroke="{_RED}" stroke-width="2.4" '
+            'stroke-linecap="round"/></g>')
+
+
 def _unit_icon(colour: str, power: str, kind: str, at: Point, *, css: str = "unit",
                extra: str = "", title: str = "") -> str:
     """One unit in the power's colour: a disc (army), a hull (fleet) or a cigar
@@ -776,7 +797,9 @@ class _Picture:
                      f'stroke="{_INK}" stroke-width="1.1"/>')
         else:
             body += self._arrowhead(o, tip, ctrl, 7.0)
-        if o.failed:
+        if o.failed and o.reason == "cut":
+            self.marks.append(_snip(_quad(first, ctrl, tip, 0.5), _quad(first, ctrl, tip, 0.6)))
+        elif o.failed:
             self.marks.append(_cross(_quad(first, ctrl, tip, 0.5), 4.5))
         return self._g(o, body, f' data-from="{o.at.prov}" data-to="{o.target.prov}"')
 
@@ -946,6 +969,7 @@ class _Picture:
              20, "hold"),
             (line("", False) + f'<path d="M28,-8V8" stroke="{_RED}" stroke-width="3.4" '
                                'stroke-linecap="round"/>', 30, "bounced"),
+            (line("5 3.5", False) + _snip((13, 0), (26, 0), 5.5, "key cut"), 30, "support cut"),
             (_cross((7, 0), 5.5), 14, "failed"),
             (f'<circle cx="11" cy="0" r="10" fill="none" stroke="{_RED}" stroke-width="2.4" '
              'stroke-dasharray="4 2.5"/>', 22, "dislodged"),
