@@ -154,8 +154,10 @@ def test_fp_svg_one_element_per_plane_with_paths(path: Path) -> None:
     assert len(fire) == len(shots)
     # a shot that hit is marked on its target with the hits scored; a miss looks different
     marks = [g for g in root.iter(f"{SVG}g") if g.get("class") == "hit-mark"]
-    assert sorted(int(m.findtext(f"{SVG}text", "").replace("\u2212", "")) for m in marks) == \
-        sorted(e["hits"] for e in shots if e["hits"])
+    # one mark a hex hit, with the hits there (issue 43: marks never stacked)
+    assert sum(int(m.findtext(f"{SVG}text", "").replace("\u2212", "")) for m in marks) == \
+        sum(e["hits"] for e in shots if e["hits"])
+    assert 0 < len(marks) <= len([e for e in shots if e["hits"]])
     assert {line.get("class") for line in fire} <= {"fire hit", "fire miss"}
 
 

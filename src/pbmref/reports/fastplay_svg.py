@@ -42,7 +42,7 @@ from pbmref.reports.svgkit import (
     Style,
     burst_line,
     document,
-    hit_mark,
+    hit_marks,
     key_rows,
     legend_rows,
     num,
@@ -50,6 +50,7 @@ from pbmref.reports.svgkit import (
     plane,
     safe_id,
     text,
+    text_box,
 )
 from pbmref.rules.fastplay.board import FastBoard
 from pbmref.rules.hexgrid import Heading, Hex, HexNameError
@@ -286,21 +287,23 @@ def _planes(scene: _Scene, geo: _Geometry, colours: Mapping[str, str],
     return out
 
 
-def _marks(scene: _Scene, geo: _Geometry, names: Mapping[str, str], style: Style) -> list[str]:
-    out = []
-    seen: dict[Hex, int] = {}
+def _marks(scene: _Scene, geo: _Geometry, names: Mapping[str, str], style: Style,
+           *, named: bool) -> list[str]:
+    """A star for each hex hit, with the hits' damage, kept off one another and
+    (``named``: the board shows the hexes' names) off the names."""
+    landed: dict[Hex, list[tuple[int, str]]] = {}
     for shot in scene.shots:
         hits = int(shot.event.get("hits", 0))
-        if not hits:
-            continue
-        x, y = geo.centre(shot.end)
-        n = seen.get(shot.end, 0)
-        seen[shot.end] = n + 1
-        target = str(shot.event.get("target"))
-        out.append(hit_mark(x + 4, y + 8 + n * style.mark_size, hits, style,
-                            f"move {shot.event.get('move')}: {names.get(target) or target} "
-                            f"takes {hits}"))
-    return out
+        if hits:
+            target = str(shot.event.get("target"))
+            landed.setdefault(shot.end, []).append(
+                (hits, f"move {shot.event.get('move')}: {names.get(target) or target} "
+                       f"takes {hits}"))
+    spots = [(*geo.centre(h), SIZE, [n for n, _ in hits], "; ".join(t for _, t in hits))
+             for h, hits in landed.items()]
+    avoid = [text_box(x, y + SIZE * 0.74, geo.board.name(h), 9.5, anchor="middle")
+             for h in geo.board.hexes() for x, y in [geo.centre(h)]] if named else []
+    return hit_marks(spots, style, avoid)
 
 
 # ---------------------------------------------------------------- words
@@ -377,7 +380,7 @@ def render_fastplay_svg(position: Mapping[str, Any],
     tips = _tips(position, names, letters)
     body = [*_board(board, geo, True), *_margins(board, geo, top),
             *_turn(scene, geo, colours, names, MAP),
-            *_planes(scene, geo, colours, letters, tips, MAP), *_marks(scene, geo, names, MAP)]
+            *_planes(scene, geo, colours, letters, tips, MAP), *_marks(scene, geo, names, MAP, named=True)]
     if title:
         body.insert(0, text(geo.width / 2, 28, title, 19, "#333", anchor="middle", bold=True))
     legend, used = _legend(position, names, letters, colours, geo.width, geo.bottom + 60)
@@ -403,7 +406,7 @@ def render_fastplay_move_panels(before: Mapping[str, Any], events: Sequence[Even
                      bold=True), *_board(board, geo, False),
                 *_turn(scene, geo, colours, names, PANEL),
                 *_planes(scene, geo, colours, letters, tips, PANEL),
-                *_marks(scene, geo, names, PANEL)]
+                *_marks(scene, geo, names, PANEL, named=False)]
         height = geo.bottom + 8
         # drawn at full size, shown small: the viewBox keeps the drawing
         panels.append(document(geo.width, height, f"Move {move}", body,

@@ -9,7 +9,8 @@ letter beside it (one ``<g id="aircraft-PILOT">`` each); the zeppelin's hull,
 light enough that the hex names show through it, with a triangle at its nose
 (one ``<g class="zeppelin-hex">`` per hex on the board). With the turn's
 events: the paths flown, the bursts fired (hit or missed, drawn differently)
-and a mark with the damage dealt where each hit landed. The legend gives
+and a mark in each hex hit with the damage dealt there, kept off the
+other marks and the hex names. The legend gives
 each aircraft's state in words and what each line means.
 
 ``render_svg`` draws the board after the turn; ``render_move_panels`` draws
@@ -41,10 +42,11 @@ from pbmref.reports.svgkit import (
     PANEL_WIDTH,
     PILOT_COLOURS,
     SANS,
+    Box,
     Style,
     burst_line,
     document,
-    hit_mark,
+    hit_marks,
     key_rows,
     legend_rows,
     num,
@@ -52,6 +54,7 @@ from pbmref.reports.svgkit import (
     plane,
     safe_id,
     text,
+    text_box,
 )
 from pbmref.rules.hexgrid import Heading, Hex, HexBoard
 from pbmref.rules.tweedekker.state import Runway, runway_hexes
@@ -461,17 +464,31 @@ def _aircraft(scene: _Scene, geo: _Geometry, colours: Mapping[str, str],
     return out
 
 
-def _marks(scene: _Scene, geo: _Geometry, names: Mapping[str, str], style: Style) -> list[str]:
+def _name_boxes(board: HexBoard, geo: _Geometry) -> list[Box]:
+    """Where the hexes' names are written (``_hex_labels``), and the airfields' discs."""
+    corners = {board.corner(c) for c in Heading}
     out = []
-    seen: dict[Hex, int] = {}
-    for m in scene.marks:
-        x, y = geo.centre(m.hex)
-        n = seen.get(m.hex, 0)
-        seen[m.hex] = n + 1
-        who = names.get(m.target) or (f"zeppelin {m.target}" if m.target else "")
-        out.append(hit_mark(x + 4, y + 7 + n * style.mark_size, m.amount, style,
-                            f"move {m.move}: {who} takes {m.amount} ({m.cause})"))
+    for h in board.hexes():
+        cx, cy = geo.centre(h)
+        out.append((cx - 11, cy - 11, cx + 11, cy + 11) if h in corners else
+                   text_box(cx, cy + SIZE * 0.76, board.name(h), 10, anchor="middle"))
     return out
+
+
+def _marks(scene: _Scene, geo: _Geometry, names: Mapping[str, str], style: Style,
+           *, named: bool) -> list[str]:
+    """A star for each hex hit, the damage of each hit beside it, kept off one
+    another and (``named``: the board shows the hexes' names) off the names."""
+    landed: dict[Hex, list[_Mark]] = {}
+    for m in scene.marks:
+        landed.setdefault(m.hex, []).append(m)
+    hits = []
+    for h, marks in landed.items():
+        tip = "; ".join(f"move {m.move}: "
+                        + (names.get(m.target) or (f"zeppelin {m.target}" if m.target else ""))
+                        + f" takes {m.amount} ({m.cause})" for m in marks)
+        hits.append((*geo.centre(h), SIZE, [m.amount for m in marks], tip))
+    return hit_marks(hits, style, _name_boxes(scene.board, geo) if named else ())
 
 
 def _wind(position: Mapping[str, Any], x: float, y: float) -> list[str]:
@@ -580,7 +597,7 @@ def _sky(scene: _Scene, geo: _Geometry, position: Mapping[str, Any], *, style: S
             *_zeppelins_drawn(scene, geo, letters, tips),
             *_fallen(scene, geo, colours, names),
             *_aircraft(scene, geo, colours, letters, tips, style),
-            *_marks(scene, geo, names, style)]
+            *_marks(scene, geo, names, style, named=style is MAP)]
 
 
 def render_svg(position: Mapping[str, Any], events: list[dict[str, Any]] | None = None,

@@ -18,8 +18,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-__all__ = ["GROUND_CLOSE", "GROUND_OPEN", "HIT", "MAP", "MISS", "PANEL", "PANEL_WIDTH", "PILOT_COLOURS", "Style", "burst_line", "document", "hit_mark",
-           "key_rows", "legend_rows", "num", "path_line", "plane", "safe_id", "text"]
+__all__ = ["GROUND_CLOSE", "GROUND_OPEN", "HIT", "MAP", "MISS", "PANEL", "PANEL_WIDTH",
+           "PILOT_COLOURS", "Box", "Style", "boxes_meet", "burst_line", "document", "hit_boxes",
+           "hit_mark", "hit_marks", "hit_words", "key_rows", "legend_rows", "num", "path_line",
+           "plane", "safe_id", "text", "text_box", "text_width"]
 
 # Okabe & Ito's colour-blind-safe set (yellow left out: it vanishes on the sky),
 # then Paul Tol's for more pilots; letters beside the planes never rely on colour.
@@ -152,14 +154,131 @@ def _star(x: float, y: float, r: float) -> str:
     return " ".join(pts)
 
 
-def hit_mark(x: float, y: float, amount: int, style: Style, tip: str) -> str:
-    """Where damage landed: a red star with the damage dealt ("−3")."""
+def hit_mark(x: float, y: float, words: str, style: Style, tip: str, *,
+             side: str = "right") -> str:
+    """Where damage landed: a red star with the damage dealt ("−3"), its words
+    on the ``side`` of the star (right, left, above or below it)."""
     r = style.mark_size * 0.75
+    wx, wy, anchor = _words_at(x, y, r, style.mark_size, side)
     return (f'<g class="hit-mark"><title>{escape(tip)}</title>'
             f'<polygon points="{_star(x, y, r)}" fill="#ffd7d0" stroke="{HIT}" '
             f'stroke-width="{num(style.mark_size / 9)}" opacity="0.9"/>'
-            + text(x + r * 0.6, y - r * 0.55, f"\u2212{amount}", style.mark_size, HIT,
-                   bold=True, halo=True, family=SANS) + "</g>")
+            + text(wx, wy, words, style.mark_size, HIT, anchor=anchor, bold=True, halo=True,
+                   cls="hit-label", family=SANS) + "</g>")
+
+
+def _words_at(x: float, y: float, r: float, size: float, side: str
+              ) -> tuple[float, float, str]:
+    """Where a star's words go: their anchor point and ``text-anchor``."""
+    if side == "left":
+        return x - r * 0.6, y - r * 0.55, "end"
+    if side == "above":
+        return x, y - r * 0.8, "middle"
+    if side == "below":
+        return x, y + r * 0.8 + size * 0.76, "middle"
+    return x + r * 0.6, y - r * 0.55, "start"
+
+
+# ---------------------------------------------------------------- labels apart
+
+#: A box on the drawing: left, top, right, bottom.
+Box = tuple[float, float, float, float]
+# DejaVu Sans's advance widths in ems (bold a little wider): the digits, the
+# minus sign, a space; any other letter is taken as wide as the widest capital.
+_ADVANCE = {**dict.fromkeys("0123456789", 0.64), "\u2212": 0.84, " ": 0.32}
+
+
+def text_width(words: str, size: float, *, bold: bool = False) -> float:
+    """How wide ``words`` are drawn in DejaVu Sans at ``size``, rather more than less.
+
+    >>> round(text_width("\u22124", 11, bold=True), 1)
+    17.6
+    """
+    widen = 1.08 if bold else 1.0
+    return sum(_ADVANCE.get(c, 0.78) for c in words) * size * widen
+
+
+def text_box(x: float, y: float, words: str, size: float, *, anchor: str = "start",
+             bold: bool = False, halo: float = 1.3) -> Box:
+    """The box a ``text`` at (``x``, ``y``, its baseline) covers, its halo included."""
+    width = text_width(words, size, bold=bold)
+    left = {"start": x, "middle": x - width / 2, "end": x - width}[anchor]
+    return (left - halo, y - 0.76 * size - halo, left + width + halo, y + 0.24 * size + halo)
+
+
+def boxes_meet(a: Box, b: Box) -> bool:
+    """Whether two boxes overlap (touching edges do not)."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def hit_boxes(x: float, y: float, words: str, style: Style, *,
+              side: str = "right") -> tuple[Box, Box]:
+    """The boxes a ``hit_mark`` covers: its star's and its words'."""
+    r = style.mark_size * 0.75
+    wx, wy, anchor = _words_at(x, y, r, style.mark_size, side)
+    return ((x - r, y - r, x + r, y + r),
+            text_box(wx, wy, words, style.mark_size, anchor=anchor, bold=True))
+
+
+def hit_words(amounts: Sequence[int]) -> str:
+    """The words of the hits that landed in one hex: the damage dealt there
+    (the mark's title lists each hit).
+
+    >>> hit_words([3]), hit_words([4, 4])
+    ('\u22123', '\u22128')
+    """
+    return f"\u2212{sum(amounts)}"
+
+
+# Where a hex's star may go, from its centre in the hex's own radii: the
+# middle and upper part first (the hex's name is along its bottom), then
+# nearer its edges; and where its words may go.
+_SPOTS = tuple(sorted(((dx / 10, dy / 10) for dx in range(-7, 8) for dy in range(-8, 5)
+                       if dx * dx + dy * dy <= 64), key=lambda p: (abs(p[0]) + abs(p[1] + 0.3))))
+_SIDES = ("right", "left", "above", "below")
+_GAP = 0.6  # px kept free around a mark (the drawing's coordinates are rounded to 0.1)
+
+
+def hit_marks(hits: Sequence[tuple[float, float, float, Sequence[int], str]], style: Style,
+              avoid: Sequence[Box] = ()) -> list[str]:
+    """A star with its words for each hex that was hit, ``(x, y, radius,
+    amounts, tip)`` (the hex's centre and radius, the damage of each hit that
+    landed there), placed inside its hex where neither it nor its words cover
+    another's or anything in ``avoid`` (the hexes' names); where nothing is
+    free, where it covers least."""
+    taken = list(avoid)
+    out = []
+    for cx, cy, radius, amounts, tip in hits:
+        words = hit_words(amounts)
+        reach = radius + style.mark_size * 4  # what a mark placed in this hex may meet
+        near = [t for t in taken if t[0] < cx + reach and t[2] > cx - reach
+                and t[1] < cy + reach and t[3] > cy - reach]
+        best: tuple[float, float, float, str] | None = None
+        for dx, dy in _SPOTS:
+            x, y = cx + dx * radius, cy + dy * radius
+            for side in _SIDES:
+                boxes = hit_boxes(x, y, words, style, side=side)
+                cover = sum(_overlap(_grown(box, _GAP), t) for box in boxes for t in near)
+                if best is None or cover < best[0]:
+                    best = (cover, x, y, side)
+                if cover == 0:
+                    break
+            if best is not None and best[0] == 0:
+                break
+        assert best is not None
+        _, x, y, side = best
+        out.append(hit_mark(x, y, words, style, tip, side=side))
+        taken += hit_boxes(x, y, words, style, side=side)
+    return out
+
+
+def _grown(box: Box, by: float) -> Box:
+    return (box[0] - by, box[1] - by, box[2] + by, box[3] + by)
+
+
+def _overlap(a: Box, b: Box) -> float:
+    return (max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+            * max(0.0, min(a[3], b[3]) - max(a[1], b[1])))
 
 
 def _split(words: str, room: int) -> list[str]:
