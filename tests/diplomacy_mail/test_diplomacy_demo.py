@@ -78,7 +78,7 @@ def test_every_order_mail_is_a_real_mail_and_is_accepted(played) -> None:
     assert text.startswith("GAME demo\nPASSWORD ") and "\nPHASE " in text and "\nEND" in text
 
 
-def test_each_report_goes_to_the_seven_powers_with_two_pictures(played) -> None:
+def test_each_report_goes_to_the_seven_powers_with_their_part_and_two_pictures(played) -> None:
     _, (result, _), _ = played
     reports = [m for m in _mails(result.root, "outbox") if str(m["Subject"]).endswith(" report")]
     assert len(reports) == 7 * PHASES
@@ -87,7 +87,9 @@ def test_each_report_goes_to_the_seven_powers_with_two_pictures(played) -> None:
         # shown inline as light PNGs, nothing attached (issue 43)
         names = sorted(str(p.get_filename()) for p in msg.walk()
                        if p.get_content_type() == "image/png")
-        assert [n.rsplit("-", 1)[1] for n in names] == ["after.png", "orders.png"], names
+        # the power's own part of the board first (issue 43, item 2), then both boards
+        assert [n.split("-", 2)[2] for n in names] == [
+            "after-you.png", "after.png", "orders.png"], names
         assert list(msg.iter_attachments()) == [] and len(msg.as_bytes()) < 250_000
 
 

@@ -69,14 +69,18 @@ def test_the_report_mail_is_light_flowed_text_and_html_with_inline_palette_pngs(
     assert cids and set(cids) == set(inline)
     root = ET.fromstring(table.game().ruleset.render_pictures(
         stored_report(table.game(), 1))[0].svg)
-    board = inline[cids[0]]
+    # the reader's own picture first (issue 43, item 2), then the board
+    own, board_cid = cids[0], cids[1]
+    assert own.endswith("-you.png@pbmref") and not board_cid.endswith("-you.png@pbmref")
+    assert re.search(r'alt="you: [A-S]\d+ heading [NSEW]+, \d+ of 12 damage points', html)
+    board = inline[board_cid]
     assert board.get_content_type() == "image/png" and board.get_content_disposition() == "inline"
     png = board.get_payload(decode=True)
     width = min(MAIL_WIDTH, round(float(root.get("width", 0))))
     assert png_size(png)[0] == width
     assert png[25] == 3  # colour type 3: a palette, no alpha channel
     assert f'width="{width}"' in html
-    assert len(cids) == 4  # the board and the three move panels
+    assert len(cids) == 5  # hers, the board and the three move panels
     assert list(msg.iter_attachments()) == []
     assert len(msg.as_bytes()) < 150_000
 
@@ -85,9 +89,13 @@ def test_every_readers_mail_shares_the_turns_picture_parts(table: Table) -> None
     """The pictures are drawn and encoded once a turn: every copy carries the
     very same bytes for each picture."""
     reports = play_turn_one(table)
-    parts = [[p.get_payload() for p in m.walk() if p.get_content_type() == "image/png"]
-             for m in reports]
+    parts = [[p.get_payload() for p in m.walk() if p.get_content_type() == "image/png"
+              and not str(p.get_filename()).endswith("-you.png")] for m in reports]
     assert len(parts) == 3 and parts[0] and parts[0] == parts[1] == parts[2]
+    # and each its reader's own picture, made for that reader
+    own = [p.get_payload() for m in reports for p in m.walk()
+           if str(p.get_filename()).endswith("-you.png")]
+    assert len(own) == len(set(own)) >= 2
 
 
 def test_each_copy_is_personal_and_observers_get_the_glance(table: Table) -> None:
@@ -99,6 +107,12 @@ def test_each_copy_is_personal_and_observers_get_the_glance(table: Table) -> Non
     assert "FOR ANNA" not in texts["bert@example.org"]
     glance = texts["press@example.org"]
     assert "TURN 1 AT A GLANCE" in glance and "\nFOR " not in glance
+    # a player's own picture first; an observer gets the whole board only
+    pictures = {str(m["To"]): [str(p.get_filename()) for p in m.walk()
+                               if p.get_content_type() == "image/png"] for m in reports}
+    assert pictures["anna@example.org"][0].endswith("-you.png")
+    assert not any(n.endswith("-you.png") for n in pictures["press@example.org"])
+    assert pictures["press@example.org"] == pictures["anna@example.org"][1:]
     # the personal block comes first, the character map last
     anna = texts["anna@example.org"]
     assert anna.index("FOR ANNA") < anna.index("MOVE BY MOVE") < anna.index("THE SKY AT")

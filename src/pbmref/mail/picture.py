@@ -11,13 +11,18 @@ the result is the same on every machine that has them.
 Light (issue 43): a picture is drawn at the width the mail shows it
 (``MAIL_WIDTH`` at most: the report's column on a desktop, twice a phone's),
 never wider than the SVG is drawn, and written as a palette PNG (8 bits a
-pixel, 64 colours for a map and 32 for a small panel, no alpha channel)
+pixel, 64 colours for a map (40 for tweedekker's) and 32 for a small
+panel, no alpha channel)
 by Pillow: its quantizer (``FASTOCTREE``, no dithering: flat map colours
 and sharp text; 8 ms for a map, where ``MAXCOVERAGE`` and ``MEDIANCUT``
 take 25-45 ms and shift the hues) and its zlib. A document whose ground is marked off (``GROUND_OPEN`` ..
 ``GROUND_CLOSE``, see ``pbmref.reports.svgkit.document``) is drawn in two
 layers: the ground (the board and its names, most of the drawing's cost),
 kept for the next pictures on the same ground, and the turn over it.
+
+A reader's own picture (issue 43, item 2) is a part of a drawing
+(``drawn``), cut and ringed by ``crop_png``: no drawing of its own when the
+board the mail shows is drawn at its scale (``pbmref.referee.pictures``).
 """
 
 from __future__ import annotations
@@ -26,13 +31,15 @@ import functools
 import io
 import re
 import struct
+from collections.abc import Sequence
 
 import resvg_py
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from pbmref.reports.svgkit import GROUND_CLOSE, GROUND_OPEN
 
-__all__ = ["MAIL_WIDTH", "ZOOM", "mail_png", "png_of_svg", "png_size"]
+__all__ = ["MAIL_WIDTH", "MAX_ZOOM", "ZOOM", "crop_png", "drawn", "mail_png", "mail_zoom",
+           "palette_png", "png_of_svg", "png_size"]
 
 # The board at one and a half times the map's size (the archive's pictures
 # and the screenshots; a mail's are drawn by mail_png).
@@ -40,6 +47,10 @@ ZOOM = 1.5
 #: The widest a mail's picture is drawn, in pixels: the report's column on a
 #: desktop (760 px less its padding), about twice a phone's (366 px).
 MAIL_WIDTH = 736
+#: The most a mail's picture is enlarged: not at all (as wide as drawn).
+MAX_ZOOM = 1.0
+#: The ring around the reader's own pieces in their picture.
+RING = "#1a1a1a"
 # Pillow's zlib level for the palette PNGs: 6 is within 5 % of 9's size at a
 # tenth of its time (measured on the maps, bench/report_mail.py).
 _COMPRESS = 6
@@ -91,23 +102,48 @@ def _layers(svg: str) -> tuple[str, str] | None:
             svg[:start] + svg[end + len(GROUND_CLOSE):])
 
 
-def mail_png(svg: str, width: int = MAIL_WIDTH, colours: int = 64) -> bytes:
-    """The picture of an SVG document as a mail shows it: ``width`` pixels wide
-    at most (never wider than the document is drawn), a palette PNG of
-    ``colours`` colours without alpha. A marked-off ground is drawn once for
-    every picture on it."""
-    zoom = min(1.0, width / svg_width(svg))
+def drawn(svg: str, zoom: float) -> Image.Image:
+    """The SVG document drawn ``zoom`` times its size (RGBA); a marked-off
+    ground is drawn once for every picture on it."""
     layers = _layers(svg)
     if layers is None:
-        image = _image(svg, zoom)
-    else:
-        ground, turn = layers
-        image = Image.alpha_composite(_ground(ground, zoom), _image(turn, zoom))
+        return _image(svg, zoom)
+    ground, turn = layers
+    return Image.alpha_composite(_ground(ground, zoom), _image(turn, zoom))
+
+
+def mail_zoom(svg: str, width: int = MAIL_WIDTH) -> float:
+    """The scale a mail draws a picture at: ``width`` pixels wide at most, and
+    at most ``MAX_ZOOM`` times the document's own size."""
+    return min(MAX_ZOOM, width / svg_width(svg))
+
+
+def palette_png(image: Image.Image, colours: int = 64) -> bytes:
+    """A drawn picture as a palette PNG of ``colours`` colours, without alpha."""
     palette = image.convert("RGB").quantize(colours, method=Image.Quantize.FASTOCTREE,
                                             dither=Image.Dither.NONE)
     out = io.BytesIO()
     palette.save(out, "PNG", compress_level=_COMPRESS)
     return out.getvalue()
+
+
+def mail_png(svg: str, width: int = MAIL_WIDTH, colours: int = 64) -> bytes:
+    """The picture of an SVG document as a mail shows it (``mail_zoom``), a
+    palette PNG of ``colours`` colours without alpha."""
+    return palette_png(drawn(svg, mail_zoom(svg, width)), colours)
+
+
+def crop_png(image: Image.Image, box: tuple[int, int, int, int],
+             rings: Sequence[tuple[float, float, float]], colours: int = 64) -> bytes:
+    """A part of a drawn picture (``box``, in its pixels) as a palette PNG, with
+    a dark ring on a white one around each of ``rings`` (x, y, radius, in the
+    part's pixels): the reader's own pieces."""
+    part = image.crop(box).convert("RGB")
+    pen = ImageDraw.Draw(part)
+    for x, y, r in rings:
+        pen.ellipse((x - r - 2, y - r - 2, x + r + 2, y + r + 2), outline="#ffffff", width=6)
+        pen.ellipse((x - r, y - r, x + r, y + r), outline=RING, width=3)
+    return palette_png(part, colours)
 
 
 def png_size(png: bytes) -> tuple[int, int]:

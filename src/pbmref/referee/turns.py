@@ -35,16 +35,15 @@ from pbmref.archive import shown_players, stored_report
 from pbmref.base.times import format_duration
 from pbmref.gm import Notice
 from pbmref.mail.base import Intake
-from pbmref.mail.compose import Attachment
 from pbmref.mail.pace import recipients_of
 from pbmref.referee import replies
 from pbmref.referee.ending import queue_final_report
 from pbmref.referee.lateness import send_lateness_notices
 from pbmref.referee.nextturn import next_turn_section, reminder_block
-from pbmref.referee.pictures import map_pictures
+from pbmref.referee.pictures import ReportPictures
 from pbmref.referee.pipeline import Referee
 from pbmref.referee.replies import TurnName
-from pbmref.reports.html import MailPicture, render_report_mail
+from pbmref.reports.html import render_report_mail
 from pbmref.reports.model import TurnReport
 from pbmref.reports.notices import correction_section
 from pbmref.store import Game, StoreError, TurnRecord, derive_turn_seed
@@ -124,17 +123,18 @@ class Correction:
     plans: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
-def report_pictures(game: Game, report: TurnReport) -> tuple[list[Attachment],
-                                                             list[MailPicture]]:
+def report_pictures(game: Game, report: TurnReport) -> ReportPictures:
     """The pictures of a report mail (``Ruleset.render_pictures``: the map, or a
     Diplomacy phase's orders and the board after it), shown inline as light
     PNGs by the HTML part, with a panel for each move: made once a turn, the
-    same parts in every reader's mail."""
+    same parts in every reader's mail (``ReportPictures.for_reader`` adds the
+    reader's own picture)."""
     ruleset = game.ruleset
     label = ruleset.file_label(report)
     boards = [(p.filename(game.id, label).removesuffix(".svg"), p.caption, p.svg)
               for p in ruleset.render_pictures(report)]
-    return map_pictures(boards, ruleset.render_move_svgs(report))
+    return ReportPictures(boards, ruleset.render_move_svgs(report),
+                          colours=ruleset.picture_colours)
 
 
 def queue_report(referee: Referee, game: Game, turn: int, text: str | None = None,
@@ -154,7 +154,7 @@ def queue_report(referee: Referee, game: Game, turn: int, text: str | None = Non
         Correction() if corrected else None)
     if correction is not None and correction.deadline is not None:
         report = replace(report, next_deadline=correction.deadline)
-    attachments, pictures = report_pictures(game, report)
+    drawn = report_pictures(game, report)
     subject = f"[{game.id}] {label} report" + (" (corrected)" if correction else "")
     shown = shown_players(game)
     archive_url = referee.config.referee.archive_url
@@ -162,6 +162,7 @@ def queue_report(referee: Referee, game: Game, turn: int, text: str | None = Non
     for address, players in report_readers(game):
         readers = shown.readers(players)  # as the report names them (anonymous games)
         doc = ruleset.report_document(report, readers)
+        attachments, pictures = drawn.for_reader(ruleset.reader_focus(report, readers))
         if correction is not None:
             changed = (ruleset.render_changes(correction.before, report, readers)
                        if correction.before is not None else

@@ -49,6 +49,7 @@ from functools import lru_cache
 from typing import Any, Literal
 from xml.sax.saxutils import escape, quoteattr
 
+from pbmref.reports.model import FOCUS_HIGHEST, FOCUS_LABEL, FOCUS_SIZE, Focus, focus_box
 from pbmref.rules.diplomacy import orders as typed
 from pbmref.rules.diplomacy.events import Event
 from pbmref.rules.diplomacy.map import Loc, display, map_text
@@ -57,7 +58,7 @@ from pbmref.rules.diplomacy.retreat import options_for
 from pbmref.rules.diplomacy.state import Position, Unit
 from pbmref.rules.diplomacy.variant import VariantSpec, variant_of
 
-__all__ = ["BOARD_COLOURS", "render_board"]
+__all__ = ["BOARD_COLOURS", "power_focus", "render_board"]
 
 Mode = Literal["orders", "after"]
 Point = tuple[float, float]
@@ -1036,3 +1037,43 @@ def render_board(position: Position, events: Sequence[Event] = (),
     mark builds, removals and captures.
     """
     return _Picture(position, events, orders, mode, title).render()
+
+
+def power_focus(position: Position, power: str, picture: int = 1) -> Focus | None:
+    """The part of the board after a phase (``render_board(position,
+    mode="after")``, the ``picture``-th of the phase's pictures) around
+    ``power``'s units and centres, at a scale where the provinces' names are
+    11 px, its units ringed (issue 43, item 2). None for a power with
+    neither (or not in the game)."""
+    pic = _Picture(position, (), None, "after", "")
+    power = power.upper()
+    if power not in pic.spec.powers:
+        return None
+    units = [(u, pic.places[(u.loc.prov, u.air)]) for u in pic.units if u.power == power]
+    units += [(u, pic.aside_places[u.loc.prov]) for u, _ in pic.waiting if u.power == power]
+    centres = sorted(prov for prov, owner in pic.owners.items() if owner == power)
+    spots = [at for _, at in units] + [
+        (float(pic.board["provinces"][c]["sc"][0]), float(pic.board["provinces"][c]["sc"][1]))
+        for c in centres if "sc" in pic.board["provinces"][c]]
+    if not spots:
+        return None
+    zoom = FOCUS_LABEL / _LABEL_SIZE
+    xs, ys = [x for x, _ in spots], [y for _, y in spots]
+    x, y = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+    # as high as the power's pieces need (with room for a ring and a name)
+    high = min(float(FOCUS_HIGHEST), max(FOCUS_SIZE[1], (max(ys) - min(ys) + 60) * zoom))
+    if (max(xs) - min(xs) + 40) * zoom > FOCUS_SIZE[0] or (max(ys) - min(ys)) * zoom > high:
+        # too spread to show whole: around the units (their middle)
+        mine = [at for _, at in units] or spots
+        x, y = sum(p[0] for p in mine) / len(mine), sum(p[1] for p in mine) / len(mine)
+    width, height = pic.board["size"]
+    box = focus_box(x, y + _HEAD, zoom, (0, _HEAD, float(width), _HEAD + float(height)), high)
+    rings = tuple((ux, uy + _HEAD, 12.5) for _, (ux, uy) in units)
+    waiting = {id(u) for u, _ in pic.waiting}
+    pieces = ", ".join(u.text() + (" (dislodged)" if id(u) in waiting else "")
+                       for u, _ in units) or "no units"
+    names = ", ".join(display(c) for c in centres)
+    alt = (f"you: {pic.spec.power_names.get(power, power)}, {_count(len(units), 'unit')} "
+           f"({pieces}), {_count(len(centres), 'centre')}" + (f" ({names})" if names else ""))
+    return Focus(box, rings, alt, zoom, picture)
+

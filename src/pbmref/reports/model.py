@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-__all__ = ["Picture", "TurnReport", "renamed"]
+__all__ = ["FOCUS_HIGHEST", "FOCUS_SIZE", "Focus", "Picture", "TurnReport", "focus_box", "renamed"]
 
 
 def renamed(data: Any, ids: Mapping[str, str]) -> Any:
@@ -94,3 +94,49 @@ class Picture:
         'dip1-S1901M-after.svg'
         """
         return f"{game_id}-{label}{'-' + self.name if self.name else ''}.svg"
+
+
+@dataclass(frozen=True)
+class Focus:
+    """What a reader looks at first: the part of one of the turn's pictures
+    around their own aircraft or power (issue 43, item 2).
+
+    ``picture`` is its index in ``Ruleset.render_pictures``; ``box`` the part
+    shown (left, top, right, bottom, in the drawing's own units); ``rings``
+    the reader's own pieces, ringed (x, y, radius, in the same units);
+    ``zoom`` the scale at which the drawing's labels are 11 px; ``alt`` what
+    the picture shows, in words, for a reader who cannot see it."""
+
+    box: tuple[float, float, float, float]
+    rings: tuple[tuple[float, float, float], ...]
+    alt: str
+    zoom: float
+    picture: int = 0
+
+
+#: The reader's own picture as a mail shows it, in pixels: as wide as a
+#: 390-px phone's column leaves inside the picture's card, a little wider than
+#: high. At ``Focus.zoom`` its labels are 11 px there.
+FOCUS_SIZE = (350, 250)
+#: The highest a reader's own picture may grow to show all their pieces.
+FOCUS_HIGHEST = 450
+#: The size of a label the reader's picture shows at 11 px.
+FOCUS_LABEL = 11.0
+
+
+def focus_box(x: float, y: float, zoom: float, bounds: tuple[float, float, float, float],
+              height: float = FOCUS_SIZE[1]) -> tuple[float, float, float, float]:
+    """The part of a drawing ``FOCUS_SIZE`` shows at ``zoom`` (``height``
+    pixels high: a phone scrolls down, not across), centred on (``x``, ``y``)
+    as far as ``bounds`` (the part worth showing) allow.
+
+    >>> focus_box(10, 10, 1.0, (0, 0, 1000, 1000))
+    (0, 0, 350.0, 250.0)
+    >>> focus_box(500, 500, 2.0, (0, 0, 1000, 1000))
+    (412.5, 437.5, 587.5, 562.5)
+    """
+    width, height = FOCUS_SIZE[0] / zoom, height / zoom
+    left = min(max(x - width / 2, bounds[0]), bounds[2] - width)
+    top = min(max(y - height / 2, bounds[1]), bounds[3] - height)
+    return (max(left, 0), max(top, 0), max(left, 0) + width, max(top, 0) + height)
+

@@ -36,6 +36,7 @@ from pbmref.reports.common import (
     pilot_letters,
     zeppelins_of,
 )
+from pbmref.reports.model import FOCUS_LABEL, Focus, focus_box
 from pbmref.reports.svgkit import (
     MAP,
     PANEL,
@@ -59,7 +60,7 @@ from pbmref.reports.svgkit import (
 from pbmref.rules.hexgrid import Heading, Hex, HexBoard
 from pbmref.rules.tweedekker.state import Runway, runway_hexes
 
-__all__ = ["PILOT_COLOURS", "render_move_panels", "render_svg"]
+__all__ = ["PILOT_COLOURS", "reader_focus", "render_move_panels", "render_svg"]
 
 SIZE = 22.0  # hex circumradius in px
 SQRT3 = math.sqrt(3)
@@ -646,3 +647,48 @@ def render_move_panels(before: Mapping[str, Any], events: Sequence[Event], *,
                                "pbmref-map move-panel", shown=PANEL_WIDTH / geo.width,
                                ground=_ground(scene, geo, before, labels=False)))
     return panels
+
+
+def reader_focus(position: Mapping[str, Any], events: Sequence[Event] | None,
+                 readers: Sequence[str], *, names: Mapping[str, str] | None = None,
+                 title: str | None = None, before: Mapping[str, Any] | None = None
+                 ) -> Focus | None:
+    """The part of ``render_svg``'s map (drawn with the same arguments) around
+    the readers' own aircraft, each ringed, where the hexes' names read at 11
+    px; or, for a pilot gone down this turn, around where they fell. None
+    for an observer, or a pilot no longer in the sky."""
+    names = dict(names or {})
+    board = board_of(position)
+    geo = _Geometry(board, 44.0 if title else 18.0, 14.0)
+    scene = _after_scene(position, list(events or []), before)
+    own = [(p, scene.planes[p].hex if p in scene.planes else scene.fallen[p])
+           for p in readers if p in scene.planes or p in scene.fallen]
+    if not own:
+        return None
+    zoom = FOCUS_LABEL / 10  # the hexes' names (_hex_labels)
+    top = geo.oy - SQRT3 * SIZE * (board.radius + 0.5)
+    box = focus_box(*geo.centre(own[0][1]), zoom, (0, top, geo.width, geo.board_bottom))
+    rings = tuple((*geo.centre(h), SIZE * 1.05) for _, h in own)
+    aircraft = aircraft_of(position)
+    full = int((position.get("settings") or {}).get("damage_points", 12))
+
+    def where(pilot: str, h: Hex) -> str:
+        a = aircraft.get(pilot) or {}
+        if pilot in scene.fallen:
+            return f"shot down at {board.name(h)}"
+        landed = "" if a.get("state") == "flying" else f", {a.get('state')}"
+        return (f"{board.name(h)} heading {a.get('heading')}, {a.get('damage')} of {full} "
+                f"damage points{landed}")
+
+    def inside(h: Hex) -> bool:
+        x, y = geo.centre(h)
+        return box[0] <= x <= box[2] and box[1] <= y <= box[3]
+
+    mine = {p for p, _ in own}
+    others = [f"{names.get(p) or p} {where(p, h)}"
+              for p, h in [*((p, q.hex) for p, q in scene.planes.items()),
+                           *scene.fallen.items()] if p not in mine and inside(h)]
+    alt = "; ".join(f"you{'' if len(own) == 1 else f' ({names.get(p) or p})'}: {where(p, h)}"
+                    for p, h in own)
+    return Focus(box, rings, alt + "".join(f"; {o}" for o in others), zoom)
+

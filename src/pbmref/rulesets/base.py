@@ -30,7 +30,7 @@ from pbmref.rules.plaindata import PositionError
 
 if TYPE_CHECKING:  # the report's types: a game kind's renderers are loaded with it
     from pbmref.reports.document import Document
-    from pbmref.reports.model import Picture, TurnReport
+    from pbmref.reports.model import Focus, Picture, TurnReport
 
 __all__ = [
     "DemoGame",
@@ -315,6 +315,9 @@ class Ruleset(ABC, Generic[S]):
     # provisional orders may still change them, anyone may send WAIT), unless
     # game.yaml's ``early_delay`` says otherwise. No delay: at once.
     early_delay: ClassVar[timedelta] = timedelta(0)
+    # The colours of the pictures a mail shows (palette PNGs): as few as keep
+    # every colour of the drawing apart (a report mail's weight, issue 43).
+    picture_colours: ClassVar[int] = 64
 
     # ------------------------------------------------------------ a new game
 
@@ -517,6 +520,14 @@ class Ruleset(ABC, Generic[S]):
         from pbmref.reports.model import Picture  # rendering: loaded when used
 
         return [Picture(svg, f"The board after {self.report_label(report)}")]
+
+    def reader_focus(self, report: TurnReport, readers: Sequence[str]) -> Focus | None:
+        """The part of the turn's pictures around the ``readers``' own pieces,
+        which their report shows first (None: an observer, or this game kind
+        draws none)."""
+        del report, readers
+        return None
+
     def render_move_svgs(self, report: TurnReport) -> list[str]:
         """Small pictures of the board after each move of the turn, in order (the
         panels beside the map; none: this game kind draws no moves)."""

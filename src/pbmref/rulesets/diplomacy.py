@@ -25,9 +25,9 @@ from pbmref.reports.diplomacy import (
     render_diplomacy_report,
     render_position_text,
 )
-from pbmref.reports.diplomacy_board import render_board
+from pbmref.reports.diplomacy_board import power_focus, render_board
 from pbmref.reports.document import Document
-from pbmref.reports.model import Picture, TurnReport
+from pbmref.reports.model import Focus, Picture, TurnReport
 from pbmref.reports.plan import plan_lines
 from pbmref.rules.dice import Replay
 from pbmref.rules.diplomacy import (
@@ -702,6 +702,14 @@ class DiplomacyRuleset(Ruleset[Board]):
 
     def render_map_svg(self, report: TurnReport) -> str | None:
         return self._after(report, [Event.from_dict(e) for e in report.events])
+
+    def reader_focus(self, report: TurnReport, readers: Sequence[str]) -> Focus | None:
+        """The board after the phase around the reader's power (the second of
+        ``render_pictures``)."""
+        after = self.decode(report.position_after)
+        players = self.decode(report.position_before).players
+        powers = [players[r] for r in readers if r in players]
+        return power_focus(after.position, powers[0], 1) if powers else None
 
     def _after(self, report: TurnReport, events: Sequence[Event]) -> str:
         return render_board(self.decode(report.position_after).position, events, mode="after")

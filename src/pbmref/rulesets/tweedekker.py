@@ -18,11 +18,11 @@ from typing import Any, ClassVar
 from pbmref.orders.errors import OrderMailError
 from pbmref.orders.tweedekker import entry_to_orders, parse_body
 from pbmref.reports.document import Document
-from pbmref.reports.model import TurnReport
+from pbmref.reports.model import Focus, TurnReport
 from pbmref.reports.personal import changed_line
 from pbmref.reports.plan import plan_lines
 from pbmref.reports.status import render_map_reply
-from pbmref.reports.svg import render_move_panels, render_svg
+from pbmref.reports.svg import reader_focus, render_move_panels, render_svg
 from pbmref.reports.text import render_report, report_document
 from pbmref.rules.dice import Dice
 from pbmref.rules.eventdata import Event
@@ -198,6 +198,9 @@ class TweedekkerRuleset(AirRuleset[GameState, Reading, TurnOrders]):
         "plane": frozenset({"plane", "takeoff", "land"}),
         "zeppelin": frozenset({"zeppelin"}),
     }
+    # 40 keep the sky, the clouds and the pilots' colours apart (at 32 the
+    # quantizer makes the sky the clouds' white)
+    picture_colours: ClassVar[int] = 40
 
     def decode(self, data: Mapping[str, object]) -> GameState:
         return position_from_dict(data)
@@ -370,6 +373,10 @@ class TweedekkerRuleset(AirRuleset[GameState, Reading, TurnOrders]):
     def render_map_svg(self, report: TurnReport) -> str | None:
         return render_svg(report.position_after, report.events, names=report.names,
                           title=f"After turn {report.turn}", before=report.position_before)
+
+    def reader_focus(self, report: TurnReport, readers: Sequence[str]) -> Focus | None:
+        return reader_focus(report.position_after, report.events, readers, names=report.names,
+                            title=f"After turn {report.turn}", before=report.position_before)
 
     def render_move_svgs(self, report: TurnReport) -> list[str]:
         if not any(e.get("kind") == "manoeuvre" for e in report.events):
