@@ -98,8 +98,10 @@ def svgs_of(msg: EmailMessage, game: Game | None = None) -> dict[str, str]:
             content = part.get_content()
             out[str(part.get_filename())] = (content.decode() if isinstance(content, bytes)
                                              else str(content))
+    # the boards shown (not the move panels, nor the reader's own part of a board)
     shown = [str(part.get_filename()) for part in msg.walk()
-             if part.get_content_type() == "image/png" and "-move-" not in str(part.get_filename())]
+             if part.get_content_type() == "image/png" and "-move-" not in str(part.get_filename())
+             and not str(part.get_filename()).endswith("-you.png")]
     if out or game is None or not shown:
         return out
     drawn = {}

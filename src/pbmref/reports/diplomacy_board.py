@@ -1061,7 +1061,7 @@ def power_focus(position: Position, power: str, picture: int = 1) -> Focus | Non
     xs, ys = [x for x, _ in spots], [y for _, y in spots]
     x, y = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
     # as high as the power's pieces need (with room for a ring and a name)
-    high = min(float(FOCUS_HIGHEST), max(FOCUS_SIZE[1], (max(ys) - min(ys) + 60) * zoom))
+    high = min(float(FOCUS_HIGHEST), max(FOCUS_SIZE[1], (max(ys) - min(ys) + 80) * zoom))
     if (max(xs) - min(xs) + 40) * zoom > FOCUS_SIZE[0] or (max(ys) - min(ys)) * zoom > high:
         # too spread to show whole: around the units (their middle)
         mine = [at for _, at in units] or spots

@@ -20,6 +20,7 @@ by move. Self-contained: no fonts, images or scripts from outside.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -87,10 +88,15 @@ class _Geometry:
         return (self.ox + 1.5 * SIZE * h.q, self.oy + SQRT3 * SIZE * (h.r + h.q / 2))
 
     def corners(self, h: Hex) -> str:
-        cx, cy = self.centre(h)
-        return " ".join(f"{num(cx + SIZE * math.cos(math.radians(60 * i)))},"
-                        f"{num(cy + SIZE * math.sin(math.radians(60 * i)))}"
-                        for i in range(6))
+        return _corners(*self.centre(h))
+
+
+@functools.lru_cache(maxsize=4096)
+def _corners(cx: float, cy: float) -> str:
+    """A hex's corners as ``points``: the same for every turn drawn on a board
+    (a map has 331 hexes, each drawn on the map and its three move panels)."""
+    return " ".join(f"{num(cx + SIZE * math.cos(math.radians(60 * i)))},"
+                    f"{num(cy + SIZE * math.sin(math.radians(60 * i)))}" for i in range(6))
 
 
 # ---------------------------------------------------------------- what is drawn
