@@ -23,6 +23,7 @@ from PIL import Image
 from pbmref.mail.picture import mail_zoom, png_size
 from pbmref.referee.pictures import ReportPictures
 from pbmref.reports.diplomacy_board import power_focus, render_board
+from pbmref.reports.fastplay_svg import fastplay_focus, render_fastplay_svg
 from pbmref.reports.model import FOCUS_HIGHEST, FOCUS_SIZE, Focus
 from pbmref.reports.svg import reader_focus, render_svg
 from pbmref.rules.diplomacy.codec import position_to_dict
@@ -142,3 +143,18 @@ def test_the_mail_shows_the_readers_part_first_and_the_observer_the_board() -> N
     dark = [image.getpixel((round(cx + ring * dx), round(cy + ring * dy)))
             for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))]
     assert all(sum(p) < 150 for p in dark), dark
+
+
+def test_a_fast_play_pilots_part_of_the_board_holds_their_plane() -> None:
+    data = yaml.safe_load((HERE / "fastplay" / "fp_dogfight.yaml").read_text(encoding="utf-8"))
+    position = {k: v for k, v in data.items() if k not in ("orders", "seed", "description")}
+    svg = render_fastplay_svg(position, None, title="After turn 4")
+    focus = fastplay_focus(position, None, ["anna"], title="After turn 4")
+    assert focus is not None
+    plane = drawn_at(svg, "anna")
+    assert inside(plane, focus.box) and focus.zoom * 9.5 >= 11
+    (x, y, _), = focus.rings
+    assert abs(x - plane[0]) < 12 and abs(y - plane[1]) < 12
+    assert focus.alt.startswith("you: D6 heading S, 2 of ")
+    assert fastplay_focus(position, None, ["dora"], title="After turn 4") is None  # down
+    assert fastplay_focus(position, None, [], title="After turn 4") is None

@@ -33,6 +33,7 @@ from pbmref.reports.fastplay_common import (
     fastplay_planes,
     hits_to_down,
 )
+from pbmref.reports.model import FOCUS_LABEL, Focus, focus_box
 from pbmref.reports.svgkit import (
     MAP,
     PANEL,
@@ -55,7 +56,7 @@ from pbmref.reports.svgkit import (
 from pbmref.rules.fastplay.board import FastBoard
 from pbmref.rules.hexgrid import Heading, Hex, HexNameError
 
-__all__ = ["render_fastplay_move_panels", "render_fastplay_svg"]
+__all__ = ["fastplay_focus", "render_fastplay_move_panels", "render_fastplay_svg"]
 
 SIZE = 24.0  # hex circumradius in px
 SQRT3 = math.sqrt(3)
@@ -412,3 +413,39 @@ def render_fastplay_move_panels(before: Mapping[str, Any], events: Sequence[Even
         panels.append(document(geo.width, height, f"Move {move}", body,
                                "pbmref-map move-panel", shown=PANEL_WIDTH / geo.width))
     return panels
+
+
+def fastplay_focus(position: Mapping[str, Any], events: list[dict[str, Any]] | None,
+                   readers: Sequence[str], *, names: Mapping[str, str] | None = None,
+                   title: str | None = None, before: Mapping[str, Any] | None = None
+                   ) -> Focus | None:
+    """The part of ``render_fastplay_svg``'s board (drawn with the same
+    arguments) around the readers' own planes, ringed, where the hexes' names
+    read at 11 px (issue 43, item 2); None for an observer or a pilot not on
+    the board."""
+    names = dict(names or {})
+    board = fastplay_board(position)
+    top = (46.0 if title else 20.0) + 24
+    geo = _Geometry(board, top, 30.0)
+    scene = _after_scene(position, list(events or []), before)
+    own = [(p, scene.planes[p][0]) for p in readers if p in scene.planes]
+    if not own:
+        return None
+    zoom = FOCUS_LABEL / 9.5  # the hexes' names (_board)
+    box = focus_box(*geo.centre(own[0][1]), zoom, (0, top - 30, geo.width, geo.bottom + 30))
+    rings = tuple((*geo.centre(h), SIZE * 1.05) for _, h in own)
+    planes = fastplay_planes(position)
+    down = hits_to_down(position)
+
+    def where(pilot: str, h: Hex) -> str:
+        a = planes.get(pilot) or {}
+        return f"{board.name(h)} heading {a.get('heading')}, {a.get('hits')} of {down} hits"
+
+    mine = {p for p, _ in own}
+    others = [f"{names.get(p) or p} {where(p, h)}" for p, (h, _) in scene.planes.items()
+              if p not in mine and box[0] <= geo.centre(h)[0] <= box[2]
+              and box[1] <= geo.centre(h)[1] <= box[3]]
+    alt = "; ".join(f"you{'' if len(own) == 1 else f' ({names.get(p) or p})'}: {where(p, h)}"
+                    for p, h in own)
+    return Focus(box, rings, alt + "".join(f"; {o}" for o in others), zoom)
+

@@ -15,13 +15,17 @@ from typing import Any, ClassVar
 from pbmref.orders.fastplay import entry_to_orders, parse_body
 from pbmref.reports.document import Document
 from pbmref.reports.fastplay_personal import changed_line
-from pbmref.reports.fastplay_svg import render_fastplay_move_panels, render_fastplay_svg
+from pbmref.reports.fastplay_svg import (
+    fastplay_focus,
+    render_fastplay_move_panels,
+    render_fastplay_svg,
+)
 from pbmref.reports.fastplay_text import (
     fastplay_report_document,
     render_fastplay_map_reply,
     render_fastplay_report,
 )
-from pbmref.reports.model import TurnReport
+from pbmref.reports.model import Focus, TurnReport
 from pbmref.reports.plan import plan_lines
 from pbmref.rules.dice import Dice
 from pbmref.rules.eventdata import Event
@@ -192,6 +196,11 @@ class FastPlayRuleset(AirRuleset[GameState, PlaneOrders | None, TurnOrders]):
         return render_fastplay_svg(report.position_after, report.events, names=report.names,
                                    title=f"After turn {report.turn}",
                                    before=report.position_before)
+
+    def reader_focus(self, report: TurnReport, readers: Sequence[str]) -> Focus | None:
+        return fastplay_focus(report.position_after, report.events, readers,
+                              names=report.names, title=f"After turn {report.turn}",
+                              before=report.position_before)
 
     def render_move_svgs(self, report: TurnReport) -> list[str]:
         if not any(e.get("kind") == "manoeuvre" for e in report.events):
