@@ -39,7 +39,7 @@ from PIL import Image, ImageDraw
 from pbmref.reports.svgkit import GROUND_CLOSE, GROUND_OPEN
 
 __all__ = ["MAIL_WIDTH", "MAX_ZOOM", "ZOOM", "crop_png", "drawn", "mail_png", "mail_zoom",
-           "palette_png", "png_of_svg", "png_size"]
+           "palette_image", "palette_png", "png_bytes", "png_of_svg", "png_size"]
 
 # The board at one and a half times the map's size (the archive's pictures
 # and the screenshots; a mail's are drawn by mail_png).
@@ -118,13 +118,22 @@ def mail_zoom(svg: str, width: int = MAIL_WIDTH) -> float:
     return min(MAX_ZOOM, width / svg_width(svg))
 
 
+def palette_image(image: Image.Image, colours: int = 64) -> Image.Image:
+    """A drawn picture reduced to a palette of ``colours`` colours, no alpha."""
+    return image.convert("RGB").quantize(colours, method=Image.Quantize.FASTOCTREE,
+                                         dither=Image.Dither.NONE)
+
+
+def png_bytes(image: Image.Image) -> bytes:
+    """A picture (a palette image: ``palette_image``) as PNG bytes."""
+    out = io.BytesIO()
+    image.save(out, "PNG", compress_level=_COMPRESS)
+    return out.getvalue()
+
+
 def palette_png(image: Image.Image, colours: int = 64) -> bytes:
     """A drawn picture as a palette PNG of ``colours`` colours, without alpha."""
-    palette = image.convert("RGB").quantize(colours, method=Image.Quantize.FASTOCTREE,
-                                            dither=Image.Dither.NONE)
-    out = io.BytesIO()
-    palette.save(out, "PNG", compress_level=_COMPRESS)
-    return out.getvalue()
+    return png_bytes(palette_image(image, colours))
 
 
 def mail_png(svg: str, width: int = MAIL_WIDTH, colours: int = 64) -> bytes:
@@ -137,13 +146,22 @@ def crop_png(image: Image.Image, box: tuple[int, int, int, int],
              rings: Sequence[tuple[float, float, float]], colours: int = 64) -> bytes:
     """A part of a drawn picture (``box``, in its pixels) as a palette PNG, with
     a dark ring on a white one around each of ``rings`` (x, y, radius, in the
-    part's pixels): the reader's own pieces."""
-    part = image.crop(box).convert("RGB")
+    part's pixels): the reader's own pieces. A part of a palette image keeps
+    its palette (rings in its darkest and lightest colours): no second
+    quantizing."""
+    if image.mode == "P":
+        part = image.crop(box)
+        shades = part.getpalette() or []
+        sums = [sum(shades[i:i + 3]) for i in range(0, len(shades), 3)]
+        ink: int | str = min(range(len(sums)), key=sums.__getitem__)
+        paper: int | str = max(range(len(sums)), key=sums.__getitem__)
+    else:
+        part, ink, paper = image.crop(box).convert("RGB"), RING, "#ffffff"
     pen = ImageDraw.Draw(part)
     for x, y, r in rings:
-        pen.ellipse((x - r - 2, y - r - 2, x + r + 2, y + r + 2), outline="#ffffff", width=6)
-        pen.ellipse((x - r, y - r, x + r, y + r), outline=RING, width=3)
-    return palette_png(part, colours)
+        pen.ellipse((x - r - 2, y - r - 2, x + r + 2, y + r + 2), outline=paper, width=6)
+        pen.ellipse((x - r, y - r, x + r, y + r), outline=ink, width=3)
+    return png_bytes(part) if part.mode == "P" else palette_png(part, colours)
 
 
 def png_size(png: bytes) -> tuple[int, int]:

@@ -24,7 +24,15 @@ from collections.abc import Sequence
 from PIL import Image
 
 from pbmref.mail.compose import Attachment
-from pbmref.mail.picture import crop_png, drawn, mail_png, mail_zoom, palette_png, png_size
+from pbmref.mail.picture import (
+    crop_png,
+    drawn,
+    mail_png,
+    mail_zoom,
+    palette_image,
+    png_bytes,
+    png_size,
+)
 from pbmref.reports.html import MailPicture
 from pbmref.reports.model import FOCUS_SIZE, Focus
 from pbmref.reports.svgkit import PANEL_WIDTH
@@ -61,10 +69,12 @@ class ReportPictures:
         self.shown: list[MailPicture] = []
         self._boards = list(boards)
         self._drawn: dict[tuple[int, float], Image.Image] = {}
+        self._palettes: dict[tuple[int, float], Image.Image] = {}
         for i, (name, caption, drawing) in enumerate(boards):
             zoom = mail_zoom(drawing)
-            image = self._drawing(i, zoom)
-            self._add(f"{name}.png", palette_png(image, colours), caption, small=False)
+            board = palette_image(self._drawing(i, zoom), colours)
+            self._palettes[(i, round(zoom, 4))] = board  # the readers' parts are cut from it
+            self._add(f"{name}.png", png_bytes(board), caption, small=False)
             if svg:
                 self.attachments.append(Attachment(f"{name}.svg", drawing.encode(),
                                                    "image/svg+xml"))
@@ -95,7 +105,8 @@ class ReportPictures:
         name, _, svg = self._boards[focus.picture]
         zoom = mail_zoom(svg)
         zoom = zoom if zoom >= focus.zoom * CLOSE_ENOUGH else focus.zoom
-        image = self._drawing(focus.picture, zoom)
+        image = (self._palettes.get((focus.picture, round(zoom, 4)))
+                 or self._drawing(focus.picture, zoom))
         left, top, right, bottom = (round(v * zoom) for v in focus.box)
         box = (left, top, min(right, image.width), min(bottom, image.height))
         rings = [((x * zoom - left), (y * zoom - top), r * zoom) for x, y, r in focus.rings]
