@@ -363,7 +363,7 @@ def test_bounce_cut_support_and_dislodgement_have_shapes_of_their_own() -> None:
     outcomes = {e["order"]: (e["outcome"], e.get("reason")) for e in events
                 if e["kind"] == "order"}
     assert outcomes["AUS A Bud S A Ser"][1] == "cut"
-    root = parse(render_board(before, events, mode="orders"))
+    root = parse(draw(before, events, mode="orders"))
     layer = next(g for g in root.iter(SVG + "g") if g.get("class") == "marks")
     marks = with_class(layer, "g", "mark")
     assert len([g for g in marks if "cut" in (g.get("class") or "")]) == 1  # not a cross

@@ -26,8 +26,8 @@ from pbmref.reports.diplomacy_board import power_focus, render_board
 from pbmref.reports.fastplay_svg import fastplay_focus, render_fastplay_svg
 from pbmref.reports.model import FOCUS_HIGHEST, FOCUS_SIZE, Focus
 from pbmref.reports.svg import reader_focus, render_svg
-from pbmref.rules.diplomacy.codec import position_to_dict
-from pbmref.rules.diplomacy.state import initial_position
+from pbmref.rules.diplomacy.codec import position_from_dict, position_to_dict
+from pbmref.rules.diplomacy.state import Position, initial_position
 
 HERE = Path(__file__).parent
 SVG = "{http://www.w3.org/2000/svg}"
@@ -85,8 +85,8 @@ def test_an_observer_gets_no_part_of_their_own() -> None:
     assert focus_of(demo_turn5(), []) is None
 
 
-def opening() -> dict[str, Any]:
-    return position_to_dict(initial_position())
+def opening() -> Position:
+    return initial_position()
 
 
 @pytest.mark.parametrize("power", ["AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR"])
@@ -110,10 +110,10 @@ def test_a_powers_part_of_the_board_holds_its_units_ringed(power: str) -> None:
 
 
 def test_a_power_out_of_the_game_has_no_part() -> None:
-    position = opening()
-    position["units"]["AUS"] = []
-    position["centers"]["AUS"] = []
-    assert power_focus(position, "AUS") is None
+    data = position_to_dict(opening())
+    data["units"]["AUS"] = []
+    data["centers"]["AUS"] = []
+    assert power_focus(position_from_dict(data), "AUS") is None
     assert power_focus(opening(), "XYZ") is None
 
 

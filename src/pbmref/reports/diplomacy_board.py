@@ -1058,22 +1058,34 @@ def power_focus(position: Position, power: str, picture: int = 1) -> Focus | Non
     if not spots:
         return None
     zoom = FOCUS_LABEL / _LABEL_SIZE
-    xs, ys = [x for x, _ in spots], [y for _, y in spots]
-    x, y = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
-    # as high as the power's pieces need (with room for a ring and a name)
-    high = min(float(FOCUS_HIGHEST), max(FOCUS_SIZE[1], (max(ys) - min(ys) + 80) * zoom))
-    if (max(xs) - min(xs) + 40) * zoom > FOCUS_SIZE[0] or (max(ys) - min(ys)) * zoom > high:
-        # too spread to show whole: around the units (their middle)
-        mine = [at for _, at in units] or spots
-        x, y = sum(p[0] for p in mine) / len(mine), sum(p[1] for p in mine) / len(mine)
+    x, y, high = _focus_middle(spots, [at for _, at in units], zoom)
     width, height = pic.board["size"]
     box = focus_box(x, y + _HEAD, zoom, (0, _HEAD, float(width), _HEAD + float(height)), high)
     rings = tuple((ux, uy + _HEAD, 12.5) for _, (ux, uy) in units)
+    return Focus(box, rings, _power_alt(pic, power, [u for u, _ in units], centres), zoom,
+                 picture)
+
+
+def _focus_middle(spots: Sequence[Point], units: Sequence[Point],
+                  zoom: float) -> tuple[float, float, float]:
+    """Where a power's part is centred, and how high it is: around all its
+    pieces, as high as they need (room for a ring and a name); around its
+    units when they are too spread to show whole."""
+    xs, ys = [x for x, _ in spots], [y for _, y in spots]
+    x, y = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+    high = min(float(FOCUS_HIGHEST), max(FOCUS_SIZE[1], (max(ys) - min(ys) + 80) * zoom))
+    if (max(xs) - min(xs) + 40) * zoom > FOCUS_SIZE[0] or (max(ys) - min(ys)) * zoom > high:
+        mine = units or spots
+        x, y = sum(p[0] for p in mine) / len(mine), sum(p[1] for p in mine) / len(mine)
+    return x, y, high
+
+
+def _power_alt(pic: _Picture, power: str, units: Sequence[_Unit], centres: Sequence[str]) -> str:
+    """'you: France, 3 units (A Paris, ...), 3 centres (Brest, ...)'."""
     waiting = {id(u) for u, _ in pic.waiting}
     pieces = ", ".join(u.text() + (" (dislodged)" if id(u) in waiting else "")
-                       for u, _ in units) or "no units"
+                       for u in units) or "no units"
     names = ", ".join(display(c) for c in centres)
-    alt = (f"you: {pic.spec.power_names.get(power, power)}, {_count(len(units), 'unit')} "
-           f"({pieces}), {_count(len(centres), 'centre')}" + (f" ({names})" if names else ""))
-    return Focus(box, rings, alt, zoom, picture)
+    return (f"you: {pic.spec.power_names.get(power, power)}, {_count(len(units), 'unit')} "
+            f"({pieces}), {_count(len(centres), 'centre')}" + (f" ({names})" if names else ""))
 

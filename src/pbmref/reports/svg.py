@@ -675,16 +675,21 @@ def reader_focus(position: Mapping[str, Any], events: Sequence[Event] | None,
     top = geo.oy - SQRT3 * SIZE * (board.radius + 0.5)
     box = focus_box(*geo.centre(own[0][1]), zoom, (0, top, geo.width, geo.board_bottom))
     rings = tuple((*geo.centre(h), SIZE * 1.05) for _, h in own)
+    return Focus(box, rings, _focus_alt(position, scene, own, names, geo, box), zoom)
+
+
+def _focus_alt(position: Mapping[str, Any], scene: _Scene, own: Sequence[tuple[str, Hex]],
+               names: Mapping[str, str], geo: _Geometry,
+               box: tuple[float, float, float, float]) -> str:
+    """The alt text of a reader's part: where the reader is, then every other
+    aircraft the part shows."""
+    board = board_of(position)
     aircraft = aircraft_of(position)
     full = int((position.get("settings") or {}).get("damage_points", 12))
 
     def where(pilot: str, h: Hex) -> str:
-        a = aircraft.get(pilot) or {}
-        if pilot in scene.fallen:
-            return f"shot down at {board.name(h)}"
-        landed = "" if a.get("state") == "flying" else f", {a.get('state')}"
-        return (f"{board.name(h)} heading {a.get('heading')}, {a.get('damage')} of {full} "
-                f"damage points{landed}")
+        return _where_words(board, aircraft.get(pilot) or {}, h, full,
+                            fallen=pilot in scene.fallen)
 
     def inside(h: Hex) -> bool:
         x, y = geo.centre(h)
@@ -696,5 +701,15 @@ def reader_focus(position: Mapping[str, Any], events: Sequence[Event] | None,
                            *scene.fallen.items()] if p not in mine and inside(h)]
     alt = "; ".join(f"you{'' if len(own) == 1 else f' ({names.get(p) or p})'}: {where(p, h)}"
                     for p, h in own)
-    return Focus(box, rings, alt + "".join(f"; {o}" for o in others), zoom)
+    return alt + "".join(f"; {o}" for o in others)
+
+
+def _where_words(board: HexBoard, a: Mapping[str, Any], h: Hex, full: int, *,
+                 fallen: bool) -> str:
+    """'F10 heading NW, 8 of 12 damage points' (or 'shot down at E9')."""
+    if fallen:
+        return f"shot down at {board.name(h)}"
+    landed = "" if a.get("state") == "flying" else f", {a.get('state')}"
+    return (f"{board.name(h)} heading {a.get('heading')}, {a.get('damage')} of {full} "
+            f"damage points{landed}")
 
