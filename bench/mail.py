@@ -54,6 +54,7 @@ installs).
 
 from __future__ import annotations
 
+import random
 import smtplib
 import statistics
 import subprocess
@@ -64,6 +65,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
+from email.utils import format_datetime
 from pathlib import Path
 from typing import Any
 
@@ -127,6 +129,57 @@ def setup(ms: MailServers, folder: Path) -> tuple[Path, list[str], dict[str, str
         gm.PlayerSpec(f"p{i}", (ms.address(u),)) for i, u in enumerate(users)],
         seed=1, deadline=datetime.now(UTC) + timedelta(days=1), early_adjudication=False)
     return cfg, users, created.passwords, ref
+
+
+@dataclass
+class House:
+    """A referee's house of the realistic mix, and the order mails of one turn."""
+
+    cfg: Path
+    ref: str
+    mails: list[bytes]
+    games: int
+    players: int
+
+
+def house_mix(ms: MailServers, folder: Path, n: int, seed: int = 41) -> House:
+    """The realistic mix (issue 41, item 5): games of 6 and 7 pilots in turn,
+    each pilot sending 3 to 5 order mails in the turn (a first try, then
+    changes), ``n`` mails in all, shuffled as they would reach the server."""
+    rng = random.Random(seed)
+    ref = ms.fresh_user("ref")
+    cfg = ms.write_config(folder, user=ref)
+    store = GameStore(load_config(cfg).games_dir)
+    mails: list[tuple[str, str, str]] = []  # (game, address, password) a mail
+    games = players = 0
+    while len(mails) < n:
+        gid, size = f"g{games + 1}", 6 + games % 2
+        users = [ms.fresh_user("p") for _ in range(size)]
+        created = gm.new_game(store, gid, [
+            gm.PlayerSpec(f"p{i}", (ms.address(u),)) for i, u in enumerate(users)],
+            seed=games + 1, deadline=datetime.now(UTC) + timedelta(days=1),
+            early_adjudication=False)
+        for i, u in enumerate(users):
+            mails += [(gid, ms.address(u), created.passwords[f"p{i}"] or "")] \
+                * rng.randint(3, 5)
+        games, players = games + 1, players + size
+    rng.shuffle(mails)
+    return House(cfg, ref, [mix_mail(gid, sender, ms.address(ref), password, i)
+                            for i, (gid, sender, password) in enumerate(mails[:n])],
+                 games, players)
+
+
+def mix_mail(game: str, sender: str, to: str, password: str, n: int) -> bytes:
+    """One order mail of the mix, as a phone's mail program sends it."""
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = to
+    msg["Subject"] = f"[{game}] orders"
+    msg["Date"] = format_datetime(datetime.now(UTC))
+    msg["Message-ID"] = f"<mix-{n}-{time.time_ns()}@players.test>"
+    msg.set_content(f"GAME {game}\nPASSWORD {password}\nPLANE\n{PLANES[n % 3]}\nEND\n\n"
+                    "Sent from my phone\n")
+    return msg.as_bytes()
 
 
 def raw_hop(ms: MailServers, count: int) -> float:
@@ -286,6 +339,9 @@ class Batch:
     sent: int
     new_file_us: float = 0.0  # a new file on the referee's disk while it ran
     warning: str = ""
+    cpu: float = 0.0  # the referee's own CPU in the round (its process, every thread)
+    scrypt: float = 0.0  # of it, checking passwords (scrypt, slow on purpose)
+    accepted: int = 0  # order mails answered "orders accepted"
 
 
 def batch(ms: MailServers, cfg: Path, ref: str, mails: list[bytes], probe: Path, *,
@@ -294,6 +350,8 @@ def batch(ms: MailServers, cfg: Path, ref: str, mails: list[bytes], probe: Path,
     them (take in, answer, send), a probe making new files beside it in `probe`.
     With ``one_part`` the round is answered as one part, its replies sent after
     it, as before the courier: the comparison of the same run."""
+    from pbmref.store import settings as store_settings
+
     t0 = time.perf_counter()
     client = ms.imap(ref)
     for raw in mails:
@@ -323,21 +381,43 @@ def batch(ms: MailServers, cfg: Path, ref: str, mails: list[bytes], probe: Path,
         real_exit(courier, *exc)
 
     Courier.__exit__ = timed_exit  # type: ignore[method-assign]
+    scrypt = [0.0]  # CPU of this thread in the password checks themselves
+    real_verify = store_settings._verify
+
+    def verify(password: str, stored: str) -> bool:
+        t = time.thread_time()
+        try:
+            return real_verify(password, stored)
+        finally:
+            scrypt[0] += time.thread_time() - t
+
+    accepted = [0]
+    real_handle = referee.handle
+
+    def handle(*args: Any, **kw: Any) -> Any:
+        result = real_handle(*args, **kw)
+        accepted[0] += result.summary == "orders accepted"
+        return result
+
+    referee.handle = handle  # type: ignore[method-assign]
+    store_settings._verify = verify
     part = pipeline.ROUND_PART
     if one_part:
         pipeline.ROUND_PART = len(mails)
     try:
         with NewFiles(probe) as beside:
-            t0 = time.perf_counter()
+            t0, cpu0 = time.perf_counter(), time.process_time()
             handled = referee.take_in(intake, send=True)  # as the daemon runs a round
             referee.deliver(force=True)  # none left, unless a send failed
-            seconds = time.perf_counter() - t0
+            seconds, cpu = time.perf_counter() - t0, time.process_time() - cpu0
     finally:
         Courier.__exit__ = real_exit  # type: ignore[method-assign]
         pipeline.ROUND_PART = part
+        store_settings._verify = real_verify
     intake.close()
     out = Batch(appended, seconds, in_smtp[0], handed[0] - t0 if handed[0] else seconds,
-                handled, int(in_smtp[1]), beside.median_us)
+                handled, int(in_smtp[1]), beside.median_us, cpu=cpu, scrypt=scrypt[0],
+                accepted=accepted[0])
     if handled != len(mails) or out.sent != len(mails):
         out.warning = (f"handled {handled}, sent {out.sent}, queued "
                        f"{len(referee.outgoing.queued())}, failed "
@@ -347,16 +427,47 @@ def batch(ms: MailServers, cfg: Path, ref: str, mails: list[bytes], probe: Path,
     return out
 
 
+def storing_cost(sizes: tuple[int, ...] = (7, 25), times: int = 40) -> dict[int, float]:
+    """Our CPU (ms, median) to store one pilot's accepted orders in a game of
+    each size in ``sizes`` where every pilot has orders in already, the games
+    taken in turn (issue 41, item 5: the same with 7 or 25 pilots)."""
+    spent: dict[int, list[float]] = {size: [] for size in sizes}
+    with tempfile.TemporaryDirectory() as tmp:
+        store = GameStore(Path(tmp))
+        entries: dict[int, dict[str, Any]] = {}
+        for size in sizes:
+            gm.new_game(store, f"s{size}", [gm.PlayerSpec(f"p{i}", (f"p{i}@players.test",))
+                                             for i in range(size)], seed=size,
+                        deadline=datetime.now(UTC) + timedelta(days=1),
+                        early_adjudication=False)
+            game = store.open(f"s{size}")
+            for i in range(size):
+                entry = game.ruleset.read_orders(game.open.state, f"p{i}",
+                                                 [(1, line) for line in PLANES[i % 3].split("\n")])
+                game.book.save(f"p{i}", entry, raw="orders", message_id=f"<s{size}-{i}@x>",
+                               received_at=datetime.now(UTC), checked=True)
+            entries[size] = game.book.entry_of("p0") or {}
+        for n in range(times):
+            for size in sizes:
+                game = store.open(f"s{size}")  # as the referee opens it for a mail
+                t0 = time.process_time()
+                game.book.save("p0", entries[size], raw=f"orders {n}",
+                               message_id=f"<again-{size}-{n}@x>",
+                               received_at=datetime.now(UTC), checked=True)
+                spent[size].append(time.process_time() - t0)
+    return {size: statistics.median(v) * 1000 for size, v in spent.items()}
+
+
 def main() -> int:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 500
     single = int(sys.argv[2]) if len(sys.argv) > 2 else 20
     if not dovecot_available():
         print("bench/mail.py: Dovecot is not installed (run scripts/test once as root)")
         return 2
-    with MailServers(["scratch"], spare_users=4 * PLAYERS + 12, relay_process=True) as ms, \
-            tempfile.TemporaryDirectory() as tmp:
-        cfg, users, passwords, ref = setup(ms, Path(tmp) / "batch")
-        mails = order_mails(ms, users, passwords, ref, n)
+    with MailServers(["scratch"], spare_users=3 * (n // 3 + 7) + PLAYERS + 12,
+                     relay_process=True) as ms, tempfile.TemporaryDirectory() as tmp:
+        house = house_mix(ms, Path(tmp) / "batch", n)
+        mails = house.mails
 
         # 1. baseline: append, then fetch, over one IMAP connection; taken three
         # times through the run (it moved 2.5x between runs minutes apart)
@@ -367,18 +478,17 @@ def main() -> int:
             time.sleep(1.0)
         # the same round as one part first (the later run meets a disk more
         # churned: the comparison does not flatter the parts)
-        cfg1, users1, passwords1, ref1 = setup(ms, Path(tmp) / "one-part")
-        as_one = batch(ms, cfg1, ref1, order_mails(ms, users1, passwords1, ref1, n), Path(tmp),
-                       one_part=True)
+        house1 = house_mix(ms, Path(tmp) / "one-part", n)
+        as_one = batch(ms, house1.cfg, house1.ref, house1.mails, Path(tmp), one_part=True)
         baselines.append(raw_imap(ms, ms.fresh_user("raw"), mails))
-        on_disk = batch(ms, cfg, ref, mails, Path(tmp))
+        on_disk = batch(ms, house.cfg, house.ref, mails, Path(tmp))
 
         # the SMTP server's own pace: the same number of mails through the relay
         # over one connection, the least any referee's replies cost there
         t0 = time.perf_counter()
         with smtplib.SMTP(ms.host, ms.smtp_port, timeout=30) as smtp:
             for raw in mails:
-                smtp.sendmail(ms.address(ref), [ms.address(users[0])], raw)
+                smtp.sendmail(ms.address(house.ref), [ms.address("scratch")], raw)
         raw_send = time.perf_counter() - t0
         baselines.append(raw_imap(ms, ms.fresh_user("raw"), mails))
         baseline = statistics.median(baselines)
@@ -391,12 +501,23 @@ def main() -> int:
         in_memory = None
         if MEMORY.is_dir():
             with tempfile.TemporaryDirectory(dir=MEMORY) as shm:
-                cfg2, users2, passwords2, ref2 = setup(ms, Path(shm) / "batch")
-                in_memory = batch(ms, cfg2, ref2,
-                                  order_mails(ms, users2, passwords2, ref2, n), Path(shm))
+                house2 = house_mix(ms, Path(shm) / "batch", n)
+                in_memory = batch(ms, house2.cfg, house2.ref, house2.mails, Path(shm))
+    storing = storing_cost()
 
     per_mail_base = baseline / n
-    print(f"mails: {n} (players {PLAYERS})")
+    print(f"mails: {n}, the realistic mix: {house.games} games of 6 and 7 pilots "
+          f"({house.players} pilots), 3 to 5 order mails a pilot, shuffled")
+    for name, run in (("on the disk", on_disk), ("folders in memory", in_memory)):
+        if run is None or not run.accepted:
+            continue
+        own = run.cpu - run.scrypt
+        print(f"CPU       ours per accepted order mail ({name}): {own / run.accepted * 1000:.2f} ms "
+              f"(aim <= 4 ms; {run.accepted} of {n} accepted; the round's CPU {run.cpu:.2f} s "
+              f"less {run.scrypt:.2f} s of password stretching, scrypt: "
+              f"{run.scrypt / run.accepted * 1000:.2f} ms a mail on average, a pilot's first)")
+    print(f"storing one pilot's orders, every pilot's in: {storing[7]:.2f} ms of CPU with 7 "
+          f"pilots, {storing[25]:.2f} ms with 25; ratio {storing[25] / storing[7]:.2f} (aim 1)")
     print(f"baseline  raw IMAP append+fetch: {baseline:.2f} s "
           f"({n / baseline:.0f} mails/s, {per_mail_base * 1000:.1f} ms a mail; the median of "
           f"three taken before, between and after the batches: "
