@@ -37,7 +37,7 @@ from hardkit import (
 )
 
 from pbmref.mail.compose import SUBJECT_MAX
-from pbmref.referee.pipeline import REPLY_BUDGET, STRANGER_BUDGET
+from pbmref.referee.rations import REPLY_BUDGET, STRANGER_BUDGET
 
 SPEC = load_corpus()
 NAMES = sorted(SPEC)

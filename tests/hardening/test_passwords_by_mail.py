@@ -24,7 +24,7 @@ from hardkit import PASSWORDS, PLAYERS, REFEREE, Table, body_of, make_table, par
 
 from pbmref import gm
 from pbmref.cli import main
-from pbmref.referee.pipeline import PASSWORD_FLOOD, REPLY_BUDGET
+from pbmref.referee.rations import PASSWORD_FLOOD, REPLY_BUDGET
 from pbmref.store import GameStore, settings
 from pbmref.store.passwords import PASSWORD_BITS, WORDS, WORDS_PER_PASSWORD, new_password
 

@@ -192,9 +192,9 @@ def test_a_mail_handled_again_spends_no_more_of_the_reply_budget(
     """Killed before its replies joined the queue, the round is handled again: the
     budget its first try counted is not spent a second time (else a player near
     the mail-loop limit would get no answer at all)."""
-    from pbmref.referee import pipeline
+    from pbmref.referee import rations
 
-    monkeypatch.setattr(pipeline, "REPLY_BUDGET", 1)  # one reply an hour to each address
+    monkeypatch.setattr(rations, "REPLY_BUDGET", 1)  # one reply an hour to each address
     ids = _mails(table)
     monkeypatch.setattr(files._Together, "flush", _die_on_call(files._Together, "flush"))
     with pytest.raises(Killed):

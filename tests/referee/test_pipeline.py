@@ -257,7 +257,7 @@ def test_a_failure_notice_that_fails_is_logged_and_the_round_goes_on(
 
     poison = "<poison@example.org>"
     unencodable = UnicodeEncodeError("utf-8", "x\ud800", 1, 2, "surrogates not allowed")
-    real_handle, real_reply = Referee.handle, Referee._reply
+    real_handle, real_reply = Referee.handle, Referee.reply
 
     def handle(self: Referee, mail: Any, raw: bytes, **kw: Any) -> Any:
         if mail.message_id == poison:
@@ -270,7 +270,7 @@ def test_a_failure_notice_that_fails_is_logged_and_the_round_goes_on(
         return real_reply(self, mail, *args, **kw)
 
     monkeypatch.setattr(Referee, "handle", handle)
-    monkeypatch.setattr(Referee, "_reply", reply)
+    monkeypatch.setattr(Referee, "reply", reply)
     assert table.send(orders(table, "anna", "STATUS"), message_id=poison) == []  # 1st try
     table.referee.process_spool()  # 2nd try
     # the 3rd try, in the same round as bert's good mail

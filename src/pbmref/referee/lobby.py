@@ -59,13 +59,9 @@ from pbmref.orders.envelope import LOBBY_COMMANDS, Command, OrderMail
 from pbmref.orders.errors import OrderMailError
 from pbmref.orders.render import render_error_list
 from pbmref.referee import lobbytext, replies
-from pbmref.referee.pipeline import (
-    REPLY_BUDGET,
-    REPLY_WINDOW,
-    STRANGER_BUDGET,
-    HandledMail,
-    Referee,
-)
+from pbmref.referee.letter import HandledMail
+from pbmref.referee.pipeline import Referee
+from pbmref.referee.rations import REPLY_BUDGET, REPLY_WINDOW, STRANGER_BUDGET
 from pbmref.referee.secrecy import hide_in_errors, mail_passwords
 from pbmref.referee.state import Ration
 from pbmref.referee.welcome import queue_welcome
@@ -209,7 +205,7 @@ class _Desk:
             rations = (Ration("lobby", self.sender, 1, DAY),
                        Ration("strangers", "*", STRANGER_BUDGET, REPLY_WINDOW),
                        Ration("replies", self.sender, REPLY_BUDGET, REPLY_WINDOW))
-        return HandledMail([self.referee._reply(self.mail, self.sender, body)], summary,
+        return HandledMail([self.referee.reply(self.mail, self.sender, body)], summary,
                            self.games[0] if self.games else None, changed=bool(self.games),
                            rations=rations)
 
@@ -231,7 +227,7 @@ class _Desk:
             "requests": [r.to_dict() for r in requests]},
             drop=lambda record: _expired(record, self.now))
         sections.append(lobbytext.confirm_request(code, [r.line() for r in requests]))
-        return HandledMail([self.referee._reply(self.mail, self.sender, _text(sections))],
+        return HandledMail([self.referee.reply(self.mail, self.sender, _text(sections))],
                            "lobby: code sent for " + "; ".join(r.line() for r in requests),
                            rations=())
 

@@ -49,7 +49,8 @@ from pbmref.reports.common import wrap
 from pbmref.rulesets import Correspondent
 
 if TYPE_CHECKING:
-    from pbmref.referee.pipeline import Letter, Referee
+    from pbmref.referee.letter import Letter
+    from pbmref.referee.pipeline import Referee
 
 __all__ = ["VOTE_COMMANDS", "PressDesk", "Relay", "not_sent"]
 

@@ -33,7 +33,8 @@ from pbmref.referee.lobbytext import paragraph
 from pbmref.store.lobby import read_standby
 
 if TYPE_CHECKING:
-    from pbmref.referee.pipeline import Letter, Referee
+    from pbmref.referee.letter import Letter
+    from pbmref.referee.pipeline import Referee
 
 __all__ = ["SEAT_COMMANDS", "SeatDesk"]
 
