@@ -28,7 +28,10 @@ The house's shape (issue 41), also counts:
   aim <= 1.2) and the worst (aim <= 20); the longest class in ``referee/``
   (aim <= 400 lines);
 - the functions of ours (and their files) that one accepted order mail and
-  one two-player deadline run, traced with ``sys.setprofile``.
+  one two-player deadline run, traced with ``sys.setprofile``; and in the
+  same traces, how often the mail is parsed by email's parser (and for whom:
+  the spool's keys, the reading, a reply read back), its spool entry read,
+  the game opened, its position decoded and its schedule written.
 """
 
 from __future__ import annotations
@@ -80,7 +83,8 @@ def one_mail(trace: list[tuple[int, int]] | None = None) -> Counter[str]:
     referee = Referee(config, store=store, clock=lambda: t0)
     intake = MaildirIntake(config.mail.maildir.inbox)
 
-    def send(last: str) -> None:
+    def send(last: str, traced_by: Callable[[Callable[[], object]], object] | None = None
+             ) -> None:
         msg = EmailMessage()
         msg["From"], msg["To"], msg["Subject"] = "anna@example.org", "referee@x", "orders"
         msg["Date"], msg["Message-ID"] = format_datetime(t0), make_msgid(domain="example.org")
@@ -88,15 +92,21 @@ def one_mail(trace: list[tuple[int, int]] | None = None) -> Counter[str]:
                         f"TAKEOFF ALPHA\nPLANE\n1: A\n2: A\n3: {last}\nEND\n")
         key = intake.deliver(msg.as_bytes())
         os.utime(intake.root / "new" / key, (t0.timestamp(), t0.timestamp()))  # arrival time
-        referee.take_in(intake)
-        referee.deliver(force=True)
+        def answer() -> None:
+            referee.take_in(intake)
+            referee.deliver(force=True)
+
+        if traced_by is None:
+            answer()
+        else:
+            traced_by(answer)  # the referee's work alone, not the reading below
         reply = read_maildir(tmp / "outbox")[-1].get_body(("plain",))
         assert reply is not None and "accepted" in str(reply.get_content()), reply
 
     send("A")  # the first mail pays for the password check
     counts: Counter[str] = Counter()
     if trace is not None:
-        trace.append(traced(lambda: send("L")))
+        send("L", lambda answer: trace.append(traced(answer)))
         later = t0 + timedelta(hours=49)
         referee.clock = lambda: later
         trace.append(traced(lambda: adjudicate_due(referee)))
@@ -293,22 +303,51 @@ def complexity() -> dict[str, float]:
             f"longest class in referee/ ({longest[1]}), lines (aim <= 400)": longest[0]}
 
 
+# Work counted while a mail or a deadline is traced: (file's ending, function) ->
+# what one call of it is. A parse by email's parser ends in FeedParser.close
+# (headers alone or the whole mail, ours or a reply read back), named by the
+# function of ours that asked for it.
+WATCHED = {
+    ("email/feedparser.py", "FeedParser.close"): "mails parsed by email's parser",
+    ("pbmref/mail/spool.py", "_read_in"): "incoming spool entry read",
+    ("pbmref/store/game.py", "Game.__init__"): "game opened",
+    ("pbmref/rulesets/tweedekker.py", "decode"): "position decoded",
+    ("pbmref/store/game.py", "Game.write_schedule"): "schedule written",
+}
+WORK: list[Counter[str]] = []  # what each traced action did, in turn
+
+
 def traced(action: Callable[[], object]) -> tuple[int, int]:
-    """The functions of ours, and their files, that ``action`` runs."""
+    """The functions of ours, and their files, that ``action`` runs (and the
+    work of ``WATCHED`` it does, in ``WORK``)."""
     seen: set[tuple[str, int, str]] = set()
     src = str(SRC)
+    work: Counter[str] = Counter()
+
+    def ours(frame: FrameType | None) -> str:
+        while frame is not None and not frame.f_code.co_filename.startswith(src):
+            frame = frame.f_back
+        return frame.f_code.co_name if frame is not None else "?"
 
     def profile(frame: FrameType, event: str, arg: object) -> None:
         del arg
-        if event == "call" and frame.f_code.co_filename.startswith(src):
-            code = frame.f_code
+        if event != "call":
+            return
+        code = frame.f_code
+        if code.co_filename.startswith(src):
             seen.add((code.co_filename, code.co_firstlineno, code.co_name))
+        for (ending, name), what in WATCHED.items():
+            if name in (code.co_name, code.co_qualname) and code.co_filename.endswith(ending):
+                if code.co_filename.endswith(".py") and "email" in ending:
+                    what = f"{what} (for {ours(frame.f_back)})"
+                work[what] += 1
 
     sys.setprofile(profile)
     try:
         action()
     finally:
         sys.setprofile(None)
+    WORK.append(work)
     return len(seen), len({f for f, _, _ in seen})
 
 
@@ -342,6 +381,10 @@ def main() -> int:
     print(f"one accepted order mail runs {mail[0]} functions of ours in {mail[1]} files")
     print(f"one two-player deadline runs {deadline[0]} functions of ours in "
           f"{deadline[1]} files")
+    for label, work in zip(("one accepted order mail", "one two-player deadline"), WORK,
+                           strict=True):
+        for what, n in sorted(work.items()):
+            print(f"{label}: {what}: {n}")
     return 0
 
 
