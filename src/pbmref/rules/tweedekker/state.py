@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from functools import cache
 
 from pbmref.rules.hexgrid import Heading, Hex, HexBoard
 
@@ -256,8 +257,10 @@ def runway_heading(corner: Heading, runway: Runway) -> Heading:
     return inward
 
 
+@cache
 def airfield_hexes(board: HexBoard, corner: Heading) -> frozenset[Hex]:
-    """The 7 hexes of an airfield: corner plus its three runways (B5)."""
+    """The 7 hexes of an airfield: corner plus its three runways (B5); worked
+    out once per board and corner (each preview of a mail asked six times)."""
     hexes = {board.corner(corner)}
     for runway in Runway:
         hexes.update(runway_hexes(board, corner, runway))
