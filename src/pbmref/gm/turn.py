@@ -102,16 +102,18 @@ def play(game: Game, view: TurnView, in_force: Mapping[str, OrdersFile], *, seed
 
 
 def adjudicate(store: GameStore, game_id: str, now: datetime, *,
-               force: bool = False) -> TurnRecord | None:
+               force: bool = False, game: Game | None = None) -> TurnRecord | None:
     """Adjudicate the game's open turn if it is due (or ``force``); exactly once.
 
     The game lock is taken, then the game is read again: a second caller that
     waited for the lock finds the turn done (or not due any more) and returns
     None. Raises GameFileError when a file of the game is broken (nothing is
     written then). The referee mails the report afterwards. A game whose pilots
-    have careers brings the roster up to date with the turn (FP16).
+    have careers brings the roster up to date with the turn (FP16). ``game``:
+    the game already open (the referee's deadline opens it once), else it is
+    opened here.
     """
-    game = store.open(game_id)
+    game = game if game is not None else store.open(game_id)
     seen_turn = game.turn
     with game.lock():
         game.reload()

@@ -369,7 +369,7 @@ def adjudicate_due(referee: Referee, intake: Intake | None = None, *,
             try:
                 game = referee.store.open(gid)
                 fill_computer_orders(referee, game)
-                record = gm.adjudicate(referee.store, gid, now, force=force)
+                record = gm.adjudicate(referee.store, gid, now, force=force, game=game)
                 if record is None and games is None:
                     # The index had it due, the game itself says not: its state
                     # index was behind its folders (written anew, so it is not
@@ -384,10 +384,9 @@ def adjudicate_due(referee: Referee, intake: Intake | None = None, *,
             if record is None:
                 continue
             report.adjudicated.append(record)
-            played = referee.store.open(gid)
-            queue_report(referee, played, record.turn, record.report_text)
+            queue_report(referee, game, record.turn, record.report_text)  # one game open
             if record.game_over:  # J14
-                queue_final_report(referee, played, [a for a, _ in report_readers(played)])
+                queue_final_report(referee, game, [a for a, _ in report_readers(game)])
         queue_owed_reports(referee)
         if report.adjudicated:
             tell_reports_take_long(referee, report.adjudicated)
