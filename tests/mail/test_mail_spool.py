@@ -637,7 +637,8 @@ def test_prune_takes_a_key_marker_temp_a_killed_writer_left_in_keys(
     left = keys / f".{marker.name}.4242.tmp"
     os.link(entry.path, left)
     assert spool.prune(timedelta(days=14)) == 0 and left.exists()
-    monkeypatch.setattr(spool_module, "_LEFT_BEHIND", timedelta(0))
+    monkeypatch.setattr(spool_module.entries, "_LEFT_BEHIND", timedelta(0))
+    monkeypatch.setattr(spool_module.outgoing, "_LEFT_BEHIND", timedelta(0))
     assert spool.prune(timedelta(days=14)) == 0  # a temp is no entry
     assert not left.exists()
     assert entry.path.exists() and marker.samefile(entry.path)

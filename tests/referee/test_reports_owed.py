@@ -258,8 +258,8 @@ def test_a_report_that_cannot_go_out_is_told_to_the_game_master_once(
     table.clock.now += TURN
     adjudicate_due(referee, table.intake)
     assert _gm_notices(table) == []  # not yet: just queued, or just failed
-    later = spool_module._now() + turns.STUCK_AFTER + timedelta(minutes=1)
-    monkeypatch.setattr(spool_module, "_now", lambda: later)
+    later = spool_module.entries._now() + turns.STUCK_AFTER + timedelta(minutes=1)
+    monkeypatch.setattr(spool_module.outgoing, "_now", lambda: later)
     table.clock.now += STUCK_CHECK
     adjudicate_due(referee, table.intake)
     (notice,) = _gm_notices(table)

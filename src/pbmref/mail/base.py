@@ -75,11 +75,14 @@ class Outgoing:
     """
 
     raw: bytes
+    # (sender, recipients) as the spool noted them when it queued the mail, so
+    # that sending it reads none of its headers back; None: read from ``raw``
+    envelope: tuple[str, tuple[str, ...]] | None = None
 
     @classmethod
     def of(cls, msg: EmailMessage) -> Outgoing:
         """A mail made here, flattened (as the spool does when it queues one)."""
-        return cls(msg.as_bytes())
+        return cls(msg.as_bytes(), envelope_of(msg))
 
     @functools.cached_property
     def headers(self) -> Message:
@@ -99,13 +102,33 @@ class Outgoing:
     @property
     def sender(self) -> str:
         """The envelope's sender: the From address."""
+        if self.envelope is not None:
+            return self.envelope[0]
         return parseaddr(self.get("From"))[1]
 
     @property
     def recipients(self) -> tuple[str, ...]:
         """The envelope's recipients: the To and Cc addresses."""
-        pairs = getaddresses([self.get("To"), self.get("Cc")])
-        return tuple(addr for _, addr in pairs if addr)
+        if self.envelope is not None:
+            return self.envelope[1]
+        return _recipients(self.get("To"), self.get("Cc"))
+
+
+def envelope_of(msg: EmailMessage) -> tuple[str, tuple[str, ...]]:
+    """The SMTP envelope of a mail made here: its From address, and its To and Cc
+    addresses (as ``Outgoing`` reads them from the mail's bytes).
+
+    >>> msg = EmailMessage(); msg["From"] = "Ref <ref@x.test>"
+    >>> msg["To"] = "a@x.test, B <b@x.test>"
+    >>> envelope_of(msg)
+    ('ref@x.test', ('a@x.test', 'b@x.test'))
+    """
+    return (parseaddr(str(msg.get("From", "")))[1],
+            _recipients(str(msg.get("To", "")), str(msg.get("Cc", ""))))
+
+
+def _recipients(to: str, cc: str) -> tuple[str, ...]:
+    return tuple(addr for _, addr in getaddresses([to, cc]) if addr)
 
 
 @runtime_checkable

@@ -42,7 +42,7 @@ __all__ = [
     "IncomingMail",
     "message_id_of",
     "never_answer_reason",
-    "sender_and_date",
+    "spool_headers",
     "read_message",
 ]
 
@@ -259,17 +259,23 @@ def _parse_date(value: str | None) -> datetime | None:
     return dt
 
 
-def sender_and_date(raw: bytes) -> tuple[str, datetime | None]:
-    """The sender's lower-cased bare address and the Date header of a raw mail,
-    read from its headers alone (``""`` and None when absent or unreadable):
-    what the spool needs to put mails of one second in the order they were sent."""
+def spool_headers(raw: bytes) -> tuple[str, str, datetime | None]:
+    """The Message-ID (``message_id_of``), the sender's lower-cased bare address
+    and the Date header of a raw mail, from one reading of its headers alone
+    (``""`` and None when absent or unreadable): what the spool keys a mail
+    by, and needs to put mails of one second in the order they were sent."""
     try:
         headers = BytesHeaderParser().parsebytes(_headers_only(raw))
+    except Exception:  # noqa: BLE001 - a mangled header block sorts as unknown
+        return message_id_of(raw, ""), "", None
+    mid = headers.get("Message-ID")
+    message_id = message_id_of(raw, str(mid) if mid is not None else "")
+    try:
         sender = _addr(_raw_str(headers.get("From", "")))[1]
         date = headers.get("Date")
     except Exception:  # noqa: BLE001 - a mangled header block sorts as unknown
-        return "", None
-    return sender, _parse_date(str(date) if date is not None else None)
+        return message_id, "", None
+    return message_id, sender, _parse_date(str(date) if date is not None else None)
 
 
 def message_id_of(raw: bytes, header_value: str | None = None) -> str:

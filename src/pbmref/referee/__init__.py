@@ -1,6 +1,11 @@
 """The referee: the mail pipeline, deadlines and the daemon.
 
-- ``pipeline.Referee``: mail in (spooled first), games changed, replies queued;
+- ``pipeline.Referee``: the runner: mail in (spooled first), games changed,
+  replies rationed and queued, mails marked, replies delivered; what one mail
+  does is ``intake`` (who sent it, which game), ``handlers`` (an identified
+  player's mail: password, orders), ``commands`` (HELP ... MAP), ``press``
+  (press and votes), ``rations`` (how many replies, to whom), ``answers``
+  (the reply as a mail) and ``letter`` (the values they hand on);
 - ``turns.adjudicate_due``: what cron runs at deadlines;
 - ``daemon.Daemon``: ``pbmref serve``;
 - ``replies``: the words of every reply; ``guide``: what HELP answers;
