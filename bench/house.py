@@ -309,7 +309,7 @@ def complexity() -> dict[str, float]:
 # function of ours that asked for it.
 WATCHED = {
     ("email/feedparser.py", "FeedParser.close"): "mails parsed by email's parser",
-    ("pbmref/mail/spool.py", "_read_in"): "incoming spool entry read",
+    ("pbmref/mail/spool/entries.py", "_read_in"): "incoming spool entry read",
     ("pbmref/store/game.py", "Game.__init__"): "game opened",
     ("pbmref/rulesets/tweedekker.py", "decode"): "position decoded",
     ("pbmref/store/game.py", "Game.write_schedule"): "schedule written",
