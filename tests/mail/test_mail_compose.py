@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hypo import examples
-from pbmref.mail.compose import Attachment, make_mail, make_reply, reply_subject
+from pbmref.mail.compose import Attachment, make_mail, make_reply, reply_subject, write_reply
 from pbmref.mail.message import never_answer_reason, read_message
 
 REF = "referee@game.test"
@@ -183,3 +183,77 @@ def test_header_factory_keeps_classes_and_recent_headers() -> None:
 
     factory.map_to_type("To", UnstructuredHeader)
     assert not hasattr(factory("To", "anna@players.test"), "addresses")
+
+
+# --- a reply of text alone written as bytes (write_reply): what make_reply writes ---
+
+def _both(monkeypatch: pytest.MonkeyPatch, original_raw: bytes, body: str,
+          name: str) -> tuple[bytes, bytes]:
+    """``write_reply``'s bytes and those of ``make_reply``'s message for the same
+    reply (one Message-ID for both: a new one is random)."""
+    import pbmref.mail.compose as compose
+
+    monkeypatch.setattr(compose, "make_msgid", lambda domain: f"<fixed@{domain}>")
+    original = read_message(original_raw)
+    when = datetime(2026, 12, 6, 15, 0, tzinfo=UTC)
+    written = write_reply(original, "jo@example.org", body, from_addr=REF, from_name=name,
+                          date=when)
+    made = make_reply(original, "jo@example.org", body, from_addr=REF, from_name=name,
+                      date=when)
+    return written.as_bytes(), made.as_bytes()
+
+
+_REPLIES = [
+    # (the original mail, the reply's text, the referee's name)
+    (b"From: Jo <jo@example.org>\r\nSubject: [zep1] orders\r\nMessage-ID: <o@x>\r\n\r\nx",
+     "Your orders are accepted.\n\nPLANE\n1: A\n", "Referee"),
+    (b"From: jo@example.org\r\nSubject: =?utf-8?q?Bericht_f=C3=BCr_Zug_7?=\r\n\r\nx",
+     "Zug 7: Flak über Ypern — 3 Treffer.\n" + "ä" * 300 + "\n", "Schiedsrichter Ä"),
+    (b"From: jo@example.org\r\nSubject: " + b"long subject " * 12 + b"\r\nMessage-ID: <m@x>"
+     b"\r\nReferences: " + b" ".join(f"<ref{i}.{'y' * 30}@x>".encode() for i in range(25))
+     + b"\r\n\r\nx", "x" * 1200 + "\n" + "a line ending in spaces   \n", ""),
+    (b"From: jo@example.org\r\n\r\nno subject", "no newline at the end", "J. Smith, GM"),
+    (b"From: jo@example.org\r\nSubject: Re: a\r\n\r\nx", "line\r\nwith CR\rand LF\n",
+     "=?utf-8?b?QmNjOiBldmls?="),
+]
+
+
+@pytest.mark.parametrize(("raw", "body", "name"), _REPLIES)
+def test_a_reply_written_as_bytes_is_what_make_reply_writes(
+        monkeypatch: pytest.MonkeyPatch, raw: bytes, body: str, name: str) -> None:
+    written, made = _both(monkeypatch, raw, body, name)
+    assert written == made
+    assert b"\nIn-Reply-To: " in written or b"Message-ID" not in raw
+
+
+@pytest.mark.parametrize("length", range(60, 80))
+def test_a_reply_written_as_bytes_folds_where_email_folds(
+        monkeypatch: pytest.MonkeyPatch, length: int) -> None:
+    subject = ("orders " * 20)[:length].strip()
+    mid = f"<{'m' * (length - 20)}@players.test>"
+    raw = f"From: a@b.c\r\nSubject: {subject}\r\nMessage-ID: {mid}\r\n\r\nx".encode()
+    written, made = _both(monkeypatch, raw, "ok\n", "")
+    assert written == made
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(subject=st.text(max_size=200), name=st.text(max_size=60), body=st.text(max_size=1500),
+       mid=st.text(max_size=90))
+def test_fuzz_a_reply_written_as_bytes_is_what_make_reply_writes(
+        subject: str, name: str, body: str, mid: str) -> None:
+    raw = (f"From: a@b.c\r\nSubject: {subject}\r\nMessage-ID: {mid}\r\nReferences: <r@x> {mid}"
+           "\r\n\r\nx").encode("utf-8", "surrogateescape")
+    with pytest.MonkeyPatch.context() as m:
+        written, made = _both(m, raw, body, name)
+    assert written == made
+
+
+def test_a_reply_written_as_bytes_takes_its_key_as_message_id() -> None:
+    reply = write_reply(ORIGINAL, "jo@example.org", "ok", from_addr=REF)
+    reply.replace_header("Message-ID", "<reply-1@game.test>")
+    assert reply["Message-ID"] == "<reply-1@game.test>"
+    parsed = email.message_from_bytes(reply.as_bytes(), policy=email.policy.default)
+    assert parsed["Message-ID"] == "<reply-1@game.test>"
+    assert parsed["Subject"] == "Re: zep1 orders"
+    with pytest.raises(KeyError):
+        reply.replace_header("Cc", "x@y")

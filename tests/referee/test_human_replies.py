@@ -16,7 +16,7 @@ from functools import partial
 from pathlib import Path
 
 import pytest
-from tablekit import REFEREE, T0, Table, body_of
+from tablekit import REFEREE, T0, Table, body_of, parse
 
 from pbmref import gm
 from pbmref.cli import main
@@ -398,7 +398,7 @@ def test_new_class_mails_each_pupil_a_welcome(tmp_path: Path,
 
     result = referee.handle(read_message(_raw("anna@school.example", body, T0)),
                             b"", arrived=T0 + timedelta(minutes=1))
-    assert "your orders are accepted" in body_of(result.replies[0])
+    assert "your orders are accepted" in body_of(parse(result.replies[0].as_bytes()))
 
 
 # ------------------------------------------------------------------ every game kind's example

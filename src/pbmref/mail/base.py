@@ -10,9 +10,12 @@ from datetime import datetime
 from email.message import EmailMessage, Message
 from email.parser import BytesHeaderParser
 from email.utils import getaddresses, parseaddr
-from typing import ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, ClassVar, Protocol, runtime_checkable
 
 from pbmref.mail.headers import POLICY
+
+if TYPE_CHECKING:
+    from pbmref.mail.compose import TextMail
 
 __all__ = [
     "Intake",
@@ -114,7 +117,7 @@ class Outgoing:
         return _recipients(self.get("To"), self.get("Cc"))
 
 
-def envelope_of(msg: EmailMessage) -> tuple[str, tuple[str, ...]]:
+def envelope_of(msg: EmailMessage | TextMail) -> tuple[str, tuple[str, ...]]:
     """The SMTP envelope of a mail made here: its From address, and its To and Cc
     addresses (as ``Outgoing`` reads them from the mail's bytes).
 

@@ -14,10 +14,9 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from datetime import datetime
-from email.message import EmailMessage
 from typing import TYPE_CHECKING
 
-from pbmref.mail.compose import Attachment, make_reply
+from pbmref.mail.compose import Attachment, Mail, make_reply, write_reply
 from pbmref.mail.message import IncomingMail
 from pbmref.orders.errors import OrderMailError
 from pbmref.orders.render import render_error_list
@@ -36,17 +35,20 @@ if TYPE_CHECKING:
 
 
 def reply(mail: IncomingMail, to: str, body: str, attachments: Sequence[Attachment] = (),
-          *, from_addr: str, from_name: str, date: datetime) -> EmailMessage:
+          *, from_addr: str, from_name: str, date: datetime) -> Mail:
     """The answer to ``mail``: never longer than REPLY_LIMIT, never repeating
     a password the mail holds (in its text or its Subject). Boards among the
     ``attachments`` (MAP, HISTORY) go as PNG inline in an HTML version of
-    the text, and as SVG attached (the player asked for the board)."""
+    the text, and as SVG attached (the player asked for the board); a reply
+    of text alone is written as bytes (``write_reply``)."""
     if len(body) > REPLY_LIMIT:
         body = body[:REPLY_LIMIT].rsplit("\n", 1)[0] + "\n\n" + replies.cut_short(REPLY_LIMIT)
     secrets = reply_secrets(mail)
     if secrets:
         body = mask_reply(body, secrets)
         mail = replace(mail, subject=mask(mail.subject, secrets))
+    if not attachments:
+        return write_reply(mail, to, body, from_addr=from_addr, from_name=from_name, date=date)
     html, attachments = with_pictures(mail, body, attachments)
     return make_reply(mail, to, body, from_addr=from_addr, html=html, from_name=from_name,
                       attachments=attachments, date=date)
@@ -60,13 +62,14 @@ def errors_text(errors: OrderMailError | Iterable[OrderMailError], mail: Incomin
     return render_error_list(errors)
 
 
-def name_by_key(msg: EmailMessage, key: str, referee: str) -> None:
+def name_by_key(msg: Mail, key: str, referee: str) -> None:
     """Give a reply the Message-ID its key names (the answered mail's spool entry,
     itself named by that mail's Message-ID and content, and the reply's place).
     A reply made again after a power cut took the spool's copy of the first is
     then the same message to every mail program, never a second, different one.
 
-    >>> msg = EmailMessage(); msg["Message-ID"] = "<random@x>"
+    >>> from pbmref.mail.compose import TextMail
+    >>> msg = TextMail([("Message-ID", "<random@x>")], "")
     >>> name_by_key(msg, "reply:abc:0", "Referee <ref@game.test>"); msg["Message-ID"]
     '<reply-3818ba13fe7cf285e042eb4e1cf4ca4f@game.test>'
     """

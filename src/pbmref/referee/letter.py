@@ -12,10 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from email.message import EmailMessage
 from typing import Any
 
-from pbmref.mail.compose import Attachment
+from pbmref.mail.compose import Attachment, Mail
 from pbmref.mail.message import IncomingMail
 from pbmref.orders.check import read_mail_body
 from pbmref.orders.envelope import Command, OrderMail
@@ -40,7 +39,7 @@ class HandledMail:
     None means REPLY_BUDGET of each address written to, ``()`` nothing (the
     replies to a mail whose password was checked)."""
 
-    replies: list[EmailMessage] = field(default_factory=list)
+    replies: list[Mail] = field(default_factory=list)
     summary: str = ""
     game_id: str | None = None
     changed: bool = False

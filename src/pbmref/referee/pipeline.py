@@ -44,7 +44,7 @@ from typing import Any
 from pbmref.base.files import durable_together
 from pbmref.config import Config
 from pbmref.mail.base import Intake, Sender
-from pbmref.mail.compose import Attachment, make_mail
+from pbmref.mail.compose import Attachment, Mail, make_mail
 from pbmref.mail.health import note_round
 from pbmref.mail.message import IncomingMail, never_answer_reason, read_message
 from pbmref.mail.spool import IncomingSpool, InEntry, OutgoingSpool
@@ -156,7 +156,7 @@ class Referee:
         return self.config.referee.address
 
     def reply(self, mail: IncomingMail, to: str, body: str,
-              attachments: Sequence[Attachment] = ()) -> EmailMessage:
+              attachments: Sequence[Attachment] = ()) -> Mail:
         """The answer to ``mail`` from this referee (``answers.reply``: cut to
         REPLY_LIMIT, its passwords hidden, boards as pictures)."""
         return answers.reply(mail, to, body, attachments, from_addr=self.address,

@@ -24,6 +24,7 @@ import logging
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
+from pbmref.mail.compose import Mail
 from pbmref.mail.message import IncomingMail
 from pbmref.orders.envelope import OrderMail
 from pbmref.referee import guide, replies
@@ -102,7 +103,7 @@ def wrong_password(referee: Referee, letter: Letter) -> HandledMail:
         warning.rations = password_warned(gid, pid)
         return warning
     summary = f"rejected: wrong password, {count} for {pid} within an hour"
-    notes = [referee.mail_to(letter.to, f"[{gid}] mails with a wrong password",
+    notes: list[Mail] = [referee.mail_to(letter.to, f"[{gid}] mails with a wrong password",
                              replies.password_flood(gid, pid, count))]
     gm_address = referee.config.referee.game_master
     if gm_address:

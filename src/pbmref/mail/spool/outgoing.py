@@ -37,6 +37,7 @@ from pbmref.mail.base import (
     envelope_of,
     session_of,
 )
+from pbmref.mail.compose import Mail
 from pbmref.mail.headers import POLICY
 from pbmref.mail.pace import Pace, recipients_of
 from pbmref.mail.spool.entries import (
@@ -143,7 +144,7 @@ class OutgoingSpool:
             meta=meta,
         )
 
-    def enqueue(self, msg: EmailMessage, *, key: str | None = None,
+    def enqueue(self, msg: Mail, *, key: str | None = None,
                 secret: bool = False, first: bool = False) -> OutEntry:
         """Queue `msg` durably (atomic); it is sent by the next deliver().
 
@@ -170,7 +171,7 @@ class OutgoingSpool:
             return self._enqueue(msg, keys / hashlib.sha256(key.encode()).hexdigest()[:32],
                                  secret, first, kind=key.split(":", 1)[0])
 
-    def _enqueue(self, msg: EmailMessage, marker: Path | None, secret: bool,
+    def _enqueue(self, msg: Mail, marker: Path | None, secret: bool,
                  first: bool = False, kind: str = "") -> OutEntry:
         now = _now()
         entry_id = f"{time.time_ns():020d}-{uuid.uuid4().hex[:10]}"
