@@ -23,7 +23,7 @@ from email import quoprimime
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr, make_msgid
 
-from pbmref.base.flowed import flowed
+from pbmref.base.flowed import flowed, unflowed
 from pbmref.mail.headers import POLICY
 from pbmref.mail.message import LOOP_HEADER, IncomingMail
 
@@ -101,6 +101,15 @@ class TextMail:
                 self.headers[n] = (have, value)
                 return
         raise KeyError(name)
+
+    def plain_text(self) -> str:
+        """The text as the reader sees it (the flowed stuffing taken off), as
+        ``get_body(("plain",)).get_content()`` reads an ``EmailMessage``.
+
+        >>> TextMail([], flowed(" a\\nb")).plain_text()
+        ' a\\nb'
+        """
+        return unflowed(self.text)
 
     def as_bytes(self) -> bytes:
         cte, payload = _text_payload(self.text)

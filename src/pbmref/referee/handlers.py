@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbmref.base.times import moment
 from pbmref.gm.actions import paused_until
+from pbmref.mail.compose import TextMail
 from pbmref.orders.check import password_line_mistaken
 from pbmref.orders.envelope import check_password, check_turn, game_from_subject, identify_player
 from pbmref.orders.errors import StaleTurnError, UnknownPlayerError, WrongPasswordError, gather
@@ -90,7 +91,8 @@ def for_game(referee: Referee, letter: Letter) -> HandledMail:
         # Conformance (orders.md, Envelope): when the GAME line overrides the
         # Subject, every reply tells the player, not only one accepting orders.
         for n, msg in enumerate(result.replies):
-            text = str(msg.get_body(("plain",)).get_content())  # type: ignore[union-attr]
+            text = (msg.plain_text() if isinstance(msg, TextMail)
+                    else str(msg.get_body(("plain",)).get_content()))  # type: ignore[union-attr]
             if letter.notes[0] not in text:
                 result.replies[n] = referee.reply(mail, letter.to,
                                                   "\n".join(letter.notes) + "\n\n" + text,
