@@ -233,6 +233,28 @@ def test_reminder_goes_once_to_those_without_orders(table: Table) -> None:
     assert sorted(m["To"] for m in reminders) == ["bert@example.org", "cora@example.org"]
 
 
+def test_the_round_answering_a_mail_in_the_reminder_window_reminds_the_others(
+        table: Table) -> None:
+    """Issue 40 (a flaky serve test): inside the reminder window the daemon's round
+    that answers anna's orders also reminds bert and cora, in the same round; so
+    bert, answered later, holds two mails from the referee: the reminder, then
+    the reply to his orders. Neither is a double."""
+    table.clock.now = T0 + timedelta(hours=40)  # reminder_hours 12: the window is open
+    table.deliver(table.mail(orders(table, "anna", "PLANE", "TAKEOFF BETA", "1: A", "2: A")))
+    adjudicate_due(table.referee, table.intake)  # a round of `pbmref serve`
+    table.referee.deliver(force=True)
+    first = [(m["To"], m["Subject"]) for m in table.new_outbox()]
+    assert first == [("anna@example.org", "Re: orders"),
+                     ("bert@example.org", "[zep1] reminder: orders for turn 1"),
+                     ("cora@example.org", "[zep1] reminder: orders for turn 1")]
+    table.deliver(table.mail(orders(table, "bert", "PLANE", "TAKEOFF BETA", "1: A", "2: A"),
+                             sender="bert@example.org"))
+    adjudicate_due(table.referee, table.intake)
+    table.referee.deliver(force=True)
+    assert [(m["To"], m["Subject"]) for m in table.new_outbox()] == [
+        ("bert@example.org", "Re: orders")]  # no second reminder
+
+
 def test_a_kicked_player_is_told_so(table: Table) -> None:
     gm.kick(table.store, "zep1", "bert")
     out = table.send(orders(table, "bert", "PLANE", "TAKEOFF BETA", "1: A", "2: A"),
