@@ -30,7 +30,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from pbmref.orders.diplomacy import parse_body  # noqa: E402
 from pbmref.rules.diplomacy import (  # noqa: E402
     Loc,
     Order,
@@ -42,6 +41,7 @@ from pbmref.rules.diplomacy import (  # noqa: E402
     adjudicate_full,
 )
 from pbmref.rules.diplomacy.state import initial_position  # noqa: E402
+from pbmref.rulesets.diplomacy.orders import parse_body  # noqa: E402
 
 FULL_UNITS = {
     "AUS": ["A Vie", "A Bud", "F Tri", "A Ser", "A Rum"],

@@ -146,8 +146,8 @@ def stored_game(root: Path, state: GameState, orders: TurnOrders) -> GameStore:
     """A game folder holding ``state`` as its open turn and ``orders`` as mailed."""
     from datetime import UTC, datetime
 
-    from pbmref.orders.tweedekker import entry_of
     from pbmref.rules.tweedekker.position import position_to_dict
+    from pbmref.rulesets.tweedekker.orders import entry_of
 
     store = GameStore(root)
     pilots = [a.pilot for a in state.aircraft]

@@ -62,7 +62,7 @@ from pbmref.mail.maildir_in import MaildirIntake  # noqa: E402
 from pbmref.mail.outbox import read_maildir  # noqa: E402
 from pbmref.referee.pipeline import Referee  # noqa: E402
 from pbmref.referee.turns import adjudicate_due  # noqa: E402
-from pbmref.rulesets.tweedekker import TweedekkerRuleset  # noqa: E402
+from pbmref.rulesets.tweedekker.ruleset import TweedekkerRuleset  # noqa: E402
 from pbmref.store import GameStore  # noqa: E402
 
 
@@ -190,7 +190,7 @@ def _annotations(tree: ast.AST) -> list[ast.AST]:
 
 
 def _module(path: Path) -> str:
-    """``pbmref.reports.svg`` for ``src/pbmref/reports/svg.py``."""
+    """``pbmref.rulesets.tweedekker.picture`` for ``src/pbmref/rulesets/tweedekker/picture.py``."""
     parts = path.relative_to(SRC.parent).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 

@@ -19,8 +19,8 @@ import time
 from collections.abc import Callable
 
 from pbmref.orders.envelope import read_order_mail
-from pbmref.orders.tweedekker import bare_parser, parse_body
 from pbmref.rules.tweedekker.position import position_from_dict
+from pbmref.rulesets.tweedekker.orders import bare_parser, parse_body
 
 POSITION = {
     "turn": 7,

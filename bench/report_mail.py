@@ -47,7 +47,7 @@ from pbmref.demo import GAME_ID, Clock, demo_config, run_demo
 from pbmref.referee.pipeline import Referee
 from pbmref.referee.turns import adjudicate_due
 from pbmref.rules.dice import Dice
-from pbmref.rulesets.air import AirRuleset
+from pbmref.rulesets.air.ruleset import AirRuleset
 from pbmref.store import GameStore
 
 GOALS = {"tweedekker": 150_000, "fastplay": 150_000, "diplomacy": 250_000,

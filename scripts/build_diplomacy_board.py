@@ -854,7 +854,7 @@ class Board:
         }
 
 
-# The renderer (pbmref.reports.diplomacy_board) writes province names in this
+# The renderer (pbmref.rulesets.diplomacy.board) writes province names in this
 # size; the boxes below keep dirigibles and dislodged units off the names.
 LABEL_SIZE = 10.5
 _UP = [-55, -125, -90, -20, -160, 20, 160, 55, 125, 90]

@@ -5,7 +5,7 @@ The phases are those of tests/diplomacy/test_board_render.py (a movement
 phase with supports, a convoy, bounces and a dislodgement; a Dirigible
 Diplomacy phase with dirigibles and a devastation; retreats; adjustments).
 Each is adjudicated by the engine and drawn by
-``pbmref.reports.diplomacy_board.render_board`` in both modes, wrapped in a
+``pbmref.rulesets.diplomacy.board.render_board`` in both modes, wrapped in a
 small HTML page that fits the picture to the window, and shot at 390 px (a
 phone) and 1200 px wide:
 
@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--all", action="store_true", help="also the retreat and adjustment phases")
     args = ap.parse_args(argv)
     sys.path.insert(0, str(ROOT / "src"))
-    from pbmref.reports.diplomacy_board import render_board
+    from pbmref.rulesets.diplomacy.board import render_board
 
     phases = _phases()
     args.out.mkdir(parents=True, exist_ok=True)

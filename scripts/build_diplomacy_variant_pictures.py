@@ -3,7 +3,7 @@
 
 For every variant (or those named), the computer powers play its first year
 from the opening (``rules.diplomacy.bot``, seed 1); the board is drawn by
-``pbmref.reports.diplomacy_board.render_board`` with the orders of the
+``pbmref.rulesets.diplomacy.board.render_board`` with the orders of the
 year's first movement phase and their results, and shot at 390 px (a phone)
 and 1200 px wide as ``docs/variant-NAME-WIDTH.png``:
 
@@ -60,8 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "docs")
     args = ap.parse_args(argv)
     sys.path.insert(0, str(ROOT / "src"))
-    from pbmref.reports.diplomacy_board import render_board
     from pbmref.rules.diplomacy.variant import variant_names
+    from pbmref.rulesets.diplomacy.board import render_board
 
     pictures = _pictures_module()
     args.out.mkdir(parents=True, exist_ok=True)

@@ -50,10 +50,10 @@ def test_a_lower_layer_loads_no_renderer_and_no_game_kind(layer: str) -> None:
 
 def test_a_game_kind_is_loaded_when_asked_for_and_kept() -> None:
     code = ("import sys; from pbmref.rulesets import RULESETS, get_ruleset; "
-            "names = sorted(RULESETS); before = 'pbmref.rulesets.diplomacy' in sys.modules; "
+            "names = sorted(RULESETS); before = 'pbmref.rulesets.diplomacy.ruleset' in sys.modules; "
             "one = get_ruleset('dirigible'); "
             "print(names, before, one is get_ruleset('dirigible'), one.name, "
-            "'pbmref.rulesets.tweedekker' in sys.modules)")
+            "'pbmref.rulesets.tweedekker.ruleset' in sys.modules)")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, env={"PYTHONPATH": str(SRC), "PATH": "/usr/bin:/bin"})
     assert run.stdout.split() == ["['diplomacy',", "'dirigible',", "'fastplay',",

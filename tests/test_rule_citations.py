@@ -35,11 +35,11 @@ RULES = all_rules()
 
 # (file under src/pbmref, what looks like a rule number) -> why it is none
 NOT_RULES = {
-    ("rulesets/tweedekker.py", "F12"): "a hex of the demo's cloud",
-    ("rulesets/tweedekker.py", "F13"): "a hex of the demo's cloud",
-    ("rulesets/tweedekker.py", "N8"): "a hex of the demo's cloud",
-    ("reports/diplomacy_board.py", "M10"): "SVG path data in a docstring",
-    ("rulesets/fastplay.py", "C10"): "a Fast Play hex in the help text (ENTER C10 S)",
+    ("rulesets/tweedekker/ruleset.py", "F12"): "a hex of the demo's cloud",
+    ("rulesets/tweedekker/ruleset.py", "F13"): "a hex of the demo's cloud",
+    ("rulesets/tweedekker/ruleset.py", "N8"): "a hex of the demo's cloud",
+    ("rulesets/diplomacy/board.py", "M10"): "SVG path data in a docstring",
+    ("rulesets/fastplay/ruleset.py", "C10"): "a Fast Play hex in the help text (ENTER C10 S)",
     ("rules/fastplay/board.py", "C4"): "a Fast Play hex in an error message",
     ("rules/tweedekker/state.py", "L17"): "a hex in a doctest",
     ("base/text.py", "C0"): "the Unicode block of control characters (C0, C1)",

@@ -1,4 +1,4 @@
-"""The geographic board picture (``pbmref.reports.diplomacy_board.render_board``).
+"""The geographic board picture (``pbmref.rulesets.diplomacy.board.render_board``).
 
 Each phase below (and a few of the scenario files) is adjudicated by the
 engine, then drawn in both modes: the orders on the position before, and the
@@ -19,13 +19,13 @@ from typing import Any
 import pytest
 import yaml
 
-from pbmref.reports.diplomacy_board import BOARD_COLOURS, Mode, render_board
 from pbmref.rules.diplomacy import standard_map
 from pbmref.rules.diplomacy.codec import position_from_dict, position_to_dict
 from pbmref.rules.diplomacy.events import Event
 from pbmref.rules.diplomacy.orders import parse_order
 from pbmref.rules.diplomacy.variant import map_of
 from pbmref.rulesets import get_ruleset
+from pbmref.rulesets.diplomacy.board import BOARD_COLOURS, Mode, render_board
 
 SVG = "{http://www.w3.org/2000/svg}"
 HERE = Path(__file__).resolve().parent

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from pbmref.orders.diplomacy import parse_body
 from pbmref.rules.diplomacy import (
     POWERS,
     Build,
@@ -31,6 +30,7 @@ from pbmref.rules.diplomacy.bot_play import Played, Player, play, seeded_rngs
 from pbmref.rules.diplomacy.bot_random import random_orders
 from pbmref.rules.diplomacy.dirigible import UPKEEP
 from pbmref.rules.diplomacy.state import initial_position
+from pbmref.rulesets.diplomacy.orders import parse_body
 
 ROOT = Path(__file__).resolve().parents[2]
 VARIANTS = [Variant.STANDARD, Variant.DIRIGIBLE]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from pbmref.orders.diplomacy import parse_body, parse_line
 from pbmref.orders.errors import IllegalOrderError, OrderMailError, OrderSyntaxError
 from pbmref.rules.diplomacy import (
     Build,
@@ -25,6 +24,7 @@ from pbmref.rules.diplomacy import (
     adjudicate,
 )
 from pbmref.rules.diplomacy.state import DislodgedUnit, initial_position
+from pbmref.rulesets.diplomacy.orders import parse_body, parse_line
 
 A, F, D = UnitType.ARMY, UnitType.FLEET, UnitType.DIRIGIBLE
 

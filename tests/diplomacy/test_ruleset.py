@@ -62,7 +62,7 @@ def test_retreat_phase_round_trip() -> None:
 
 
 def test_render_events() -> None:
-    from pbmref.reports.diplomacy import render_events
+    from pbmref.rulesets.diplomacy.report import render_events
 
     r = get_ruleset("dirigible")
     out = r.adjudicate(

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from pbmref.rulesets.base import ScenarioError
-from pbmref.rulesets.diplomacy import DiplomacyRuleset
+from pbmref.rulesets.diplomacy.ruleset import DiplomacyRuleset
 
 run_scenario = DiplomacyRuleset().run_scenario
 

@@ -21,13 +21,13 @@ from typing import Any
 
 import pytest
 
-from pbmref.orders.diplomacy import parse_body
 from pbmref.rules.diplomacy import Hold, Position, adjudicate_full
 from pbmref.rules.diplomacy.bot import choose_orders, order_lines
 from pbmref.rules.diplomacy.bot_play import Player, play, seeded_rngs
 from pbmref.rules.diplomacy.codec import position_from_dict, position_to_dict
 from pbmref.rules.diplomacy.map import GameMap, Loc, map_text
 from pbmref.rules.diplomacy.variant import VariantError, load_variant, opening, variant_names
+from pbmref.rulesets.diplomacy.orders import parse_body
 
 # A seed a variant: the computer game of that seed ends with a winner.
 WINNING_SEEDS = {"standard": 3, "dirigible": 3, "fleet_rome": 4, "build_anywhere": 4,

@@ -21,10 +21,10 @@ from pbmref.cli import main
 from pbmref.mail.maildir_in import MaildirIntake
 from pbmref.mail.outbox import read_maildir
 from pbmref.referee.pipeline import Referee
-from pbmref.reports.diplomacy_board import BOARD_COLOURS
 from pbmref.rules.diplomacy.codec import position_to_dict
 from pbmref.rules.diplomacy.state import Variant, initial_position
 from pbmref.rulesets import get_ruleset
+from pbmref.rulesets.diplomacy.board import BOARD_COLOURS
 from pbmref.store import GameStore
 from refereekit import maildir_config
 

@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 
 from hypo import examples
 from pbmref.orders.errors import IllegalOrderError, OrderMailError, OrderSyntaxError
-from pbmref.orders.fastplay import entry_to_orders, parse_body
 from pbmref.rules.fastplay.cards import Card
 from pbmref.rules.fastplay.position import position_from_dict
 from pbmref.rules.fastplay.state import GameState
 from pbmref.rulesets import get_ruleset
+from pbmref.rulesets.fastplay.orders import entry_to_orders, parse_body
 
 RULESET = get_ruleset("fastplay")
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pbmref.reports.fastplay_text import render_events
 from pbmref.rulesets import get_ruleset
 from pbmref.rulesets.base import ScenarioError
+from pbmref.rulesets.fastplay.report import render_events
 
 run_scenario = get_ruleset("fastplay").run_scenario
 

@@ -288,7 +288,7 @@ def test_a_second_mail_replaces_the_plane_section_with_its_entry(school: School)
 def test_the_help_example_is_a_good_fast_play_mail(school: School) -> None:
     """What HELP shows a pupil is the pupil's own mail for the open turn, and
     is accepted as written once the password is put in (FP4, FP7)."""
-    from pbmref.rulesets.fastplay import HELP as HELP_FASTPLAY
+    from pbmref.rulesets.fastplay.ruleset import HELP as HELP_FASTPLAY
 
     assert max(len(line) for line in HELP_FASTPLAY.splitlines()) <= 70
     game = school.store.open("7b-1")

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 import yaml
 
-from pbmref.orders.tweedekker import parse_body
 from pbmref.rules.tweedekker.position import position_from_dict
 from pbmref.rules.tweedekker.state import GameState
+from pbmref.rulesets.tweedekker.orders import parse_body
 
 HERE = Path(__file__).parent
 

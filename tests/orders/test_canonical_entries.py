@@ -10,9 +10,9 @@ import itertools
 
 import pytest
 
-from pbmref.orders import tweedekker
-from pbmref.orders.tweedekker import canonical_line, parse_line
 from pbmref.rules.tweedekker.orders import FireDir, Manoeuvre, Move, ZeppelinFire, ZeppelinVote
+from pbmref.rulesets.tweedekker import orders as tweedekker
+from pbmref.rulesets.tweedekker.orders import canonical_line, parse_line
 
 
 def _stored_lines() -> list[str]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from lark.exceptions import UnexpectedInput
 
-from pbmref.orders.catalogue import CATALOGUE, label_of
 from pbmref.orders.errors import OrderSyntaxError
-from pbmref.orders.tweedekker import line_parser, parse_line
+from pbmref.rulesets.tweedekker.catalogue import CATALOGUE, label_of
+from pbmref.rulesets.tweedekker.orders import line_parser, parse_line
 
 EXAMPLES = [(m.label, ex) for m in CATALOGUE for ex in m.examples]
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from pbmref.orders.errors import OrderMailError
-from pbmref.orders.tweedekker import entry_of, entry_to_orders
+from pbmref.rulesets.tweedekker.orders import entry_of, entry_to_orders
 
 from .conftest import load_yaml, position
 

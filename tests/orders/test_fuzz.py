@@ -12,7 +12,7 @@ from pbmref.orders.check import check_order_mail
 from pbmref.orders.envelope import OrderMail, read_order_mail
 from pbmref.orders.errors import OrderMailError
 from pbmref.orders.render import render_errors
-from pbmref.orders.tweedekker import entry_of, entry_to_orders, parse_body
+from pbmref.rulesets.tweedekker.orders import entry_of, entry_to_orders, parse_body
 
 from .conftest import position, reader
 

@@ -10,9 +10,9 @@ from importlib import resources
 import pytest
 import yaml
 
-from pbmref.orders.diplomacy import parse_line
 from pbmref.orders.errors import OrderMailError
 from pbmref.rules.diplomacy.map import standard_map
+from pbmref.rulesets.diplomacy.orders import parse_line
 
 TABLE: dict[str, dict[str, str]] = yaml.safe_load(
     resources.files("pbmref").joinpath("data", "diplomacy", "other_names.yaml")

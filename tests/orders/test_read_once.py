@@ -7,7 +7,7 @@ from pathlib import Path
 
 import yaml
 
-from pbmref.rulesets.tweedekker import TweedekkerRuleset
+from pbmref.rulesets.tweedekker.ruleset import TweedekkerRuleset
 
 POSITION = Path(__file__).resolve().parents[2] / "docs/example-game/turns/001/position.yaml"
 

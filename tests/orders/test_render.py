@@ -62,7 +62,7 @@ def test_reply_never_shows_lark_internals() -> None:
 def test_help_text_examples_are_accepted() -> None:
     """The zeppelin votes HELP shows are a good ZEPPELIN section (its example
     mail is the player's own: pbmref.referee.guide, tests/referee)."""
-    from pbmref.rulesets.tweedekker import HELP
+    from pbmref.rulesets.tweedekker.ruleset import HELP
 
     lines = HELP.splitlines()
     start = next(n for n, line in enumerate(lines) if line.strip() == "ZEPPELIN")
@@ -73,7 +73,7 @@ def test_help_text_examples_are_accepted() -> None:
 
 
 def test_a_new_mail_replaces_orders_section_by_section() -> None:
-    from pbmref.rulesets.tweedekker import TweedekkerRuleset
+    from pbmref.rulesets.tweedekker.ruleset import TweedekkerRuleset
 
     merge = TweedekkerRuleset().merge_orders
     old = {"plane": ["A", "L"], "takeoff": "BETA", "zeppelin": ["L", "", "f-0"]}

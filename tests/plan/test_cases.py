@@ -9,9 +9,6 @@ from typing import Any
 import pytest
 import yaml
 
-from pbmref.orders import diplomacy as dip_orders
-from pbmref.orders import fastplay as fp_orders
-from pbmref.orders import tweedekker as tw_orders
 from pbmref.orders.errors import OrderMailError
 from pbmref.reports.common import WIDTH
 from pbmref.reports.plan import plan_lines
@@ -21,6 +18,9 @@ from pbmref.rules.fastplay import plan as fp_plan
 from pbmref.rules.fastplay.position import position_from_dict as fp_position
 from pbmref.rules.tweedekker import plan as tw_plan
 from pbmref.rules.tweedekker.position import position_from_dict as tw_position
+from pbmref.rulesets.diplomacy import orders as dip_orders
+from pbmref.rulesets.fastplay import orders as fp_orders
+from pbmref.rulesets.tweedekker import orders as tw_orders
 
 CASES: list[dict[str, Any]] = yaml.safe_load(
     (Path(__file__).parent / "cases.yaml").read_text(encoding="utf-8"))

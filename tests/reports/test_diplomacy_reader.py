@@ -14,11 +14,11 @@ from datetime import UTC, datetime
 
 import pytest
 
-from pbmref.reports.diplomacy_reader import order_words
 from pbmref.reports.html import render_report_mail
 from pbmref.reports.model import TurnReport
 from pbmref.rulesets import get_ruleset
 from pbmref.rulesets.base import NewGameOptions, PlayerSpec
+from pbmref.rulesets.diplomacy.reader import order_words
 
 POWERS = ("AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR")
 DEADLINE = datetime(2026, 12, 11, 18, 0, tzinfo=UTC)
@@ -71,7 +71,7 @@ def test_each_power_reads_its_own_block_first(name: str, report: TurnReport) -> 
         for entry in (after.get("retreats") or after.get("dislodged") or {}).get(power, []):
             assert f"DISLODGED: {entry['unit']}" in text
         if str(after.get("phase")).endswith("A") and not report.game_over:
-            from pbmref.reports.diplomacy_reader import _adjustment
+            from pbmref.rulesets.diplomacy.reader import _adjustment
 
             change = _adjustment(after, power)
             if change:

@@ -16,13 +16,13 @@ from typing import Any
 import pytest
 import yaml
 
-from pbmref.reports.fastplay_svg import render_fastplay_svg
-from pbmref.reports.fastplay_text import fastplay_letters, render_fastplay_map
 from pbmref.reports.html import render_index, render_turn_page
 from pbmref.reports.model import TurnReport
 from pbmref.rules.fastplay.board import FastBoard
 from pbmref.rules.fastplay.position import position_from_dict, position_to_dict
 from pbmref.rulesets import get_ruleset
+from pbmref.rulesets.fastplay.picture import render_fastplay_svg
+from pbmref.rulesets.fastplay.report import fastplay_letters, render_fastplay_map
 
 from .test_text_report import assert_fits, check_golden
 

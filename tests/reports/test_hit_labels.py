@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 import yaml
 
-from pbmref.reports.svg import render_move_panels, render_svg
-from pbmref.reports.svgkit import MAP, Box, boxes_meet, hit_marks, text_box
 from pbmref.rules.hexgrid import Heading, HexBoard
+from pbmref.rulesets.air.svgkit import MAP, Box, boxes_meet, hit_marks, text_box
+from pbmref.rulesets.tweedekker.picture import render_move_panels, render_svg
 
 HERE = Path(__file__).parent
 SVG = "{http://www.w3.org/2000/svg}"

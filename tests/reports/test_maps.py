@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pbmref.reports.asciimap import render_map
 from pbmref.reports.status import render_map_reply, render_status
-from pbmref.reports.svg import render_svg
 from pbmref.rules.hexgrid import HexBoard
+from pbmref.rulesets.tweedekker.asciimap import render_map
+from pbmref.rulesets.tweedekker.picture import render_svg
 
 from .engine_run import run_scenario
 
@@ -196,7 +196,7 @@ def test_svg_wind_clouds_colours_and_labels() -> None:
     # hex names legible at phone size, drawn after (over) the zeppelin's hull
     names = [t for t in root.iter(f"{SVG}text") if t.get("class") == "hexname"]
     assert names and all(float(t.get("font-size", 0)) >= 9 for t in names)
-    from pbmref.reports.svgkit import PILOT_COLOURS
+    from pbmref.rulesets.air.svgkit import PILOT_COLOURS
     assert len(set(PILOT_COLOURS)) == len(PILOT_COLOURS)
 
 
@@ -215,7 +215,7 @@ def test_zeppelin_hull_lets_hex_names_show() -> None:
 
 
 def test_three_move_panels() -> None:
-    from pbmref.reports.svg import render_move_panels
+    from pbmref.rulesets.tweedekker.picture import render_move_panels
 
     report = run_scenario(yaml.safe_load((HERE / "scenarios" / "dogfight.yaml")
                                          .read_text(encoding="utf-8")))

@@ -19,9 +19,9 @@ with warnings.catch_warnings():  # its optional plotting and SciPy parts are not
     warnings.simplefilter("ignore")
     import colour
 
-from pbmref.reports import diplomacy_board as board
-from pbmref.reports import svg as sky
-from pbmref.reports.svgkit import PILOT_COLOURS
+from pbmref.rulesets.air.svgkit import PILOT_COLOURS
+from pbmref.rulesets.diplomacy import board
+from pbmref.rulesets.tweedekker import picture as sky
 
 DEFICIENCIES = ("Protanomaly", "Deuteranomaly", "Tritanomaly")
 PILOTS = PILOT_COLOURS[:6]  # a game's six pilots

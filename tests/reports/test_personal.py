@@ -16,8 +16,8 @@ import pytest
 import yaml
 
 from pbmref.reports.model import TurnReport
-from pbmref.reports.text import render_report
 from pbmref.rulesets import get_ruleset
+from pbmref.rulesets.tweedekker.report import render_report
 
 from .engine_run import run_scenario
 from .test_fastplay_reports import fastplay_report

@@ -22,12 +22,12 @@ from PIL import Image
 
 from pbmref.mail.picture import mail_zoom, png_size
 from pbmref.referee.pictures import ReportPictures
-from pbmref.reports.diplomacy_board import power_focus, render_board
-from pbmref.reports.fastplay_svg import fastplay_focus, render_fastplay_svg
 from pbmref.reports.model import FOCUS_HIGHEST, FOCUS_SIZE, Focus
-from pbmref.reports.svg import reader_focus, render_svg
 from pbmref.rules.diplomacy.codec import position_from_dict, position_to_dict
 from pbmref.rules.diplomacy.state import Position, initial_position
+from pbmref.rulesets.diplomacy.board import power_focus, render_board
+from pbmref.rulesets.fastplay.picture import fastplay_focus, render_fastplay_svg
+from pbmref.rulesets.tweedekker.picture import reader_focus, render_svg
 
 HERE = Path(__file__).parent
 SVG = "{http://www.w3.org/2000/svg}"

@@ -17,7 +17,7 @@ import pytest
 import yaml
 
 from pbmref.reports.model import TurnReport
-from pbmref.reports.text import format_deadline, render_report
+from pbmref.rulesets.tweedekker.report import format_deadline, render_report
 
 from .engine_run import run_scenario
 

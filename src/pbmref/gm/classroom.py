@@ -48,7 +48,7 @@ from pbmref.rules.fastplay.autopilot import orders_entry
 from pbmref.rules.fastplay.position import position_from_dict
 from pbmref.rulesets import PlayerSpec
 from pbmref.rulesets.base import Outcome
-from pbmref.rulesets.fastplay import FastPlayRuleset
+from pbmref.rulesets.fastplay.ruleset import FastPlayRuleset
 from pbmref.store import GameStore
 from pbmref.store.errors import DataError
 

@@ -6,7 +6,7 @@ The pieces (``shared/spec/orders.md`` is the contract):
   (game, password, turn/phase, pilot, commands, body lines with their line
   numbers); ``check_turn``, ``check_password``, ``identify_player``,
   ``check_game``.
-- ``pbmref.orders.tweedekker``: the tweedekker body (``grammar/tweedekker.lark``):
+- ``pbmref.rulesets.tweedekker.orders``: the tweedekker body (``grammar/tweedekker.lark``):
   ``parse_body(state, player, lines) -> entry`` and
   ``entry_to_orders(state, player, entry) -> (PlaneOrders | None, votes)``.
   Fast Play and Diplomacy bodies live beside it (``fastplay``, ``diplomacy``).
@@ -22,7 +22,7 @@ The pieces (``shared/spec/orders.md`` is the contract):
   ``pbmref.orders.render.render_errors`` writes the reply a player reads
   (``render_error_list`` the same without "Nothing was changed", for a reply
   that says so itself; ``ignored_note`` the line about what was left out).
-- ``pbmref.orders.catalogue``: common mistakes, told apart with Lark's
+- ``pbmref.rulesets.tweedekker.catalogue``: common mistakes, told apart with Lark's
   ``match_examples``.
 
 This layer sits on the rules (it makes their typed orders) and below the

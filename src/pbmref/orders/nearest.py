@@ -14,7 +14,7 @@ A line the reader cannot read and that holds nothing order-like is *prose*
 one it is a greeting or a signature, and ``pbmref.orders.check`` leaves it
 out (and says so) instead of refusing the mail. ``line_mistakes`` decides
 that for the air games' readers, from the mistakes their parser met in the
-line (each labelled as ``pbmref.orders.catalogue`` labels them).
+line (each labelled as ``pbmref.rulesets.tweedekker.catalogue`` labels them).
 
 >>> nearest("zeplin", ["PLANE", "ZEPPELIN", "TAKEOFF", "LAND"])
 'ZEPPELIN'

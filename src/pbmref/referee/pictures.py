@@ -35,7 +35,7 @@ from pbmref.mail.picture import (
 )
 from pbmref.reports.html import MailPicture
 from pbmref.reports.model import FOCUS_SIZE, Focus
-from pbmref.reports.svgkit import PANEL_WIDTH
+from pbmref.rulesets.air.svgkit import PANEL_WIDTH
 
 __all__ = ["ReportPictures", "map_pictures"]
 

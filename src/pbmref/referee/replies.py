@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from pbmref.reports.text import format_deadline
+from pbmref.reports.common import format_deadline
 from pbmref.rulesets import Words
 
 RULE = "-" * 40
@@ -122,7 +122,7 @@ def all_orders_in(turn: TurnName, at: datetime, timezone: str) -> str:
     delay (issue 43, item 7): when it is played, and how to stop that.
 
     >>> from datetime import UTC
-    >>> from pbmref.rulesets.diplomacy import WORDS
+    >>> from pbmref.rulesets.diplomacy.ruleset import WORDS
     >>> print(all_orders_in(TurnName("S1901M", WORDS), datetime(2026, 3, 1, 13, 0, tzinfo=UTC),
     ...                     "Europe/Paris"))
     All orders are in: phase S1901M will be played at 14:00 CET

@@ -13,9 +13,9 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
-from pbmref.reports.asciimap import map_legend, render_map
 from pbmref.reports.common import WIDTH, aircraft_of, pilot_letters, wrap, zeppelins_of
-from pbmref.reports.text import format_deadline, render_state_tables
+from pbmref.rulesets.tweedekker.asciimap import map_legend, render_map
+from pbmref.rulesets.tweedekker.report import format_deadline, render_state_tables
 
 __all__ = ["render_map_reply", "render_status"]
 

@@ -56,22 +56,22 @@ __all__ = [
 ]
 
 def _tweedekker() -> Ruleset[Any]:
-    from pbmref.rulesets.tweedekker import TweedekkerRuleset
+    from pbmref.rulesets.tweedekker.ruleset import TweedekkerRuleset
     return TweedekkerRuleset()
 
 
 def _fastplay() -> Ruleset[Any]:
-    from pbmref.rulesets.fastplay import FastPlayRuleset
+    from pbmref.rulesets.fastplay.ruleset import FastPlayRuleset
     return FastPlayRuleset()
 
 
 def _diplomacy() -> Ruleset[Any]:
-    from pbmref.rulesets.diplomacy import DiplomacyRuleset
+    from pbmref.rulesets.diplomacy.ruleset import DiplomacyRuleset
     return DiplomacyRuleset()
 
 
 def _dirigible() -> Ruleset[Any]:
-    from pbmref.rulesets.diplomacy import DirigibleRuleset
+    from pbmref.rulesets.diplomacy.ruleset import DirigibleRuleset
     return DirigibleRuleset()
 
 

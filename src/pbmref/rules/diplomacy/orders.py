@@ -4,7 +4,7 @@ Each order writes itself as its canonical line (``str``: ``A Par - Bur``,
 ``F Nth C A Lon - Bel``, ``Build A Par``) and ``parse_order`` reads that line
 back (``parse_key`` the ``FRA A Par - Bur`` of an event), so a stored line
 and a typed order mirror each other. The players' own lines, in all their
-spellings, are read by ``pbmref.orders.diplomacy``.
+spellings, are read by ``pbmref.rulesets.diplomacy.orders``.
 """
 
 from __future__ import annotations

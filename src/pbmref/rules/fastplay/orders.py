@@ -1,6 +1,6 @@
 """Typed orders for one Fast Play turn, as the engine consumes them.
 
-The order mail is read into these by ``pbmref.orders.fastplay``; each value
+The order mail is read into these by ``pbmref.rulesets.fastplay.orders``; each value
 formats back to what a player would mail:
 
 >>> CardPlay(Card.LS, hold_fire=True).format()

@@ -280,7 +280,7 @@ def preview(
 
     ``orders`` are the player's PLANE orders (None: none sent, N1) and
     ``votes`` its zeppelin votes (one per move, None for none; ``()`` for no
-    ZEPPELIN section), as ``pbmref.orders.tweedekker.entry_to_orders`` gives
+    ZEPPELIN section), as ``pbmref.rulesets.tweedekker.orders.entry_to_orders`` gives
     them.
     """
     plane = state.plane(pilot)

@@ -12,7 +12,7 @@ know a turn by its phase (``S1901M``), so everything here names phases.
   DD14) and the next deadline), at most 70 columns a line.
 - ``render_position_text(position, names)``: the board as text (the MAP reply).
 
-The pictures of the board are drawn by ``pbmref.reports.diplomacy_board``.
+The pictures of the board are drawn by ``pbmref.rulesets.diplomacy.board``.
 
 Map data: the standard board of the TedDriggs/diplomacy project (MIT); see
 ``pbmref/data/diplomacy/NOTICE``.
@@ -319,7 +319,7 @@ def _centre_section(position: Mapping[str, Any], names: Mapping[str, str],
 
 
 def _deadline(report: TurnReport) -> str:
-    from pbmref.reports.text import format_deadline
+    from pbmref.reports.common import format_deadline
 
     return format_deadline(report.next_deadline, report.timezone)
 
@@ -392,7 +392,7 @@ def diplomacy_document(report: TurnReport, readers: Sequence[str] = ()) -> Docum
     of each power they play first (``diplomacy_reader``: units, centres, what
     became of each order, what is due next), then the board (the mail's
     pictures go after that block), then everyone's orders and the rest."""
-    from pbmref.reports.diplomacy_reader import power_section
+    from pbmref.rulesets.diplomacy.reader import power_section
 
     names = dict(report.names)
     before, after = report.position_before, report.position_after

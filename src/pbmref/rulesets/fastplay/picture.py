@@ -25,16 +25,10 @@ from dataclasses import dataclass, field
 from typing import Any
 from xml.sax.saxutils import escape
 
-from pbmref.reports.fastplay_common import (
-    DECK_SIZE,
-    cards_left,
-    fastplay_board,
-    fastplay_letters,
-    fastplay_planes,
-    hits_to_down,
-)
 from pbmref.reports.model import FOCUS_LABEL, Focus, focus_box
-from pbmref.reports.svgkit import (
+from pbmref.rules.fastplay.board import FastBoard
+from pbmref.rules.hexgrid import Heading, Hex, HexNameError
+from pbmref.rulesets.air.svgkit import (
     MAP,
     PANEL,
     PANEL_WIDTH,
@@ -53,8 +47,14 @@ from pbmref.reports.svgkit import (
     text,
     text_box,
 )
-from pbmref.rules.fastplay.board import FastBoard
-from pbmref.rules.hexgrid import Heading, Hex, HexNameError
+from pbmref.rulesets.fastplay.common import (
+    DECK_SIZE,
+    cards_left,
+    fastplay_board,
+    fastplay_letters,
+    fastplay_planes,
+    hits_to_down,
+)
 
 __all__ = ["fastplay_focus", "render_fastplay_move_panels", "render_fastplay_svg"]
 

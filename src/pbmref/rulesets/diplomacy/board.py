@@ -476,7 +476,7 @@ class _Picture:
     def heading(self) -> str:
         if self.title:
             return self.title
-        from pbmref.reports.diplomacy import phase_words
+        from pbmref.rulesets.diplomacy.report import phase_words
 
         words = phase_words(self.phase)
         if self.mode == "orders":
@@ -487,7 +487,7 @@ class _Picture:
         return f"{words}: the board"
 
     def _head(self, width: float) -> str:
-        from pbmref.reports.diplomacy import phase_words
+        from pbmref.rulesets.diplomacy.report import phase_words
 
         variant = self.spec.title
         if self.mode == "orders":

@@ -184,7 +184,7 @@ def expected_words(accepts: Any) -> str | None:
 def _parse_for_examples(text: str) -> Any:
     # The same Lark instance as the reader: parser states are only comparable
     # within one instance.
-    from pbmref.orders.tweedekker import line_parser
+    from pbmref.rulesets.tweedekker.orders import line_parser
 
     return line_parser().parse(text)
 

@@ -30,10 +30,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from pbmref.reports.asciimap import piece_mark
 from pbmref.reports.common import WIDTH, fit_width, wrap
 from pbmref.reports.document import Block, Document, Fixed, Gap, Para, Section, Sub
-from pbmref.reports.fastplay_common import (
+from pbmref.reports.model import TurnReport
+from pbmref.rules.hexgrid import HexNameError
+from pbmref.rulesets.fastplay.common import (
     DECK_SIZE,
     cards_left,
     fastplay_board,
@@ -42,10 +43,9 @@ from pbmref.reports.fastplay_common import (
     hits_to_down,
     on_board,
 )
-from pbmref.reports.fastplay_personal import glance_section, pilot_section
-from pbmref.reports.model import TurnReport
-from pbmref.reports.text import foot_section, head_section, orders_blocks
-from pbmref.rules.hexgrid import HexNameError
+from pbmref.rulesets.fastplay.personal import glance_section, pilot_section
+from pbmref.rulesets.tweedekker.asciimap import piece_mark
+from pbmref.rulesets.tweedekker.report import foot_section, head_section, orders_blocks
 
 __all__ = [
     "DECK_SIZE",

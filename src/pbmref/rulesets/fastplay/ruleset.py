@@ -1,7 +1,7 @@
 """Fast Play, the classroom dice rules, as a ``Ruleset``.
 
 The engine is ``pbmref.rules.fastplay``; order lines are read by
-``pbmref.orders.fastplay``; reports are drawn by ``pbmref.reports.fastplay_text``
+``pbmref.rulesets.fastplay.orders``; reports are drawn by ``pbmref.rulesets.fastplay.report``
 and ``fastplay_svg``. A class's boards are built by ``pbmref.gm.classroom``
 (new games are always given their position).
 """
@@ -12,19 +12,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from pbmref.orders.fastplay import entry_to_orders, parse_body
 from pbmref.reports.document import Document
-from pbmref.reports.fastplay_personal import changed_line
-from pbmref.reports.fastplay_svg import (
-    fastplay_focus,
-    render_fastplay_move_panels,
-    render_fastplay_svg,
-)
-from pbmref.reports.fastplay_text import (
-    fastplay_report_document,
-    render_fastplay_map_reply,
-    render_fastplay_report,
-)
 from pbmref.reports.model import Focus, TurnReport
 from pbmref.reports.plan import plan_lines
 from pbmref.rules.dice import Dice
@@ -35,8 +23,20 @@ from pbmref.rules.fastplay.engine import adjudicate_turn
 from pbmref.rules.fastplay.orders import PlaneOrders, TurnOrders
 from pbmref.rules.fastplay.position import position_from_dict, position_to_dict
 from pbmref.rules.fastplay.state import GameState
-from pbmref.rulesets.air import AirRuleset
+from pbmref.rulesets.air.ruleset import AirRuleset
 from pbmref.rulesets.base import Lines, NewGameOptions, Opening, OrdersEntry, PlayerSpec, Words
+from pbmref.rulesets.fastplay.orders import entry_to_orders, parse_body
+from pbmref.rulesets.fastplay.personal import changed_line
+from pbmref.rulesets.fastplay.picture import (
+    fastplay_focus,
+    render_fastplay_move_panels,
+    render_fastplay_svg,
+)
+from pbmref.rulesets.fastplay.report import (
+    fastplay_report_document,
+    render_fastplay_map_reply,
+    render_fastplay_report,
+)
 
 __all__ = ["FastPlayRuleset", "gather_orders", "turn_orders"]
 

@@ -131,7 +131,7 @@ def _due_blocks(report: TurnReport, power: str) -> list[Block]:
     by = format_deadline(report.next_deadline, report.timezone)
     blocks: list[Block] = []
     retreats = _mapping(after.get("retreats")) or _mapping(after.get("dislodged"))
-    from pbmref.reports.diplomacy import retreat_options
+    from pbmref.rulesets.diplomacy.report import retreat_options
 
     for entry in retreats.get(power) or []:
         entry = _mapping(entry)
@@ -154,7 +154,7 @@ def _due_blocks(report: TurnReport, power: str) -> list[Block]:
 
 def _adjustment(position: Mapping[str, Any], power: str) -> int:
     """Units the power builds (+) or removes (-) in a Winter phase, by the engine."""
-    from pbmref.reports.diplomacy import adjustment
+    from pbmref.rulesets.diplomacy.report import adjustment
 
     return adjustment(position, power) or 0
 
@@ -203,7 +203,7 @@ def _holdings(report: TurnReport, power: str) -> list[str]:
     out = [f"Your units now ({len(units)}): {', '.join(units) or 'none'}.",
            f"Your supply centres ({len(centres)}): {', '.join(centres) or 'none'}.",
            _centre_changes(report, power)]
-    from pbmref.reports.diplomacy import dirigible, points_and_upkeep
+    from pbmref.rulesets.diplomacy.report import dirigible, points_and_upkeep
 
     if dirigible(after):
 

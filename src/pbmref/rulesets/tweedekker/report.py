@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from pbmref.reports.asciimap import map_legend, render_map
 from pbmref.reports.common import (
     IN_FIGHT,
     WIDTH,
@@ -45,7 +44,8 @@ from pbmref.reports.document import (
     Title,
 )
 from pbmref.reports.model import TurnReport
-from pbmref.reports.personal import glance_section, next_turn_line, pilot_section
+from pbmref.rulesets.tweedekker.asciimap import map_legend, render_map
+from pbmref.rulesets.tweedekker.personal import glance_section, next_turn_line, pilot_section
 
 __all__ = [
     "format_deadline",

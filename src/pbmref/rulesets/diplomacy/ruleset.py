@@ -5,7 +5,7 @@ Positions are the scenario schema's Diplomacy keys (``phase``, ``units``,
 ``settings``; the codec is ``pbmref.rules.diplomacy.codec``), plus
 ``players``: which player plays which power (a player id that is a power
 code, ``FRA``, plays that power). An orders entry is ``{"orders": ["A Par -
-Bur", ...]}`` (canonical order lines, read by ``pbmref.orders.diplomacy``).
+Bur", ...]}`` (canonical order lines, read by ``pbmref.rulesets.diplomacy.orders``).
 One phase is played per turn (DD1); players name a turn by its phase.
 """
 
@@ -17,15 +17,7 @@ from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import Any, ClassVar
 
-from pbmref.orders.diplomacy import parse_body, parse_line, parse_orders, to_order
 from pbmref.orders.errors import OrderMailError, UnknownPlayerError
-from pbmref.reports.diplomacy import (
-    diplomacy_document,
-    ending_sentence,
-    render_diplomacy_report,
-    render_position_text,
-)
-from pbmref.reports.diplomacy_board import power_focus, render_board
 from pbmref.reports.document import Document
 from pbmref.reports.model import Focus, Picture, TurnReport
 from pbmref.reports.plan import plan_lines
@@ -79,6 +71,14 @@ from pbmref.rulesets.base import (
     Votes,
     Words,
     numbered,
+)
+from pbmref.rulesets.diplomacy.board import power_focus, render_board
+from pbmref.rulesets.diplomacy.orders import parse_body, parse_line, parse_orders, to_order
+from pbmref.rulesets.diplomacy.report import (
+    diplomacy_document,
+    ending_sentence,
+    render_diplomacy_report,
+    render_position_text,
 )
 
 __all__ = ["Board", "DiplomacyRuleset", "DirigibleRuleset", "assign_powers"]
@@ -685,7 +685,7 @@ class DiplomacyRuleset(Ruleset[Board]):
 
     def report_document(self, report: TurnReport, readers: Sequence[str] = ()) -> Document:
         """Each player's copy opens with the block of the power they play
-        (``pbmref.reports.diplomacy_reader``); an observer's has none."""
+        (``pbmref.rulesets.diplomacy.reader``); an observer's has none."""
         return diplomacy_document(report, readers)
 
     def render_pictures(self, report: TurnReport) -> list[Picture]:

@@ -219,7 +219,7 @@ def read_line(text: str, line_no: int | None = None
     read (None when nothing of it can be read), and every mistake of the
     line in plain words (``pbmref.orders.nearest.line_mistakes``).
     """
-    from pbmref.orders.catalogue import explain_one
+    from pbmref.rulesets.tweedekker.catalogue import explain_one
 
     result, errors = read_past_mistakes(line_parser(), text, line_no, explain_one, _order_read)
     return (result if isinstance(result, ParsedLine) else None), errors

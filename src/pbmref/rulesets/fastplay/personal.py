@@ -16,13 +16,13 @@ from typing import Any
 
 from pbmref.reports.common import and_list, changes_line, count_word, format_deadline, setting
 from pbmref.reports.document import Block, Para, Section
-from pbmref.reports.fastplay_common import (
+from pbmref.reports.model import TurnReport
+from pbmref.rulesets.fastplay.common import (
     DECK_SIZE,
     cards_left,
     fastplay_letters,
     fastplay_planes,
 )
-from pbmref.reports.model import TurnReport
 
 __all__ = ["changed_line", "glance_section", "pilot_facts", "pilot_section"]
 

@@ -1,7 +1,7 @@
 """Tweedekker, the WWI air game with its zeppelin scenario, as a ``Ruleset``.
 
 The engine is ``pbmref.rules.tweedekker``; order lines are read by
-``pbmref.orders.tweedekker``; reports are drawn by ``pbmref.reports.text``
+``pbmref.rulesets.tweedekker.orders``; reports are drawn by ``pbmref.rulesets.tweedekker.report``
 (and ``asciimap``, ``svg``). The opening of a new game is built here: every
 aircraft landed on its own airfield (B5, L1), the zeppelin controlled and
 placed by the referee (Z6) or drifting (Z3).
@@ -16,14 +16,10 @@ from datetime import timedelta
 from typing import Any, ClassVar
 
 from pbmref.orders.errors import OrderMailError
-from pbmref.orders.tweedekker import entry_to_orders, parse_body
 from pbmref.reports.document import Document
 from pbmref.reports.model import Focus, TurnReport
-from pbmref.reports.personal import changed_line
 from pbmref.reports.plan import plan_lines
 from pbmref.reports.status import render_map_reply
-from pbmref.reports.svg import reader_focus, render_move_panels, render_svg
-from pbmref.reports.text import render_report, report_document
 from pbmref.rules.dice import Dice
 from pbmref.rules.eventdata import Event
 from pbmref.rules.hexgrid import Heading, HexBoard
@@ -34,7 +30,7 @@ from pbmref.rules.tweedekker.engine import place_controlled_zeppelin
 from pbmref.rules.tweedekker.orders import PlaneOrders, TurnOrders, ZeppelinVote
 from pbmref.rules.tweedekker.position import position_from_dict, position_to_dict
 from pbmref.rules.tweedekker.state import Aircraft, AircraftState, GameState
-from pbmref.rulesets.air import AirRuleset
+from pbmref.rulesets.air.ruleset import AirRuleset
 from pbmref.rulesets.base import (
     DemoGame,
     Lines,
@@ -44,6 +40,10 @@ from pbmref.rulesets.base import (
     PlayerSpec,
     Words,
 )
+from pbmref.rulesets.tweedekker.orders import entry_to_orders, parse_body
+from pbmref.rulesets.tweedekker.personal import changed_line
+from pbmref.rulesets.tweedekker.picture import reader_focus, render_move_panels, render_svg
+from pbmref.rulesets.tweedekker.report import render_report, report_document
 
 __all__ = ["TweedekkerRuleset", "gather_orders", "turn_orders"]
 

@@ -38,7 +38,9 @@ from pbmref.reports.common import (
     zeppelins_of,
 )
 from pbmref.reports.model import FOCUS_LABEL, Focus, focus_box
-from pbmref.reports.svgkit import (
+from pbmref.rules.hexgrid import Heading, Hex, HexBoard
+from pbmref.rules.tweedekker.state import Runway, runway_hexes
+from pbmref.rulesets.air.svgkit import (
     MAP,
     PANEL,
     PANEL_WIDTH,
@@ -58,8 +60,6 @@ from pbmref.reports.svgkit import (
     text,
     text_box,
 )
-from pbmref.rules.hexgrid import Heading, Hex, HexBoard
-from pbmref.rules.tweedekker.state import Runway, runway_hexes
 
 __all__ = ["PILOT_COLOURS", "reader_focus", "render_move_panels", "render_svg"]
 
