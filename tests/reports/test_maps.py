@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pbmref.reports.status import render_map_reply, render_status
+from pbmref.reports.status import render_status
 from pbmref.rules.hexgrid import HexBoard
 from pbmref.rulesets.tweedekker.asciimap import render_map
 from pbmref.rulesets.tweedekker.picture import render_svg
+from pbmref.rulesets.tweedekker.report import render_map_reply
 
 from .engine_run import run_scenario
 

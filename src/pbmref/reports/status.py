@@ -1,37 +1,18 @@
-"""Replies to the MAP and STATUS commands of an order mail (spec/orders.md).
+"""The reply to the STATUS command of an order mail (spec/orders.md).
 
-``MAP`` answers with the sky as it stands at the start of the open turn:
-the character map, its key, the aircraft table, the zeppelin, wind and
-clouds (everything in it is public since the last report). ``STATUS``
-answers with the open turn, its deadline, who has sent orders and who asks
-the referee to wait (WAIT), never what they ordered or how anyone voted. Both fit a 70-column phone screen.
+``STATUS`` answers with the open turn, its deadline, who has sent orders and who asks
+the referee to wait (WAIT), never what they ordered or how anyone voted. It fits a 70-column
+phone screen. (The MAP reply is the game kind's: ``Ruleset.map_reply``.)
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from datetime import datetime
-from typing import Any
 
-from pbmref.reports.common import WIDTH, aircraft_of, pilot_letters, wrap, zeppelins_of
-from pbmref.rulesets.tweedekker.asciimap import map_legend, render_map
-from pbmref.rulesets.tweedekker.report import format_deadline, render_state_tables
+from pbmref.reports.common import format_deadline, wrap
 
-__all__ = ["render_map_reply", "render_status"]
-
-
-def render_map_reply(position: Mapping[str, Any], names: Mapping[str, str] | None = None,
-                     title: str = "") -> str:
-    """The answer to MAP in tweedekker: the board now, its key and the state of play."""
-    names = dict(names or {})
-    letters = pilot_letters(aircraft_of(position), zeppelins_of(position))
-    turn = position.get("turn", "?")
-    head = f"{title + ': ' if title else ''}the sky at the start of turn {turn}"
-    lines = wrap(head, "", "  ") + [""]
-    lines += render_map(position, letters)
-    lines += map_legend(position, letters, names)
-    lines += render_state_tables(position, names, letters)
-    return "\n".join(line[:WIDTH].rstrip() for line in lines) + "\n"
+__all__ = ["render_status"]
 
 
 def render_status(*, game_id: str, title: str, turn: str, deadline: datetime | None,

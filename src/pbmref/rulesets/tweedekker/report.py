@@ -30,6 +30,7 @@ from pbmref.reports.common import (
     count_word,
     format_deadline,
     pilot_letters,
+    wrap,
     zeppelins_of,
 )
 from pbmref.reports.document import (
@@ -51,6 +52,7 @@ __all__ = [
     "format_deadline",
     "head_section",
     "orders_blocks",
+    "render_map_reply",
     "render_orders",
     "render_report",
     "render_state_tables",
@@ -607,3 +609,17 @@ def render_report(report: TurnReport, readers: Sequence[str] = ()) -> str:
     """The whole tweedekker turn report as text, every line at most 70 characters.
     (Fast Play and Diplomacy reports have renderers of their own.)"""
     return report_document(report, readers).text()
+
+
+def render_map_reply(position: Mapping[str, Any], names: Mapping[str, str] | None = None,
+                     title: str = "") -> str:
+    """The answer to MAP in tweedekker: the board now, its key and the state of play."""
+    names = dict(names or {})
+    letters = pilot_letters(aircraft_of(position), zeppelins_of(position))
+    turn = position.get("turn", "?")
+    head = f"{title + ': ' if title else ''}the sky at the start of turn {turn}"
+    lines = wrap(head, "", "  ") + [""]
+    lines += render_map(position, letters)
+    lines += map_legend(position, letters, names)
+    lines += render_state_tables(position, names, letters)
+    return "\n".join(line[:WIDTH].rstrip() for line in lines) + "\n"

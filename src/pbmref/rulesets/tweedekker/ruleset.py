@@ -19,7 +19,6 @@ from pbmref.orders.errors import OrderMailError
 from pbmref.reports.document import Document
 from pbmref.reports.model import Focus, TurnReport
 from pbmref.reports.plan import plan_lines
-from pbmref.reports.status import render_map_reply
 from pbmref.rules.dice import Dice
 from pbmref.rules.eventdata import Event
 from pbmref.rules.hexgrid import Heading, HexBoard
@@ -43,7 +42,7 @@ from pbmref.rulesets.base import (
 from pbmref.rulesets.tweedekker.orders import entry_to_orders, parse_body
 from pbmref.rulesets.tweedekker.personal import changed_line
 from pbmref.rulesets.tweedekker.picture import reader_focus, render_move_panels, render_svg
-from pbmref.rulesets.tweedekker.report import render_report, report_document
+from pbmref.rulesets.tweedekker.report import render_map_reply, render_report, report_document
 
 __all__ = ["TweedekkerRuleset", "gather_orders", "turn_orders"]
 
