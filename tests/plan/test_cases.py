@@ -11,7 +11,6 @@ import yaml
 
 from pbmref.orders.errors import OrderMailError
 from pbmref.reports.common import WIDTH
-from pbmref.reports.plan import plan_lines
 from pbmref.rules.diplomacy import plan as dip_plan
 from pbmref.rules.diplomacy.codec import position_from_dict as dip_position
 from pbmref.rules.fastplay import plan as fp_plan
@@ -19,8 +18,11 @@ from pbmref.rules.fastplay.position import position_from_dict as fp_position
 from pbmref.rules.tweedekker import plan as tw_plan
 from pbmref.rules.tweedekker.position import position_from_dict as tw_position
 from pbmref.rulesets.diplomacy import orders as dip_orders
+from pbmref.rulesets.diplomacy import preview as dip_preview
 from pbmref.rulesets.fastplay import orders as fp_orders
+from pbmref.rulesets.fastplay import preview as fp_preview
 from pbmref.rulesets.tweedekker import orders as tw_orders
+from pbmref.rulesets.tweedekker import preview as tw_preview
 
 CASES: list[dict[str, Any]] = yaml.safe_load(
     (Path(__file__).parent / "cases.yaml").read_text(encoding="utf-8"))
@@ -34,24 +36,21 @@ def run_case(case: dict[str, Any]) -> tuple[list[str], list[str]]:
     """Read the mail as the referee does, preview it: (text lines, warning rules)."""
     ruleset, player, body = case["ruleset"], str(case["player"]), _body(case)
     position = dict(case["position"])
-    plan: Any
     if ruleset == "tweedekker":
         state = tw_position(position)
         entry = tw_orders.parse_body(state, player, body)
         orders, votes = tw_orders.entry_to_orders(state, player, entry)
         plan = tw_plan.preview(state, player, orders, votes)
-        warnings = [w.rule for w in plan.warnings]
-    elif ruleset == "fastplay":
+        return tw_preview.preview_lines(plan), [w.rule for w in plan.warnings]
+    if ruleset == "fastplay":
         fstate = fp_position(position)
         fentry = fp_orders.parse_body(fstate, player, body)
-        plan = fp_plan.preview(fstate, player, fp_orders.entry_to_orders(fstate, player, fentry))
-        warnings = [n.rule for n in plan.notes]
-    else:
-        pos = dip_position({**position, "ruleset": ruleset})
-        typed = [o for _, o in dip_orders.parse_orders(body, player, pos)]
-        plan = dip_plan.preview(pos, player, typed)
-        warnings = [w.rule for w in plan.warnings]
-    return plan_lines(plan), warnings
+        fplan = fp_plan.preview(fstate, player, fp_orders.entry_to_orders(fstate, player, fentry))
+        return fp_preview.preview_lines(fplan), [n.rule for n in fplan.notes]
+    pos = dip_position({**position, "ruleset": ruleset})
+    typed = [o for _, o in dip_orders.parse_orders(body, player, pos)]
+    dplan = dip_plan.preview(pos, player, typed)
+    return dip_preview.preview_lines(dplan), [w.rule for w in dplan.warnings]
 
 
 def test_the_table_covers_every_warning_kind() -> None:

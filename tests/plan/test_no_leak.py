@@ -19,7 +19,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hypo import examples
-from pbmref.reports.plan import plan_lines
 from pbmref.rules.dice import Dice
 from pbmref.rules.diplomacy import (
     POWERS,
@@ -71,6 +70,7 @@ from pbmref.rules.tweedekker.state import (
     Runway,
     Zeppelin,
 )
+from pbmref.rulesets.tweedekker.preview import preview_lines
 
 
 def test_previews_take_no_other_players_orders() -> None:
@@ -155,7 +155,7 @@ def test_tweedekker_preview_is_the_path_whatever_the_others_order(
         my_votes: tuple[ZeppelinVote | None, ...], data: st.DataObject) -> None:
     state, me = game
     plan = tw_plan.preview(state, me, mine, my_votes)
-    text = plan_lines(plan)
+    text = preview_lines(plan)
     for seed in (1, 2):
         plane, zeppelin = data.draw(others(state, me))
         if mine is not None:
@@ -180,7 +180,7 @@ def test_tweedekker_preview_is_the_path_whatever_the_others_order(
                      for s in plan.steps for b in s.bursts if s.move <= min(down, last)]
         assert previewed == fired
         # The same preview, word for word, is what the player reads.
-        assert plan_lines(tw_plan.preview(state, me, mine, my_votes)) == text
+        assert preview_lines(tw_plan.preview(state, me, mine, my_votes)) == text
 
 
 # --------------------------------------------------------------------- fast play

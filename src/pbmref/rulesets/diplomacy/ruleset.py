@@ -20,7 +20,6 @@ from typing import Any, ClassVar
 from pbmref.orders.errors import OrderMailError, UnknownPlayerError
 from pbmref.reports.document import Document
 from pbmref.reports.model import Focus, Picture, TurnReport
-from pbmref.reports.plan import plan_lines
 from pbmref.rules.dice import Replay
 from pbmref.rules.diplomacy import (
     Adjudication,
@@ -74,6 +73,7 @@ from pbmref.rulesets.base import (
 )
 from pbmref.rulesets.diplomacy.board import power_focus, render_board
 from pbmref.rulesets.diplomacy.orders import parse_body, parse_line, parse_orders, to_order
+from pbmref.rulesets.diplomacy.preview import preview_lines
 from pbmref.rulesets.diplomacy.report import (
     diplomacy_document,
     ending_sentence,
@@ -552,7 +552,7 @@ class DiplomacyRuleset(Ruleset[Board]):
         power = state.power_of(player)
         typed = [o for _, o in parse_orders(list(enumerate(_lines(entry), 1)), power,
                                             state.position)]
-        return plan_lines(orders_plan(state.position, power, typed))
+        return preview_lines(orders_plan(state.position, power, typed))
 
     def needs_orders(self, state: Board, player: str) -> bool:
         """Has this player anything to order in the open phase (DD1)? A power with

@@ -14,7 +14,6 @@ from typing import Any, ClassVar
 
 from pbmref.reports.document import Document
 from pbmref.reports.model import Focus, TurnReport
-from pbmref.reports.plan import plan_lines
 from pbmref.rules.dice import Dice
 from pbmref.rules.eventdata import Event
 from pbmref.rules.fastplay import plan as flight_plan
@@ -32,6 +31,7 @@ from pbmref.rulesets.fastplay.picture import (
     render_fastplay_move_panels,
     render_fastplay_svg,
 )
+from pbmref.rulesets.fastplay.preview import preview_lines
 from pbmref.rulesets.fastplay.report import (
     fastplay_report_document,
     render_fastplay_map_reply,
@@ -144,7 +144,7 @@ class FastPlayRuleset(AirRuleset[GameState, PlaneOrders | None, TurnOrders]):
                 entry: Mapping[str, object] | None) -> list[str]:
         """Hex and heading after each card and each move's line of fire (FP7), with
         the notes of ``pbmref.rules.fastplay.plan``."""
-        return plan_lines(flight_plan.preview(state, player,
+        return preview_lines(flight_plan.preview(state, player,
                                               entry_to_orders(state, player, entry)))
 
     def run_engine(self, state: GameState, orders: TurnOrders,

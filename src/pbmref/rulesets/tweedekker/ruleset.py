@@ -18,7 +18,6 @@ from typing import Any, ClassVar
 from pbmref.orders.errors import OrderMailError
 from pbmref.reports.document import Document
 from pbmref.reports.model import Focus, TurnReport
-from pbmref.reports.plan import plan_lines
 from pbmref.rules.dice import Dice
 from pbmref.rules.eventdata import Event
 from pbmref.rules.hexgrid import Heading, HexBoard
@@ -42,6 +41,7 @@ from pbmref.rulesets.base import (
 from pbmref.rulesets.tweedekker.orders import entry_to_orders, parse_body
 from pbmref.rulesets.tweedekker.personal import changed_line
 from pbmref.rulesets.tweedekker.picture import reader_focus, render_move_panels, render_svg
+from pbmref.rulesets.tweedekker.preview import preview_lines
 from pbmref.rulesets.tweedekker.report import render_map_reply, render_report, report_document
 
 __all__ = ["TweedekkerRuleset", "gather_orders", "turn_orders"]
@@ -222,7 +222,7 @@ class TweedekkerRuleset(AirRuleset[GameState, Reading, TurnOrders]):
         """The flight plan: hex and heading after each move, bursts, rounds left,
         and the warnings of ``pbmref.rules.tweedekker.plan``."""
         orders, votes = entry_to_orders(state, player, entry)
-        return plan_lines(flight_plan.preview(state, player, orders, votes))
+        return preview_lines(flight_plan.preview(state, player, orders, votes))
 
     def run_engine(self, state: GameState, orders: TurnOrders,
                    dice: Dice) -> tuple[GameState, tuple[Event, ...]]:
