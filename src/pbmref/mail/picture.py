@@ -16,7 +16,7 @@ panel, no alpha channel)
 by Pillow: its quantizer (``FASTOCTREE``, no dithering: flat map colours
 and sharp text; 8 ms for a map, where ``MAXCOVERAGE`` and ``MEDIANCUT``
 take 25-45 ms and shift the hues) and its zlib. A document whose ground is marked off (``GROUND_OPEN`` ..
-``GROUND_CLOSE``, see ``pbmref.rulesets.air.svgkit.document``) is drawn in two
+``GROUND_CLOSE`` of ``pbmref.reports.model``) is drawn in two
 layers: the ground (the board and its names, most of the drawing's cost),
 kept for the next pictures on the same ground, and the turn over it.
 
@@ -36,7 +36,7 @@ from collections.abc import Sequence
 import resvg_py
 from PIL import Image, ImageDraw
 
-from pbmref.rulesets.air.svgkit import GROUND_CLOSE, GROUND_OPEN
+from pbmref.reports.model import GROUND_CLOSE, GROUND_OPEN
 
 __all__ = ["MAIL_WIDTH", "MAX_ZOOM", "ZOOM", "crop_png", "drawn", "mail_png", "mail_zoom",
            "palette_image", "palette_png", "png_bytes", "png_of_svg", "png_size"]

@@ -34,8 +34,7 @@ from pbmref.mail.picture import (
     png_size,
 )
 from pbmref.reports.html import MailPicture
-from pbmref.reports.model import FOCUS_SIZE, Focus
-from pbmref.rulesets.air.svgkit import PANEL_WIDTH
+from pbmref.reports.model import FOCUS_SIZE, PANEL_WIDTH, Focus
 
 __all__ = ["ReportPictures", "map_pictures"]
 

@@ -14,7 +14,16 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-__all__ = ["FOCUS_HIGHEST", "FOCUS_SIZE", "Focus", "Picture", "TurnReport", "focus_box", "renamed"]
+__all__ = ["FOCUS_HIGHEST", "FOCUS_SIZE", "GROUND_CLOSE", "GROUND_OPEN", "PANEL_WIDTH", "Focus",
+           "Picture", "TurnReport", "focus_box", "renamed"]
+
+#: The comments around a picture's ground: what a turn's picture draws under
+#: everything else and that changes seldom (the board, its names), which the
+#: mail's picture renderer (``pbmref.mail.picture``) draws once and keeps.
+GROUND_OPEN = "<!--ground-->"
+GROUND_CLOSE = "<!--/ground-->"
+#: How wide a move panel is shown in a mail, in px.
+PANEL_WIDTH = 260.0
 
 
 def renamed(data: Any, ids: Mapping[str, str]) -> Any:

@@ -1,6 +1,7 @@
 """Pieces both air games' maps are drawn with: planes, paths, bursts, hit marks, keys.
 
-The tweedekker sky (``svg``) and the Fast Play board (``fastplay_svg``)
+The tweedekker sky (``rulesets.tweedekker.picture``) and the Fast Play board
+(``rulesets.fastplay.picture``)
 differ in their boards and share everything drawn on them: a biplane seen
 from above, its colour from a colour-blind-safe set (Okabe and Ito's, then
 Tol's) with its letter beside it, the dashed path flown, a burst that hit
@@ -18,8 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-__all__ = ["GROUND_CLOSE", "GROUND_OPEN", "HIT", "MAP", "MISS", "PANEL", "PANEL_WIDTH",
-           "PILOT_COLOURS", "Box", "Style", "boxes_meet", "burst_line", "document", "hit_boxes",
+from pbmref.reports.model import GROUND_CLOSE, GROUND_OPEN
+
+__all__ = ["HIT", "MAP", "MISS", "PANEL", "PILOT_COLOURS", "Box", "Style", "boxes_meet", "burst_line", "document", "hit_boxes",
            "hit_mark", "hit_marks", "hit_words", "key_rows", "legend_rows", "num", "path_line",
            "plane", "safe_id", "text", "text_box", "text_width"]
 
@@ -46,7 +48,6 @@ class Style:
 
 
 MAP = Style()
-PANEL_WIDTH = 260.0  # px: how wide a move panel is shown
 PANEL = Style(path_width=5.5, burst_width=5.0, mark_size=30.0, plane_scale=1.9,
               letter_size=28.0, dot=5.0)
 
@@ -76,13 +77,6 @@ def text(x: float, y: float, words: str, size: float, fill: str = "#333", *,
     anchor_attr = f' text-anchor="{anchor}"' if anchor != "start" else ""
     return (f'<text x="{num(x)}" y="{num(y)}"{anchor_attr} font-size="{num(size)}" '
             f'fill="{fill}"{extra}>{escape(words)}</text>')
-
-
-#: The comments around a document's ground (``document(ground=...)``): what a
-#: turn's picture draws under everything else and that changes seldom (the
-#: board, its names), which the mail's picture renderer draws once and keeps.
-GROUND_OPEN = "<!--ground-->"
-GROUND_CLOSE = "<!--/ground-->"
 
 
 def document(width: float, height: float, title: str, body: Sequence[str],

@@ -25,13 +25,12 @@ from dataclasses import dataclass, field
 from typing import Any
 from xml.sax.saxutils import escape
 
-from pbmref.reports.model import FOCUS_LABEL, Focus, focus_box
+from pbmref.reports.model import FOCUS_LABEL, PANEL_WIDTH, Focus, focus_box
 from pbmref.rules.fastplay.board import FastBoard
 from pbmref.rules.hexgrid import Heading, Hex, HexNameError
 from pbmref.rulesets.air.svgkit import (
     MAP,
     PANEL,
-    PANEL_WIDTH,
     PILOT_COLOURS,
     SANS,
     Style,

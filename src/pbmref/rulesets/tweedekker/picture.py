@@ -37,13 +37,12 @@ from pbmref.reports.common import (
     pilot_letters,
     zeppelins_of,
 )
-from pbmref.reports.model import FOCUS_LABEL, Focus, focus_box
+from pbmref.reports.model import FOCUS_LABEL, PANEL_WIDTH, Focus, focus_box
 from pbmref.rules.hexgrid import Heading, Hex, HexBoard
 from pbmref.rules.tweedekker.state import Runway, runway_hexes
 from pbmref.rulesets.air.svgkit import (
     MAP,
     PANEL,
-    PANEL_WIDTH,
     PILOT_COLOURS,
     SANS,
     Box,
