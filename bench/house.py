@@ -243,20 +243,93 @@ def untyped_values() -> dict[str, int]:
     return out
 
 
+def _imports(path: Path, tree: ast.AST, modules: set[str]) -> set[str]:
+    """The pbmref modules a module imports, at its top or inside a function
+    (``from pbmref.rulesets.diplomacy import board`` imports ``...board``)."""
+    module = _module(path)
+    package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names if a.name in modules}
+        elif isinstance(node, ast.ImportFrom):
+            base = package[:len(package) - node.level + 1] if node.level else []
+            source = ".".join([*base, *([node.module] if node.module else [])])
+            for alias in node.names:
+                whole = f"{source}.{alias.name}"
+                out.add(whole if whole in modules else source)
+    return out & modules - {module}
+
+
+def _kind_of_place(module: str) -> str | None:
+    """The game kind a module's place or name gives it: ``pbmref.rules.diplomacy.map``,
+    ``pbmref.rulesets.air.svgkit`` (air: what tweedekker and Fast Play share),
+    ``pbmref.reports.fastplay_svg``; None for shared machinery."""
+    parts = module.split(".")[1:]
+    if len(parts) >= 2 and parts[0] in ("rules", "rulesets") and parts[1] in _KINDS + ("air",):
+        return parts[1]
+    return next((k for k in _KINDS if any(k in p for p in parts)), None)
+
+
+def _family(kinds: set[str]) -> str | None:
+    """One game kind, or ``air`` for the two air games; None when the kinds differ
+    (code every game kind uses is shared, not per-game)."""
+    if len(kinds) == 1:
+        return next(iter(kinds))
+    return "air" if kinds and kinds <= {"tweedekker", "fastplay", "air"} else None
+
+
+def per_game_modules() -> dict[str, tuple[str, int]]:
+    """Each per-game module: its game kind (``air``: both air games; ``mixed``:
+    several kinds' code in one shared module) and its lines.
+
+    A module is per-game when its place or name says so (``rules/<kind>/``,
+    ``rulesets/<kind>/``, ``reports/fastplay_svg.py``), when it imports a game
+    kind's own module, or when only per-game modules of one game kind (or of
+    the two air games) import it, such as a report's helper module that
+    nothing shared uses. Code every game kind uses (``reports/common.py``,
+    ``rulesets/base.py``) is shared.
+    """
+    paths = {_module(p): p for p in SRC.rglob("*.py")}
+    trees = {m: ast.parse(p.read_text(encoding="utf-8")) for m, p in paths.items()}
+    imports = {m: _imports(paths[m], trees[m], set(paths)) for m in paths}
+    kind: dict[str, str] = {}
+    for m in paths:
+        own = _kind_of_place(m)
+        used = {k for i in imports[m] if (k := _kind_of_place(i)) and
+                i.split(".")[1] in ("rules", "rulesets")}
+        if own:
+            kind[m] = own
+        elif used:
+            kind[m] = _family(used) or "mixed"
+    importers: dict[str, set[str]] = {m: set() for m in paths}
+    for m, deps in imports.items():
+        for d in deps:
+            importers[d].add(m)
+    changed = True
+    while changed:  # only one game kind's modules use it: it is that kind's code
+        changed = False
+        for m in paths:
+            users = importers[m]
+            if m in kind or not users or not users <= set(kind):
+                continue
+            family = _family({kind[u] for u in users})
+            if family:
+                kind[m] = family
+                changed = True
+    return {m: (k, len(paths[m].read_text(encoding="utf-8").splitlines()))
+            for m, k in sorted(kind.items())}
+
+
+def _outside(module: str) -> bool:
+    return module.split(".")[1] not in ("rules", "rulesets")
+
+
 def per_game_code() -> dict[str, int]:
     """Lines of per-game modules inside and outside rules/ and rulesets/."""
-    inside = outside = 0
-    for path in SRC.rglob("*.py"):
-        rel = path.relative_to(SRC).as_posix()
-        text = path.read_text(encoding="utf-8")
-        kinds = re.findall(r"^\s*(?:from|import) pbmref\.rules(?:ets)?\.(\w+)", text, re.M)
-        if not (set(kinds) & set(_KINDS) or any(k in rel for k in _KINDS)):
-            continue
-        lines = len(text.splitlines())
-        if rel.startswith(("rules/", "rulesets/")):
-            inside += lines
-        else:
-            outside += lines
+    modules = per_game_modules()
+    outside = sum(n for m, (_, n) in modules.items() if _outside(m))
+    inside = sum(n for m, (_, n) in modules.items() if not _outside(m))
     return {"per-game lines outside rules/ and rulesets/": outside,
             "per-game lines inside them": inside,
             "per-game share outside, percent": round(100 * outside / max(1, inside + outside))}
@@ -370,6 +443,11 @@ def check() -> int:
 def main() -> int:
     if sys.argv[1:] == ["--check"]:
         return check()
+    if sys.argv[1:] == ["--per-game"]:
+        for module, (kind, lines) in per_game_modules().items():
+            if _outside(module):
+                print(f"{lines:6} {kind:10} {module}")
+        return 0
     for name, n in sorted(one_mail().items()):
         print(f"one accepted order mail: {name}: {n}")
     for name, n in seams().items():
