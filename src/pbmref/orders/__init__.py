@@ -6,10 +6,6 @@ The pieces (``shared/spec/orders.md`` is the contract):
   (game, password, turn/phase, pilot, commands, body lines with their line
   numbers); ``check_turn``, ``check_password``, ``identify_player``,
   ``check_game``.
-- ``pbmref.rulesets.tweedekker.orders``: the tweedekker body (``grammar/tweedekker.lark``):
-  ``parse_body(state, player, lines) -> entry`` and
-  ``entry_to_orders(state, player, entry) -> (PlaneOrders | None, votes)``.
-  Fast Play and Diplomacy bodies live beside it (``fastplay``, ``diplomacy``).
 - ``pbmref.orders.check``: ``check_order_mail(subject, text, read_body=...,
   ...) -> CheckedMail``, the whole mail for one game (the body read by the
   reader the caller passes: a ruleset's ``read_orders``); ``order_mail``
@@ -22,10 +18,13 @@ The pieces (``shared/spec/orders.md`` is the contract):
   ``pbmref.orders.render.render_errors`` writes the reply a player reads
   (``render_error_list`` the same without "Nothing was changed", for a reply
   that says so itself; ``ignored_note`` the line about what was left out).
-- ``pbmref.rulesets.tweedekker.catalogue``: common mistakes, told apart with Lark's
-  ``match_examples``.
 
-This layer sits on the rules (it makes their typed orders) and below the
+Each game kind reads its own body lines with its grammar
+(``grammar/<game>.lark``) in its folder: ``pbmref.rulesets.<game>.orders``
+(``parse_body(state, player, lines) -> entry``), on the errors and line
+helpers of this layer.
+
+This layer sits on the rules and below the
 rulesets; nothing here imports the rulesets, the store, the mail layer or
 the referee, and nothing lets a Lark exception out.
 """

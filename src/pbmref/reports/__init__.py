@@ -2,11 +2,13 @@
 
 Pure renderers: they take plain data (a ``TurnReport``, a position and its
 events, as the store keeps them) and return text; they read nothing from
-disk but the package's own map data, and never recompute rules. Each game
-kind's ruleset names the renderers it uses (``text`` and ``svg`` for
-tweedekker, ``fastplay_text`` and ``fastplay_svg`` for Fast Play,
-``diplomacy`` for Diplomacy); ``status`` answers MAP and STATUS; ``html``
-lays out the archive's pages, which ``pbmref.archive`` writes.
+disk but the package's own map data, and never recompute rules. What every
+game kind uses lives here: the report ``Document`` (``document``) and its
+HTML (``html``, also the archive's pages, which ``pbmref.archive`` writes),
+the data a report is drawn from (``model``), wrapping, names and deadlines
+(``common``), the words of a preview (``plan``), the STATUS reply
+(``status``), notices and the final report. Each game kind's own report,
+preview and pictures live in its folder, ``pbmref.rulesets.<game>``.
 
 This layer sits beside the orders layer, on the rules, below the rulesets.
 """

@@ -1,6 +1,6 @@
 """A report as a document: sections of paragraphs and fixed-width blocks.
 
-The text renderers of the air games (``text``, ``fastplay_text``) build a
+The turn reports of the game kinds (``rulesets/<game>/report.py``) build a
 ``Document``; ``Document.text()`` is the plain text stored (every line at most 70
 columns), ``Document.flowed()`` the same as mailed (``format=flowed``: its
 paragraphs re-wrap on a phone), and ``pbmref.reports.html`` lays the same document

@@ -34,6 +34,7 @@ from pbmref.reports.common import WIDTH, fit_width, wrap
 from pbmref.reports.document import Block, Document, Fixed, Gap, Para, Section, Sub
 from pbmref.reports.model import TurnReport
 from pbmref.rules.hexgrid import HexNameError
+from pbmref.rulesets.air.report import foot_section, head_section, orders_blocks, piece_mark
 from pbmref.rulesets.fastplay.common import (
     DECK_SIZE,
     cards_left,
@@ -44,8 +45,6 @@ from pbmref.rulesets.fastplay.common import (
     on_board,
 )
 from pbmref.rulesets.fastplay.personal import glance_section, pilot_section
-from pbmref.rulesets.tweedekker.asciimap import piece_mark
-from pbmref.rulesets.tweedekker.report import foot_section, head_section, orders_blocks
 
 __all__ = [
     "DECK_SIZE",

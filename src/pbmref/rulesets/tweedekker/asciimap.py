@@ -30,32 +30,17 @@ from pbmref.reports.common import (
     aircraft_of,
     board_of,
     clouds_of,
-    heading_of,
     hex_of,
     pilot_letters,
     zeppelins_of,
 )
 from pbmref.rules.hexgrid import Heading, Hex, HexBoard
 from pbmref.rules.tweedekker.state import Runway, runway_hexes
+from pbmref.rulesets.air.report import piece_mark
 
-__all__ = ["HEADING_MARKS", "map_legend", "piece_mark", "render_map"]
+__all__ = ["map_legend", "render_map"]
 
 MARGIN = 3
-
-# Where the heading mark goes: after the letter for N/NE/SE/S, before for SW/NW.
-HEADING_MARKS: dict[str, tuple[str, str]] = {
-    "N": ("", "^"), "NE": ("", "/"), "SE": ("", "\\"),
-    "S": ("", "v"), "SW": ("/", ""), "NW": ("\\", ""),
-}
-
-
-def piece_mark(letter: str, heading: Any, landed: bool = False) -> str:
-    """Two characters: a letter and its heading mark (``_`` when landed)."""
-    if landed:
-        return letter + "_"
-    h = heading_of(heading)
-    before, after = HEADING_MARKS[h.value] if h else ("", "?")
-    return before + letter + after
 
 
 @functools.cache

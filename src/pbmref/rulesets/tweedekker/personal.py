@@ -24,13 +24,13 @@ from pbmref.reports.common import (
     and_list,
     changes_line,
     count_word,
-    format_deadline,
     setting,
 )
 from pbmref.reports.document import Block, Para, Section
 from pbmref.reports.model import TurnReport
+from pbmref.rulesets.air.report import next_turn_line
 
-__all__ = ["changed_line", "glance_section", "next_turn_line", "pilot_facts",
+__all__ = ["changed_line", "glance_section", "pilot_facts",
            "pilot_section"]
 
 Event = dict[str, Any]
@@ -45,17 +45,6 @@ def _of(events: Sequence[Event], kind: str, **match: Any) -> list[Event]:
     """The events of one kind whose fields hold the given values."""
     return [e for e in events if e.get("kind") == kind
             and all(str(e.get(k)) == str(v) for k, v in match.items())]
-
-
-def next_turn_line(report: TurnReport, namer: Namer | None = None) -> str:
-    """The next deadline, or who won."""
-    if report.game_over:
-        name = namer or Namer(report)
-        winners = and_list(name(w) for w in report.winners) or "nobody"
-        return f"The game is over. Won by {winners}."
-    next_turn = report.position_after.get("turn", report.turn + 1)
-    return (f"Orders for turn {next_turn} by "
-            f"{format_deadline(report.next_deadline, report.timezone)}.")
 
 
 # ---------------------------------------------------------------- one pilot

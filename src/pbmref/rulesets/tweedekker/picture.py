@@ -612,7 +612,7 @@ def render_svg(position: Mapping[str, Any], events: list[dict[str, Any]] | None 
     """A tweedekker position (scenario schema) as an SVG document; ``events``
     (with ``before``, the position the turn started from) adds the paths flown,
     the bursts fired and the hits of the turn. (Fast Play boards are drawn by
-    ``fastplay_svg``.)"""
+    ``pbmref.rulesets.fastplay.picture``.)"""
     names = dict(names or {})
     board = board_of(position)
     letters = pilot_letters(aircraft_of(position), zeppelins_of(position))

@@ -39,21 +39,17 @@ from pbmref.reports.document import (
     Fixed,
     Gap,
     Para,
-    Rule,
     Section,
     Sub,
-    Title,
 )
 from pbmref.reports.model import TurnReport
+from pbmref.rulesets.air.report import foot_section, head_section, orders_blocks
 from pbmref.rulesets.tweedekker.asciimap import map_legend, render_map
-from pbmref.rulesets.tweedekker.personal import glance_section, next_turn_line, pilot_section
+from pbmref.rulesets.tweedekker.personal import glance_section, pilot_section
 
 __all__ = [
     "format_deadline",
-    "head_section",
-    "orders_blocks",
     "render_map_reply",
-    "render_orders",
     "render_report",
     "render_state_tables",
     "report_document",
@@ -77,22 +73,6 @@ def _hexes(value: Any) -> str:
 
 
 # ---------------------------------------------------------------- the head
-
-
-def head_section(report: TurnReport, game_kind: str, game_over: str = "") -> Section:
-    """The report's head: title and id, the turn, the next deadline or (the words
-    ``game_over``) who won."""
-    blocks: list[Block] = [Rule(), Title((report.title or report.game_id).upper(),
-                                         f"game {report.game_id}"),
-                           Para(f"{game_kind} - report of turn {report.turn}", 2, 2)]
-    if report.game_over:
-        blocks.append(Para(game_over, 2, 2, strong=True))
-    else:
-        next_turn = report.position_after.get("turn", report.turn + 1)
-        blocks.append(Para(f"Next deadline (turn {next_turn}): "
-                           f"{format_deadline(report.next_deadline, report.timezone)}", 2, 4))
-    blocks.append(Rule())
-    return Section(None, blocks, "head")
 
 
 def _map_section(report: TurnReport, namer: Namer) -> Section:
@@ -514,53 +494,6 @@ def render_state_tables(position: Mapping[str, Any], names: Mapping[str, str] | 
     return Section("AIRCRAFT", state_blocks(position, names, letters)).lines()
 
 
-def _entry_blocks(entry: Mapping[str, Any]) -> list[Block]:
-    blocks: list[Block] = [Para(f"{key.upper()} {entry[key]}", 4, 6)
-                           for key in ("takeoff", "land", "enter", "duel") if entry.get(key)]
-    for section in ("plane", "zeppelin"):
-        moves = entry.get(section)
-        if moves is None:
-            continue
-        parts = [f"{i}: {m}" for i, m in enumerate(moves, 1) if str(m).strip()]
-        # An empty PLANE section keeps a landed aircraft on the ground (L2a).
-        empty = "(stay landed, L2a)" if section == "plane" else "(no votes)"
-        blocks.append(Para(f"{section.upper():<9} " + ("   ".join(parts) if parts else empty),
-                           4, 14))
-    shown = ("plane", "zeppelin", "takeoff", "land", "enter", "duel", "raw", "message_id")
-    blocks += [Para(f"{key}: {entry[key]}", 4, 6) for key in entry if key not in shown]
-    return blocks
-
-
-def orders_blocks(orders: Mapping[str, Any], pilots: list[str],
-                  namer: Callable[[str], str] | None = None) -> list[Block]:
-    """The orders each player gave, as they would be mailed."""
-    def name(p: str) -> str:
-        return str(namer(p)) if namer else p
-
-    blocks: list[Block] = []
-    for pilot in pilots:
-        entry = orders.get(pilot)
-        if not entry:
-            blocks.append(Para(f"{name(pilot)}: no orders received"))
-            continue
-        blocks.append(Para(f"{name(pilot)}:"))
-        if isinstance(entry, Mapping):
-            blocks += _entry_blocks(entry)
-        else:
-            items = entry if isinstance(entry, list | tuple) else [entry]
-            blocks += [Para(str(item), 4, 6) for item in items]
-    return blocks
-
-
-def render_orders(orders: Mapping[str, Any], pilots: list[str],
-                  namer: Callable[[str], str] | None = None) -> list[str]:
-    """``orders_blocks`` as text lines."""
-    lines: list[str] = []
-    for block in orders_blocks(orders, pilots, namer):
-        lines += block.lines()
-    return lines
-
-
 def _orders_section(report: TurnReport, namer: Namer) -> Section:
     before_pilots = [p for p, a in aircraft_of(report.position_before).items()
                      if a["state"] in IN_FIGHT]
@@ -570,15 +503,6 @@ def _orders_section(report: TurnReport, namer: Namer) -> Section:
         blocks += [Gap(), Para("Dice rolled this turn (V5): "
                                + " ".join(str(d) for d in report.dice), 0, 2)]
     return Section(f"ORDERS GIVEN FOR TURN {report.turn} (secret until now)", blocks, "orders")
-
-
-def foot_section(report: TurnReport) -> Section:
-    """The last lines: when the next orders are due."""
-    if report.game_over:
-        text = "The game is over. Thank you for flying."
-    else:
-        text = next_turn_line(report) + " Send MAP or STATUS for a fresh look."
-    return Section(None, [Gap(), Rule(), Para(text, 2, 2), Rule()], "foot")
 
 
 # ---------------------------------------------------------------- the report
