@@ -39,6 +39,7 @@ NOT_RULES = {
     ("rulesets/tweedekker/ruleset.py", "F13"): "a hex of the demo's cloud",
     ("rulesets/tweedekker/ruleset.py", "N8"): "a hex of the demo's cloud",
     ("rulesets/diplomacy/board.py", "M10"): "SVG path data in a docstring",
+    ("rulesets/tweedekker/picture.py", "F10"): "a hex in a docstring (where a plane is)",
     ("rulesets/fastplay/ruleset.py", "C10"): "a Fast Play hex in the help text (ENTER C10 S)",
     ("rules/fastplay/board.py", "C4"): "a Fast Play hex in an error message",
     ("rules/tweedekker/state.py", "L17"): "a hex in a doctest",
