@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from hypo import examples
 from pbmref.mail.compose import Attachment, make_mail, make_reply, reply_subject, write_reply
+from pbmref.mail.headers import flatten
 from pbmref.mail.message import never_answer_reason, read_message
 
 REF = "referee@game.test"
@@ -257,3 +258,17 @@ def test_a_reply_written_as_bytes_takes_its_key_as_message_id() -> None:
     assert parsed["Subject"] == "Re: zep1 orders"
     with pytest.raises(KeyError):
         reply.replace_header("Cc", "x@y")
+
+@pytest.mark.parametrize("args", _MAILS)
+def test_flatten_writes_what_as_bytes_writes(args: tuple) -> None:  # type: ignore[type-arg]
+    """The spool's flattening (one write a body) gives the stock bytes, for a
+    mail in the referee's policy and in SMTP's (CRLF), a body with a CR too."""
+    to, subject, body, name, html, attachments, refs = args
+    for text in (body, body + "\r\nand a CR\rin it\n"):
+        msg = make_mail(to, subject, text, from_addr=REF, from_name=name, html=html,
+                        attachments=[*attachments, Attachment("map.png", bytes(range(256)) * 9,
+                                                              "image/png", cid="map@x")],
+                        references=refs, in_reply_to="<orig@x>")
+        assert flatten(msg) == msg.as_bytes()
+        smtp = msg.as_bytes(policy=email.policy.SMTP)
+        assert flatten(email.message_from_bytes(smtp, policy=email.policy.SMTP)) == smtp

@@ -12,7 +12,7 @@ from email.parser import BytesHeaderParser
 from email.utils import getaddresses, parseaddr
 from typing import TYPE_CHECKING, ClassVar, Protocol, runtime_checkable
 
-from pbmref.mail.headers import POLICY
+from pbmref.mail.headers import POLICY, flatten
 
 if TYPE_CHECKING:
     from pbmref.mail.compose import TextMail
@@ -85,7 +85,7 @@ class Outgoing:
     @classmethod
     def of(cls, msg: EmailMessage) -> Outgoing:
         """A mail made here, flattened (as the spool does when it queues one)."""
-        return cls(msg.as_bytes(), envelope_of(msg))
+        return cls(flatten(msg), envelope_of(msg))
 
     @functools.cached_property
     def headers(self) -> Message:

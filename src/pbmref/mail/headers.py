@@ -25,10 +25,13 @@ mails, or its folding, changes nothing in what is written;
 from __future__ import annotations
 
 import email.policy
+import io
+from email.generator import BytesGenerator
 from email.headerregistry import BaseHeader, HeaderRegistry
+from email.message import Message
 from typing import Any
 
-__all__ = ["KEPT_HEADERS", "POLICY", "FoldedOnce", "HeaderFactory"]
+__all__ = ["KEPT_HEADERS", "POLICY", "FoldedOnce", "HeaderFactory", "flatten"]
 
 #: Headers made from text kept for use again, the oldest dropped first.
 KEPT_HEADERS = 512
@@ -87,3 +90,33 @@ class HeaderFactory(HeaderRegistry):
 #: ``email.policy.default`` with the ``HeaderFactory``: for every mail the
 #: referee makes, and for a queued one read back.
 POLICY = email.policy.default.clone(header_factory=HeaderFactory())
+
+
+class _Generator(BytesGenerator):
+    """``BytesGenerator`` writing a part's body whole: the stock one writes each
+    line and then its line ending, two writes a line, about 23,000 for the six
+    report mails of a tweedekker turn with their pictures in base64 (most of
+    their flattening's 20 ms). The bytes are the same: a body without a CR
+    has its line endings made the policy's at once."""
+
+    def _write_lines(self, lines: str) -> None:
+        ending: str = self._NL  # type: ignore[attr-defined]  # set by flatten()
+        if "\r" in lines:
+            super()._write_lines(lines)  # type: ignore[misc]
+        elif lines:
+            self.write(lines if ending == "\n" else lines.replace("\n", ending))
+
+
+def flatten(msg: Message) -> bytes:
+    """A mail's bytes, as ``msg.as_bytes()`` writes them.
+
+    >>> from email.message import EmailMessage
+    >>> msg = EmailMessage(policy=POLICY)
+    >>> msg["Subject"] = "hi"
+    >>> msg.set_content("one\\ntwo\\n")
+    >>> flatten(msg) == msg.as_bytes()
+    True
+    """
+    out = io.BytesIO()
+    _Generator(out, mangle_from_=False, policy=msg.policy).flatten(msg)
+    return out.getvalue()

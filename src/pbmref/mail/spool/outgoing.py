@@ -38,7 +38,7 @@ from pbmref.mail.base import (
     session_of,
 )
 from pbmref.mail.compose import Mail
-from pbmref.mail.headers import POLICY
+from pbmref.mail.headers import POLICY, flatten
 from pbmref.mail.pace import Pace, recipients_of
 from pbmref.mail.spool.entries import (
     _DIR_MODE,
@@ -181,7 +181,7 @@ class OutgoingSpool:
                 return earlier
         tmp = self.root / "tmp" / entry_id
         held = self._held is not None  # flushed only if it is not sent in the hold
-        raw = msg.as_bytes()
+        raw = flatten(msg) if isinstance(msg, EmailMessage) else msg.as_bytes()
         meta = {
             "id": entry_id,
             **({"key": marker.name} if marker is not None else {}),
