@@ -546,7 +546,10 @@ def _tips(position: Mapping[str, Any], names: Mapping[str, str],
 
 def _legend(position: Mapping[str, Any], names: Mapping[str, str],
             letters: Mapping[str, str], colours: Mapping[str, str], width: float,
-            y: float) -> tuple[list[str], float]:
+            y: float) -> tuple[list[str], list[str], float]:
+    """The aircraft's rows (the turn's) and the key of the lines and marks
+    below them (the same every turn: drawn with the ground), and the height
+    they use."""
     settings = position.get("settings") or {}
     full_dp = int(settings.get("damage_points", 12))
     rows = [(colours[p], letters[p], f"{names.get(p) or p} \u2013 {_state_words(a, full_dp)}")
@@ -564,7 +567,7 @@ def _legend(position: Mapping[str, Any], names: Mapping[str, str],
              (f'<polygon points="{_mini_hex(13)}" fill="{FIELD}"/>',
               "airfield (grey strips: runways)")]
     keys, key_used = key_rows(14, y + used + 10, width - 28, extra)
-    return out + keys, used + 10 + key_used
+    return out, keys, used + 10 + key_used
 
 
 def _mini_hex(cx: float, r: float = 8) -> str:
@@ -624,9 +627,10 @@ def render_svg(position: Mapping[str, Any], events: list[dict[str, Any]] | None 
     body += _wind(position, 52, (44.0 if title else 18.0) + 28)
     if title:
         body.insert(0, text(geo.width / 2, 28, title, 19, "#333", anchor="middle", bold=True))
-    legend, used = _legend(position, names, letters, colours, geo.width, geo.board_bottom + 34)
+    legend, keys, used = _legend(position, names, letters, colours, geo.width,
+                                 geo.board_bottom + 34)
     return document(geo.width, geo.board_bottom + 40 + used, title or "pbmref map",
-                    body + legend, ground=_ground(scene, geo, position, labels=True))
+                    body + legend, ground=[*_ground(scene, geo, position, labels=True), *keys])
 
 
 def render_move_panels(before: Mapping[str, Any], events: Sequence[Event], *,
@@ -642,15 +646,16 @@ def render_move_panels(before: Mapping[str, Any], events: Sequence[Event], *,
     panels = []
     for move in (1, 2, 3):
         scene = _move_scene(before, events, move)
-        body = [text(geo.width / 2, 50, f"Move {move}", 44, "#333", anchor="middle",
-                     bold=True)]
-        body += _sky(scene, geo, before, style=PANEL, colours=colours, letters=letters,
-                     names=names)
+        body = _sky(scene, geo, before, style=PANEL, colours=colours, letters=letters,
+                    names=names)
         height = geo.board_bottom + 8
-        # drawn at full size, shown small: the viewBox keeps the drawing
+        # drawn at full size, shown small: the viewBox keeps the drawing; the
+        # panel's title is the same every turn, drawn with the ground
+        heading = text(geo.width / 2, 50, f"Move {move}", 44, "#333", anchor="middle",
+                       bold=True)
         panels.append(document(geo.width, height, f"Move {move}", body,
                                "pbmref-map move-panel", shown=PANEL_WIDTH / geo.width,
-                               ground=_ground(scene, geo, before, labels=False)))
+                               ground=[*_ground(scene, geo, before, labels=False), heading]))
     return panels
 
 
