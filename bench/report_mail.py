@@ -20,6 +20,13 @@ Two measures, printed one line each:
    are not counted), against the engine alone (``Ruleset.run_engine`` on the
    same decoded state and typed orders). Medians of ``ROUNDS`` rounds (default
    7), after one round that warms the process up. Goal: at most 100x.
+   Each round draws its pictures on the grounds the round before kept (the
+   board, its airfields and names: ``pbmref.mail.picture``), as a turn in
+   play does on the grounds of the turn before, or of the game before in the
+   same run (the weather is drawn with the turn). A second line gives the
+   deadline with nothing kept (the first game a process draws), a third the
+   three turns after it played one after the other, each on the grounds of
+   the turn before.
 
 ``--profile`` prints where one round's CPU goes (cProfile, by own time).
 """
@@ -87,6 +94,12 @@ def deadline_snapshot(folder: Path, turns: int = 4) -> Path:
     turn stored (as the referee stores a checked order mail)."""
     root = folder / "snapshot"
     run_demo(root, turns=turns, seed=1916, say=lambda _: None)
+    orders_in(root)
+    return root
+
+
+def orders_in(root: Path) -> None:
+    """Every pilot's orders for the open turn of the demo game, stored."""
     store = GameStore(demo_config(root).games_dir)
     game = store.open(GAME_ID)
     rng = random.Random(1916 + game.turn)
@@ -97,7 +110,6 @@ def deadline_snapshot(folder: Path, turns: int = 4) -> Path:
         if player.active and entry:
             game.book.save(pid, entry, raw="(bench)", message_id=f"<bench-{pid}@pbmref>",
                            received_at=deadline - timedelta(hours=2))
-    return root
 
 
 def engine_alone(root: Path, rounds: int) -> float:
@@ -140,6 +152,41 @@ def one_deadline(snapshot: Path, target: Path,
     return time.process_time() - start
 
 
+def turns_in_a_row(snapshot: Path, target: Path, turns: int) -> list[float]:
+    """CPU seconds of the deadlines of ``turns`` turns played one after the
+    other in this process, as a daemon plays them (the first, unmeasured,
+    draws the grounds afresh)."""
+    from pbmref.mail import picture
+
+    picture.forget_grounds()
+    shutil.copytree(snapshot, target)
+    out = []
+    for i in range(turns + 1):
+        if i:
+            orders_in(target)
+        config = demo_config(target)
+        store = GameStore(config.games_dir)
+        deadline = store.open(GAME_ID).settings.deadline
+        assert deadline is not None
+        referee = Referee(config, store=store, clock=Clock(deadline + timedelta(minutes=1)))
+        start = time.process_time()
+        due = adjudicate_due(referee, None, games=[GAME_ID], force=True)
+        assert len(due.adjudicated) == 1, due
+        out.append(time.process_time() - start)
+    return out[1:]
+
+
+def new_grounds(snapshot: Path, folder: Path, rounds: int) -> list[float]:
+    """``one_deadline`` with no ground kept from the round before."""
+    from pbmref.mail import picture
+
+    out = []
+    for i in range(rounds):
+        picture.forget_grounds()
+        out.append(one_deadline(snapshot, folder / f"fresh{i}"))
+    return out
+
+
 def main(argv: list[str]) -> int:
     rounds = int(next((a for a in argv[1:] if a.isdigit()), "7"))
     with tempfile.TemporaryDirectory(prefix="pbmref-reportmail-") as tmp:
@@ -158,6 +205,13 @@ def main(argv: list[str]) -> int:
         print(f"deadline CPU per 6-player tweedekker game (adjudicate_due, 6 report mails "
               f"into the outbox): {deadline * 1e3:.1f} ms against the engine alone "
               f"{engine * 1e3:.2f} ms; ratio {deadline / engine:.0f}x (aim <= 100x)")
+        row = turns_in_a_row(snapshot, folder / "row", 3)
+        print(f"three turns in a row after it (turns 6-8, as a daemon plays them): "
+              f"{', '.join(f'{t * 1e3:.0f}' for t in row)} ms; median ratio "
+              f"{statistics.median(row) / engine:.0f}x")
+        fresh = statistics.median(new_grounds(snapshot, folder, rounds))
+        print(f"the same with no ground kept (the first game a process draws): "
+              f"{fresh * 1e3:.1f} ms; ratio {fresh / engine:.0f}x")
         if "--profile" in argv:
             profile = cProfile.Profile()
             one_deadline(snapshot, folder / "profiled", wrap=profile.runcall)

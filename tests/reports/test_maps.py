@@ -103,9 +103,14 @@ def test_svg_is_xml_with_an_element_per_aircraft_and_zeppelin_hex() -> None:
                  if "zeppelin-hex" in (el.get("class") or "").split()]
     assert len(zep_hexes) == 2
     assert any(el.tag == f"{SVG}polygon" for el in zep_hexes[0])  # the nose triangle
-    hexes = [el for el in root.iter(f"{SVG}polygon")
+    board = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "board")
+    hexes = [el for el in board.iter(f"{SVG}polygon")
              if "hex" in (el.get("class") or "").split()]
-    assert len(hexes) == 271
+    assert len(hexes) == 271  # every hex in clear sky, under the weather
+    weather = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "weather")
+    over = [el.find(f"{SVG}title").text for el in weather.iter(f"{SVG}polygon")  # type: ignore[union-attr]
+            if "hex" in (el.get("class") or "").split()]
+    assert over and all(t.endswith(("(cloud)", "(storm)")) for t in over)  # type: ignore[union-attr]
     names = {el.find(f"{SVG}title").text.split()[0] for el in hexes}  # type: ignore[union-attr]
     assert {"J10", "J19", "A1", "S10"} <= names
     paths = [el for el in root.iter(f"{SVG}polyline")

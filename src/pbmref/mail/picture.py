@@ -38,8 +38,8 @@ from PIL import Image, ImageDraw
 
 from pbmref.reports.model import GROUND_CLOSE, GROUND_OPEN
 
-__all__ = ["MAIL_WIDTH", "MAX_ZOOM", "ZOOM", "crop_png", "drawn", "mail_png", "mail_zoom",
-           "palette_image", "palette_png", "png_bytes", "png_of_svg", "png_size"]
+__all__ = ["MAIL_WIDTH", "MAX_ZOOM", "ZOOM", "crop_png", "drawn", "forget_grounds", "mail_png",
+           "mail_zoom", "palette_image", "palette_png", "png_bytes", "png_of_svg", "png_size"]
 
 # The board at one and a half times the map's size (the archive's pictures
 # and the screenshots; a mail's are drawn by mail_png).
@@ -91,14 +91,22 @@ def _ground(svg: str, zoom: float) -> Image.Image:
     return _image(svg, zoom)
 
 
+def forget_grounds() -> None:
+    """Forget the grounds kept (``bench/report_mail.py``: a turn's grounds drawn
+    anew, as in play)."""
+    _ground.cache_clear()
+
+
 def _layers(svg: str) -> tuple[str, str] | None:
     """The ground alone and the rest alone, each a document of the same size
-    (the rest without a background: transparent where the ground shows)."""
+    (the rest without a background: transparent where the ground shows). The
+    ground's document is its root element and the ground, no more: the same
+    for every turn drawn on it (the document's title names the turn)."""
     start, end = svg.find(GROUND_OPEN), svg.find(GROUND_CLOSE)
     if start < 0 or end < start:
         return None
-    closing = svg.rindex("</svg>")
-    return (svg[:end] + svg[closing:],
+    root = svg[:svg.index(">") + 1]
+    return (f"{root}\n{svg[start:end]}</svg>",
             svg[:start] + svg[end + len(GROUND_CLOSE):])
 
 

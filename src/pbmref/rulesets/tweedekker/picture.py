@@ -298,45 +298,71 @@ def _airfield_hexes(board: HexBoard) -> dict[Hex, str]:
 
 
 def _board(scene: _Scene, geo: _Geometry) -> list[str]:
+    """Every hex in clear sky (or airfield): the ground under the weather."""
     field_at = _airfield_hexes(scene.board)
-    out = ['<g class="board">']
-    for h in scene.board.hexes():
-        kind = scene.clouds.get(h)
-        fill = {"storm": STORM, "cloud": CLOUD}.get(kind or "", FIELD if h in field_at else SKY)
-        cls = " ".join(["hex", *(["airfield"] if h in field_at else []), *([kind] if kind else [])])
-        tip = scene.board.name(h) + (f" ({field_at[h]})" if h in field_at else "") + (
-            f" ({kind})" if kind else "")
-        stroke = ('stroke="#7d8ea3" stroke-width="1.6"' if kind == "cloud"
-                  else 'stroke="#9db4c8" stroke-width="0.8"')
-        out.append(f'<polygon class="{cls}" points="{geo.corners(h)}" fill="{fill}" {stroke}>'
-                   f"<title>{escape(tip)}</title></polygon>")
-    out.append("</g>")
-    return out
+    return ['<g class="board">',
+            *(_hex(scene, geo, h, field_at, None) for h in scene.board.hexes()), "</g>"]
+
+
+def _hex(scene: _Scene, geo: _Geometry, h: Hex, field_at: Mapping[Hex, str],
+         kind: str | None) -> str:
+    """One hex, in clear sky or (``kind``) under a cloud or a storm."""
+    fill = {"storm": STORM, "cloud": CLOUD}.get(kind or "", FIELD if h in field_at else SKY)
+    cls = " ".join(["hex", *(["airfield"] if h in field_at else []), *([kind] if kind else [])])
+    tip = scene.board.name(h) + (f" ({field_at[h]})" if h in field_at else "") + (
+        f" ({kind})" if kind else "")
+    stroke = ('stroke="#7d8ea3" stroke-width="1.6"' if kind == "cloud"
+              else 'stroke="#9db4c8" stroke-width="0.8"')
+    return (f'<polygon class="{cls}" points="{geo.corners(h)}" fill="{fill}" {stroke}>'
+            f"<title>{escape(tip)}</title></polygon>")
 
 
 def _runways(board: HexBoard, geo: _Geometry, disabled: set[str]) -> list[str]:
+    return [line for corner in Heading for line in _airfield(board, geo, corner, disabled)]
+
+
+def _airfield(board: HexBoard, geo: _Geometry, corner: Heading, disabled: set[str]) -> list[str]:
+    """One corner's airfield: its runways (B5), and a disc with its letter."""
     out = []
-    for corner in Heading:
-        x1, y1 = geo.centre(board.corner(corner))
-        for runway in Runway:
-            _, far = runway_hexes(board, corner, runway)
-            x2, y2 = geo.centre(far)
-            out.append(f'<line class="runway" x1="{num(x1)}" y1="{num(y1)}" x2="{num(x2)}" '
-                       f'y2="{num(y2)}" stroke="{RUNWAY}" stroke-width="5" '
-                       'stroke-linecap="round" opacity="0.55"/>')
-        fill = "#a93226" if corner.value in disabled else "#e8e2c0"
-        out.append(f'<circle cx="{num(x1)}" cy="{num(y1)}" r="10" fill="{fill}" stroke="#555" '
-                   'stroke-width="1"/>')
-        out.append(text(x1, y1 + 3.5, corner.value, 9, "#222", anchor="middle", bold=True))
+    x1, y1 = geo.centre(board.corner(corner))
+    for runway in Runway:
+        _, far = runway_hexes(board, corner, runway)
+        x2, y2 = geo.centre(far)
+        out.append(f'<line class="runway" x1="{num(x1)}" y1="{num(y1)}" x2="{num(x2)}" '
+                   f'y2="{num(y2)}" stroke="{RUNWAY}" stroke-width="5" '
+                   'stroke-linecap="round" opacity="0.55"/>')
+    fill = "#a93226" if corner.value in disabled else "#e8e2c0"
+    out.append(f'<circle cx="{num(x1)}" cy="{num(y1)}" r="10" fill="{fill}" stroke="#555" '
+               'stroke-width="1"/>')
+    out.append(text(x1, y1 + 3.5, corner.value, 9, "#222", anchor="middle", bold=True))
     return out
 
 
-def _weather(scene: _Scene, geo: _Geometry) -> list[str]:
-    """A bolt in every storm hex, a small cloud in every cloud hex (C1)."""
-    out = []
-    for h, kind in scene.clouds.items():
-        if not scene.board.contains(h):
-            continue
+def _airfield_hexes_of(board: HexBoard, corner: Heading) -> set[Hex]:
+    return {board.corner(corner), *(h for runway in Runway
+                                    for h in runway_hexes(board, corner, runway))}
+
+
+def _weather(scene: _Scene, geo: _Geometry, disabled: set[str], *,
+             labels: bool) -> list[str]:
+    """The weather over the ground (C1), the first of the turn's layer (the
+    clouds move with the wind, W3: the ground under them stays the same from
+    turn to turn): each cloud or storm hex drawn over its clear one, a small
+    cloud or a bolt in it, the runways that cross it and (``labels``) its
+    name, as they lie over it."""
+    hexes = {h: kind for h, kind in scene.clouds.items() if scene.board.contains(h)}
+    if not hexes:
+        return []
+    field_at = _airfield_hexes(scene.board)
+    out = ['<g class="weather">', *(_hex(scene, geo, h, field_at, k) for h, k in hexes.items())]
+    for corner in Heading:  # an airfield's runways lie over the weather (within its hexes)
+        under = [h for h in hexes if h in _airfield_hexes_of(scene.board, corner)]
+        if under:
+            out += [f'<clipPath id="weather-{corner.value}">',
+                    *(f'<polygon points="{geo.corners(h)}"/>' for h in under),
+                    f'</clipPath><g clip-path="url(#weather-{corner.value})">',
+                    *_airfield(scene.board, geo, corner, disabled), "</g>"]
+    for h, kind in hexes.items():
         cx, cy = geo.centre(h)
         if kind == "storm":
             out.append(f'<path class="storm-icon" d="M{num(cx + 2)},{num(cy - 13)} l-6,9 h5 '
@@ -346,24 +372,28 @@ def _weather(scene: _Scene, geo: _Geometry) -> list[str]:
                        f'{num(cy - 4)})"><circle cx="-5" cy="1" r="4.5"/><circle cx="1" '
                        'cy="-2" r="5.5"/><circle cx="6" cy="1.5" r="4"/>'
                        '<rect x="-9" y="1" width="19" height="4.5" rx="2"/></g>')
-    return out
+    corners = {scene.board.corner(c) for c in Heading}
+    if labels:
+        out += [_hex_label(scene, geo, h, storm=kind == "storm")
+                for h, kind in hexes.items() if h not in corners]
+    return [*out, "</g>"]
 
 
 def _hex_labels(scene: _Scene, geo: _Geometry) -> list[str]:
     """Every hex's name on a white halo (B3), under the turn: the zeppelin's hull
     lets it show through."""
     corners = {scene.board.corner(c) for c in Heading}
-    out = ['<g class="hexnames">']
-    for h in scene.board.hexes():
-        if h in corners:
-            continue
-        cx, cy = geo.centre(h)
-        storm = scene.clouds.get(h) == "storm"
-        out.append(text(cx, cy + SIZE * 0.76, scene.board.name(h), 10,
-                        "#f2f2f2" if storm else "#34495e", anchor="middle",
-                        halo=not storm, cls="hexname", family=SANS))
-    out.append("</g>")
-    return out
+    return ['<g class="hexnames">',
+            *(_hex_label(scene, geo, h, storm=False)
+              for h in scene.board.hexes() if h not in corners), "</g>"]
+
+
+def _hex_label(scene: _Scene, geo: _Geometry, h: Hex, *, storm: bool) -> str:
+    """A hex's name (light, without a halo, on a storm's dark hex)."""
+    cx, cy = geo.centre(h)
+    return text(cx, cy + SIZE * 0.76, scene.board.name(h), 10,
+                "#f2f2f2" if storm else "#34495e", anchor="middle",
+                halo=not storm, cls="hexname", family=SANS)
 
 
 def _file_letters(board: HexBoard, geo: _Geometry) -> list[str]:
@@ -583,17 +613,21 @@ def _colours(position: Mapping[str, Any], before: Mapping[str, Any] | None) -> d
 # ---------------------------------------------------------------- the pictures
 
 
-def _ground(scene: _Scene, geo: _Geometry, position: Mapping[str, Any], *,
-            labels: bool) -> list[str]:
-    """What lies under the turn: the board with its clouds and airfields, and
-    (``labels``) every hex's name and the files' letters. The same from turn to
-    turn while the weather holds."""
-    disabled = {k for k, v in (position.get("airfields") or {}).items()
-                if (v or {}).get("disabled_turns")}
-    out = [*_board(scene, geo), *_runways(scene.board, geo, disabled), *_weather(scene, geo)]
+def _ground(scene: _Scene, geo: _Geometry, disabled: set[str], *, labels: bool) -> list[str]:
+    """What lies under the turn and its weather: the board in clear sky with
+    its airfields, and (``labels``) every hex's name and the files' letters.
+    The same from turn to turn (drawn once for many turns,
+    ``pbmref.mail.picture``), unless an airfield is put out of use."""
+    out = [*_board(scene, geo), *_runways(scene.board, geo, disabled)]
     if labels:
         out += _hex_labels(scene, geo) + _file_letters(scene.board, geo)
     return out
+
+
+def _disabled(position: Mapping[str, Any]) -> set[str]:
+    """The airfields out of use (drawn red)."""
+    return {k for k, v in (position.get("airfields") or {}).items()
+            if (v or {}).get("disabled_turns")}
 
 
 def _sky(scene: _Scene, geo: _Geometry, position: Mapping[str, Any], *, style: Style,
@@ -622,6 +656,7 @@ def render_svg(position: Mapping[str, Any], events: list[dict[str, Any]] | None 
     colours = _colours(position, before)
     geo = _Geometry(board, 44.0 if title else 18.0, 14.0)
     scene = _after_scene(position, list(events or []), before)
+    disabled = _disabled(position)
     body = _sky(scene, geo, position, style=MAP, colours=colours, letters=letters,
                 names=names)
     body += _wind(position, 52, (44.0 if title else 18.0) + 28)
@@ -630,7 +665,8 @@ def render_svg(position: Mapping[str, Any], events: list[dict[str, Any]] | None 
     legend, keys, used = _legend(position, names, letters, colours, geo.width,
                                  geo.board_bottom + 34)
     return document(geo.width, geo.board_bottom + 40 + used, title or "pbmref map",
-                    body + legend, ground=[*_ground(scene, geo, position, labels=True), *keys])
+                    [*_weather(scene, geo, disabled, labels=True), *body, *legend],
+                    ground=[*_ground(scene, geo, disabled, labels=True), *keys])
 
 
 def render_move_panels(before: Mapping[str, Any], events: Sequence[Event], *,
@@ -643,11 +679,13 @@ def render_move_panels(before: Mapping[str, Any], events: Sequence[Event], *,
     letters = pilot_letters(aircraft_of(before), zeppelins_of(before))
     colours = _colours(after or before, before)
     geo = _Geometry(board, 70.0, 6.0)
+    disabled = _disabled(before)
     panels = []
     for move in (1, 2, 3):
         scene = _move_scene(before, events, move)
-        body = _sky(scene, geo, before, style=PANEL, colours=colours, letters=letters,
-                    names=names)
+        body = [*_weather(scene, geo, disabled, labels=False),
+                *_sky(scene, geo, before, style=PANEL, colours=colours, letters=letters,
+                      names=names)]
         height = geo.board_bottom + 8
         # drawn at full size, shown small: the viewBox keeps the drawing; the
         # panel's title is the same every turn, drawn with the ground
@@ -655,7 +693,7 @@ def render_move_panels(before: Mapping[str, Any], events: Sequence[Event], *,
                        bold=True)
         panels.append(document(geo.width, height, f"Move {move}", body,
                                "pbmref-map move-panel", shown=PANEL_WIDTH / geo.width,
-                               ground=[*_ground(scene, geo, before, labels=False), heading]))
+                               ground=[*_ground(scene, geo, disabled, labels=False), heading]))
     return panels
 
 
