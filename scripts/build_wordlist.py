@@ -100,6 +100,9 @@ nuisance troll brute monster greedy selfish bossy grumpy clumsy stingy moody sne
 nobody outcast misfit beggar hobo peasant jester puppet kiss toilet
 pig donkey rat swine baboon maggot hyena mule cuckoo dodo walrus chicken monkey snout
 creep hag hick mousy slime sneak snide sweat yuck fester canker grease jilt
+belch drool scab blubber rodent snake viper ghoul zombie slobber guzzle messy scruffy
+shabby flabby cranky moan babyish snob snooty failure clot yokel minion lisp stammer
+deaf blind crank poor slap boor
 """.split())
 
 def read_lines(path: Path) -> list[str]:

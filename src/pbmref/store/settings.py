@@ -96,7 +96,7 @@ def check_id(value: object, what: str = "game id") -> str:
 # ---------------------------------------------------------------- passwords
 
 # scrypt's cost: N (memory and time), r, p. A password of ``new_password()``
-# (five words of the list, PASSWORD_BITS = 63.3 bits) is strong by itself: an
+# (five words of the list, PASSWORD_BITS = 63.2 bits) is strong by itself: an
 # offline attacker needs about 2**62 guesses, and at N = 2**10 (3 ms, 1 MiB a
 # guess here) that is some 10**8 years of one core, or 10**6 of a large GPU.
 # Any other password (older games', a game master's own) may be guessable and
