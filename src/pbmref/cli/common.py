@@ -14,9 +14,10 @@ import os
 from pathlib import Path
 
 from pbmref.config import Config, load_config
+from pbmref.store.settings import parse_early_delay
 
 __all__ = ["CONFIG_ENV", "CONFIG_HELP", "LOCAL_CONFIG", "add_config", "config_at",
-           "config_of", "config_source", "games_dir"]
+           "config_of", "config_source", "early_delay_flag", "early_delay_option", "games_dir"]
 
 CONFIG_ENV = "PBMREF_CONFIG"
 LOCAL_CONFIG = "config.yaml"
@@ -61,3 +62,22 @@ def games_dir(args: argparse.Namespace) -> Path:
     if getattr(args, "games", None):
         return Path(args.games)
     return config_of(args).games_dir
+
+
+def early_delay_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--early-delay", metavar="DURATION",
+                   help="when every player's orders are in, play the turn this long after "
+                        "the last came in (e.g. 30m, 2h; 0: at once); default: the ruleset's "
+                        "(tweedekker 30m, Diplomacy 1h, Fast Play 0)")
+
+
+def early_delay_option(args: argparse.Namespace) -> str | None:
+    """``--early-delay`` checked (game.yaml's ``early_delay``); a bad one is
+    refused in one plain line naming the option."""
+    if args.early_delay is None:
+        return None
+    try:
+        parse_early_delay(args.early_delay)
+    except ValueError as exc:
+        raise ValueError(f"--early-delay: {exc} (0: at once)") from None
+    return str(args.early_delay)

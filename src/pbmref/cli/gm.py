@@ -20,7 +20,13 @@ from pbmref import gm
 from pbmref.base.times import parse_datetime, parse_duration
 from pbmref.base.yamlfile import read_yaml
 from pbmref.cli import jsonout
-from pbmref.cli.common import add_config, config_of, games_dir
+from pbmref.cli.common import (
+    add_config,
+    config_of,
+    early_delay_flag,
+    early_delay_option,
+    games_dir,
+)
 from pbmref.cli.lobby import (
     add_forming_options,
     add_judge_options,
@@ -151,7 +157,7 @@ def handle_new_game(args: argparse.Namespace) -> int:
         reminder_hours=(args.reminder_hours if args.reminder_hours is not None
                         else cfg.deadlines.reminder_hours),
         early_adjudication=not args.no_early and cfg.deadlines.early_adjudication,
-        anonymous=args.anonymous, press=args.press,
+        early_delay=early_delay_option(args), anonymous=args.anonymous, press=args.press,
         passwords=not args.no_passwords, observers=args.observer or [],
         computer_sides=args.computer_sides, seed=args.seed,
         refused_addresses=cfg.referee_addresses, **judge_settings(args),
@@ -518,6 +524,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                         "built-in one; 0: never)")
     p.add_argument("--no-early", action="store_true",
                    help="never adjudicate before the deadline")
+    early_delay_flag(p)
     p.add_argument("--anonymous", action="store_true",
                    help="players and observers never learn another player's name, address "
                         "or id: everything they get names each player by side (Pilot N, "

@@ -26,6 +26,7 @@ from datetime import datetime
 from typing import Any
 
 from pbmref.base.errors import GameFileError
+from pbmref.base.times import format_duration
 
 __all__ = ["FORMAT", "add_json", "emit", "problem", "when"]
 
@@ -65,6 +66,9 @@ def game_status(s: Any) -> dict[str, Any]:
         "id": s.id, "title": s.title, "ruleset": s.ruleset, "status": s.status,
         "turn": s.turn, "label": str(s.label), "deadline": when(s.deadline),
         "timezone": s.timezone, "observers": strings(s.observers),
+        "early": {"adjudication": s.early_delay is not None,
+                  "delay": format_duration(s.early_delay) if s.early_delay is not None
+                  else None},
         "players": [{"id": p.id, "name": p.name, "status": p.status, "computer": p.computer,
                      "orders_in": p.has_orders, "waited_for": p.owes and not p.has_orders
                      and not p.computer and p.status == "active", "mails": p.mails}

@@ -18,7 +18,7 @@ from typing import Any
 
 from pbmref.base.times import parse_duration
 from pbmref.base.yamlfile import read_yaml
-from pbmref.cli.common import add_config, config_of, games_dir
+from pbmref.cli.common import add_config, config_of, early_delay_option, games_dir
 from pbmref.gm.forming import new_forming
 from pbmref.store import GameStore, StoreError
 from pbmref.store.deadlines import WEEKDAYS
@@ -139,6 +139,8 @@ def handle_new_forming(args: argparse.Namespace) -> int:
         for key in ("variant", "timezone", "turn_length", "press"):
             if getattr(args, key, None) is not None:
                 game[key] = getattr(args, key)
+        if early_delay_option(args) is not None:
+            game["early_delay"] = early_delay_option(args)
         if args.ruleset == "tweedekker":
             game["board_side"] = args.board_side
         game.update(anonymous=args.anonymous, early_adjudication=not args.no_early,

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from pbmref.cli import jsonout
-from pbmref.cli.common import add_config, config_of, games_dir
+from pbmref.cli.common import add_config, config_of, early_delay_flag, early_delay_option, games_dir
 from pbmref.cli.gm import wants_welcome, welcome_flag
 from pbmref.store import GameStore, StoreError
 
@@ -76,6 +76,7 @@ def handle_new_class(args: argparse.Namespace) -> int:
     try:
         boards = create_class(store, template, roster_file, deadline=deadline,
                               passwords=not args.no_passwords,
+                              early_delay=early_delay_option(args),
                               refused_addresses=config_of(args).referee_addresses)
     except ValueError as exc:
         return _fail(str(exc))
@@ -160,6 +161,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="print a commented example class file and stop")
     p.add_argument("--deadline", help="deadline of turn 1 (ISO date and time)")
     p.add_argument("--no-passwords", action="store_true", help="games without passwords")
+    early_delay_flag(p)
     p.add_argument("--forming", action="store_true",
                    help="a class that pupils join by mail (JOIN CLASS [Germans|Allies], "
                         "J2): the file's pilots are left out; it starts when --places are "

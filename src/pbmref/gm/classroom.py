@@ -51,6 +51,7 @@ from pbmref.rulesets.base import Outcome
 from pbmref.rulesets.fastplay.ruleset import FastPlayRuleset
 from pbmref.store import GameStore
 from pbmref.store.errors import DataError
+from pbmref.store.settings import parse_early_delay
 
 __all__ = [
     "ClassGame", "ClassPilot", "ClassTemplate", "CreatedBoard", "MAX_PILOTS", "Transfer",
@@ -62,7 +63,7 @@ __all__ = [
 MAX_PILOTS = 24
 TEAMS = ("Germans", "Allies")
 _KEYS = {"class", "title", "per_board", "turns", "board", "settings", "pilots", "seed",
-         "turn_length", "timezone"}
+         "turn_length", "timezone", "early_delay"}
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,7 @@ class ClassTemplate:
     seed: int = 0
     turn_length: str = "48h"
     timezone: str = "UTC"
+    early_delay: str | None = None  # game.yaml's early_delay of each board; None: Fast Play's
 
     def pilot(self, pid: str) -> ClassPilot:
         for p in self.pilots:
@@ -122,7 +124,18 @@ def template_from_dict(data: Mapping[str, Any]) -> ClassTemplate:
         per_board=_number(data, "per_board", 8, 2), turns=_number(data, "turns", 10, 0),
         files=files, ranks=ranks, settings=dict(settings), seed=_number(data, "seed", 0, 0),
         turn_length=str(data.get("turn_length", "48h")),
-        timezone=str(data.get("timezone", "UTC")))
+        timezone=str(data.get("timezone", "UTC")), early_delay=_early_delay(data))
+
+
+def _early_delay(data: Mapping[str, Any]) -> str | None:
+    """The ``early_delay`` key (``5m``; ``0``: at once), checked."""
+    if data.get("early_delay") is None:
+        return None
+    try:
+        parse_early_delay(data["early_delay"])
+    except ValueError as exc:
+        raise DataError(("early_delay",), f"{exc} (0: at once)") from None
+    return str(data["early_delay"])
 
 
 def _pilots(data: Mapping[str, Any]) -> list[ClassPilot]:
@@ -260,10 +273,12 @@ class CreatedBoard:
 def create_class(store: GameStore, template: ClassTemplate, roster_file: Path, *,
                  deadline: datetime | None = None, passwords: bool = True,
                  refused_addresses: Sequence[str] = (), now: datetime | None = None,
-                 observers: Sequence[str] = ()) -> list[CreatedBoard]:
+                 observers: Sequence[str] = (),
+                 early_delay: str | None = None) -> list[CreatedBoard]:
     """Make the games of a class (``new_class``: one per board), each pupil
     registered in the roster of careers with the victories they bring (FP16);
-    nothing is made when one of the games exists already."""
+    nothing is made when one of the games exists already. ``early_delay``
+    (``--early-delay``) overrides the class file's."""
     roster = load_roster(roster_file)  # the victories each pupil starts with (FP16)
     for p in template.pilots:
         roster = roster.register(p.id, p.name, p.team)
@@ -279,6 +294,7 @@ def create_class(store: GameStore, template: ClassTemplate, roster_file: Path, *
             store, g.game_id, players, title=f"{template.title} (board {g.game_id})",
             ruleset="fastplay", position=g.position, timezone=template.timezone,
             deadline=deadline, turn_length=template.turn_length, passwords=passwords,
+            early_delay=early_delay if early_delay is not None else template.early_delay,
             refused_addresses=refused_addresses, now=now, observers=observers,
             seed=(template.seed * 100 + int(g.game_id.rsplit("-", 1)[1])) if template.seed
             else None)

@@ -38,7 +38,7 @@ __all__ = ["GAME_KEYS", "Started", "assign_places", "join", "join_refused", "lea
 
 # The settings of a forming game's ``game:`` (gm.new_game's keyword arguments).
 GAME_KEYS = ("variant", "board_side", "zeppelin", "zeppelin_length", "rule_settings",
-             "timezone", "turn_length", "reminder_hours", "early_adjudication", "anonymous",
+             "timezone", "turn_length", "reminder_hours", "early_adjudication", "early_delay", "anonymous",
              "press", "passwords", "computer_sides", "deadlines", "draws", "takeover")
 CLASS_PLACES = [(team.upper(), team) for team in TEAMS]  # a Fast Play class: the sides
 

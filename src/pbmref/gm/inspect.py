@@ -8,9 +8,10 @@ first. ``status`` says who has sent orders for the open turn, never what.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from pbmref.base.times import format_duration
 from pbmref.gm.actions import actions_of
 from pbmref.store import Game, GameFileError, GameStore, TurnView
 
@@ -144,6 +145,19 @@ class GameStatus:
     players: tuple[PlayerStatus, ...]
     observers: tuple[str, ...]
     label: int | str = 0  # the open turn as players name it (a Diplomacy phase)
+    # early adjudication: the delay after all orders are in (None: only at the
+    # deadline), and whether it is game.yaml's own ``early_delay``
+    early_delay: timedelta | None = None
+    own_delay: bool = False
+
+    def early(self) -> str:
+        """How the open turn may be played before its deadline, in words."""
+        if self.early_delay is None:
+            return "never before the deadline"
+        whose = "early_delay" if self.own_delay else f"{self.ruleset.split(',')[0]}'s default"
+        when = ("at once when all orders are in" if not self.early_delay else
+                f"played {format_duration(self.early_delay)} after all orders are in")
+        return f"{when} ({whose})"
 
     def text(self) -> str:
         dl = self.deadline.astimezone(ZoneInfo(self.timezone)).strftime(
@@ -166,6 +180,8 @@ class GameStatus:
                          + (f" ({p.mails} mails)" if p.mails > 1 else ""))
         if self.observers:
             lines.append(f"  observers: {', '.join(self.observers)}")
+        if not over:
+            lines.append(f"  early: {self.early()}")
         return "\n".join(lines)
 
 
@@ -196,4 +212,7 @@ def status(store: GameStore, game_id: str) -> GameStatus:
                                    len(files.get(p.id, [])), owes=p.id in owing)
                       for p in s.players.values()),
         observers=s.observers, label=label,
+        early_delay=None if not s.early_adjudication else
+        s.early_delay if s.early_delay is not None else game.ruleset.early_delay,
+        own_delay=s.early_delay is not None,
     )

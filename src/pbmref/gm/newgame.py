@@ -23,7 +23,7 @@ from pbmref.rulesets import NewGameOptions, PlayerSpec, Ruleset
 from pbmref.store import Game, GameStore, check_id, derive_turn_seed, hash_password, new_password
 from pbmref.store.deadlines import deadline_rules, on_allowed_day
 from pbmref.store.errors import DataError
-from pbmref.store.settings import ADDRESS_RE
+from pbmref.store.settings import ADDRESS_RE, parse_early_delay
 
 __all__ = ["NewGame", "check_addresses", "new_game"]
 
@@ -140,6 +140,7 @@ def new_game(
     turn_length: str | timedelta = "48h",
     reminder_hours: float = 12,
     early_adjudication: bool = True,
+    early_delay: str | timedelta | None = None,
     anonymous: bool = False,
     press: str | None = None,
     passwords: bool = True,
@@ -161,6 +162,10 @@ def new_game(
     ``press`` (none, white, grey, broadcast) is what press the referee relays;
     by default the ruleset's (white in Diplomacy, none in the air games).
 
+    ``early_delay`` (``"30m"``, ``"0"``: at once) is how long after every
+    player's orders are in the turn is played; by default the ruleset's
+    (``Ruleset.early_delay``); a bad one raises ``ValueError`` naming it.
+
     ``deadlines``, ``draws`` and ``takeover`` are game.yaml's keys of the same
     names (rules J7-J13); the first deadline falls on a day ``deadlines``
     allows (J8)."""
@@ -176,6 +181,7 @@ def new_game(
     now = now or datetime.now(UTC)
     seed = seed if seed is not None else random.SystemRandom().randrange(1, 2**31)
     length = turn_length if isinstance(turn_length, timedelta) else parse_duration(turn_length)
+    delay = _early_delay(early_delay)
     options = NewGameOptions(
         board_side=board_side, wind=wind, clouds=clouds, zeppelin=zeppelin,
         zeppelin_length=zeppelin_length, zeppelin_hexes=zeppelin_hexes,
@@ -203,6 +209,7 @@ def new_game(
         "turn_length": turn_length if isinstance(turn_length, str) else format_duration(length),
         "reminder_hours": reminder_hours,
         "early_adjudication": early_adjudication,
+        **({"early_delay": format_duration(delay)} if delay is not None else {}),
         "anonymous": anonymous,
         "press": press or rules.default_press,
         **({"deadlines": dict(deadlines)} if deadlines else {}),
@@ -219,3 +226,13 @@ def new_game(
     return NewGame(game=game, passwords=pw, placement=opening.placement,
                    unplayed=unplayed, computer_sides=given,
                    unplayed_note=rules.unplayed_note(unplayed) if unplayed else "")
+
+
+def _early_delay(value: str | timedelta | None) -> timedelta | None:
+    """``new_game``'s ``early_delay`` checked; a bad one is said in one line."""
+    if value is None or isinstance(value, timedelta):
+        return value
+    try:
+        return parse_early_delay(value)
+    except ValueError as exc:
+        raise ValueError(f"early_delay: {exc} (0: at once)") from None

@@ -63,6 +63,7 @@ __all__ = [
     "draw_rules",
     "hash_password",
     "mail_address",
+    "parse_early_delay",
     "settings_from_dict",
     "settings_to_dict",
     "text_value",
@@ -340,6 +341,19 @@ def _addresses(value: object, path: KeyPath) -> tuple[str, ...]:
     return tuple(mail_address(v, (*path, i)) for i, v in enumerate(value))
 
 
+
+def parse_early_delay(value: object) -> timedelta:
+    """game.yaml's ``early_delay``: a length of time, or ``0`` (also ``0m``,
+    ``0h``) for a turn played at once when all orders are in, as the judges do.
+
+    >>> parse_early_delay("90m"), parse_early_delay("0")
+    (datetime.timedelta(seconds=5400), datetime.timedelta(0))
+    """
+    if str(value).strip().lower() in ("0", "0m", "0h"):
+        return timedelta(0)
+    return parse_duration(value)
+
+
 def settings_from_dict(data: Mapping[str, Any], game_id: str) -> GameSettings:
     """Check ``game.yaml`` data; raises DataError with the key path of a bad value."""
     if not isinstance(data, Mapping):
@@ -363,9 +377,8 @@ def settings_from_dict(data: Mapping[str, Any], game_id: str) -> GameSettings:
         raise DataError(("scenario",), "expected a mapping of scenario settings")
     early_delay = None
     if data.get("early_delay") is not None:
-        try:  # 0 (or 0m): at once, as the judges do
-            early_delay = (timedelta(0) if str(data["early_delay"]).strip() in ("0", "0m", "0h")
-                           else parse_duration(data["early_delay"]))
+        try:
+            early_delay = parse_early_delay(data["early_delay"])
         except ValueError as exc:
             raise DataError(("early_delay",), str(exc)) from None
     press = data.get("press")
