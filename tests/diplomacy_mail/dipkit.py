@@ -79,12 +79,15 @@ class DipTable(RefereeTable):
 
 
 def shared_part(text: str) -> str:
-    """A copy of the report without the reader's own block (issue 43, item 3)
-    and their next orders (item 4): its head, then from POWERS to the end of
-    the report."""
+    """A copy of the report without the reader's own block (issue 43, item 3),
+    its closing words (a reader with nothing to order next is told so there)
+    and their next orders (item 4): its head, then from POWERS to the foot."""
     assert "\nFOR " in text  # each player's copy opens with their power's block
     end = max(text.find("\nYOUR NEXT ORDERS\n"), text.find("\nNEXT\n"))
-    return text[:text.index("\nFOR ")] + text[text.index("\nPOWERS\n"):end if end > 0 else None]
+    body = text[text.index("\nPOWERS\n"):end if end > 0 else None]
+    rule = "\n" + "=" * 70 + "\n"
+    foot = body.rfind(rule, 0, body.rstrip("\n").rfind("=" * 70) - 1)
+    return text[:text.index("\nFOR ")] + body[:foot if foot > 0 else None]
 
 
 def svgs_of(msg: EmailMessage, game: Game | None = None) -> dict[str, str]:

@@ -123,3 +123,25 @@ def test_the_archive_names_the_phases_and_shows_both_pictures(played) -> None:
     assert page.count("<figure ") == 2 and '<main class="boards">' in page
     assert f"<figcaption>{second}: the orders and what became of them</figcaption>" in page
     assert f"<figcaption>The board after {second}</figcaption>" in page
+
+
+def test_no_mail_of_a_plain_diplomacy_game_speaks_of_dirigibles(played) -> None:
+    """Issue 43, item 3: plain Diplomacy never mentions dirigibles (nor DD11's
+    supply points), in any mail of the demo: reports, replies, their HTML and
+    picture names. The Dirigible demo's mails do (the search finds them)."""
+    ruleset, (result, _), _ = played
+    mails = _mails(result.root, "outbox")
+    assert len(mails) >= 7 * PHASES
+    found = []
+    for msg in mails:
+        for part in msg.walk():
+            words = [str(part.get_filename() or ""), str(msg["Subject"])]
+            if part.get_content_maintype() == "text":
+                words.append(part.get_content())
+            said = " ".join(words).lower()
+            if "dirig" in said or "supply point" in said:
+                found.append(str(msg["Subject"]))
+    if ruleset == "diplomacy":
+        assert found == []
+    else:
+        assert len(found) >= 7 * PHASES

@@ -118,7 +118,7 @@ def test_the_win_is_announced_and_the_game_is_finished(played) -> None:
     text = report_of(log, "F1906M")
     assert "D Mar devastate - fails: army or fleet in the province" in text
     assert "GAME OVER. France (FRA, Fleur) wins (DD14)" in text
-    assert "holds 19 supply centres" in text
+    assert "holds 19 supply centres" in body_of(log["F1906M"][1][0])  # the closing words
     svg = svg_of(log["F1906M"][1][0], game=dip.game())
     assert svg is not None and "France wins" in svg
     game = dip.game()

@@ -45,8 +45,9 @@ def players_of(kind: str) -> tuple[list[gm.PlayerSpec], dict[str, object]]:
              gm.PlayerSpec("edith", ("edith@example.org",), "Edith", power="ENG")], {})
 
 
-def make_table(tmp_path: Path, kind: str, *, reminder_hours: float = 0) -> tuple[Table, str]:
-    config = maildir_config(tmp_path, archive_url=ARCHIVE)
+def make_table(tmp_path: Path, kind: str, *, reminder_hours: float = 0,
+               archive_url: str = ARCHIVE) -> tuple[Table, str]:
+    config = maildir_config(tmp_path, archive_url=archive_url)
     clock = Clock(T0)
     store = GameStore(config.games_dir)
     players, extra = players_of(kind)
@@ -89,8 +90,9 @@ def test_each_report_ends_with_next_orders_that_are_accepted_once_the_password_i
         player = address.split("@")[0]
         assert f"{ARCHIVE}{gid}/turn-001.html" in text
         if not game.ruleset.needs_orders(game.open.state, player):
-            assert "You have nothing to order in this phase." in text
-            assert "GAME " not in text
+            flat = " ".join(text.split())
+            assert f"You have nothing to order in phase {label}; it is played in 23 h" in flat
+            assert "GAME " not in text and f"Orders for phase {label} by" not in text
             continue
         mail = ready_mail(text)
         keyword = game.ruleset.words.keyword
@@ -102,7 +104,7 @@ def test_each_report_ends_with_next_orders_that_are_accepted_once_the_password_i
         assert not any("irigib" in t for t in [watcher, *reports.values()])
 
 
-@pytest.mark.parametrize("kind", ("tweedekker", "diplomacy"))
+@pytest.mark.parametrize("kind", KINDS)
 def test_a_reminder_ends_with_next_orders_that_are_accepted(tmp_path: Path,
                                                            kind: str) -> None:
     table, gid = make_table(tmp_path, kind, reminder_hours=12)
@@ -117,3 +119,22 @@ def test_a_reminder_ends_with_next_orders_that_are_accepted(tmp_path: Path,
         body = "\n".join(ready_mail(text)).replace("<your password>", table.passwords[player])
         (reply,) = table.send(body, sender=str(msg["To"]))
         assert "your orders are accepted" in body_of(reply), body_of(reply)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_without_an_archive_url_the_copies_have_no_link_and_nothing_broken(
+        tmp_path: Path, kind: str) -> None:
+    table, gid = make_table(tmp_path, kind, archive_url="", reminder_hours=12)
+    table.clock.now = T0 + timedelta(hours=40)
+    adjudicate_due(table.referee, table.intake)  # the reminders
+    table.clock.now = T0 + timedelta(hours=48, minutes=1)
+    adjudicate_due(table.referee, table.intake)  # the reports
+    mails = table.new_outbox()
+    assert any("reminder" in str(m["Subject"]) for m in mails)
+    assert any(str(m["Subject"]).endswith(" report") for m in mails)
+    for msg in mails:
+        text = body_of(msg)
+        assert "archive" not in text.lower() and "None" not in text, text
+        assert "turn-001.html" not in text and "http" not in text, text
+        assert re.search(r"by: in \d+ h \(\w{3} \d\d:\d\d \w+\)\.", text) or \
+            "You have nothing to order in" in text, text

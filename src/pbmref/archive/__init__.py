@@ -48,7 +48,7 @@ from pbmref.rulesets import Outcome
 from pbmref.store import Game, GameFileError, GameSettings
 
 __all__ = ["Shown", "broadcast_press", "final_report", "report_of", "shown_players",
-           "stored_report", "summary", "write_archive"]
+           "stored_report", "summary", "write_archive", "year_start"]
 
 
 def report_of(game: Game, turn: int, position_before: dict[str, Any], outcome: Outcome,
@@ -64,6 +64,7 @@ def report_of(game: Game, turn: int, position_before: dict[str, Any], outcome: O
         events=list(outcome.events), orders={p: dict(e) for p, e in orders.items()},
         next_deadline=next_deadline, timezone=s.timezone, game_over=outcome.game_over,
         winners=list(outcome.winners), dice=list(outcome.dice),
+        year_start=year_start(game, turn, position_before),
     ))
 
 
@@ -84,7 +85,27 @@ def stored_report(game: Game, turn: int) -> TurnReport:
         orders=dict(orders), next_deadline=moment(result.get("next_deadline")),
         timezone=settings.timezone, game_over=bool(result.get("game_over")),
         winners=list(result.get("winners") or []), dice=game.history.dice(turn) or [],
+        year_start=year_start(game, turn, before),
     ))
+
+
+def year_start(game: Game, turn: int, before: dict[str, Any]) -> dict[str, Any] | None:
+    """The position that opened the game year of ``turn`` (``before``: the
+    turn's own), read back from the game's turns while they are of the same
+    year (at most a Diplomacy year's four earlier phases); None for a game
+    kind without years."""
+    year = game.ruleset.year_of(before)
+    if year is None:
+        return None
+    start, kept = before, set(game.turn_numbers())
+    for earlier in range(turn - 1, 0, -1):
+        if earlier not in kept:
+            break
+        position = game.read_position(earlier)
+        if game.ruleset.year_of(position) != year:
+            break
+        start = position
+    return start
 
 
 def summary(events: list[dict[str, Any]], names: Mapping[str, str]) -> str:

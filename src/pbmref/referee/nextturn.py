@@ -47,21 +47,33 @@ def _deadline_line(game: Game, now: datetime, player: str | None = None) -> str:
     return f"Orders for {noun} by: {deadline_words(s.deadline, now, s.zone_of(player))}."
 
 
+def _nothing_line(game: Game, now: datetime, player: str) -> str:
+    """For a reader with nothing to order in the open turn: that, and when it
+    is played at the latest (their next orders come with its report)."""
+    s = game.settings
+    noun = game.ruleset.words.turn(game.turn_label)
+    return (f"You have nothing to order in {noun}; it is played "
+            f"{deadline_words(s.deadline, now, s.zone_of(player))} at the latest, and its "
+            "report brings your next orders.")
+
+
 def next_turn_section(game: Game, players: tuple[str, ...], now: datetime,
                       archive_url: str, turn: int) -> Section | None:
     """The closing part of a copy of the report of ``turn`` for the reader who
     plays ``players`` (none: an observer); None when there is nothing to say."""
     blocks: list[Block] = []
     if game.settings.status == "open" and game.turn == turn + 1:
-        blocks.append(Para(_deadline_line(game, now, players[0] if players else None), 2, 4,
-                           strong=True))
-        for pid in players:
-            player = game.settings.players.get(pid)
-            if player is None or not player.active:
-                continue
-            if not game.ruleset.needs_orders(game.open.state, pid):
-                blocks.append(Para("You have nothing to order in this "
-                                   f"{game.ruleset.words.noun}.", 2, 2))
+        active = [pid for pid in players if (p := game.settings.players.get(pid)) is not None
+                  and p.active]
+        owing = [pid for pid in active if game.ruleset.needs_orders(game.open.state, pid)]
+        blocks.append(Para(_deadline_line(game, now, players[0] if players else None)
+                           if owing or not active else
+                           _nothing_line(game, now, players[0]), 2, 4, strong=True))
+        for pid in active:
+            if pid not in owing:
+                if owing:  # one reader, several places: say which has nothing to order
+                    blocks.append(Para(f"{game.settings.players[pid].name}: nothing to order "
+                                       f"in this {game.ruleset.words.noun}.", 2, 2))
                 continue
             blocks.append(Para("Your next orders, ready to edit: copy this into a mail to "
                                "the referee, put your password in and change what you "

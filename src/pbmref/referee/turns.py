@@ -161,7 +161,9 @@ def queue_report(referee: Referee, game: Game, turn: int, text: str | None = Non
     count = 0
     for address, players in report_readers(game):
         readers = shown.readers(players)  # as the report names them (anonymous games)
-        doc = ruleset.report_document(report, readers)
+        # every deadline of the copy in the reader's own time zone (J12)
+        zone = game.settings.zone_of(players[0] if players else None)
+        doc = ruleset.report_document(replace(report, timezone=zone), readers)
         attachments, pictures = drawn.for_reader(ruleset.reader_focus(report, readers))
         if correction is not None:
             changed = (ruleset.render_changes(correction.before, report, readers)

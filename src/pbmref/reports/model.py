@@ -74,6 +74,9 @@ class TurnReport:
     game_over: bool = False
     winners: list[str] = field(default_factory=list)
     dice: list[int] = field(default_factory=list)
+    # the position that opened the turn's game year (Diplomacy: its Spring),
+    # for what changed this year; None: the game kind has no years
+    year_start: dict[str, Any] | None = None
 
     def with_players(self, ids: Mapping[str, str], names: Mapping[str, str]) -> TurnReport:
         """The report with each player id of ``ids`` replaced (``renamed``) and
@@ -82,7 +85,7 @@ class TurnReport:
             self, position_before=renamed(self.position_before, ids),
             position_after=renamed(self.position_after, ids), events=renamed(self.events, ids),
             orders=renamed(self.orders, ids), winners=renamed(self.winners, ids),
-            names=dict(names))
+            year_start=renamed(self.year_start, ids), names=dict(names))
 
 
 @dataclass(frozen=True)

@@ -394,6 +394,12 @@ class Ruleset(ABC, Generic[S]):
         del position
         return turn
 
+    def year_of(self, position: Mapping[str, object]) -> int | None:
+        """The game year a position is in (Diplomacy's), whose changes a report
+        sums up; None: the game kind counts turns, not years."""
+        del position
+        return None
+
     # ------------------------------------------------------------ orders
 
     @abstractmethod

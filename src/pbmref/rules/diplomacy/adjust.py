@@ -109,6 +109,17 @@ def balance(pos: Position, power: str) -> int:
     return len(pos.centers_of(power)) - len(units)
 
 
+def orders_due(pos: Position, power: str) -> bool:
+    """DD1: has the power anything to order in the position's phase? Units in a
+    movement phase, a dislodged unit in a retreat phase, a build or removal
+    due in a Winter phase."""
+    if pos.phase.kind == "R":
+        return any(d.unit.power == power for d in pos.dislodged)
+    if pos.phase.kind == "A":
+        return may_adjust(pos, variant_of(pos).map, power)
+    return bool(pos.units_of(power))
+
+
 def may_adjust(pos: Position, m: GameMap, power: str) -> bool:
     """DD1: is a Winter phase needed for this power?"""
     b = balance(pos, power)

@@ -5,7 +5,8 @@ for the power they play: what became of each of their orders (and why, in a
 few words), their units left without an order, their units dislodged and
 where each may retreat, the builds or removals due in the coming Winter,
 and by when; then their units and centres now, the centres they took and
-lost in the phase, and (Dirigible Diplomacy) their supply points (DD11).
+lost this year (from its Spring: ``TurnReport.year_start``), and (Dirigible
+Diplomacy) their supply points (DD11).
 Sentences only, so a phone's proportional font shows it as well as a
 fixed one. Read from the stored positions and events; the one rule asked
 of the engine is how many units a power builds or removes (DD1, DD11).
@@ -165,25 +166,33 @@ def _owners(position: Mapping[str, Any]) -> dict[str, str]:
             for c in _list(cs)}
 
 
+def _year_start(report: TurnReport) -> Mapping[str, Any]:
+    """The position the game year began with (the phase's own start when the
+    report does not know it)."""
+    return report.year_start if report.year_start is not None else report.position_before
+
+
 def _centre_names(report: TurnReport) -> dict[str, str]:
-    """Each supply centre named in the phase (lower case) and its name as shown."""
-    return {c.lower(): c for position in (report.position_after, report.position_before)
+    """Each supply centre named in the year (lower case) and its name as shown."""
+    return {c.lower(): c for position in (report.position_after, _year_start(report))
             for cs in _mapping(position.get("centers")).values() for c in _list(cs)}
 
 
 def _no_change(report: TurnReport) -> str:
-    """That no centre of the power changed hands, and when centres do (DD1)."""
+    """That no centre of the power changed hands this year, and when centres do (DD1)."""
     phase = str(report.position_before.get("phase") or "")
     following = str(report.position_after.get("phase") or "")
     when = (" Centres change hands after the Fall phases (DD1)." if phase.startswith("S")
             else " Centres change hands after the Fall retreats (DD1)."
             if phase.startswith("F") and following.startswith("F") else "")
-    return f"No centre of yours changed hands in this phase.{when}"
+    return f"No centre of yours changed hands this year.{when}"
 
 
 def _centre_changes(report: TurnReport, power: str) -> str:
-    """The centres the power took and lost in the phase, from whom and to whom."""
-    was, now = _owners(report.position_before), _owners(report.position_after)
+    """The centres the power took and lost this year (from its Spring to now:
+    centres change hands at the end of the Fall, DD1, so a Winter report
+    still tells them), from whom and to whom."""
+    was, now = _owners(_year_start(report)), _owners(report.position_after)
     names = _centre_names(report)
     took = [f"{names[c]} (from {was[c]})" if c in was else f"{names[c]} (neutral)"
             for c, p in now.items() if p == power and was.get(c) != power]
@@ -193,7 +202,7 @@ def _centre_changes(report: TurnReport, power: str) -> str:
         return _no_change(report)
     parts = ([f"took {and_list(took)}"] if took else []) + (
         [f"lost {and_list(lost)}"] if lost else [])
-    return f"This phase you {' and '.join(parts)}."
+    return f"This year you {' and '.join(parts)}."
 
 
 def _holdings(report: TurnReport, power: str) -> list[str]:

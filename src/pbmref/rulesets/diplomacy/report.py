@@ -426,14 +426,16 @@ def diplomacy_document(report: TurnReport, readers: Sequence[str] = ()) -> Docum
     sections.append(_orders_section(report, names))
     sections += [s for s in (_events_section(report, names), _retreat_section(after)) if s]
     sections.append(_centre_section(after, names))
-    foot = _foot(report, ending, winner, counts)
+    foot = _foot(report, ending, winner, counts, mine)
     sections.append(Section(None, [Gap(), Rule(), Para(foot, 2, 2), Rule()], "foot"))
     return Document(sections)
 
 
 def _foot(report: TurnReport, ending: tuple[str, str] | None, winner: str,
-          counts: Mapping[str, tuple[int, int, int]]) -> str:
-    """The report's last words: how the game ended, or the next phase's deadline."""
+          counts: Mapping[str, tuple[int, int, int]], mine: Sequence[str] = ()) -> str:
+    """The report's last words: how the game ended, or the next phase's deadline
+    (for a reader whose powers, ``mine``, have nothing to order in it: that,
+    and which phase their next orders are for)."""
     after = report.position_after
     next_phase = str(after.get("phase", ""))
     if ending is not None:
@@ -442,8 +444,42 @@ def _foot(report: TurnReport, ending: tuple[str, str] | None, winner: str,
         held = counts.get(winner, (0, 0, 0))[1]
         return (f"The game is over: {_power_names(after).get(winner, winner)} holds "
                 f"{held} supply centres. Thank you for playing.")
+    if mine and not any(_orders_due(after, power) for power in mine):
+        return (f"You have nothing to order in {next_phase} (played by {_deadline(report)} "
+                f"at the latest); your next orders are for {_next_orders(next_phase)}. "
+                "Send MAP or STATUS for a fresh look.")
     return (f"Orders for {next_phase} by {_deadline(report)}. Write PHASE "
             f"{next_phase} in your mail; send MAP or STATUS for a fresh look.")
+
+
+def _orders_due(position: Mapping[str, Any], power: str) -> bool:
+    """Has the power anything to order in the position's phase (DD1)? By the
+    engine's own rules; unsure (a position it cannot read): yes."""
+    from pbmref.rules.diplomacy.adjust import orders_due
+    from pbmref.rules.diplomacy.codec import position_from_dict
+    from pbmref.rules.plaindata import PositionError
+
+    try:
+        return orders_due(position_from_dict(position), power)
+    except PositionError:
+        return True
+
+
+def _next_orders(phase: str) -> str:
+    """The phase after ``phase`` in which a power with nothing to order in it
+    orders again (DD1): a Winter's builds only if the Fall leaves it some.
+
+    >>> _next_orders("W1901A"), _next_orders("S1902R")
+    ('S1902M', 'F1902M')
+    >>> _next_orders("F1902R")
+    'W1902A if you build or remove units then, else S1903M'
+    """
+    season, year, kind = phase[:1], int(phase[1:-1]), phase[-1:]
+    if kind == "A":
+        return f"S{year + 1}M"
+    if season == "S" and kind == "R":
+        return f"F{year}M"
+    return f"W{year}A if you build or remove units then, else S{year + 1}M"
 
 
 def render_position_text(position: Mapping[str, Any], names: Mapping[str, str] | None = None,

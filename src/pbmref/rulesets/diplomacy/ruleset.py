@@ -24,12 +24,13 @@ from pbmref.rules.dice import Replay
 from pbmref.rules.diplomacy import (
     Adjudication,
     Order,
+    Phase,
     Position,
     Variant,
     adjudicate_full,
     order_key,
 )
-from pbmref.rules.diplomacy.adjust import balance, may_adjust
+from pbmref.rules.diplomacy.adjust import balance, orders_due
 from pbmref.rules.diplomacy.bot import choose_orders, order_lines
 from pbmref.rules.diplomacy.codec import (
     dislodged_entry,
@@ -558,17 +559,18 @@ class DiplomacyRuleset(Ruleset[Board]):
         """Has this player anything to order in the open phase (DD1)? A power with
         no units in a movement phase, no dislodged unit in a retreat phase, or no
         build or removal due in a Winter phase is not waited for."""
-        pos = state.position
         try:
             power = state.power_of(player)
         except UnknownPlayerError:
             return True  # unsure: wait for the player
-        kind = pos.phase.kind
-        if kind == "R":
-            return any(d.unit.power == power for d in pos.dislodged)
-        if kind == "A":
-            return may_adjust(pos, map_of(pos), power)
-        return bool(pos.units_of(power))
+        return orders_due(state.position, power)
+
+    def year_of(self, position: Mapping[str, object]) -> int | None:
+        """The game year of a position: its phase's (``S1901M``: 1901)."""
+        try:
+            return Phase.parse(str(position.get("phase") or "")).year
+        except ValueError:
+            return None
 
     # ------------------------------------------------------------ press and votes
 
