@@ -78,6 +78,9 @@ def test_the_reply_a_player_reads(case: dict[str, Any]) -> None:
     reply = render_errors(info.value)
     assert reply.count("Nothing was changed") == 1
     assert "Nothing was changed" not in render_error_list(info.value)
+    for block in reply.split("\n\n"):  # a caret is lost in a proportional font:
+        if "^" in block:  # the problem names the word it points at, or the one before
+            assert re.search(r"Problem (with|after) '[^']+'", block), block
     for e in info.value.errors:
         assert e.line is not None and f"Line {e.line_no}:\n    {e.line.rstrip()}" in reply
         if e.suggestion:  # "did you mean" on the error's own line

@@ -1,8 +1,8 @@
 """The reply text for a rejected order mail, for a player reading on a phone.
 
 Each error shows its line number, the line as written, a caret under the
-bad spot, what is wrong (naming the word at the caret: a caret is lost in a
-phone's proportional font), what was expected, and how to fix it. Lines stay
+bad spot, what is wrong (naming the word at the caret, or the word before a
+missing one: a caret is lost in a phone's proportional font), what was expected, and how to fix it. Lines stay
 short; nothing depends on a wide screen.
 """
 
@@ -36,6 +36,21 @@ def _rule_words(rule: str) -> str:
     return ""
 
 
+def _word_near(text: str, col: int, width: int) -> tuple[str, str]:
+    """How the problem names the caret's spot: ``with`` the word it points at,
+    or, at a space or past the end of the line (a word missing), ``after`` the
+    word before it; ("", "") on an empty line.
+
+    >>> _word_near("1: LS Q f-A", 6, 1), _word_near("GAME", 5, 1)
+    (('with', 'Q'), ('after', 'GAME'))
+    """
+    word = _word_at(text, col, width)
+    if word:
+        return "with", word
+    before = text[:max(0, col)].split()
+    return ("after", _clip(before[-1], 30)) if before else ("", "")
+
+
 def _word_at(text: str, col: int, width: int) -> str:
     """The word the caret points at (the whole word around it), short.
 
@@ -57,7 +72,7 @@ def render_error(error: OrderMailError) -> str:
     lines: list[str] = []
     head = f"Line {error.line_no}:" if error.line_no is not None else "Your mail:"
     lines.append(head)
-    word = ""
+    where = ""
     if error.line is not None:
         text = error.line.replace("\t", " ").rstrip()
         start = 0
@@ -71,11 +86,12 @@ def render_error(error: OrderMailError) -> str:
             col = error.column - 1 - start
             width = max(1, min(error.width, len(text) - col))
             lines.append(_INDENT + " " * col + "^" * width)
-            word = _word_at(text, col, width)
+            how, word = _word_near(text, col, width)
+            where = f" {how} '{word}'" if word else ""
     message, question = _question(error)
     message = _clip(message) + _rule_words(error.rule)
-    at = f" with '{word}'" if word else ""
-    lines.append(f"{_INDENT}Problem{at}: {_sentence(message)}" + (f" {question}" if question else ""))
+    lines.append(f"{_INDENT}Problem{where}: {_sentence(message)}"
+                 + (f" {question}" if question else ""))
     if error.expected:
         lines.append(f"{_INDENT}Expected: {_sentence(_clip(error.expected))}")
     if error.hint:
