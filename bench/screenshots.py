@@ -4,8 +4,9 @@ For a turn of the demonstration game (tweedekker with the zeppelin) and a
 Fast Play turn, this plays the game through the real referee, takes the
 report mail a pilot receives from the outbox, shows its HTML part (with the
 inline pictures it carries) and the archive's turn page at 390 px (a phone)
-and 1200 px (a desktop), the mail also in dark mode, and writes the PNGs to
-OUT (default ``docs/``):
+and 1200 px (a desktop), the mail also in dark mode and its end (the
+reader's next orders, ready to edit), and writes the PNGs to OUT (default
+``docs/``):
 
     .venv/bin/python bench/screenshots.py [OUT]
 
@@ -38,6 +39,14 @@ from pbmref.store import GameStore
 HERE = Path(__file__).resolve().parent
 FASTPLAY_TURN = HERE.parent / "tests" / "reports" / "fastplay" / "fp_dogfight.yaml"
 WIDTHS = {390: 2600, 1200: 1900}  # window width: height of the shot
+END_HEIGHTS = {390: 480, 1200: 400}  # the shots of a mail's end (its next orders)
+END_SCRIPT = """window.onload = () => {
+  let first = document.querySelector(".part-next");  // and the part before it
+  if (first && first.previousElementSibling) first = first.previousElementSibling;
+  for (let x = first; x && x !== document.body; x = x.parentElement) {
+    while (x.previousElementSibling) x.previousElementSibling.remove();
+  }
+};"""
 CHROMIUM = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
             "--disable-component-update", "--disable-sync", "--no-first-run",
             "--hide-scrollbars", "--force-device-scale-factor=1",
@@ -54,8 +63,9 @@ def shoot(page: Path, out: Path, width: int, height: int, *, dark: bool = False)
                         page.as_uri()], check=True, capture_output=True, timeout=120)
 
 
-def mail_page(msg: EmailMessage, folder: Path, name: str) -> Path:
-    """The mail's HTML part as a page, its cid: pictures as data: URIs."""
+def mail_page(msg: EmailMessage, folder: Path, name: str, *, end: bool = False) -> Path:
+    """The mail's HTML part as a page, its cid: pictures as data: URIs; ``end``:
+    scrolled to its bottom, where the reader's next orders are (issue 43, item 4)."""
     html_part = msg.get_body(("html",))
     assert html_part is not None, "the report mail has no HTML part"
     html = str(html_part.get_content())
@@ -66,7 +76,9 @@ def mail_page(msg: EmailMessage, folder: Path, name: str) -> Path:
             assert isinstance(payload, bytes)
             data = base64.b64encode(payload).decode()
             html = html.replace(f"cid:{cid.strip('<>')}", f"data:image/png;base64,{data}")
-    page = folder / f"{name}.html"
+    if end:  # what comes before the section ahead of the next orders is left out
+        html = html.replace("</body>", f"<script>{END_SCRIPT}</script></body>")
+    page = folder / f"{name}{'-end' if end else ''}.html"
     page.write_text(html, encoding="utf-8")
     return page
 
@@ -135,7 +147,11 @@ def main(argv: list[str]) -> int:
         for name, (msg, archive) in (("demo-turn7", demo_turn(folder)),
                                      ("fastplay-turn1", fastplay_turn(folder))):
             mail = mail_page(msg, folder, name)
+            ending = mail_page(msg, folder, name, end=True)
             for width, height in WIDTHS.items():
+                target = out / f"screenshot-{name}-mail-end-{width}.png"
+                shoot(ending, target, width, END_HEIGHTS[width])  # the next orders, to edit
+                print(target)
                 for kind, page in (("mail", mail), ("archive", archive)):
                     target = out / f"screenshot-{name}-{kind}-{width}.png"
                     shoot(page, target, width, height)
