@@ -75,6 +75,7 @@ def stored_report(game: Game, turn: int) -> TurnReport:
     before = game.read_position(turn)
     after = game.read_position(turn + 1) if turn + 1 in game.turn_numbers() else before
     result = game.history.result(turn) or {}
+    winners = result.get("winners") or []
     try:
         orders = game.book.entries(turn)
     except GameFileError:  # an unreadable orders file must not stop the archive
@@ -84,8 +85,8 @@ def stored_report(game: Game, turn: int) -> TurnReport:
         position_before=before, position_after=after, events=game.history.events(turn),
         orders=dict(orders), next_deadline=moment(result.get("next_deadline")),
         timezone=settings.timezone, game_over=bool(result.get("game_over")),
-        winners=list(result.get("winners") or []), dice=game.history.dice(turn) or [],
-        year_start=year_start(game, turn, before),
+        winners=[str(w) for w in winners] if isinstance(winners, list) else [],
+        dice=game.history.dice(turn) or [], year_start=year_start(game, turn, before),
     ))
 
 

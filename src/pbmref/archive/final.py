@@ -31,8 +31,9 @@ def final_report(game: Game) -> FinalReport | None:
     positions = [game.read_position(t) for t in turns if t <= played[-1] + 1]
     chart = ruleset.centre_chart(positions)
     first = positions[0]
+    variant = first.get("variant")
     try:
-        labels = dict(ruleset.places(first.get("variant")))
+        labels = dict(ruleset.places(variant if isinstance(variant, str) else None))
     except ValueError:
         labels = {}
     shown = shown_players(game)

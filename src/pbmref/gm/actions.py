@@ -39,7 +39,7 @@ from pbmref.base.times import iso, moment
 from pbmref.base.yamlfile import YamlDoc, dump_yaml, load_text, read_yaml
 from pbmref.store import Game, GameSettings
 from pbmref.store.errors import DataError, TurnError
-from pbmref.store.settings import settings_from_dict, settings_to_dict
+from pbmref.store.settings import Player, player_to_dict, settings_from_dict, settings_to_dict
 
 __all__ = ["ACTIONS", "GM_FILE", "GmAction", "GmLog", "actions_of", "paused_until", "record"]
 
@@ -67,31 +67,37 @@ class GmAction:
 # ------------------------------------------------------------------ writing
 
 
-def _player_data(entry: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    return None if entry is None else {k: v for k, v in entry.items() if k != _SECRET}
+def _player_data(player: Player | None) -> dict[str, object] | None:
+    """A player as ``game.yaml`` keeps them, without the password's hash."""
+    return None if player is None else {
+        k: v for k, v in player_to_dict(player).items() if k != _SECRET}
 
 
-def _changes(old: GameSettings, new: GameSettings) -> tuple[dict[str, Any], dict[str, Any]]:
+def _changes(old: GameSettings, new: GameSettings) -> tuple[dict[str, object],
+                                                           dict[str, object]]:
     """What differs between two versions of the settings: (before, after), in
     ``game.yaml``'s own keys; a player added or removed is None on one side."""
     a, b = settings_to_dict(old), settings_to_dict(new)
-    before: dict[str, Any] = {}
-    after: dict[str, Any] = {}
+    before: dict[str, object] = {}
+    after: dict[str, object] = {}
     for key in dict.fromkeys([*a, *b]):
         if key != "players" and a.get(key) != b.get(key):
             before[key], after[key] = a.get(key), b.get(key)
-    was, now = a["players"], b["players"]
+    was, now = old.players, new.players
+    players_before: dict[str, object] = {}
+    players_after: dict[str, object] = {}
     for pid in dict.fromkeys([*was, *now]):
         old_p, new_p = _player_data(was.get(pid)), _player_data(now.get(pid))
         if old_p is None or new_p is None:
             if old_p != new_p:
-                before.setdefault("players", {})[pid] = old_p
-                after.setdefault("players", {})[pid] = new_p
+                players_before[pid], players_after[pid] = old_p, new_p
             continue
         fields = [f for f in dict.fromkeys([*old_p, *new_p]) if old_p.get(f) != new_p.get(f)]
         if fields:
-            before.setdefault("players", {})[pid] = {f: old_p.get(f) for f in fields}
-            after.setdefault("players", {})[pid] = {f: new_p.get(f) for f in fields}
+            players_before[pid] = {f: old_p.get(f) for f in fields}
+            players_after[pid] = {f: new_p.get(f) for f in fields}
+    if players_before:
+        before["players"], after["players"] = players_before, players_after
     return before, after
 
 

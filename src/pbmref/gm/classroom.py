@@ -46,6 +46,7 @@ from pbmref.gm.roster import (
 )
 from pbmref.rules.fastplay.autopilot import orders_entry
 from pbmref.rules.fastplay.position import position_from_dict
+from pbmref.rules.plaindata import mapping
 from pbmref.rulesets import PlayerSpec
 from pbmref.rulesets.base import Outcome
 from pbmref.rulesets.fastplay.ruleset import FastPlayRuleset
@@ -404,7 +405,8 @@ def apply_transfers(store: GameStore, transfers: Sequence[Transfer], *,
                 done.append(f"{t.player}: not moved, orders for turn {src.turn} of "
                             f"{t.from_game} are in force")
                 continue
-            record = dict((src.position.get("aircraft") or {}).get(t.player) or {})
+            record = dict(mapping(mapping(src.position.get("aircraft"), ("aircraft",))
+                                  .get(t.player), ("aircraft", t.player)))
             if record.get("state") not in ("left", "down", "out"):
                 done.append(f"{t.player}: not moved, the plane is not returning")
                 continue
@@ -425,7 +427,7 @@ def apply_transfers(store: GameStore, transfers: Sequence[Transfer], *,
             for game, change in ((dst, "add"), (src, "remove")):
                 before = game.settings
                 position = dict(game.position)
-                aircraft = dict(position.get("aircraft") or {})
+                aircraft = dict(mapping(position.get("aircraft"), ("aircraft",)))
                 if change == "add":
                     aircraft[t.player] = record
                 else:

@@ -48,7 +48,9 @@ def offered_places(store: GameStore, forming: Forming) -> list[tuple[str, str]]:
     places of its variant (powers, airfields), or none."""
     if forming.klass is not None:
         return CLASS_PLACES
-    return store.ruleset_loader(forming.ruleset).places(forming.game.get("variant"))
+    variant = forming.game.get("variant")
+    return store.ruleset_loader(forming.ruleset).places(
+        variant if isinstance(variant, str) else None)
 
 
 def _game_settings(forming: Forming) -> dict[str, Any]:

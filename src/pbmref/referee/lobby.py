@@ -289,7 +289,7 @@ class _Desk:
                               deadline_rules(forming.game.get("deadlines")))
 
     def _about(self, forming: Forming) -> str:
-        press = forming.game.get("press") or self.store.ruleset_loader(
+        press = str(forming.game.get("press") or "") or self.store.ruleset_loader(
             forming.ruleset).default_press
         return (f"{forming.title}, {self._kind(forming)}, {lobbytext.press_words(press)}, "
                 f"{self._clock(forming)}; {forming.open_places} of {forming.places} places "

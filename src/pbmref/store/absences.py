@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from pbmref.base.files import replace_file
@@ -55,7 +55,7 @@ class Absence:
     def days(self) -> int:
         return (self.last - self.first).days + 1
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {"player": self.player, "from": self.first.isoformat(),
                 "to": self.last.isoformat(), "timezone": self.timezone,
                 "set_at": iso(self.set_at)}

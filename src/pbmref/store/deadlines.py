@@ -72,9 +72,9 @@ class DeadlineRules:
     def day_names(self) -> list[str]:
         return [WEEKDAYS[d] for d in sorted(self.days)]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """The keys that differ from the defaults, as ``game.yaml`` writes them."""
-        out: dict[str, Any] = {}
+        out: dict[str, object] = {}
         default = DeadlineRules()
         for key in _KEYS:
             value = getattr(self, key)
@@ -87,7 +87,7 @@ class DeadlineRules:
         return out
 
 
-def _length(data: Mapping[str, Any], key: str, path: KeyPath) -> timedelta | None:
+def _length(data: Mapping[str, object], key: str, path: KeyPath) -> timedelta | None:
     """A length of time (``48h``, ``2d``), 0 for none; None when not given."""
     if key not in data or data[key] is None:
         return None

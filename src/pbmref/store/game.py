@@ -90,7 +90,7 @@ class TurnView:
     the rules' decoded state. Made once per position file a ``Game`` reads."""
 
     turn: int
-    position: dict[str, Any]
+    position: dict[str, object]
     state: Any
 
 
@@ -191,7 +191,7 @@ class Game:
     # ------------------------------------------------------------ positions
 
     @property
-    def position(self) -> dict[str, Any]:
+    def position(self) -> dict[str, object]:
         """The open turn's position (checked by the ruleset); a copy to change."""
         return dict(self.open.position)
 
@@ -204,7 +204,7 @@ class Game:
         return stored_value(path, ("view", turn, self.id, self._settings_seen, self._loader),
                             lambda doc: self._checked_view(doc, turn))
 
-    def read_position(self, turn: int) -> dict[str, Any]:
+    def read_position(self, turn: int) -> dict[str, object]:
         """The position at the start of ``turn``, checked (a copy to change)."""
         return dict(self.view(turn).position)
 
@@ -269,7 +269,7 @@ class Game:
 
     # ------------------------------------------------------------ settings
 
-    def change_settings(self, changes: Mapping[str, Any]) -> None:
+    def change_settings(self, changes: Mapping[str, object]) -> None:
         """Change top-level values of game.yaml (deadline, status), keeping its
         comments; the state index follows."""
         with self.lock():
@@ -422,8 +422,8 @@ class GameStore:
             raise GameNotFound(f"no game {game_id!r} in {self.dir}")
         return Game(paths.dir, ruleset_loader=self.ruleset_loader, index=self.index)
 
-    def create(self, game_id: str, settings: Mapping[str, Any],
-               position: Mapping[str, Any], *, header: str = "") -> Game:
+    def create(self, game_id: str, settings: Mapping[str, object],
+               position: Mapping[str, object], *, header: str = "") -> Game:
         """A new game folder with its settings and the position of turn 1.
 
         Everything is checked before the folder appears: a bad setting or

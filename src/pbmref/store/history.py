@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pbmref.base.files import ordered, set_aside, write_new
 from pbmref.base.times import iso
@@ -40,10 +40,10 @@ if TYPE_CHECKING:
 __all__ = ["History", "TurnRecord", "votes_from_dict", "votes_to_dict"]
 
 
-def votes_to_dict(votes: Votes) -> dict[str, Any]:
+def votes_to_dict(votes: Votes) -> dict[str, object]:
     """Votes as result.yaml keeps them (the named draws and open votes, J13, only
     when there are some)."""
-    out: dict[str, Any] = {"draw": sorted(votes.draw),
+    out: dict[str, object] = {"draw": sorted(votes.draw),
                            "concede": dict(sorted(votes.concede.items())),
                            "voters": sorted(votes.voters)}
     if votes.draw_sets:
@@ -53,15 +53,21 @@ def votes_to_dict(votes: Votes) -> dict[str, Any]:
     return out
 
 
-def votes_from_dict(data: Mapping[str, Any]) -> Votes:
+def votes_from_dict(data: Mapping[str, object]) -> Votes:
     """Votes read back from result.yaml."""
-    sets = data.get("draw_sets") or {}
-    return Votes(draw=frozenset(str(p) for p in data.get("draw") or ()),
-                 concede={str(k): str(v) for k, v in (data.get("concede") or {}).items()},
-                 voters=frozenset(str(p) for p in data.get("voters") or ()),
-                 draw_sets={str(p): frozenset(map(str, s)) for p, s in sets.items()}
+    sets, concede = data.get("draw_sets") or {}, data.get("concede") or {}
+    return Votes(draw=frozenset(map(str, _items(data.get("draw")))),
+                 concede={str(k): str(v) for k, v in concede.items()}
+                 if isinstance(concede, Mapping) else {},
+                 voters=frozenset(map(str, _items(data.get("voters")))),
+                 draw_sets={str(p): frozenset(map(str, _items(s))) for p, s in sets.items()}
                  if isinstance(sets, Mapping) else {},
                  secret=data.get("secret", True) is not False)
+
+
+def _items(value: object) -> list[object]:
+    """A recorded list (absent: empty)."""
+    return list(value) if isinstance(value, list | tuple | set | frozenset) else []
 
 _DIE = "[move, purpose, who, value]"
 _RECORD_KEYS = {
@@ -79,10 +85,10 @@ class TurnRecord:
     game_id: str
     turn: int
     seed: int
-    position_before: dict[str, Any]
-    position_after: dict[str, Any]
-    orders: dict[str, dict[str, Any]]
-    events: list[dict[str, Any]]
+    position_before: dict[str, object]
+    position_after: dict[str, object]
+    orders: dict[str, dict[str, object]]
+    events: list[dict[str, object]]
     dice: list[int]
     game_over: bool
     winners: list[str]
@@ -108,7 +114,7 @@ class History:
         path = turn_dir(self.game.dir, turn) / name
         return stored_yaml(path) if path.is_file() else None
 
-    def record_of(self, turn: int, name: str) -> dict[str, Any] | None:
+    def record_of(self, turn: int, name: str) -> dict[str, object] | None:
         """A turn's dice.yaml, events.yaml or result.yaml, checked (None if absent)."""
         doc = self.read_file(turn, name)
         if doc is None:
@@ -137,7 +143,7 @@ class History:
                 raise doc.error(("orders", player), f"{player!r} is not a player of this game")
         return data
 
-    def result(self, turn: int) -> dict[str, Any] | None:
+    def result(self, turn: int) -> dict[str, object] | None:
         return self.record_of(turn, "result.yaml")
 
     def votes(self, turn: int) -> Votes | None:
@@ -146,8 +152,9 @@ class History:
         data = (self.result(turn) or {}).get("votes")
         return votes_from_dict(data) if isinstance(data, Mapping) else None
 
-    def events(self, turn: int) -> list[dict[str, Any]]:
-        return list((self.record_of(turn, "events.yaml") or {}).get("events") or [])
+    def events(self, turn: int) -> list[dict[str, object]]:
+        events = (self.record_of(turn, "events.yaml") or {}).get("events")
+        return [e for e in events if isinstance(e, dict)] if isinstance(events, list) else []
 
     def dice(self, turn: int) -> list[int] | None:
         """The value of every die recorded for a played turn, in order (None: no
@@ -155,14 +162,15 @@ class History:
         data = self.record_of(turn, "dice.yaml")
         if data is None:
             return None
-        return [d[3] if isinstance(d, list) else int(d) for d in data.get("dice", [])]
+        return [d[3] if isinstance(d, list) else int(d) for d in _items(data.get("dice"))
+                if isinstance(d, list | int)]
 
     def rolls(self, turn: int) -> list[Roll] | None:
         """The dice recorded for a played turn with what each was rolled for (for
         replaying it, rule V5); None without a record, or for an older one that
         holds the values alone (``dice`` has them)."""
         data = self.record_of(turn, "dice.yaml")
-        dice = [] if data is None else data.get("dice", [])
+        dice = [] if data is None else _items(data.get("dice"))
         if data is None or any(not isinstance(d, list) for d in dice):
             return None
         return [Roll.from_record(d) for d in dice]
@@ -170,8 +178,9 @@ class History:
     def seed(self, turn: int) -> int:
         """The dice seed of a turn: the one recorded, else the game's derived one."""
         data = self.record_of(turn, "dice.yaml")
-        if data is not None and "seed" in data:
-            return int(data["seed"])
+        seed = None if data is None else data.get("seed")
+        if isinstance(seed, int):
+            return seed
         return derive_turn_seed(self.game.settings.seed, turn)
 
     def report(self, turn: int) -> str | None:
@@ -190,7 +199,7 @@ class History:
         ``votes``: the draw and concession votes standing when it was played,
         recorded so that a re-run settles them the same way."""
         players = (settings or self.game.settings).active_players()
-        result = {
+        result: dict[str, object] = {
             "turn": turn,
             "adjudicated_at": iso(adjudicated_at),
             "seed": seed,
@@ -216,14 +225,14 @@ class History:
                                                     "position.yaml"),
         }
 
-    def position_text(self, turn: int, position: Mapping[str, Any]) -> str:
+    def position_text(self, turn: int, position: Mapping[str, object]) -> str:
         return dump_yaml(dict(position), header=f"Position at the start of turn {turn} "
                                                 f"of {self.game.id}")
 
     def record(
         self, outcome: Outcome, *, seed: int, orders_used: Mapping[str, str],
         report_text: str, next_deadline: datetime | None, adjudicated_at: datetime,
-        orders: Mapping[str, Mapping[str, Any]] | None = None, votes: Votes | None = None,
+        orders: Mapping[str, Mapping[str, object]] | None = None, votes: Votes | None = None,
     ) -> TurnRecord:
         """Write the open turn's result and open the next turn.
 
@@ -267,7 +276,7 @@ class History:
                 # store's index of every process (it reads the folders again).
                 game.write_schedule()
                 written.append(write_new(tdir / "result.yaml", result_text))
-                changes: dict[str, Any] = {"deadline": next_deadline}
+                changes: dict[str, object] = {"deadline": next_deadline}
                 if outcome.game_over:
                     changes["status"] = "finished"
                 game.turn_played()

@@ -40,7 +40,7 @@ class Listing:
     takeover: str = "anyone"  # J7: anyone, or only the standby list
     status: str = "open"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         data = asdict(self)
         data["open"] = list(self.open)
         return data

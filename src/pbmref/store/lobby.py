@@ -69,8 +69,8 @@ class Joined:
     wants: tuple[str, ...] = ()  # the places wanted, the most wanted first (J2)
     joined: datetime | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"address": self.address, "name": self.name}
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"address": self.address, "name": self.name}
         if self.wants:
             out["wants"] = list(self.wants)
         out["joined"] = iso(self.joined)
@@ -88,8 +88,8 @@ class Forming:
     choice: str = "preference"
     seed: int = 0
     created: datetime | None = None
-    game: Mapping[str, Any] = field(default_factory=dict)  # gm.new_game's settings
-    klass: Mapping[str, Any] | None = None  # a Fast Play class's file, but its pilots
+    game: Mapping[str, object] = field(default_factory=dict)  # gm.new_game's settings
+    klass: Mapping[str, object] | None = None  # a Fast Play class's file, but its pilots
     players: tuple[Joined, ...] = ()
     observers: tuple[str, ...] = ()
     seats: Mapping[str, str] = field(default_factory=dict)  # address -> place (choice: gm)
@@ -114,8 +114,8 @@ class Forming:
         return replace(self, players=tuple(p for p in self.players
                                            if p.address.lower() != bare))
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"title": self.title, "ruleset": self.ruleset,
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"title": self.title, "ruleset": self.ruleset,
                                "places": self.places, "choice": self.choice, "seed": self.seed,
                                "created": iso(self.created), "game": dict(self.game)}
         if self.klass is not None:
@@ -257,7 +257,7 @@ class Standby:
 
     joined: tuple[Joined, ...] = ()
     standby: tuple[Joined, ...] = ()
-    record: Mapping[str, Any] = field(default_factory=dict)  # the rest, kept as it was
+    record: Mapping[str, object] = field(default_factory=dict)  # the rest, kept as it was
 
     def on_standby(self, address: str) -> bool:
         bare = address.strip().lower()

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pbmref.base.errors import GameFileError, KeyPath
 from pbmref.base.files import write_new
@@ -81,7 +81,7 @@ class OrdersFile:
     version: int
     path: Path
     kind: str  # orders | withdrawal | rejected
-    entry: dict[str, Any] | None
+    entry: dict[str, object] | None
     raw: str
     message_id: str
     received_at: datetime | None
@@ -186,7 +186,7 @@ def _count_set_aside(listing: list[str], tops: dict[str, int]) -> None:
                 tops[m.group("player")] = max(version, tops.get(m.group("player"), 0))
 
 
-def entry_path(entry: Mapping[str, Any], exc: OrderMailError) -> KeyPath:
+def entry_path(entry: Mapping[str, object], exc: OrderMailError) -> KeyPath:
     """Where in an orders entry an order error points (by the line text it quotes)."""
     text = exc.line
     if isinstance(text, str) and text.strip():
@@ -392,7 +392,7 @@ class OrderBook:
             received_at=received, error=str(data.get("error") or ""),
         ), doc
 
-    def _player_of(self, doc: YamlDoc, data: Mapping[str, Any], named: str) -> str:
+    def _player_of(self, doc: YamlDoc, data: Mapping[str, object], named: str) -> str:
         """The record's player: the one its file is ``named`` after, a player of
         the game."""
         players = self.game.settings.players
@@ -507,11 +507,11 @@ class OrderBook:
                 break
         return out
 
-    def entries(self, turn: int | None = None) -> dict[str, dict[str, Any]]:
+    def entries(self, turn: int | None = None) -> dict[str, dict[str, object]]:
         """Player id -> orders entry in force for the turn (default: the open turn)."""
         return {p: dict(f.entry or {}) for p, f in self.in_force(turn).items()}
 
-    def entry_of(self, player: str) -> dict[str, Any] | None:
+    def entry_of(self, player: str) -> dict[str, object] | None:
         """The orders in force of one player for the open turn (None: none); only
         that player's mail is checked."""
         known = self.game.settings.players.get(player)
@@ -529,7 +529,7 @@ class OrderBook:
         name = f"{player}.yaml" if version == 1 else f"{player}.v{version}.yaml"
         return self.folder() / name
 
-    def _write(self, player: str, record: dict[str, Any], *,
+    def _write(self, player: str, record: dict[str, object], *,
                checked: OrdersFile | None = None) -> Path:
         game = self.game
         with game.lock():
@@ -580,7 +580,7 @@ class OrderBook:
         stored = self._stored_last
         return stored[1] if stored is not None and stored[0] == path else None
 
-    def save(self, player: str, entry: Mapping[str, Any], *, raw: str, message_id: str,
+    def save(self, player: str, entry: Mapping[str, object], *, raw: str, message_id: str,
              received_at: datetime, checked: bool = False) -> Path:
         """Store an accepted order mail for the open turn. The entry is checked
         against the position first unless ``checked`` says the caller read it

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pbmref.base.files import write_new
 from pbmref.base.times import iso, parse_datetime
@@ -129,7 +129,7 @@ class PressLog:
             record = PressRecord(number, game.turn, str(game.turn_label), sender, grey,
                                  broadcast, tuple(receivers), observers, text, sent_at,
                                  message_id, block)
-            data: dict[str, Any] = {
+            data: dict[str, object] = {
                 "number": number, "turn": record.turn, "label": record.label,
                 "sender": sender, "grey": grey, "broadcast": broadcast,
                 "receivers": list(receivers), "observers": observers,

@@ -139,7 +139,7 @@ class Schedule:
 # What this process last wrote into each state index: the file's stamp after
 # the write, and the values written. A file whose stamp is still that one
 # holds those values: writing them again changes nothing.
-_WRITTEN: dict[str, tuple[tuple[int, int, int], dict[str, Any]]] = {}
+_WRITTEN: dict[str, tuple[tuple[int, int, int], dict[str, object]]] = {}
 
 _HEADER = ("# Written by the referee: the open turn and the players' addresses, for finding\n"
            "# due games and who plays where. Edit game.yaml, not this file.\n")
@@ -165,7 +165,7 @@ def write_schedule(game_dir: Path, schedule: Schedule, addresses: Sequence[str],
     ``settings_stamp`` and whose text has the ``settings_digest`` ``digest``;
     unless it holds these values already (a player's second mail of a turn
     changes none)."""
-    data: dict[str, Any] = {
+    data: dict[str, object] = {
         "turn": schedule.turn,
         "deadline": iso(schedule.deadline),
         "status": schedule.status,
@@ -195,7 +195,7 @@ def write_schedule(game_dir: Path, schedule: Schedule, addresses: Sequence[str],
     _WRITTEN[str(path)] = (file_stamp(path), data)
 
 
-def _state_text(data: Mapping[str, Any]) -> str:
+def _state_text(data: Mapping[str, object]) -> str:
     """The values of a state index as JSON, one key a line: YAML's flow style too.
 
     >>> print(_state_text({"turn": 2, "waiting_for": ["ann", "bob"]}), end="")
@@ -209,7 +209,7 @@ def _state_text(data: Mapping[str, Any]) -> str:
     return f"{{\n{lines}\n}}\n"
 
 
-def read_state(game_dir: Path | str) -> dict[str, Any]:
+def read_state(game_dir: Path | str) -> dict[str, object]:
     """The values a game's state index holds, as written (empty when it is
     missing or cannot be read): JSON as the referee writes it, else YAML."""
     path = os.path.join(game_dir, STATE_FILE)
@@ -237,11 +237,11 @@ def _strings(value: Any) -> TypeGuard[list[str]]:
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
-def _number(value: Any) -> bool:
+def _number(value: object) -> TypeGuard[int | float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _written_from(data: Mapping[str, Any], game_file: str, settings_stamp: Sequence[int]
+def _written_from(data: Mapping[str, object], game_file: str, settings_stamp: Sequence[int]
                   ) -> bool:
     """The values of a state index were written from ``game_file`` as it is now,
     whose stamp is ``settings_stamp``: the stamp they name is that one, or else
@@ -259,7 +259,7 @@ def _written_from(data: Mapping[str, Any], game_file: str, settings_stamp: Seque
         return False
 
 
-def recorded_schedule(data: Mapping[str, Any], game_file: str,
+def recorded_schedule(data: Mapping[str, object], game_file: str,
                       settings_stamp: Sequence[int]) -> Schedule | None:
     """The schedule the values of a state index (``read_state``) hold, when they
     were written from ``game_file`` (its stamp, ``layout.stamp``, given) as it
@@ -286,21 +286,21 @@ def recorded_schedule(data: Mapping[str, Any], game_file: str,
                     early_at=moment(data.get("early_at")))
 
 
-def recorded_listing(data: Mapping[str, Any]) -> Listing | None:
+def recorded_listing(data: Mapping[str, object]) -> Listing | None:
     """What the list of games shows of the game, as a state index holds it (None:
     none, as an earlier version wrote it); to be taken only with its
     ``recorded_schedule``, else to be ``Listing.updated`` from the settings."""
     return Listing.from_dict(data.get("listing"))
 
 
-def recorded_addresses(data: Mapping[str, Any]) -> tuple[str, ...] | None:
+def recorded_addresses(data: Mapping[str, object]) -> tuple[str, ...] | None:
     """The players' addresses the values of a state index hold (None: none, as
     an earlier version wrote it); to be taken only with its ``recorded_schedule``."""
     addresses = data.get("addresses")
     return tuple(addresses) if _strings(addresses) else None
 
 
-def schedule_from_settings(settings: GameSettings, known: Mapping[str, Any]) -> Schedule:
+def schedule_from_settings(settings: GameSettings, known: Mapping[str, object]) -> Schedule:
     """The schedule from game.yaml's ``settings`` (the game master changed the
     file since the state index was written); what only the referee knows, of
     the values ``known`` to the state index (the turn, a hint for
@@ -325,12 +325,12 @@ def grace_end(settings: GameSettings) -> datetime | None:
     return settings.deadline + grace if grace and settings.deadline is not None else None
 
 
-def _known_turn(known: Mapping[str, Any]) -> int:
+def _known_turn(known: Mapping[str, object]) -> int:
     turn = known.get("turn")
     return turn if type(turn) is int and turn >= 1 else 1
 
 
-def _from_settings(game_dir: Path, known: Mapping[str, Any]) -> Schedule:
+def _from_settings(game_dir: Path, known: Mapping[str, object]) -> Schedule:
     """The schedule from game.yaml itself (``schedule_from_settings``), or a
     broken one when it cannot be read."""
     from pbmref.store.settings import settings_from_dict

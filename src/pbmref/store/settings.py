@@ -64,6 +64,7 @@ __all__ = [
     "hash_password",
     "mail_address",
     "parse_early_delay",
+    "player_to_dict",
     "settings_from_dict",
     "settings_to_dict",
     "text_value",
@@ -221,7 +222,7 @@ class DrawRules:
     allow: tuple[str, ...] = ("all",)  # of DRAW_KINDS
     secret: bool = True
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {"allow": list(self.allow), "secret": self.secret}
 
 
@@ -242,7 +243,7 @@ class GameSettings:
     press: str | None = None  # none | white | grey | broadcast; None: the ruleset's default
     players: dict[str, Player] = field(default_factory=dict)
     observers: tuple[str, ...] = ()
-    scenario: dict[str, Any] = field(default_factory=dict)
+    scenario: dict[str, object] = field(default_factory=dict)
     deadlines: DeadlineRules = field(default_factory=DeadlineRules)
     draws: DrawRules = field(default_factory=DrawRules)
     takeover: str = "anyone"
@@ -300,21 +301,21 @@ _GAME_KEYS = {
 _PLAYER_KEYS = {"name", "addresses", "password_hash", "computer", "status", "timezone"}
 
 
-def _known(data: Mapping[str, Any], allowed: set[str], path: KeyPath) -> None:
+def _known(data: Mapping[str, object], allowed: set[str], path: KeyPath) -> None:
     for key in data:
         if key not in allowed:
             known = ", ".join(sorted(allowed))
             raise DataError((*path, key), f"unknown key {key!r}; known keys: {known}")
 
 
-def _bool(data: Mapping[str, Any], key: str, default: bool, path: KeyPath) -> bool:
+def _bool(data: Mapping[str, object], key: str, default: bool, path: KeyPath) -> bool:
     value = data.get(key, default)
     if not isinstance(value, bool):
         raise DataError((*path, key), f"{key} must be true or false, found {value!r}")
     return value
 
 
-def text_value(data: Mapping[str, Any], key: str, default: str, path: KeyPath) -> str:
+def text_value(data: Mapping[str, object], key: str, default: str, path: KeyPath) -> str:
     value = data.get(key, default)
     if value is None:
         return default
@@ -341,7 +342,6 @@ def _addresses(value: object, path: KeyPath) -> tuple[str, ...]:
     return tuple(mail_address(v, (*path, i)) for i, v in enumerate(value))
 
 
-
 def parse_early_delay(value: object) -> timedelta:
     """game.yaml's ``early_delay``: a length of time, or ``0`` (also ``0m``,
     ``0h``) for a turn played at once when all orders are in, as the judges do.
@@ -354,7 +354,7 @@ def parse_early_delay(value: object) -> timedelta:
     return parse_duration(value)
 
 
-def settings_from_dict(data: Mapping[str, Any], game_id: str) -> GameSettings:
+def settings_from_dict(data: Mapping[str, object], game_id: str) -> GameSettings:
     """Check ``game.yaml`` data; raises DataError with the key path of a bad value."""
     if not isinstance(data, Mapping):
         raise DataError((), "expected the game's settings as a mapping of keys to values")
@@ -417,7 +417,7 @@ def draw_rules(value: Any) -> DrawRules:
                      _bool(value, "secret", True, ("draws",)))
 
 
-def _schedule(data: Mapping[str, Any]) -> tuple[str, datetime | None, timedelta, float]:
+def _schedule(data: Mapping[str, object]) -> tuple[str, datetime | None, timedelta, float]:
     """The game's clock: its time zone, the open turn's deadline, the turn
     length and the hours before the deadline a reminder goes out."""
     timezone = text_value(data, "timezone", "UTC", ())
@@ -443,7 +443,7 @@ def _schedule(data: Mapping[str, Any]) -> tuple[str, datetime | None, timedelta,
     return timezone, deadline, turn_length, reminder
 
 
-def _players(data: Mapping[str, Any]) -> dict[str, Player]:
+def _players(data: Mapping[str, object]) -> dict[str, Player]:
     """The ``players`` key: each player's id and details."""
     raw_players = data.get("players")
     if not isinstance(raw_players, Mapping) or not raw_players:
@@ -499,9 +499,9 @@ def _zone_name(value: object, path: KeyPath) -> str:
     return str(value)
 
 
-def settings_to_dict(s: GameSettings) -> dict[str, Any]:
+def settings_to_dict(s: GameSettings) -> dict[str, object]:
     """The settings as ``game.yaml`` data (the keys ``settings_from_dict`` reads)."""
-    out: dict[str, Any] = {
+    out: dict[str, object] = {
         "title": s.title,
         "ruleset": s.ruleset,
         "status": s.status,
@@ -526,16 +526,18 @@ def settings_to_dict(s: GameSettings) -> dict[str, Any]:
         out["takeover"] = s.takeover
     if s.scenario:
         out["scenario"] = dict(s.scenario)
-    out["players"] = {
-        p.id: {
-            "name": p.name,
-            "addresses": list(p.addresses),
-            **({"password_hash": p.password_hash} if p.password_hash else {}),
-            "computer": p.computer,
-            "status": p.status,
-            **({"timezone": p.timezone} if p.timezone else {}),
-        }
-        for p in s.players.values()
-    }
+    out["players"] = {p.id: player_to_dict(p) for p in s.players.values()}
     out["observers"] = list(s.observers)
     return out
+
+
+def player_to_dict(p: Player) -> dict[str, object]:
+    """One player as ``game.yaml``'s ``players`` keeps them."""
+    return {
+        "name": p.name,
+        "addresses": list(p.addresses),
+        **({"password_hash": p.password_hash} if p.password_hash else {}),
+        "computer": p.computer,
+        "status": p.status,
+        **({"timezone": p.timezone} if p.timezone else {}),
+    }

@@ -77,7 +77,7 @@ def _plain(value: Any) -> str | None:
     return None
 
 
-def _edited(text: str, old: Any, changes: Mapping[str, Any],
+def _edited(text: str, old: Any, changes: Mapping[str, object],
             path: Path) -> tuple[str, Any] | None:
     """``text`` (whose data is ``old``) with each top-level value in ``changes``
     changed on its own line, and its data; None when a value is not alone on
@@ -138,7 +138,7 @@ class SettingsFile:
         except DataError as exc:
             raise GameFileError(self.path, f"the change would break the file: {exc}") from None
 
-    def set(self, changes: Mapping[str, Any]) -> tuple[GameSettings, str]:
+    def set(self, changes: Mapping[str, object]) -> tuple[GameSettings, str]:
         """Change top-level values (``deadline``, ``status``); date-times become ISO
         timestamps. Returns the settings as they are now, and the file's text.
 

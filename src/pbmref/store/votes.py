@@ -19,7 +19,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pbmref.base.errors import GameFileError
 from pbmref.base.files import replace_file
@@ -115,7 +115,7 @@ class VoteBook:
             elif wait is False:
                 waits.pop(player, None)
             new = StandingVotes(frozenset(draws), concedes, waits, sets)
-            data: dict[str, Any] = {"draw": sorted(new.draw), "concede": dict(sorted(
+            data: dict[str, object] = {"draw": sorted(new.draw), "concede": dict(sorted(
                 new.concede.items())), "wait": dict(sorted(new.wait.items()))}
             if sets:
                 data["draw_sets"] = {p: sorted(s) for p, s in sorted(sets.items())}
