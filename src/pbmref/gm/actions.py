@@ -37,6 +37,7 @@ from pbmref.base.errors import GameFileError
 from pbmref.base.files import replace_file
 from pbmref.base.times import iso, moment
 from pbmref.base.yamlfile import YamlDoc, dump_yaml, load_text, read_yaml
+from pbmref.rules.plaindata import mapping
 from pbmref.store import Game, GameSettings
 from pbmref.store.errors import DataError, TurnError
 from pbmref.store.settings import Player, player_to_dict, settings_from_dict, settings_to_dict
@@ -58,10 +59,10 @@ class GmAction:
     turn: int  # the turn open when it was done
     at: datetime
     action: str
-    before: dict[str, Any]  # game.yaml values it changed, as they were
-    after: dict[str, Any]  # ... and as it left them
+    before: dict[str, object]  # game.yaml values it changed, as they were
+    after: dict[str, object]  # ... and as it left them
     player: str | None = None
-    details: Mapping[str, Any] | None = None  # address, by, until, from_game, to_game, ...
+    details: Mapping[str, object] | None = None  # address, by, until, from_game, to_game, ...
 
 
 # ------------------------------------------------------------------ writing
@@ -109,7 +110,7 @@ def record(game: Game, action: str, settings_before: GameSettings, *, at: dateti
     if action not in ACTIONS:
         raise ValueError(f"unknown game master action {action!r}")
     before, after = _changes(settings_before, game.settings)
-    entry: dict[str, Any] = {"at": iso(at), "action": action,
+    entry: dict[str, object] = {"at": iso(at), "action": action,
                              **{k: v for k, v in details.items() if v is not None}}
     entry.update(before=before, after=after)
     path = game.turn_dir(game.turn) / GM_FILE
@@ -156,7 +157,7 @@ def _action(doc: YamlDoc, i: int, item: object, turn: int) -> GmAction:
     return GmAction(turn, at, str(action), before, after, player, details)
 
 
-def _side(doc: YamlDoc, i: int, item: Mapping[str, Any], side: str) -> dict[str, Any]:
+def _side(doc: YamlDoc, i: int, item: Mapping[str, object], side: str) -> dict[str, object]:
     """The ``before`` or ``after`` of an action: game.yaml keys and their values."""
     value = item.get(side) or {}
     if not isinstance(value, Mapping) or not isinstance(value.get("players") or {}, Mapping):
@@ -181,17 +182,20 @@ def paused_until(game: Game) -> datetime | None:
     return moment((pauses[-1].details or {}).get("until")) if pauses else None
 
 
-def _undo(data: dict[str, Any], before: Mapping[str, Any]) -> None:
+def _undo(data: dict[str, object], before: Mapping[str, object]) -> None:
     """Put the ``before`` values of one action back into settings data."""
     for key, value in before.items():
         if key != "players":
             data[key] = value
             continue
-        for pid, fields in (value or {}).items():
+        players = dict(mapping(data.get("players"), ("players",)))
+        for pid, fields in mapping(value, ("players",)).items():
             if fields is None:
-                data["players"].pop(pid, None)
+                players.pop(pid, None)
             else:
-                data["players"][pid] = {**data["players"].get(pid, {}), **fields}
+                players[pid] = {**mapping(players.get(pid), ("players", pid)),
+                                **mapping(fields, ("players", pid))}
+        data["players"] = players
 
 
 class GmLog:
@@ -227,17 +231,18 @@ class GmLog:
                     raise TurnError(f"{a.player} moved to {to} in turn {turn} of "
                                     f"{self.game.id}; turns before {turn} cannot be re-run")
 
-    def replay(self, turn: int, position: dict[str, Any]) -> dict[str, Any]:
+    def replay(self, turn: int, position: dict[str, object]) -> dict[str, object]:
         """The position at the start of ``turn`` as the game master's actions of
         that turn left it (a re-run rebuilds it from the turn before)."""
         for a in self.by_turn.get(turn, []):
             if a.action == "kick" and a.player:
                 position = self.game.ruleset.remove_player(position, a.player) or position
             elif a.action in ("transfer-in", "transfer-out") and a.player:
-                aircraft = dict(position.get("aircraft") or {})
+                aircraft = dict(mapping(position.get("aircraft"), ("aircraft",)))
                 if a.action == "transfer-out":
                     aircraft.pop(a.player, None)
                 else:
-                    aircraft[a.player] = dict((a.details or {}).get("aircraft") or {})
+                    aircraft[a.player] = dict(mapping((a.details or {}).get("aircraft"),
+                                                      ("aircraft", a.player)))
                 position = {**position, "aircraft": aircraft}
         return position

@@ -46,7 +46,7 @@ from pbmref.gm.roster import (
 )
 from pbmref.rules.fastplay.autopilot import orders_entry
 from pbmref.rules.fastplay.position import position_from_dict
-from pbmref.rules.plaindata import mapping
+from pbmref.rules.plaindata import mapping, whole
 from pbmref.rulesets import PlayerSpec
 from pbmref.rulesets.base import Outcome
 from pbmref.rulesets.fastplay.ruleset import FastPlayRuleset
@@ -85,7 +85,7 @@ class ClassTemplate:
     turns: int = 10
     files: int = 10
     ranks: int = 10
-    settings: Mapping[str, Any] = field(default_factory=dict)
+    settings: Mapping[str, object] = field(default_factory=dict)
     seed: int = 0
     turn_length: str = "48h"
     timezone: str = "UTC"
@@ -98,7 +98,7 @@ class ClassTemplate:
         raise KeyError(pid)
 
 
-def template_from_dict(data: Mapping[str, Any]) -> ClassTemplate:
+def template_from_dict(data: Mapping[str, object]) -> ClassTemplate:
     """Check a class template; raises ``DataError`` with the key path of a bad value."""
     if not isinstance(data, Mapping):
         raise DataError((), "a class template is a mapping: class, pilots, ...")
@@ -139,7 +139,7 @@ def _early_delay(data: Mapping[str, Any]) -> str | None:
     return str(data["early_delay"])
 
 
-def _pilots(data: Mapping[str, Any]) -> list[ClassPilot]:
+def _pilots(data: Mapping[str, object]) -> list[ClassPilot]:
     """The ``pilots`` key: at most ``MAX_PILOTS``, somebody on each side (FP1)."""
     raw = data.get("pilots")
     if not isinstance(raw, Mapping) or not raw:
@@ -171,7 +171,7 @@ def _pilot(pid: Any, p: Any) -> ClassPilot:
     return ClassPilot(str(pid), str(p.get("name", pid)), team, address, computer)
 
 
-def _number(data: Mapping[str, Any], key: str, default: int, low: int) -> int:
+def _number(data: Mapping[str, object], key: str, default: int, low: int) -> int:
     """A whole number of at least ``low`` (``per_board``, ``turns``, ``seed``)."""
     value = data.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
@@ -218,16 +218,16 @@ def _spread(count: int, files: int) -> list[int]:
 
 
 def starting_position(template: ClassTemplate, players: Sequence[str],
-                      roster: Roster | None = None) -> dict[str, Any]:
+                      roster: Roster | None = None) -> dict[str, object]:
     """Turn 1 of one board (FP2): Germans on the north edge facing S, Allies on
     the south edge facing N, spread over the files; victories from the roster."""
-    aircraft: dict[str, Any] = {}
-    ace = int(template.settings.get("ace_victories", 5))
+    aircraft: dict[str, object] = {}
+    ace = whole(template.settings.get("ace_victories", 5), ("settings", "ace_victories"), 1)
     for team, number, heading in (("Germans", template.ranks, "S"), ("Allies", 1, "N")):
         mine = [p for p in players if template.pilot(p).team == team]
         for pid, f in zip(mine, _spread(len(mine), template.files), strict=True):
             kills = roster.victories(pid) if roster is not None else 0
-            entry: dict[str, Any] = {"team": team, "hex": f"{chr(ord('A') + f)}{number}",
+            entry: dict[str, object] = {"team": team, "hex": f"{chr(ord('A') + f)}{number}",
                                      "heading": heading, "kills": kills, "ace": kills >= ace}
             if kills >= 2 * ace:
                 entry["double_ace"] = True
@@ -235,7 +235,7 @@ def starting_position(template: ClassTemplate, players: Sequence[str],
     settings = {k: v for k, v in template.settings.items() if k not in ("files", "ranks")}
     if template.turns:
         settings["turns"] = template.turns
-    position: dict[str, Any] = {
+    position: dict[str, object] = {
         "ruleset": "fastplay", "turn": 1,
         "board": {"files": template.files, "ranks": template.ranks},
         "aircraft": aircraft,
@@ -249,7 +249,7 @@ def starting_position(template: ClassTemplate, players: Sequence[str],
 class ClassGame:
     game_id: str
     players: tuple[str, ...]
-    position: dict[str, Any]
+    position: dict[str, object]
 
 
 def new_class(template: ClassTemplate, roster: Roster | None = None) -> list[ClassGame]:
@@ -313,10 +313,16 @@ def create_class(store: GameStore, template: ClassTemplate, roster_file: Path, *
     return made
 
 
-def side_counts(position: Mapping[str, Any]) -> dict[str, int]:
+def _aircraft(position: Mapping[str, object]) -> dict[str, Mapping[str, object]]:
+    """A Fast Play position's planes by pilot, as its plain data keeps them."""
+    planes = mapping(position.get("aircraft"), ("aircraft",))
+    return {pid: mapping(a, ("aircraft", pid)) for pid, a in planes.items()}
+
+
+def side_counts(position: Mapping[str, object]) -> dict[str, int]:
     """Planes of each side still in the game (not removed for NMR)."""
     counts = dict.fromkeys(TEAMS, 0)
-    for a in (position.get("aircraft") or {}).values():
+    for a in _aircraft(position).values():
         if a.get("state", "flying") != "removed":
             counts[str(a["team"])] = counts.get(str(a["team"]), 0) + 1
     return counts
@@ -326,7 +332,7 @@ def _imbalance(counts: Mapping[str, int]) -> int:
     return abs(counts.get("Germans", 0) - counts.get("Allies", 0))
 
 
-def choose_board(positions: Mapping[str, Mapping[str, Any]], team: str) -> str:
+def choose_board(positions: Mapping[str, Mapping[str, object]], team: str) -> str:
     """The board where one more pilot of ``team`` leaves the sides most even
     (ties: the board with fewer planes, then the first by id)."""
     def key(gid: str) -> tuple[int, int, str]:
@@ -343,24 +349,23 @@ class Transfer:
     to_game: str
 
 
-def rebalance(positions: Mapping[str, Mapping[str, Any]]
-              ) -> tuple[dict[str, dict[str, Any]], list[Transfer]]:
+def rebalance(positions: Mapping[str, Mapping[str, object]]
+              ) -> tuple[dict[str, dict[str, object]], list[Transfer]]:
     """Send returning pilots (left, down, out: FP14) to the board where the sides
     are most even. A pilot moves only when that makes the less even of the two
     boards more even (or, as even, the two together); the positions are new
     dicts, the inputs untouched."""
-    out = {gid: {**pos, "aircraft": dict(pos.get("aircraft") or {})}
-           for gid, pos in positions.items()}
+    planes = {gid: _aircraft(pos) for gid, pos in positions.items()}
     moves: list[Transfer] = []
     for gid in sorted(positions):
-        for pid, a in sorted((positions[gid].get("aircraft") or {}).items()):
-            if a.get("state") not in ("left", "down", "out"):
+        for pid, plane in sorted(_aircraft(positions[gid]).items()):
+            if plane.get("state") not in ("left", "down", "out"):
                 continue
-            if pid not in out[gid]["aircraft"]:
+            if pid not in planes[gid]:
                 continue
-            team = str(a["team"])
-            without = {g: {**p, "aircraft": {k: v for k, v in p["aircraft"].items()
-                                             if k != pid}} for g, p in out.items()}
+            team = str(plane["team"])
+            without = {g: {**positions[g], "aircraft": {k: v for k, v in p.items() if k != pid}}
+                       for g, p in planes.items()}
             target = choose_board(without, team)
             if target == gid:
                 continue
@@ -373,12 +378,12 @@ def rebalance(positions: Mapping[str, Mapping[str, Any]]
             a = (_imbalance(side_counts(without[gid])), _imbalance(go))
             if (max(a), sum(a)) >= (max(b), sum(b)):
                 continue
-            record = dict(out[gid]["aircraft"].pop(pid))
+            record = dict(planes[gid].pop(pid))
             record.pop("hex", None)
             record.pop("duel", None)
-            out[target]["aircraft"][pid] = record
+            planes[target][pid] = record
             moves.append(Transfer(pid, gid, target))
-    return out, moves
+    return {gid: {**pos, "aircraft": planes[gid]} for gid, pos in positions.items()}, moves
 
 
 def apply_transfers(store: GameStore, transfers: Sequence[Transfer], *,
@@ -418,7 +423,7 @@ def apply_transfers(store: GameStore, transfers: Sequence[Transfer], *,
             if player.get("password_hash"):
                 entry["password_hash"] = player["password_hash"]
 
-            def add(data: Any, entry: dict[str, Any] = entry, pid: str = t.player) -> None:
+            def add(data: Any, entry: dict[str, object] = entry, pid: str = t.player) -> None:
                 data["players"][pid] = entry
 
             def remove(data: Any, pid: str = t.player) -> None:
@@ -452,11 +457,11 @@ def apply_transfers(store: GameStore, transfers: Sequence[Transfer], *,
     return done
 
 
-OrdersFor = Callable[[str, Mapping[str, Any], str, random.Random], dict[str, Any]]
+OrdersFor = Callable[[str, Mapping[str, object], str, random.Random], dict[str, object]]
 
 
-def _autopilot_orders(game_id: str, position: Mapping[str, Any], pilot: str,
-                      rng: random.Random) -> dict[str, Any]:
+def _autopilot_orders(game_id: str, position: Mapping[str, object], pilot: str,
+                      rng: random.Random) -> dict[str, object]:
     return orders_entry(position_from_dict(position), pilot, rng)
 
 
@@ -464,18 +469,18 @@ def _autopilot_orders(game_id: str, position: Mapping[str, Any], pilot: str,
 class ClassRun:
     """What ``play_class`` did: final positions, every turn's events, transfers."""
 
-    positions: dict[str, dict[str, Any]]
-    events: dict[str, list[list[dict[str, Any]]]]
+    positions: dict[str, dict[str, object]]
+    events: dict[str, list[list[dict[str, object]]]]
     transfers: list[tuple[int, Transfer]]
     roster: Roster
 
 
-def _play_turn(ruleset: FastPlayRuleset, gid: str, pos: dict[str, Any], get_orders: OrdersFor,
+def _play_turn(ruleset: FastPlayRuleset, gid: str, pos: dict[str, object], get_orders: OrdersFor,
                rng: random.Random, seed: int) -> Outcome:
     """One turn of board ``gid``: the orders of every pilot still in it, played;
     the position after it says when the game is over, and who won."""
     orders = {pid: get_orders(gid, pos, pid, rng)
-              for pid, a in sorted(pos["aircraft"].items()) if a.get("state") != "removed"}
+              for pid, a in sorted(_aircraft(pos).items()) if a.get("state") != "removed"}
     outcome = ruleset.adjudicate(pos, orders, seed)
     if outcome.game_over:
         outcome.position["game_over"] = True
@@ -495,7 +500,7 @@ def play_class(template: ClassTemplate, roster: Roster, *, turns: int | None = N
     positions = {g.game_id: g.position for g in games}
     for g in games:
         roster = record_game_start(roster, g.game_id, g.players)
-    events: dict[str, list[list[dict[str, Any]]]] = {g.game_id: [] for g in games}
+    events: dict[str, list[list[dict[str, object]]]] = {g.game_id: [] for g in games}
     transfers: list[tuple[int, Transfer]] = []
     rng = random.Random(seed)
     get_orders = orders_for or _autopilot_orders

@@ -63,7 +63,7 @@ def _game_settings(forming: Forming) -> dict[str, Any]:
 
 def new_forming(store: GameStore, game_id: str, *, ruleset: str, places: int,
                 title: str = "", choice: str = "preference",
-                game: Mapping[str, Any] | None = None, klass: Mapping[str, Any] | None = None,
+                game: Mapping[str, object] | None = None, klass: Mapping[str, object] | None = None,
                 observers: Sequence[str] = (), seed: int | None = None,
                 now: datetime | None = None, refused_addresses: Sequence[str] = ()) -> Forming:
     """A new forming game waiting for ``places`` players; its settings are tried

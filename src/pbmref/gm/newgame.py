@@ -86,7 +86,7 @@ def _check_timezone(timezone: str) -> None:
 
 
 def _check_variant(rules: Ruleset[Any], variant: str | None,
-                   position: Mapping[str, Any] | None) -> None:
+                   position: Mapping[str, object] | None) -> None:
     """A variant the ruleset has, and not beside a position (which names its own)."""
     if variant is not None and variant not in rules.variant_names():
         known = ", ".join(rules.variant_names()) or "none"
@@ -96,13 +96,13 @@ def _check_variant(rules: Ruleset[Any], variant: str | None,
 
 
 def _player_entries(players: Sequence[PlayerSpec], *,
-                    passwords: bool) -> tuple[dict[str, str], dict[str, Any]]:
+                    passwords: bool) -> tuple[dict[str, str], dict[str, object]]:
     """The new passwords (human players only, if ``passwords``) and the players
     as ``game.yaml`` keeps them."""
     pw: dict[str, str] = {}
-    player_data: dict[str, Any] = {}
+    player_data: dict[str, object] = {}
     for p in players:
-        entry: dict[str, Any] = {"name": p.name or p.id, "addresses": list(p.addresses)}
+        entry: dict[str, object] = {"name": p.name or p.id, "addresses": list(p.addresses)}
         if passwords and not p.computer:
             pw[p.id] = new_password()
             entry["password_hash"] = hash_password(pw[p.id])
@@ -126,15 +126,15 @@ def new_game(
     title: str = "",
     ruleset: str = "tweedekker",
     board_side: int = 10,
-    wind: Mapping[str, Any] | None = None,
-    clouds: Sequence[Mapping[str, Any]] = (),
+    wind: Mapping[str, object] | None = None,
+    clouds: Sequence[Mapping[str, object]] = (),
     zeppelin: str | None = "controlled",
     zeppelin_length: int = 2,
     zeppelin_hexes: Sequence[str] | None = None,
     zeppelin_heading: str | None = None,
-    rule_settings: Mapping[str, Any] | None = None,
+    rule_settings: Mapping[str, object] | None = None,
     variant: str | None = None,
-    position: Mapping[str, Any] | None = None,
+    position: Mapping[str, object] | None = None,
     timezone: str = "UTC",
     deadline: datetime | None = None,
     turn_length: str | timedelta = "48h",
@@ -149,8 +149,8 @@ def new_game(
     seed: int | None = None,
     now: datetime | None = None,
     refused_addresses: Sequence[str] = (),
-    deadlines: Mapping[str, Any] | None = None,
-    draws: Mapping[str, Any] | None = None,
+    deadlines: Mapping[str, object] | None = None,
+    draws: Mapping[str, object] | None = None,
     takeover: str = "anyone",
 ) -> NewGame:
     """Create a game folder; returns the game and the players' new passwords.

@@ -112,7 +112,7 @@ def resume(store: GameStore, game_id: str, now: datetime | None = None) -> datet
         if game.settings.status == "finished":
             raise StoreError(f"{game_id} is finished")
         before = game.settings
-        changes: dict[str, Any] = {"status": "open"}
+        changes: dict[str, object] = {"status": "open"}
         deadline = game.settings.deadline
         if deadline is None or deadline <= now:
             deadline = now + game.settings.turn_length

@@ -25,7 +25,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from pbmref.archive import stored_report
 from pbmref.base.files import set_aside
@@ -265,7 +264,7 @@ def _sync_after_rerun(game: Game, ended_at: int | None, planned: Planned,
     """After a re-run that changed the game's end, fix status, deadline and the state index."""
     game.reload()
     last_turn = max(t for t, _, _ in planned)
-    changes: dict[str, Any] = {}
+    changes: dict[str, object] = {}
     final = game.history.result(last_turn - 1) or {}
     if ended_at is not None or final.get("game_over"):
         if game.settings.status != "finished":

@@ -140,7 +140,7 @@ class Battle:
         return not (self.victories or self.sorties or self.out)
 
     @classmethod
-    def of_turn(cls, game: str, turn: int, events: Iterable[Mapping[str, Any]]) -> Battle:
+    def of_turn(cls, game: str, turn: int, events: Iterable[Mapping[str, object]]) -> Battle:
         """The battle of a turn from its recorded events (``events.yaml``)."""
         events = list(events)
         return cls(game, turn,
@@ -149,8 +149,8 @@ class Battle:
                    out=tuple(str(e["target"]) for e in events
                              if e.get("kind") == "shot_down" and e.get("outcome") == "out"))
 
-    def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"game": self.game, "turn": self.turn}
+    def as_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"game": self.game, "turn": self.turn}
         for name in ("victories", "sorties", "out"):
             if getattr(self, name):
                 out[name] = list(getattr(self, name))
@@ -342,18 +342,18 @@ def load_roster(file: Path | str) -> Roster:
                   tuple(str(a) for a in applied))
 
 
-def roster_to_dict(roster: Roster) -> dict[str, Any]:
-    players: dict[str, Any] = {}
+def roster_to_dict(roster: Roster) -> dict[str, object]:
+    players: dict[str, object] = {}
     for pid in sorted(roster.pupils):
         pupil = roster.pupils[pid]
-        entry: dict[str, Any] = {"name": pupil.name, "team": pupil.team}
+        entry: dict[str, object] = {"name": pupil.name, "team": pupil.team}
         if pupil.careers != (Career(1),):
             entry["careers"] = [
                 {"pilot": c.pilot, "victories": c.victories, "sorties": c.sorties,
                  "status": c.status, **({"closed": c.closed} if c.closed else {})}
                 for c in pupil.careers]
         players[pid] = entry
-    out: dict[str, Any] = {"players": players,
+    out: dict[str, object] = {"players": players,
                            "battles": [b.as_dict() for b in roster.battles]}
     if roster.applied:
         out["applied"] = list(roster.applied)
@@ -370,7 +370,7 @@ def save_roster(path: Path | str, roster: Roster) -> None:
 
 
 def apply_turn(roster: Roster, game_id: str, turn: int,
-               events: Iterable[Mapping[str, Any]]) -> Roster:
+               events: Iterable[Mapping[str, object]]) -> Roster:
     """The roster with one adjudicated turn's events as that turn's battle (again:
     in place of what it had for it)."""
     return roster.record(Battle.of_turn(game_id, turn, events))

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from pbmref.archive import report_of
 from pbmref.gm.roster import follow_quietly
@@ -65,7 +64,7 @@ def outcome_of(game: Game, view: TurnView, in_force: Mapping[str, OrdersFile], *
     return outcome, orders, {p: f.path.name for p, f in usable.items()}
 
 
-def deadline_after(game: Game, now: datetime) -> Callable[[Mapping[str, Any]], datetime]:
+def deadline_after(game: Game, now: datetime) -> Callable[[Mapping[str, object]], datetime]:
     """Where the deadline of the turn that follows an adjudication at ``now``
     falls, given that turn's position (``store.deadlines.next_deadline``: the
     clock of its kind, J8; the minimum gap, J9; the active players' absences,
@@ -73,7 +72,7 @@ def deadline_after(game: Game, now: datetime) -> Callable[[Mapping[str, Any]], d
     s = game.settings
     absences = game.absences.spans(p.id for p in s.humans())
 
-    def at(position: Mapping[str, Any]) -> datetime:
+    def at(position: Mapping[str, object]) -> datetime:
         length = s.deadlines.clock(game.ruleset.clock_kind(position), s.turn_length)
         return next_deadline(s.deadlines, s.deadline, length, now, s.zone, absences)
 
@@ -81,7 +80,7 @@ def deadline_after(game: Game, now: datetime) -> Callable[[Mapping[str, Any]], d
 
 
 def play(game: Game, view: TurnView, in_force: Mapping[str, OrdersFile], *, seed: int,
-         next_deadline: datetime | None | Callable[[Mapping[str, Any]], datetime],
+         next_deadline: datetime | None | Callable[[Mapping[str, object]], datetime],
          replay: Replay | None = None, settings: GameSettings | None = None,
          votes: Votes | None = None) -> PlayedTurn:
     """Play one turn (``outcome_of``), then build its report data and text; a
