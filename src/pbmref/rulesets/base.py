@@ -50,7 +50,7 @@ __all__ = [
     "Words",
 ]
 
-OrdersEntry = dict[str, Any]
+OrdersEntry = dict[str, object]
 # The rules' state of a decoded position: what ``Ruleset.decode`` gives (a
 # tweedekker ``GameState``, a Diplomacy ``Board``) and every method that reads
 # the open turn takes.
@@ -144,8 +144,8 @@ class Votes:
 class Outcome:
     """One adjudicated turn as plain data."""
 
-    position: dict[str, Any]  # the position at the start of the next turn
-    events: list[dict[str, Any]] = field(default_factory=list)  # every event, in order
+    position: dict[str, object]  # the position at the start of the next turn
+    events: list[dict[str, object]] = field(default_factory=list)  # every event, in order
     game_over: bool = False
     winners: list[str] = field(default_factory=list)
     # every die rolled, in order, with what it was rolled for (V5)
@@ -176,13 +176,13 @@ class NewGameOptions:
     """What ``new-game`` may say about the board (the rulesets that draw one use it)."""
 
     board_side: int = 10
-    wind: Mapping[str, Any] | None = None
-    clouds: Sequence[Mapping[str, Any]] = ()
+    wind: Mapping[str, object] | None = None
+    clouds: Sequence[Mapping[str, object]] = ()
     zeppelin: str | None = "controlled"
     zeppelin_length: int = 2
     zeppelin_hexes: Sequence[str] | None = None
     zeppelin_heading: str | None = None
-    rule_settings: Mapping[str, Any] | None = None
+    rule_settings: Mapping[str, object] | None = None
     variant: str | None = None  # diplomacy/dirigible: the variant's folder (new-game --variant)
 
 
@@ -190,9 +190,9 @@ class NewGameOptions:
 class Opening:
     """The position of turn 1 of a new game, and what to write about it."""
 
-    position: dict[str, Any]
+    position: dict[str, object]
     placement: str  # how it was set up, in words (the GM sees it once)
-    scenario: dict[str, Any] = field(default_factory=dict)  # game.yaml's ``scenario`` key
+    scenario: dict[str, object] = field(default_factory=dict)  # game.yaml's ``scenario`` key
 
 
 def _never(position: Mapping[str, object]) -> bool:
@@ -212,7 +212,7 @@ class DemoGame:
     players_noun: str  # "pilots", "powers"
     turns: int
     settings: Mapping[str, Any] = field(default_factory=dict)  # new_game's keywords
-    over: Callable[[Mapping[str, Any]], bool] = _never
+    over: Callable[[Mapping[str, object]], bool] = _never
     length: str = ""  # how long it plays, in words, when not "N turns"
 
 
@@ -277,17 +277,18 @@ class ScenarioResult:
     and what differs from its ``expect`` block. ``refused``: the refusal an
     ``expect: {error: RULE}`` block asked for."""
 
-    result: dict[str, Any]
+    result: dict[str, object]
     differences: list[str] = field(default_factory=list)
     refused: ScenarioError | None = None
 
     @property
-    def position(self) -> dict[str, Any]:
+    def position(self) -> dict[str, object]:
         return {k: v for k, v in self.result.items() if k != "events"}
 
     @property
-    def events(self) -> list[dict[str, Any]]:
-        return list(self.result.get("events") or [])
+    def events(self) -> list[dict[str, object]]:
+        events = self.result.get("events")
+        return [e for e in events if isinstance(e, dict)] if isinstance(events, list) else []
 
 
 def rule_words(rule: str) -> str:
@@ -358,13 +359,13 @@ class Ruleset(ABC, Generic[S]):
         del place
         return player
 
-    def place_of(self, position: Mapping[str, Any], player: str) -> str:
+    def place_of(self, position: Mapping[str, object], player: str) -> str:
         """The place ``player`` holds in ``position`` ("" for none), as ``places``
         names it: what a game open for takeover offers (J7)."""
         del position, player
         return ""
 
-    def clock_kind(self, position: Mapping[str, Any]) -> str:
+    def clock_kind(self, position: Mapping[str, object]) -> str:
         """Which clock the turn that starts at ``position`` runs on (J8):
         ``moves``, ``retreats`` or ``adjustments``. Every turn here is a move."""
         del position
@@ -377,14 +378,14 @@ class Ruleset(ABC, Generic[S]):
         """The rules' state of a position; raises ``PositionError`` (with its path)."""
 
     @abstractmethod
-    def encode(self, state: S) -> dict[str, Any]:
+    def encode(self, state: S) -> dict[str, object]:
         """The plain data of a state (``decode`` reads it back)."""
 
     def reads_positions_of(self, name: str) -> bool:
         """Whether a position written for ruleset ``name`` belongs to this game kind."""
         return name == self.name
 
-    def remove_player(self, data: Mapping[str, object], player: str) -> dict[str, Any] | None:
+    def remove_player(self, data: Mapping[str, object], player: str) -> dict[str, object] | None:
         """The position with ``player`` out of play (kick), or None if nothing changes."""
         del data, player
         return None
@@ -552,7 +553,7 @@ class Ruleset(ABC, Generic[S]):
         """The answer to MAP: the board now, in text (the reply attaches the
         picture of ``render_position_svg`` beside it)."""
 
-    def centre_chart(self, positions: Sequence[Mapping[str, Any]]
+    def centre_chart(self, positions: Sequence[Mapping[str, object]]
                      ) -> list[tuple[str, dict[str, int]]]:
         """The chart of the final report (J14) from the positions at the start
         of every turn, the one after the last turn last: what each side held at

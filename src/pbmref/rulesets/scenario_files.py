@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from pbmref.base.errors import GameFileError
 from pbmref.base.yamlfile import YamlDoc, read_yaml
@@ -34,7 +33,7 @@ class FileResult:
 
     path: str
     code: int
-    result: dict[str, Any] | None = None  # the printed position + events
+    result: dict[str, object] | None = None  # the printed position + events
     differences: list[str] = field(default_factory=list)
     messages: list[str] = field(default_factory=list)  # errors, "refused as expected"
 

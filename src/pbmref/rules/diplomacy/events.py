@@ -40,8 +40,8 @@ class Event:
     rule: str | None = None
     powers: tuple[str, ...] = ()
 
-    def to_dict(self) -> dict[str, str | list[str]]:
-        out: dict[str, str | list[str]] = {"kind": self.kind}
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"kind": self.kind}
         for name in _TEXT_KEYS:
             value = getattr(self, name)
             if value is not None and value != "":

@@ -156,7 +156,7 @@ class AirRuleset(Ruleset[A], Generic[A, R, T]):
                     (w.upper(), "".join(shown.split()).upper()))))
         return out
 
-    def remove_player(self, data: Mapping[str, object], player: str) -> dict[str, Any] | None:
+    def remove_player(self, data: Mapping[str, object], player: str) -> dict[str, object] | None:
         """The aircraft of a kicked player is out of play (state ``removed``)."""
         aircraft = data.get("aircraft")
         if not isinstance(aircraft, Mapping) or player not in aircraft:

@@ -54,7 +54,7 @@ from pbmref.rules.diplomacy.variant import (
     variant_names,
     variant_of,
 )
-from pbmref.rules.plaindata import PositionError
+from pbmref.rules.plaindata import PositionError, mapping
 from pbmref.rulesets.base import (
     Alias,
     Correspondent,
@@ -453,11 +453,11 @@ class DiplomacyRuleset(Ruleset[Board]):
     def seat(self, player: PlayerSpec, place: str) -> PlayerSpec:
         return replace(player, power=place)
 
-    def place_of(self, position: Mapping[str, Any], player: str) -> str:
+    def place_of(self, position: Mapping[str, object], player: str) -> str:
         players = position.get("players")
         return str(players.get(player, "")) if isinstance(players, Mapping) else ""
 
-    def clock_kind(self, position: Mapping[str, Any]) -> str:
+    def clock_kind(self, position: Mapping[str, object]) -> str:
         """Retreat and adjustment phases may have clocks of their own (J8)."""
         kind = str(position.get("phase", "S1901M"))[-1:].upper()
         return {"R": "retreats", "A": "adjustments"}.get(kind, "moves")
@@ -492,7 +492,7 @@ class DiplomacyRuleset(Ruleset[Board]):
             raise PositionError(("players",), "expected a mapping of player ids to powers")
         return Board(position_from_dict(merged), {str(k): str(v) for k, v in players.items()})
 
-    def encode(self, state: Board) -> dict[str, Any]:
+    def encode(self, state: Board) -> dict[str, object]:
         out = position_to_dict(state.position)
         if state.players:
             out["players"] = dict(state.players)
@@ -631,8 +631,8 @@ class DiplomacyRuleset(Ruleset[Board]):
             return outcome
         conceded = _concession(sides, voting, votes)
         if conceded is not None:
-            return replace(outcome, game_over=True, winners=[conceded["power"]],
-                           events=[*outcome.events, conceded])
+            return replace(outcome, game_over=True, winners=[str(conceded.power)],
+                           events=[*outcome.events, conceded.to_dict()])
         survivors = frozenset(c.side for c in self.vote_sides(self.decode(outcome.position), {}))
         return _settle_draw(outcome, voting, votes, survivors)
 
@@ -660,7 +660,7 @@ class DiplomacyRuleset(Ruleset[Board]):
 
     # ------------------------------------------------------------ reports
 
-    def centre_chart(self, positions: Sequence[Mapping[str, Any]]
+    def centre_chart(self, positions: Sequence[Mapping[str, object]]
                      ) -> list[tuple[str, dict[str, int]]]:
         """The supply centres each power held at the start and at the end of
         each year played (J14), the powers of the variant as columns."""
@@ -668,9 +668,10 @@ class DiplomacyRuleset(Ruleset[Board]):
             return []
         powers = list(variant_in({"ruleset": self.name, **positions[0]}).powers)
 
-        def held(position: Mapping[str, Any]) -> dict[str, int]:
-            centres = position.get("centers") or {}
-            return {p: len(centres.get(p) or ()) for p in powers}
+        def held(position: Mapping[str, object]) -> dict[str, int]:
+            centres = mapping(position.get("centers"), ("centers",))
+            return {p: len(owned) if isinstance(owned := centres.get(p), list | tuple) else 0
+                    for p in powers}
 
         chart: dict[str, dict[str, int]] = {"start": held(positions[0])}
         for before, after in zip(positions, positions[1:], strict=False):
@@ -779,13 +780,13 @@ class DirigibleRuleset(DiplomacyRuleset):
 
 
 def _concession(sides: Sequence[Correspondent], voting: Mapping[str, str],
-                votes: Votes) -> dict[str, Any] | None:
+                votes: Votes) -> Event | None:
     """The concession event when every voter but one side's concedes to it."""
     for side in sides:
         others = [p for p, s in voting.items() if s != side.side]
         if others and all(votes.concede.get(p) == side.side for p in others):
-            return {"kind": "conceded", "power": side.side,
-                    "powers": sorted(voting[p] for p in others)}
+            return Event("conceded", power=side.side,
+                         powers=tuple(sorted(voting[p] for p in others)))
     return None
 
 
@@ -798,12 +799,12 @@ def _settle_draw(outcome: Outcome, voting: Mapping[str, str], votes: Votes,
     if len(draws) == 1 and None not in wanted.values():
         shared = next(iter(draws))
         if len(shared) >= 2 and shared <= survivors:
-            event = {"kind": "draw", "outcome": "passed", "powers": sorted(shared)}
+            event = Event("draw", outcome="passed", powers=tuple(sorted(shared)))
             return replace(outcome, game_over=True, winners=sorted(shared),
-                           events=[*outcome.events, event])
+                           events=[*outcome.events, event.to_dict()])
     if draws and not votes.secret:
         standing = {voting[p]: sorted(w) for p, w in wanted.items() if w is not None}
-        failed: dict[str, Any] = {"kind": "draw", "outcome": "failed",
+        failed: dict[str, object] = {"kind": "draw", "outcome": "failed",
                                   "votes": dict(sorted(standing.items()))}
         return replace(outcome, events=[*outcome.events, failed])
     return outcome

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from pbmref.reports.document import Document
 from pbmref.reports.model import Focus, TurnReport
@@ -127,7 +127,7 @@ class FastPlayRuleset(AirRuleset[GameState, PlaneOrders | None, TurnOrders]):
     def decode(self, data: Mapping[str, object]) -> GameState:
         return position_from_dict(data)
 
-    def encode(self, state: GameState) -> dict[str, Any]:
+    def encode(self, state: GameState) -> dict[str, object]:
         return position_to_dict(state)
 
     def read_orders(self, state: GameState, player: str, lines: Lines) -> OrdersEntry:

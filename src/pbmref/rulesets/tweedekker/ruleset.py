@@ -13,7 +13,7 @@ import dataclasses
 import random
 from collections.abc import Mapping, Sequence
 from datetime import timedelta
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from pbmref.orders.errors import OrderMailError
 from pbmref.reports.document import Document
@@ -21,6 +21,7 @@ from pbmref.reports.model import Focus, TurnReport
 from pbmref.rules.dice import Dice
 from pbmref.rules.eventdata import Event
 from pbmref.rules.hexgrid import Heading, HexBoard
+from pbmref.rules.plaindata import mapping
 from pbmref.rules.tweedekker import engine
 from pbmref.rules.tweedekker import plan as flight_plan
 from pbmref.rules.tweedekker.autopilot import choose_orders
@@ -95,8 +96,8 @@ def _aircraft(state: GameState, player: str) -> Aircraft | None:
     return next((a for a in state.aircraft if a.pilot == player), None)
 
 
-def _place_controlled(position: dict[str, Any], seed: int,
-                      length: int) -> tuple[dict[str, Any], str]:
+def _place_controlled(position: dict[str, object], seed: int,
+                      length: int) -> tuple[dict[str, object], str]:
     """Put the controlled zeppelin on the board with the engine's placement (Z6)."""
     state = position_from_dict(position)
     dice = Dice(seed)
@@ -204,7 +205,7 @@ class TweedekkerRuleset(AirRuleset[GameState, Reading, TurnOrders]):
     def decode(self, data: Mapping[str, object]) -> GameState:
         return position_from_dict(data)
 
-    def encode(self, state: GameState) -> dict[str, Any]:
+    def encode(self, state: GameState) -> dict[str, object]:
         return position_to_dict(state)
 
     def read_orders(self, state: GameState, player: str, lines: Lines) -> OrdersEntry:
@@ -245,7 +246,7 @@ class TweedekkerRuleset(AirRuleset[GameState, Reading, TurnOrders]):
                            {**scenario, "placement": "position given by the game master"})
         board = HexBoard(options.board_side)
         free = [a for a in AIRFIELD_ORDER if a not in {p.airfield for p in players}]
-        aircraft: dict[str, Any] = {}
+        aircraft: dict[str, object] = {}
         unplaced = 0
         for p in players:
             # Ruling (B5): six airfields; with more pilots than free airfields the
@@ -259,7 +260,7 @@ class TweedekkerRuleset(AirRuleset[GameState, Reading, TurnOrders]):
             corner = Heading.parse(field_name)
             aircraft[p.id] = {"hex": board.name(board.corner(corner)), "state": "landed",
                               "airfield": corner.value}
-        opening: dict[str, Any] = {
+        opening: dict[str, object] = {
             "ruleset": "tweedekker", "turn": 1, "board": {"side": options.board_side},
             "settings": dict(options.rule_settings or {}),
             "wind": dict(options.wind or {"to": "N", "strength": 0, "changes": False}),
@@ -289,8 +290,8 @@ class TweedekkerRuleset(AirRuleset[GameState, Reading, TurnOrders]):
     def seat(self, player: PlayerSpec, place: str) -> PlayerSpec:
         return dataclasses.replace(player, airfield=place)
 
-    def place_of(self, position: Mapping[str, Any], player: str) -> str:
-        aircraft = (position.get("aircraft") or {}).get(player)
+    def place_of(self, position: Mapping[str, object], player: str) -> str:
+        aircraft = mapping(position.get("aircraft"), ("aircraft",)).get(player)
         return str(aircraft.get("airfield") or "") if isinstance(aircraft, Mapping) else ""
 
     def counts_as_orders(self, state: GameState, player: str,
