@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypedDict, TypeVar
 
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError, LoginError
@@ -66,6 +66,33 @@ def _to_utc(value: Any) -> datetime:
         # naive INTERNALDATE (imapclient's normalised form) is local time
         return value.astimezone(UTC)
     return datetime.now(UTC)
+
+
+class ImapState(TypedDict):
+    """The intake's state file (JSON): the folder's UIDVALIDITY, the last UID
+    handed out in it, and the moves to the handled folder put off
+    (``validity:uid`` keys)."""
+
+    uidvalidity: int | None
+    last_uid: int
+    pending_marks: list[str]
+
+
+def imap_state(data: object) -> ImapState:
+    """The state a state file holds (``data`` as JSON read it; a value that is
+    missing or of the wrong kind reads as no record of it).
+
+    >>> imap_state({"uidvalidity": 7, "last_uid": 12, "pending_marks": ["7:3", 4]})
+    {'uidvalidity': 7, 'last_uid': 12, 'pending_marks': ['7:3']}
+    >>> imap_state(None)
+    {'uidvalidity': None, 'last_uid': 0, 'pending_marks': []}
+    """
+    raw = data if isinstance(data, dict) else {}
+    validity, last, marks = raw.get("uidvalidity"), raw.get("last_uid"), raw.get("pending_marks")
+    return {"uidvalidity": validity if isinstance(validity, int) else None,
+            "last_uid": last if isinstance(last, int) else 0,
+            "pending_marks": [k for k in marks if isinstance(k, str)]
+            if isinstance(marks, list) else []}
 
 
 class ImapIntake:
@@ -139,23 +166,21 @@ class ImapIntake:
         self._state = self._load_state()
 
     # ------------------------------------------------------------------ state file
-    def _load_state(self) -> dict[str, Any]:
-        state: dict[str, Any] = {"uidvalidity": None, "last_uid": 0, "pending_marks": []}
+    def _load_state(self) -> ImapState:
+        data: object = None
         if self.state_file and self.state_file.exists():
             try:
                 data = json.loads(self.state_file.read_text(encoding="utf-8"))
-                if isinstance(data, dict):
-                    state.update(data)
             except (OSError, ValueError) as exc:
                 log.warning("ignoring unreadable IMAP state file %s: %s", self.state_file, exc)
-        return state
+        return imap_state(data)
 
     def _save_state(self, *, durable: bool = True) -> None:
         if not self.state_file:
             return
         replace_file(self.state_file, json.dumps(self._state, indent=1), durable=durable)
 
-    def _update_state(self, change: Callable[[dict[str, Any]], None], *,
+    def _update_state(self, change: Callable[[ImapState], None], *,
                       durable: bool = True) -> None:
         """Read-modify-write the state file under a lock, so a daemon and a cron run
         sharing it do not undo each other's progress or forget each other's marks.
@@ -168,11 +193,10 @@ class ImapIntake:
             disk = self._load_state()
             before = json.dumps(disk, sort_keys=True)
             mine = self._state
-            if disk.get("uidvalidity") == mine.get("uidvalidity"):
-                mine["last_uid"] = max(int(disk.get("last_uid") or 0),
-                                       int(mine.get("last_uid") or 0))
-                marks = list(mine.get("pending_marks", []))
-                marks += [k for k in disk.get("pending_marks", []) if k not in marks]
+            if disk["uidvalidity"] == mine["uidvalidity"]:
+                mine["last_uid"] = max(disk["last_uid"], mine["last_uid"])
+                marks = list(mine["pending_marks"])
+                marks += [k for k in disk["pending_marks"] if k not in marks]
                 mine["pending_marks"] = marks
             change(mine)
             if json.dumps(mine, sort_keys=True) != before:
@@ -180,7 +204,7 @@ class ImapIntake:
 
     @property
     def last_uid(self) -> int:
-        return int(self._state.get("last_uid") or 0)
+        return self._state["last_uid"]
 
     # ------------------------------------------------------------------ connection
     def open(self) -> IMAPClient:
@@ -212,10 +236,10 @@ class ImapIntake:
             self._caps = frozenset(caps)
             info = client.select_folder(self.folder)
             uidvalidity = int(info[b"UIDVALIDITY"])
-            if self._state.get("uidvalidity") != uidvalidity:
-                if self._state.get("uidvalidity") is not None:
+            if self._state["uidvalidity"] != uidvalidity:
+                if self._state["uidvalidity"] is not None:
                     log.warning("UIDVALIDITY of %s changed (%s -> %s): fetching everything again",
-                                self.folder, self._state.get("uidvalidity"), uidvalidity)
+                                self.folder, self._state["uidvalidity"], uidvalidity)
                 self._state = {"uidvalidity": uidvalidity, "last_uid": 0, "pending_marks": []}
                 self._update_state(lambda st: None)
             self.uidvalidity = uidvalidity
@@ -325,9 +349,11 @@ class ImapIntake:
         again, and the spool knows each by its Message-ID. It never reaches the
         disk before the copies do: it is written only after they were flushed.
         A mark put off (``pending_marks``) is still flushed when noted."""
-        if self._state.get("uidvalidity") == validity and consumed > self.last_uid:
-            self._update_state(lambda st: st.__setitem__("last_uid", max(consumed, st["last_uid"])),
-                               durable=False)
+        if self._state["uidvalidity"] == validity and consumed > self.last_uid:
+            def note(st: ImapState) -> None:
+                st["last_uid"] = max(consumed, st["last_uid"])
+
+            self._update_state(note, durable=False)
 
     def _fetch(self, c: IMAPClient, uids: list[int]) -> dict[int, tuple[bytes, datetime, int]]:
         out: dict[int, tuple[bytes, datetime, int]] = {}
@@ -361,15 +387,18 @@ class ImapIntake:
             c.expunge()
 
     def _flush_marks(self, client: IMAPClient) -> None:
-        marks = [k for k in self._state.get("pending_marks", []) if isinstance(k, str)]
+        marks = list(self._state["pending_marks"])
         if not marks:
             return
         uids = [int(k.split(":")[1]) for k in marks if k.split(":")[0] == str(self.uidvalidity)]
         if uids:
             self._move(client, uids)
         done = set(marks)
-        self._update_state(lambda st: st.__setitem__(
-            "pending_marks", [k for k in st.get("pending_marks", []) if k not in done]))
+
+        def forget(st: ImapState) -> None:
+            st["pending_marks"] = [k for k in st["pending_marks"] if k not in done]
+
+        self._update_state(forget)
 
     def mark_handled(self, *keys: str) -> None:
         """Move the mails to the handled folder, in one MOVE (a round's mails
@@ -399,7 +428,7 @@ class ImapIntake:
             log.warning("could not move %s now (%s); will retry on the next connection",
                         ", ".join(keys), exc)
 
-            def add(st: dict[str, Any]) -> None:
+            def add(st: ImapState) -> None:
                 for key in keys:
                     if key not in st["pending_marks"]:
                         st["pending_marks"].append(key)

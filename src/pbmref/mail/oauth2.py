@@ -121,7 +121,7 @@ class TokenFile:
         with FileLock(self.path.with_name(self.path.name + ".lock"), timeout=120, mode=0o600):
             yield
 
-    def load(self) -> dict[str, Any]:
+    def load(self) -> dict[str, object]:
         try:
             st = self.path.stat()
             text = self.path.read_text(encoding="utf-8")
@@ -153,7 +153,7 @@ class TokenFile:
                 "run `pbmref mail authorize` for this config")
         return dict(token)
 
-    def save(self, token: dict[str, Any]) -> None:
+    def save(self, token: dict[str, object]) -> None:
         data = {"format": FORMAT, "client_id": self.app.client_id,
                 "token_url": self.app.token_url, "token": token}
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -175,15 +175,17 @@ class AccessTokens:
         self.margin = margin
         self.clock = clock
         self.renewals = 0  # how many times this process renewed the access token
-        self._token: dict[str, Any] | None = None
+        self._token: dict[str, object] | None = None
         self._refused: str | None = None  # an access token a server turned down
         self._lock = threading.Lock()
 
-    def _fresh(self, token: dict[str, Any]) -> bool:
+    def _fresh(self, token: dict[str, object]) -> bool:
         if token.get("access_token") == self._refused:
             return False
         expires = token.get("expires_at")
-        return expires is None or float(expires) - self.margin > self.clock()
+        return expires is None or float(
+            expires if isinstance(expires, int | float) else str(expires)
+        ) - self.margin > self.clock()
 
     def token(self) -> str:
         """A valid access token (renewed first when it expires)."""
@@ -203,10 +205,11 @@ class AccessTokens:
         """A server refused the current access token: renew it before the next use."""
         with self._lock:
             if self._token is not None:
-                self._refused = self._token.get("access_token")
+                refused = self._token.get("access_token")
+                self._refused = refused if isinstance(refused, str) else None
             self._token = None
 
-    def _renew(self, token: dict[str, Any]) -> dict[str, Any]:
+    def _renew(self, token: dict[str, object]) -> dict[str, object]:
         log.info("renewing the OAuth2 access token at %s", self.app.token_url)
         session = self.app.session(token=token)
         refresh = token["refresh_token"]
@@ -235,7 +238,7 @@ def _provider_errors(app: OAuth2App, doing: str) -> Iterator[None]:
                                 f"({type(exc).__name__}: {exc})") from exc
 
 
-def _token_of(parse: Callable[[], Any]) -> dict[str, Any]:
+def _token_of(parse: Callable[[], Any]) -> dict[str, object]:
     """The token a parse returns; oauthlib warns when the provider granted other
     scopes than asked (Microsoft names fewer): the token is good all the same."""
     try:
@@ -257,7 +260,7 @@ class Refused(AuthorizationLost):
 def authorize(app: OAuth2App, file: TokenFile, *, say: Callable[[str], None],
               open_browser: Callable[[str], Any] = webbrowser.open,
               wait_seconds: float = 600.0, sleep: Callable[[float], None] = time.sleep,
-              flow: str | None = None) -> dict[str, Any]:
+              flow: str | None = None) -> dict[str, object]:
     """Run the provider's flow once and keep the grant in ``file``; returns the token."""
     chosen = flow or app.flow
     if chosen == "device":
@@ -274,7 +277,7 @@ def authorize(app: OAuth2App, file: TokenFile, *, say: Callable[[str], None],
 
 
 def _device_flow(app: OAuth2App, *, say: Callable[[str], None], wait_seconds: float,
-                 sleep: Callable[[float], None]) -> dict[str, Any]:
+                 sleep: Callable[[float], None]) -> dict[str, object]:
     """RFC 8628: ask for a code, tell it, poll the token endpoint until granted."""
     with _provider_errors(app, "the device code"):
         answer = requests.post(app.device_url, timeout=app.timeout, data={
@@ -342,7 +345,7 @@ class _RedirectServer(http.server.HTTPServer):
 
 
 def _browser_flow(app: OAuth2App, *, say: Callable[[str], None],
-                  open_browser: Callable[[str], Any], wait_seconds: float) -> dict[str, Any]:
+                  open_browser: Callable[[str], Any], wait_seconds: float) -> dict[str, object]:
     """An authorization code with PKCE, redirected to a listener on 127.0.0.1."""
     server = _RedirectServer()
     thread = threading.Thread(target=server.serve_forever, name="oauth2-redirect", daemon=True)
