@@ -219,7 +219,7 @@ class Config:
 # "common" in its URLs serves personal and work accounts. Fastmail takes an
 # app password.
 _MICROSOFT = "https://login.microsoftonline.com/common/oauth2/v2.0"
-PROVIDERS: dict[str, dict[str, dict[str, Any]]] = {
+PROVIDERS: dict[str, dict[str, dict[str, object]]] = {
     "gmail": {
         "imap": {"host": "imap.gmail.com", "port": 993, "security": "tls", "auth": "xoauth2"},
         "smtp": {"host": "smtp.gmail.com", "port": 465, "security": "tls", "auth": "xoauth2"},
@@ -334,7 +334,7 @@ class _Builder:
             raise self.fail(path, f"expected a mapping of keys, got {type(data).__name__}")
         hints = get_type_hints(cls)
         known = {f.name for f in fields(cls) if f.name != "source"}
-        kwargs: dict[str, Any] = {}
+        kwargs: dict[str, object] = {}
         for key, value in data.items():
             kpath = path + (str(key),)
             if key == "password":
@@ -444,7 +444,7 @@ def _smtp_login_from_imap(imap: Any, smtp: Any, given_smtp: Any) -> None:
         smtp.update({k: imap[k] for k in _SHARED_LOGIN if k in imap and k not in given_smtp})
 
 
-def _preset_section(values: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
+def _preset_section(values: dict[str, object], given: dict[str, object]) -> dict[str, object]:
     """One server's section: the preset's values under the file's; where the
     file gives a password and no auth, auth is password (it is meant)."""
     section = {**values, **given}

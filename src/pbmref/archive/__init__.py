@@ -51,8 +51,8 @@ __all__ = ["Shown", "broadcast_press", "final_report", "report_of", "shown_playe
            "stored_report", "summary", "write_archive", "year_start"]
 
 
-def report_of(game: Game, turn: int, position_before: dict[str, Any], outcome: Outcome,
-              orders: Mapping[str, Mapping[str, Any]], next_deadline: datetime | None,
+def report_of(game: Game, turn: int, position_before: dict[str, object], outcome: Outcome,
+              orders: Mapping[str, Mapping[str, object]], next_deadline: datetime | None,
               *, settings: GameSettings | None = None) -> TurnReport:
     """The report data of a turn just played (before it is written), with the
     game's ``settings`` as they were in that turn (default: as they are now),
@@ -90,7 +90,7 @@ def stored_report(game: Game, turn: int) -> TurnReport:
     ))
 
 
-def year_start(game: Game, turn: int, before: dict[str, Any]) -> dict[str, Any] | None:
+def year_start(game: Game, turn: int, before: dict[str, object]) -> dict[str, object] | None:
     """The position that opened the game year of ``turn`` (``before``: the
     turn's own), read back from the game's turns while they are of the same
     year (at most a Diplomacy year's four earlier phases); None for a game
@@ -109,14 +109,14 @@ def year_start(game: Game, turn: int, before: dict[str, Any]) -> dict[str, Any] 
     return start
 
 
-def summary(events: list[dict[str, Any]], names: Mapping[str, str]) -> str:
+def summary(events: list[dict[str, object]], names: Mapping[str, str]) -> str:
     """A one-line summary of a turn for the index, from its events."""
     def name(who: Any) -> str:
         return names.get(str(who)) or str(who)
 
     parts: list[str] = []
     bursts = sum(1 for e in events if e.get("kind") in ("burst", "fire"))
-    hits = sum(1 if e.get("kind") == "hit" else int(e.get("hits") or 0)
+    hits = sum(1 if e.get("kind") == "hit" else h if isinstance(h := e.get("hits"), int) else 0
                for e in events if e.get("kind") in ("hit", "fire"))  # fire: Fast Play
     if bursts:
         parts.append(f"{bursts} burst{'s' if bursts != 1 else ''}, "
@@ -128,13 +128,14 @@ def summary(events: list[dict[str, Any]], names: Mapping[str, str]) -> str:
         elif kind == "ace":
             parts.append(f"{name(e.get('pilot'))} an ace")
         elif kind == "game_over":
-            winners = ", ".join(name(w) for w in e.get("winners") or []) or "nobody"
+            won = e.get("winners")
+            winners = ", ".join(name(w) for w in (won if isinstance(won, list) else [])) or "nobody"
             parts.append(f"game over: {winners}")
     parts += _board_news(events)
     return "; ".join(parts) or "manoeuvring"
 
 
-def _board_news(events: list[dict[str, Any]]) -> list[str]:
+def _board_news(events: list[dict[str, object]]) -> list[str]:
     """A Diplomacy phase's news for the index: dislodgements, captures, the
     winner, and how many units were built, removed or disbanded."""
     parts: list[str] = []

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from pbmref.reports.model import TurnReport, renamed
 from pbmref.rulesets import Alias, Correspondent
@@ -69,7 +68,7 @@ class Shown:
             return replace(report, names=dict(self.names))
         return report.with_players(self.ids, self.shown_names())
 
-    def position(self, position: Mapping[str, Any]) -> dict[str, Any]:
+    def position(self, position: Mapping[str, object]) -> dict[str, object]:
         """A position with its players as they are shown."""
         return dict(position) if self.aliases is None else renamed(position, self.ids)
 

@@ -110,14 +110,14 @@ def _player(text: str, computer: bool = False) -> gm.PlayerSpec:
     return gm.PlayerSpec(pid, (address,), name or pid, False, airfield or None)
 
 
-def _cloud(text: str) -> dict[str, Any]:
+def _cloud(text: str) -> dict[str, object]:
     kind, _, hexes = text.partition(":")
     if not hexes:
         raise ValueError(f"{text!r}: write a cloud as KIND:HEX,HEX (KIND cloud or storm)")
     return {"kind": kind, "hexes": [h.strip() for h in hexes.split(",") if h.strip()]}
 
 
-def _wind(text: str) -> dict[str, Any]:
+def _wind(text: str) -> dict[str, object]:
     to, _, strength = text.partition(":")
     try:
         return {"to": to.upper(), "strength": int(strength or 1)}
@@ -167,7 +167,7 @@ def handle_new_game(args: argparse.Namespace) -> int:
     return 0
 
 
-def _position_option(args: argparse.Namespace) -> dict[str, Any] | None:
+def _position_option(args: argparse.Namespace) -> dict[str, object] | None:
     """The position of ``--position FILE`` (a scenario file's orders, expect and
     seed left out)."""
     if not args.position:
@@ -178,7 +178,7 @@ def _position_option(args: argparse.Namespace) -> dict[str, Any] | None:
     return position
 
 
-def _wind_option(args: argparse.Namespace) -> dict[str, Any] | None:
+def _wind_option(args: argparse.Namespace) -> dict[str, object] | None:
     wind = _wind(args.wind) if args.wind else None
     if wind is not None:
         wind["changes"] = bool(args.wind_changes)
@@ -305,7 +305,7 @@ def _status_json(args: argparse.Namespace, store: GameStore, ids: list[str],
         doc["password_failures"] = jsonout.password_failures(
             f for f in state.password_failures(game_id, now) if f.last_day)
         games.append(doc)
-    health: dict[str, Any] = {"last_round": None, "queued": 0, "queued_since": None,
+    health: dict[str, object] = {"last_round": None, "queued": 0, "queued_since": None,
                               "failed": 0, "set_aside": 0}
     if config.spool_dir.is_dir():
         from pbmref.mail.factory import open_spools

@@ -48,7 +48,7 @@ def when(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment is not None else None
 
 
-def problem(error: Exception) -> dict[str, Any]:
+def problem(error: Exception) -> dict[str, object]:
     """A problem found in a game's files: ``file``, ``line`` (or null), ``message``."""
     if isinstance(error, GameFileError):
         return {"file": str(error.file), "line": error.line, "message": error.message,
@@ -60,7 +60,7 @@ def strings(values: Iterable[object]) -> list[str]:
     return [str(v) for v in values]
 
 
-def game_status(s: Any) -> dict[str, Any]:
+def game_status(s: Any) -> dict[str, object]:
     """One game of ``status --json`` (a ``gm.GameStatus``)."""
     return {
         "id": s.id, "title": s.title, "ruleset": s.ruleset, "status": s.status,
@@ -76,7 +76,7 @@ def game_status(s: Any) -> dict[str, Any]:
     }
 
 
-def password_failures(found: Iterable[Any]) -> list[dict[str, Any]]:
+def password_failures(found: Iterable[Any]) -> list[dict[str, object]]:
     """The mails with a wrong or missing password of one game, per player."""
     return [{"player": f.player, "last_hour": f.last_hour, "last_day": f.last_day,
              "total": f.total, "last_at": when(f.last_at), "last_from": f.last_from}

@@ -14,7 +14,8 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from collections.abc import Mapping
+from typing import TypedDict
 
 from pbmref.base.times import parse_duration
 from pbmref.base.yamlfile import read_yaml
@@ -65,10 +66,18 @@ def add_judge_options(p: argparse.ArgumentParser) -> None:
                    help="J7: who may take over a place given up (default: anyone)")
 
 
-def judge_settings(args: argparse.Namespace) -> dict[str, Any]:
+class JudgeSettings(TypedDict, total=False):
+    """game.yaml's keys the judging options set (new_game's keywords of them)."""
+
+    deadlines: Mapping[str, object]
+    draws: Mapping[str, object]
+    takeover: str
+
+
+def judge_settings(args: argparse.Namespace) -> JudgeSettings:
     """game.yaml's ``deadlines``, ``draws`` and ``takeover`` from the options
     (only those given)."""
-    out: dict[str, Any] = {}
+    out: JudgeSettings = {}
     deadlines = _deadline_options(args)
     if deadlines:
         out["deadlines"] = deadlines
@@ -79,9 +88,9 @@ def judge_settings(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
-def _deadline_options(args: argparse.Namespace) -> dict[str, Any]:
+def _deadline_options(args: argparse.Namespace) -> dict[str, object]:
     """game.yaml's ``deadlines`` from the options given (--days checked)."""
-    deadlines: dict[str, Any] = {}
+    deadlines: dict[str, object] = {}
     for key in ("grace", "min_gap", "retreats", "adjustments", "absence_longest",
                 "absence_total"):
         value = getattr(args, key, None)
@@ -96,7 +105,7 @@ def _deadline_options(args: argparse.Namespace) -> dict[str, Any]:
     return deadlines
 
 
-def _draw_options(args: argparse.Namespace) -> dict[str, Any]:
+def _draw_options(args: argparse.Namespace) -> dict[str, object]:
     """game.yaml's ``draws``: the kinds --draws allows (all by default), and
     whether the votes are secret (unless --open-votes)."""
     allow = [] if (args.draws or "all") == "none" else [
@@ -128,7 +137,7 @@ def handle_new_forming(args: argparse.Namespace) -> int:
     store = GameStore(games_dir(args))
     cfg = config_of(args)
     klass = None
-    game: dict[str, Any] = {}
+    game: dict[str, object] = {}
     if getattr(args, "template", None):  # new-class --forming
         data = read_yaml(args.template).mapping("a class file")
         klass = {k: v for k, v in data.items() if k not in ("pilots", "class", "title")}
