@@ -47,6 +47,7 @@ __all__ = [
     "BodyReader",
     "CheckedMail",
     "check_order_mail",
+    "entry_list",
     "format_entry",
     "mail_lines",
     "order_mail",
@@ -54,7 +55,7 @@ __all__ = [
     "read_mail_body",
 ]
 
-BodyReader = Callable[[str, list[tuple[int, str]]], dict[str, Any]]
+BodyReader = Callable[[str, list[tuple[int, str]]], dict[str, object]]
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ class CheckedMail:
 
     mail: OrderMail
     player: str | None
-    entry: dict[str, Any] | None
+    entry: dict[str, object] | None
     ignored: tuple[tuple[int, str], ...] = ()  # greetings and signatures left out
 
     def describe(self) -> list[str]:
@@ -81,7 +82,7 @@ class CheckedMail:
         return lines
 
 
-def format_entry(entry: Mapping[str, Any] | Sequence[Any]) -> list[str]:
+def format_entry(entry: Mapping[str, object] | Sequence[Any]) -> list[str]:
     """An orders entry as the lines a player would mail (canonical form)."""
     if not isinstance(entry, Mapping):
         return [str(x) for x in entry]
@@ -103,7 +104,17 @@ def format_entry(entry: Mapping[str, Any] | Sequence[Any]) -> list[str]:
     return out
 
 
-def mail_lines(entry: Mapping[str, Any]) -> list[str]:
+def entry_list(entry: Mapping[str, object], key: str) -> list[object]:
+    """The list an orders entry keeps under ``key`` (absent: empty).
+
+    >>> entry_list({"plane": ["A", "L f-0"]}, "plane"), entry_list({}, "zeppelin")
+    (['A', 'L f-0'], [])
+    """
+    value = entry.get(key)
+    return list(value) if isinstance(value, list | tuple) else []
+
+
+def mail_lines(entry: Mapping[str, object]) -> list[str]:
     """The body lines of an order mail that gives ``entry`` (what a computer
     player writes); moves and votes left empty are left out.
 
@@ -113,18 +124,18 @@ def mail_lines(entry: Mapping[str, Any]) -> list[str]:
     lines: list[str] = []
     if "plane" in entry:
         lines.append("PLANE")
-        lines += [f"{n}: {m}" for n, m in enumerate(entry["plane"] or [], 1) if str(m).strip()]
+        lines += [f"{n}: {m}" for n, m in enumerate(entry_list(entry, "plane"), 1) if str(m).strip()]
     for key in ("takeoff", "land", "enter", "duel", "burn"):
         if entry.get(key):
             lines.append(f"{key.upper()} {entry[key]}")
     if entry.get("zeppelin"):
         lines.append("ZEPPELIN")
-        lines += [f"{n}: {v}" for n, v in enumerate(entry["zeppelin"], 1) if v]
-    lines += [str(o) for o in entry.get("orders") or []]
+        lines += [f"{n}: {v}" for n, v in enumerate(entry_list(entry, "zeppelin"), 1) if v]
+    lines += [str(o) for o in entry_list(entry, "orders")]
     return lines
 
 
-def order_mail(game_id: str, password: str, turn: str, entry: Mapping[str, Any],
+def order_mail(game_id: str, password: str, turn: str, entry: Mapping[str, object],
                extra: Iterable[str] = ()) -> str:
     """A whole order mail: the envelope (``turn`` is its line, ``TURN 3`` or
     ``PHASE S1901M``), the lines of ``entry``, ``extra`` lines, then END."""
@@ -190,7 +201,7 @@ def check_order_mail(
             check_password(mail, lambda pw: verify_password(who, pw), required)
         except OrderMailError as exc:
             password_errors.append(exc)
-    entry: dict[str, Any] | None = None
+    entry: dict[str, object] | None = None
     ignored: tuple[tuple[int, str], ...] = ()
     if mail.body and who is not None:
         entry, ignored, body_errors = read_mail_body(read_body, mail, who)
@@ -212,7 +223,7 @@ def password_line_mistaken(mail: OrderMail, errors: Iterable[OrderMailError]) ->
 
 
 def read_mail_body(read_body: BodyReader, mail: OrderMail, player: str
-                   ) -> tuple[dict[str, Any] | None, tuple[tuple[int, str], ...],
+                   ) -> tuple[dict[str, object] | None, tuple[tuple[int, str], ...],
                          list[OrderMailError]]:
     """The mail's body read by ``read_body``, greetings and signatures left out.
 
@@ -272,7 +283,7 @@ def _told(errors: list[OrderMailError],
 
 
 def _read(read_body: BodyReader, player: str,
-          lines: list[tuple[int, str]]) -> tuple[dict[str, Any] | None, list[OrderMailError]]:
+          lines: list[tuple[int, str]]) -> tuple[dict[str, object] | None, list[OrderMailError]]:
     try:
         return read_body(player, lines), []
     except OrderMailError as exc:

@@ -108,7 +108,7 @@ class Request:
                 "leave": "you leave the forming game"}[self.action]
         return f"{' '.join((_WORDS[self.action], self.game, *self.places))}: {what}"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {"action": self.action, "game": self.game, "places": list(self.places)}
 
     @classmethod

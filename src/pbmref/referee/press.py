@@ -58,7 +58,7 @@ VOTE_COMMANDS = ("DRAW", "NODRAW", "CONCEDE", "NOCONCEDE", "WAIT", "NOWAIT")
 _SIDE_VOTES = ("DRAW", "NODRAW", "CONCEDE", "NOCONCEDE")
 RATE_WINDOW = timedelta(hours=24)
 # How each vote command changes the standing votes (CONCEDE names its side).
-_CHANGES: dict[str, dict[str, Any]] = {
+_CHANGES: dict[str, dict[str, object]] = {
     "DRAW": {"draw": True}, "NODRAW": {"draw": False}, "NOCONCEDE": {"noconcede": True},
     "WAIT": {"wait": True}, "NOWAIT": {"wait": False}}
 _VOTE_WORDS = {

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 from zoneinfo import ZoneInfo
 
+from pbmref.orders.check import entry_list
 from pbmref.reports.common import format_deadline
 from pbmref.rulesets import Words
 
@@ -61,12 +61,12 @@ def arrival_and_deadline(arrived: datetime, deadline: datetime | None,
     return when(arrived, timezone, seconds=same), when(deadline, timezone, seconds=same)
 
 
-def format_entry(entry: Mapping[str, Any]) -> list[str]:
+def format_entry(entry: Mapping[str, object]) -> list[str]:
     """An orders entry as the mail lines that would give it."""
     lines: list[str] = []
     if "plane" in entry:
         lines.append("PLANE")
-        plane = list(entry.get("plane") or [])
+        plane = entry_list(entry, "plane")
         if not plane and entry.get("takeoff"):
             # A take-off without moves flies A in every move (N1), it does not stay
             # landed (the reply must show the orders as they will be used).
@@ -79,16 +79,16 @@ def format_entry(entry: Mapping[str, Any]) -> list[str]:
             lines.append(f"{key.upper()} {entry[key]}")
     if entry.get("zeppelin"):
         lines.append("ZEPPELIN")
-        lines += [f"  {n}: {v or '(no vote)'}" for n, v in enumerate(entry["zeppelin"], 1)]
+        lines += [f"  {n}: {v or '(no vote)'}" for n, v in enumerate(entry_list(entry, "zeppelin"), 1)]
     if entry.get("orders"):
-        lines += [str(o) for o in entry["orders"]]
+        lines += [str(o) for o in entry_list(entry, "orders")]
     for key, value in entry.items():
         if key not in ("plane", "takeoff", "land", "enter", "duel", "zeppelin", "orders"):
             lines.append(f"{key.upper()} {value}")
     return lines
 
 
-def orders_accepted(game: str, turn: TurnName, entry: Mapping[str, Any] | None,
+def orders_accepted(game: str, turn: TurnName, entry: Mapping[str, object] | None,
                     deadline: str, notes: Sequence[str] = (),
                     preview: Sequence[str] = (), *, adjudicating: str = "") -> str:
     """The acceptance: the orders in force and under them their ``preview`` (the
@@ -136,7 +136,7 @@ def all_orders_in(turn: TurnName, at: datetime, timezone: str) -> str:
             "may still\nchange your orders.")
 
 
-def orders_planned(game: str, turn: TurnName, entry: Mapping[str, Any] | None,
+def orders_planned(game: str, turn: TurnName, entry: Mapping[str, object] | None,
                    deadline: str, preview: Sequence[str]) -> str:
     """The answer to PLAN: the orders in force, previewed again."""
     out = [f"Game {game}, {turn}: your orders in force, previewed (PLAN)."]
@@ -151,7 +151,7 @@ def orders_planned(game: str, turn: TurnName, entry: Mapping[str, Any] | None,
 
 
 def orders_rejected(game: str, turn: TurnName, errors_text: str,
-                    entry: Mapping[str, Any] | None, deadline: str,
+                    entry: Mapping[str, object] | None, deadline: str,
                     notes: Sequence[str] = ()) -> str:
     """``errors_text`` is ``render_error_list``'s: this reply says once that
     nothing was changed."""
@@ -201,7 +201,7 @@ def same_second(sent: str, other: str, *, later: bool) -> str:
         "were sent, so this one came after it: the orders below are in force."])
 
 
-def orders_shown(game: str, turn: TurnName, entry: Mapping[str, Any] | None,
+def orders_shown(game: str, turn: TurnName, entry: Mapping[str, object] | None,
                  deadline: str) -> str:
     out = [f"Game {game}, {turn}: your orders in force."]
     if entry:

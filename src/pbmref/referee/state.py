@@ -104,11 +104,11 @@ class RefereeState:
     games on the machine (the reports queued, the reminders sent)."""
 
     path: Path  # the name the kinds' files are named after (once the one file)
-    data: dict[str, dict[str, Any]] = field(default_factory=dict)  # kind -> table
+    data: dict[str, dict[str, object]] = field(default_factory=dict)  # kind -> table
     # each kind's file stamp when its table was read or written (None: unknown)
     seen: dict[str, tuple[int, int, int] | None] = field(default_factory=dict, compare=False)
     reads: int = field(default=0, compare=False)  # files read (for tests)
-    _old: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    _old: dict[str, object] | None = field(default=None, compare=False, repr=False)
 
     @classmethod
     def load(cls, path: Path) -> RefereeState:
@@ -136,7 +136,7 @@ class RefereeState:
             table = {}
         self.data[kind] = table if isinstance(table, dict) else {}
 
-    def _earlier(self) -> dict[str, Any]:
+    def _earlier(self) -> dict[str, object]:
         """The one file of earlier versions, which held every kind (read once)."""
         if self._old is None:
             try:
@@ -168,14 +168,14 @@ class RefereeState:
                     self._read(kind)
             yield
 
-    def table(self, kind: str) -> dict[str, Any]:
+    def table(self, kind: str) -> dict[str, object]:
         """One kind's table as its file has it now, read without the lock and
         without making anything (``pbmref status``, where no referee may ever
         have run): each file is replaced whole."""
         self._read(kind)
         return self.data[kind]
 
-    def values(self, kind: str, keys: Iterable[str]) -> dict[str, Any]:
+    def values(self, kind: str, keys: Iterable[str]) -> dict[str, object]:
         """Of one kind's table, the values of those of ``keys`` it has (a round's
         few, without a copy of a table that grows with the games played)."""
         with self._fresh(kind):
@@ -285,7 +285,7 @@ class RefereeState:
             table = self.data["password-failures"]
             key = f"{game}/{player}"
             found = table.get(key)
-            old: dict[str, Any] = found if isinstance(found, dict) else {}
+            old: dict[str, object] = found if isinstance(found, dict) else {}
             stamps = _stamps_within(old.get("stamps"), now, FAILURES_PERIOD)
             stamps = [*stamps, now.isoformat()][-FAILURES_KEPT:]
             total = old.get("total", 0)
