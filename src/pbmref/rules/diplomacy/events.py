@@ -20,12 +20,18 @@ class Event:
     ``kind`` is one of: ``order`` (an order's result), ``dislodged``,
     ``disbanded``, ``devastated``, ``captured``, ``built``, ``removed``,
     ``winner``; the votes add ``conceded`` and ``draw`` (with the ``powers``
-    that concede or share it).
+    that concede or share it, and for a draw that failed in a game whose votes
+    are open the ``votes``: each power and the draw it stood for, J13).
 
     >>> e = Event("draw", outcome="passed", powers=("ENG", "FRA"))
     >>> e.to_dict()
     {'kind': 'draw', 'outcome': 'passed', 'powers': ['ENG', 'FRA']}
     >>> Event.from_dict(e.to_dict()) == e
+    True
+    >>> failed = Event("draw", outcome="failed", votes=(("ENG", ("ENG", "FRA")),))
+    >>> failed.to_dict()
+    {'kind': 'draw', 'outcome': 'failed', 'votes': {'ENG': ['ENG', 'FRA']}}
+    >>> Event.from_dict(failed.to_dict()) == failed
     True
     """
 
@@ -39,6 +45,7 @@ class Event:
     to: str | None = None
     rule: str | None = None
     powers: tuple[str, ...] = ()
+    votes: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {"kind": self.kind}
@@ -48,6 +55,8 @@ class Event:
                 out[name] = value
         if self.powers:
             out["powers"] = list(self.powers)
+        if self.votes:
+            out["votes"] = {power: list(draw) for power, draw in self.votes}
         return out
 
     @staticmethod
@@ -56,7 +65,10 @@ class Event:
         text = {k: str(data[k]) for k in _TEXT_KEYS if data.get(k) not in (None, "")}
         powers = data.get("powers")
         listed = tuple(str(p) for p in powers) if isinstance(powers, list | tuple) else ()
-        return Event(str(data.get("kind") or ""), **text, powers=listed)
+        votes = data.get("votes")
+        standing = tuple((str(p), tuple(str(w) for w in d) if isinstance(d, list | tuple) else ())
+                         for p, d in votes.items()) if isinstance(votes, Mapping) else ()
+        return Event(str(data.get("kind") or ""), **text, powers=listed, votes=standing)
 
 
 _TEXT_KEYS = ("power", "unit", "order", "outcome", "reason", "province", "to", "rule")

@@ -26,6 +26,7 @@ from typing import Any
 from pbmref.reports.common import fit_width, wrap
 from pbmref.reports.document import Block, Document, Gap, Para, Rule, Section, Sub, Table, Title
 from pbmref.reports.model import TurnReport
+from pbmref.rules.diplomacy.events import Event
 from pbmref.rules.diplomacy.state import Variant
 from pbmref.rules.diplomacy.variant import VariantSpec, variant_in
 
@@ -141,24 +142,29 @@ def points_and_upkeep(position: Mapping[str, Any]) -> dict[str, tuple[int, int]]
 # ---------------------------------------------------------------- text
 
 
-def _result_text(e: Mapping[str, Any]) -> str:
-    outcome = str(e.get("outcome") or e.get("result") or "?")
-    reason = str(e.get("reason") or "")
-    return f"{outcome}: {reason}" if reason else outcome
+def _events(report: TurnReport) -> list[Event]:
+    """The phase's events, read once for the report (``Event.from_dict``)."""
+    return [Event.from_dict(e) for e in report.events]
+
+
+def _result_text(e: Event) -> str:
+    outcome = e.outcome or "?"
+    return f"{outcome}: {e.reason}" if e.reason else outcome
 
 
 def _strip_power(order: str, power: str) -> str:
     return order[len(power) + 1:] if order.upper().startswith(power + " ") else order
 
 
-def _orders_section(report: TurnReport, names: Mapping[str, str]) -> Section:
+def _orders_section(report: TurnReport, events: Sequence[Event],
+                    names: Mapping[str, str]) -> Section:
     before = report.position_before
     phase = str(before.get("phase", ""))
     kind = phase[-1:] if phase else "M"
-    by_power: dict[str, list[dict[str, Any]]] = {}
-    for e in report.events:
-        if e.get("kind") == "order":
-            power = str(e.get("power") or str(e.get("order", "")).split(" ")[0]).upper()
+    by_power: dict[str, list[Event]] = {}
+    for e in events:
+        if e.kind == "order":
+            power = (e.power or (e.order or "").split(" ")[0]).upper()
             by_power.setdefault(power, []).append(e)
     units = _mapping(before.get("units"))
     dislodged = _mapping(before.get("dislodged"))
@@ -183,7 +189,7 @@ def _orders_section(report: TurnReport, names: Mapping[str, str]) -> Section:
             continue
         blocks.append(Para(f"{_power_label(power, before, names)}:", 2, 4))
         for e in given:
-            order = _strip_power(str(e.get("order", "")), power)
+            order = _strip_power(e.order or "", power)
             blocks.append(Para(f"{order} - {_result_text(e)}", 4, 8))
     if not blocks:
         blocks.append(Para("No orders were given in this phase.", 2, 4))
@@ -213,34 +219,33 @@ def adjustment(position: Mapping[str, Any], power: str) -> int | None:
     return balance(pos, power)
 
 
-def _events_section(report: TurnReport, names: Mapping[str, str]) -> Section | None:
-    del names
+def _events_section(report: TurnReport, events: Sequence[Event]) -> Section | None:
     out: list[str] = []
-    for e in report.events:
-        kind = e.get("kind")
-        power = str(e.get("power", ""))
-        rule = f" ({e['rule']})" if e.get("rule") else ""
+    for e in events:
+        kind = e.kind
+        power = e.power or ""
+        rule = f" ({e.rule})" if e.rule else ""
         if kind == "dislodged":
-            frm = f" by the attack from {e['province']}" if e.get("province") else ""
-            out.append(f"{power} {e.get('unit')} is dislodged{frm}.")
+            frm = f" by the attack from {e.province}" if e.province else ""
+            out.append(f"{power} {e.unit} is dislodged{frm}.")
         elif kind == "disbanded":
-            out.append(f"{power} {e.get('unit')} is disbanded: {e.get('reason', '')}{rule}.")
+            out.append(f"{power} {e.unit} is disbanded: {e.reason or ''}{rule}.")
         elif kind == "devastated":
-            out.append(f"{power} devastates {e.get('province')}: it counts for nobody "
+            out.append(f"{power} devastates {e.province}: it counts for nobody "
                        f"in the next Winter{rule}.")
         elif kind == "captured":
-            frm = f" {e['reason']}" if e.get("reason") else ""
-            out.append(f"{power} takes {e.get('province')}{frm}.")
+            frm = f" {e.reason}" if e.reason else ""
+            out.append(f"{power} takes {e.province}{frm}.")
         elif kind == "built":
-            out.append(f"{power} builds {e.get('unit')}.")
+            out.append(f"{power} builds {e.unit}.")
         elif kind == "removed":
-            out.append(f"{power} removes {e.get('unit')}: {e.get('reason', '')}{rule}.")
+            out.append(f"{power} removes {e.unit}: {e.reason or ''}{rule}.")
         elif kind == "winner":
             pass  # in the header and the centre table
         elif kind in ("draw", "conceded"):
             out.append(_vote_text(e, report.position_after))
         elif kind != "order":
-            out.append(" ".join(f"{k}={v}" for k, v in e.items()))
+            out.append(" ".join(f"{k}={v}" for k, v in e.to_dict().items()))
     if not out:
         return None
     return Section("WHAT ELSE HAPPENED", [Para(t, 2, 4) for t in out], "events")
@@ -324,39 +329,37 @@ def _deadline(report: TurnReport) -> str:
     return format_deadline(report.next_deadline, report.timezone)
 
 
-def _vote_text(e: Mapping[str, Any], position: Mapping[str, Any]) -> str:
+def _vote_text(e: Event, position: Mapping[str, Any]) -> str:
     """A draw or a concession decided at the adjudication; who votes for which
     draw only in a game whose votes are open (J13: the event then says)."""
     names = _power_names(position)
-    if e.get("kind") == "conceded":
+    if e.kind == "conceded":
         return (f"Every other surviving power conceded the game to "
-                f"{names.get(str(e.get('power')), e.get('power'))}.")
-    if e.get("outcome") == "passed":
-        shared = ", ".join(names.get(str(p), str(p)) for p in e.get("powers") or [])
+                f"{names.get(str(e.power), e.power)}.")
+    if e.outcome == "passed":
+        shared = ", ".join(names.get(p, p) for p in e.powers)
         return f"The draw passed: the game ends in a draw shared by {shared}."
-    standing = e.get("votes")
-    if not isinstance(standing, Mapping) or not standing:
+    if not e.votes:
         return "A draw was proposed; it did not pass."
     by_draw: dict[tuple[str, ...], list[str]] = {}
-    for power, draw in standing.items():
-        by_draw.setdefault(tuple(draw or ()), []).append(names.get(str(power), str(power)))
+    for power, draw in e.votes:
+        by_draw.setdefault(draw, []).append(names.get(power, power))
     parts = [f"{', '.join(sorted(voters))} for a draw of "
              f"{', '.join(names.get(str(p), str(p)) for p in draw)}"
              for draw, voters in sorted(by_draw.items())]
     return f"No draw passed (J13; the votes are open): {'; '.join(parts)}."
 
 
-def _ending(report: TurnReport, names: Mapping[str, str]) -> tuple[str, str] | None:
+def _ending(report: TurnReport, events: Sequence[Event],
+            names: Mapping[str, str]) -> tuple[str, str] | None:
     """The header and closing lines of a game ended by a draw or a concession."""
-    for e in report.events:
-        if e.get("kind") == "draw" and e.get("outcome") == "passed":
-            shared = ", ".join(_power_names(report.position_after).get(str(p), str(p))
-                               for p in e.get("powers")
-                               or [])
+    for e in events:
+        if e.kind == "draw" and e.outcome == "passed":
+            shared = ", ".join(_power_names(report.position_after).get(p, p) for p in e.powers)
             return (f"GAME OVER. The draw passed: shared by {shared}.",
                     f"The game ends in a draw shared by {shared}. Thank you for playing.")
-        if e.get("kind") == "conceded":
-            power = str(e.get("power"))
+        if e.kind == "conceded":
+            power = str(e.power)
             label = _power_label(power, report.position_after, names)
             return (f"GAME OVER. {label} wins: every other surviving power conceded.",
                     f"The game is over: {_power_names(report.position_after).get(power, power)}"
@@ -369,7 +372,7 @@ def ending_sentence(report: TurnReport) -> str | None:
     """How a game that ended with ``report``'s phase ended, in a sentence (the
     final report, J14): a draw, a concession or a victory; None when it goes on."""
     after = report.position_after
-    found = _ending(report, report.names or {})
+    found = _ending(report, _events(report), report.names or {})
     if found is not None:
         return found[1].replace(" Thank you for playing.", "")
     winner = str(after.get("winner") or "") or (report.winners[0] if report.winners else "")
@@ -403,7 +406,8 @@ def diplomacy_document(report: TurnReport, readers: Sequence[str] = ()) -> Docum
     head: list[Block] = [Rule(), Title(title, f"game {report.game_id}"),
                          Para(f"{variant} - report of {phase} ({phase_words(phase)})", 2, 4)]
     winner = str(after.get("winner") or "") or (report.winners[0] if report.winners else "")
-    ending = _ending(report, names)
+    events = _events(report)
+    ending = _ending(report, events, names)
     if ending is not None:
         head.append(Para(ending[0], 2, 4))
     elif report.game_over or winner:
@@ -423,8 +427,8 @@ def diplomacy_document(report: TurnReport, readers: Sequence[str] = ()) -> Docum
         Para(_power_label(power, after, names)
              + ("" if any(counts[power][i] for i in (0, 2)) else ": out of the game"), 2, 4)
         for power in _spec(after).powers], "powers"))
-    sections.append(_orders_section(report, names))
-    sections += [s for s in (_events_section(report, names), _retreat_section(after)) if s]
+    sections.append(_orders_section(report, events, names))
+    sections += [s for s in (_events_section(report, events), _retreat_section(after)) if s]
     sections.append(_centre_section(after, names))
     foot = _foot(report, ending, winner, counts, mine)
     sections.append(Section(None, [Gap(), Rule(), Para(foot, 2, 2), Rule()], "foot"))

@@ -803,8 +803,7 @@ def _settle_draw(outcome: Outcome, voting: Mapping[str, str], votes: Votes,
             return replace(outcome, game_over=True, winners=sorted(shared),
                            events=[*outcome.events, event.to_dict()])
     if draws and not votes.secret:
-        standing = {voting[p]: sorted(w) for p, w in wanted.items() if w is not None}
-        failed: dict[str, object] = {"kind": "draw", "outcome": "failed",
-                                  "votes": dict(sorted(standing.items()))}
-        return replace(outcome, events=[*outcome.events, failed])
+        standing = {voting[p]: tuple(sorted(w)) for p, w in wanted.items() if w is not None}
+        failed = Event("draw", outcome="failed", votes=tuple(sorted(standing.items())))
+        return replace(outcome, events=[*outcome.events, failed.to_dict()])
     return outcome
