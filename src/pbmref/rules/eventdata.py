@@ -95,7 +95,7 @@ def _how(hint: Any) -> int | None:
 
 # a writer takes the event, the board (for ``_plain``) and the board's two namers
 ToDict = Callable[[Event, HexNamer, Callable[[Hex], str],
-                   Callable[[tuple[Hex, ...]], list[str]]], dict[str, Any]]
+                   Callable[[tuple[Hex, ...]], list[str]]], dict[str, object]]
 
 
 def _to_dict(kind: type[Event]) -> ToDict:
@@ -124,12 +124,12 @@ def _writer(kind: type[Event]) -> ToDict:
     return write
 
 
-def event_to_dict(event: Event, board: HexNamer) -> dict[str, Any]:
+def event_to_dict(event: Event, board: HexNamer) -> dict[str, object]:
     """The event as plain data (names for hexes and headings)."""
     return _writer(type(event))(event, board, board.name, board.names)
 
 
-def events_to_dicts(events: Iterable[Event], board: HexNamer) -> list[dict[str, Any]]:
+def events_to_dicts(events: Iterable[Event], board: HexNamer) -> list[dict[str, object]]:
     """Every event as ``event_to_dict`` writes it, at one call (a turn of 60
     aircraft has nearly a thousand)."""
     name, names, writers = board.name, board.names, _TO_DICT

@@ -24,7 +24,6 @@ import itertools
 import random
 from collections import Counter
 from functools import lru_cache
-from typing import Any
 
 from pbmref.rules.fastplay.board import FastBoard
 from pbmref.rules.fastplay.cards import Card, fly
@@ -165,10 +164,10 @@ def choose_orders(state: GameState, pilot: str, rng: random.Random) -> PlaneOrde
     return PlaneOrders((), entry)
 
 
-def orders_entry(state: GameState, pilot: str, rng: random.Random) -> dict[str, Any]:
+def orders_entry(state: GameState, pilot: str, rng: random.Random) -> dict[str, object]:
     """The orders as the plain orders entry a mail would have produced."""
     orders = choose_orders(state, pilot, rng)
-    entry: dict[str, Any] = {"plane": [m.format() if m else "" for m in orders.moves]}
+    entry: dict[str, object] = {"plane": [m.format() if m else "" for m in orders.moves]}
     if orders.enter is not None:
         entry["enter"] = f"{state.board.name(orders.enter.hex)} {orders.enter.heading.value}"
     return entry

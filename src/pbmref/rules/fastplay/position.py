@@ -218,9 +218,9 @@ def position_from_dict(data: Mapping[str, object]) -> GameState:
     )
 
 
-def _plane_to_dict(p: Plane, board: FastBoard) -> dict[str, Any]:
+def _plane_to_dict(p: Plane, board: FastBoard) -> dict[str, object]:
     """One plane in the scenario file's keys (what has its default left out)."""
-    entry: dict[str, Any] = {"team": p.team.value, "state": p.state.value}
+    entry: dict[str, object] = {"team": p.team.value, "state": p.state.value}
     if p.hex is not None:
         entry["hex"] = board.name(p.hex)
     entry["heading"] = p.heading.value
@@ -240,7 +240,7 @@ def _plane_to_dict(p: Plane, board: FastBoard) -> dict[str, Any]:
     return entry
 
 
-def position_to_dict(state: GameState) -> dict[str, Any]:
+def position_to_dict(state: GameState) -> dict[str, object]:
     """The position as plain data, in the scenario file's keys."""
     board = state.board
     defaults = Settings()
@@ -250,7 +250,7 @@ def position_to_dict(state: GameState) -> dict[str, Any]:
         if f.name not in ("files", "ranks")
         and getattr(state.settings, f.name) != getattr(defaults, f.name)
     }
-    out: dict[str, Any] = {
+    out: dict[str, object] = {
         "ruleset": "fastplay",
         "turn": state.turn,
         "board": {"files": state.settings.files, "ranks": state.settings.ranks},

@@ -26,7 +26,6 @@ import itertools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from pbmref.rules.hexgrid import Heading, Hex, HexBoard
 from pbmref.rules.tweedekker.movement import manoeuvre as fly
@@ -44,7 +43,7 @@ from pbmref.rules.tweedekker.state import (
 
 __all__ = ["Personality", "PERSONALITIES", "choose_orders", "fly"]
 
-Entry = dict[str, Any]
+Entry = dict[str, object]
 
 
 @dataclass(frozen=True)
