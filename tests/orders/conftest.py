@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
+from pbmref.orders.check import BodyReader
 from pbmref.rules.tweedekker.position import position_from_dict
 from pbmref.rules.tweedekker.state import GameState
-from pbmref.rulesets.tweedekker.orders import parse_body
+from pbmref.rulesets import get_ruleset
 
 HERE = Path(__file__).parent
 
@@ -27,10 +27,9 @@ def position(name: str) -> GameState:
     return position_from_dict(POSITIONS[name])
 
 
-def reader(name: str) -> Callable[[str, list[tuple[int, str]]], dict[str, Any]]:
-    """The body reader of a mail for the position ``name`` (``check_order_mail``)."""
-    state = position(name)
-    return lambda player, lines: parse_body(state, player, lines)
+def reader(name: str) -> BodyReader:
+    """The body reader of a mail for the tweedekker position ``name`` (``check_order_mail``)."""
+    return get_ruleset("tweedekker").body_reader(position(name))
 
 
 @pytest.fixture

@@ -56,7 +56,7 @@ def check(case: dict[str, Any], text: str | None = None) -> CheckedMail:
     ruleset = get_ruleset(position["ruleset"])
     state = ruleset.decode(position)
     kwargs: dict[str, Any] = {
-        "read_body": lambda who, lines: ruleset.read_orders(state, who, lines),
+        "read_body": ruleset.body_reader(state),
         "player": case.get("player", "baron"),
         "open_turn": position.get("turn", position.get("phase")),
     }

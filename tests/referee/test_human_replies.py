@@ -12,7 +12,6 @@ import re
 from datetime import timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
-from functools import partial
 from pathlib import Path
 
 import pytest
@@ -444,7 +443,7 @@ def test_every_game_kinds_help_example_is_accepted_as_written(tmp_path: Path) ->
         lines = guide.example_mail(game, player)
         body = "\n".join(lines).replace("<your password>", "swordfish")
         checked = check_order_mail(
-            "", body, read_body=partial(game.ruleset.read_orders, game.open.state),
+            "", body, read_body=game.ruleset.body_reader(game.open.state),
             player=player, open_turn=game.turn_label, game_id=game.id,
             verify_password=lambda who, pw: pw == "swordfish")
         assert checked.entry, (game.id, lines)

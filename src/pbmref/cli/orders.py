@@ -126,8 +126,7 @@ def _open(args: argparse.Namespace) -> Game:
 def _game_context(game: Game, no_password: bool) -> dict[str, Any]:
     players = game.settings.players
     context: dict[str, Any] = {
-        "read_body": lambda player, lines: game.ruleset.read_orders(game.open.state, player,
-                                                                    lines),
+        "read_body": game.ruleset.body_reader(game.open.state),
         "open_turn": game.turn_label,
         "addresses": {pid: p.addresses for pid, p in players.items()},
         "game_id": game.id,
@@ -156,7 +155,7 @@ def _position_context(path: str, ruleset_name: str | None) -> dict[str, Any]:
         raise _Fail(f"{path}: {exc}") from None
     turn = data.get("turn") if isinstance(data.get("turn"), int) else None
     return {
-        "read_body": lambda player, lines: ruleset.read_orders(state, player, lines),
+        "read_body": ruleset.body_reader(state),
         "open_turn": ruleset.turn_label(position, turn or 0)
         if turn is not None or data.get("phase") else None,
         "addresses": {},

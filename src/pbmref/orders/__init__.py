@@ -9,11 +9,12 @@ The pieces (``shared/spec/orders.md`` is the contract):
 - ``pbmref.orders.check``: ``check_order_mail(subject, text, read_body=...,
   ...) -> CheckedMail``, the whole mail for one game (the body read by the
   reader the caller passes: a ruleset's ``read_orders``); ``order_mail``
-  writes the mail that gives an orders entry. ``read_mail_body`` leaves
-  greetings and signatures out of a body (``CheckedMail.ignored`` says which
-  lines).
+  writes the mail that gives an orders entry. ``read_mail_body`` is the one
+  reader of every game's body lines: it asks the game's ``BodyReader`` which
+  lines look like its orders, and leaves the prose around them out
+  (``CheckedMail.ignored`` says which lines).
 - ``pbmref.orders.nearest``: "did you mean" (edit distance), greeting words,
-  and which unreadable lines are prose rather than orders.
+  an order line's mistakes told once each.
 - ``pbmref.orders.errors``: every error (``OrderMailError`` and its kinds);
   ``pbmref.orders.render.render_errors`` writes the reply a player reads
   (``render_error_list`` the same without "Nothing was changed", for a reply

@@ -6,18 +6,23 @@ list them all, and raises them together (``OrderErrors``) or returns the
 ``CheckedMail``: the envelope, the player, and the canonical orders entry the
 body gives (``None`` when the mail has no body, only commands).
 
-The body is read by the ``read_body`` the caller passes (a ruleset's
-``read_orders`` on the open turn): it takes ``(player, [(line_no, text)])``
-and returns the orders entry, raising ``pbmref.orders.errors`` exceptions.
-``mail_lines`` and ``order_mail`` go the other way: an orders entry as the
-lines (and the whole mail) a player would write.
+The body is read with the ``BodyReader`` the caller passes (a ruleset's
+``body_reader`` on the open turn). It answers two questions of its game:
+``order_line(cleaned)``, does this line look like an order of the game, and
+``read(player, [(line_no, text)])``, the orders entry of the order lines
+(raising ``pbmref.orders.errors`` exceptions). ``mail_lines`` and
+``order_mail`` go the other way: an orders entry as the lines (and the whole
+mail) a player would write.
 
-Greetings and signatures: a body line the parser cannot read and that holds
-no order word (its errors are all ``prose``) is left out when it stands above
-the first order or envelope line or below the last one ("Hi referee,",
-"Viele Grüße" and a name, "Thanks!"); the body is then read again without
-it, and ``CheckedMail.ignored`` (or ``OrderErrors.ignored``) lists it so the
-reply can say so. ``read_mail_body`` does this for any body reader.
+Greetings and signatures are told apart from orders here, the same way for
+every game (issue 42, item 3): ``read_mail_body`` asks the game of each body
+line whether it looks like one of its orders (or a slip of an envelope word:
+"staus"), also in Latin letters ("A G\u0430s - Spa"). Only those lines are
+read as orders, right or wrong; any other line is prose. Prose above the
+first order or envelope line or below the last one ("Hi referee,", "Viele
+Grüße" and a name, "Fire at will!", an office signature) is left out, and
+``CheckedMail.ignored`` (or ``OrderErrors.ignored``) lists it so the reply
+can say so; prose between orders is an error asking to move it.
 """
 
 from __future__ import annotations
@@ -41,7 +46,9 @@ from pbmref.orders.errors import (
     UnknownPlayerError,
     raise_all,
 )
+from pbmref.orders.lines import clean_line, keyword_led
 from pbmref.orders.lookalikes import foreign_letters, in_latin
+from pbmref.orders.nearest import BETWEEN_ORDERS, ENVELOPE_WORDS
 
 __all__ = [
     "BodyReader",
@@ -55,7 +62,29 @@ __all__ = [
     "read_mail_body",
 ]
 
-BodyReader = Callable[[str, list[tuple[int, str]]], dict[str, object]]
+Lines = list[tuple[int, str]]
+
+
+@dataclass(frozen=True)
+class BodyReader:
+    """What one game says of the body lines of an order mail (its ruleset's
+    ``body_reader`` on the open turn): ``order_line(cleaned)`` whether a line
+    (made plain by ``clean_line``) looks like an order of the game;
+    ``read(player, lines)`` the orders entry of the order lines, raising
+    ``OrderMailError`` (every error found)."""
+
+    read: Callable[[str, Lines], dict[str, object]]
+    order_line: Callable[[str], bool]
+
+    def looks_like_order(self, text: str) -> bool:
+        """Is the line one of the game's orders, right or wrong: its own shape,
+        a slip of an envelope word ("staus", "PASWORD x"), or an order written
+        with letters of another alphabet?"""
+        cleaned = clean_line(text)
+        if self.order_line(cleaned) or keyword_led(cleaned, ENVELOPE_WORDS):
+            return True
+        latin = in_latin(cleaned)
+        return latin != cleaned and self.order_line(latin)
 
 
 @dataclass(frozen=True)
@@ -159,9 +188,9 @@ def check_order_mail(
 ) -> CheckedMail:
     """Read an order mail for one game; raises every error found, together.
 
-    ``read_body(player, lines)`` reads the body's ``(line_no, text)`` lines
-    into the orders entry of that player (a ruleset's ``read_orders`` on the
-    open turn), raising ``OrderMailError``. ``player`` fixes the player (GM tools); otherwise ``sender`` is looked up
+    ``read_body`` is the game's ``BodyReader`` (a ruleset's ``body_reader``
+    on the open turn): which body lines are orders, and the orders entry they
+    give that player. ``player`` fixes the player (GM tools); otherwise ``sender`` is looked up
     in ``addresses`` (player id -> registered addresses), with ``PILOT``
     choosing among several. ``verify_password(player, password)`` checks the
     password against the stored hash; ``password_required`` (a flag, or a
@@ -222,38 +251,47 @@ def password_line_mistaken(mail: OrderMail, errors: Iterable[OrderMailError]) ->
         e.suggestion == "PASSWORD" for found in errors for e in found.errors)
 
 
-def read_mail_body(read_body: BodyReader, mail: OrderMail, player: str
+def read_mail_body(reader: BodyReader, mail: OrderMail, player: str
                    ) -> tuple[dict[str, object] | None, tuple[tuple[int, str], ...],
                          list[OrderMailError]]:
-    """The mail's body read by ``read_body``, greetings and signatures left out.
+    """The mail's body read by the game's ``reader``, greetings and signatures left out.
 
     Returns ``(entry, ignored, errors)``: the orders entry (None when the body
-    holds errors, or nothing but greetings), the ``(line_no, text)`` lines
-    left out, and every error of the body (nothing raised).
+    holds errors, or nothing but prose), the ``(line_no, text)`` lines left
+    out, and every error of the body (nothing raised).
     """
     body = list(mail.body)
-    entry, errors = _read(read_body, player, body)
-    if not errors:
-        return entry, (), []
-    foreign = _foreign_orders(read_body, player, body, errors)
-    errors = _told(errors, foreign)
-    noise = _noise(mail, body, errors)
-    if not noise:
-        return None, (), errors
-    ignored = tuple((n, t) for n, t in body if n in noise)
-    kept = [(n, t) for n, t in body if n not in noise]
-    if not kept:
-        return None, ignored, []
-    entry, errors = _read(read_body, player, kept)
-    return (None if errors else entry), ignored, _told(errors, foreign)
+    orders = [(n, t) for n, t in body if reader.looks_like_order(t)]
+    anchors = [n for n, _ in mail.keyword_lines] + [n for n, _ in orders]
+    prose = [(n, t) for n, t in body if (n, t) not in orders]
+    inside = (lambda n: min(anchors) < n < max(anchors)) if anchors else (lambda n: False)
+    ignored = tuple((n, t) for n, t in prose if not inside(n))
+    errors = [_between_orders(n, t) for n, t in prose if inside(n)]
+    entry = None
+    if orders:
+        entry, found = _read(reader.read, player, orders)
+        errors += _told(found, _foreign_orders(reader.read, player, orders, found))
+    errors.sort(key=lambda e: e.line_no or 0)
+    return (None if errors else entry), ignored, errors
 
 
-def _foreign_orders(read_body: BodyReader, player: str, body: list[tuple[int, str]],
-                    errors: list[OrderMailError]) -> dict[int, list[OrderMailError]]:
+def _between_orders(line_no: int, text: str) -> OrderMailError:
+    """A line of prose between two orders: the player is asked to move it."""
+    cleaned = clean_line(text)
+    start = len(cleaned) - len(cleaned.lstrip())
+    shown = " ".join(cleaned.split())
+    shown = shown if len(shown) <= 30 else shown[:27] + "..."
+    return OrderSyntaxError(f'I cannot read "{shown}" as an order', rule="SYNTAX",
+                            column=start + 1, width=len(cleaned.strip()),
+                            hint=BETWEEN_ORDERS, prose=True).at(line_no, text)
+
+
+def _foreign_orders(read_body: Callable[[str, Lines], dict[str, object]], player: str,
+                    body: Lines, errors: list[OrderMailError]) -> dict[int, list[OrderMailError]]:
     """The mistakes of the lines that are orders written with letters of another
     alphabet ("A G\u0430s - Spa", a Cyrillic a): each line's look-alikes named
     first, then what else is wrong with it read in Latin letters. A line that
-    is still no order in Latin letters (a greeting in Cyrillic) is not one."""
+    the game's reader found to be one in Latin letters only is told so."""
     wrong = {e.line_no for e in errors}
     latin = {n: in_latin(t) for n, t in body if n in wrong}
     latin = {n: t for n, t in latin.items() if t != dict(body)[n]}
@@ -265,8 +303,6 @@ def _foreign_orders(read_body: BodyReader, player: str, body: list[tuple[int, st
         if n not in latin:
             continue
         found = [e for e in again if e.line_no == n]
-        if found and all(e.prose for e in found):
-            continue
         named = foreign_letters(text)
         assert named is not None  # the line differs in Latin letters
         told[n] = [named.at(n, text), *(e.at(n, text) for e in found)]
@@ -282,8 +318,8 @@ def _told(errors: list[OrderMailError],
         e for found in foreign.values() for e in found]
 
 
-def _read(read_body: BodyReader, player: str,
-          lines: list[tuple[int, str]]) -> tuple[dict[str, object] | None, list[OrderMailError]]:
+def _read(read_body: Callable[[str, Lines], dict[str, object]], player: str,
+          lines: Lines) -> tuple[dict[str, object] | None, list[OrderMailError]]:
     try:
         return read_body(player, lines), []
     except OrderMailError as exc:
@@ -292,21 +328,3 @@ def _read(read_body: BodyReader, player: str,
         return None, [OrderSyntaxError(
             f"the orders could not be read ({type(exc).__name__}: {exc})",
             rule="INTERNAL", hint="tell the game master; this is a referee bug")]
-
-
-def _noise(mail: OrderMail, body: list[tuple[int, str]],
-           errors: list[OrderMailError]) -> set[int]:
-    """Body lines that are greetings or signatures: prose above the first order
-    (or envelope line) or below the last one."""
-    by_line: dict[int, list[OrderMailError]] = {}
-    for e in errors:
-        if e.line_no is not None:
-            by_line.setdefault(e.line_no, []).append(e)
-    # A line its reader found to be a sentence is prose, whatever else a reading of
-    # its words as orders met ("Hi, I hope this is right:": an Immelman I, V4).
-    prose = {n for n, found in by_line.items() if any(e.prose for e in found)}
-    orders = [n for n, _ in mail.keyword_lines] + [n for n, _ in body if n not in prose]
-    if not orders:
-        return prose
-    first, last = min(orders), max(orders)
-    return {n for n in prose if n < first or n > last}

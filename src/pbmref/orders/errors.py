@@ -38,9 +38,8 @@ class OrderMailError(Exception):
     ``message``: what is wrong, in plain words; ``expected``: what would have
     been right at that spot; ``hint``: how to fix it; ``width``: how many
     characters the caret marks; ``suggestion``: the order word the player
-    probably meant ("did you mean ZEPPELIN?"); ``prose``: the line holds no
-    order word at all, so above the first order or below the last one it is
-    a greeting or a signature (``pbmref.orders.check`` leaves such lines out).
+    probably meant ("did you mean ZEPPELIN?"); ``prose``: the line is no
+    order of the game (prose between orders, ``pbmref.orders.check``).
     """
 
     kind = "error"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib.resources
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any, TypeVar
 
@@ -19,10 +19,10 @@ from lark import Lark
 from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
 
 from pbmref.orders.errors import OrderMailError, OrderSyntaxError
-from pbmref.orders.nearest import line_mistakes
+from pbmref.orders.nearest import line_mistakes, nearest
 
-__all__ = ["clean_line", "cut_at_end", "grammar_text", "parse_past_mistakes",
-           "read_past_mistakes"]
+__all__ = ["air_order_line", "clean_line", "cut_at_end", "first_word", "grammar_text",
+           "keyword_led", "made_of", "numbered", "parse_past_mistakes", "read_past_mistakes"]
 
 T = TypeVar("T")
 _MAX_SKIPS = 12  # bad words skipped in one line before the parser gives up on it
@@ -135,14 +135,12 @@ def parse_past_mistakes(parser: Lark, line: str, explain: Callable[[UnexpectedIn
 def read_past_mistakes(
     parser: Lark, text: str, line_no: int | None,
     explain: Callable[[UnexpectedInput, str], tuple[str | None, OrderSyntaxError]],
-    order_read: Callable[[Any], bool],
 ) -> tuple[Any | None, list[OrderMailError]]:
     """One body line read by a reader's ``parser``: what it says without the
     words that could not be read (None: nothing of it could be read), and
     every mistake of the line, placed on it (``nearest.line_mistakes``).
 
-    ``explain`` gives a mistake's label and plain words; ``order_read`` says
-    whether what was read holds an order word.
+    ``explain`` gives a mistake's label and plain words.
     """
     cleaned = clean_line(text)
     try:
@@ -152,5 +150,84 @@ def read_past_mistakes(
                                        line=text)]
     if not explained:
         return result, []
-    errors = line_mistakes(explained, cleaned, order_read(result))
+    errors = line_mistakes(explained, cleaned)
     return result, [e.at(line_no, text) for e in errors]
+
+
+# A move or order number at the start of a line: "1:", "2)", "(4)", "3.", "Move 1:",
+# "m2:", "Z1:", "Plane 3:" (a ")", "." or "]" only before a space: "5.12.2026" is a date).
+_NUMBERED = re.compile(
+    r"^\s*(?:(?:move|m|plane|zeppelin|zep|z)\s*)?\(?[1-9]\d?\s*(?::|[).\]](?=\s|$))", re.I)
+
+
+def numbered(cleaned: str) -> bool:
+    """Does the line start with a move or order number?
+
+    >>> numbered("1: LS f-A"), numbered("(4) D Bur S A Par"), numbered("Move 2: A")
+    (True, True, True)
+    >>> numbered("5.12.2026"), numbered("+31 20 123 4567"), numbered("1st place")
+    (False, False, False)
+    """
+    return bool(_NUMBERED.match(cleaned))
+
+
+def made_of(words: list[str], piece: Callable[[str], bool]) -> bool:
+    """Is a line of ``words`` made of order pieces: its first word one, and more
+    of its words pieces than not? (A word of only separators counts neither way.)
+
+    >>> piece = {"A", "LS", "f-A"}.__contains__
+    >>> made_of(["LS", "f-A"], piece), made_of(["A", "bientôt"], piece)
+    (True, False)
+    >>> made_of(["I", "hope", "this", "is", "right"], {"I"}.__contains__)
+    False
+    """
+    counted = [w for w in words if any(c.isalnum() for c in w)]
+    if not counted or not piece(counted[0]):
+        return False
+    pieces = sum(1 for w in counted if piece(w))
+    return 2 * pieces > len(counted)
+
+
+def first_word(cleaned: str) -> str:
+    """The line's first word, without the punctuation around it (upper case).
+
+    >>> first_word("  Zeppelin: 1: A"), first_word("(4) D Bur")
+    ('ZEPPELIN', '4')
+    """
+    words = cleaned.split()
+    return words[0].strip(":.,;!?()[]").upper() if words else ""
+
+
+def keyword_led(cleaned: str, keywords: Iterable[str]) -> bool:
+    """Does the line start with one of the game's ``keywords``, or a slip of
+    one ("PLNAE", "Zeplin")? A greeting word is never a slip.
+
+    >>> keyword_led("Zeplin 1: L f-B", ("PLANE", "ZEPPELIN"))
+    True
+    >>> keyword_led("Planning ahead", ("PLANE", "ZEPPELIN"))
+    False
+    """
+    word = first_word(cleaned)
+    if not word:
+        return False
+    known = tuple(keywords)
+    return word in known or nearest(word, known) is not None
+
+
+# The postal FIRE with a direction ("FIRE A", "fire L+R"); "Fire at will!" is no order.
+_POSTAL_FIRE = re.compile(r"^\s*fire\b:?\s*([alrb0o]\b.*)?$", re.I)
+
+
+def air_order_line(cleaned: str, keywords: Iterable[str], piece: Callable[[str], bool]) -> bool:
+    """The shape of an air game's order line (tweedekker, Fast Play): a move
+    number, one of the game's ``keywords`` (or a slip of one), ``FIRE`` and a
+    direction, or a line ``made_of`` the game's pieces.
+
+    >>> air_order_line("Fire at will ", ("PLANE",), {"A"}.__contains__)
+    False
+    >>> air_order_line("fire A", ("PLANE",), {"A"}.__contains__)
+    True
+    """
+    if first_word(cleaned) == "FIRE":
+        return bool(_POSTAL_FIRE.match(cleaned))
+    return numbered(cleaned) or keyword_led(cleaned, keywords) or made_of(cleaned.split(), piece)

@@ -9,12 +9,10 @@ Two questions the body readers ask about a line they cannot read:
 - ``greeting_word(word)``: is it one of the words people put around their
   orders ("Hi", "Thanks", "Viele Grüße", "Bises", "Groetjes", "Saludos")?
 
-A line the reader cannot read and that holds nothing order-like is *prose*
-(``OrderMailError.prose``): standing above the first order or below the last
-one it is a greeting or a signature, and ``pbmref.orders.check`` leaves it
-out (and says so) instead of refusing the mail. ``line_mistakes`` decides
-that for the air games' readers, from the mistakes their parser met in the
-line (each labelled as ``pbmref.rulesets.tweedekker.catalogue`` labels them).
+``line_mistakes`` tells the mistakes the air games' parsers met in one order
+line (each labelled as ``pbmref.rulesets.tweedekker.catalogue`` labels them), each once.
+Which lines are orders at all, and which are greetings, signatures and other
+prose, is the one question ``pbmref.orders.check`` asks each game.
 
 >>> nearest("zeplin", ["PLANE", "ZEPPELIN", "TAKEOFF", "LAND"])
 'ZEPPELIN'
@@ -160,49 +158,6 @@ BETWEEN_ORDERS = ("greetings and signatures go above or below the orders: take t
 _WORD_LABELS = frozenset({"unknown-word", None})
 
 
-def _wordlike(label: str | None, err: OrderSyntaxError, line: str) -> bool:
-    """Could this mistake be a word of a greeting, a signature or a phone number?"""
-    if err.suggestion is not None:
-        return False
-    if label in _WORD_LABELS:
-        return True
-    col = (err.column or 1) - 1
-    tok = line[col:col + err.width]
-    if label in ("move-number-without-colon", "move-number-bracket"):
-        digits = "".join(c for c in tok if c.isdigit())
-        return not digits or not 1 <= int(digits[:6]) <= 9  # a phone number, a date
-    if label == "joined-manoeuvres":
-        return tok[:1].isupper() and tok[1:].islower()  # "All", "Ali", "Lara": a word
-    if label == "hex-or-heading":
-        return len(tok) > 3  # "North", "West": a word
-    return False
-
-
-_MOVE_NUMBER = re.compile(r"^\s*(?:move\s*)?[1-9]\s*[:).\]]", re.I)
-
-
-def _mostly_words(found: Sequence[tuple[str | None, OrderSyntaxError]], line: str) -> bool:
-    """Whether a line without a move number is mostly words that no order has,
-    two at least ("Fire at will!"): a sentence, whatever order word it holds."""
-    if _MOVE_NUMBER.match(line):
-        return False
-    plain = []
-    for _, err in found:
-        col = (err.column or 1) - 1
-        tok = line[col:col + err.width].strip(" :;,.!?")
-        if err.suggestion is None and len(tok) >= 2 and tok.isalpha():
-            plain.append(tok)
-    return len(plain) >= 2 and 2 * len(plain) >= len(line.split())
-
-
-def _as_written(err: OrderSyntaxError, line: str) -> bool:
-    """Whether the word a "did you mean" is about is that word as written, in a
-    sentence's words ("here are my orders:"): no slip of it."""
-    col = (err.column or 1) - 1
-    word = line[col:col + err.width].strip(" :;,.!?")
-    return bool(word) and word.casefold() == (err.suggestion or "").casefold()
-
-
 def _one_mistake(words: Sequence[OrderSyntaxError], line: str) -> OrderSyntaxError:
     """Unreadable words of one line told as one mistake, from the first to the last."""
     if len(words) == 1:
@@ -229,46 +184,27 @@ def _own_mistakes(explained: Sequence[tuple[str | None, OrderSyntaxError]],
     return found
 
 
-def _sentence(found: Sequence[tuple[str | None, OrderSyntaxError]], like: Sequence[bool],
-              lead: int, line: str) -> bool:
-    """A sentence starts with a word no order has ("here are my orders for turn
-    7."); what follows may look like order words, and is no slip of them."""
-    return found[0][0] in _WORD_LABELS and like[0] and (
-        found[0][1].column == lead) and not any(
-            e.suggestion and not _as_written(e, line) for _, e in found)
-
-
-def line_mistakes(explained: Sequence[tuple[str | None, OrderSyntaxError]], line: str,
-                  order_read: bool) -> list[OrderSyntaxError]:
-    """Every mistake of one line, each once, and whether the line is prose.
+def line_mistakes(explained: Sequence[tuple[str | None, OrderSyntaxError]], line: str
+                  ) -> list[OrderSyntaxError]:
+    """Every mistake of one order line, each once.
 
     ``explained``: ``(label, error)`` for each mistake, in the order the
-    parser met them (it skipped each bad word and read on); ``order_read``:
-    what it did read holds an order word (a move number, a section, a fire
-    order, a two-letter manoeuvre). A line stopping too soon after a skipped
-    word is no mistake of its own (label ``"stops-early"``), nor is what
-    follows a misspelt first word ("PASWORD x"); several words no order has
-    ("Hi ref, here you go") are one mistake; and a line of nothing but such
-    words, or one that starts with such a word and holds no order, is
-    ``prose``: maybe a greeting or a signature, told as one mistake.
+    parser met them (it skipped each bad word and read on). A line stopping
+    too soon after a skipped word is no mistake of its own (label
+    ``"stops-early"``), nor is what follows a misspelt first word ("PASWORD
+    x"); several words no order has ("1: LS please Sir") are one mistake.
+    (Whether a line is an order at all was asked before: ``pbmref.orders.check``.)
     """
     lead = len(line) - len(line.lstrip()) + 1
     found = _own_mistakes(explained, lead)
-    like = [_wordlike(label, err, line) for label, err in found]
-    prose = bool(found) and (not order_read and (all(like) or _sentence(found, like, lead, line))
-                             or _mostly_words(found, line))
     out: list[OrderSyntaxError] = []
     words: list[OrderSyntaxError] = []
-    for (label, err), wordlike in zip(found, like, strict=True):
-        if (label in _WORD_LABELS and wordlike or prose) and err.column is not None:
+    for label, err in found:
+        if label in _WORD_LABELS and err.suggestion is None and err.column is not None:
             words.append(err)
         else:
             out.append(err)
     if words:
         out.append(_one_mistake(words, line))
     out.sort(key=lambda e: e.column or 0)
-    for err in out:
-        err.prose = prose
-        if prose:
-            err.hint = BETWEEN_ORDERS
     return out

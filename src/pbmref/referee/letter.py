@@ -138,8 +138,7 @@ def read_body(game: Game, envelope: OrderMail, player: str) -> BodyRead:
     if not envelope.body:
         return BodyRead()
     state, ruleset = game.open.state, game.ruleset
-    entry, ignored, errors = read_mail_body(
-        lambda who, lines: ruleset.read_orders(state, who, lines), envelope, player)
+    entry, ignored, errors = read_mail_body(ruleset.body_reader(state), envelope, player)
     return BodyRead(entry, ignored, tuple(errors))
 
 

@@ -29,6 +29,7 @@ from pbmref.rules.dice import Replay, Roll
 from pbmref.rules.plaindata import PositionError
 
 if TYPE_CHECKING:  # the report's types: a game kind's renderers are loaded with it
+    from pbmref.orders.check import BodyReader
     from pbmref.reports.document import Document
     from pbmref.reports.model import Focus, Picture, TurnReport
 
@@ -407,6 +408,21 @@ class Ruleset(ABC, Generic[S]):
     def read_orders(self, state: S, player: str, lines: Lines) -> OrdersEntry:
         """One player's order lines read and checked into an orders entry; raises
         ``pbmref.orders.errors.OrderMailError`` (every error found, together)."""
+
+    @abstractmethod
+    def order_line(self, state: S, cleaned: str) -> bool:
+        """Does a mail line (made plain by ``pbmref.orders.lines.clean_line``)
+        look like an order of this game, right or wrong? The one reader of
+        every game's mails (``pbmref.orders.check.read_mail_body``) reads such
+        lines as orders, and any other as a greeting, a signature or prose."""
+
+    def body_reader(self, state: S) -> BodyReader:
+        """The reader of order mails' body lines on ``state`` (``order_line``,
+        then ``read_orders``)."""
+        from pbmref.orders.check import BodyReader  # the grammars only when mail is read
+
+        return BodyReader(read=lambda player, lines: self.read_orders(state, player, lines),
+                          order_line=lambda cleaned: self.order_line(state, cleaned))
 
     @abstractmethod
     def check_orders(self, state: S, player: str, entry: Mapping[str, object]) -> None:

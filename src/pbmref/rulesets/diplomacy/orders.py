@@ -27,7 +27,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from pbmref.orders.errors import IllegalOrderError, OrderMailError, OrderSyntaxError, raise_all
-from pbmref.orders.lines import clean_line, grammar_text
+from pbmref.orders.lines import clean_line, grammar_text, keyword_led
 from pbmref.orders.nearest import ENVELOPE_WORDS, nearest
 from pbmref.rules.diplomacy.adjust import balance, build_problem
 from pbmref.rules.diplomacy.dirigible import UPKEEP
@@ -53,6 +53,7 @@ from pbmref.rules.diplomacy.variant import map_of
 __all__ = [
     "ParsedOrder",
     "as_written_plain",
+    "order_line",
     "Place",
     "parse_body",
     "parse_line",
@@ -707,7 +708,6 @@ def parse_orders(
         except OrderMailError as e:
             if e.line_no is None:
                 e.at(line_no, text)
-            e.prose = not _order_like(body, m, e.suggestion)
             errors.append(e)
             continue
         try:
@@ -736,14 +736,21 @@ _UNIT_WORD = re.compile(r"^\s*(?:a|f|d|army|fleet|dirigible|air)\s+(.+)$", re.I)
 _KEYWORD = re.compile(r"^\s*(?:builds?|disbands?|waives?|removes?|holds?)\b", re.I)
 
 
-def _order_like(text: str, m: GameMap, suggestion: str | None = None) -> bool:
-    """Does a line that could not be read look like an order, not like a
-    greeting or a name? It starts with Build/Disband/Waive (or a slip of an
-    order or envelope word: "staus", "Biuld"), with a province, or with a unit
-    type and a province or a slip of one: "A Yorkshir - Lon" is an order, "A
-    bientôt" is not, and a lone "Silvia" is a name, not a slip of Silesia."""
-    clean = as_written_plain(clean_line(text))
-    if _KEYWORD.match(clean) or suggestion in (*_ORDER_WORDS, *ENVELOPE_WORDS):
+def order_line(cleaned: str, m: GameMap) -> bool:
+    """Does a (cleaned) mail line look like a Diplomacy order, not like a
+    greeting or a name? After an order number ("1.", "(4)"), it starts with
+    Build/Disband/Waive/Remove/Hold (or a slip of an order word: "Biuld"), with
+    a province, or with a unit type and a province or a slip of one (DD2-DD10).
+
+    >>> m = standard_map()
+    >>> [order_line(t, m) for t in ("A Yorkshir - Lon", "2) A Gas - Spa", "Hold A Par",
+    ...                             "Biuld A Par", "Nth - Nwy", "A Lvp-Nth-Nwy")]
+    [True, True, True, True, True, True]
+    >>> [order_line(t, m) for t in ("A bientôt", "Silvia", "Hi all ", "Best regards")]
+    [False, False, False, False]
+    """
+    clean = as_written_plain(cleaned)
+    if _KEYWORD.match(clean) or keyword_led(clean, _ORDER_WORDS):
         return True
     unit = _UNIT_WORD.match(clean)
     words = re.findall(r"[A-Za-z\u00c0-\u024f.']+", unit.group(1) if unit else clean)

@@ -73,7 +73,7 @@ from pbmref.rulesets.base import (
     numbered,
 )
 from pbmref.rulesets.diplomacy.board import power_focus, render_board
-from pbmref.rulesets.diplomacy.orders import parse_body, parse_line, parse_orders, to_order
+from pbmref.rulesets.diplomacy.orders import order_line, parse_body, parse_line, parse_orders, to_order
 from pbmref.rulesets.diplomacy.preview import preview_lines
 from pbmref.rulesets.diplomacy.report import (
     diplomacy_document,
@@ -509,6 +509,9 @@ class DiplomacyRuleset(Ruleset[Board]):
     def read_orders(self, state: Board, player: str, lines: Lines) -> OrdersEntry:
         orders = parse_body(lines, state.power_of(player), state.position)
         return {"orders": [str(o) for o in orders]}
+
+    def order_line(self, state: Board, cleaned: str) -> bool:
+        return order_line(cleaned, map_of(state.position))
 
     def check_orders(self, state: Board, player: str, entry: Mapping[str, object]) -> None:
         parse_body(list(enumerate(_lines(entry), 1)), state.power_of(player), state.position)

@@ -47,7 +47,12 @@ from pbmref.orders.errors import (
     UnknownPlayerError,
     raise_all,
 )
-from pbmref.orders.lines import clean_line, grammar_text, read_past_mistakes
+from pbmref.orders.lines import (
+    air_order_line,
+    clean_line,
+    grammar_text,
+    read_past_mistakes,
+)
 from pbmref.orders.nearest import ENVELOPE_WORDS, nearest
 from pbmref.rules.fastplay.cards import Card
 from pbmref.rules.fastplay.legality import Problem, check_plane_orders
@@ -55,14 +60,44 @@ from pbmref.rules.fastplay.orders import Burn, CardPlay, Entry, PlaneOrders
 from pbmref.rules.fastplay.state import GameState
 from pbmref.rules.hexgrid import Heading, HexNameError
 
-__all__ = ["ParsedLine", "entry_of", "entry_to_orders", "parse_body", "parse_line", "read_body",
-           "read_line"]
+__all__ = ["ParsedLine", "entry_of", "entry_to_orders", "order_line", "parse_body", "parse_line",
+           "read_body", "read_line"]
 
 MOVES_PER_TURN = 3  # FP3
 _CARDS = "A, L, R, LS, RS, AF, ST, STL, STR or I"
 _ENTRY_KEYS = ("plane", "enter", "duel", "burn")
 # Orders entry keys of the other air game: refused with the rule that says why.
 _TWEEDEKKER_KEYS = ("takeoff", "land", "zeppelin")
+
+
+# What an order line looks like (asked by the one reader of every game's mails,
+# ``pbmref.orders.check.read_mail_body``, before the line is parsed): the turn's
+# words (PLANE, ENTER FP14, DUEL FP15, BURN FP12) and the other air game's, which
+# get an answer naming the rule that says why not.
+_KEYWORDS = ("PLANE", "AIRCRAFT", "ENTER", "DUEL", "BURN", "ZEPPELIN", "ZEP", "TAKEOFF",
+             "TAKE-OFF", "LAND")
+# A card (FP4) and the slips people make of one (LT, RT, 0, N, O), a move number
+# without its colon (FP3), a fire item (FP7).
+_PIECE = re.compile(r"stl|str|st|af|ls|rs|lt|rt|[alr0noi1-9]|[fd]-[a-z0-9]{1,3}|[fd][alrb0o]",
+                    re.I)
+
+
+def _piece(word: str) -> bool:
+    return bool(_PIECE.fullmatch(word.strip(":.,;!?()")))
+
+
+def order_line(cleaned: str) -> bool:
+    """Does a (cleaned) mail line look like a Fast Play order: a move number
+    (FP3), a turn word (or a slip of one), ``FIRE`` and a direction, or cards
+    and fire items (FP4, FP7)?
+
+    >>> [order_line(t) for t in ("1: STL", "LS A f-A", "ENTER E5 S", "Duell bert", "FIRE A")]
+    [True, True, True, True, True]
+    >>> [order_line(t) for t in ("Hi Mr Smith  I hope this is right:", "Anna (5B)",
+    ...                          "Fire at will ", "A bientôt")]
+    [False, False, False, False]
+    """
+    return air_order_line(cleaned, _KEYWORDS, _piece)
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,17 +293,8 @@ def read_line(text: str, line_no: int | None = None
     Returns what the line says without the words that could not be read
     (None when nothing of it can be read), and every mistake of the line.
     """
-    result, errors = read_past_mistakes(line_parser(), text, line_no, _explain, _order_read)
+    result, errors = read_past_mistakes(line_parser(), text, line_no, _explain)
     return (result if isinstance(result, ParsedLine) else None), errors
-
-
-def _order_read(parsed: Any) -> bool:
-    """Does what was read of a line hold an order word (beyond a lone letter)?"""
-    if not isinstance(parsed, ParsedLine):
-        return False
-    if parsed.kind != "move" or parsed.move_no is not None:
-        return True
-    return any(i.kind != "card" or len(i.value) > 1 for i in parsed.items)
 
 
 @dataclass(slots=True)
@@ -344,7 +370,7 @@ def _number_unread(draft: _Draft, text: str, problems: list[OrderMailError], no:
         return int(written.group(1)) + 1
     if _TURN_LINE.match(text) or any(e.suggestion in ("ENTER", "DUEL") for e in problems):
         draft.unread_turn_line = True
-    elif not any(e.prose for e in problems):
+    else:
         draft.unread.add(no)
         return no + 1
     return no

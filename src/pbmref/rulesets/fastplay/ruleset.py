@@ -24,7 +24,7 @@ from pbmref.rules.fastplay.position import position_from_dict, position_to_dict
 from pbmref.rules.fastplay.state import GameState
 from pbmref.rulesets.air.ruleset import AirRuleset
 from pbmref.rulesets.base import Lines, NewGameOptions, Opening, OrdersEntry, PlayerSpec, Words
-from pbmref.rulesets.fastplay.orders import entry_to_orders, parse_body
+from pbmref.rulesets.fastplay.orders import entry_to_orders, order_line, parse_body
 from pbmref.rulesets.fastplay.personal import changed_line
 from pbmref.rulesets.fastplay.picture import (
     fastplay_focus,
@@ -132,6 +132,10 @@ class FastPlayRuleset(AirRuleset[GameState, PlaneOrders | None, TurnOrders]):
 
     def read_orders(self, state: GameState, player: str, lines: Lines) -> OrdersEntry:
         return parse_body(state, player, lines)
+
+    def order_line(self, state: GameState, cleaned: str) -> bool:
+        del state
+        return order_line(cleaned)
 
     def read_entry(self, state: GameState, player: str,
                    entry: Mapping[str, object]) -> PlaneOrders | None:

@@ -20,7 +20,7 @@ from typing import Any
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from pbmref.orders.errors import OrderSyntaxError
-from pbmref.orders.nearest import BETWEEN_ORDERS, ENVELOPE_WORDS, nearest
+from pbmref.orders.nearest import ENVELOPE_WORDS, nearest
 
 __all__ = ["CATALOGUE", "Mistake", "explain_one", "explain_tweedekker", "label_of"]
 
@@ -333,9 +333,6 @@ def _from_catalogue(mistake: Mistake, line: str, tok_text: str, column: int | No
     fmt = {"tok": tok_text, "fix": fix, "manoeuvres": _MANOEUVRES,
            "fire": "f-A f-L f-R f-B f-0"}
     hint = mistake.hint.format(**fmt) if mistake.hint else None
-    first_word = column is not None and column == len(line) - len(line.lstrip()) + 1
-    if mistake.label == "unknown-word" and first_word:
-        hint = BETWEEN_ORDERS
     return OrderSyntaxError(
         mistake.message.format(**fmt), column=column, width=width,
         expected=mistake.expected or plain_expected, hint=hint)

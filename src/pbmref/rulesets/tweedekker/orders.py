@@ -34,7 +34,12 @@ from pbmref.orders.errors import (
     UnknownPlayerError,
     raise_all,
 )
-from pbmref.orders.lines import clean_line, grammar_text, read_past_mistakes
+from pbmref.orders.lines import (
+    air_order_line,
+    clean_line,
+    grammar_text,
+    read_past_mistakes,
+)
 from pbmref.rules.hexgrid import Heading
 from pbmref.rules.tweedekker.orders import (
     FireDir,
@@ -51,6 +56,7 @@ __all__ = [
     "Item",
     "canonical_line",
     "entry_to_orders",
+    "order_line",
     "parse_body",
     "parse_position_body",
     "parse_line",
@@ -68,6 +74,40 @@ MANOEUVRE_WORDS = {
 }
 _MANOEUVRE_VALUE = {word: m.value for word, m in MANOEUVRE_WORDS.items()}
 FIRE_WORDS = {"A": "f-A", "L": "f-L", "R": "f-R", "B": "f-B", "0": "f-0", "O": "f-0"}
+
+
+# ---------------------------------------------------------------------------
+# What an order line looks like (asked by the one reader of every game's mails,
+# ``pbmref.orders.check.read_mail_body``, before the line is parsed)
+
+# The section and runway words (T1, L3, L4) and the postal FIRE (F2).
+_KEYWORDS = ("PLANE", "AIRCRAFT", "ZEPPELIN", "ZEP", "Z", "TAKEOFF", "TAKE-OFF", "LAND")
+# A manoeuvre (M2, with the postal LT, RT, N, O), a move number without its colon
+# (T1), a fire or bomb item (F2, Z14) and their common slips: "fA" (no dash), "f-Z" (no such direction), "RRL" (no spaces).
+_PIECE = re.compile(r"(ls|rs|lt|rt|[alr0noi1-9])|[fd]-[a-z0-9]{1,3}|[fd][alrb0o]"
+                    r"|(ls|rs|lt|rt|[alr0i]){2,}", re.I)
+_TAKE_OFF = re.compile(r"^\s*take\s+off\b", re.I)
+
+
+def _piece(word: str) -> bool:
+    """A word of a move line (a capitalised word such as "All" or "Lara" is a word)."""
+    word = word.strip(":.,;!?()")
+    joined = len(word) > 2 and word[:1].isupper() and word[1:].islower()
+    return bool(_PIECE.fullmatch(word)) and not joined
+
+
+def order_line(cleaned: str) -> bool:
+    """Does a (cleaned) mail line look like a tweedekker order: a move number
+    (T1), a section or runway word (or a slip of one), ``FIRE`` and a direction
+    (F2), or manoeuvres and fire items (M2, F2, Z14)?
+
+    >>> [order_line(t) for t in ("2: RS f-A", "Zeplin", "A d-B", "FIRE L+R", "RRL")]
+    [True, True, True, True, True]
+    >>> [order_line(t) for t in ("Hi  I hope this is right:", "Fire at will ",
+    ...                          "Bert van Dam | Senior Analyst", "All the best", "A bientôt")]
+    [False, False, False, False, False]
+    """
+    return air_order_line(cleaned, _KEYWORDS, _piece) or bool(_TAKE_OFF.match(cleaned))
 
 
 # ---------------------------------------------------------------------------
@@ -221,17 +261,8 @@ def read_line(text: str, line_no: int | None = None
     """
     from pbmref.rulesets.tweedekker.catalogue import explain_one
 
-    result, errors = read_past_mistakes(line_parser(), text, line_no, explain_one, _order_read)
+    result, errors = read_past_mistakes(line_parser(), text, line_no, explain_one)
     return (result if isinstance(result, ParsedLine) else None), errors
-
-
-def _order_read(parsed: Any) -> bool:
-    """Does what was read of a line hold an order word (beyond a lone letter)?"""
-    if not isinstance(parsed, ParsedLine):
-        return False
-    if parsed.kind != "move" or parsed.move_no is not None:
-        return True
-    return any(i.kind != "man" or len(i.text) > 1 for i in parsed.items)
 
 
 # ---------------------------------------------------------------------------
@@ -318,7 +349,7 @@ def _collect(lines: Iterable[tuple[int | None, str]], default_section: str = "pl
             section = _SECTIONS[meant]
         if parsed is None:
             _number_unread(draft, section, text, next_no,
-                           counts=meant is None and not any(e.prose for e in problems))
+                           counts=meant is None)
             continue
         src = _Src(line_no, text, parsed, broken=bool(problems))
         kind = parsed.kind

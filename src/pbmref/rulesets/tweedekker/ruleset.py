@@ -39,7 +39,7 @@ from pbmref.rulesets.base import (
     PlayerSpec,
     Words,
 )
-from pbmref.rulesets.tweedekker.orders import entry_to_orders, parse_body
+from pbmref.rulesets.tweedekker.orders import entry_to_orders, order_line, parse_body
 from pbmref.rulesets.tweedekker.personal import changed_line
 from pbmref.rulesets.tweedekker.picture import reader_focus, render_move_panels, render_svg
 from pbmref.rulesets.tweedekker.preview import preview_lines
@@ -210,6 +210,10 @@ class TweedekkerRuleset(AirRuleset[GameState, Reading, TurnOrders]):
 
     def read_orders(self, state: GameState, player: str, lines: Lines) -> OrdersEntry:
         return parse_body(state, player, lines)
+
+    def order_line(self, state: GameState, cleaned: str) -> bool:
+        del state
+        return order_line(cleaned)
 
     def read_entry(self, state: GameState, player: str, entry: Mapping[str, object]
                    ) -> Reading:
