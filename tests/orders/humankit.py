@@ -50,13 +50,21 @@ def subject_and_text(case: dict[str, Any]) -> tuple[str, str]:
     return case.get("subject", ""), case["text"]
 
 
+def _body_reader(ruleset: Any, state: Any) -> Any:
+    """The ruleset's reader of body lines; a checkout from before the one reader
+    of issue 42 item 3 (no ``body_reader``) takes ``read_orders`` itself."""
+    if hasattr(ruleset, "body_reader"):
+        return ruleset.body_reader(state)
+    return lambda who, lines: ruleset.read_orders(state, who, lines)
+
+
 def check(case: dict[str, Any], text: str | None = None) -> CheckedMail:
     """Read the case's mail (or ``text``) for its game and player."""
     position = POSITIONS[case.get("game", "zep1")]
     ruleset = get_ruleset(position["ruleset"])
     state = ruleset.decode(position)
     kwargs: dict[str, Any] = {
-        "read_body": ruleset.body_reader(state),
+        "read_body": _body_reader(ruleset, state),
         "player": case.get("player", "baron"),
         "open_turn": position.get("turn", position.get("phase")),
     }

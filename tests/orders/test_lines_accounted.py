@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hypo import examples
 from pbmref.orders.errors import OrderMailError
 
-from .humankit import MAILS, POSITIONS, check
-from .test_human_mails import _ruleset
+from .humankit import MAILS, check
 
 # Valid plain mails of the table, one ruleset or another (raw mails have headers).
 VALID = [c for c in MAILS
@@ -45,13 +45,26 @@ def test_prose_around_a_valid_mail_leaves_its_orders(case: dict[str, Any], above
     assert _entry(case, wrapped) == case["ok"]["entry"], wrapped
 
 
-# Lines of Diplomacy mails as people write orders, and lines that are not orders.
-DIP_ORDERS = ["A Par - Bur", "1. A Par - Bur", "2) A Gas - Spa", "Hold A Par", "A Par holds",
-              "A Gas H", "F Bre -> Mao", "F Bre -- Mao", "D Bur - Mun", "F Bre \u2192 Mao",
-              "A Par - Gas", "A Gas - Mun", "F Bre - Spa nc", "(4) D Bur S A Par - Bur",
-              "A Lvp-Nth-Nwy", "F Bre-Mao-Spa", "A Par - Bru", "Build A Par"]
+# Lines of each game's orders as people write them (right or wrong for the
+# position: orders of the game all the same), and lines that are no orders of
+# any game: the one reader (issue 42, item 3) tells them apart alike in all.
+ORDERS = {
+    "dd1": ("fleur", ["A Par - Bur", "1. A Par - Bur", "2) A Gas - Spa", "Hold A Par",
+                      "A Par holds", "A Gas H", "F Bre -> Mao", "F Bre -- Mao", "D Bur - Mun",
+                      "F Bre \u2192 Mao", "A Par - Gas", "A Gas - Mun", "F Bre - Spa nc",
+                      "(4) D Bur S A Par - Bur", "A Lvp-Nth-Nwy", "F Bre-Mao-Spa",
+                      "A Par - Bru", "Build A Par"]),
+    "zep1": ("baron", ["PLANE", "1: LS f-A", "2: A", "3 R", "RR", "LS f-A", "A d-B", "Z1: L",
+                       "ZEPPELIN", "FIRE L+R", "Fire A", "TAKEOFF BETA", "LAND ALPHA",
+                       "Zeplin", "1: Q", "2: A f-Z", "fA", "I"]),
+    "class1": ("anna", ["PLANE", "1: STL", "2: A f-A", "3: RS", "LS A RS", "ENTER E5 S",
+                        "DUEL bert", "BURN CARD", "Fire A", "1: LT", "2: f-R", "TAKEOFF",
+                        "Duell bert", "f-0", "AF"]),
+}
 PROSE = ["Hi all,", "Cheers,", "Fleur", "Thanks!", "See you", "A bient\u00f4t",
-         "Have a nice day", "Best regards"]
+         "Have a nice day", "Best regards", "Hi, I hope this is right:", "Fire at will!",
+         "All the best", "Bert van Dam | Senior Analyst", "Acme B.V. | +31 20 123 4567",
+         "I am away this weekend so here are", "my orders a bit early."]
 
 
 def _alone(case: dict[str, Any], line: str) -> bool:
@@ -65,10 +78,11 @@ def _alone(case: dict[str, Any], line: str) -> bool:
 
 
 @SETTINGS
-@given(lines=st.lists(st.sampled_from(DIP_ORDERS + PROSE), min_size=1, max_size=8))
-def test_an_order_line_is_never_left_out(lines: list[str]) -> None:
-    case = {"game": "dd1", "player": "fleur", "text": "\n".join(lines) + "\n"}
-    assert POSITIONS["dd1"]["ruleset"] == "dirigible" and _ruleset(case) == "dirigible"
+@given(game=st.sampled_from(sorted(ORDERS)), data=st.data())
+def test_an_order_line_is_never_left_out(game: str, data: st.DataObject) -> None:
+    player, orders = ORDERS[game]
+    lines = data.draw(st.lists(st.sampled_from(orders + PROSE), min_size=1, max_size=8))
+    case = {"game": game, "player": player, "text": "\n".join(lines) + "\n"}
     try:
         left_out = check(case).ignored
     except OrderMailError as exc:
@@ -77,7 +91,9 @@ def test_an_order_line_is_never_left_out(lines: list[str]) -> None:
         assert text in PROSE and not _alone(case, text), text
 
 
-def test_every_order_form_is_an_order_and_no_prose_is() -> None:
-    case = {"game": "dd1", "player": "fleur", "text": ""}
-    assert all(_alone(case, line) for line in DIP_ORDERS)
-    assert not any(_alone(case, line) for line in PROSE)
+@pytest.mark.parametrize("game", sorted(ORDERS))
+def test_every_order_form_is_an_order_and_no_prose_is(game: str) -> None:
+    player, orders = ORDERS[game]
+    case = {"game": game, "player": player, "text": ""}
+    assert [line for line in orders if not _alone(case, line)] == []
+    assert [line for line in PROSE if _alone(case, line)] == []

@@ -279,7 +279,7 @@ def _between_orders(line_no: int, text: str) -> OrderMailError:
     """A line of prose between two orders: the player is asked to move it."""
     cleaned = clean_line(text)
     start = len(cleaned) - len(cleaned.lstrip())
-    shown = " ".join(cleaned.split())
+    shown = " ".join(text.split())  # as written
     shown = shown if len(shown) <= 30 else shown[:27] + "..."
     return OrderSyntaxError(f'I cannot read "{shown}" as an order', rule="SYNTAX",
                             column=start + 1, width=len(cleaned.strip()),

@@ -151,8 +151,7 @@ def _nearest(word: str, words: tuple[str, ...]) -> str | None:
 
 
 # The hint for a greeting that stands between orders, where it is not left out.
-BETWEEN_ORDERS = ("greetings and signatures go above or below the orders: take this line "
-                  "out, or start it with #")
+BETWEEN_ORDERS = "move it above or below the orders, take it out, or start it with #"
 
 # Labels of mistakes a word of a sentence makes too (a name, "Thanks").
 _WORD_LABELS = frozenset({"unknown-word", None})
