@@ -51,3 +51,37 @@ def test_a_players_mail_without_a_password_gets_a_useful_answer(
         assert phrase in reply, (phrase, reply)
     assert (WARNING in reply) is warned, reply
     assert "anna-pass-1" not in reply
+
+
+PRESS_REPLY = ("Re: [zep1] Press from Bert to Anna",
+               "Sounds good, let's do it!\n\nOn Mon, 2 Mar 2026, Referee wrote:\n> Shall we?\n")
+
+
+def test_the_ration_of_questions_is_the_players_own(tmp_path: Path) -> None:
+    """What strangers and other players send spends nothing of anna's: her
+    question is answered after a stranger's flood and bert's warnings."""
+    table = make_table(tmp_path)
+    for n in range(40):
+        table.send(f"GAME zep1\nPASSWORD guess-{n}\nPLANE\n1: A\n",
+                   sender="mallory@example.net", subject="zep1")
+    for _ in range(3):
+        table.send("GAME zep1\nPLANE\n1: A\n", sender="bert@example.org", subject="zep1")
+    out = table.send("GAME zep1\nstaus\n", subject="zep1")
+    assert len(out) == 1 and "Turn 1 is open" in body_of(out[0])
+    out = table.send("thanks!\n", subject="Re: [zep1] orders accepted")
+    assert len(out) == 1 and "PASSWORD" in body_of(out[0])
+
+
+def test_no_reply_to_a_press_mail_is_dropped_without_a_word(tmp_path: Path) -> None:
+    """Each reply to a press mail is answered with how to answer press, also
+    after another mail without a password within the hour (each of these was
+    rationed to one answer an hour with the password warning)."""
+    table = make_table(tmp_path)
+    table.send("GAME zep1\nPLANE\n1: A\n", subject="zep1")  # the password warning
+    subject, body = PRESS_REPLY
+    for n in range(3):
+        out = table.send(body, subject=subject)
+        assert len(out) == 1, n
+        assert "PRESS TO" in body_of(out[0])
+    out = table.send("Deal, and I fly\n1: A\nthen?\n", subject=subject)  # orders in it
+    assert len(out) == 1 and "PRESS TO" in body_of(out[0])

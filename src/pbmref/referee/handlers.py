@@ -115,6 +115,9 @@ def without_password(referee: Referee, letter: Letter) -> HandledMail:
         return answer(referee, letter, replies.refused_without_password(
             game.id, turn, errors_text(error, letter.mail)), "rejected: password line")
     wanted = questions.asked(envelope, read.entry, read.errors, PUBLIC_COMMANDS)
+    press_reply = questions.answers_press(letter.mail.subject) and not envelope.press
+    if wanted is None and press_reply:
+        wanted = []  # its words are an answer to press: told how to send it
     if wanted is None:  # orders, press or a command: the password warning
         return rations.wrong_password(referee, letter)
     sections = [ignored_note(read.ignored)] if read.ignored else []
@@ -126,9 +129,11 @@ def without_password(referee: Referee, letter: Letter) -> HandledMail:
     sections.append(replies.PASSWORD_NEEDED)
     answered = answer(referee, letter, "\n\n".join(s.rstrip() for s in sections),
                       "commands answered without the password")
-    if not wanted:
+    if not wanted and not press_reply:
         # words alone (a thank-you, an autoresponder's "I am away"): answered
-        # once an hour, as the password warning, so no mail loop runs on it
+        # once an hour, as the password warning, so no mail loop runs on it.
+        # An answer to press always gets its word (within the replies a
+        # player's address has: the loop breaker; auto-replies are never answered).
         answered.rations = rations.password_warned(game.id, letter.player)
     return answered
 

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from pbmref.orders.envelope import Command, OrderMail
 from pbmref.orders.errors import OrderMailError
 
-__all__ = ["asked", "question_note"]
+__all__ = ["answers_press", "asked", "question_note"]
 
 
 def asked(envelope: OrderMail, entry: object, errors: Iterable[OrderMailError],
@@ -40,12 +40,23 @@ def asked(envelope: OrderMail, entry: object, errors: Iterable[OrderMailError],
     return list({c.format(): c for c in wanted}.values())
 
 
+def answers_press(subject: str) -> bool:
+    """Whether a mail answers a press relay ("Re: [zep1] Press from Bert to
+    Anna", "AW: [dip1] Anonymous press to all"): such a mail is never left
+    without a word (a player must not believe an answer went out that did not).
+
+    >>> answers_press("Re: [zep1] Press from Bert to Anna"), answers_press("Re: orders")
+    (True, False)
+    """
+    return "press" in subject.lower()
+
+
 def question_note(game_id: str, subject: str) -> str:
     """How to write what a mail without a password seems to want."""
     lines = [f"Your mail to game {game_id} has no PASSWORD line, so it changes nothing.",
              f"Orders go in the text of a mail: GAME {game_id}, then PASSWORD and",
              "yours, then your orders. Send HELP for how to write them."]
-    if "press" in subject.lower():
+    if answers_press(subject):
         lines.append("To answer press, write PRESS TO and the receivers above your")
         lines.append("message, with your PASSWORD line (send HELP for the names).")
     return "\n".join(lines)

@@ -9,6 +9,9 @@ can silence a player (issue 15):
   an hour on, one summary goes to the player and one notice to the game master
   (a day), and ``pbmref status`` shows the count -- the right password is
   accepted all the while (no lockout);
+- a registered player's mail without a password that asks a question
+  (``questions``) is answered: a command within the replies per address, words
+  alone once an hour with the warning, a reply to a press relay always;
 - the "how to join" note goes to a stranger once a day, to all strangers at
   most ``STRANGER_BUDGET`` times an hour, and is recorded only when sent;
 - every other reply counts against ``REPLY_BUDGET`` per address (the loop
