@@ -64,7 +64,7 @@ ORDERS = {
 PROSE = ["Hi all,", "Cheers,", "Fleur", "Thanks!", "See you", "A bient\u00f4t",
          "Have a nice day", "Best regards", "Hi, I hope this is right:", "Fire at will!",
          "All the best", "Bert van Dam | Senior Analyst", "Acme B.V. | +31 20 123 4567",
-         "I am away this weekend so here are", "my orders a bit early."]
+         "I am away this weekend so here are", "my orders a bit early.", "Al", "Lara"]
 
 
 def _alone(case: dict[str, Any], line: str) -> bool:

@@ -22,7 +22,8 @@ from pbmref.orders.errors import OrderMailError, OrderSyntaxError
 from pbmref.orders.nearest import line_mistakes, nearest
 
 __all__ = ["air_order_line", "clean_line", "cut_at_end", "first_word", "grammar_text",
-           "keyword_led", "made_of", "numbered", "parse_past_mistakes", "read_past_mistakes"]
+           "keyword_led", "made_of", "numbered", "order_piece", "parse_past_mistakes",
+           "read_past_mistakes"]
 
 T = TypeVar("T")
 _MAX_SKIPS = 12  # bad words skipped in one line before the parser gives up on it
@@ -169,6 +170,19 @@ def numbered(cleaned: str) -> bool:
     (False, False, False)
     """
     return bool(_NUMBERED.match(cleaned))
+
+
+def order_piece(word: str, pieces: re.Pattern[str], slips: re.Pattern[str]) -> bool:
+    """Is ``word`` one of a game's order ``pieces``, or one of its ``slips`` not
+    written as a name ("fA" and "RRL" are slips, "Fr" and "Lara" names)?
+
+    >>> order_piece("Lara", re.compile("a|l|r"), re.compile("[alr]+", re.I))
+    False
+    """
+    word = word.strip(":.,;!?()")
+    if pieces.fullmatch(word):
+        return True
+    return bool(slips.fullmatch(word)) and not (word[:1].isupper() and word[1:].islower())
 
 
 def made_of(words: list[str], piece: Callable[[str], bool]) -> bool:

@@ -51,6 +51,7 @@ from pbmref.orders.lines import (
     air_order_line,
     clean_line,
     grammar_text,
+    order_piece,
     read_past_mistakes,
 )
 from pbmref.orders.nearest import ENVELOPE_WORDS, nearest
@@ -77,13 +78,14 @@ _TWEEDEKKER_KEYS = ("takeoff", "land", "zeppelin")
 _KEYWORDS = ("PLANE", "AIRCRAFT", "ENTER", "DUEL", "BURN", "ZEPPELIN", "ZEP", "TAKEOFF",
              "TAKE-OFF", "LAND")
 # A card (FP4) and the slips people make of one (LT, RT, 0, N, O), a move number
-# without its colon (FP3), a fire item (FP7).
-_PIECE = re.compile(r"stl|str|st|af|ls|rs|lt|rt|[alr0noi1-9]|[fd]-[a-z0-9]{1,3}|[fd][alrb0o]",
-                    re.I)
+# without its colon (FP3), a fire item (FP7) and its slip "fA" (no dash).
+_PIECE = re.compile(r"stl|str|st|af|ls|rs|lt|rt|[alr0noi1-9]|[fd]-[a-z0-9]{1,3}", re.I)
+_SLIP = re.compile(r"[fd][alrb0o]", re.I)
 
 
 def _piece(word: str) -> bool:
-    return bool(_PIECE.fullmatch(word.strip(":.,;!?()")))
+    """A word of a move line; a capitalised word ("Fr", "Da") is a name, no slip."""
+    return order_piece(word, _PIECE, _SLIP)
 
 
 def order_line(cleaned: str) -> bool:

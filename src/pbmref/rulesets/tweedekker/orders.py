@@ -38,6 +38,7 @@ from pbmref.orders.lines import (
     air_order_line,
     clean_line,
     grammar_text,
+    order_piece,
     read_past_mistakes,
 )
 from pbmref.rules.hexgrid import Heading
@@ -83,17 +84,21 @@ FIRE_WORDS = {"A": "f-A", "L": "f-L", "R": "f-R", "B": "f-B", "0": "f-0", "O": "
 # The section and runway words (T1, L3, L4) and the postal FIRE (F2).
 _KEYWORDS = ("PLANE", "AIRCRAFT", "ZEPPELIN", "ZEP", "Z", "TAKEOFF", "TAKE-OFF", "LAND")
 # A manoeuvre (M2, with the postal LT, RT, N, O), a move number without its colon
-# (T1), a fire or bomb item (F2, Z14) and their common slips: "fA" (no dash), "f-Z" (no such direction), "RRL" (no spaces).
-_PIECE = re.compile(r"(ls|rs|lt|rt|[alr0noi1-9])|[fd]-[a-z0-9]{1,3}|[fd][alrb0o]"
-                    r"|(ls|rs|lt|rt|[alr0i]){2,}", re.I)
+# (T1), a fire or bomb item (F2, Z14); and their common slips: "fA" (no dash),
+# "RRL" (no spaces).
+_PIECE = re.compile(r"ls|rs|lt|rt|[alr0noi1-9]|[fd]-[a-z0-9]{1,3}", re.I)
+_SLIP = re.compile(r"[fd][alrb0o]|(ls|rs|lt|rt|[alr0i]){2,}", re.I)
 _TAKE_OFF = re.compile(r"^\s*take\s+off\b", re.I)
 
 
 def _piece(word: str) -> bool:
-    """A word of a move line (a capitalised word such as "All" or "Lara" is a word)."""
-    word = word.strip(":.,;!?()")
-    joined = len(word) > 2 and word[:1].isupper() and word[1:].islower()
-    return bool(_PIECE.fullmatch(word)) and not joined
+    """A word of a move line; a capitalised word ("Al", "Lara", "Fr") is a name,
+    no slip of one.
+
+    >>> [_piece(w) for w in ("LS", "f-Z", "fA", "RRL", "rr", "Al", "Lara", "All")]
+    [True, True, True, True, True, False, False, False]
+    """
+    return order_piece(word, _PIECE, _SLIP)
 
 
 def order_line(cleaned: str) -> bool:
