@@ -17,6 +17,7 @@ Subject and text are what ``pbmref.mail.message.read_message`` gives.
 
     .venv/bin/python bench/human_mails.py            # this checkout
     PYTHONPATH=/path/to/other/src .venv/bin/python bench/human_mails.py --show 3
+    .venv/bin/python bench/human_mails.py --cpu 5     # and the reader's CPU a mail
 
 Run with another checkout's ``src`` first on the path to count its reader
 (main's, for the "before" figure); the table is always this checkout's.
@@ -26,7 +27,9 @@ from __future__ import annotations
 
 import argparse
 import collections
+import statistics
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -75,14 +78,31 @@ def reply_of(got: Any) -> str:
     return "\n".join(got.describe())
 
 
+def cpu_per_mail(mails: list[dict[str, Any]], rounds: int) -> float:
+    """The reader's CPU time for one mail of ``mails`` in ms: the median of
+    ``rounds`` rounds over all of them, after one round to warm up."""
+    times = []
+    for n in range(rounds + 1):
+        start = time.process_time()
+        for case in mails:
+            read(case)
+        if n:
+            times.append((time.process_time() - start) / len(mails) * 1000)
+    return statistics.median(times)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--show", default="", help="names of mails whose replies to print, "
                     "comma separated")
     ap.add_argument("--new", action="store_true", help="count only the mails of issue 42")
     ap.add_argument("--list", action="store_true", help="print each mail's class")
+    ap.add_argument("--cpu", type=int, default=0, metavar="N",
+                    help="also print the reader's CPU time a mail, the median of N rounds")
     args = ap.parse_args(argv)
     mails = [c for c in humankit.MAILS if not args.new or c.get("issue") == 42]
+    if args.cpu:
+        print(f"{cpu_per_mail(mails, args.cpu):.3f} ms of CPU a mail (median of {args.cpu})")
     counts: collections.Counter[str] = collections.Counter()
     show = {s.strip() for s in args.show.split(",") if s.strip()}
     for case in mails:
