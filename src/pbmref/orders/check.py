@@ -262,8 +262,9 @@ def read_mail_body(reader: BodyReader, mail: OrderMail, player: str
     """
     body = list(mail.body)
     orders = [(n, t) for n, t in body if reader.looks_like_order(t)]
-    anchors = [n for n, _ in mail.keyword_lines] + [n for n, _ in orders]
-    prose = [(n, t) for n, t in body if (n, t) not in orders]
+    said = {n for n, _ in orders}
+    anchors = [n for n, _ in mail.keyword_lines] + sorted(said)
+    prose = [(n, t) for n, t in body if n not in said]
     inside = (lambda n: min(anchors) < n < max(anchors)) if anchors else (lambda n: False)
     ignored = tuple((n, t) for n, t in prose if not inside(n))
     errors = [_between_orders(n, t) for n, t in prose if inside(n)]
