@@ -73,7 +73,13 @@ from pbmref.rulesets.base import (
     numbered,
 )
 from pbmref.rulesets.diplomacy.board import power_focus, render_board
-from pbmref.rulesets.diplomacy.orders import order_line, parse_body, parse_line, parse_orders, to_order
+from pbmref.rulesets.diplomacy.orders import (
+    order_line,
+    parse_body,
+    parse_line,
+    parse_orders,
+    to_order,
+)
 from pbmref.rulesets.diplomacy.preview import preview_lines
 from pbmref.rulesets.diplomacy.report import (
     diplomacy_document,
