@@ -42,6 +42,9 @@ class FakeRuleset(Ruleset):
                     lines: list[tuple[int, str]]) -> dict[str, Any]:
         return {"add": int(lines[0][1])}
 
+    def order_line(self, state: Any, cleaned: str) -> bool:
+        return cleaned.strip().isdigit()
+
     def check_orders(self, state: Any, player: str, entry: Any) -> None:
         if player not in (state.get("score") or {}):
             raise IllegalOrderError(f"{player} has no score in this position")
