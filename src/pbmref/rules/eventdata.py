@@ -2,7 +2,9 @@
 
 An event is a frozen dataclass with a ``kind`` and the ``move`` it happened
 in; ``event_to_dict`` writes it for YAML and the reports, with hexes as the
-names the given board prints (any board with a ``name(hex)`` method).
+names the given board prints (any board with a ``name(hex)`` method), and
+``event_from_dict`` reads that back, the hexes through the board's ``parse``
+(the doctests of each game's ``events`` module show the two mirror).
 """
 
 from __future__ import annotations
@@ -10,20 +12,29 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Protocol
 
 from pbmref.rules.hexgrid import Hex
 
-__all__ = ["Event", "HexNamer", "event_to_dict", "events_to_dicts"]
+__all__ = ["Event", "EventDataError", "HexNamer", "HexParser", "event_from_dict",
+           "event_to_dict", "events_from_dicts", "events_to_dicts"]
 
 
 class HexNamer(Protocol):
     def name(self, hex_: Hex) -> str: ...
 
     def names(self, hexes: tuple[Hex, ...]) -> list[str]: ...
+
+
+class HexParser(Protocol):
+    def parse(self, text: str) -> Hex: ...
+
+
+class EventDataError(ValueError):
+    """An event's plain data that no event class of the game reads."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,3 +149,76 @@ def events_to_dicts(events: Iterable[Event], board: HexNamer) -> list[dict[str, 
         write = writers.get(type(event)) or _writer(type(event))
         out.append(write(event, board, name, names))
     return out
+
+
+# How each field is read back: the mirror of ``_WRITE``.
+Reader = Callable[[object, HexParser], object]
+
+
+def _read_plain(value: object, board: HexParser) -> object:
+    return value
+
+
+def _reader(hint: Any) -> Reader:
+    """The function that reads one field written as ``_how(hint)`` says."""
+    how = _how(hint)
+    if how is None:
+        return _read_plain
+    if how == _HEX:
+        return lambda value, board: board.parse(str(value))
+    if how == _ENUM:
+        return lambda value, board: hint(value)
+    if how == _HEXES:
+        return lambda value, board: tuple(board.parse(str(v)) for v in _items(value))
+    if how == _VALUES:
+        return lambda value, board: tuple(_items(value))
+    if how == _ROWS:
+        return lambda value, board: tuple(tuple(_items(row)) for row in _items(value))
+    args = typing.get_args(hint)
+    if typing.get_origin(hint) in (typing.Union, types.UnionType) and type(None) in args:
+        rest = [a for a in args if a is not type(None)]
+        if len(rest) == 1:  # ``Hex | None``, ``Heading | None``: None as it is
+            inner = _reader(rest[0])
+            return lambda value, board: None if value is None else inner(value, board)
+    raise TypeError(f"no reader for a field of type {hint!r}")
+
+
+def _items(value: object) -> list[object]:
+    if not isinstance(value, list | tuple):
+        raise EventDataError(f"expected a list, got {value!r}")
+    return list(value)
+
+
+FromDict = Callable[[Mapping[str, object], HexParser], Event]
+_FROM_DICT: dict[type[Event], FromDict] = {}
+
+
+def _from_dict(kind: type[Event]) -> FromDict:
+    hints = typing.get_type_hints(kind)
+    readers = [(f.name, _reader(hints[f.name])) for f in dataclasses.fields(kind)]
+    build: Callable[..., Event] = kind  # each field read by its own reader
+
+    def from_dict(data: Mapping[str, object], board: HexParser) -> Event:
+        return build(**{name: read(data[name], board) for name, read in readers if name in data})
+
+    return from_dict
+
+
+def event_from_dict(data: Mapping[str, object], types_: Mapping[str, type[Event]],
+                    board: HexParser) -> Event:
+    """The event ``event_to_dict`` wrote as ``data``, of the class its ``kind``
+    names in ``types_`` (a game's ``EVENT_TYPES``); a field left out takes its
+    default. Raises ``EventDataError`` for a kind the game does not know."""
+    cls = types_.get(str(data.get("kind")))
+    if cls is None:
+        raise EventDataError(f"no event of kind {data.get('kind')!r}")
+    read = _FROM_DICT.get(cls)
+    if read is None:
+        read = _FROM_DICT[cls] = _from_dict(cls)
+    return read(data, board)
+
+
+def events_from_dicts(data: Iterable[Mapping[str, object]], types_: Mapping[str, type[Event]],
+                      board: HexParser) -> tuple[Event, ...]:
+    """Every event of a turn as ``event_from_dict`` reads it."""
+    return tuple(event_from_dict(d, types_, board) for d in data)

@@ -7,6 +7,17 @@ turn. Every die is a ``DieRolled`` event, in the order rolled.
 >>> from pbmref.rules.fastplay.board import FastBoard
 >>> event_to_dict(Victory(2, "anna", "bert", 3, 4), FastBoard())
 {'kind': 'victory', 'move': 2, 'pilot': 'anna', 'target': 'bert', 'damage': 3, 'victories': 4}
+
+``event_from_dict`` reads that form back (the class by its ``kind`` in
+``EVENT_TYPES``), the hex names through the board; a hex off the board is None:
+
+>>> board = FastBoard()
+>>> left = Manoeuvred(3, "anna", "F", board.hex_at(0, 1), None, Heading.N)
+>>> data = event_to_dict(left, board)
+>>> data["from_hex"], data["to_hex"]
+('A1', None)
+>>> event_from_dict(data, EVENT_TYPES, board) == left
+True
 """
 
 from __future__ import annotations
@@ -14,13 +25,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from pbmref.rules.eventdata import Event, event_to_dict
+from pbmref.rules.eventdata import Event, event_from_dict, event_to_dict
 from pbmref.rules.hexgrid import Heading, Hex
 
 __all__ = [
     "AcePromoted", "BurnChecked", "CardLost", "CriticalHit", "Damaged", "DieRolled",
     "DuelBegan", "DuelEnded", "Entered", "Event", "Fired", "GameEnded", "HeldFire",
-    "Manoeuvred", "MissedOrders", "Removed", "ShotDown", "Victory", "event_to_dict",
+    "Manoeuvred", "MissedOrders", "Removed", "ShotDown", "Victory", "event_from_dict",
+    "event_to_dict",
     "EVENT_TYPES",
 ]
 

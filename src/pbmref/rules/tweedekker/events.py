@@ -9,6 +9,20 @@ of the turn (T3). Every die is an ``DieRolled`` event (V5).
 >>> from pbmref.rules.hexgrid import HexBoard
 >>> event_to_dict(Repaired(0, "baron", 2, 8), HexBoard(10))
 {'kind': 'repaired', 'move': 0, 'pilot': 'baron', 'amount': 2, 'damage': 8}
+
+``event_from_dict`` reads that form back (the class by its ``kind`` in
+``EVENT_TYPES``), the hex names through the board:
+
+>>> board = HexBoard(10)
+>>> moved = Manoeuvred(2, "baron", "LS", Hex(0, 0), Hex(-1, 0), Heading.NW)
+>>> data = event_to_dict(moved, board)
+>>> data["from_hex"], data["to_hex"], data["heading"]
+('J10', 'I10', 'NW')
+>>> event_from_dict(data, EVENT_TYPES, board) == moved
+True
+>>> bomb = BombDropped(1, "L59", 3, "no airfield", None, ("baron",))
+>>> event_from_dict(event_to_dict(bomb, board), EVENT_TYPES, board) == bomb
+True
 """
 
 from __future__ import annotations
@@ -16,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from pbmref.rules.eventdata import Event, event_to_dict
+from pbmref.rules.eventdata import Event, event_from_dict, event_to_dict
 from pbmref.rules.hexgrid import Heading, Hex
 
 __all__ = [
@@ -43,6 +57,8 @@ __all__ = [
     "VoteTally",
     "WindChanged",
     "ZeppelinMoved",
+    "EVENT_TYPES",
+    "event_from_dict",
     "event_to_dict",
 ]
 
@@ -292,3 +308,4 @@ EVENT_TYPES: dict[str, type[Event]] = {
         GameEnded,
     )
 }
+
