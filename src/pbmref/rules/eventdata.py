@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Protocol
 from pbmref.rules.hexgrid import Hex
 
 __all__ = ["Event", "EventDataError", "HexNamer", "HexParser", "event_from_dict",
-           "event_to_dict", "events_from_dicts", "events_to_dicts"]
+           "event_to_dict", "events_to_dicts"]
 
 
 class HexNamer(Protocol):
@@ -217,8 +217,3 @@ def event_from_dict(data: Mapping[str, object], types_: Mapping[str, type[Event]
         read = _FROM_DICT[cls] = _from_dict(cls)
     return read(data, board)
 
-
-def events_from_dicts(data: Iterable[Mapping[str, object]], types_: Mapping[str, type[Event]],
-                      board: HexParser) -> tuple[Event, ...]:
-    """Every event of a turn as ``event_from_dict`` reads it."""
-    return tuple(event_from_dict(d, types_, board) for d in data)

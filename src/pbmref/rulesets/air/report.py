@@ -3,20 +3,52 @@ head, the orders as mailed, the foot, and a piece's mark on the character map.
 
 The tweedekker report (``rulesets.tweedekker.report``) and the Fast Play
 report (``rulesets.fastplay.report``) differ in their boards and events and
-open and close alike.
+open and close alike; both read the turn's events typed (``read_events``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from pbmref.reports.common import Namer, and_list, format_deadline, heading_of
 from pbmref.reports.document import Block, Gap, Para, Rule, Section, Title
 from pbmref.reports.model import TurnReport
+from pbmref.rules.eventdata import Event, HexParser, event_from_dict
 
-__all__ = ["HEADING_MARKS", "foot_section", "head_section", "next_turn_line", "orders_blocks",
-           "piece_mark", "render_orders"]
+__all__ = ["HEADING_MARKS", "UnknownEvent", "foot_section", "head_section", "next_turn_line",
+           "orders_blocks", "piece_mark", "read_events", "render_orders"]
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownEvent(Event):
+    """An event of a kind this version does not know (a later one wrote it):
+    the report shows its data as it is, rather than lose it."""
+
+    kind: ClassVar[str] = "unknown"
+    name: str
+    data: tuple[tuple[str, object], ...]  # every key but kind and move
+
+    def words(self) -> str:
+        """``new_kind: detail shown``."""
+        return f"{self.name}: " + ", ".join(f"{key} {val}" for key, val in self.data)
+
+
+def read_events(data: Iterable[Mapping[str, object]], types: Mapping[str, type[Event]],
+                board: HexParser) -> tuple[Event, ...]:
+    """A turn's stored events as the game's typed events (``event_from_dict``),
+    one of a kind the game does not know as an ``UnknownEvent``."""
+    out: list[Event] = []
+    for d in data:
+        kind = str(d.get("kind"))
+        if kind in types:
+            out.append(event_from_dict(d, types, board))
+        else:
+            move = d.get("move", 0)
+            out.append(UnknownEvent(move if isinstance(move, int) else 0, kind, tuple(
+                (k, v) for k, v in d.items() if k not in ("kind", "move"))))
+    return tuple(out)
 
 
 # Where the heading mark goes: after the letter for N/NE/SE/S, before for SW/NW.

@@ -43,7 +43,18 @@ from pbmref.reports.document import (
     Sub,
 )
 from pbmref.reports.model import TurnReport
-from pbmref.rulesets.air.report import foot_section, head_section, orders_blocks
+from pbmref.rules.eventdata import Event
+from pbmref.rules.hexgrid import Heading, Hex, HexBoard
+from pbmref.rules.tweedekker import events as ev
+from pbmref.rules.tweedekker.events import EVENT_TYPES
+from pbmref.rules.tweedekker.position import position_from_dict
+from pbmref.rulesets.air.report import (
+    UnknownEvent,
+    foot_section,
+    head_section,
+    orders_blocks,
+    read_events,
+)
 from pbmref.rulesets.tweedekker.asciimap import map_legend, render_map
 from pbmref.rulesets.tweedekker.personal import glance_section, pilot_section
 
@@ -63,13 +74,26 @@ STATE_WORDS = {
     "left": "left board", "down": "shot down", "removed": "removed",
 }
 
-Event = dict[str, Any]
+class _Teller:
+    """Says a turn's events in words: its pilots by ``namer``, its hexes by the
+    board's names."""
+
+    def __init__(self, namer: Namer, board: HexBoard) -> None:
+        self.namer = namer
+        self.hex = board.name
+        self.names = board.names
+
+    def __call__(self, who: str | None) -> str:
+        return self.namer(who)
+
+    def hexes(self, line: tuple[Hex, ...]) -> str:
+        return " ".join(self.names(line)) or "-"
 
 
-def _hexes(value: Any) -> str:
-    if isinstance(value, list | tuple):
-        return " ".join(str(v) for v in value) or "-"
-    return str(value)
+def turn_events(report: TurnReport) -> tuple[tuple[Event, ...], HexBoard]:
+    """The turn's events, typed, and the board that names their hexes."""
+    board = position_from_dict(report.position_before).board
+    return read_events(report.events, EVENT_TYPES, board), board
 
 
 # ---------------------------------------------------------------- the head
@@ -96,24 +120,24 @@ def _postal_marks(events: Sequence[Event]) -> tuple[dict[str, dict[int, str]],
     scored: set[tuple[str, int]] = set()
     was_hit: set[tuple[str, int]] = set()
     for e in events:
-        kind, move = e.get("kind"), int(e.get("move", 0))
-        if kind == "manoeuvre":
-            code = e.get("manoeuvre") or "-"
-            if e.get("outcome") in ("stayed", "skipped"):
+        move = e.move
+        if isinstance(e, ev.Manoeuvred):
+            code = e.manoeuvre or "-"
+            if e.outcome in ("stayed", "skipped"):
                 code = "-"
-            moves.setdefault(str(e.get("pilot")), {})[move] = code
-        elif kind == "burst":
-            fired.setdefault((str(e.get("shooter")), move), []).append(str(e.get("direction")))
-        elif kind == "hit":
-            scored.add((str(e.get("shooter")), move))
-        elif kind == "damage":
-            was_hit.add((str(e.get("target")), move))
+            moves.setdefault(e.pilot, {})[move] = code
+        elif isinstance(e, ev.Burst):
+            fired.setdefault((e.shooter, move), []).append(e.direction)
+        elif isinstance(e, ev.Hit):
+            scored.add((e.shooter, move))
+        elif isinstance(e, ev.Damaged):
+            was_hit.add((e.target, move))
     return moves, fired, scored, was_hit
 
 
-def _postal_section(report: TurnReport, namer: Namer) -> Section | None:
+def _postal_section(events: Sequence[Event], namer: Namer) -> Section | None:
     """One line per pilot: the three moves flown, with * and [ ] marks."""
-    moves, fired, scored, was_hit = _postal_marks(report.events)
+    moves, fired, scored, was_hit = _postal_marks(events)
     if not moves:
         return None
     rows = []
@@ -140,16 +164,16 @@ def _postal_section(report: TurnReport, namer: Namer) -> Section | None:
 class _Fire:
     """Bursts of one move with the hits each did (F3-F6)."""
 
-    def __init__(self, events: list[Event]) -> None:
-        self.bursts = [e for e in events if e.get("kind") == "burst"]
-        self.hits: dict[int, list[Event]] = {i: [] for i in range(len(self.bursts))}
-        by_shooter: dict[Any, list[tuple[int, Event]]] = {}  # each shooter's bursts, in order
+    def __init__(self, events: Sequence[Event]) -> None:
+        self.bursts = [e for e in events if isinstance(e, ev.Burst)]
+        self.hits: dict[int, list[ev.Hit]] = {i: [] for i in range(len(self.bursts))}
+        by_shooter: dict[str, list[tuple[int, ev.Burst]]] = {}  # each shooter's bursts, in order
         for i, b in enumerate(self.bursts):
-            by_shooter.setdefault(b.get("shooter"), []).append((i, b))
-        for hit in (e for e in events if e.get("kind") == "hit"):
-            for i, b in by_shooter.get(hit.get("shooter"), ()):
-                if (hit.get("target") in (b.get("targets") or [])
-                        and all(h.get("target") != hit.get("target") for h in self.hits[i])):
+            by_shooter.setdefault(b.shooter, []).append((i, b))
+        for hit in (e for e in events if isinstance(e, ev.Hit)):
+            for i, b in by_shooter.get(hit.shooter, ()):
+                if (hit.target in b.targets
+                        and all(h.target != hit.target for h in self.hits[i])):
                     self.hits[i].append(hit)
                     break
 
@@ -158,25 +182,23 @@ STOPS = {"range": "", "cloud": ", cloud blocks (F4)", "zeppelin": ", zeppelin bl
          "edge": ", to the edge"}
 
 
-def _burst_blocks(burst: Event, hits: list[Event], namer: Namer) -> list[Block]:
-    line = list(burst.get("line") or [])
-    stop = str(burst.get("stopped_by", "range"))
-    hit_distances = {int(h.get("distance", 0)) for h in hits}
-    shown = " ".join(f"{hx}*" if i + 1 in hit_distances else str(hx)
-                     for i, hx in enumerate(line)) or "(nowhere)"
+def _burst_blocks(burst: ev.Burst, hits: list[ev.Hit], tell: _Teller) -> list[Block]:
+    stop = burst.stopped_by
+    hit_distances = {h.distance for h in hits}
+    shown = " ".join(f"{hx}*" if i + 1 in hit_distances else hx
+                     for i, hx in enumerate(tell.names(burst.line))) or "(nowhere)"
     why = STOPS.get(stop, f", stopped by {stop}")
-    out: list[Block] = [Para(f"{namer(burst.get('shooter'))} fires {burst.get('direction')} "
-                             f"from {burst.get('from_hex')}: {shown}{why}", 4, 6)]
+    out: list[Block] = [Para(f"{tell(burst.shooter)} fires {burst.direction} "
+                             f"from {tell.hex(burst.from_hex)}: {shown}{why}", 4, 6)]
     if hits:
-        parts = [f"{namer(h.get('target'))} {h.get('damage')} (at {h.get('distance')})"
-                 for h in hits]
+        parts = [f"{tell(h.target)} {h.damage} (at {h.distance})" for h in hits]
         out.append(Para("hits " + ", ".join(parts), 6, 8))
     else:
         out.append(Para("no hit", 6, 8))
     return out
 
 
-MANOEUVRE_WORDS: dict[str, Callable[[str, Any, Any, Any], str]] = {
+MANOEUVRE_WORDS: dict[str, Callable[[str, str, str, Heading], str]] = {
     "stayed": lambda code, src, dst, hd: f"   stays landed at {dst}",
     "skipped": lambda code, src, dst, hd: f"{code:<3} ignored: already landed (L4)",
     "held": lambda code, src, dst, hd: f"{code:<3} {src} holds, facing {hd}",
@@ -186,215 +208,213 @@ MANOEUVRE_WORDS: dict[str, Callable[[str, Any, Any, Any], str]] = {
 }
 
 
-def _flew(code: str, src: Any, dst: Any, hd: Any) -> str:
+def _flew(code: str, src: str, dst: str, hd: Heading) -> str:
     return f"{code:<3} {src} -> {dst} {hd}"
 
 
-def _manoeuvre_block(e: Event, namer: Namer) -> Para:
-    who = f"{namer.tagged(str(e.get('pilot')))[:16]:<16}"
-    code = e.get("manoeuvre") or "-"
-    outcome = str(e.get("outcome", "flew"))
-    words = MANOEUVRE_WORDS.get(outcome, _flew)
-    text = f"{who} " + words(code, e.get("from_hex"), e.get("to_hex"), e.get("heading"))
-    if e.get("reason") and not (outcome == "taxied" and "L3" in str(e.get("reason"))):
-        text += f"  ({e.get('reason')})"
+def _manoeuvre_block(e: ev.Manoeuvred, tell: _Teller) -> Para:
+    who = f"{tell.namer.tagged(e.pilot)[:16]:<16}"
+    code = e.manoeuvre or "-"
+    words = MANOEUVRE_WORDS.get(e.outcome, _flew)
+    text = f"{who} " + words(code, tell.hex(e.from_hex), tell.hex(e.to_hex), e.heading)
+    if e.reason and not (e.outcome == "taxied" and "L3" in e.reason):
+        text += f"  ({e.reason})"
     return Para(text, 2, 23)
 
 
-def _vote_blocks(e: Event, namer: Namer) -> list[Block]:
-    half = "movement" if e.get("half") == "move" else "fire"
-    counts = ", ".join(f"{c} {n}" for c, n in (e.get("counts") or []))
-    if not e.get("votes"):
+def _vote_blocks(e: ev.VoteTally, tell: _Teller) -> list[Block]:
+    half = "movement" if e.half == "move" else "fire"
+    counts = ", ".join(f"{c} {n}" for c, n in e.counts)
+    if not e.votes:
         what = "it holds" if half == "movement" else "it holds fire"
-        return [Para(f"Zeppelin {e.get('zeppelin')} {half} vote: none cast, {what} (Z7)")]
-    if e.get("tie"):
+        return [Para(f"Zeppelin {e.zeppelin} {half} vote: none cast, {what} (Z7)")]
+    if e.tie:
         result = ("(Z7: tie, the zeppelin holds)" if half == "movement"
                   else "(Z7: tie, no fire)")
     else:
-        result = f"-> {e.get('winner')} (Z7)"
-    out: list[Block] = [Para(f"Zeppelin {e.get('zeppelin')} {half} vote: {counts or '-'} "
+        result = f"-> {e.winner} (Z7)"
+    out: list[Block] = [Para(f"Zeppelin {e.zeppelin} {half} vote: {counts or '-'} "
                              f"{result}")]
-    votes = ", ".join(f"{namer(p)} {c}" for p, c in (e.get("votes") or []))
+    votes = ", ".join(f"{tell(p)} {c}" for p, c in e.votes)
     if votes:
         out.append(Para(f"votes: {votes}", 4, 6))
     return out
 
 
-def _zeppelin_move(e: Event, namer: Namer) -> str:
-    order = e.get("order")
-    how = "drifts" if order == "drift" else f"flies {order}:"
-    text = (f"Zeppelin {e.get('zeppelin')} {how} {_hexes(e.get('from_hexes'))} -> "
-            f"{_hexes(e.get('to_hexes'))}, heading {e.get('heading')}")
-    return text + (", re-entering across the board (Z4)" if e.get("reentered") else "")
+def _zeppelin_move(e: ev.ZeppelinMoved, tell: _Teller) -> str:
+    how = "drifts" if e.order == "drift" else f"flies {e.order}:"
+    text = (f"Zeppelin {e.zeppelin} {how} {tell.hexes(e.from_hexes)} -> "
+            f"{tell.hexes(e.to_hexes)}, heading {e.heading}")
+    return text + (", re-entering across the board (Z4)" if e.reentered else "")
 
 
-def _damage(e: Event, namer: Namer) -> str:
-    cause = e.get("cause", "gunfire")
-    rule = {"storm": " (C2)", "bomb": " (Z15)", "explosion": " (Z12)"}.get(str(cause), "")
-    rem = e.get("remaining")
-    left = f"{rem} left" if rem is None or int(rem) > 0 else f"{rem} left: DESTROYED"
-    return f"{namer(e.get('target'))} takes {e.get('amount')} from {cause}{rule}, {left}"
+def _damage(e: ev.Damaged, tell: _Teller) -> str:
+    rule = {"storm": " (C2)", "bomb": " (Z15)", "explosion": " (Z12)"}.get(e.cause, "")
+    rem = e.remaining
+    left = f"{rem} left" if rem > 0 else f"{rem} left: DESTROYED"
+    return f"{tell(e.target)} takes {e.amount} from {e.cause}{rule}, {left}"
 
 
 POINTS_RULES = {"damage": "V1", "kill": "V2", "zeppelin first hit": "Z5",
                 "zeppelin destroyed": "Z5"}
 
 
-def _points(e: Event, namer: Namer) -> str:
-    reason = str(e.get("reason", ""))
+def _points(e: ev.PointsScored, tell: _Teller) -> str:
+    reason = e.reason
     rule = POINTS_RULES.get(reason, "")
-    target = namer(e.get("target")) if e.get("target") else ""
+    target = tell(e.target) if e.target else ""
     what = {
         "damage": f"damage to {target}", "kill": f"the kill of {target}",
         "zeppelin first hit": f"the first hit on {target}",
         "zeppelin destroyed": f"destroying {target}",
     }.get(reason, f"{reason} {target}".strip())
-    return f"{namer(e.get('pilot'))} +{e.get('points')} VP for {what}" + (
+    return f"{tell(e.pilot)} +{e.points} VP for {what}" + (
         f" ({rule})" if rule else "")
 
 
-def _destroyed(e: Event, namer: Namer) -> str:
-    target = namer(e.get("target"))
-    if str(e.get("target")) in namer.zeppelins:
-        by = (f" by {namer(e.get('credited_to'))}'s gunfire" if e.get("credited_to")
-              else f" by {e.get('reason', 'gunfire')}")
+def _destroyed(e: ev.ShotDown, tell: _Teller) -> str:
+    target = tell(e.target)
+    if e.target in tell.namer.zeppelins:
+        by = (f" by {tell(e.credited_to)}'s gunfire" if e.credited_to
+              else f" by {e.reason}")
         return f"*** {target} is destroyed{by} (Z5)"
-    if e.get("credited_to"):
-        return f"*** {target} is shot down: a kill for {namer(e.get('credited_to'))} (V2)"
-    return f"*** {target} is destroyed by {e.get('reason', 'gunfire')}: nobody's kill (V2)"
+    if e.credited_to:
+        return f"*** {target} is shot down: a kill for {tell(e.credited_to)} (V2)"
+    return f"*** {target} is destroyed by {e.reason}: nobody's kill (V2)"
 
 
-def _explosion(e: Event, namer: Namer) -> str:
-    parts = [f"{namer(p)} {dmg} (at {dist})" for p, dist, dmg in (e.get("damage") or [])]
-    return (f"*** Zeppelin {e.get('zeppelin')} EXPLODES at {_hexes(e.get('hexes'))} (Z12): "
+def _explosion(e: ev.Exploded, tell: _Teller) -> str:
+    parts = [f"{tell(p)} {dmg} (at {dist})" for p, dist, dmg in e.damage]
+    return (f"*** Zeppelin {e.zeppelin} EXPLODES at {tell.hexes(e.hexes)} (Z12): "
             + (", ".join(parts) if parts else "nobody near"))
 
 
-def _bomb(e: Event, namer: Namer) -> str:
-    outcome = str(e.get("outcome", ""))
-    votes = count_word(int(e.get("votes", 0)), "vote")
-    zep = f"Zeppelin {e.get('zeppelin')}"
+def _bomb(e: ev.BombDropped, tell: _Teller) -> str:
+    outcome = e.outcome
+    votes = count_word(e.votes, "vote")
+    zep = f"Zeppelin {e.zeppelin}"
     text = {
-        "aircraft hit": f"{zep} bombs airfield {e.get('airfield')} ({votes}): hits "
-                        + ", ".join(namer(t) for t in e.get("targets") or []) + " (Z15)",
-        "airfield disabled": f"{zep} bombs airfield {e.get('airfield')}: airfield disabled "
+        "aircraft hit": f"{zep} bombs airfield {e.airfield} ({votes}): hits "
+                        + ", ".join(tell(t) for t in e.targets) + " (Z15)",
+        "airfield disabled": f"{zep} bombs airfield {e.airfield}: airfield disabled "
                              "(Z16)",
         "no airfield": f"{zep}: bomb vote won but it is over no airfield, no bomb (Z14)",
         "not ready": f"{zep}: bomb vote won but no bomb is ready (Z14, Z17)",
     }.get(outcome, f"{zep} bomb: {outcome}")
-    if e.get("ready_turn") and outcome in ("aircraft hit", "airfield disabled"):
-        text += f"; next bomb ready in turn {e.get('ready_turn')} (Z17)"
+    if e.ready_turn and outcome in ("aircraft hit", "airfield disabled"):
+        text += f"; next bomb ready in turn {e.ready_turn} (Z17)"
     return text
 
 
-def _die(e: Event, namer: Namer) -> str:
-    sides = e.get("sides", 6)
-    die = f"{e.get('value')}" + ("" if sides == 6 else f" on a d{sides}")
-    if e.get("purpose") == "wind change":
+def _die(e: ev.DieRolled, tell: _Teller) -> str:
+    die = f"{e.value}" + ("" if e.sides == 6 else f" on a d{e.sides}")
+    if e.purpose == "wind change":
         return f"Wind: die {die}, the wind holds (W3)"
-    who = namer(e.get("who")) if e.get("who") else ""
-    about = f" about {namer(e.get('target'))}" if e.get("target") else ""
-    return f"Die for {e.get('purpose')}{about}: {who + ' ' if who else ''}rolls {die} (V5)"
+    who = tell(e.who) if e.who else ""
+    about = f" about {tell(e.target)}" if e.target else ""
+    return f"Die for {e.purpose}{about}: {who + ' ' if who else ''}rolls {die} (V5)"
 
 
-def _game_over(e: Event, namer: Namer) -> str:
-    winners = ", ".join(namer(w) for w in e.get("winners") or []) or "nobody"
-    many = "s" if len(e.get("winners") or []) == 1 else ""
-    return f"GAME OVER ({e.get('reason')}, V6): {winners} win{many}"
+def _game_over(e: ev.GameEnded, tell: _Teller) -> str:
+    winners = ", ".join(tell(w) for w in e.winners) or "nobody"
+    many = "s" if len(e.winners) == 1 else ""
+    return f"GAME OVER ({e.reason}, V6): {winners} win{many}"
 
 
-EVENT_WORDS: dict[str, Callable[[Event, Namer], str]] = {
-    "zeppelin_move": _zeppelin_move,
-    "takeoff": lambda e, n: f"{n(e.get('pilot'))} takes off on runway "
-                            f"{str(e.get('runway')).title()} (L3)",
-    "landed": lambda e, n: f"{n(e.get('pilot'))} lands on runway "
-                           f"{str(e.get('runway')).title()} of airfield {e.get('airfield')} (L4)",
-    "damage": _damage,
-    "points": _points,
-    "destroyed": _destroyed,
-    "explosion": _explosion,
-    "bomb": _bomb,
-    "airfield_disabled": lambda e, n: f"Airfield {e.get('airfield')} cannot refill or repair "
-                                      f"for {e.get('turns')} more turns (Z16, L7)",
-    "drift": lambda e, n: f"Cloud {int(e.get('cloud', 0)) + 1} drifts "
-                          f"{_hexes(e.get('from_hexes'))} -> {_hexes(e.get('to_hexes'))} (W2)",
-    "repaired": lambda e, n: f"{n(e.get('pilot'))} repairs {e.get('amount')}, now "
-                             f"{e.get('damage')} damage points (L6)",
-    "refilled": lambda e, n: f"{n(e.get('pilot'))} refills to {e.get('ammo')} rounds (L5)",
-    "nmr": lambda e, n: f"{n(e.get('pilot'))}: no orders received, NMR {e.get('count')} "
-                        "in a row (N1)",
-    "removed": lambda e, n: f"{n(e.get('pilot'))} is removed from the game "
-                            f"({e.get('reason')}, N2)",
-    "ace": lambda e, n: f"{n(e.get('pilot'))} becomes an ACE, {e.get('dealt')} damage "
-                        "dealt (V4)",
-    "wind": lambda e, n: f"Wind: die {e.get('roll')}, wind now blows to {e.get('after')} "
-                         f"(was {e.get('before')}) (W3)",
-    "game_over": _game_over,
-    "die": _die,
+def _drift(e: ev.Drifted, tell: _Teller) -> str:
+    return f"Cloud {e.cloud + 1} drifts {tell.hexes(e.from_hexes)} -> {tell.hexes(e.to_hexes)} (W2)"
+
+
+# The events said in one line of their fields (``who``: the pilot's name,
+# ``runway`` its runway's).
+LINE_WORDS: dict[type[Event], str] = {
+    ev.TookOff: "{who} takes off on runway {runway} (L3)",
+    ev.AircraftLanded: "{who} lands on runway {runway} of airfield {e.airfield} (L4)",
+    ev.AirfieldBombed: "Airfield {e.airfield} cannot refill or repair for {e.turns} more turns "
+                       "(Z16, L7)",
+    ev.Repaired: "{who} repairs {e.amount}, now {e.damage} damage points (L6)",
+    ev.Refilled: "{who} refills to {e.ammo} rounds (L5)",
+    ev.MissedOrders: "{who}: no orders received, NMR {e.count} in a row (N1)",
+    ev.Removed: "{who} is removed from the game ({e.reason}, N2)",
+    ev.AcePromoted: "{who} becomes an ACE, {e.dealt} damage dealt (V4)",
+    ev.WindChanged: "Wind: die {e.roll}, wind now blows to {e.after} (was {e.before}) (W3)",
 }
 
 
-def _event_block(e: Event, namer: Namer, wind_changed: bool = False) -> list[Block]:
+def _line(e: Event, tell: _Teller) -> str:
+    return LINE_WORDS[type(e)].format(e=e, who=tell(getattr(e, "pilot", None)),
+                                      runway=str(getattr(e, "runway", "")).title())
+
+
+# Every event but manoeuvres, votes, bursts and hits, in words, by its class
+# (each function reads the fields of its own class).
+EVENT_WORDS: dict[type[Event], Callable[[Any, _Teller], str]] = {
+    ev.ZeppelinMoved: _zeppelin_move, ev.Damaged: _damage, ev.PointsScored: _points,
+    ev.ShotDown: _destroyed, ev.Exploded: _explosion, ev.BombDropped: _bomb,
+    ev.Drifted: _drift, ev.GameEnded: _game_over, ev.DieRolled: _die,
+    **dict.fromkeys(LINE_WORDS, _line),
+}
+
+
+def _event_block(e: Event, tell: _Teller, wind_changed: bool = False) -> list[Block]:
     """Any event other than manoeuvres, votes, bursts and hits."""
-    kind = str(e.get("kind"))
-    if kind == "die" and e.get("purpose") == "wind change" and wind_changed:
+    if isinstance(e, ev.DieRolled) and e.purpose == "wind change" and wind_changed:
         return []  # the wind event says it
-    words = EVENT_WORDS.get(kind)
-    if words is None:  # an event this renderer does not know: its data, not lost
-        rest = ", ".join(f"{key} {val}" for key, val in e.items() if key not in ("kind", "move"))
-        return [Para(f"{kind}: {rest}")]
-    text = words(e, namer)
+    if isinstance(e, UnknownEvent):  # its data, not lost
+        return [Para(e.words())]
+    text = EVENT_WORDS[type(e)](e, tell)
     big = text.startswith("***")
     return [Para(text, 2, 6 if big else 4, strong=big)]
 
 
-MOVING = ("manoeuvre", "zeppelin_move", "takeoff")
+MOVING = (ev.Manoeuvred, ev.ZeppelinMoved, ev.TookOff)
 
 
-def _move_blocks(title: str, events: list[Event], namer: Namer) -> list[Block]:
+def _move_blocks(title: str, events: list[Event], tell: _Teller) -> list[Block]:
     blocks: list[Block] = [Sub(title)]
-    for e in (e for e in events if e.get("kind") == "vote"):
-        blocks += _vote_blocks(e, namer)
-    moving = [e for e in events if e.get("kind") in MOVING]
+    for e in events:
+        if isinstance(e, ev.VoteTally):
+            blocks += _vote_blocks(e, tell)
+    moving = [e for e in events if isinstance(e, MOVING)]
     if moving and len(blocks) > 1:
         blocks.append(Gap())
     for e in moving:
-        blocks += ([_manoeuvre_block(e, namer)] if e.get("kind") == "manoeuvre"
-                   else _event_block(e, namer))
+        blocks += ([_manoeuvre_block(e, tell)] if isinstance(e, ev.Manoeuvred)
+                   else _event_block(e, tell))
     fire = _Fire(events)
     if fire.bursts:
         blocks += [Gap(), Para("Fire:", 2, 2)]
         for i, burst in enumerate(fire.bursts):
-            blocks += _burst_blocks(burst, fire.hits[i], namer)
-    rest = [e for e in events if e.get("kind") not in ("vote", *MOVING, "burst", "hit")]
-    wind_changed = any(e.get("kind") == "wind" for e in rest)
+            blocks += _burst_blocks(burst, fire.hits[i], tell)
+    rest = [e for e in events if not isinstance(e, (ev.VoteTally, *MOVING, ev.Burst, ev.Hit))]
+    wind_changed = any(isinstance(e, ev.WindChanged) for e in rest)
     if rest and len(blocks) > 1:
         blocks.append(Gap())
     for e in rest:
-        blocks += _event_block(e, namer, wind_changed)
+        blocks += _event_block(e, tell, wind_changed)
     if len(blocks) == 1:
         blocks.append(Para("nothing happened"))
     return blocks
 
 
-def _moves_section(report: TurnReport, namer: Namer) -> Section:
+def _moves_section(events: Sequence[Event], tell: _Teller) -> Section:
     before_first: list[Event] = []
     by_move: dict[int, list[Event]] = {}
     end: list[Event] = []
-    for e in report.events:
-        m = int(e.get("move", 0))
+    for e in events:
+        m = e.move
         if m:
             by_move.setdefault(m, []).append(e)
         else:
             (end if by_move else before_first).append(e)
     blocks: list[Block] = []
     if before_first:
-        blocks += _move_blocks("Before move 1", before_first, namer)
+        blocks += _move_blocks("Before move 1", before_first, tell)
     for m in sorted(by_move):
-        blocks += _move_blocks(f"Move {m}", by_move[m], namer)
+        blocks += _move_blocks(f"Move {m}", by_move[m], tell)
     if end:
-        blocks += _move_blocks("End of turn (T3)", end, namer)
-    if not report.events:
+        blocks += _move_blocks("End of turn (T3)", end, tell)
+    if not events:
         blocks.append(Para("No events were recorded for this turn."))
     return Section("MOVE BY MOVE", blocks, "moves")
 
@@ -443,6 +463,12 @@ def _zeppelin_blocks(name: str, z: Mapping[str, Any], settings: Mapping[str, Any
     first = "already hit" if z.get("first_hit") else "not yet hit: first hit scores 2 (Z5)"
     blocks.append(Para(f"{how}; {bomb}; {first}", 2, 2))
     return blocks
+
+
+def _hexes(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return " ".join(str(v) for v in value) or "-"
+    return str(value)
 
 
 def _weather_blocks(position: Mapping[str, Any]) -> list[Block]:
@@ -519,9 +545,10 @@ def report_document(report: TurnReport, readers: Sequence[str] = ()) -> Document
                              f"GAME OVER. Winner{many}: {winners}")]
     sections += ([pilot_section(report, p, namer) for p in mine] if mine
                  else [glance_section(report, namer)])
-    postal = _postal_section(report, namer)
+    events, board = turn_events(report)
+    postal = _postal_section(events, namer)
     sections += [postal] if postal else []
-    sections += [_moves_section(report, namer),
+    sections += [_moves_section(events, _Teller(namer, board)),
                  Section("AIRCRAFT", state_blocks(report.position_after, namer.names,
                                                   namer.letters), "tables"),
                  _orders_section(report, namer), _map_section(report, namer),
