@@ -46,17 +46,15 @@ from pbmref.reports.model import TurnReport
 from pbmref.rules.eventdata import Event
 from pbmref.rules.hexgrid import Heading, Hex, HexBoard
 from pbmref.rules.tweedekker import events as ev
-from pbmref.rules.tweedekker.events import EVENT_TYPES
-from pbmref.rules.tweedekker.position import position_from_dict
 from pbmref.rulesets.air.report import (
     UnknownEvent,
     foot_section,
     head_section,
     orders_blocks,
-    read_events,
 )
 from pbmref.rulesets.tweedekker.asciimap import map_legend, render_map
 from pbmref.rulesets.tweedekker.personal import glance_section, pilot_section
+from pbmref.rulesets.tweedekker.turn import Turn
 
 __all__ = [
     "format_deadline",
@@ -88,12 +86,6 @@ class _Teller:
 
     def hexes(self, line: tuple[Hex, ...]) -> str:
         return " ".join(self.names(line)) or "-"
-
-
-def turn_events(report: TurnReport) -> tuple[tuple[Event, ...], HexBoard]:
-    """The turn's events, typed, and the board that names their hexes."""
-    board = position_from_dict(report.position_before).board
-    return read_events(report.events, EVENT_TYPES, board), board
 
 
 # ---------------------------------------------------------------- the head
@@ -543,12 +535,12 @@ def report_document(report: TurnReport, readers: Sequence[str] = ()) -> Document
     mine = [p for p in readers if p in namer.pilots]
     sections = [head_section(report, report.ruleset.title(),
                              f"GAME OVER. Winner{many}: {winners}")]
-    sections += ([pilot_section(report, p, namer) for p in mine] if mine
-                 else [glance_section(report, namer)])
-    events, board = turn_events(report)
-    postal = _postal_section(events, namer)
+    turn = Turn.read(report, namer)
+    sections += ([pilot_section(turn, p) for p in mine] if mine
+                 else [glance_section(turn)])
+    postal = _postal_section(turn.events, namer)
     sections += [postal] if postal else []
-    sections += [_moves_section(events, _Teller(namer, board)),
+    sections += [_moves_section(turn.events, _Teller(namer, turn.board)),
                  Section("AIRCRAFT", state_blocks(report.position_after, namer.names,
                                                   namer.letters), "tables"),
                  _orders_section(report, namer), _map_section(report, namer),
