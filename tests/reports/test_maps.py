@@ -11,6 +11,7 @@ import yaml
 
 from pbmref.reports.status import render_status
 from pbmref.rules.hexgrid import HexBoard
+from pbmref.rules.tweedekker.position import position_from_dict
 from pbmref.rulesets.tweedekker.asciimap import render_map
 from pbmref.rulesets.tweedekker.picture import render_svg
 from pbmref.rulesets.tweedekker.report import render_map_reply
@@ -37,7 +38,7 @@ def cell(lines: list[str], board: HexBoard, name: str) -> str:
 
 @pytest.mark.parametrize("side", [2, 9, 10, 11, 12, 13])
 def test_b1_whole_board_fits_seventy_columns(side: int) -> None:
-    lines = render_map({"board": {"side": side}})
+    lines = render_map(position_from_dict({"board": {"side": side}}))
     assert len(lines) == 4 * (side - 1) + 3  # file letters above and below
     assert max(len(line) for line in lines) <= 70
     board = HexBoard(side)
@@ -47,7 +48,7 @@ def test_b1_whole_board_fits_seventy_columns(side: int) -> None:
 
 
 def test_b3_file_letters_line_up_with_the_hexes() -> None:
-    lines = render_map({"board": {"side": 10}})
+    lines = render_map(position_from_dict({"board": {"side": 10}}))
     assert lines[0].split() == [chr(c) for c in range(ord("A"), ord("S") + 1)]
     assert lines[0] == lines[-1]
     assert lines[0].index("J") == 3 + 3 * 9
@@ -57,7 +58,8 @@ def test_b3_file_letters_line_up_with_the_hexes() -> None:
     ("N", "B^"), ("NE", "B/"), ("SE", "B\\"), ("S", "Bv"), ("SW", "/B"), ("NW", "\\B"),
 ])
 def test_b2_heading_marks(heading: str, drawn: str) -> None:
-    lines = render_map(position(baron={"hex": "K12", "heading": heading, "state": "flying"}))
+    lines = render_map(position_from_dict(
+        position(baron={"hex": "K12", "heading": heading, "state": "flying"})))
     assert cell(lines, HexBoard(10), "K12") == drawn
 
 
@@ -73,7 +75,7 @@ def test_pieces_clouds_and_airfields() -> None:
         },
         "zeppelins": {"Z": {"hexes": ["H9", "H8"], "heading": "N"}},
     }
-    lines = render_map(pos)
+    lines = render_map(position_from_dict(pos))
     board = HexBoard(10)
     assert cell(lines, board, "J19") == "B_"
     assert cell(lines, board, "F7") == "CD"  # two aircraft share a hex (M1)
@@ -132,7 +134,8 @@ def test_svg_without_events_and_with_a_zeppelin_half_off_the_board() -> None:
 def test_map_reply_fits_and_shows_the_state() -> None:
     report = run_scenario(yaml.safe_load(
         (HERE / "scenarios" / "dogfight.yaml").read_text(encoding="utf-8")))
-    text = render_map_reply(report.position_after, report.names, "Bloody April")
+    text = render_map_reply(position_from_dict(report.position_after), report.names,
+                            "Bloody April")
     assert max(len(line) for line in text.splitlines()) <= 70
     assert "the sky at the start of turn 8" in text
     assert "AIRCRAFT" in text and "Manfred" in text

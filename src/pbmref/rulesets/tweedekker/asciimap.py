@@ -23,22 +23,19 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from typing import Any
 
-from pbmref.reports.common import (
-    ON_MAP,
-    aircraft_of,
-    board_of,
-    clouds_of,
-    hex_of,
-    pilot_letters,
-    zeppelins_of,
-)
+from pbmref.reports.common import pilot_letters
 from pbmref.rules.hexgrid import Heading, Hex, HexBoard
-from pbmref.rules.tweedekker.state import Runway, runway_hexes
+from pbmref.rules.tweedekker.state import (
+    AircraftState,
+    CloudKind,
+    GameState,
+    Runway,
+    runway_hexes,
+)
 from pbmref.rulesets.air.report import piece_mark
 
-__all__ = ["map_legend", "render_map"]
+__all__ = ["letters_of", "map_legend", "render_map"]
 
 MARGIN = 3
 
@@ -55,47 +52,46 @@ def _airfield_cells(board: HexBoard) -> dict[Hex, str]:
     return cells
 
 
-def _cloud_marks(board: HexBoard, position: Mapping[str, Any]) -> dict[Hex, str]:
+def letters_of(state: GameState) -> dict[str, str]:
+    """The map letter of each pilot and zeppelin of ``state`` (``pilot_letters``)."""
+    return pilot_letters(state.pilots(), [z.name for z in state.zeppelins])
+
+
+def _cloud_marks(board: HexBoard, state: GameState) -> dict[Hex, str]:
     """The airfields' and the clouds' marks around a hex (C1, L3)."""
     marks: dict[Hex, str] = dict(_airfield_cells(board))
-    for cloud in clouds_of(position):
-        mark = "##" if cloud.get("kind") == "storm" else "~~"
-        for name in cloud.get("hexes") or []:
-            h = hex_of(board, name)
-            if h is not None:
-                marks[h] = mark
+    for cloud in state.clouds:
+        mark = "##" if cloud.kind is CloudKind.STORM else "~~"
+        for h in cloud.hexes:
+            marks[h] = mark
     return marks
 
 
-def _plane_pieces(board: HexBoard, position: Mapping[str, Any],
+def _plane_pieces(board: HexBoard, state: GameState,
                   letters: Mapping[str, str]) -> dict[Hex, list[str]]:
     """The aircraft on the map, by hex: each one's letter and heading mark."""
     pieces: dict[Hex, list[str]] = {}
-    for pilot, a in aircraft_of(position).items():
-        if a["state"] not in ON_MAP:
+    for a in state.aircraft:
+        if not a.in_fight or not board.contains(a.hex):
             continue
-        h = hex_of(board, a.get("hex"))
-        if h is None or not board.contains(h):
-            continue
-        pieces.setdefault(h, []).append(
-            piece_mark(letters.get(pilot, "?"), a["heading"], a["state"] == "landed"))
+        pieces.setdefault(a.hex, []).append(
+            piece_mark(letters.get(a.pilot, "?"), a.heading, a.state is AircraftState.LANDED))
     return pieces
 
 
-def _zeppelin_cells(board: HexBoard, position: Mapping[str, Any],
+def _zeppelin_cells(board: HexBoard, state: GameState,
                     letters: Mapping[str, str]) -> dict[Hex, tuple[str, str]]:
     """The zeppelins' hexes: (the cell's two characters, the letter alone); the
     nose shows the heading, the tail the letter twice in lower case (Z1)."""
     cells: dict[Hex, tuple[str, str]] = {}
-    for name, z in zeppelins_of(position).items():
-        if z["destroyed"]:
+    for z in sorted(state.zeppelins, key=lambda z: z.name):
+        if z.destroyed:
             continue
-        letter = letters.get(name, "Z")
-        for i, hname in enumerate(z["hexes"]):
-            h = hex_of(board, hname)
-            if h is None or not board.contains(h):
+        letter = letters.get(z.name, "Z")
+        for i, h in enumerate(z.hexes):
+            if not board.contains(h):
                 continue
-            cells[h] = ((piece_mark(letter, z["heading"]), letter) if i == 0
+            cells[h] = ((piece_mark(letter, z.heading), letter) if i == 0
                         else (letter.lower() * 2, letter.lower()))
     return cells
 
@@ -131,15 +127,15 @@ def _open_sky(side: int) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(row) for row in rows)
 
 
-def render_map(position: Mapping[str, Any], letters: Mapping[str, str] | None = None) -> list[str]:
+def render_map(state: GameState, letters: Mapping[str, str] | None = None) -> list[str]:
     """The map's lines (file letters above and below), each at most 61 wide."""
-    board = board_of(position)
+    board = state.board
     R = board.radius
     if letters is None:
-        letters = pilot_letters(aircraft_of(position), zeppelins_of(position))
-    marks = _cloud_marks(board, position)
-    pieces = _plane_pieces(board, position, letters)
-    zep_cells = _zeppelin_cells(board, position, letters)
+        letters = letters_of(state)
+    marks = _cloud_marks(board, state)
+    pieces = _plane_pieces(board, state, letters)
+    zep_cells = _zeppelin_cells(board, state, letters)
     step = _step(R)
     rows = [list(row) for row in _open_sky(board.side)]
     # the cells of different hexes never overlap: only hexes with something in them
@@ -159,21 +155,17 @@ def render_map(position: Mapping[str, Any], letters: Mapping[str, str] | None = 
     return [files] + ["".join(row).rstrip() for row in rows] + [files]
 
 
-def map_legend(position: Mapping[str, Any], letters: Mapping[str, str],
+def map_legend(state: GameState, letters: Mapping[str, str],
                names: Mapping[str, str] | None = None) -> list[str]:
     """Which letter is whom, and what the marks mean (short lines)."""
     names = names or {}
-    planes = aircraft_of(position)
-    zeps = zeppelins_of(position)
     entries: list[str] = []
-    for pilot, a in planes.items():
-        if a["state"] not in ON_MAP:
-            continue
-        shown = names.get(pilot) or pilot
-        entries.append(f"{letters.get(pilot, '?')} {shown}")
-    for name, z in zeps.items():
-        if not z["destroyed"]:
-            entries.append(f"{letters.get(name, 'Z')} zeppelin {name}")
+    for a in state.aircraft:
+        if a.in_fight:
+            entries.append(f"{letters.get(a.pilot, '?')} {names.get(a.pilot) or a.pilot}")
+    for z in sorted(state.zeppelins, key=lambda z: z.name):
+        if not z.destroyed:
+            entries.append(f"{letters.get(z.name, 'Z')} zeppelin {z.name}")
     lines: list[str] = []
     line = "Key:"
     for entry in entries:

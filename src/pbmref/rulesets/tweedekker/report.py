@@ -22,16 +22,11 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pbmref.reports.common import (
-    IN_FIGHT,
     WIDTH,
     Namer,
-    aircraft_of,
-    clouds_of,
     count_word,
     format_deadline,
-    pilot_letters,
     wrap,
-    zeppelins_of,
 )
 from pbmref.reports.document import (
     Block,
@@ -46,13 +41,14 @@ from pbmref.reports.model import TurnReport
 from pbmref.rules.eventdata import Event
 from pbmref.rules.hexgrid import Heading, Hex, HexBoard
 from pbmref.rules.tweedekker import events as ev
+from pbmref.rules.tweedekker.state import CloudKind, GameState, Zeppelin
 from pbmref.rulesets.air.report import (
     UnknownEvent,
     foot_section,
     head_section,
     orders_blocks,
 )
-from pbmref.rulesets.tweedekker.asciimap import map_legend, render_map
+from pbmref.rulesets.tweedekker.asciimap import letters_of, map_legend, render_map
 from pbmref.rulesets.tweedekker.personal import glance_section, pilot_section
 from pbmref.rulesets.tweedekker.turn import Turn
 
@@ -91,10 +87,10 @@ class _Teller:
 # ---------------------------------------------------------------- the head
 
 
-def _map_section(report: TurnReport, namer: Namer) -> Section:
-    after = report.position_after
-    when = "at the end of the game" if report.game_over else (
-        f"at the start of turn {after.get('turn', report.turn + 1)}")
+def _map_section(turn: Turn, namer: Namer) -> Section:
+    after = turn.after
+    when = "at the end of the game" if turn.report.game_over else (
+        f"at the start of turn {after.turn}")
     return Section(f"THE SKY {when.upper()} (character map)",
                    [Fixed(render_map(after, namer.letters)),
                     Fixed(map_legend(after, namer.letters, namer.names))], "map")
@@ -414,107 +410,89 @@ def _moves_section(events: Sequence[Event], tell: _Teller) -> Section:
 # ---------------------------------------------------------------- the tables
 
 
-def _ace_cell(a: Mapping[str, Any], threshold: int) -> str:
-    return "ACE" if a.get("ace") else f"{a.get('dealt', 0)}/{threshold}"
-
-
-def _aircraft_rows(planes: Mapping[str, Mapping[str, Any]], names: Mapping[str, str],
-                   letters: Mapping[str, str], threshold: int) -> list[str]:
+def _aircraft_rows(state: GameState, names: Mapping[str, str],
+                   letters: Mapping[str, str]) -> list[str]:
     rows = ["  Pilot            Hex  Hdg State       DP Ammo  VP Kill Ace   NMR",
             "  " + "-" * 66]
-    for pilot, a in planes.items():
-        shown = f"{letters.get(pilot, '?')} {names.get(pilot) or pilot}"[:16]
-        state = STATE_WORDS.get(str(a["state"]), str(a["state"]))
-        on_map = a["state"] in IN_FIGHT
-        hex_ = str(a.get("hex", "-")) if on_map else "-"
-        hdg = str(a.get("heading", "-")) if on_map else "-"
+    threshold = state.settings.ace_threshold
+    for a in state.aircraft:
+        shown = f"{letters.get(a.pilot, '?')} {names.get(a.pilot) or a.pilot}"[:16]
+        state_word = STATE_WORDS.get(a.state.value, a.state.value)
+        hex_ = state.board.name(a.hex) if a.in_fight else "-"
+        hdg = str(a.heading) if a.in_fight else "-"
+        ace = "ACE" if a.ace else f"{a.dealt}/{threshold}"
         rows.append(
-            f"  {shown:<16} {hex_:<4} {hdg:<3} {state:<10} {a['damage']:>3} {a['ammo']:>4}"
-            f" {a['vp']:>3} {a['kills']:>4} {_ace_cell(a, threshold):<5} {a['nmr']:>3}")
+            f"  {shown:<16} {hex_:<4} {hdg:<3} {state_word:<10} {a.damage:>3} {a.ammo:>4}"
+            f" {a.vp:>3} {a.kills:>4} {ace:<5} {a.nmr:>3}")
     return rows
 
 
-def _zeppelin_blocks(name: str, z: Mapping[str, Any], settings: Mapping[str, Any],
-                     turn: int) -> list[Block]:
-    blocks: list[Block] = [Sub(f"ZEPPELIN {name}")]
-    hexes = list(z["hexes"])
+def _zeppelin_blocks(z: Zeppelin, state: GameState) -> list[Block]:
+    blocks: list[Block] = [Sub(f"ZEPPELIN {z.name}")]
+    hexes = state.board.names(z.hexes)
     two = len(hexes) > 1
-    pool = int(settings.get("zeppelin_damage_points_2" if two else
-                            "zeppelin_damage_points_1", 20 if two else 12))
-    if z["destroyed"]:
+    settings = state.settings
+    pool = settings.zeppelin_damage_points_2 if two else settings.zeppelin_damage_points_1
+    if z.destroyed:
         return [*blocks, Para("Destroyed: it exploded (Z12).")]
     where = (f"nose {hexes[0]}, tail {hexes[1]}" if two
              else f"hex {hexes[0] if hexes else '-'}")
-    blocks.append(Para(f"{where}, heading {z['heading']}, {z.get('damage', pool)} of {pool} "
+    blocks.append(Para(f"{where}, heading {z.heading}, {z.damage} of {pool} "
                        "damage points (Z2)", 2, 2))
-    how = "steered by the players' votes (Z6-Z11)" if z.get("controlled") else (
+    how = "steered by the players' votes (Z6-Z11)" if z.controlled else (
         "drifting with the wind (Z3)")
-    ready = int(z.get("bomb_ready_turn", 1))
+    ready, turn = z.bomb_ready_turn, state.turn
     bomb = ("bomb ready" if ready <= turn else
             f"bomb ready in turn {ready}, {count_word(ready - turn, 'turn')} from now (Z17)")
-    first = "already hit" if z.get("first_hit") else "not yet hit: first hit scores 2 (Z5)"
+    first = "already hit" if z.first_hit else "not yet hit: first hit scores 2 (Z5)"
     blocks.append(Para(f"{how}; {bomb}; {first}", 2, 2))
     return blocks
 
 
-def _hexes(value: Any) -> str:
-    if isinstance(value, list | tuple):
-        return " ".join(str(v) for v in value) or "-"
-    return str(value)
-
-
-def _weather_blocks(position: Mapping[str, Any]) -> list[Block]:
+def _weather_blocks(state: GameState) -> list[Block]:
     blocks: list[Block] = [Sub("WIND, CLOUDS AND AIRFIELDS")]
-    wind = position.get("wind") or {}
-    strength = int(wind.get("strength", 0))
-    text = (f"Wind blows to {wind.get('to', 'N')}, {count_word(strength, 'hex', 'hexes')} a turn"
-            " (W1)" if strength else "No wind (W1)")
-    text += ("; it may change each turn (W3)." if wind.get("changes") else "; steady.")
+    wind = state.wind
+    text = (f"Wind blows to {wind.to}, {count_word(wind.strength, 'hex', 'hexes')} a turn"
+            " (W1)" if wind.strength else "No wind (W1)")
+    text += ("; it may change each turn (W3)." if wind.changes else "; steady.")
     blocks.append(Para(text, 2, 2))
-    clouds = clouds_of(position)
-    if not clouds:
+    if not state.clouds:
         blocks.append(Para("No clouds."))
-    for i, c in enumerate(clouds, 1):
-        kind = "Storm" if c.get("kind") == "storm" else "Cloud"
-        blocks.append(Para(f"{kind} {i}: {_hexes(c.get('hexes') or [])}"))
-    fields = position.get("airfields") or {}
-    bombed = [f"{k} ({v.get('disabled_turns')} turns)" for k, v in sorted(fields.items())
-              if (v or {}).get("disabled_turns")]
+    for i, c in enumerate(state.clouds, 1):
+        kind = "Storm" if c.kind is CloudKind.STORM else "Cloud"
+        blocks.append(Para(f"{kind} {i}: {' '.join(state.board.names(c.hexes)) or '-'}"))
+    bombed = [f"{f.corner} ({f.disabled_turns} turns)"
+              for f in sorted(state.airfields, key=lambda f: f.corner.value) if f.disabled_turns]
     blocks.append(Para("Airfields disabled by bombing (Z16, L7): " + ", ".join(bombed))
                   if bombed else Para("All six airfields in service (B5)."))
     return blocks
 
 
-def state_blocks(position: Mapping[str, Any], names: Mapping[str, str] | None = None,
+def state_blocks(state: GameState, names: Mapping[str, str] | None = None,
                  letters: Mapping[str, str] | None = None) -> list[Block]:
     """The aircraft table, the zeppelin, wind, clouds and airfields."""
     names = names or {}
-    planes = aircraft_of(position)
-    zeps = zeppelins_of(position)
     if letters is None:
-        letters = pilot_letters(planes, zeps)
-    settings = position.get("settings") or {}
-    threshold = int(settings.get("ace_threshold", 15))
-    full_dp = int(settings.get("damage_points", 12))
+        letters = letters_of(state)
+    settings = state.settings
     blocks: list[Block] = [
-        Fixed(_aircraft_rows(planes, names, letters, threshold)),
-        Para(f"(DP: damage points left of {full_dp}; Ace: damage dealt of {threshold}, V4)",
-             2, 2)]
-    turn = int(position.get("turn", 1))
-    for name, z in zeps.items():
-        blocks += _zeppelin_blocks(name, z, settings, turn)
-    return blocks + _weather_blocks(position)
+        Fixed(_aircraft_rows(state, names, letters)),
+        Para(f"(DP: damage points left of {settings.damage_points}; Ace: damage dealt of "
+             f"{settings.ace_threshold}, V4)", 2, 2)]
+    for z in sorted(state.zeppelins, key=lambda z: z.name):
+        blocks += _zeppelin_blocks(z, state)
+    return blocks + _weather_blocks(state)
 
 
-def render_state_tables(position: Mapping[str, Any], names: Mapping[str, str] | None = None,
+def render_state_tables(state: GameState, names: Mapping[str, str] | None = None,
                         letters: Mapping[str, str] | None = None) -> list[str]:
     """``state_blocks`` as text lines (the MAP reply)."""
-    return Section("AIRCRAFT", state_blocks(position, names, letters)).lines()
+    return Section("AIRCRAFT", state_blocks(state, names, letters)).lines()
 
 
-def _orders_section(report: TurnReport, namer: Namer) -> Section:
-    before_pilots = [p for p, a in aircraft_of(report.position_before).items()
-                     if a["state"] in IN_FIGHT]
+def _orders_section(turn: Turn, namer: Namer) -> Section:
+    report = turn.report
+    before_pilots = [a.pilot for a in turn.before.aircraft if a.in_fight]
     pilots = before_pilots + sorted(p for p in report.orders if p not in before_pilots)
     blocks = orders_blocks(report.orders, pilots, namer)
     if report.dice:
@@ -541,9 +519,9 @@ def report_document(report: TurnReport, readers: Sequence[str] = ()) -> Document
     postal = _postal_section(turn.events, namer)
     sections += [postal] if postal else []
     sections += [_moves_section(turn.events, _Teller(namer, turn.board)),
-                 Section("AIRCRAFT", state_blocks(report.position_after, namer.names,
-                                                  namer.letters), "tables"),
-                 _orders_section(report, namer), _map_section(report, namer),
+                 Section("AIRCRAFT", state_blocks(turn.after, namer.names, namer.letters),
+                         "tables"),
+                 _orders_section(turn, namer), _map_section(turn, namer),
                  foot_section(report)]
     return Document(sections)
 
@@ -554,15 +532,14 @@ def render_report(report: TurnReport, readers: Sequence[str] = ()) -> str:
     return report_document(report, readers).text()
 
 
-def render_map_reply(position: Mapping[str, Any], names: Mapping[str, str] | None = None,
+def render_map_reply(state: GameState, names: Mapping[str, str] | None = None,
                      title: str = "") -> str:
     """The answer to MAP in tweedekker: the board now, its key and the state of play."""
     names = dict(names or {})
-    letters = pilot_letters(aircraft_of(position), zeppelins_of(position))
-    turn = position.get("turn", "?")
-    head = f"{title + ': ' if title else ''}the sky at the start of turn {turn}"
+    letters = letters_of(state)
+    head = f"{title + ': ' if title else ''}the sky at the start of turn {state.turn}"
     lines = wrap(head, "", "  ") + [""]
-    lines += render_map(position, letters)
-    lines += map_legend(position, letters, names)
-    lines += render_state_tables(position, names, letters)
+    lines += render_map(state, letters)
+    lines += map_legend(state, letters, names)
+    lines += render_state_tables(state, names, letters)
     return "\n".join(line[:WIDTH].rstrip() for line in lines) + "\n"

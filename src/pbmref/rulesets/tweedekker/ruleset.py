@@ -395,4 +395,4 @@ class TweedekkerRuleset(AirRuleset[GameState, Reading, TurnOrders]):
 
     def map_reply(self, position: Mapping[str, object], names: Mapping[str, str],
                   title: str) -> str:
-        return render_map_reply(position, names, title)
+        return render_map_reply(self.decode(position), names, title)
