@@ -6,7 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from pbmref.reports.model import TurnReport
+from pbmref.rules.eventdata import Event
+from pbmref.rules.tweedekker.events import EVENT_TYPES
+from pbmref.rules.tweedekker.position import position_from_dict
+from pbmref.rules.tweedekker.state import GameState
 from pbmref.rulesets import get_ruleset
+from pbmref.rulesets.air.report import read_events
 
 SCENARIO_ONLY = {"ruleset", "seed", "orders", "expect", "description", "report"}
 
@@ -36,3 +41,13 @@ def run_scenario(data: dict[str, Any]) -> TurnReport:
         winners=list(winners),
         dice=list(dice),
     )
+
+
+def typed(after: dict[str, Any], events: list[dict[str, Any]],
+          before: dict[str, Any] | None = None
+          ) -> tuple[GameState, tuple[Event, ...], GameState | None]:
+    """A turn's stored data as the typed values the tweedekker pictures draw:
+    the position after, the events, the position before."""
+    state = position_from_dict(after)
+    return (state, read_events(events, EVENT_TYPES, state.board),
+            None if before is None else position_from_dict(before))

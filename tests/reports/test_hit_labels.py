@@ -22,6 +22,8 @@ from pbmref.rules.hexgrid import Heading, HexBoard
 from pbmref.rulesets.air.svgkit import MAP, Box, boxes_meet, hit_marks, text_box
 from pbmref.rulesets.tweedekker.picture import render_move_panels, render_svg
 
+from .engine_run import typed
+
 HERE = Path(__file__).parent
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -71,7 +73,8 @@ def assert_apart(marks: list[tuple[Box, Box]], names: list[Box]) -> None:
 
 def test_the_demo_turn_5_hits_hide_neither_one_another_nor_the_hex_names() -> None:
     data = demo_turn5()
-    svg = render_svg(data["after"], data["events"], before=data["before"])
+    after, events, before = typed(data["after"], data["events"], data["before"])
+    svg = render_svg(after, events, before=before)
     marks, names, words = marks_and_names(svg)
     hits = [e for e in data["events"] if e["kind"] == "hit"]
     assert len(hits) >= 5 and len(names) > 200
@@ -83,7 +86,9 @@ def test_the_demo_turn_5_hits_hide_neither_one_another_nor_the_hex_names() -> No
 
 def test_the_demo_turn_5_move_panels_keep_their_hits_apart() -> None:
     data = demo_turn5()
-    for panel in render_move_panels(data["before"], data["events"], after=data["after"]):
+    after, events, before = typed(data["after"], data["events"], data["before"])
+    assert before is not None
+    for panel in render_move_panels(before, events, after=after):
         marks, _, _ = marks_and_names(panel)
         assert_apart(marks, [])
 

@@ -15,6 +15,7 @@ from pbmref.rules.tweedekker.position import position_from_dict
 from pbmref.rulesets.tweedekker.asciimap import render_map
 from pbmref.rulesets.tweedekker.picture import render_svg
 from pbmref.rulesets.tweedekker.report import render_map_reply
+from pbmref.rulesets.tweedekker.turn import Turn
 
 from .engine_run import run_scenario
 
@@ -92,8 +93,8 @@ def test_pieces_clouds_and_airfields() -> None:
 def test_svg_is_xml_with_an_element_per_aircraft_and_zeppelin_hex() -> None:
     report = run_scenario(yaml.safe_load(
         (HERE / "scenarios" / "zeppelin_raid.yaml").read_text(encoding="utf-8")))
-    svg = render_svg(report.position_after, report.events, names=report.names,
-                     title="Raid & <test>")
+    turn = Turn.read(report)
+    svg = render_svg(turn.after, turn.events, names=report.names, title="Raid & <test>")
     root = ET.fromstring(svg)
     ids = {el.get("id") for el in root.iter() if el.get("id")}
     for pilot, a in report.position_after["aircraft"].items():
@@ -125,7 +126,7 @@ def test_svg_without_events_and_with_a_zeppelin_half_off_the_board() -> None:
     pos = {"board": {"side": 10},
            "aircraft": {"a b": {"hex": "J10", "heading": "SE", "state": "flying"}},
            "zeppelins": {"Z": {"hexes": ["J19", "0,-10"], "heading": "S"}}}
-    root = ET.fromstring(render_svg(pos))
+    root = ET.fromstring(render_svg(position_from_dict(pos)))
     assert root.find(".//*[@id='aircraft-a_b']") is not None
     zep = [el for el in root.iter() if "zeppelin-hex" in (el.get("class") or "")]
     assert len(zep) == 1  # only the hex on the board is drawn (Z4)
@@ -162,8 +163,9 @@ def test_status_reply_tells_who_without_what() -> None:
 def _svg_of(name: str) -> tuple[object, ET.Element]:
     report = run_scenario(yaml.safe_load((HERE / "scenarios" / f"{name}.yaml")
                                          .read_text(encoding="utf-8")))
-    svg = render_svg(report.position_after, report.events, names=report.names,
-                     title="After", before=report.position_before)
+    turn = Turn.read(report)
+    svg = render_svg(turn.after, turn.events, names=report.names, title="After",
+                     before=turn.before)
     return report, ET.fromstring(svg)
 
 
@@ -228,7 +230,8 @@ def test_three_move_panels() -> None:
 
     report = run_scenario(yaml.safe_load((HERE / "scenarios" / "dogfight.yaml")
                                          .read_text(encoding="utf-8")))
-    panels = render_move_panels(report.position_before, report.events, names=report.names)
+    turn = Turn.read(report)
+    panels = render_move_panels(turn.before, turn.events, names=report.names)
     assert len(panels) == 3
     for move, svg in enumerate(panels, 1):
         root = ET.fromstring(svg)

@@ -29,6 +29,8 @@ from pbmref.rulesets.diplomacy.board import power_focus, render_board
 from pbmref.rulesets.fastplay.picture import fastplay_focus, render_fastplay_svg
 from pbmref.rulesets.tweedekker.picture import reader_focus, render_svg
 
+from .engine_run import typed
+
 HERE = Path(__file__).parent
 SVG = "{http://www.w3.org/2000/svg}"
 TITLE = "After turn 5"
@@ -41,8 +43,8 @@ def demo_turn5() -> dict[str, Any]:
 
 
 def focus_of(data: dict[str, Any], readers: list[str]) -> Focus | None:
-    return reader_focus(data["after"], data["events"], readers, title=TITLE,
-                        before=data["before"])
+    after, events, before = typed(data["after"], data["events"], data["before"])
+    return reader_focus(after, events, readers, title=TITLE, before=before)
 
 
 def drawn_at(svg: str, pilot: str) -> tuple[float, float]:
@@ -59,7 +61,8 @@ def inside(point: tuple[float, float], box: tuple[float, float, float, float]) -
 
 def test_a_pilots_part_of_the_map_holds_their_aircraft_ringed_and_says_so() -> None:
     data = demo_turn5()
-    svg = render_svg(data["after"], data["events"], title=TITLE, before=data["before"])
+    after, events, before = typed(data["after"], data["events"], data["before"])
+    svg = render_svg(after, events, title=TITLE, before=before)
     focus = focus_of(data, ["downing_john"])
     assert focus is not None
     plane = drawn_at(svg, "downing_john")
@@ -119,7 +122,8 @@ def test_a_power_out_of_the_game_has_no_part() -> None:
 
 def test_the_mail_shows_the_readers_part_first_and_the_observer_the_board() -> None:
     data = demo_turn5()
-    svg = render_svg(data["after"], data["events"], title=TITLE, before=data["before"])
+    after, events, before = typed(data["after"], data["events"], data["before"])
+    svg = render_svg(after, events, title=TITLE, before=before)
     pictures = ReportPictures([("demo-turn-005", "The board after turn 5", svg)], colours=40)
     observer = pictures.for_reader(None)
     assert [a.filename for a in observer[0]] == ["demo-turn-005.png"]

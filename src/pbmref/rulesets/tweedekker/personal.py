@@ -48,7 +48,7 @@ def _where(turn: Turn, pilot: str) -> str:
         return (f"Your aircraft ({namer.letters.get(pilot, '?')}) is at "
                 f"{turn.board.name(a.hex)}, heading {a.heading}, {how}.")
     if state == "down":
-        down = [e for e in turn.of(ev.ShotDown) if e.target == pilot]
+        down = [e for e in turn.events_of(ev.ShotDown) if e.target == pilot]
         by = down[0].credited_to if down else None
         if by:
             return f"Your aircraft was shot down this turn: a kill for {namer(by)} (V2)."
@@ -61,15 +61,15 @@ def _where(turn: Turn, pilot: str) -> str:
 def _condition(turn: Turn, pilot: str) -> str:
     after = turn.plane(pilot)
     full_dp, full_ammo = turn.after.settings.damage_points, turn.after.settings.ammo
-    lost = sum(e.amount for e in turn.of(ev.Damaged) if e.target == pilot)
-    repaired = sum(e.amount for e in turn.of(ev.Repaired) if e.pilot == pilot)
+    lost = sum(e.amount for e in turn.events_of(ev.Damaged) if e.target == pilot)
+    repaired = sum(e.amount for e in turn.events_of(ev.Repaired) if e.pilot == pilot)
     changes = ([f"{lost} lost this turn"] if lost else []) + (
         [f"{repaired} repaired, L6"] if repaired else [])
     text = f"Damage points: {after.damage if after else full_dp} of {full_dp}"
     text += f" ({', '.join(changes)})" if changes else ""
     text += f". Rounds: {after.ammo if after else full_ammo} of {full_ammo}"
-    bursts = sum(1 for e in turn.of(ev.Burst) if e.shooter == pilot)
-    if any(e.pilot == pilot for e in turn.of(ev.Refilled)):
+    bursts = sum(1 for e in turn.events_of(ev.Burst) if e.shooter == pilot)
+    if any(e.pilot == pilot for e in turn.events_of(ev.Refilled)):
         text += " (refilled on landing, L5)"
     elif bursts:
         text += f" ({count_word(bursts, 'burst')} fired)"
@@ -79,8 +79,8 @@ def _condition(turn: Turn, pilot: str) -> str:
 def _hit_by(turn: Turn, pilot: str) -> str:
     namer = turn.namer
     parts = [f"{namer(h.shooter)} for {h.damage} in move {h.move}"
-             for h in turn.of(ev.Hit) if h.target == pilot]
-    for d in turn.of(ev.Damaged):
+             for h in turn.events_of(ev.Hit) if h.target == pilot]
+    for d in turn.events_of(ev.Damaged):
         if d.target == pilot and d.cause != "gunfire":
             where = f" in move {d.move}" if d.move else ""
             parts.append(f"{CAUSES.get(d.cause, d.cause)} for {d.amount}{where}")
@@ -88,11 +88,11 @@ def _hit_by(turn: Turn, pilot: str) -> str:
 
 
 def _you_hit(turn: Turn, pilot: str) -> str:
-    bursts = [b for b in turn.of(ev.Burst) if b.shooter == pilot]
+    bursts = [b for b in turn.events_of(ev.Burst) if b.shooter == pilot]
     if not bursts:
         return "You did not fire."
     hits = [f"{turn.namer(h.target)} for {h.damage} in move {h.move}"
-            for h in turn.of(ev.Hit) if h.shooter == pilot]
+            for h in turn.events_of(ev.Hit) if h.shooter == pilot]
     missed = sum(1 for b in bursts if not b.targets)
     text = f"You hit {and_list(hits)}." if hits else "You hit nothing."
     if missed and hits:
@@ -104,16 +104,16 @@ def _you_hit(turn: Turn, pilot: str) -> str:
 
 def _score(turn: Turn, pilot: str) -> list[str]:
     out = []
-    kills = [turn.namer(e.target) for e in turn.of(ev.ShotDown) if e.credited_to == pilot]
+    kills = [turn.namer(e.target) for e in turn.events_of(ev.ShotDown) if e.credited_to == pilot]
     if kills:
         out.append(f"Kill: {and_list(kills)} (V2).")
-    gained = sum(e.points for e in turn.of(ev.PointsScored) if e.pilot == pilot)
+    gained = sum(e.points for e in turn.events_of(ev.PointsScored) if e.pilot == pilot)
     after = turn.plane(pilot)
     total = after.vp if after else 0
     out.append(f"Victory points: +{gained} this turn, {total} in all." if gained
                else f"Victory points: {total} (none this turn).")
     threshold = turn.after.settings.ace_threshold
-    if any(e.pilot == pilot for e in turn.of(ev.AcePromoted)):
+    if any(e.pilot == pilot for e in turn.events_of(ev.AcePromoted)):
         out.append(f"You are an ACE now: {after.dealt if after else threshold} damage dealt "
                    "(V4).")
     elif not (after and after.ace):
@@ -123,7 +123,7 @@ def _score(turn: Turn, pilot: str) -> list[str]:
 
 def _votes(turn: Turn, pilot: str) -> str | None:
     by_move: dict[int, list[str]] = {}
-    for e in turn.of(ev.VoteTally):
+    for e in turn.events_of(ev.VoteTally):
         mine = [c for p, c in e.votes if p == pilot]
         if mine:
             won = "a tie, none won" if e.tie else f"{e.winner} won"
@@ -135,11 +135,11 @@ def _votes(turn: Turn, pilot: str) -> str | None:
 
 
 def _nmr(turn: Turn, pilot: str) -> str | None:
-    missed = [e for e in turn.of(ev.MissedOrders) if e.pilot == pilot]
+    missed = [e for e in turn.events_of(ev.MissedOrders) if e.pilot == pilot]
     if not missed:
         return None
     count = missed[0].count
-    if any(e.pilot == pilot for e in turn.of(ev.Removed)):
+    if any(e.pilot == pilot for e in turn.events_of(ev.Removed)):
         return (f"No orders came from you again. That is {count} in a row: you are out of "
                 "the game (N2).")
     limit = turn.after.settings.nmr_limit
@@ -168,13 +168,13 @@ def pilot_section(turn: Turn, pilot: str) -> Section:
 
 def _fire_text(turn: Turn) -> list[str]:
     namer = turn.namer
-    bursts = list(turn.of(ev.Burst))
+    bursts = list(turn.events_of(ev.Burst))
     if not bursts:
         return ["No one fired this turn."]
     hit = sum(1 for b in bursts if b.targets)
     out = [f"{count_word(len(bursts), 'burst')} fired, {hit} hit."]
     hits = [f"{namer(h.shooter)} on {namer(h.target)} {h.damage} (move {h.move})"
-            for h in turn.of(ev.Hit)]
+            for h in turn.events_of(ev.Hit)]
     if hits:
         out.append(f"Hits: {', '.join(hits)}.")
     return out

@@ -24,22 +24,21 @@ import functools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 from xml.sax.saxutils import escape
 
-from pbmref.reports.common import (
-    ON_MAP,
-    aircraft_of,
-    board_of,
-    clouds_of,
-    heading_of,
-    hex_of,
-    pilot_letters,
-    zeppelins_of,
-)
+from pbmref.reports.common import pilot_letters
 from pbmref.reports.model import FOCUS_LABEL, PANEL_WIDTH, Focus, focus_box
+from pbmref.rules.eventdata import Event
 from pbmref.rules.hexgrid import Heading, Hex, HexBoard
-from pbmref.rules.tweedekker.state import Runway, runway_hexes
+from pbmref.rules.tweedekker.events import Burst, Damaged, Hit, Manoeuvred, ShotDown, ZeppelinMoved
+from pbmref.rules.tweedekker.state import (
+    Aircraft,
+    CloudKind,
+    GameState,
+    Runway,
+    Zeppelin,
+    runway_hexes,
+)
 from pbmref.rulesets.air.svgkit import (
     MAP,
     PANEL,
@@ -71,7 +70,6 @@ FIELD = "#bcd88f"
 RUNWAY = "#8f8f7a"
 HULL = "#f4ecd0"
 ANGLES = {h: i * 60 for i, h in enumerate(Heading)}
-Event = dict[str, Any]
 
 
 class _Geometry:
@@ -141,144 +139,121 @@ class _Scene:
     fallen: dict[str, Hex] = field(default_factory=dict)
 
 
-def _clouds(board: HexBoard, position: Mapping[str, Any]) -> dict[Hex, str]:
+def _clouds(state: GameState) -> dict[Hex, str]:
     kind_at: dict[Hex, str] = {}
-    for c in clouds_of(position):
-        for name in c.get("hexes") or []:
-            h = hex_of(board, name)
-            if h is not None:
-                kind_at[h] = "storm" if c.get("kind") == "storm" else "cloud"
+    for c in state.clouds:
+        for h in c.hexes:
+            kind_at[h] = "storm" if c.kind is CloudKind.STORM else "cloud"
     return kind_at
 
 
-def _zeppelins(board: HexBoard, position: Mapping[str, Any]
-               ) -> dict[str, tuple[list[Hex], Heading]]:
-    out = {}
-    for name, z in zeppelins_of(position).items():
-        if z["destroyed"]:
-            continue
-        hexes = [h for h in (hex_of(board, n) for n in z["hexes"]) if h is not None]
-        out[name] = (hexes, heading_of(z["heading"]) or Heading.N)
-    return out
+def _by_name(state: GameState) -> list[Zeppelin]:
+    return sorted(state.zeppelins, key=lambda z: z.name)
 
 
-def _planes(board: HexBoard, position: Mapping[str, Any]) -> dict[str, _Plane]:
-    out = {}
-    for pilot, a in aircraft_of(position).items():
-        h = hex_of(board, a.get("hex"))
-        if a["state"] in ON_MAP and h is not None and board.contains(h):
-            out[pilot] = _Plane(h, heading_of(a["heading"]) or Heading.N, str(a["state"]))
-    return out
+def _zeppelins(state: GameState) -> dict[str, tuple[list[Hex], Heading]]:
+    return {z.name: (list(z.hexes), z.heading) for z in _by_name(state) if not z.destroyed}
 
 
-def _add_path(scene: _Scene, e: Event) -> None:
-    src, dst = hex_of(scene.board, e.get("from_hex")), hex_of(scene.board, e.get("to_hex"))
-    if src is None or dst is None or e.get("outcome") in ("stayed", "skipped"):
+def _planes(state: GameState) -> dict[str, _Plane]:
+    board = state.board
+    return {a.pilot: _Plane(a.hex, a.heading, a.state.value) for a in state.aircraft
+            if a.in_fight and board.contains(a.hex)}
+
+
+def _add_path(scene: _Scene, e: Manoeuvred) -> None:
+    if e.outcome in ("stayed", "skipped"):
         return
-    track = scene.paths.setdefault(str(e.get("pilot")), [src])
-    if track[-1] != src:
-        track.append(src)
-    track.append(dst)
+    track = scene.paths.setdefault(e.pilot, [e.from_hex])
+    if track[-1] != e.from_hex:
+        track.append(e.from_hex)
+    track.append(e.to_hex)
 
 
 def _add_fire(scene: _Scene, events: Sequence[Event]) -> None:
     """Bursts, and a mark for each hit where it landed (its line's hex at its distance)."""
-    for e in (e for e in events if e.get("kind") == "burst"):
-        start = hex_of(scene.board, e.get("from_hex"))
-        line = [h for h in (hex_of(scene.board, n) for n in e.get("line") or []) if h]
-        if start is not None and line:
-            scene.bursts.append(_Burst(str(e.get("shooter")), start, line[-1],
-                                       bool(e.get("targets")), int(e.get("move", 0)),
-                                       str(e.get("direction"))))
-    for hit in (e for e in events if e.get("kind") == "hit"):
-        h = _hit_hex(scene.board, events, hit)
+    bursts = [e for e in events if isinstance(e, Burst)]
+    for e in bursts:
+        if e.line:
+            scene.bursts.append(_Burst(e.shooter, e.from_hex, e.line[-1], bool(e.targets),
+                                       e.move, e.direction))
+    for hit in (e for e in events if isinstance(e, Hit)):
+        h = _hit_hex(bursts, hit)
         if h is not None:
-            scene.marks.append(_Mark(h, int(hit.get("damage", 0)), str(hit.get("target")),
-                                     "gunfire", int(hit.get("move", 0))))
+            scene.marks.append(_Mark(h, hit.damage, hit.target, "gunfire", hit.move))
 
 
-def _hit_hex(board: HexBoard, events: Sequence[Event], hit: Event) -> Hex | None:
+def _hit_hex(bursts: Sequence[Burst], hit: Hit) -> Hex | None:
     """Where a hit landed: the hex of its burst's line at the hit's distance."""
-    burst = next((b for b in events if b.get("kind") == "burst"
-                  and b.get("move") == hit.get("move") and b.get("shooter") == hit.get("shooter")
-                  and hit.get("target") in (b.get("targets") or [])), None)
-    line = list((burst or {}).get("line") or [])
-    distance = int(hit.get("distance", 0))
-    return hex_of(board, line[distance - 1]) if 0 < distance <= len(line) else None
+    burst = next((b for b in bursts if b.move == hit.move and b.shooter == hit.shooter
+                  and hit.target in b.targets), None)
+    line = burst.line if burst else ()
+    return line[hit.distance - 1] if 0 < hit.distance <= len(line) else None
 
 
 def _where_at(events: Sequence[Event], pilot: str, move: int,
-              planes: Mapping[str, _Plane], board: HexBoard) -> Hex | None:
+              planes: Mapping[str, _Plane]) -> Hex | None:
     """Where an aircraft was at the end of ``move`` (its last manoeuvre so far)."""
     spot = planes[pilot].hex if pilot in planes else None
     for e in events:
-        if e.get("kind") == "manoeuvre" and str(e.get("pilot")) == pilot and (
-                move == 0 or int(e.get("move", 0)) <= move):
-            spot = hex_of(board, e.get("to_hex")) or spot
+        if isinstance(e, Manoeuvred) and e.pilot == pilot and (move == 0 or e.move <= move):
+            spot = e.to_hex
     return spot
 
 
 def _add_other_damage(scene: _Scene, events: Sequence[Event],
                       start: Mapping[str, _Plane]) -> None:
     """Marks for damage not from gunfire (storm C2, bomb Z15, explosion Z12)."""
-    for e in (e for e in events if e.get("kind") == "damage"
-              and e.get("cause", "gunfire") != "gunfire"):
-        target, move = str(e.get("target")), int(e.get("move", 0))
-        h = _where_at(events, target, move, start, scene.board)
-        if h is not None:
-            scene.marks.append(_Mark(h, int(e.get("amount", 0)), target, str(e.get("cause")),
-                                     move))
+    for e in events:
+        if isinstance(e, Damaged) and e.cause != "gunfire":
+            h = _where_at(events, e.target, e.move, start)
+            if h is not None:
+                scene.marks.append(_Mark(h, e.amount, e.target, e.cause, e.move))
 
 
-def _after_scene(position: Mapping[str, Any], events: Sequence[Event],
-                 before: Mapping[str, Any] | None) -> _Scene:
-    board = board_of(position)
-    scene = _Scene(board, _clouds(board, position), _zeppelins(board, position),
-                   _planes(board, position))
-    for e in (e for e in events if e.get("kind") == "manoeuvre"):
-        _add_path(scene, e)
+def _after_scene(state: GameState, events: Sequence[Event],
+                 before: GameState | None) -> _Scene:
+    board = state.board
+    scene = _Scene(board, _clouds(state), _zeppelins(state), _planes(state))
+    for e in events:
+        if isinstance(e, Manoeuvred):
+            _add_path(scene, e)
     _add_fire(scene, events)
-    _add_other_damage(scene, events, _planes(board, before or position))
-    fallen = {str(e.get("target")) for e in events if e.get("kind") == "destroyed"}
-    for pilot, a in aircraft_of(position).items():
-        h = hex_of(board, a.get("hex"))
-        if pilot in fallen and a["state"] not in ON_MAP and h is not None and board.contains(h):
-            scene.fallen[pilot] = h
+    _add_other_damage(scene, events, _planes(before or state))
+    fallen = {e.target for e in events if isinstance(e, ShotDown)}
+    for a in state.aircraft:
+        if a.pilot in fallen and not a.in_fight and board.contains(a.hex):
+            scene.fallen[a.pilot] = a.hex
     return scene
 
 
-def _fly(scene: _Scene, e: Event) -> None:
+def _fly(scene: _Scene, e: Manoeuvred) -> None:
     """An aircraft's manoeuvre applied to the scene of a move panel."""
-    pilot = str(e.get("pilot"))
-    dst = hex_of(scene.board, e.get("to_hex"))
-    if e.get("outcome") == "left" or dst is None or not scene.board.contains(dst):
-        scene.planes.pop(pilot, None)
+    if e.outcome == "left" or not scene.board.contains(e.to_hex):
+        scene.planes.pop(e.pilot, None)
         return
-    state = "landed" if e.get("outcome") in ("landed", "stayed", "skipped") else "flying"
-    scene.planes[pilot] = _Plane(dst, heading_of(e.get("heading")) or Heading.N, state)
+    state = "landed" if e.outcome in ("landed", "stayed", "skipped") else "flying"
+    scene.planes[e.pilot] = _Plane(e.to_hex, e.heading, state)
 
 
-def _move_scene(before: Mapping[str, Any], events: Sequence[Event], move: int) -> _Scene:
+def _move_scene(before: GameState, events: Sequence[Event], move: int) -> _Scene:
     """The sky at the end of ``move``, with that move's paths, bursts and hits."""
-    board = board_of(before)
-    start = _planes(board, before)
-    scene = _Scene(board, _clouds(board, before), _zeppelins(board, before), dict(start))
-    upto = [e for e in events if 0 < int(e.get("move", 0)) <= move]
-    now = [e for e in upto if int(e.get("move", 0)) == move]
+    start = _planes(before)
+    scene = _Scene(before.board, _clouds(before), _zeppelins(before), dict(start))
+    upto = [e for e in events if 0 < e.move <= move]
+    now = [e for e in upto if e.move == move]
     for e in upto:
-        if e.get("kind") == "manoeuvre":
+        if isinstance(e, Manoeuvred):
             _fly(scene, e)
-        elif e.get("kind") == "zeppelin_move" and str(e.get("zeppelin")) in scene.zeppelins:
-            hexes = [h for h in (hex_of(board, n) for n in e.get("to_hexes") or []) if h]
-            scene.zeppelins[str(e.get("zeppelin"))] = (hexes, heading_of(e.get("heading"))
-                                                       or Heading.N)
-        elif e.get("kind") == "destroyed":
-            target = str(e.get("target"))
-            if target in scene.planes:
-                scene.fallen[target] = scene.planes.pop(target).hex
-            scene.zeppelins.pop(target, None)
-    for e in (e for e in now if e.get("kind") == "manoeuvre"):
-        _add_path(scene, e)
+        elif isinstance(e, ZeppelinMoved) and e.zeppelin in scene.zeppelins:
+            scene.zeppelins[e.zeppelin] = (list(e.to_hexes), e.heading)
+        elif isinstance(e, ShotDown):
+            if e.target in scene.planes:
+                scene.fallen[e.target] = scene.planes.pop(e.target).hex
+            scene.zeppelins.pop(e.target, None)
+    for e in now:
+        if isinstance(e, Manoeuvred):
+            _add_path(scene, e)
     _add_fire(scene, now)
     _add_other_damage(scene, now, start)
     return scene
@@ -527,11 +502,9 @@ def _marks(scene: _Scene, geo: _Geometry, names: Mapping[str, str], style: Style
     return hit_marks(hits, style, _name_boxes(scene.board, geo) if named else ())
 
 
-def _wind(position: Mapping[str, Any], x: float, y: float) -> list[str]:
+def _wind(state: GameState, x: float, y: float) -> list[str]:
     """An arrow pointing where the wind blows to, with its strength (W1)."""
-    wind = position.get("wind") or {}
-    strength = int(wind.get("strength", 0) or 0)
-    heading = heading_of(wind.get("to")) or Heading.N
+    strength, heading = state.wind.strength, state.wind.to
     out = [f'<g class="wind"><title>wind to {heading.value}, strength {strength}</title>',
            f'<circle cx="{num(x)}" cy="{num(y)}" r="22" fill="#fff" stroke="#7f8c8d" '
            'stroke-width="1.2"/>']
@@ -542,7 +515,7 @@ def _wind(position: Mapping[str, Any], x: float, y: float) -> list[str]:
         words = [f"wind to {heading.value}", f"{strength} hex{'es' if strength != 1 else ''} a turn"]
     else:
         words = ["no wind"]
-    if wind.get("changes"):
+    if state.wind.changes:
         words.append("may change (W3)")
     for i, line in enumerate(words):
         out.append(text(x, y + 37 + 13 * i, line, 11, "#2c3e50", anchor="middle",
@@ -553,42 +526,42 @@ def _wind(position: Mapping[str, Any], x: float, y: float) -> list[str]:
 # ---------------------------------------------------------------- words
 
 
-def _state_words(a: Mapping[str, Any], full_dp: int) -> str:
-    if a["state"] in ON_MAP:
-        where = "" if a["state"] == "flying" else f", {a['state']}"
-        return (f"{a.get('hex')} {a.get('heading')}: {a['damage']}/{full_dp} DP, "
-                f"{a['ammo']} rounds, {a['vp']} VP{where}")
+def _state_words(a: Aircraft, board: HexBoard, full_dp: int) -> str:
+    if a.in_fight:
+        where = "" if a.state.value == "flying" else f", {a.state.value}"
+        return (f"{board.name(a.hex)} {a.heading}: {a.damage}/{full_dp} DP, "
+                f"{a.ammo} rounds, {a.vp} VP{where}")
     gone = {"down": "shot down", "left": "off the board", "removed": "removed"}
-    return f"{gone.get(str(a['state']), a['state'])}, {a['vp']} VP"
+    return f"{gone.get(a.state.value, a.state.value)}, {a.vp} VP"
 
 
-def _tips(position: Mapping[str, Any], names: Mapping[str, str],
+def _tips(state: GameState, names: Mapping[str, str],
           letters: Mapping[str, str]) -> dict[str, str]:
     tips = {}
-    for pilot, a in aircraft_of(position).items():
-        tips[pilot] = (f"{names.get(pilot) or pilot} ({letters.get(pilot)}) at {a.get('hex')}, "
-                       f"heading {a.get('heading')}, {a['state']}, {a['damage']} damage points, "
-                       f"{a['ammo']} rounds, {a['vp']} VP")
-    for name, z in zeppelins_of(position).items():
-        tips[name] = f"heading {z['heading']}, {z.get('damage', '?')} damage points"
+    for a in state.aircraft:
+        p = a.pilot
+        tips[p] = (f"{names.get(p) or p} ({letters.get(p)}) at {state.board.name(a.hex)}, "
+                   f"heading {a.heading}, {a.state.value}, {a.damage} damage points, "
+                   f"{a.ammo} rounds, {a.vp} VP")
+    for z in _by_name(state):
+        tips[z.name] = f"heading {z.heading}, {z.damage} damage points"
     return tips
 
 
-def _legend(position: Mapping[str, Any], names: Mapping[str, str],
+def _legend(state: GameState, names: Mapping[str, str],
             letters: Mapping[str, str], colours: Mapping[str, str], width: float,
             y: float) -> tuple[list[str], list[str], float]:
     """The aircraft's rows (the turn's) and the key of the lines and marks
     below them (the same every turn: drawn with the ground), and the height
     they use."""
-    settings = position.get("settings") or {}
-    full_dp = int(settings.get("damage_points", 12))
-    rows = [(colours[p], letters[p], f"{names.get(p) or p} \u2013 {_state_words(a, full_dp)}")
-            for p, a in aircraft_of(position).items()]
-    for name, z in zeppelins_of(position).items():
-        pool = int(settings.get("zeppelin_damage_points_2" if len(z["hexes"]) > 1 else
-                                "zeppelin_damage_points_1", 20 if len(z["hexes"]) > 1 else 12))
-        state = "destroyed" if z["destroyed"] else f"{z.get('damage', pool)}/{pool} DP"
-        rows.append((HULL, letters[name], f"zeppelin {name} \u2013 {state}"))
+    settings = state.settings
+    rows = [(colours[a.pilot], letters[a.pilot], f"{names.get(a.pilot) or a.pilot} \u2013 "
+             f"{_state_words(a, state.board, settings.damage_points)}") for a in state.aircraft]
+    for z in _by_name(state):
+        pool = (settings.zeppelin_damage_points_2 if len(z.hexes) > 1
+                else settings.zeppelin_damage_points_1)
+        words = "destroyed" if z.destroyed else f"{z.damage}/{pool} DP"
+        rows.append((HULL, letters[z.name], f"zeppelin {z.name} \u2013 {words}"))
     out, used = legend_rows(14, y, width - 28, rows)
     extra = [(f'<polygon points="{_mini_hex(13)}" fill="{CLOUD}" stroke="#7d8ea3" '
               'stroke-width="1.4"/>', "cloud: blocks fire (F4)"),
@@ -605,9 +578,13 @@ def _mini_hex(cx: float, r: float = 8) -> str:
                     f"{num(r * math.sin(math.radians(60 * i)))}" for i in range(6))
 
 
-def _colours(position: Mapping[str, Any], before: Mapping[str, Any] | None) -> dict[str, str]:
-    pilots = sorted(set(aircraft_of(position)) | set(aircraft_of(before or {})))
+def _colours(state: GameState, before: GameState | None) -> dict[str, str]:
+    pilots = sorted({*state.pilots(), *(before.pilots() if before else ())})
     return {p: PILOT_COLOURS[i % len(PILOT_COLOURS)] for i, p in enumerate(pilots)}
+
+
+def _letters(state: GameState) -> dict[str, str]:
+    return pilot_letters(state.pilots(), [z.name for z in state.zeppelins])
 
 
 # ---------------------------------------------------------------- the pictures
@@ -624,18 +601,17 @@ def _ground(scene: _Scene, geo: _Geometry, disabled: set[str], *, labels: bool) 
     return out
 
 
-def _disabled(position: Mapping[str, Any]) -> set[str]:
+def _disabled(state: GameState) -> set[str]:
     """The airfields out of use (drawn red)."""
-    return {k for k, v in (position.get("airfields") or {}).items()
-            if (v or {}).get("disabled_turns")}
+    return {f.corner.value for f in state.airfields if f.disabled_turns}
 
 
-def _sky(scene: _Scene, geo: _Geometry, position: Mapping[str, Any], *, style: Style,
+def _sky(scene: _Scene, geo: _Geometry, state: GameState, *, style: Style,
          colours: Mapping[str, str], letters: Mapping[str, str],
          names: Mapping[str, str]) -> list[str]:
     """The turn over the ground: paths and bursts, the zeppelin (its hull lets the
     hex names under it show), the fallen, the aircraft, the hits."""
-    tips = _tips(position, names, letters)
+    tips = _tips(state, names, letters)
     return [*_turn(scene, geo, colours, names, style),
             *_zeppelins_drawn(scene, geo, letters, tips),
             *_fallen(scene, geo, colours, names),
@@ -643,42 +619,40 @@ def _sky(scene: _Scene, geo: _Geometry, position: Mapping[str, Any], *, style: S
             *_marks(scene, geo, names, style, named=style is MAP)]
 
 
-def render_svg(position: Mapping[str, Any], events: list[dict[str, Any]] | None = None,
+def render_svg(state: GameState, events: Sequence[Event] | None = None,
                *, names: Mapping[str, str] | None = None, title: str | None = None,
-               before: Mapping[str, Any] | None = None) -> str:
-    """A tweedekker position (scenario schema) as an SVG document; ``events``
-    (with ``before``, the position the turn started from) adds the paths flown,
-    the bursts fired and the hits of the turn. (Fast Play boards are drawn by
+               before: GameState | None = None) -> str:
+    """A tweedekker position as an SVG document; ``events`` (with ``before``,
+    the position the turn started from) adds the paths flown, the bursts fired
+    and the hits of the turn. (Fast Play boards are drawn by
     ``pbmref.rulesets.fastplay.picture``.)"""
     names = dict(names or {})
-    board = board_of(position)
-    letters = pilot_letters(aircraft_of(position), zeppelins_of(position))
-    colours = _colours(position, before)
-    geo = _Geometry(board, 44.0 if title else 18.0, 14.0)
-    scene = _after_scene(position, list(events or []), before)
-    disabled = _disabled(position)
-    body = _sky(scene, geo, position, style=MAP, colours=colours, letters=letters,
+    letters = _letters(state)
+    colours = _colours(state, before)
+    geo = _Geometry(state.board, 44.0 if title else 18.0, 14.0)
+    scene = _after_scene(state, events or (), before)
+    disabled = _disabled(state)
+    body = _sky(scene, geo, state, style=MAP, colours=colours, letters=letters,
                 names=names)
-    body += _wind(position, 52, (44.0 if title else 18.0) + 28)
+    body += _wind(state, 52, (44.0 if title else 18.0) + 28)
     if title:
         body.insert(0, text(geo.width / 2, 28, title, 19, "#333", anchor="middle", bold=True))
-    legend, keys, used = _legend(position, names, letters, colours, geo.width,
+    legend, keys, used = _legend(state, names, letters, colours, geo.width,
                                  geo.board_bottom + 34)
     return document(geo.width, geo.board_bottom + 40 + used, title or "pbmref map",
                     [*_weather(scene, geo, disabled, labels=True), *body, *legend],
                     ground=[*_ground(scene, geo, disabled, labels=True), *keys])
 
 
-def render_move_panels(before: Mapping[str, Any], events: Sequence[Event], *,
+def render_move_panels(before: GameState, events: Sequence[Event], *,
                        names: Mapping[str, str] | None = None,
-                       after: Mapping[str, Any] | None = None) -> list[str]:
+                       after: GameState | None = None) -> list[str]:
     """Three small SVGs, the sky at the end of moves 1, 2 and 3 with that move's
     paths, bursts and hits, for following the turn move by move."""
     names = dict(names or {})
-    board = board_of(before)
-    letters = pilot_letters(aircraft_of(before), zeppelins_of(before))
+    letters = _letters(before)
     colours = _colours(after or before, before)
-    geo = _Geometry(board, 70.0, 6.0)
+    geo = _Geometry(before.board, 70.0, 6.0)
     disabled = _disabled(before)
     panels = []
     for move in (1, 2, 3):
@@ -697,18 +671,18 @@ def render_move_panels(before: Mapping[str, Any], events: Sequence[Event], *,
     return panels
 
 
-def reader_focus(position: Mapping[str, Any], events: Sequence[Event] | None,
+def reader_focus(state: GameState, events: Sequence[Event] | None,
                  readers: Sequence[str], *, names: Mapping[str, str] | None = None,
-                 title: str | None = None, before: Mapping[str, Any] | None = None
+                 title: str | None = None, before: GameState | None = None
                  ) -> Focus | None:
     """The part of ``render_svg``'s map (drawn with the same arguments) around
     the readers' own aircraft, each ringed, where the hexes' names read at 11
     px; or, for a pilot gone down this turn, around where they fell. None
     for an observer, or a pilot no longer in the sky."""
     names = dict(names or {})
-    board = board_of(position)
+    board = state.board
     geo = _Geometry(board, 44.0 if title else 18.0, 14.0)
-    scene = _after_scene(position, list(events or []), before)
+    scene = _after_scene(state, events or (), before)
     own = [(p, scene.planes[p].hex if p in scene.planes else scene.fallen[p])
            for p in readers if p in scene.planes or p in scene.fallen]
     if not own:
@@ -717,21 +691,25 @@ def reader_focus(position: Mapping[str, Any], events: Sequence[Event] | None,
     top = geo.oy - SQRT3 * SIZE * (board.radius + 0.5)
     box = focus_box(*geo.centre(own[0][1]), zoom, (0, top, geo.width, geo.board_bottom))
     rings = tuple((*geo.centre(h), SIZE * 1.05) for _, h in own)
-    return Focus(box, rings, _focus_alt(position, scene, own, names, geo, box), zoom)
+    return Focus(box, rings, _focus_alt(state, scene, own, names, geo, box), zoom)
 
 
-def _focus_alt(position: Mapping[str, Any], scene: _Scene, own: Sequence[tuple[str, Hex]],
+def _focus_alt(state: GameState, scene: _Scene, own: Sequence[tuple[str, Hex]],
                names: Mapping[str, str], geo: _Geometry,
                box: tuple[float, float, float, float]) -> str:
     """The alt text of a reader's part: where the reader is, then every other
     aircraft the part shows."""
-    board = board_of(position)
-    aircraft = aircraft_of(position)
-    full = int((position.get("settings") or {}).get("damage_points", 12))
+    board = state.board
+    aircraft = {a.pilot: a for a in state.aircraft}
+    full = state.settings.damage_points
 
     def where(pilot: str, h: Hex) -> str:
-        return _where_words(board, aircraft.get(pilot) or {}, h, full,
-                            fallen=pilot in scene.fallen)
+        if pilot in scene.fallen:
+            return f"shot down at {board.name(h)}"
+        a = aircraft[pilot]
+        landed = "" if a.state.value == "flying" else f", {a.state.value}"
+        return (f"{board.name(h)} heading {a.heading}, {a.damage} of {full} "
+                f"damage points{landed}")
 
     def inside(h: Hex) -> bool:
         x, y = geo.centre(h)
@@ -744,14 +722,3 @@ def _focus_alt(position: Mapping[str, Any], scene: _Scene, own: Sequence[tuple[s
     alt = "; ".join(f"you{'' if len(own) == 1 else f' ({names.get(p) or p})'}: {where(p, h)}"
                     for p, h in own)
     return alt + "".join(f"; {o}" for o in others)
-
-
-def _where_words(board: HexBoard, a: Mapping[str, Any], h: Hex, full: int, *,
-                 fallen: bool) -> str:
-    """'F10 heading NW, 8 of 12 damage points' (or 'shot down at E9')."""
-    if fallen:
-        return f"shot down at {board.name(h)}"
-    landed = "" if a.get("state") == "flying" else f", {a.get('state')}"
-    return (f"{board.name(h)} heading {a.get('heading')}, {a.get('damage')} of {full} "
-            f"damage points{landed}")
-

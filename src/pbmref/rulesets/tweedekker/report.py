@@ -507,13 +507,13 @@ def _orders_section(turn: Turn, namer: Namer) -> Section:
 def report_document(report: TurnReport, readers: Sequence[str] = ()) -> Document:
     """The tweedekker report as a document: personal blocks for ``readers`` (the
     pilots the recipient flies), the turn at a glance when there are none."""
-    namer = Namer(report)
+    turn = Turn.of(report)
+    namer = turn.namer
     winners = ", ".join(namer(w) for w in report.winners) or "nobody"
     many = "s" if len(report.winners) > 1 else ""
     mine = [p for p in readers if p in namer.pilots]
     sections = [head_section(report, report.ruleset.title(),
                              f"GAME OVER. Winner{many}: {winners}")]
-    turn = Turn.read(report, namer)
     sections += ([pilot_section(turn, p) for p in mine] if mine
                  else [glance_section(turn)])
     postal = _postal_section(turn.events, namer)

@@ -26,6 +26,7 @@ from pbmref.rules.tweedekker import engine
 from pbmref.rules.tweedekker import plan as flight_plan
 from pbmref.rules.tweedekker.autopilot import choose_orders
 from pbmref.rules.tweedekker.engine import place_controlled_zeppelin
+from pbmref.rules.tweedekker.events import Manoeuvred
 from pbmref.rules.tweedekker.orders import PlaneOrders, TurnOrders, ZeppelinVote
 from pbmref.rules.tweedekker.position import position_from_dict, position_to_dict
 from pbmref.rules.tweedekker.state import Aircraft, AircraftState, GameState
@@ -44,6 +45,7 @@ from pbmref.rulesets.tweedekker.personal import changed_line
 from pbmref.rulesets.tweedekker.picture import reader_focus, render_move_panels, render_svg
 from pbmref.rulesets.tweedekker.preview import preview_lines
 from pbmref.rulesets.tweedekker.report import render_map_reply, render_report, report_document
+from pbmref.rulesets.tweedekker.turn import Turn
 
 __all__ = ["TweedekkerRuleset", "gather_orders", "turn_orders"]
 
@@ -375,23 +377,26 @@ class TweedekkerRuleset(AirRuleset[GameState, Reading, TurnOrders]):
         return changed_line(before, after, readers)
 
     def render_map_svg(self, report: TurnReport) -> str | None:
-        return render_svg(report.position_after, report.events, names=report.names,
-                          title=f"After turn {report.turn}", before=report.position_before)
+        turn = Turn.of(report)
+        return render_svg(turn.after, turn.events, names=report.names,
+                          title=f"After turn {report.turn}", before=turn.before)
 
     def reader_focus(self, report: TurnReport, readers: Sequence[str]) -> Focus | None:
-        return reader_focus(report.position_after, report.events, readers, names=report.names,
-                            title=f"After turn {report.turn}", before=report.position_before)
+        turn = Turn.of(report)
+        return reader_focus(turn.after, turn.events, readers, names=report.names,
+                            title=f"After turn {report.turn}", before=turn.before)
 
     def render_move_svgs(self, report: TurnReport) -> list[str]:
-        if not any(e.get("kind") == "manoeuvre" for e in report.events):
+        turn = Turn.of(report)
+        if not any(isinstance(e, Manoeuvred) for e in turn.events):
             return []
-        return render_move_panels(report.position_before, report.events, names=report.names,
-                                  after=report.position_after)
+        return render_move_panels(turn.before, turn.events, names=report.names,
+                                  after=turn.after)
 
     def render_position_svg(self, position: Mapping[str, object],
                             names: Mapping[str, str]) -> str | None:
-        return render_svg(position, None, names=names,
-                          title=f"The sky now: turn {position.get('turn', '?')}")
+        state = self.decode(position)
+        return render_svg(state, None, names=names, title=f"The sky now: turn {state.turn}")
 
     def map_reply(self, position: Mapping[str, object], names: Mapping[str, str],
                   title: str) -> str:

@@ -42,11 +42,20 @@ class Turn:
                    read_events(report.events, EVENT_TYPES, before.board),
                    namer or Namer(report))
 
+    @classmethod
+    def of(cls, report: TurnReport) -> Turn:
+        """``read``, once a report: its pictures, its reader's parts and its text
+        for each reader read the turn the last call read, when it was this one."""
+        last = _LAST.get("turn")
+        if last is None or last.report is not report:
+            last = _LAST["turn"] = cls.read(report)
+        return last
+
     @property
     def board(self) -> HexBoard:
         return self.before.board
 
-    def of(self, kind: type[E]) -> Iterator[E]:
+    def events_of(self, kind: type[E]) -> Iterator[E]:
         """The turn's events of one class, in order."""
         return (e for e in self.events if isinstance(e, kind))
 
@@ -56,6 +65,10 @@ class Turn:
 
     def plane_before(self, pilot: str) -> Aircraft | None:
         return _plane(self.before, pilot)
+
+
+# the turn last read (``Turn.of``)
+_LAST: dict[str, Turn] = {}
 
 
 def _plane(state: GameState, pilot: str) -> Aircraft | None:
