@@ -12,10 +12,12 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from pbmref.reports.common import Namer, and_list, format_deadline, heading_of
+from pbmref.reports.common import and_list, format_deadline
 from pbmref.reports.document import Block, Gap, Para, Rule, Section, Title
 from pbmref.reports.model import TurnReport
 from pbmref.rules.eventdata import Event, HexParser, event_from_dict
+from pbmref.rules.hexgrid import Heading, HexNameError
+from pbmref.rulesets.air.names import Namer
 
 __all__ = ["HEADING_MARKS", "UnknownEvent", "foot_section", "head_section", "next_turn_line",
            "orders_blocks", "piece_mark", "read_events", "render_orders"]
@@ -58,11 +60,15 @@ HEADING_MARKS: dict[str, tuple[str, str]] = {
 }
 
 
-def piece_mark(letter: str, heading: Any, landed: bool = False) -> str:
-    """Two characters: a letter and its heading mark (``_`` when landed)."""
+def piece_mark(letter: str, heading: Heading | str, landed: bool = False) -> str:
+    """Two characters: a letter and its heading mark (``_`` when landed; ``?``
+    after it for a heading that is none)."""
     if landed:
         return letter + "_"
-    h = heading_of(heading)
+    try:
+        h: Heading | None = heading if isinstance(heading, Heading) else Heading.parse(heading)
+    except HexNameError:
+        h = None
     before, after = HEADING_MARKS[h.value] if h else ("", "?")
     return before + letter + after
 
@@ -70,7 +76,7 @@ def piece_mark(letter: str, heading: Any, landed: bool = False) -> str:
 def next_turn_line(report: TurnReport, namer: Namer | None = None) -> str:
     """The next deadline, or who won."""
     if report.game_over:
-        name = namer or Namer(report)
+        name = namer or Namer((), (), report.names)
         winners = and_list(name(w) for w in report.winners) or "nobody"
         return f"The game is over. Won by {winners}."
     next_turn = report.position_after.get("turn", report.turn + 1)

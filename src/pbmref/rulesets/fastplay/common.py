@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pbmref.reports.common import pilot_letters
 from pbmref.rules.fastplay.board import FastBoard
+from pbmref.rulesets.air.names import pilot_letters
 
 __all__ = ["DECK_SIZE", "cards_left", "fastplay_board", "fastplay_letters", "fastplay_planes",
-           "hits_to_down", "on_board"]
+           "hits_to_down", "on_board", "setting"]
 
 DECK_SIZE = 20  # FP4: a full deck
 
@@ -65,8 +65,13 @@ def cards_left(a: Mapping[str, Any]) -> int:
     return len(deck) if isinstance(deck, list) else DECK_SIZE
 
 
-def hits_to_down(position: Mapping[str, Any]) -> int:
+def setting(position: Mapping[str, Any], key: str, default: int) -> int:
+    """A whole-number rule setting of the position, or its default."""
     try:
-        return int((position.get("settings") or {}).get("hits_to_down", 6))
-    except (TypeError, ValueError):
-        return 6
+        return int((position.get("settings") or {}).get(key, default))
+    except (TypeError, ValueError, AttributeError):
+        return default
+
+
+def hits_to_down(position: Mapping[str, Any]) -> int:
+    return setting(position, "hits_to_down", 6)

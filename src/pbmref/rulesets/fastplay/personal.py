@@ -14,14 +14,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pbmref.reports.common import and_list, changes_line, count_word, format_deadline, setting
+from pbmref.reports.common import and_list, count_word, format_deadline
 from pbmref.reports.document import Block, Para, Section
 from pbmref.reports.model import TurnReport
+from pbmref.rulesets.air.names import changes_line
 from pbmref.rulesets.fastplay.common import (
     DECK_SIZE,
     cards_left,
     fastplay_letters,
     fastplay_planes,
+    setting,
 )
 
 __all__ = ["changed_line", "glance_section", "pilot_facts", "pilot_section"]

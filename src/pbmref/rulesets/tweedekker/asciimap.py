@@ -24,7 +24,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 
-from pbmref.reports.common import pilot_letters
 from pbmref.rules.hexgrid import Heading, Hex, HexBoard
 from pbmref.rules.tweedekker.state import (
     AircraftState,
@@ -33,6 +32,7 @@ from pbmref.rules.tweedekker.state import (
     Runway,
     runway_hexes,
 )
+from pbmref.rulesets.air.names import pilot_letters
 from pbmref.rulesets.air.report import piece_mark
 
 __all__ = ["letters_of", "map_legend", "render_map"]

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pbmref.reports.common import Namer, and_list, changes_line, count_word
+from pbmref.reports.common import and_list, count_word
 from pbmref.reports.document import Block, Para, Section
 from pbmref.reports.model import TurnReport
 from pbmref.rules.tweedekker import events as ev
 from pbmref.rules.tweedekker.position import position_from_dict
 from pbmref.rules.tweedekker.state import GameState
+from pbmref.rulesets.air.names import changes_line
 from pbmref.rulesets.air.report import next_turn_line
 from pbmref.rulesets.tweedekker.turn import Turn
 
@@ -233,8 +234,8 @@ def pilot_facts(state: GameState, pilot: str) -> dict[str, str]:
 def changed_line(before: TurnReport, after: TurnReport, readers: Sequence[str]) -> str:
     """One line: what the corrected turn changed for these readers (everyone's
     aircraft for an observer)."""
-    namer = Namer(after)
-    was, now = position_from_dict(before.position_after), position_from_dict(after.position_after)
+    turn = Turn.of(after)
+    namer, was, now = turn.namer, position_from_dict(before.position_after), turn.after
     return changes_line({p: pilot_facts(was, p) for p in namer.pilots},
                         {p: pilot_facts(now, p) for p in namer.pilots}, readers, namer,
                         "aircraft")

@@ -26,7 +26,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from xml.sax.saxutils import escape
 
-from pbmref.reports.common import pilot_letters
 from pbmref.reports.model import FOCUS_LABEL, PANEL_WIDTH, Focus, focus_box
 from pbmref.rules.eventdata import Event
 from pbmref.rules.hexgrid import Heading, Hex, HexBoard
@@ -39,6 +38,7 @@ from pbmref.rules.tweedekker.state import (
     Zeppelin,
     runway_hexes,
 )
+from pbmref.rulesets.air.names import pilot_letters
 from pbmref.rulesets.air.svgkit import (
     MAP,
     PANEL,

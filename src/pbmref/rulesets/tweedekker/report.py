@@ -23,7 +23,6 @@ from typing import Any
 
 from pbmref.reports.common import (
     WIDTH,
-    Namer,
     count_word,
     format_deadline,
     wrap,
@@ -42,6 +41,7 @@ from pbmref.rules.eventdata import Event
 from pbmref.rules.hexgrid import Heading, Hex, HexBoard
 from pbmref.rules.tweedekker import events as ev
 from pbmref.rules.tweedekker.state import CloudKind, GameState, Zeppelin
+from pbmref.rulesets.air.names import Namer
 from pbmref.rulesets.air.report import (
     UnknownEvent,
     foot_section,

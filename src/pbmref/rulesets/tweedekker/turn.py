@@ -10,13 +10,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TypeVar
 
-from pbmref.reports.common import Namer
 from pbmref.reports.model import TurnReport
 from pbmref.rules.eventdata import Event
 from pbmref.rules.hexgrid import HexBoard
 from pbmref.rules.tweedekker.events import EVENT_TYPES
 from pbmref.rules.tweedekker.position import position_from_dict
 from pbmref.rules.tweedekker.state import Aircraft, GameState
+from pbmref.rulesets.air.names import Namer
 from pbmref.rulesets.air.report import read_events
 
 __all__ = ["Turn"]
@@ -36,11 +36,14 @@ class Turn:
     namer: Namer
 
     @classmethod
-    def read(cls, report: TurnReport, namer: Namer | None = None) -> Turn:
+    def read(cls, report: TurnReport) -> Turn:
         before = position_from_dict(report.position_before)
-        return cls(report, before, position_from_dict(report.position_after),
-                   read_events(report.events, EVENT_TYPES, before.board),
-                   namer or Namer(report))
+        after = position_from_dict(report.position_after)
+        namer = Namer([*before.pilots(), *after.pilots()],
+                      [z.name for state in (before, after) for z in state.zeppelins],
+                      report.names)
+        return cls(report, before, after,
+                   read_events(report.events, EVENT_TYPES, before.board), namer)
 
     @classmethod
     def of(cls, report: TurnReport) -> Turn:
