@@ -15,12 +15,12 @@ from typing import Any, ClassVar
 from pbmref.reports.common import and_list, format_deadline
 from pbmref.reports.document import Block, Gap, Para, Rule, Section, Title
 from pbmref.reports.model import TurnReport
-from pbmref.rules.eventdata import Event, HexParser, event_from_dict
-from pbmref.rules.hexgrid import Heading, HexNameError
+from pbmref.rules.eventdata import Event, HexNamer, HexParser, event_from_dict
+from pbmref.rules.hexgrid import Heading, Hex, HexNameError
 from pbmref.rulesets.air.names import Namer
 
 __all__ = ["HEADING_MARKS", "UnknownEvent", "foot_section", "head_section", "next_turn_line",
-           "orders_blocks", "piece_mark", "read_events", "render_orders"]
+           "orders_blocks", "piece_mark", "read_events", "render_orders", "Teller"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +35,30 @@ class UnknownEvent(Event):
     def words(self) -> str:
         """``new_kind: detail shown``."""
         return f"{self.name}: " + ", ".join(f"{key} {val}" for key, val in self.data)
+
+
+class Teller:
+    """Says a turn's events in words: pilots by ``name``, hexes by the names
+    the board gives them."""
+
+    def __init__(self, name: Callable[[str], str], board: HexNamer) -> None:
+        self.name = name
+        self.hex = board.name
+        self.names = board.names
+
+    def __call__(self, who: str) -> str:
+        return self.name(who)
+
+    def hexes(self, line: tuple[Hex, ...]) -> str:
+        return " ".join(self.names(line)) or "-"
+
+    def line(self, templates: Mapping[type[Event], str], e: Event) -> str:
+        """The event's template filled with its fields (``e``), and the names of
+        its ``pilot`` (``who``) and ``target`` and its ``runway`` in words."""
+        return templates[type(e)].format(
+            e=e, who=self(str(getattr(e, "pilot", ""))),
+            target=self(str(getattr(e, "target", ""))),
+            runway=str(getattr(e, "runway", "")).title())
 
 
 def read_events(data: Iterable[Mapping[str, object]], types: Mapping[str, type[Event]],

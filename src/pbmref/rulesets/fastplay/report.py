@@ -33,8 +33,20 @@ from typing import Any
 from pbmref.reports.common import WIDTH, fit_width, wrap
 from pbmref.reports.document import Block, Document, Fixed, Gap, Para, Section, Sub
 from pbmref.reports.model import TurnReport
+from pbmref.rules.eventdata import Event
+from pbmref.rules.fastplay import events as ev
+from pbmref.rules.fastplay.board import FastBoard
+from pbmref.rules.fastplay.events import EVENT_TYPES
+from pbmref.rules.fastplay.position import position_from_dict
 from pbmref.rules.hexgrid import HexNameError
-from pbmref.rulesets.air.report import foot_section, head_section, orders_blocks, piece_mark
+from pbmref.rulesets.air.report import (
+    Teller,
+    foot_section,
+    head_section,
+    orders_blocks,
+    piece_mark,
+    read_events,
+)
 from pbmref.rulesets.fastplay.common import (
     DECK_SIZE,
     cards_left,
@@ -252,28 +264,11 @@ def _orders_section(report: TurnReport) -> Section:
 # ---------------------------------------------------------------- the report
 
 
-_WHO = ("pilot", "shooter", "target", "who", "winner", "credited_to")
-
-
-def _named(events: list[dict[str, Any]], names: Mapping[str, str]) -> list[dict[str, Any]]:
-    """The events with every pilot id replaced by the pilot's display name."""
-    if not names:
-        return events
-    out = []
-    for e in events:
-        e = dict(e)
-        for key in _WHO:
-            if isinstance(e.get(key), str):
-                e[key] = names.get(e[key]) or e[key]
-        if isinstance(e.get("pilots"), list | tuple):
-            e["pilots"] = [names.get(str(p)) or p for p in e["pilots"]]
-        out.append(e)
-    return out
-
-
 def _moves_section(report: TurnReport) -> Section:
+    board = position_from_dict(report.position_before).board
+    events = read_events(report.events, EVENT_TYPES, board)
     blocks: list[Block] = []
-    for line in render_events(_named(report.events, report.names)):
+    for line in render_events(events, report.names, board):
         indent = len(line) - len(line.lstrip())
         if indent == 0 and line.endswith(":"):
             blocks.append(Sub(line[:-1]))
@@ -336,108 +331,109 @@ def render_fastplay_map_reply(position: Mapping[str, Any],
 _SHOWN_ELSEWHERE = {"fire", "crash", "burn", "critical"}
 
 
-def _die(e: Mapping[str, Any]) -> str | None:
-    if e.get("purpose") in _SHOWN_ELSEWHERE:
+def _die(e: ev.DieRolled, n: Teller) -> str | None:
+    if e.purpose in _SHOWN_ELSEWHERE:
         return None
-    sides = e.get("sides", 6)
-    die = "die" if sides == 6 else f"d{sides}"
-    return f"  {e['purpose']} {die} for {e['who']}: {e['value']}"
+    die = "die" if e.sides == 6 else f"d{e.sides}"
+    return f"  {e.purpose} {die} for {n(e.who)}: {e.value}"
 
 
-def _entered(e: Mapping[str, Any]) -> str:
-    how = "as ordered" if e["chosen_by"] == "orders" else "placed by the referee"
-    near = f", nearest enemy {e['distance']} hexes" if e.get("distance") else ""
-    new = " (a new pilot)" if e.get("new_pilot") else ""
-    return f"{e['pilot']}{new} enters at {e['hex']} facing {e['heading']}, {how}{near}"
+def _entered(e: ev.Entered, n: Teller) -> str:
+    how = "as ordered" if e.chosen_by == "orders" else "placed by the referee"
+    near = f", nearest enemy {e.distance} hexes" if e.distance else ""
+    new = " (a new pilot)" if e.new_pilot else ""
+    return f"{n(e.pilot)}{new} enters at {n.hex(e.hex)} facing {e.heading}, {how}{near}"
 
 
-def _duel_over(e: Mapping[str, Any]) -> str:
-    who = " and ".join(e["pilots"])
-    if e.get("winner"):
-        return (f"Duel of {who} over ({e['reason']}): {e['winner']} wins and must fly "
+def _duel_over(e: ev.DuelEnded, n: Teller) -> str:
+    who = " and ".join(n(p) for p in e.pilots)
+    if e.winner:
+        return (f"Duel of {who} over ({e.reason}): {n(e.winner)} wins and must fly "
                 "off the board before fighting again")
-    return f"Duel of {who} over ({e['reason']})"
+    return f"Duel of {who} over ({e.reason})"
 
 
-def _manoeuvre(e: Mapping[str, Any]) -> str:
-    card = e.get("card") or "no card"
-    note = f" [{e['reason']}]" if e.get("reason") else ""
-    if e.get("outcome") == "left":
-        return f"{e['pilot']}: {card} from {e['from_hex']}, flies off the board{note}"
-    if e.get("outcome") == "stayed":
-        return f"{e['pilot']}: {card}, stays at {e['from_hex']} facing {e['heading']}{note}"
-    return f"{e['pilot']}: {card} {e['from_hex']} -> {e['to_hex']} {e['heading']}{note}"
+def _manoeuvre(e: ev.Manoeuvred, n: Teller) -> str:
+    card = e.card or "no card"
+    note = f" [{e.reason}]" if e.reason else ""
+    src = n.hex(e.from_hex)
+    if e.outcome == "left":
+        return f"{n(e.pilot)}: {card} from {src}, flies off the board{note}"
+    if e.outcome == "stayed":
+        return f"{n(e.pilot)}: {card}, stays at {src} facing {e.heading}{note}"
+    dst = None if e.to_hex is None else n.hex(e.to_hex)
+    return f"{n(e.pilot)}: {card} {src} -> {dst} {e.heading}{note}"
 
 
-def _fire(e: Mapping[str, Any]) -> str:
-    rolls = " ".join(str(r) for r in e.get("rolls", [])) or "-"
-    hits = e["hits"]
-    dice = f"{e['dice']} {'die' if e['dice'] == 1 else 'dice'}"
-    return (f"{e['shooter']} fires at {e['target']} ({e['distance']} hex"
-            f"{'es' if e['distance'] != 1 else ''}, {dice}): {rolls} -> "
-            f"{hits} hit{'s' if hits != 1 else ''}")
+def _fire(e: ev.Fired, n: Teller) -> str:
+    rolls = " ".join(str(r) for r in e.rolls) or "-"
+    dice = f"{e.dice} {'die' if e.dice == 1 else 'dice'}"
+    return (f"{n(e.shooter)} fires at {n(e.target)} ({e.distance} hex"
+            f"{'es' if e.distance != 1 else ''}, {dice}): {rolls} -> "
+            f"{e.hits} hit{'s' if e.hits != 1 else ''}")
 
 
-def _critical(e: Mapping[str, Any]) -> str:
-    extra = f", {e['extra_damage']} extra damage" if e.get("extra_damage") else ""
-    return f"  critical hit on {e['target']}: {e['roll']} {e['effect']}{extra}"
+def _critical(e: ev.CriticalHit, n: Teller) -> str:
+    extra = f", {e.extra_damage} extra damage" if e.extra_damage else ""
+    return f"  critical hit on {n(e.target)}: {e.roll} {e.effect}{extra}"
 
 
-def _shot_down(e: Mapping[str, Any]) -> str:
-    fate = ("lands safely and flies again next turn" if e["outcome"] == "down"
+def _shot_down(e: ev.ShotDown, n: Teller) -> str:
+    fate = ("lands safely and flies again next turn" if e.outcome == "down"
             else "is put out of action")
-    return f"{e['target']} is shot down: crash roll {e['crash_roll']}, {fate}"
+    return f"{n(e.target)} is shot down: crash roll {e.crash_roll}, {fate}"
 
 
-def _ace(e: Mapping[str, Any]) -> str:
-    title = "a double ace" if e["title"] == "double ace" else "an ace"
-    return f"{e['pilot']} is now {title} with {e['victories']} victories"
+def _ace(e: ev.AcePromoted, n: Teller) -> str:
+    title = "a double ace" if e.title == "double ace" else "an ace"
+    return f"{n(e.pilot)} is now {title} with {e.victories} victories"
 
 
-def _game_over(e: Mapping[str, Any]) -> str:
-    score = ", ".join(f"{t} {n}" for t, n in e.get("score", []))
-    return f"The game is over ({e['reason']}): {' and '.join(e['winners'])} win ({score})"
+def _game_over(e: ev.GameEnded, n: Teller) -> str:
+    score = ", ".join(f"{t} {k}" for t, k in e.score)
+    return f"The game is over ({e.reason}): {' and '.join(e.winners)} win ({score})"
 
 
-# One line per kind of event (FP rules); kinds not listed are not shown.
-_LINES: dict[str, Callable[[Mapping[str, Any]], str | None]] = {
-    "die": _die,
-    "nmr": lambda e: (f"{e['pilot']}: no orders ({e['count']} in a row); the referee "
-                      "flies the plane"),
-    "burn": lambda e: f"{e['pilot']} is burning: rolls {e['roll']}, {e['outcome']}",
-    "entered": _entered,
-    "duel": lambda e: f"Duel: {' and '.join(e['pilots'])} fight it out alone",
-    "duel_over": _duel_over,
-    "manoeuvre": _manoeuvre,
-    "held_fire": lambda e: f"{e['pilot']} holds fire ({e['reason']})",
-    "fire": _fire,
-    "critical": _critical,
-    "card_lost": lambda e: f"  {e['pilot']} loses the card {e['card']} ({e['cause']})",
-    "damage": lambda e: (f"{e['target']} takes {e['amount']} damage ({e['cause']}), "
-                         f"now {e['hits']}"),
-    "shot_down": _shot_down,
-    "victory": lambda e: (f"Victory for {e['pilot']} over {e['target']} ({e['damage']} "
-                          f"damage this turn), {e['victories']} in all"),
-    "ace": _ace,
-    "removed": lambda e: f"{e['pilot']} is removed from the game ({e['reason']})",
-    "game_over": _game_over,
-    "refused": lambda e: f"{e.get('pilot', '')}: orders refused: {e.get('message', '')}",
+def _duel(e: ev.DuelBegan, n: Teller) -> str:
+    return f"Duel: {' and '.join(n(p) for p in e.pilots)} fight it out alone"
+
+
+# One line of each event of the kinds below, of its fields (``Teller.line``).
+_FIELD_LINES: dict[type[Event], str] = {
+    ev.MissedOrders: "{who}: no orders ({e.count} in a row); the referee flies the plane",
+    ev.BurnChecked: "{who} is burning: rolls {e.roll}, {e.outcome}",
+    ev.HeldFire: "{who} holds fire ({e.reason})",
+    ev.CardLost: "  {who} loses the card {e.card} ({e.cause})",
+    ev.Damaged: "{target} takes {e.amount} damage ({e.cause}), now {e.hits}",
+    ev.Victory: "Victory for {who} over {target} ({e.damage} damage this turn), "
+                "{e.victories} in all",
+    ev.Removed: "{who} is removed from the game ({e.reason})",
 }
 
 
-def _event_line(e: Mapping[str, Any]) -> str | None:
-    """One event of a Fast Play turn as a line of the report (None: not shown)."""
-    line = _LINES.get(str(e.get("kind")))
-    return line(e) if line is not None else None
+def _field_line(e: Event, n: Teller) -> str:
+    return n.line(_FIELD_LINES, e)
 
 
-def render_events(events: Sequence[Mapping[str, Any]]) -> list[str]:
-    """A turn's events as plain text lines, grouped by move, every die shown."""
+# One line per class of event (FP rules); an event of another kind is not shown.
+_LINES: dict[type[Event], Callable[[Any, Teller], str | None]] = {
+    ev.DieRolled: _die, ev.Entered: _entered, ev.DuelBegan: _duel, ev.DuelEnded: _duel_over,
+    ev.Manoeuvred: _manoeuvre, ev.Fired: _fire, ev.CriticalHit: _critical,
+    ev.ShotDown: _shot_down, ev.AcePromoted: _ace, ev.GameEnded: _game_over,
+    **dict.fromkeys(_FIELD_LINES, _field_line),
+}
+
+
+def render_events(events: Sequence[Event], names: Mapping[str, str],
+                  board: FastBoard) -> list[str]:
+    """A turn's events as plain text lines, grouped by move, every die shown;
+    pilots by their ``names``."""
+    tell = Teller(lambda who: names.get(who) or who, board)
     lines: list[str] = []
     current: int | None = None
     ended = False
     for e in events:
-        move = int(e.get("move", 0))
+        move = e.move
         if move != current:
             if move == 0 and current is not None:
                 heading, ended = "End of the turn", True
@@ -448,7 +444,8 @@ def render_events(events: Sequence[Mapping[str, Any]]) -> list[str]:
             if not (move == 0 and ended and current == 0):
                 lines.append(f"{heading}:")
             current = move
-        text = _event_line(e)
+        line = _LINES.get(type(e))
+        text = line(e, tell) if line is not None else None
         if text is not None:
             lines.append(text if text.startswith("  ") else f"  {text}")
     return lines

@@ -38,11 +38,12 @@ from pbmref.reports.document import (
 )
 from pbmref.reports.model import TurnReport
 from pbmref.rules.eventdata import Event
-from pbmref.rules.hexgrid import Heading, Hex, HexBoard
+from pbmref.rules.hexgrid import Heading, HexBoard
 from pbmref.rules.tweedekker import events as ev
 from pbmref.rules.tweedekker.state import CloudKind, GameState, Zeppelin
 from pbmref.rulesets.air.names import Namer
 from pbmref.rulesets.air.report import (
+    Teller,
     UnknownEvent,
     foot_section,
     head_section,
@@ -68,20 +69,13 @@ STATE_WORDS = {
     "left": "left board", "down": "shot down", "removed": "removed",
 }
 
-class _Teller:
-    """Says a turn's events in words: its pilots by ``namer``, its hexes by the
-    board's names."""
+class _Teller(Teller):
+    """A ``Teller`` that names the turn's pilots and zeppelins by its ``Namer``
+    (and knows their map letters)."""
 
     def __init__(self, namer: Namer, board: HexBoard) -> None:
+        super().__init__(namer, board)
         self.namer = namer
-        self.hex = board.name
-        self.names = board.names
-
-    def __call__(self, who: str | None) -> str:
-        return self.namer(who)
-
-    def hexes(self, line: tuple[Hex, ...]) -> str:
-        return " ".join(self.names(line)) or "-"
 
 
 # ---------------------------------------------------------------- the head
@@ -313,8 +307,7 @@ def _drift(e: ev.Drifted, tell: _Teller) -> str:
     return f"Cloud {e.cloud + 1} drifts {tell.hexes(e.from_hexes)} -> {tell.hexes(e.to_hexes)} (W2)"
 
 
-# The events said in one line of their fields (``who``: the pilot's name,
-# ``runway`` its runway's).
+# The events said in one line of their fields (``Teller.line``).
 LINE_WORDS: dict[type[Event], str] = {
     ev.TookOff: "{who} takes off on runway {runway} (L3)",
     ev.AircraftLanded: "{who} lands on runway {runway} of airfield {e.airfield} (L4)",
@@ -330,8 +323,7 @@ LINE_WORDS: dict[type[Event], str] = {
 
 
 def _line(e: Event, tell: _Teller) -> str:
-    return LINE_WORDS[type(e)].format(e=e, who=tell(getattr(e, "pilot", None)),
-                                      runway=str(getattr(e, "runway", "")).title())
+    return tell.line(LINE_WORDS, e)
 
 
 # Every event but manoeuvres, votes, bursts and hits, in words, by its class
