@@ -1,34 +1,30 @@
 """What one reader of a Fast Play report needs first, from the turn's events.
 
-``pilot_section(report, pilot)`` opens a pilot's copy: where the plane is and
+``pilot_section(turn, pilot)`` opens a pilot's copy: where the plane is and
 heads, hits taken of six, cards lost, what it hit and who hit it with the
 dice, victories and the way to ace, whether the plane may (or must) leave and
 when it returns, an NMR warning, and the next deadline. Sentences only, for
-a phone's proportional font. ``glance_section(report)`` is the summary for
+a phone's proportional font. ``glance_section(turn)`` is the summary for
 observers and the teacher. ``pilot_facts`` and ``changed_line`` say what a
-correction changed for a reader. Nothing here recomputes a rule.
+correction changed for a reader. Everything is read from the turn's typed
+positions and events (``turn.FastTurn``); nothing here recomputes a rule.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from pbmref.reports.common import and_list, count_word, format_deadline
 from pbmref.reports.document import Block, Para, Section
 from pbmref.reports.model import TurnReport
+from pbmref.rules.fastplay import events as ev
+from pbmref.rules.fastplay.position import position_from_dict
+from pbmref.rules.fastplay.state import GameState, Plane
 from pbmref.rulesets.air.names import changes_line
-from pbmref.rulesets.fastplay.common import (
-    DECK_SIZE,
-    cards_left,
-    fastplay_letters,
-    fastplay_planes,
-    setting,
-)
+from pbmref.rulesets.fastplay.common import DECK_SIZE
+from pbmref.rulesets.fastplay.turn import FastTurn
 
 __all__ = ["changed_line", "glance_section", "pilot_facts", "pilot_section"]
-
-Event = dict[str, Any]
 
 OUT = {"left": ("flew off the board (FP13)", "; it returns next turn (FP14)"),
        "down": ("was shot down but landed safely (FP9)", "; it returns next turn (FP14)"),
@@ -37,186 +33,176 @@ OUT = {"left": ("flew off the board (FP13)", "; it returns next turn (FP14)"),
        "removed": ("was removed from the game", "")}
 
 
-def _of(events: Sequence[Event], kind: str, **match: Any) -> list[Event]:
-    return [e for e in events if e.get("kind") == kind
-            and all(str(e.get(k)) == str(v) for k, v in match.items())]
+def _title(ace: ev.AcePromoted) -> str:
+    return "a double ace" if ace.title == "double ace" else "an ace"
 
 
-def _title(ace: Event) -> str:
-    return "a double ace" if ace.get("title") == "double ace" else "an ace"
+def _hex(turn: FastTurn, plane: Plane) -> str:
+    return "None" if plane.hex is None else turn.board.name(plane.hex)
 
 
-class _Names:
-    def __init__(self, report: TurnReport) -> None:
-        self.names = report.names
-        self.letters = fastplay_letters(report.position_before, report.position_after)
-
-    def __call__(self, who: Any) -> str:
-        return self.names.get(str(who)) or str(who)
-
-
-def _next_turn(report: TurnReport, name: _Names) -> str:
+def _next_turn(turn: FastTurn) -> str:
+    report = turn.report
     if report.game_over:
         return f"The game is over. Won by {and_list(report.winners) or 'nobody'} (FP19)."
-    next_turn = report.position_after.get("turn", report.turn + 1)
-    return (f"Orders for turn {next_turn} by "
+    return (f"Orders for turn {turn.after.turn} by "
             f"{format_deadline(report.next_deadline, report.timezone)}.")
 
 
-def _where(report: TurnReport, a: Mapping[str, Any], pilot: str, name: _Names) -> str:
-    if a.get("state") == "flying":
-        return (f"Your plane ({name.letters.get(pilot, '?')}, {a.get('team')}) is at "
-                f"{a.get('hex')}, heading {a.get('heading')}.")
-    gone, back = OUT.get(str(a.get("state")), (str(a.get("state")), ""))
-    return f"Your plane {gone}{'' if report.game_over else back}."
+def _where(turn: FastTurn, a: Plane) -> str:
+    state = a.state.value
+    if state == "flying":
+        return (f"Your plane ({turn.letters.get(a.pilot, '?')}, {a.team.value}) is at "
+                f"{_hex(turn, a)}, heading {a.heading}.")
+    gone, back = OUT.get(state, (state, ""))
+    return f"Your plane {gone}{'' if turn.report.game_over else back}."
 
 
-def _damage(report: TurnReport, pilot: str, a: Mapping[str, Any]) -> str:
-    down = setting(report.position_after, "hits_to_down", 6)
-    taken = sum(int(e.get("amount", 0)) for e in _of(report.events, "damage", target=pilot))
-    hits = int(a.get("hits", 0))
+def _damage(turn: FastTurn, a: Plane) -> str:
+    down = turn.after.settings.hits_to_down
+    taken = sum(e.amount for e in turn.events_of(ev.Damaged) if e.target == a.pilot)
+    hits = a.hits
     text = f"Hits taken: {hits} of {down}" if hits < down else \
         f"Hits taken: {hits}, shot down at {down}"
     text += f" ({taken} this turn)." if taken else "."
-    lost = [str(e.get("card")) for e in _of(report.events, "card_lost", pilot=pilot)]
+    lost = [e.card for e in turn.events_of(ev.CardLost) if e.pilot == a.pilot]
     if lost:
-        text += f" Cards lost: {', '.join(lost)} ({cards_left(a)} of {DECK_SIZE} left, FP6)."
+        text += f" Cards lost: {', '.join(lost)} ({len(a.deck)} of {DECK_SIZE} left, FP6)."
     return text
 
 
-def _rolls(e: Event) -> str:
-    rolls = " ".join(str(r) for r in e.get("rolls") or []) or "-"
-    return f"{count_word(int(e.get('dice', 0)), 'die', 'dice')} rolled {rolls}"
+def _rolls(e: ev.Fired) -> str:
+    rolls = " ".join(str(r) for r in e.rolls) or "-"
+    return f"{count_word(e.dice, 'die', 'dice')} rolled {rolls}"
 
 
-def _shots(report: TurnReport, pilot: str, name: _Names, mine: bool) -> str:
+def _shots(turn: FastTurn, pilot: str, mine: bool) -> str:
     """The pilot's shots (``mine``) or the shots at the pilot, with their dice."""
-    shots = _of(report.events, "fire", **({"shooter": pilot} if mine else {"target": pilot}))
+    shots = [e for e in turn.events_of(ev.Fired)
+             if (e.shooter if mine else e.target) == pilot]
     if not shots:
         return "You did not fire." if mine else "Nobody fired at you."
-    other = "target" if mine else "shooter"
-    parts = [f"{name(e.get(other))} in move {e.get('move')} ({_rolls(e)}: "
-             f"{count_word(int(e.get('hits', 0)), 'hit')})" for e in shots]
+    parts = [f"{turn.name(e.target if mine else e.shooter)} in move {e.move} ({_rolls(e)}: "
+             f"{count_word(e.hits, 'hit')})" for e in shots]
     return f"{'You fired at' if mine else 'Fired on by'} {'; '.join(parts)}."
 
 
-def _fire(report: TurnReport, pilot: str, name: _Names) -> list[str]:
-    return [_shots(report, pilot, name, True), _shots(report, pilot, name, False)]
-
-
-def _victories(report: TurnReport, pilot: str, a: Mapping[str, Any], name: _Names) -> list[str]:
-    out = [f"Victory over {name(e.get('target'))} (FP10)."
-           for e in _of(report.events, "victory", pilot=pilot)]
-    ace = setting(report.position_after, "ace_victories", 5)
-    kills = int(a.get("kills", 0))
-    promoted = _of(report.events, "ace", pilot=pilot)
+def _victories(turn: FastTurn, a: Plane) -> list[str]:
+    out = [f"Victory over {turn.name(e.target)} (FP10)."
+           for e in turn.events_of(ev.Victory) if e.pilot == a.pilot]
+    ace = turn.after.settings.ace_victories
+    promoted = [e for e in turn.events_of(ev.AcePromoted) if e.pilot == a.pilot]
     if promoted:
-        out.append(f"You are {_title(promoted[0])} now, with {kills} victories (FP11).")
-    elif a.get("ace"):
-        out.append(f"Victories: {kills}; you are an ace (FP11).")
+        out.append(f"You are {_title(promoted[0])} now, with {a.kills} victories (FP11).")
+    elif a.ace:
+        out.append(f"Victories: {a.kills}; you are an ace (FP11).")
     else:
-        out.append(f"Victories: {kills} of the {ace} that make an ace (FP11).")
+        out.append(f"Victories: {a.kills} of the {ace} that make an ace (FP11).")
     return out
 
 
-def _leave(report: TurnReport, a: Mapping[str, Any]) -> str | None:
-    if a.get("state") != "flying":
+def _leave(turn: FastTurn, a: Plane) -> str | None:
+    state = a.state.value
+    if state != "flying":
         return "Next turn: write ENTER <hex> <heading> to choose where you come back (FP14)." \
-            if a.get("state") in ("left", "down", "out") and not report.game_over else None
-    if a.get("withdrawing"):
+            if state in ("left", "down", "out") and not turn.report.game_over else None
+    if a.withdrawing:
         return "You won your duel: fly off the board before you fight again (FP15)."
-    if int(a.get("hits", 0)) >= setting(report.position_after, "leave_hits", 4):
+    if a.hits >= turn.after.settings.leave_hits:
         return "With this damage you may fly off the board to come back whole (FP13)."
     return None
 
 
-def _nmr(report: TurnReport, pilot: str) -> str | None:
-    missed = _of(report.events, "nmr", pilot=pilot)
+def _nmr(turn: FastTurn, pilot: str) -> str | None:
+    missed = [e for e in turn.events_of(ev.MissedOrders) if e.pilot == pilot]
     if not missed:
         return None
-    if _of(report.events, "removed", pilot=pilot):
-        return (f"No orders came from you again. That is {missed[0].get('count', 1)} in a "
+    if any(e.pilot == pilot for e in turn.events_of(ev.Removed)):
+        return (f"No orders came from you again. That is {missed[0].count} in a "
                 "row: you are out of the game (FP17).")
-    limit = setting(report.position_after, "nmr_limit", 3)
+    limit = turn.after.settings.nmr_limit
     return (f"WARNING: no orders came from you, so the referee flew your plane (FP17). "
-            f"That is {missed[0].get('count', 1)} in a row; at {limit} you are removed.")
+            f"That is {missed[0].count} in a row; at {limit} you are removed.")
 
 
-def pilot_section(report: TurnReport, pilot: str) -> Section:
+def pilot_section(turn: FastTurn, pilot: str) -> Section:
     """The personal block of ``pilot``'s copy of a Fast Play report."""
-    name = _Names(report)
-    a = fastplay_planes(report.position_after).get(pilot)
+    a = turn.plane(pilot)
     if a is None:
-        return Section(f"FOR {name(pilot).upper()}", [Para("You have no plane in this game.")],
-                       "personal")
-    before = fastplay_planes(report.position_before).get(pilot) or {}
-    flew = before.get("state") == "flying" or bool(_of(report.events, "entered", pilot=pilot))
-    texts = [_where(report, a, pilot, name),
-             *([_damage(report, pilot, a), *_fire(report, pilot, name)] if flew else []),
-             *_victories(report, pilot, a, name), _leave(report, a), _nmr(report, pilot),
-             _next_turn(report, name)]
+        return Section(f"FOR {turn.name(pilot).upper()}",
+                       [Para("You have no plane in this game.")], "personal")
+    before = turn.plane_before(pilot)
+    flew = (before is not None and before.state.value == "flying") or any(
+        e.pilot == pilot for e in turn.events_of(ev.Entered))
+    texts = [_where(turn, a),
+             *([_damage(turn, a), _shots(turn, pilot, True), _shots(turn, pilot, False)]
+               if flew else []),
+             *_victories(turn, a), _leave(turn, a), _nmr(turn, pilot), _next_turn(turn)]
     blocks: list[Block] = [Para(t, 2, 2, strong=t.startswith(("WARNING", "Victory over",
                                                               "You are")))
                            for t in texts if t]
-    return Section(f"FOR {name(pilot).upper()} ({name.letters.get(pilot, '?')})", blocks,
+    return Section(f"FOR {turn.name(pilot).upper()} ({turn.letters.get(pilot, '?')})", blocks,
                    "personal")
 
 
-def _news(report: TurnReport, name: _Names) -> list[str]:
+def _news(turn: FastTurn) -> list[str]:
+    name = turn.name
     out = []
-    for e in report.events:
-        kind = e.get("kind")
-        if kind == "shot_down":
-            by = e.get("credited_to")
-            out.append(f"{name(e.get('target'))} was shot down"
+    for e in turn.events:
+        if isinstance(e, ev.ShotDown):
+            by = e.credited_to
+            out.append(f"{name(e.target)} was shot down"
                        + (f": a victory for {name(by)}." if by else "."))
-        elif kind == "manoeuvre" and e.get("outcome") == "left":
-            out.append(f"{name(e.get('pilot'))} flew off the board (FP13).")
-        elif kind == "entered":
-            out.append(f"{name(e.get('pilot'))} came back at {e.get('hex')} (FP14).")
-        elif kind == "ace":
-            out.append(f"{name(e.get('pilot'))} became {_title(e)}.")
-        elif kind == "nmr":
-            out.append(f"{name(e.get('pilot'))} sent no orders.")
-        elif kind == "removed":
-            out.append(f"{name(e.get('pilot'))} was removed from the game.")
+        elif isinstance(e, ev.Manoeuvred) and e.outcome == "left":
+            out.append(f"{name(e.pilot)} flew off the board (FP13).")
+        elif isinstance(e, ev.Entered):
+            out.append(f"{name(e.pilot)} came back at {turn.board.name(e.hex)} (FP14).")
+        elif isinstance(e, ev.AcePromoted):
+            out.append(f"{name(e.pilot)} became {_title(e)}.")
+        elif isinstance(e, ev.MissedOrders):
+            out.append(f"{name(e.pilot)} sent no orders.")
+        elif isinstance(e, ev.Removed):
+            out.append(f"{name(e.pilot)} was removed from the game.")
     return out
 
 
-def glance_section(report: TurnReport) -> Section:
+def glance_section(turn: FastTurn) -> Section:
     """The summary observers and the teacher read first."""
-    name = _Names(report)
-    fire = _of(report.events, "fire")
-    hits = sum(int(e.get("hits", 0)) for e in fire)
+    name = turn.name
+    fire = list(turn.events_of(ev.Fired))
+    hits = sum(e.hits for e in fire)
     texts = [f"{count_word(len(fire), 'shot')} fired, {count_word(hits, 'hit')}."
              if fire else "No one fired this turn."]
-    scored = [f"{name(e.get('shooter'))} on {name(e.get('target'))} {e.get('hits')} "
-              f"(move {e.get('move')})" for e in fire if int(e.get("hits", 0))]
+    scored = [f"{name(e.shooter)} on {name(e.target)} {e.hits} (move {e.move})"
+              for e in fire if e.hits]
     if scored:
         texts.append(f"Hits: {', '.join(scored)}.")
-    texts += _news(report, name)
-    score = report.position_after.get("score") or {}
+    texts += _news(turn)
+    score = {team.value: n for team, n in turn.after.score}
     texts.append(f"Score: Germans {score.get('Germans', 0)}, Allies {score.get('Allies', 0)} "
                  "(FP19).")
-    texts.append(_next_turn(report, name))
-    return Section(f"TURN {report.turn} AT A GLANCE", [Para(t, 2, 2) for t in texts],
+    texts.append(_next_turn(turn))
+    return Section(f"TURN {turn.report.turn} AT A GLANCE", [Para(t, 2, 2) for t in texts],
                    "personal")
 
 
-def pilot_facts(report: TurnReport, pilot: str) -> dict[str, str]:
-    """What a pilot's turn came to, as words to compare two runs of it."""
-    a = fastplay_planes(report.position_after).get(pilot)
+def pilot_facts(state: GameState, pilot: str) -> dict[str, str]:
+    """What a pilot's turn came to (``state``: the position after it), as words
+    to compare two runs of it."""
+    a = next((p for p in state.planes if p.pilot == pilot), None)
     if a is None:
         return {}
-    where = (f"{a.get('hex')} heading {a.get('heading')}" if a.get("state") == "flying"
-             else str(a.get("state")))
-    return {"position": where, "hits": str(a.get("hits", 0)), "victories": str(a.get("kills", 0)),
-            "cards": str(cards_left(a))}
+    hex_ = "None" if a.hex is None else state.board.name(a.hex)
+    where = (f"{hex_} heading {a.heading}" if a.state.value == "flying" else a.state.value)
+    return {"position": where, "hits": str(a.hits), "victories": str(a.kills),
+            "cards": str(len(a.deck))}
 
 
 def changed_line(before: TurnReport, after: TurnReport, readers: Sequence[str]) -> str:
     """One line: what the corrected turn changed for these readers."""
-    pilots = list(fastplay_planes(after.position_after))
-    return changes_line({p: pilot_facts(before, p) for p in pilots},
-                        {p: pilot_facts(after, p) for p in pilots}, readers, _Names(after),
+    turn = FastTurn.of(after)
+    was = position_from_dict(before.position_after)
+    pilots = [p.pilot for p in turn.after.planes]
+    return changes_line({p: pilot_facts(was, p) for p in pilots},
+                        {p: pilot_facts(turn.after, p) for p in pilots}, readers, turn.name,
                         "plane")

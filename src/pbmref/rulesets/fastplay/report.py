@@ -57,6 +57,7 @@ from pbmref.rulesets.fastplay.common import (
     on_board,
 )
 from pbmref.rulesets.fastplay.personal import glance_section, pilot_section
+from pbmref.rulesets.fastplay.turn import FastTurn
 
 __all__ = [
     "DECK_SIZE",
@@ -298,7 +299,8 @@ def fastplay_report_document(report: TurnReport, readers: Sequence[str] = ()) ->
     mine = [p for p in readers if p in planes]
     winners = ", ".join(report.winners) or "nobody"
     sections = [head_section(report, "Fast Play", f"GAME OVER. Winners: {winners} (FP19)")]
-    sections += [pilot_section(report, p) for p in mine] if mine else [glance_section(report)]
+    turn = FastTurn.of(report)
+    sections += [pilot_section(turn, p) for p in mine] if mine else [glance_section(turn)]
     sections += [_moves_section(report),
                  Section("PLANES", fastplay_table_blocks(report.position_after, report.names,
                                                         letters), "tables"),
