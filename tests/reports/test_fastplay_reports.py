@@ -23,6 +23,7 @@ from pbmref.rules.fastplay.position import position_from_dict, position_to_dict
 from pbmref.rulesets import get_ruleset
 from pbmref.rulesets.fastplay.picture import render_fastplay_svg
 from pbmref.rulesets.fastplay.report import fastplay_letters, render_fastplay_map
+from pbmref.rulesets.fastplay.turn import FastTurn
 
 from .test_text_report import assert_fits, check_golden
 
@@ -163,7 +164,8 @@ def test_fp_svg_one_element_per_plane_with_paths(path: Path) -> None:
 
 def test_fp_svg_path_off_the_board_and_planes_in_one_hex() -> None:
     report = fastplay_report(HERE / "fastplay" / "fp_dogfight.yaml")
-    root = ET.fromstring(render_fastplay_svg(report.position_after, report.events))
+    turn = FastTurn.read(report)
+    root = ET.fromstring(render_fastplay_svg(turn.after, turn.events))
     hanna = next(p for p in root.iter(f"{SVG}polyline") if "path-hanna" in p.get("class", ""))
     assert hanna.findtext(f"{SVG}title") == "hanna: flew H6 I6 J6 and off the board"
     anna = next(g for g in root.iter(f"{SVG}g") if g.get("id") == "aircraft-anna")

@@ -25,6 +25,7 @@ from pbmref.referee.pictures import ReportPictures
 from pbmref.reports.model import FOCUS_HIGHEST, FOCUS_SIZE, Focus
 from pbmref.rules.diplomacy.codec import position_from_dict, position_to_dict
 from pbmref.rules.diplomacy.state import Position, initial_position
+from pbmref.rules.fastplay.position import position_from_dict as fast_position_from_dict
 from pbmref.rulesets.diplomacy.board import power_focus, render_board
 from pbmref.rulesets.fastplay.picture import fastplay_focus, render_fastplay_svg
 from pbmref.rulesets.tweedekker.picture import reader_focus, render_svg
@@ -151,7 +152,8 @@ def test_the_mail_shows_the_readers_part_first_and_the_observer_the_board() -> N
 
 def test_a_fast_play_pilots_part_of_the_board_holds_their_plane() -> None:
     data = yaml.safe_load((HERE / "fastplay" / "fp_dogfight.yaml").read_text(encoding="utf-8"))
-    position = {k: v for k, v in data.items() if k not in ("orders", "seed", "description")}
+    position = fast_position_from_dict(
+        {k: v for k, v in data.items() if k not in ("orders", "seed", "description")})
     svg = render_fastplay_svg(position, None, title="After turn 4")
     focus = fastplay_focus(position, None, ["anna"], title="After turn 4")
     assert focus is not None

@@ -22,12 +22,14 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 from xml.sax.saxutils import escape
 
 from pbmref.reports.model import FOCUS_LABEL, PANEL_WIDTH, Focus, focus_box
+from pbmref.rules.eventdata import Event
+from pbmref.rules.fastplay import events as ev
 from pbmref.rules.fastplay.board import FastBoard
-from pbmref.rules.hexgrid import Heading, Hex, HexNameError
+from pbmref.rules.fastplay.state import GameState, Plane
+from pbmref.rules.hexgrid import Heading, Hex
 from pbmref.rulesets.air.svgkit import (
     MAP,
     PANEL,
@@ -46,14 +48,8 @@ from pbmref.rulesets.air.svgkit import (
     text,
     text_box,
 )
-from pbmref.rulesets.fastplay.common import (
-    DECK_SIZE,
-    cards_left,
-    fastplay_board,
-    fastplay_letters,
-    fastplay_planes,
-    hits_to_down,
-)
+from pbmref.rulesets.fastplay.common import DECK_SIZE
+from pbmref.rulesets.fastplay.turn import letters_of
 
 __all__ = ["fastplay_focus", "render_fastplay_move_panels", "render_fastplay_svg"]
 
@@ -62,7 +58,6 @@ SQRT3 = math.sqrt(3)
 SKY = "#dbeaf5"
 EDGE = "#c9dcea"
 ANGLES = {h: i * 60 for i, h in enumerate(Heading)}
-Event = dict[str, Any]
 
 
 class _Geometry:
@@ -86,28 +81,12 @@ class _Geometry:
                         for i in range(6))
 
 
-def _hex(board: FastBoard, name: Any) -> Hex | None:
-    if name is None:
-        return None
-    try:
-        return board.parse(str(name))
-    except HexNameError:
-        return None
-
-
-def _heading(value: Any) -> Heading:
-    try:
-        return Heading.parse(str(value))
-    except (HexNameError, AttributeError):
-        return Heading.N
-
-
 # ---------------------------------------------------------------- what is drawn
 
 
 @dataclass
 class _Shot:
-    event: Event
+    event: ev.Fired
     start: Hex
     end: Hex
 
@@ -123,69 +102,60 @@ class _Scene:
     shots: list[_Shot] = field(default_factory=list)
 
 
-def _start(board: FastBoard, position: Mapping[str, Any]) -> dict[str, tuple[Hex, Heading]]:
-    out = {}
-    for pilot, a in fastplay_planes(position).items():
-        h = _hex(board, a.get("hex")) if a.get("state") == "flying" else None
-        if h is not None and board.contains(h):
-            out[pilot] = (h, _heading(a.get("heading")))
-    return out
+def _start(state: GameState | None) -> dict[str, tuple[Hex, Heading]]:
+    if state is None:
+        return {}
+    board = state.board
+    return {p.pilot: (p.hex, p.heading) for p in state.planes
+            if p.state.value == "flying" and p.hex is not None and board.contains(p.hex)}
 
 
-def _manoeuvre(scene: _Scene, e: Event, track: bool) -> None:
-    pilot = str(e.get("pilot"))
-    src, dst = _hex(scene.board, e.get("from_hex")), _hex(scene.board, e.get("to_hex"))
-    if src is None:
-        return
+def _manoeuvre(scene: _Scene, e: ev.Manoeuvred, track: bool) -> None:
+    pilot, src, dst = e.pilot, e.from_hex, e.to_hex
     path = scene.paths.setdefault(pilot, [src]) if track else []
     if track and path[-1] != src:
         path.append(src)
     if dst is None:  # off the board (FP13)
         if track:
-            scene.off[pilot] = src.step(_heading(e.get("heading")))
+            scene.off[pilot] = src.step(e.heading)
         scene.planes.pop(pilot, None)
         return
     if track and dst != src:
         path.append(dst)
-    scene.planes[pilot] = (dst, _heading(e.get("heading")))
+    scene.planes[pilot] = (dst, e.heading)
 
 
 def _play(scene: _Scene, events: Sequence[Event], moves: set[int] | None) -> None:
     """The events applied in order; paths and fire kept for ``moves`` (None: all)."""
     for e in events:
-        kind, move = e.get("kind"), int(e.get("move", 0))
-        keep = moves is None or move in moves
-        if kind == "entered":
-            h = _hex(scene.board, e.get("hex"))
-            if h is not None:
-                scene.planes[str(e.get("pilot"))] = (h, _heading(e.get("heading")))
-                if keep:
-                    scene.paths[str(e.get("pilot"))] = [h]
-        elif kind == "manoeuvre":
+        keep = moves is None or e.move in moves
+        if isinstance(e, ev.Entered):
+            scene.planes[e.pilot] = (e.hex, e.heading)
+            if keep:
+                scene.paths[e.pilot] = [e.hex]
+        elif isinstance(e, ev.Manoeuvred):
             _manoeuvre(scene, e, keep)
-        elif kind == "fire" and keep:
-            src = scene.planes.get(str(e.get("shooter")))
-            dst = scene.planes.get(str(e.get("target")))
+        elif isinstance(e, ev.Fired) and keep:
+            src = scene.planes.get(e.shooter)
+            dst = scene.planes.get(e.target)
             if src is not None and dst is not None:
                 scene.shots.append(_Shot(e, src[0], dst[0]))
-        elif kind == "shot_down":
-            scene.planes.pop(str(e.get("target")), None)
+        elif isinstance(e, ev.ShotDown):
+            scene.planes.pop(e.target, None)
 
 
-def _after_scene(position: Mapping[str, Any], events: Sequence[Event],
-                 before: Mapping[str, Any] | None) -> _Scene:
-    board = fastplay_board(position)
-    scene = _Scene(board, _start(board, before or {}))
+def _after_scene(state: GameState, events: Sequence[Event],
+                 before: GameState | None) -> _Scene:
+    scene = _Scene(state.board, _start(before))
     _play(scene, events, None)
-    scene.planes = _start(board, position)  # the board after the turn, as recorded
+    scene.planes = _start(state)  # the board after the turn, as recorded
     return scene
 
 
-def _move_scene(before: Mapping[str, Any], events: Sequence[Event], move: int) -> _Scene:
-    board = fastplay_board(before)
-    scene = _Scene(board, _start(board, before))
-    upto = [e for e in events if int(e.get("move", 0)) <= move
-            and not (int(e.get("move", 0)) == 0 and _after_moves(events, e))]
+def _move_scene(before: GameState, events: Sequence[Event], move: int) -> _Scene:
+    scene = _Scene(before.board, _start(before))
+    upto = [e for e in events if e.move <= move
+            and not (e.move == 0 and _after_moves(events, e))]
     _play(scene, upto, {move})
     return scene
 
@@ -193,7 +163,7 @@ def _move_scene(before: Mapping[str, Any], events: Sequence[Event], move: int) -
 def _after_moves(events: Sequence[Event], e: Event) -> bool:
     """Whether a move-0 event comes after the moves (the end of the turn)."""
     index = next(i for i, x in enumerate(events) if x is e)
-    return any(int(x.get("move", 0)) > 0 for x in events[:index])
+    return any(x.move > 0 for x in events[:index])
 
 
 # ---------------------------------------------------------------- drawing
@@ -255,11 +225,11 @@ def _turn(scene: _Scene, geo: _Geometry, colours: Mapping[str, str],
                          f"{names.get(pilot) or pilot}: flew {flown}")
     for shot in scene.shots:
         e = shot.event
-        hits = int(e.get("hits", 0))
-        rolls = " ".join(str(r) for r in e.get("rolls") or [])
-        who, at = (names.get(str(e.get(k))) or str(e.get(k)) for k in ("shooter", "target"))
+        hits = e.hits
+        rolls = " ".join(str(r) for r in e.rolls)
+        who, at = (names.get(k) or k for k in (e.shooter, e.target))
         out += burst_line(geo.centre(shot.start), geo.centre(shot.end), hits > 0, style, "fire",
-                          f"move {e.get('move')}: {who} fires at {at}: {rolls} - {hits} "
+                          f"move {e.move}: {who} fires at {at}: {rolls} - {hits} "
                           f"hit{'s' if hits != 1 else ''} (FP8)")
     return ['<g class="turn">', *out, "</g>"] if out else []
 
@@ -293,11 +263,11 @@ def _marks(scene: _Scene, geo: _Geometry, names: Mapping[str, str], style: Style
     (``named``: the board shows the hexes' names) off the names."""
     landed: dict[Hex, list[tuple[int, str]]] = {}
     for shot in scene.shots:
-        hits = int(shot.event.get("hits", 0))
+        hits = shot.event.hits
         if hits:
-            target = str(shot.event.get("target"))
+            target = shot.event.target
             landed.setdefault(shot.end, []).append(
-                (hits, f"move {shot.event.get('move')}: {names.get(target) or target} "
+                (hits, f"move {shot.event.move}: {names.get(target) or target} "
                        f"takes {hits}"))
     spots = [(*geo.centre(h), SIZE, [n for n, _ in hits], "; ".join(t for _, t in hits))
              for h, hits in landed.items()]
@@ -309,45 +279,48 @@ def _marks(scene: _Scene, geo: _Geometry, names: Mapping[str, str], style: Style
 # ---------------------------------------------------------------- words
 
 
-def _state_words(a: Mapping[str, Any], down: int) -> str:
-    side = str(a.get("team"))
-    if a.get("state") == "flying":
-        return (f"{side}, {a.get('hex')} {a.get('heading')}: {a['hits']}/{down} hits, "
-                f"{_victories(a)}, {cards_left(a)} cards")
+def _at(state: GameState, a: Plane) -> str:
+    return "None" if a.hex is None else state.board.name(a.hex)
+
+
+def _state_words(state: GameState, a: Plane) -> str:
+    side, down = a.team.value, state.settings.hits_to_down
+    if a.state.value == "flying":
+        return (f"{side}, {_at(state, a)} {a.heading}: {a.hits}/{down} hits, "
+                f"{_victories(a)}, {len(a.deck)} cards")
     gone = {"left": "off the board, back next turn", "down": "shot down, back next turn",
             "out": "put out of action", "removed": "removed"}
-    return f"{side}, {gone.get(str(a.get('state')), str(a.get('state')))}, {_victories(a)}"
+    return f"{side}, {gone.get(a.state.value, a.state.value)}, {_victories(a)}"
 
 
-def _victories(a: Mapping[str, Any]) -> str:
-    return f"{a['kills']} {'victory' if a['kills'] == 1 else 'victories'}"
+def _victories(a: Plane) -> str:
+    return f"{a.kills} {'victory' if a.kills == 1 else 'victories'}"
 
 
-def _colours(*positions: Mapping[str, Any]) -> dict[str, str]:
-    pilots: set[str] = set()
-    for position in positions:
-        pilots |= set(fastplay_planes(position))
-    return {p: PILOT_COLOURS[i % len(PILOT_COLOURS)] for i, p in enumerate(sorted(pilots))}
+def _colours(*states: GameState) -> dict[str, str]:
+    pilots = sorted({p.pilot for state in states for p in state.planes})
+    return {p: PILOT_COLOURS[i % len(PILOT_COLOURS)] for i, p in enumerate(pilots)}
 
 
-def _tips(position: Mapping[str, Any], names: Mapping[str, str],
+def _tips(state: GameState, names: Mapping[str, str],
           letters: Mapping[str, str]) -> dict[str, str]:
-    down = hits_to_down(position)
-    return {p: (f"{names.get(p) or p} ({letters.get(p)}, {a['team']}) at {a.get('hex')}, "
-                f"heading {a.get('heading')}, {a['hits']} of {down} hits, {a['kills']} "
-                f"victories{', ace' if a.get('ace') else ''}, {cards_left(a)} cards")
-            for p, a in fastplay_planes(position).items()}
+    down = state.settings.hits_to_down
+    return {a.pilot: (f"{names.get(a.pilot) or a.pilot} ({letters.get(a.pilot)}, "
+                      f"{a.team.value}) at {_at(state, a)}, heading {a.heading}, {a.hits} of "
+                      f"{down} hits, {a.kills} victories{', ace' if a.ace else ''}, "
+                      f"{len(a.deck)} cards")
+            for a in state.planes}
 
 
-def _legend(position: Mapping[str, Any], names: Mapping[str, str],
+def _legend(state: GameState, names: Mapping[str, str],
             letters: Mapping[str, str], colours: Mapping[str, str], width: float,
             y: float) -> tuple[list[str], float]:
-    score = position.get("score") or {}
+    score = {team.value: n for team, n in state.score}
     out = [text(14, y, f"Score: Germans {score.get('Germans', 0)}, Allies "
                 f"{score.get('Allies', 0)}", 15, "#222", bold=True, cls="score", family=SANS)]
-    down = hits_to_down(position)
-    rows = [(colours[p], letters[p], f"{names.get(p) or p} \u2013 {_state_words(a, down)}")
-            for p, a in fastplay_planes(position).items()]
+    rows = [(colours[a.pilot], letters[a.pilot],
+             f"{names.get(a.pilot) or a.pilot} \u2013 {_state_words(state, a)}")
+            for a in state.planes]
     legend, used = legend_rows(14, y + 26, width - 28, rows)
     edge = (f'<polygon points="{_mini_hex(13)}" fill="{EDGE}" stroke="#9db4c8"/>',
             f"edge hex; a full deck is {DECK_SIZE} cards")
@@ -363,39 +336,38 @@ def _mini_hex(cx: float, r: float = 8) -> str:
 # ---------------------------------------------------------------- the pictures
 
 
-def render_fastplay_svg(position: Mapping[str, Any],
-                        events: list[dict[str, Any]] | None = None, *,
+def render_fastplay_svg(state: GameState, events: Sequence[Event] | None = None, *,
                         names: Mapping[str, str] | None = None,
                         title: str | None = None,
-                        before: Mapping[str, Any] | None = None) -> str:
-    """The position (scenario schema) as an SVG document; ``events`` (with
-    ``before``, the position the turn started from) adds this turn's paths and fire."""
+                        before: GameState | None = None) -> str:
+    """The position as an SVG document; ``events`` (with ``before``, the
+    position the turn started from) adds this turn's paths and fire."""
     names = dict(names or {})
-    board = fastplay_board(position)
-    letters = fastplay_letters(*([before] if before else []), position)
-    colours = _colours(*([before] if before else []), position)
+    board = state.board
+    letters = letters_of(*([before] if before else []), state)
+    colours = _colours(*([before] if before else []), state)
     top = (46.0 if title else 20.0) + 24
     geo = _Geometry(board, top, 30.0)
-    scene = _after_scene(position, list(events or []), before)
-    tips = _tips(position, names, letters)
+    scene = _after_scene(state, events or (), before)
+    tips = _tips(state, names, letters)
     body = [*_board(board, geo, True), *_margins(board, geo, top),
             *_turn(scene, geo, colours, names, MAP),
             *_planes(scene, geo, colours, letters, tips, MAP), *_marks(scene, geo, names, MAP, named=True)]
     if title:
         body.insert(0, text(geo.width / 2, 28, title, 19, "#333", anchor="middle", bold=True))
-    legend, used = _legend(position, names, letters, colours, geo.width, geo.bottom + 60)
+    legend, used = _legend(state, names, letters, colours, geo.width, geo.bottom + 60)
     return document(geo.width, geo.bottom + 66 + used, title or "pbmref Fast Play map",
                     body + legend, "pbmref-map fastplay-map")
 
 
-def render_fastplay_move_panels(before: Mapping[str, Any], events: Sequence[Event], *,
+def render_fastplay_move_panels(before: GameState, events: Sequence[Event], *,
                                 names: Mapping[str, str] | None = None,
-                                after: Mapping[str, Any] | None = None) -> list[str]:
+                                after: GameState | None = None) -> list[str]:
     """Three small SVGs: the board at the end of moves 1, 2 and 3, with that
     move's paths and fire."""
     names = dict(names or {})
-    board = fastplay_board(before)
-    letters = fastplay_letters(before, *([after] if after else []))
+    board = before.board
+    letters = letters_of(before, *([after] if after else []))
     colours = _colours(before, *([after] if after else []))
     tips = _tips(before, names, letters)
     geo = _Geometry(board, 70.0, 6.0)
@@ -414,31 +386,31 @@ def render_fastplay_move_panels(before: Mapping[str, Any], events: Sequence[Even
     return panels
 
 
-def fastplay_focus(position: Mapping[str, Any], events: list[dict[str, Any]] | None,
+def fastplay_focus(state: GameState, events: Sequence[Event] | None,
                    readers: Sequence[str], *, names: Mapping[str, str] | None = None,
-                   title: str | None = None, before: Mapping[str, Any] | None = None
+                   title: str | None = None, before: GameState | None = None
                    ) -> Focus | None:
     """The part of ``render_fastplay_svg``'s board (drawn with the same
     arguments) around the readers' own planes, ringed, where the hexes' names
     read at 11 px (issue 43, item 2); None for an observer or a pilot not on
     the board."""
     names = dict(names or {})
-    board = fastplay_board(position)
+    board = state.board
     top = (46.0 if title else 20.0) + 24
     geo = _Geometry(board, top, 30.0)
-    scene = _after_scene(position, list(events or []), before)
+    scene = _after_scene(state, events or (), before)
     own = [(p, scene.planes[p][0]) for p in readers if p in scene.planes]
     if not own:
         return None
     zoom = FOCUS_LABEL / 9.5  # the hexes' names (_board)
     box = focus_box(*geo.centre(own[0][1]), zoom, (0, top - 30, geo.width, geo.bottom + 30))
     rings = tuple((*geo.centre(h), SIZE * 1.05) for _, h in own)
-    planes = fastplay_planes(position)
-    down = hits_to_down(position)
+    planes = {a.pilot: a for a in state.planes}
+    down = state.settings.hits_to_down
 
     def where(pilot: str, h: Hex) -> str:
-        a = planes.get(pilot) or {}
-        return f"{board.name(h)} heading {a.get('heading')}, {a.get('hits')} of {down} hits"
+        a = planes[pilot]
+        return f"{board.name(h)} heading {a.heading}, {a.hits} of {down} hits"
 
     mine = {p for p, _ in own}
     others = [f"{names.get(p) or p} {where(p, h)}" for p, (h, _) in scene.planes.items()

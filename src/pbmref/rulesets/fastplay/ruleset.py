@@ -19,6 +19,7 @@ from pbmref.rules.eventdata import Event
 from pbmref.rules.fastplay import plan as flight_plan
 from pbmref.rules.fastplay.autopilot import orders_entry
 from pbmref.rules.fastplay.engine import adjudicate_turn
+from pbmref.rules.fastplay.events import Manoeuvred
 from pbmref.rules.fastplay.orders import PlaneOrders, TurnOrders
 from pbmref.rules.fastplay.position import position_from_dict, position_to_dict
 from pbmref.rules.fastplay.state import GameState
@@ -37,6 +38,7 @@ from pbmref.rulesets.fastplay.report import (
     render_fastplay_map_reply,
     render_fastplay_report,
 )
+from pbmref.rulesets.fastplay.turn import FastTurn
 
 __all__ = ["FastPlayRuleset", "gather_orders", "turn_orders"]
 
@@ -197,25 +199,27 @@ class FastPlayRuleset(AirRuleset[GameState, PlaneOrders | None, TurnOrders]):
         return changed_line(before, after, readers)
 
     def render_map_svg(self, report: TurnReport) -> str | None:
-        return render_fastplay_svg(report.position_after, report.events, names=report.names,
-                                   title=f"After turn {report.turn}",
-                                   before=report.position_before)
+        turn = FastTurn.of(report)
+        return render_fastplay_svg(turn.after, turn.events, names=report.names,
+                                   title=f"After turn {report.turn}", before=turn.before)
 
     def reader_focus(self, report: TurnReport, readers: Sequence[str]) -> Focus | None:
-        return fastplay_focus(report.position_after, report.events, readers,
-                              names=report.names, title=f"After turn {report.turn}",
-                              before=report.position_before)
+        turn = FastTurn.of(report)
+        return fastplay_focus(turn.after, turn.events, readers, names=report.names,
+                              title=f"After turn {report.turn}", before=turn.before)
 
     def render_move_svgs(self, report: TurnReport) -> list[str]:
-        if not any(e.get("kind") == "manoeuvre" for e in report.events):
+        turn = FastTurn.of(report)
+        if not any(isinstance(e, Manoeuvred) for e in turn.events):
             return []
-        return render_fastplay_move_panels(report.position_before, report.events,
-                                           names=report.names, after=report.position_after)
+        return render_fastplay_move_panels(turn.before, turn.events, names=report.names,
+                                           after=turn.after)
 
     def render_position_svg(self, position: Mapping[str, object],
                             names: Mapping[str, str]) -> str | None:
-        return render_fastplay_svg(position, None, names=names,
-                                   title=f"The sky now: turn {position.get('turn', '?')}")
+        state = self.decode(position)
+        return render_fastplay_svg(state, None, names=names,
+                                   title=f"The sky now: turn {state.turn}")
 
     def map_reply(self, position: Mapping[str, object], names: Mapping[str, str],
                   title: str) -> str:
