@@ -22,8 +22,8 @@ from pbmref.rules.fastplay.board import FastBoard
 from pbmref.rules.fastplay.position import position_from_dict, position_to_dict
 from pbmref.rulesets import get_ruleset
 from pbmref.rulesets.fastplay.picture import render_fastplay_svg
-from pbmref.rulesets.fastplay.report import fastplay_letters, render_fastplay_map
-from pbmref.rulesets.fastplay.turn import FastTurn
+from pbmref.rulesets.fastplay.report import render_fastplay_map
+from pbmref.rulesets.fastplay.turn import FastTurn, letters_of
 
 from .test_text_report import assert_fits, check_golden
 
@@ -101,7 +101,7 @@ def test_fp1_map_letters_sides_and_hex_names() -> None:
         "anna": {"team": "Germans", "hex": "E8", "heading": "S"},
         "bert": {"team": "Allies", "hex": "F3", "heading": "NW"},
         "carl": {"team": "Allies", "hex": "J10", "heading": "SW"}}}
-    lines = render_fastplay_map(position)
+    lines = render_fastplay_map(position_from_dict(position))
     assert max(len(line) for line in lines) <= 70
     assert lines[0].split() == list("ABCDEFGHIJ") and lines[0] == lines[-1]
     board = FastBoard()
@@ -116,7 +116,7 @@ def test_fp1_map_letters_sides_and_hex_names() -> None:
     assert drawn("E8") == ("Av", "8")
     assert drawn("F3") == ("\\b", "3")
     assert drawn("J10") == ("/c", "10")
-    assert fastplay_letters(position) == {"anna": "A", "bert": "b", "carl": "c"}
+    assert letters_of(position_from_dict(position)) == {"anna": "A", "bert": "b", "carl": "c"}
     # B1 is drawn half a hex above A1 (FP1): the row above A1's
     rows = [r for r in lines[1:-1] if r[:2] == " 1"]
     assert len(rows) == 2 and rows[0][4 + 5] == "." and rows[1][4] == "."
@@ -124,7 +124,7 @@ def test_fp1_map_letters_sides_and_hex_names() -> None:
 
 @pytest.mark.parametrize("files, ranks", [(10, 10), (12, 8), (13, 20), (26, 12), (2, 2)])
 def test_fp1_every_board_fits_seventy_columns(files: int, ranks: int) -> None:
-    lines = render_fastplay_map({"board": {"files": files, "ranks": ranks}})
+    lines = render_fastplay_map(position_from_dict({"board": {"files": files, "ranks": ranks}}))
     assert max(len(line) for line in lines) <= 70
     assert len(lines) == 2 * ranks + 2
     dots = sum(line[3:].count(".") for line in lines)

@@ -21,8 +21,7 @@ from pbmref.rules.fastplay import events as ev
 from pbmref.rules.fastplay.position import position_from_dict
 from pbmref.rules.fastplay.state import GameState, Plane
 from pbmref.rulesets.air.names import changes_line
-from pbmref.rulesets.fastplay.common import DECK_SIZE
-from pbmref.rulesets.fastplay.turn import FastTurn
+from pbmref.rulesets.fastplay.turn import DECK_SIZE, FastTurn
 
 __all__ = ["changed_line", "glance_section", "pilot_facts", "pilot_section"]
 

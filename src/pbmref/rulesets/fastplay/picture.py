@@ -48,8 +48,7 @@ from pbmref.rulesets.air.svgkit import (
     text,
     text_box,
 )
-from pbmref.rulesets.fastplay.common import DECK_SIZE
-from pbmref.rulesets.fastplay.turn import letters_of
+from pbmref.rulesets.fastplay.turn import DECK_SIZE, letters_of
 
 __all__ = ["fastplay_focus", "render_fastplay_move_panels", "render_fastplay_svg"]
 

@@ -36,34 +36,19 @@ from pbmref.reports.model import TurnReport
 from pbmref.rules.eventdata import Event
 from pbmref.rules.fastplay import events as ev
 from pbmref.rules.fastplay.board import FastBoard
-from pbmref.rules.fastplay.events import EVENT_TYPES
-from pbmref.rules.fastplay.position import position_from_dict
-from pbmref.rules.hexgrid import HexNameError
+from pbmref.rules.fastplay.state import GameState
+from pbmref.rules.hexgrid import Hex
 from pbmref.rulesets.air.report import (
     Teller,
     foot_section,
     head_section,
     orders_blocks,
     piece_mark,
-    read_events,
-)
-from pbmref.rulesets.fastplay.common import (
-    DECK_SIZE,
-    cards_left,
-    fastplay_board,
-    fastplay_letters,
-    fastplay_planes,
-    hits_to_down,
-    on_board,
 )
 from pbmref.rulesets.fastplay.personal import glance_section, pilot_section
-from pbmref.rulesets.fastplay.turn import FastTurn
+from pbmref.rulesets.fastplay.turn import DECK_SIZE, FastTurn, letters_of
 
 __all__ = [
-    "DECK_SIZE",
-    "fastplay_board",
-    "fastplay_letters",
-    "fastplay_planes",
     "fastplay_report_document",
     "fastplay_table_blocks",
     "render_fastplay_map",
@@ -90,13 +75,15 @@ def _step(files: int) -> int:
     return 2
 
 
-def render_fastplay_map(position: Mapping[str, Any],
-                        letters: Mapping[str, str] | None = None) -> list[str]:
+def render_fastplay_map(state: GameState, letters: Mapping[str, str] | None = None
+                        ) -> list[str]:
     """The board's lines: file letters above and below, numbers at both edges.
 
-    >>> lines = render_fastplay_map({"board": {"files": 3, "ranks": 2}, "aircraft": {
+    >>> from pbmref.rules.fastplay.position import position_from_dict
+    >>> lines = render_fastplay_map(position_from_dict({
+    ...     "board": {"files": 3, "ranks": 2}, "aircraft": {
     ...     "anna": {"team": "Germans", "hex": "B2", "heading": "S"},
-    ...     "bert": {"team": "Allies", "hex": "A1", "heading": "NE"}}})
+    ...     "bert": {"team": "Allies", "hex": "A1", "heading": "NE"}}}))
     >>> print("\\n".join(lines))
         A    B    C
      2       Av        2
@@ -105,20 +92,13 @@ def render_fastplay_map(position: Mapping[str, Any],
      1  b/        .    1
         A    B    C
     """
-    board = fastplay_board(position)
-    planes = fastplay_planes(position)
+    board = state.board
     if letters is None:
-        letters = fastplay_letters(position)
-    pieces: dict[Any, list[str]] = {}
-    for pilot, a in planes.items():
-        if not on_board(a):
-            continue
-        try:
-            h = board.parse(str(a["hex"]))
-        except HexNameError:
-            continue
-        if board.contains(h):
-            pieces.setdefault(h, []).append(piece_mark(letters.get(pilot, "?"), a["heading"]))
+        letters = letters_of(state)
+    pieces: dict[Hex, list[str]] = {}
+    for a in state.planes:
+        if a.hex is not None and a.on_board and board.contains(a.hex):
+            pieces.setdefault(a.hex, []).append(piece_mark(letters.get(a.pilot, "?"), a.heading))
     step = _step(board.files)
     margin = 4
     last_x = margin + step * (board.files - 1)
@@ -153,20 +133,19 @@ def render_fastplay_map(position: Mapping[str, Any],
     return [files] + ["".join(r).rstrip() for r in rows] + [files]
 
 
-def map_key(position: Mapping[str, Any], letters: Mapping[str, str],
+def map_key(state: GameState, letters: Mapping[str, str],
             names: Mapping[str, str] | None = None) -> list[str]:
     """Whose letter is which, by side, and what the marks mean."""
     names = names or {}
-    planes = fastplay_planes(position)
     lines: list[str] = []
     for side in SIDES:
         entries = []
-        for pilot, a in planes.items():
-            if a["team"] != side:
+        for a in state.planes:
+            if a.team.value != side:
                 continue
-            shown = names.get(pilot) or pilot
-            where = "" if on_board(a) else f" ({a['state']})"
-            entries.append(f"{letters.get(pilot, '?')} {shown}{where}")
+            shown = names.get(a.pilot) or a.pilot
+            where = "" if a.on_board else f" ({a.state.value})"
+            entries.append(f"{letters.get(a.pilot, '?')} {shown}{where}")
         edge = "north" if side == "Germans" else "south"
         case = "upper" if side == "Germans" else "lower"
         lines += wrap(f"{side} ({case} case, {edge} edge): "
@@ -181,81 +160,75 @@ def map_key(position: Mapping[str, Any], letters: Mapping[str, str],
 # ---------------------------------------------------------------- tables
 
 
-def _plane_rows(planes: Mapping[str, Mapping[str, Any]], names: Mapping[str, str],
-                letters: Mapping[str, str], down: int) -> list[str]:
+def _plane_rows(state: GameState, names: Mapping[str, str],
+                letters: Mapping[str, str]) -> list[str]:
     rows = ["  Pilot          Side    Hex Hdg State    Hits Kills Ace  Cards NMR",
             "  " + "-" * 66]
-    for pilot, a in planes.items():
-        shown = f"{letters.get(pilot, '?')} {names.get(pilot) or pilot}"[:14]
-        on = on_board(a)
-        hex_ = str(a.get("hex")) if on else "-"
-        hdg = str(a.get("heading")) if on else "-"
-        state = str(a.get("state"))
-        ace = "2xACE" if a.get("double_ace") else ("ACE" if a.get("ace") else "-")
-        hits = f"{a['hits']}/{down}"
-        rows.append(f"  {shown:<14} {str(a['team'])[:7]:<7} {hex_:<3} {hdg:<3} "
-                    f"{state[:8]:<8} {hits:>4} {a['kills']:>5} {ace:<5} "
-                    f"{cards_left(a):>4} {a['nmr']:>3}")
+    down = state.settings.hits_to_down
+    for a in state.planes:
+        shown = f"{letters.get(a.pilot, '?')} {names.get(a.pilot) or a.pilot}"[:14]
+        on = a.on_board and a.hex is not None
+        hex_ = state.board.name(a.hex) if on and a.hex is not None else "-"
+        hdg = str(a.heading) if on else "-"
+        ace = "2xACE" if a.double_ace else ("ACE" if a.ace else "-")
+        hits = f"{a.hits}/{down}"
+        rows.append(f"  {shown:<14} {a.team.value[:7]:<7} {hex_:<3} {hdg:<3} "
+                    f"{a.state.value[:8]:<8} {hits:>4} {a.kills:>5} {ace:<5} "
+                    f"{len(a.deck):>4} {a.nmr:>3}")
     return rows
 
 
-def _plane_notes(position: Mapping[str, Any], planes: Mapping[str, Mapping[str, Any]],
-                 names: Mapping[str, str]) -> list[Block]:
+def _plane_notes(state: GameState, names: Mapping[str, str]) -> list[Block]:
     notes: list[Block] = []
-    for pilot, a in planes.items():
+    for a in state.planes:
         extra = []
-        if a.get("duel"):
-            extra.append(f"in a duel with {names.get(a['duel']) or a['duel']} (FP15)")
-        if a.get("withdrawing"):
+        if a.duel:
+            extra.append(f"in a duel with {names.get(a.duel) or a.duel} (FP15)")
+        if a.withdrawing:
             extra.append("duel won: out of the fight until it leaves (FP15)")
-        if a.get("burning"):
+        if a.burning:
             extra.append("burning (FP12)")
-        if a.get("gun_hits"):
-            extra.append(f"gun hit: {a['gun_hits']} die fewer (FP12)")
-        if a.get("state") in ("left", "down", "out") and not position.get("game_over"):
+        if a.gun_hits:
+            extra.append(f"gun hit: {a.gun_hits} die fewer (FP12)")
+        if a.state.value in ("left", "down", "out") and not state.game_over:
             extra.append("returns next turn (FP14)"
-                         + (" as a new pilot" if a.get("state") == "out" else ""))
+                         + (" as a new pilot" if a.state.value == "out" else ""))
         if extra:
-            notes.append(Para(f"{names.get(pilot) or pilot}: " + "; ".join(extra)))
+            notes.append(Para(f"{names.get(a.pilot) or a.pilot}: " + "; ".join(extra)))
     return [Gap(), *notes] if notes else []
 
 
-def fastplay_table_blocks(position: Mapping[str, Any], names: Mapping[str, str] | None = None,
+def fastplay_table_blocks(state: GameState, names: Mapping[str, str] | None = None,
                           letters: Mapping[str, str] | None = None) -> list[Block]:
     """The planes table and the score by side."""
     names = names or {}
-    planes = fastplay_planes(position)
     if letters is None:
-        letters = fastplay_letters(position)
-    down = hits_to_down(position)
+        letters = letters_of(state)
+    down = state.settings.hits_to_down
     blocks: list[Block] = [
-        Fixed(_plane_rows(planes, names, letters, down)),
+        Fixed(_plane_rows(state, names, letters)),
         Para(f"(Hits: damage points of {down}, shot down at {down}, FP9; "
              "Kills: the pilot's victories, FP16; Ace at "
-             f"{(position.get('settings') or {}).get('ace_victories', 5)} (FP11); "
+             f"{state.settings.ace_victories} (FP11); "
              f"Cards: left of {DECK_SIZE} (FP6).)", 2, 2)]
-    blocks += _plane_notes(position, planes, names)
-    score = position.get("score") or {}
+    blocks += _plane_notes(state, names)
+    score = {team.value: n for team, n in state.score}
     blocks += [Sub("SCORE (victories in this game, FP19)"),
                Para("   ".join(f"{side} {score.get(side, 0)}" for side in SIDES))]
     return blocks
 
 
-def render_fastplay_tables(position: Mapping[str, Any],
-                           names: Mapping[str, str] | None = None,
+def render_fastplay_tables(state: GameState, names: Mapping[str, str] | None = None,
                            letters: Mapping[str, str] | None = None) -> list[str]:
     """``fastplay_table_blocks`` as text lines (the MAP reply)."""
-    return Section("PLANES", fastplay_table_blocks(position, names, letters)).lines()
+    return Section("PLANES", fastplay_table_blocks(state, names, letters)).lines()
 
 
-def _orders_section(report: TurnReport) -> Section:
-    def name(p: str) -> str:
-        return report.names.get(p) or p
-
-    before = fastplay_planes(report.position_before)
-    pilots = [p for p, a in before.items() if a.get("state") != "removed"]
+def _orders_section(turn: FastTurn) -> Section:
+    report = turn.report
+    pilots = [a.pilot for a in turn.before.planes if a.state.value != "removed"]
     pilots += sorted(p for p in report.orders if p not in pilots)
-    blocks = orders_blocks(report.orders, pilots, name)
+    blocks = orders_blocks(report.orders, pilots, turn.name)
     if report.dice:
         blocks += [Gap(), Para("Dice rolled this turn: " + " ".join(str(d) for d in report.dice),
                                0, 2)]
@@ -265,11 +238,10 @@ def _orders_section(report: TurnReport) -> Section:
 # ---------------------------------------------------------------- the report
 
 
-def _moves_section(report: TurnReport) -> Section:
-    board = position_from_dict(report.position_before).board
-    events = read_events(report.events, EVENT_TYPES, board)
+def _moves_section(turn: FastTurn) -> Section:
+    report = turn.report
     blocks: list[Block] = []
-    for line in render_events(events, report.names, board):
+    for line in render_events(turn.events, report.names, turn.board):
         indent = len(line) - len(line.lstrip())
         if indent == 0 and line.endswith(":"):
             blocks.append(Sub(line[:-1]))
@@ -280,31 +252,29 @@ def _moves_section(report: TurnReport) -> Section:
     return Section("MOVE BY MOVE (every die shown)", blocks, "moves")
 
 
-def _board_section(report: TurnReport, letters: Mapping[str, str]) -> Section:
-    after = report.position_after
-    when = "at the end of the game" if report.game_over else (
-        f"at the start of turn {after.get('turn', report.turn + 1)}")
+def _board_section(turn: FastTurn) -> Section:
+    after, letters = turn.after, turn.letters
+    when = "at the end of the game" if turn.report.game_over else (
+        f"at the start of turn {after.turn}")
     return Section(f"THE BOARD {when.upper()} (character map)", [
         Fixed(["  Germans' edge (north)", *render_fastplay_map(after, letters),
                "  Allies' edge (south)"]), Gap(),
-        Fixed(map_key(after, letters, report.names))], "map")
+        Fixed(map_key(after, letters, turn.report.names))], "map")
 
 
 def fastplay_report_document(report: TurnReport, readers: Sequence[str] = ()) -> Document:
     """A Fast Play report as a document: the personal block of each pilot in
     ``readers`` first (the turn at a glance when there is none)."""
-    letters = fastplay_letters(report.position_before, report.position_after)
-    planes = set(fastplay_planes(report.position_before)) | set(
-        fastplay_planes(report.position_after))
+    turn = FastTurn.of(report)
+    planes = {a.pilot for state in (turn.before, turn.after) for a in state.planes}
     mine = [p for p in readers if p in planes]
     winners = ", ".join(report.winners) or "nobody"
     sections = [head_section(report, "Fast Play", f"GAME OVER. Winners: {winners} (FP19)")]
-    turn = FastTurn.of(report)
     sections += [pilot_section(turn, p) for p in mine] if mine else [glance_section(turn)]
-    sections += [_moves_section(report),
-                 Section("PLANES", fastplay_table_blocks(report.position_after, report.names,
-                                                        letters), "tables"),
-                 _orders_section(report), _board_section(report, letters),
+    sections += [_moves_section(turn),
+                 Section("PLANES", fastplay_table_blocks(turn.after, report.names,
+                                                        turn.letters), "tables"),
+                 _orders_section(turn), _board_section(turn),
                  foot_section(report)]
     return Document(sections)
 
@@ -314,19 +284,17 @@ def render_fastplay_report(report: TurnReport, readers: Sequence[str] = ()) -> s
     return fastplay_report_document(report, readers).text()
 
 
-def render_fastplay_map_reply(position: Mapping[str, Any],
-                              names: Mapping[str, str] | None = None,
+def render_fastplay_map_reply(state: GameState, names: Mapping[str, str] | None = None,
                               title: str = "") -> str:
     """The answer to MAP in a Fast Play game: the board now, its key, the planes."""
     names = dict(names or {})
-    letters = fastplay_letters(position)
-    turn = position.get("turn", "?")
-    head = f"{title + ': ' if title else ''}the board at the start of turn {turn}"
+    letters = letters_of(state)
+    head = f"{title + ': ' if title else ''}the board at the start of turn {state.turn}"
     lines = wrap(head, "", "  ") + ["", "  Germans' edge (north)"]
-    lines += render_fastplay_map(position, letters)
+    lines += render_fastplay_map(state, letters)
     lines += ["  Allies' edge (south)", ""]
-    lines += map_key(position, letters, names)
-    lines += render_fastplay_tables(position, names, letters)
+    lines += map_key(state, letters, names)
+    lines += render_fastplay_tables(state, names, letters)
     return "\n".join(fit_width(lines)) + "\n"
 
 

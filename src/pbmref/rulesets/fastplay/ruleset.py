@@ -223,4 +223,4 @@ class FastPlayRuleset(AirRuleset[GameState, PlaneOrders | None, TurnOrders]):
 
     def map_reply(self, position: Mapping[str, object], names: Mapping[str, str],
                   title: str) -> str:
-        return render_fastplay_map_reply(position, names, title)
+        return render_fastplay_map_reply(self.decode(position), names, title)

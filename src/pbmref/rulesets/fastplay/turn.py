@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from pbmref.reports.model import TurnReport
 from pbmref.rules.fastplay.board import FastBoard
+from pbmref.rules.fastplay.cards import FULL_DECK
 from pbmref.rules.fastplay.events import EVENT_TYPES
 from pbmref.rules.fastplay.position import position_from_dict
 from pbmref.rules.fastplay.state import GameState, Plane, Team
@@ -14,7 +15,9 @@ from pbmref.rulesets.air.names import pilot_letters
 from pbmref.rulesets.air.report import read_events
 from pbmref.rulesets.air.turn import AirTurn
 
-__all__ = ["FastTurn", "letters_of"]
+__all__ = ["DECK_SIZE", "FastTurn", "letters_of"]
+
+DECK_SIZE = len(FULL_DECK)  # FP4: a full deck
 
 
 def letters_of(*states: GameState) -> dict[str, str]:
