@@ -500,32 +500,37 @@ def render_position_text(position: Mapping[str, Any], names: Mapping[str, str] |
         + "\n"
 
 
-def render_events(events: list[dict[str, Any]]) -> list[str]:
-    """A phase's events as plain text lines (English), in order."""
+def render_events(events: Sequence[Event]) -> list[str]:
+    """A phase's events as plain text lines (English), in order.
+
+    >>> render_events([Event("order", power="FRA", order="FRA A Bur - Bel", outcome="succeeds"),
+    ...                Event("captured", power="FRA", province="Bel")])
+    ['FRA A Bur - Bel: succeeds', 'FRA takes Bel']
+    """
     out: list[str] = []
     for e in events:
-        kind = e.get("kind")
-        rule = f" ({e['rule']})" if e.get("rule") else ""
-        power = e.get("power", "")
+        kind = e.kind
+        rule = f" ({e.rule})" if e.rule else ""
+        power = e.power or ""
         if kind == "order":
-            reason = f" ({e['reason']})" if e.get("reason") else ""
-            out.append(f"{e.get('order')}: {e.get('outcome')}{reason}")
+            reason = f" ({e.reason})" if e.reason else ""
+            out.append(f"{e.order}: {e.outcome}{reason}")
         elif kind == "dislodged":
-            by = f" from {e['province']}" if e.get("province") else ""
-            out.append(f"{power} {e.get('unit')} is dislodged{by}")
+            by = f" from {e.province}" if e.province else ""
+            out.append(f"{power} {e.unit} is dislodged{by}")
         elif kind == "disbanded":
-            out.append(f"{power} {e.get('unit')} is disbanded: {e.get('reason', '')}{rule}")
+            out.append(f"{power} {e.unit} is disbanded: {e.reason or ''}{rule}")
         elif kind == "devastated":
-            out.append(f"{power} devastates {e.get('province')}{rule}")
+            out.append(f"{power} devastates {e.province}{rule}")
         elif kind == "captured":
-            frm = f" ({e['reason']})" if e.get("reason") else ""
-            out.append(f"{power} takes {e.get('province')}{frm}")
+            frm = f" ({e.reason})" if e.reason else ""
+            out.append(f"{power} takes {e.province}{frm}")
         elif kind == "built":
-            out.append(f"{power} builds {e.get('unit')}")
+            out.append(f"{power} builds {e.unit}")
         elif kind == "removed":
-            out.append(f"{power} removes {e.get('unit')}: {e.get('reason', '')}{rule}")
+            out.append(f"{power} removes {e.unit}: {e.reason or ''}{rule}")
         elif kind == "winner":
             out.append(f"{power} wins the game{rule}")
         else:
-            out.append(" ".join(f"{k}={v}" for k, v in e.items()))
+            out.append(" ".join(f"{k}={v}" for k, v in e.to_dict().items()))
     return out
