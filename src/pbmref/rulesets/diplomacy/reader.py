@@ -155,9 +155,9 @@ def _due_blocks(report: TurnReport, power: str) -> list[Block]:
 
 def _adjustment(position: Mapping[str, Any], power: str) -> int:
     """Units the power builds (+) or removes (-) in a Winter phase, by the engine."""
-    from pbmref.rulesets.diplomacy.report import adjustment
+    from pbmref.rulesets.diplomacy.report import adjustment, decoded
 
-    return adjustment(position, power) or 0
+    return adjustment(decoded(position), power) or 0
 
 
 def _owners(position: Mapping[str, Any]) -> dict[str, str]:

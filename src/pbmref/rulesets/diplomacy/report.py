@@ -27,8 +27,8 @@ from pbmref.reports.common import fit_width, wrap
 from pbmref.reports.document import Block, Document, Gap, Para, Rule, Section, Sub, Table, Title
 from pbmref.reports.model import TurnReport
 from pbmref.rules.diplomacy.events import Event
-from pbmref.rules.diplomacy.state import Variant
-from pbmref.rules.diplomacy.variant import VariantSpec, variant_in
+from pbmref.rules.diplomacy.state import Position, Variant
+from pbmref.rules.diplomacy.variant import VariantSpec, map_of, variant_in
 
 __all__ = [
     "ending_sentence",
@@ -156,6 +156,26 @@ def _strip_power(order: str, power: str) -> str:
     return order[len(power) + 1:] if order.upper().startswith(power + " ") else order
 
 
+def _no_orders(report: TurnReport, kind: str, power: str, typed: Position | None) -> str | None:
+    """What became of a power that gave no orders in the phase (DD3); None: it
+    had nothing to order. ``typed``: the phase's position as the engine reads
+    it (asked in a Winter phase only)."""
+    before = report.position_before
+    if kind == "M":
+        has_units = bool(_list(_mapping(before.get("units")).get(power)))
+        return "no orders: every unit holds (DD3)" if has_units else None
+    if kind == "R":
+        must_retreat = bool(_mapping(before.get("dislodged")).get(power)
+                            or _mapping(before.get("retreats")).get(power))
+        return "no orders: its dislodged units are disbanded (DD3)" if must_retreat else None
+    change = _adjusts(typed, power) if kind == "A" else 0
+    if change == 0:
+        return None
+    return ("no orders: nothing built (DD3)" if change > 0 else
+            "no orders: units removed in civil disorder (DD3"
+            + (", DD11)" if dirigible(before) else ")"))
+
+
 def _orders_section(report: TurnReport, events: Sequence[Event],
                     names: Mapping[str, str]) -> Section:
     before = report.position_before
@@ -166,26 +186,14 @@ def _orders_section(report: TurnReport, events: Sequence[Event],
         if e.kind == "order":
             power = (e.power or (e.order or "").split(" ")[0]).upper()
             by_power.setdefault(power, []).append(e)
-    units = _mapping(before.get("units"))
-    dislodged = _mapping(before.get("dislodged"))
-    retreats = _mapping(before.get("retreats"))
+    typed = decoded(before) if kind == "A" else None  # the engine's reading, once
     blocks: list[Block] = []
     for power in _spec(before).powers:
         given = by_power.get(power, [])
-        has_units = bool(_list(units.get(power)))
-        must_retreat = bool(dislodged.get(power) or retreats.get(power))
         if not given:
-            if kind == "M" and has_units:
-                why = "no orders: every unit holds (DD3)"
-            elif kind == "R" and must_retreat:
-                why = "no orders: its dislodged units are disbanded (DD3)"
-            elif kind == "A" and _adjusts(before, power) != 0:
-                why = ("no orders: nothing built (DD3)" if _adjusts(before, power) > 0 else
-                       "no orders: units removed in civil disorder (DD3"
-                       + (", DD11)" if dirigible(report.position_before) else ")"))
-            else:
-                continue
-            blocks.append(Para(f"{_power_label(power, before, names)}: {why}", 2, 4))
+            why = _no_orders(report, kind, power, typed)
+            if why is not None:
+                blocks.append(Para(f"{_power_label(power, before, names)}: {why}", 2, 4))
             continue
         blocks.append(Para(f"{_power_label(power, before, names)}:", 2, 4))
         for e in given:
@@ -196,27 +204,33 @@ def _orders_section(report: TurnReport, events: Sequence[Event],
     return Section(f"ORDERS AND RESULTS OF {phase} (secret until now)", blocks, "orders")
 
 
-def _adjusts(position: Mapping[str, Any], power: str) -> int:
+def _adjusts(position: Position | None, power: str) -> int:
     """+1 when the power may build, -1 when it must remove, 0 when it has nothing
     to order in a Winter adjustment (DD1, DD11), by the engine's own rules."""
     change = adjustment(position, power)
     return 0 if change is None else -1 if change < 0 else 1
 
 
-def adjustment(position: Mapping[str, Any], power: str) -> int | None:
-    """Units the power may build (+) or must remove (-) in a Winter phase, by
-    the engine's own rules (DD1, DD11); None: it has nothing to order."""
-    from pbmref.rules.diplomacy.adjust import balance, may_adjust
+def decoded(position: Mapping[str, object]) -> Position | None:
+    """The position as the engine reads it (once a report); None: it cannot."""
     from pbmref.rules.diplomacy.codec import position_from_dict
     from pbmref.rules.plaindata import PositionError
 
     try:
-        pos = position_from_dict(position)
+        return position_from_dict(position)
     except PositionError:
         return None
-    if not may_adjust(pos, _spec(position).map, power):
+
+
+def adjustment(position: Position | None, power: str) -> int | None:
+    """Units the power may build (+) or must remove (-) in a Winter phase, by
+    the engine's own rules (DD1, DD11); None: it has nothing to order (or the
+    position is none the engine reads)."""
+    from pbmref.rules.diplomacy.adjust import balance, may_adjust
+
+    if position is None or not may_adjust(position, map_of(position), power):
         return None
-    return balance(pos, power)
+    return balance(position, power)
 
 
 def _events_section(report: TurnReport, events: Sequence[Event]) -> Section | None:
@@ -448,7 +462,8 @@ def _foot(report: TurnReport, ending: tuple[str, str] | None, winner: str,
         held = counts.get(winner, (0, 0, 0))[1]
         return (f"The game is over: {_power_names(after).get(winner, winner)} holds "
                 f"{held} supply centres. Thank you for playing.")
-    if mine and not any(_orders_due(after, power) for power in mine):
+    typed = decoded(after) if mine else None
+    if mine and not any(_orders_due(typed, power) for power in mine):
         return (f"You have nothing to order in {next_phase} (played by {_deadline(report)} "
                 f"at the latest); your next orders are for {_next_orders(next_phase)}. "
                 "Send MAP or STATUS for a fresh look.")
@@ -456,17 +471,12 @@ def _foot(report: TurnReport, ending: tuple[str, str] | None, winner: str,
             f"{next_phase} in your mail; send MAP or STATUS for a fresh look.")
 
 
-def _orders_due(position: Mapping[str, Any], power: str) -> bool:
+def _orders_due(position: Position | None, power: str) -> bool:
     """Has the power anything to order in the position's phase (DD1)? By the
-    engine's own rules; unsure (a position it cannot read): yes."""
+    engine's own rules; unsure (a position it cannot read, None): yes."""
     from pbmref.rules.diplomacy.adjust import orders_due
-    from pbmref.rules.diplomacy.codec import position_from_dict
-    from pbmref.rules.plaindata import PositionError
 
-    try:
-        return orders_due(position_from_dict(position), power)
-    except PositionError:
-        return True
+    return True if position is None else orders_due(position, power)
 
 
 def _next_orders(phase: str) -> str:
