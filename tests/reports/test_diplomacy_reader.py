@@ -72,8 +72,9 @@ def test_each_power_reads_its_own_block_first(name: str, report: TurnReport) -> 
             assert f"DISLODGED: {entry['unit']}" in text
         if str(after.get("phase")).endswith("A") and not report.game_over:
             from pbmref.rulesets.diplomacy.reader import _adjustment
+            from pbmref.rulesets.diplomacy.view import PositionView
 
-            change = _adjustment(after, power)
+            change = _adjustment(PositionView.read(after), power)
             if change:
                 assert ("you may build" if change > 0 else "you must remove") in text
         html = render_report_mail(doc, title="t")

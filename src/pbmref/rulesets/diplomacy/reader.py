@@ -15,12 +15,11 @@ of the engine is how many units a power builds or removes (DD1, DD11).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from pbmref.reports.common import and_list, count_word, format_deadline
 from pbmref.reports.document import Block, Para, Section
 from pbmref.reports.model import TurnReport
-from pbmref.rules.diplomacy.variant import variant_in
+from pbmref.rulesets.diplomacy.view import PositionView
 
 __all__ = ["order_words", "power_section"]
 
@@ -39,15 +38,7 @@ REASONS = {
 }
 
 
-def _list(value: Any) -> list[str]:
-    return [str(v) for v in value] if isinstance(value, list | tuple) else []
-
-
-def _mapping(value: Any) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}
-
-
-def order_words(event: Mapping[str, Any]) -> str:
+def order_words(event: Mapping[str, object]) -> str:
     """One order's fate: ``A Par - Bur: succeeds.``, ``F Bre - Eng: fails,
     bounced: an attack as strong or stronger met it (DD2a).``
 
@@ -65,7 +56,7 @@ def order_words(event: Mapping[str, Any]) -> str:
     return f"{order}: {outcome}{', ' + why if why else ''}."
 
 
-def _ordered_units(events: Sequence[Mapping[str, Any]]) -> set[str]:
+def _ordered_units(events: Sequence[Mapping[str, object]]) -> set[str]:
     """The units (``A Par``) that had an order, from the order lines."""
     out = set()
     for e in events:
@@ -82,10 +73,10 @@ def _unit_key(unit: str) -> str:
     return f"{words[0].upper()} {words[1].split('/')[0].lower()}" if len(words) >= 2 else unit
 
 
-def _orders_blocks(report: TurnReport, power: str) -> list[Block]:
+def _orders_blocks(report: TurnReport, before: PositionView, power: str) -> list[Block]:
     mine = [e for e in report.events if e.get("kind") == "order"
             and str(e.get("power") or "").upper() == power]
-    kind = str(report.position_before.get("phase") or "M")[-1:]
+    kind = (before.phase or "M")[-1:]
     if kind != "M" and not mine:
         return _nothing_ordered(report, power, kind)
     blocks: list[Block] = []
@@ -93,7 +84,7 @@ def _orders_blocks(report: TurnReport, power: str) -> list[Block]:
         blocks.append(Para("Your orders:", 2, 2))
         blocks += [Para(order_words(e), 4, 6) for e in mine]
     if kind == "M":
-        idle = _idle_units(report, power, mine)
+        idle = _idle_units(before, power, mine)
         if idle:
             indent = 4 if mine else 2
             blocks.append(Para(f"No order, so held (DD3): {', '.join(idle)}.", indent,
@@ -103,11 +94,11 @@ def _orders_blocks(report: TurnReport, power: str) -> list[Block]:
     return blocks
 
 
-def _idle_units(report: TurnReport, power: str, mine: list[Any]) -> list[str]:
+def _idle_units(before: PositionView, power: str,
+                mine: Sequence[Mapping[str, object]]) -> list[str]:
     """The power's units that had no order in a movement phase."""
     ordered = _ordered_units(mine)
-    return [u for u in _list(_mapping(report.position_before.get("units")).get(power))
-            if _unit_key(u) not in ordered]
+    return [u for u in before.units.get(power, ()) if _unit_key(u) not in ordered]
 
 
 def _nothing_ordered(report: TurnReport, power: str, kind: str) -> list[Block]:
@@ -123,25 +114,18 @@ def _nothing_ordered(report: TurnReport, power: str, kind: str) -> list[Block]:
     return [Para(due.get(kind, "You had nothing to order."), 2, 4)]
 
 
-def _due_blocks(report: TurnReport, power: str) -> list[Block]:
+def _due_blocks(report: TurnReport, after: PositionView, power: str) -> list[Block]:
     """Retreats or adjustments the power owes in the next phase, and by when."""
-    after = report.position_after
-    if report.game_over or after.get("winner"):
+    if report.game_over or after.winner:
         return []
-    phase = str(after.get("phase") or "")
     by = format_deadline(report.next_deadline, report.timezone)
     blocks: list[Block] = []
-    retreats = _mapping(after.get("retreats")) or _mapping(after.get("dislodged"))
-    from pbmref.rulesets.diplomacy.report import retreat_options
-
-    for entry in retreats.get(power) or []:
-        entry = _mapping(entry)
-        frm = f" by the attack from {entry['attacker_from']}" if entry.get(
-            "attacker_from") else ""
-        blocks.append(Para(f"DISLODGED: {entry.get('unit')}{frm}. Retreat to "
-                           f"{retreat_options(entry)}, by {by}; without an order it is "
+    for entry in after.retreats.get(power, ()):
+        frm = f" by the attack from {entry.attacker_from}" if entry.attacker_from else ""
+        blocks.append(Para(f"DISLODGED: {entry.unit}{frm}. Retreat to "
+                           f"{entry.options_text()}, by {by}; without an order it is "
                            "disbanded (DD3).", 2, 4, strong=True))
-    if phase.endswith("A"):
+    if after.phase.endswith("A"):
         change = _adjustment(after, power)
         if change > 0:
             blocks.append(Para(f"Winter: you may build {count_word(change, 'unit')} in your "
@@ -153,78 +137,75 @@ def _due_blocks(report: TurnReport, power: str) -> list[Block]:
     return blocks
 
 
-def _adjustment(position: Mapping[str, Any], power: str) -> int:
+def _adjustment(position: PositionView, power: str) -> int:
     """Units the power builds (+) or removes (-) in a Winter phase, by the engine."""
-    from pbmref.rulesets.diplomacy.report import adjustment, decoded
+    from pbmref.rulesets.diplomacy.report import adjustment
 
-    return adjustment(decoded(position), power) or 0
+    return adjustment(position.typed, power) or 0
 
 
-def _owners(position: Mapping[str, Any]) -> dict[str, str]:
+def _owners(position: PositionView) -> dict[str, str]:
     """Each supply centre (lower case) and its owner."""
-    return {c.lower(): str(p) for p, cs in _mapping(position.get("centers")).items()
-            for c in _list(cs)}
+    return {c.lower(): p for p, cs in position.centers.items() for c in cs}
 
 
-def _year_start(report: TurnReport) -> Mapping[str, Any]:
-    """The position the game year began with (the phase's own start when the
-    report does not know it)."""
-    return report.year_start if report.year_start is not None else report.position_before
-
-
-def _centre_names(report: TurnReport) -> dict[str, str]:
+def _centre_names(after: PositionView, year_start: PositionView) -> dict[str, str]:
     """Each supply centre named in the year (lower case) and its name as shown."""
-    return {c.lower(): c for position in (report.position_after, _year_start(report))
-            for cs in _mapping(position.get("centers")).values() for c in _list(cs)}
+    return {c.lower(): c for position in (after, year_start)
+            for cs in position.centers.values() for c in cs}
 
 
-def _no_change(report: TurnReport) -> str:
+def _no_change(before: PositionView, after: PositionView) -> str:
     """That no centre of the power changed hands this year, and when centres do (DD1)."""
-    phase = str(report.position_before.get("phase") or "")
-    following = str(report.position_after.get("phase") or "")
+    phase, following = before.phase, after.phase
     when = (" Centres change hands after the Fall phases (DD1)." if phase.startswith("S")
             else " Centres change hands after the Fall retreats (DD1)."
             if phase.startswith("F") and following.startswith("F") else "")
     return f"No centre of yours changed hands this year.{when}"
 
 
-def _centre_changes(report: TurnReport, power: str) -> str:
+def _centre_changes(report: TurnReport, before: PositionView, after: PositionView,
+                    power: str) -> str:
     """The centres the power took and lost this year (from its Spring to now:
     centres change hands at the end of the Fall, DD1, so a Winter report
-    still tells them), from whom and to whom."""
-    was, now = _owners(_year_start(report)), _owners(report.position_after)
-    names = _centre_names(report)
+    still tells them, ``TurnReport.year_start``; the phase's own start when
+    the report does not know it), from whom and to whom."""
+    year_start = before if report.year_start is None else PositionView.read(report.year_start)
+    was, now = _owners(year_start), _owners(after)
+    names = _centre_names(after, year_start)
     took = [f"{names[c]} (from {was[c]})" if c in was else f"{names[c]} (neutral)"
             for c, p in now.items() if p == power and was.get(c) != power]
     lost = [f"{names[c]} (to {now[c]})" if c in now else names[c]
             for c, p in was.items() if p == power and now.get(c) != power]
     if not took and not lost:
-        return _no_change(report)
+        return _no_change(before, after)
     parts = ([f"took {and_list(took)}"] if took else []) + (
         [f"lost {and_list(lost)}"] if lost else [])
     return f"This year you {' and '.join(parts)}."
 
 
-def _holdings(report: TurnReport, power: str) -> list[str]:
-    after = report.position_after
-    units = _list(_mapping(after.get("units")).get(power))
-    centres = _list(_mapping(after.get("centers")).get(power))
+def _holdings(report: TurnReport, before: PositionView, after: PositionView,
+              power: str) -> list[str]:
+    units = after.units.get(power, ())
+    centres = after.centers.get(power, ())
     out = [f"Your units now ({len(units)}): {', '.join(units) or 'none'}.",
            f"Your supply centres ({len(centres)}): {', '.join(centres) or 'none'}.",
-           _centre_changes(report, power)]
-    from pbmref.rulesets.diplomacy.report import dirigible, points_and_upkeep
+           _centre_changes(report, before, after, power)]
+    from pbmref.rulesets.diplomacy.report import points_and_upkeep
 
-    if dirigible(after):
-
+    if after.dirigible:
         points, upkeep = points_and_upkeep(after).get(power, (0, 0))
         out.append(f"Supply points: {points}, upkeep of your units {upkeep} (DD11).")
     return out
 
 
-def power_section(report: TurnReport, power: str) -> Section:
-    """The personal block of the player of ``power``: the first part of their copy."""
-    spec = variant_in(report.position_before)
-    blocks = [*_due_blocks(report, power), *_orders_blocks(report, power),
-              *(Para(t, 2, 4) for t in _holdings(report, power))]
-    label = spec.power_names.get(power, power)
+def power_section(report: TurnReport, power: str, before: PositionView | None = None,
+                  after: PositionView | None = None) -> Section:
+    """The personal block of the player of ``power``: the first part of their copy.
+    ``before``, ``after``: the report's positions, when the caller has read them."""
+    before = before or PositionView.read(report.position_before)
+    after = after or PositionView.read(report.position_after)
+    blocks = [*_due_blocks(report, after, power), *_orders_blocks(report, before, power),
+              *(Para(t, 2, 4) for t in _holdings(report, before, after, power))]
+    label = before.spec.power_names.get(power, power)
     return Section(f"FOR {label.upper()} ({power})", blocks, "personal")

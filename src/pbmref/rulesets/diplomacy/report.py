@@ -21,23 +21,21 @@ Map data: the standard board of the TedDriggs/diplomacy project (MIT); see
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from pbmref.reports.common import fit_width, wrap
 from pbmref.reports.document import Block, Document, Gap, Para, Rule, Section, Sub, Table, Title
 from pbmref.reports.model import TurnReport
 from pbmref.rules.diplomacy.events import Event
-from pbmref.rules.diplomacy.state import Position, Variant
-from pbmref.rules.diplomacy.variant import VariantSpec, map_of, variant_in
+from pbmref.rules.diplomacy.state import Position
+from pbmref.rules.diplomacy.variant import map_of
+from pbmref.rulesets.diplomacy.view import PositionView
 
 __all__ = [
     "ending_sentence",
     "adjustment",
     "diplomacy_document",
-    "dirigible",
     "points_and_upkeep",
     "phase_words",
-    "retreat_options",
     "render_diplomacy_report",
     "render_events",
     "render_position_text",
@@ -47,12 +45,7 @@ _SEASONS = {"S": "Spring", "F": "Fall", "W": "Winter"}
 _KINDS = {"M": "movement", "R": "retreats", "A": "adjustments"}
 
 
-def dirigible(data: Mapping[str, Any]) -> bool:
-    """A Dirigible Diplomacy position (its own variant of the rules, DD5-DD14)."""
-    return Variant(str(data.get("ruleset") or Variant.STANDARD)) is Variant.DIRIGIBLE
-
-
-def phase_words(phase: Any) -> str:
+def phase_words(phase: object) -> str:
     """``S1901M`` -> ``Spring 1901 movement`` (DD1); anything else as it is."""
     text = str(phase or "").strip().upper()
     if len(text) == 6 and text[0] in _SEASONS and text[5] in _KINDS and text[1:5].isdigit():
@@ -60,77 +53,46 @@ def phase_words(phase: Any) -> str:
     return text or "?"
 
 
-def _spec(position: Mapping[str, Any]) -> VariantSpec:
-    """The variant of the position: its powers, their names, its map."""
-    return variant_in(position)
-
-
-def _power_names(position: Mapping[str, Any]) -> Mapping[str, str]:
-    return _spec(position).power_names
-
-
-def _players_of(position: Mapping[str, Any]) -> dict[str, str]:
-    """power -> player id (from the position's ``players`` map)."""
-    players = position.get("players") or {}
-    out: dict[str, str] = {}
-    if isinstance(players, Mapping):
-        for pid, power in players.items():
-            out[str(power).upper()] = str(pid)
-    return out
-
-
-def _power_label(power: str, position: Mapping[str, Any], names: Mapping[str, str]) -> str:
+def _power_label(power: str, position: PositionView, names: Mapping[str, str]) -> str:
     """``France (FRA, Fleur)``; ``France (FRA)`` where the player is shown by the
     power's name (an anonymous game).
 
-    >>> _power_label("FRA", {"players": {"fleur": "FRA"}}, {"fleur": "Fleur"})
+    >>> _power_label("FRA", PositionView.read({"players": {"fleur": "FRA"}}), {"fleur": "Fleur"})
     'France (FRA, Fleur)'
-    >>> _power_label("FRA", {"players": {"fra": "FRA"}}, {"fra": "France"})
+    >>> _power_label("FRA", PositionView.read({"players": {"fra": "FRA"}}), {"fra": "France"})
     'France (FRA)'
     """
-    full = _power_names(position).get(power, power)
-    pid = _players_of(position).get(power)
+    full = position.spec.power_names.get(power, power)
+    pid = position.players.get(power)
     if pid is None:
         return f"{full} ({power}, nobody: civil disorder)"
     name = names.get(pid) or pid
     return f"{full} ({power})" if name == full else f"{full} ({power}, {name})"
 
 
-def _mapping(value: Any) -> dict[str, Any]:
-    return dict(value) if isinstance(value, Mapping) else {}
-
-
-def _list(value: Any) -> list[str]:
-    return [str(v) for v in value] if isinstance(value, list | tuple) else []
-
-
-def _counts(position: Mapping[str, Any]) -> dict[str, tuple[int, int, int]]:
+def _counts(position: PositionView) -> dict[str, tuple[int, int, int]]:
     """power -> (centres owned, centres that are not devastated, units)."""
-    centers = _mapping(position.get("centers"))
-    units = _mapping(position.get("units"))
-    devastated = {d.lower() for d in _list(position.get("devastated"))}
+    devastated = {d.lower() for d in position.devastated}
     out = {}
-    for power in _spec(position).powers:
-        mine = _list(centers.get(power))
+    for power in position.spec.powers:
+        mine = position.centers.get(power, ())
         scoring = [c for c in mine if c.lower() not in devastated]
-        out[power] = (len(mine), len(scoring), len(_list(units.get(power))))
+        out[power] = (len(mine), len(scoring), len(position.units.get(power, ())))
     return out
 
 
-def points_and_upkeep(position: Mapping[str, Any]) -> dict[str, tuple[int, int]]:
+def points_and_upkeep(position: PositionView) -> dict[str, tuple[int, int]]:
     """DD11: power -> (supply points, upkeep of its units), dirigible game only."""
     from pbmref.rules.diplomacy.dirigible import POINTS_PER_CENTER, UPKEEP
     from pbmref.rules.diplomacy.state import UnitType
 
-    centers = _mapping(position.get("centers"))
-    units = _mapping(position.get("units"))
-    devastated = {d.lower() for d in _list(position.get("devastated"))}
+    devastated = {d.lower() for d in position.devastated}
     out = {}
-    for power in _spec(position).powers:
+    for power in position.spec.powers:
         points = POINTS_PER_CENTER * sum(
-            1 for c in _list(centers.get(power)) if c.lower() not in devastated)
+            1 for c in position.centers.get(power, ()) if c.lower() not in devastated)
         upkeep = 0
-        for u in _list(units.get(power)):
+        for u in position.units.get(power, ()):
             try:
                 upkeep += UPKEEP[UnitType(u.split()[0].upper())]
             except (ValueError, IndexError):
@@ -156,42 +118,38 @@ def _strip_power(order: str, power: str) -> str:
     return order[len(power) + 1:] if order.upper().startswith(power + " ") else order
 
 
-def _no_orders(report: TurnReport, kind: str, power: str, typed: Position | None) -> str | None:
+def _no_orders(before: PositionView, kind: str, power: str) -> str | None:
     """What became of a power that gave no orders in the phase (DD3); None: it
-    had nothing to order. ``typed``: the phase's position as the engine reads
-    it (asked in a Winter phase only)."""
-    before = report.position_before
+    had nothing to order. In a Winter phase the engine's own reading of the
+    position (``before.typed``) says."""
     if kind == "M":
-        has_units = bool(_list(_mapping(before.get("units")).get(power)))
+        has_units = bool(before.units.get(power))
         return "no orders: every unit holds (DD3)" if has_units else None
     if kind == "R":
-        must_retreat = bool(_mapping(before.get("dislodged")).get(power)
-                            or _mapping(before.get("retreats")).get(power))
+        must_retreat = bool(before.dislodged.get(power) or before.retreats.get(power))
         return "no orders: its dislodged units are disbanded (DD3)" if must_retreat else None
-    change = _adjusts(typed, power) if kind == "A" else 0
+    change = _adjusts(before.typed, power) if kind == "A" else 0
     if change == 0:
         return None
     return ("no orders: nothing built (DD3)" if change > 0 else
             "no orders: units removed in civil disorder (DD3"
-            + (", DD11)" if dirigible(before) else ")"))
+            + (", DD11)" if before.dirigible else ")"))
 
 
-def _orders_section(report: TurnReport, events: Sequence[Event],
+def _orders_section(before: PositionView, events: Sequence[Event],
                     names: Mapping[str, str]) -> Section:
-    before = report.position_before
-    phase = str(before.get("phase", ""))
+    phase = before.phase
     kind = phase[-1:] if phase else "M"
     by_power: dict[str, list[Event]] = {}
     for e in events:
         if e.kind == "order":
             power = (e.power or (e.order or "").split(" ")[0]).upper()
             by_power.setdefault(power, []).append(e)
-    typed = decoded(before) if kind == "A" else None  # the engine's reading, once
     blocks: list[Block] = []
-    for power in _spec(before).powers:
+    for power in before.spec.powers:
         given = by_power.get(power, [])
         if not given:
-            why = _no_orders(report, kind, power, typed)
+            why = _no_orders(before, kind, power)
             if why is not None:
                 blocks.append(Para(f"{_power_label(power, before, names)}: {why}", 2, 4))
             continue
@@ -211,17 +169,6 @@ def _adjusts(position: Position | None, power: str) -> int:
     return 0 if change is None else -1 if change < 0 else 1
 
 
-def decoded(position: Mapping[str, object]) -> Position | None:
-    """The position as the engine reads it (once a report); None: it cannot."""
-    from pbmref.rules.diplomacy.codec import position_from_dict
-    from pbmref.rules.plaindata import PositionError
-
-    try:
-        return position_from_dict(position)
-    except PositionError:
-        return None
-
-
 def adjustment(position: Position | None, power: str) -> int | None:
     """Units the power may build (+) or must remove (-) in a Winter phase, by
     the engine's own rules (DD1, DD11); None: it has nothing to order (or the
@@ -233,7 +180,7 @@ def adjustment(position: Position | None, power: str) -> int | None:
     return balance(position, power)
 
 
-def _events_section(report: TurnReport, events: Sequence[Event]) -> Section | None:
+def _events_section(after: PositionView, events: Sequence[Event]) -> Section | None:
     out: list[str] = []
     for e in events:
         kind = e.kind
@@ -257,7 +204,7 @@ def _events_section(report: TurnReport, events: Sequence[Event]) -> Section | No
         elif kind == "winner":
             pass  # in the header and the centre table
         elif kind in ("draw", "conceded"):
-            out.append(_vote_text(e, report.position_after))
+            out.append(_vote_text(e, after))
         elif kind != "order":
             out.append(" ".join(f"{k}={v}" for k, v in e.to_dict().items()))
     if not out:
@@ -265,37 +212,26 @@ def _events_section(report: TurnReport, events: Sequence[Event]) -> Section | No
     return Section("WHAT ELSE HAPPENED", [Para(t, 2, 4) for t in out], "events")
 
 
-def _retreat_section(after: Mapping[str, Any]) -> Section | None:
-    retreats = _mapping(after.get("retreats")) or _mapping(after.get("dislodged"))
-    if not retreats:
+def _retreat_section(after: PositionView) -> Section | None:
+    if not after.retreats:
         return None
     blocks: list[Block] = []
-    for power in sorted(retreats):
-        for entry in retreats[power] or []:
-            entry = _mapping(entry)
-            frm = f" (attacked from {entry['attacker_from']})" if entry.get(
-                "attacker_from") else ""
-            blocks.append(Para(f"{power} {entry.get('unit')}{frm}: retreat to "
-                               f"{retreat_options(entry)}.", 2, 4))
+    for power in sorted(after.retreats):
+        for entry in after.retreats[power]:
+            frm = f" (attacked from {entry.attacker_from})" if entry.attacker_from else ""
+            blocks.append(Para(f"{power} {entry.unit}{frm}: retreat to "
+                               f"{entry.options_text()}.", 2, 4))
     blocks.append(Para("A dislodged unit without a retreat order is disbanded (DD3).", 2, 2))
-    return Section(f"RETREATS TO ORDER IN {after.get('phase', '')}", blocks, "retreats")
+    return Section(f"RETREATS TO ORDER IN {after.phase}", blocks, "retreats")
 
 
-def retreat_options(entry: Mapping[str, Any]) -> str:
-    """Where a dislodged unit may go: ``Boh, Tyr, or disband``; ``disband only``."""
-    options = _list(entry.get("options"))
-    return (", ".join(options) + ", or disband") if options else "disband only"
-
-
-def _centre_blocks(position: Mapping[str, Any], names: Mapping[str, str]) -> list[Block]:
-    del names
-    spec = _spec(position)
-    airships = dirigible(position)
+def _centre_blocks(position: PositionView) -> list[Block]:
+    spec = position.spec
+    airships = position.dirigible
     need = spec.victory
     counts = _counts(position)
     points = points_and_upkeep(position) if airships else {}
-    centers = _mapping(position.get("centers"))
-    units = _mapping(position.get("units"))
+    centers, units = position.centers, position.units
     rows: list[tuple[str, ...]] = []
     for power in spec.powers:
         owned, scoring, n_units = counts[power]
@@ -313,28 +249,27 @@ def _centre_blocks(position: Mapping[str, Any], names: Mapping[str, str]) -> lis
                            "fleet, 3 a dirigible (DD11).", 2, 2))
     else:
         blocks.append(Para(f"{need} centres win (DD4).", 2, 2))
-    devastated = _list(position.get("devastated"))
+    devastated = position.devastated
     if devastated:
         blocks.append(Para(f"Devastated this year (DD10): {', '.join(devastated)}.", 2, 4))
     blocks += [Sub("Units")]
-    blocks += [Para(f"{power}: {', '.join(_list(units.get(power)))}", 2, 9)
-               for power in spec.powers if _list(units.get(power))]
+    blocks += [Para(f"{power}: {', '.join(units[power])}", 2, 9)
+               for power in spec.powers if units.get(power)]
     blocks += [Sub("Centres")]
-    blocks += [Para(f"{power}: {', '.join(_list(centers.get(power)))}", 2, 9)
-               for power in spec.powers if _list(centers.get(power))]
+    blocks += [Para(f"{power}: {', '.join(centers[power])}", 2, 9)
+               for power in spec.powers if centers.get(power)]
     from pbmref.rules.diplomacy.map import display
 
-    taken = {x.lower() for v in centers.values() for x in _list(v)}
+    taken = {x.lower() for v in centers.values() for x in v}
     neutral = sorted(display(p) for p in spec.map.supply_centers() if p not in taken)
     if neutral:
         blocks.append(Para(f"Neutral centres: {', '.join(neutral)}", 2, 4))
     return blocks
 
 
-def _centre_section(position: Mapping[str, Any], names: Mapping[str, str],
-                    when: str = "AFTER THIS PHASE") -> Section:
-    head = "SUPPLY CENTRES" + (" AND SUPPLY POINTS (DD11)" if dirigible(position) else "")
-    return Section(f"{head} {when}".rstrip(), _centre_blocks(position, names), "centres")
+def _centre_section(position: PositionView, when: str = "AFTER THIS PHASE") -> Section:
+    head = "SUPPLY CENTRES" + (" AND SUPPLY POINTS (DD11)" if position.dirigible else "")
+    return Section(f"{head} {when}".rstrip(), _centre_blocks(position), "centres")
 
 
 def _deadline(report: TurnReport) -> str:
@@ -343,10 +278,10 @@ def _deadline(report: TurnReport) -> str:
     return format_deadline(report.next_deadline, report.timezone)
 
 
-def _vote_text(e: Event, position: Mapping[str, Any]) -> str:
+def _vote_text(e: Event, position: PositionView) -> str:
     """A draw or a concession decided at the adjudication; who votes for which
     draw only in a game whose votes are open (J13: the event then says)."""
-    names = _power_names(position)
+    names = position.spec.power_names
     if e.kind == "conceded":
         return (f"Every other surviving power conceded the game to "
                 f"{names.get(str(e.power), e.power)}.")
@@ -364,19 +299,19 @@ def _vote_text(e: Event, position: Mapping[str, Any]) -> str:
     return f"No draw passed (J13; the votes are open): {'; '.join(parts)}."
 
 
-def _ending(report: TurnReport, events: Sequence[Event],
+def _ending(after: PositionView, events: Sequence[Event],
             names: Mapping[str, str]) -> tuple[str, str] | None:
     """The header and closing lines of a game ended by a draw or a concession."""
     for e in events:
         if e.kind == "draw" and e.outcome == "passed":
-            shared = ", ".join(_power_names(report.position_after).get(p, p) for p in e.powers)
+            shared = ", ".join(after.spec.power_names.get(p, p) for p in e.powers)
             return (f"GAME OVER. The draw passed: shared by {shared}.",
                     f"The game ends in a draw shared by {shared}. Thank you for playing.")
         if e.kind == "conceded":
             power = str(e.power)
-            label = _power_label(power, report.position_after, names)
+            label = _power_label(power, after, names)
             return (f"GAME OVER. {label} wins: every other surviving power conceded.",
-                    f"The game is over: {_power_names(report.position_after).get(power, power)}"
+                    f"The game is over: {after.spec.power_names.get(power, power)}"
                     " wins by "
                     "concession. Thank you for playing.")
     return None
@@ -385,16 +320,16 @@ def _ending(report: TurnReport, events: Sequence[Event],
 def ending_sentence(report: TurnReport) -> str | None:
     """How a game that ended with ``report``'s phase ended, in a sentence (the
     final report, J14): a draw, a concession or a victory; None when it goes on."""
-    after = report.position_after
-    found = _ending(report, _events(report), report.names or {})
+    after = PositionView.read(report.position_after)
+    found = _ending(after, _events(report), report.names or {})
     if found is not None:
         return found[1].replace(" Thank you for playing.", "")
-    winner = str(after.get("winner") or "") or (report.winners[0] if report.winners else "")
+    winner = after.winner or (report.winners[0] if report.winners else "")
     if not (report.game_over or winner):
         return None
     held = _counts(after).get(winner, (0, 0, 0))[1]
-    rule = "DD14" if dirigible(report.position_before) else "DD4"
-    return (f"The game is over: {_power_names(after).get(winner, winner)} wins with {held} "
+    rule = "DD14" if PositionView.read(report.position_before).dirigible else "DD4"
+    return (f"The game is over: {after.spec.power_names.get(winner, winner)} wins with {held} "
             f"supply centres ({rule}).")
 
 
@@ -412,58 +347,58 @@ def diplomacy_document(report: TurnReport, readers: Sequence[str] = ()) -> Docum
     from pbmref.rulesets.diplomacy.reader import power_section
 
     names = dict(report.names)
-    before, after = report.position_before, report.position_after
-    phase = str(before.get("phase", report.turn))
-    next_phase = str(after.get("phase", ""))
-    variant = _spec(before).title
+    before = PositionView.read(report.position_before)
+    after = PositionView.read(report.position_after)
+    phase = before.phase if "phase" in report.position_before else str(report.turn)
+    next_phase = after.phase
+    variant = before.spec.title
     title = (report.title or report.game_id).upper()
     head: list[Block] = [Rule(), Title(title, f"game {report.game_id}"),
                          Para(f"{variant} - report of {phase} ({phase_words(phase)})", 2, 4)]
-    winner = str(after.get("winner") or "") or (report.winners[0] if report.winners else "")
+    winner = after.winner or (report.winners[0] if report.winners else "")
     events = _events(report)
-    ending = _ending(report, events, names)
+    ending = _ending(after, events, names)
     if ending is not None:
         head.append(Para(ending[0], 2, 4))
     elif report.game_over or winner:
         head.append(Para(f"GAME OVER. {_power_label(winner, after, names)} wins "
-                         f"({'DD14' if dirigible(report.position_before) else 'DD4'}).", 2, 4))
+                         f"({'DD14' if before.dirigible else 'DD4'}).", 2, 4))
     else:
         head.append(Para(f"Next: {next_phase} ({phase_words(next_phase)}), orders by "
                          f"{_deadline(report)}", 2, 4))
     head.append(Rule())
     sections = [Section(None, head, "head")]
-    players = _players_of(before) | _players_of(after)
+    players = before.players | after.players
     mine = [power for power, pid in players.items() if pid in readers]
-    sections += [power_section(report, power) for power in _spec(before).powers
+    sections += [power_section(report, power, before, after) for power in before.spec.powers
                  if power in mine]
     counts = _counts(after)
     sections.append(Section("POWERS", [
         Para(_power_label(power, after, names)
              + ("" if any(counts[power][i] for i in (0, 2)) else ": out of the game"), 2, 4)
-        for power in _spec(after).powers], "powers"))
-    sections.append(_orders_section(report, events, names))
-    sections += [s for s in (_events_section(report, events), _retreat_section(after)) if s]
-    sections.append(_centre_section(after, names))
-    foot = _foot(report, ending, winner, counts, mine)
+        for power in after.spec.powers], "powers"))
+    sections.append(_orders_section(before, events, names))
+    sections += [s for s in (_events_section(after, events), _retreat_section(after)) if s]
+    sections.append(_centre_section(after))
+    foot = _foot(report, after, ending, winner, counts, mine)
     sections.append(Section(None, [Gap(), Rule(), Para(foot, 2, 2), Rule()], "foot"))
     return Document(sections)
 
 
-def _foot(report: TurnReport, ending: tuple[str, str] | None, winner: str,
-          counts: Mapping[str, tuple[int, int, int]], mine: Sequence[str] = ()) -> str:
+def _foot(report: TurnReport, after: PositionView, ending: tuple[str, str] | None,
+          winner: str, counts: Mapping[str, tuple[int, int, int]],
+          mine: Sequence[str] = ()) -> str:
     """The report's last words: how the game ended, or the next phase's deadline
     (for a reader whose powers, ``mine``, have nothing to order in it: that,
     and which phase their next orders are for)."""
-    after = report.position_after
-    next_phase = str(after.get("phase", ""))
+    next_phase = after.phase
     if ending is not None:
         return ending[1]
     if report.game_over or winner:
         held = counts.get(winner, (0, 0, 0))[1]
-        return (f"The game is over: {_power_names(after).get(winner, winner)} holds "
+        return (f"The game is over: {after.spec.power_names.get(winner, winner)} holds "
                 f"{held} supply centres. Thank you for playing.")
-    typed = decoded(after) if mine else None
-    if mine and not any(_orders_due(typed, power) for power in mine):
+    if mine and not any(_orders_due(after.typed, power) for power in mine):
         return (f"You have nothing to order in {next_phase} (played by {_deadline(report)} "
                 f"at the latest); your next orders are for {_next_orders(next_phase)}. "
                 "Send MAP or STATUS for a fresh look.")
@@ -496,16 +431,18 @@ def _next_orders(phase: str) -> str:
     return f"W{year}A if you build or remove units then, else S{year + 1}M"
 
 
-def render_position_text(position: Mapping[str, Any], names: Mapping[str, str] | None = None,
+def render_position_text(data: Mapping[str, object], names: Mapping[str, str] | None = None,
                          title: str = "") -> str:
-    """The answer to MAP in a Diplomacy game: the board at the start of the open phase."""
-    names = dict(names or {})
-    phase = str(position.get("phase", "?"))
+    """The answer to MAP in a Diplomacy game: the board at the start of the open phase
+    (``names``: the players' names, which the board does not show)."""
+    del names
+    position = PositionView.read(data)
+    phase = position.phase if "phase" in data else "?"
     head = f"{title + ': ' if title else ''}the board at the start of {phase} " \
            f"({phase_words(phase)})"
     lines = wrap(head, "", "  ")
     sections = [s for s in (_retreat_section(position),
-                            _centre_section(position, names, when="NOW")) if s]
+                            _centre_section(position, when="NOW")) if s]
     return "\n".join(fit_width(lines + Document(sections).text().rstrip("\n").split("\n"))) \
         + "\n"
 
