@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from pbmref.reports.common import and_list, format_deadline
 from pbmref.reports.document import Block, Gap, Para, Rule, Section, Title
@@ -124,14 +124,15 @@ def head_section(report: TurnReport, game_kind: str, game_over: str = "") -> Sec
     return Section(None, blocks, "head")
 
 
-def _entry_blocks(entry: Mapping[str, Any]) -> list[Block]:
+def _entry_blocks(entry: Mapping[str, object]) -> list[Block]:
     blocks: list[Block] = [Para(f"{key.upper()} {entry[key]}", 4, 6)
                            for key in ("takeoff", "land", "enter", "duel") if entry.get(key)]
     for section in ("plane", "zeppelin"):
         moves = entry.get(section)
         if moves is None:
             continue
-        parts = [f"{i}: {m}" for i, m in enumerate(moves, 1) if str(m).strip()]
+        lines = moves if isinstance(moves, Iterable) else [moves]
+        parts = [f"{i}: {m}" for i, m in enumerate(lines, 1) if str(m).strip()]
         # An empty PLANE section keeps a landed aircraft on the ground (L2a).
         empty = "(stay landed, L2a)" if section == "plane" else "(no votes)"
         blocks.append(Para(f"{section.upper():<9} " + ("   ".join(parts) if parts else empty),
@@ -141,7 +142,7 @@ def _entry_blocks(entry: Mapping[str, Any]) -> list[Block]:
     return blocks
 
 
-def orders_blocks(orders: Mapping[str, Any], pilots: list[str],
+def orders_blocks(orders: Mapping[str, object], pilots: list[str],
                   namer: Callable[[str], str] | None = None) -> list[Block]:
     """The orders each player gave, as they would be mailed."""
     def name(p: str) -> str:
@@ -162,7 +163,7 @@ def orders_blocks(orders: Mapping[str, Any], pilots: list[str],
     return blocks
 
 
-def render_orders(orders: Mapping[str, Any], pilots: list[str],
+def render_orders(orders: Mapping[str, object], pilots: list[str],
                   namer: Callable[[str], str] | None = None) -> list[str]:
     """``orders_blocks`` as text lines."""
     lines: list[str] = []

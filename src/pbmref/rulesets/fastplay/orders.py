@@ -60,6 +60,7 @@ from pbmref.rules.fastplay.legality import Problem, check_plane_orders
 from pbmref.rules.fastplay.orders import Burn, CardPlay, Entry, PlaneOrders
 from pbmref.rules.fastplay.state import GameState
 from pbmref.rules.hexgrid import Heading, HexNameError
+from pbmref.rulesets.base import OrdersEntry
 
 __all__ = ["ParsedLine", "entry_of", "entry_to_orders", "order_line", "parse_body", "parse_line",
            "read_body", "read_line"]
@@ -493,13 +494,13 @@ def _problem_error(draft: _Draft, problem: Problem, section: str) -> OrderMailEr
     return IllegalOrderError(problem.message, rule=problem.rule)
 
 
-def entry_of(orders: PlaneOrders) -> dict[str, Any]:
+def entry_of(orders: PlaneOrders) -> OrdersEntry:
     """Typed orders -> the canonical orders entry (the scenario schema)."""
-    entry: dict[str, Any] = {"plane": [m.format() if m is not None else "" for m in orders.moves]}
+    entry: OrdersEntry = {"plane": [m.format() if m is not None else "" for m in orders.moves]}
     return entry
 
 
-def _entry(state: GameState, orders: PlaneOrders, plane_given: bool = True) -> dict[str, Any]:
+def _entry(state: GameState, orders: PlaneOrders, plane_given: bool = True) -> OrdersEntry:
     entry = entry_of(orders) if plane_given else {}
     if orders.enter is not None:
         entry["enter"] = f"{state.board.name(orders.enter.hex)} {orders.enter.heading.value}"
@@ -511,7 +512,7 @@ def _entry(state: GameState, orders: PlaneOrders, plane_given: bool = True) -> d
 
 
 def read_body(state: GameState, player: str,
-              lines: Sequence[tuple[int | None, str]]) -> tuple[dict[str, Any], PlaneOrders]:
+              lines: Sequence[tuple[int | None, str]]) -> tuple[OrdersEntry, PlaneOrders]:
     """Body lines -> (canonical entry, typed orders); raises our errors.
 
     The entry has ``plane`` only when the mail had a PLANE section or move
@@ -525,13 +526,13 @@ def read_body(state: GameState, player: str,
 
 
 def parse_body(state: GameState, player: str,
-               lines: Sequence[tuple[int | None, str]]) -> dict[str, Any]:
+               lines: Sequence[tuple[int | None, str]]) -> OrdersEntry:
     """The body lines of an order mail -> the canonical orders entry."""
     return read_body(state, player, lines)[0]
 
 
 def entry_to_orders(state: GameState, player: str,
-                    entry: Mapping[str, Any] | None) -> PlaneOrders | None:
+                    entry: Mapping[str, object] | None) -> PlaneOrders | None:
     """An orders entry -> typed orders checked against ``state``; None for no entry.
 
     ``entry``: ``{"plane": ["A", "L f-0", ""], "enter": "A5 N", "duel": "falcon",
@@ -573,7 +574,7 @@ def _check_entry_keys(entry: object) -> None:
                                + ", ".join(_ENTRY_KEYS))
 
 
-def _plane_lines(entry: Mapping[str, Any], draft: _Draft) -> list[tuple[int, str]]:
+def _plane_lines(entry: Mapping[str, object], draft: _Draft) -> list[tuple[int, str]]:
     """The entry's ``plane`` list as numbered lines (a fourth line and on is an
     error, FP3)."""
     plane = entry.get("plane") or []

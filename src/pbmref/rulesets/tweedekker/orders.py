@@ -51,6 +51,7 @@ from pbmref.rules.tweedekker.orders import (
     ZeppelinVote,
 )
 from pbmref.rules.tweedekker.state import Aircraft, AircraftState, GameState, Runway
+from pbmref.rulesets.base import OrdersEntry
 
 __all__ = [
     "ParsedLine",
@@ -743,7 +744,7 @@ def _plane_of(state: GameState, player: str) -> Aircraft:
 
 def read_body(
     state: GameState, player: str, lines: Sequence[tuple[int | None, str]]
-) -> tuple[dict[str, Any], PlaneOrders | None, tuple[ZeppelinVote | None, ...]]:
+) -> tuple[OrdersEntry, PlaneOrders | None, tuple[ZeppelinVote | None, ...]]:
     """Body lines -> (canonical entry, plane orders, zeppelin votes); raises our errors."""
     plane = _plane_of(state, player)
     draft = _collect(lines)
@@ -752,7 +753,7 @@ def read_body(
 
 def _finish(
     state: GameState, player: str, plane: Aircraft, draft: _Draft
-) -> tuple[dict[str, Any], PlaneOrders | None, tuple[ZeppelinVote | None, ...]]:
+) -> tuple[OrdersEntry, PlaneOrders | None, tuple[ZeppelinVote | None, ...]]:
     orders = _check_plane(state, plane, draft)
     votes = _check_zeppelin(state, plane, draft)
     raise_all(draft.errors)
@@ -760,9 +761,9 @@ def _finish(
 
 
 def entry_of(orders: PlaneOrders | None, votes: Sequence[ZeppelinVote | None],
-             zeppelin_given: bool = True) -> dict[str, Any]:
+             zeppelin_given: bool = True) -> OrdersEntry:
     """Typed orders -> the canonical orders entry (the scenario schema)."""
-    entry: dict[str, Any] = {}
+    entry: OrdersEntry = {}
     if orders is not None:
         entry["plane"] = [m.format() for m in orders.moves]
         if orders.takeoff is not None:
@@ -775,7 +776,7 @@ def entry_of(orders: PlaneOrders | None, votes: Sequence[ZeppelinVote | None],
 
 
 def parse_body(state: GameState, player: str,
-               lines: Sequence[tuple[int | None, str]]) -> dict[str, Any]:
+               lines: Sequence[tuple[int | None, str]]) -> OrdersEntry:
     """The body lines of an order mail -> the canonical orders entry.
 
     ``lines`` are ``(line_no, text)`` with the line numbers of the mail.
@@ -784,8 +785,8 @@ def parse_body(state: GameState, player: str,
     return read_body(state, player, lines)[0]
 
 
-def parse_position_body(position: Mapping[str, Any], player: str,
-                        lines: Sequence[tuple[int | None, str]]) -> dict[str, Any]:
+def parse_position_body(position: Mapping[str, object], player: str,
+                        lines: Sequence[tuple[int | None, str]]) -> OrdersEntry:
     """``parse_body`` for a position given as plain data (the ruleset interface)."""
     from pbmref.rules.tweedekker.position import PositionError, position_from_dict
 
@@ -877,7 +878,7 @@ def _draft_section(draft: _Draft, key: str, lines: list[str]) -> None:
 
 
 def entry_to_orders(
-    state: GameState, player: str, entry: Mapping[str, Any] | None
+    state: GameState, player: str, entry: Mapping[str, object] | None
 ) -> tuple[PlaneOrders | None, tuple[ZeppelinVote | None, ...]]:
     """An orders entry -> typed orders, checked against ``state``.
 
