@@ -64,10 +64,10 @@ class TurnReport:
     title: str
     ruleset: str
     turn: int
-    position_before: dict[str, Any]
-    position_after: dict[str, Any]
-    events: list[dict[str, Any]]
-    orders: dict[str, dict[str, Any]] = field(default_factory=dict)
+    position_before: dict[str, object]
+    position_after: dict[str, object]
+    events: list[dict[str, object]]
+    orders: dict[str, dict[str, object]] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)
     next_deadline: datetime | None = None  # aware; shown in the game's time zone
     timezone: str = "UTC"
@@ -76,7 +76,7 @@ class TurnReport:
     dice: list[int] = field(default_factory=list)
     # the position that opened the turn's game year (Diplomacy: its Spring),
     # for what changed this year; None: the game kind has no years
-    year_start: dict[str, Any] | None = None
+    year_start: dict[str, object] | None = None
 
     def with_players(self, ids: Mapping[str, str], names: Mapping[str, str]) -> TurnReport:
         """The report with each player id of ``ids`` replaced (``renamed``) and
