@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from pbmref.cli import main
-from pbmref.gm.classroom import _KEYS, load_template, plan_boards
+from pbmref.rulesets.fastplay.classroom import _KEYS, load_template, plan_boards
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "games" / "class.example.yaml"
 PILOT_KEYS = ("name", "team", "address", "computer")

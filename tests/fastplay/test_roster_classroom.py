@@ -11,16 +11,7 @@ import pytest
 import yaml
 
 from pbmref.cli import main
-from pbmref.gm.classroom import (
-    choose_board,
-    load_template,
-    new_class,
-    plan_boards,
-    play_class,
-    rebalance,
-    side_counts,
-    template_from_dict,
-)
+from pbmref.gm.classroom import play_class
 from pbmref.gm.roster import (
     Battle,
     Roster,
@@ -30,6 +21,15 @@ from pbmref.gm.roster import (
     record_game_start,
     render_roster,
     save_roster,
+)
+from pbmref.rulesets.fastplay.classroom import (
+    choose_board,
+    load_template,
+    new_class,
+    plan_boards,
+    rebalance,
+    side_counts,
+    template_from_dict,
 )
 from pbmref.store.errors import DataError, GameFileError
 
@@ -156,7 +156,7 @@ def test_starting_positions_follow_fp2_and_the_roster() -> None:
     for p in t.pilots:
         r = r.register(p.id, p.name, p.team)
     r = apply_turn(r, "old", 1, [{"kind": "victory", "pilot": "g01"}] * 6)
-    (game,) = new_class(t, r)
+    (game,) = new_class(t, r.victories)
     ac = game.position["aircraft"]
     assert {a["hex"][1:] for k, a in ac.items() if k.startswith("g")} == {"10"}
     assert {a["heading"] for k, a in ac.items() if k.startswith("a")} == {"N"}

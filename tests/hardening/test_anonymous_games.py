@@ -27,10 +27,10 @@ from hardkit import Clock
 from pbmref import gm
 from pbmref.archive import write_archive
 from pbmref.cli import main
-from pbmref.gm.classroom import load_template, new_class
 from pbmref.orders.check import order_mail
 from pbmref.referee.turns import adjudicate_due
 from pbmref.referee.welcome import queue_welcome
+from pbmref.rulesets.fastplay.classroom import load_template, new_class
 from pbmref.store import Game, GameStore
 from refereekit import RefereeTable, maildir_config
 

@@ -102,7 +102,7 @@ def test_package_data_is_inside_the_wheel(installed: tuple[Path, Path]) -> None:
                    "pbmref/rulebook/books/diplomacy.md", "pbmref/data/words.txt",
                    "pbmref/data/diplomacy/variants/standard/board.json",
                    "pbmref/data/diplomacy/variants/viking_age/map.json",
-                   "pbmref/gm/class.example.yaml",
+                   "pbmref/rulesets/fastplay/class.example.yaml",
                    "pbmref/data/pbmref.service"):
         assert needed in names, f"{needed} is not in {wheel.name}"
 

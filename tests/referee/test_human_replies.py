@@ -404,7 +404,7 @@ def test_new_class_mails_each_pupil_a_welcome(tmp_path: Path,
 
 def _games(root: Path) -> list[tuple[Game, str]]:
     """(game, player) for a game of each kind, some a turn on."""
-    from pbmref.gm.classroom import new_class, template_from_dict
+    from pbmref.rulesets.fastplay.classroom import new_class, template_from_dict
 
     store = GameStore(root)
     people = [gm.PlayerSpec(p, (f"{p}@example.org",), p.title()) for p in ("fleur", "edith")]

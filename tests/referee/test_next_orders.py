@@ -20,9 +20,9 @@ import pytest
 from tablekit import T0, Clock, Table, body_of, maildir_config
 
 from pbmref import gm
-from pbmref.gm.classroom import new_class, template_from_dict
 from pbmref.referee.guide import PASSWORD_LINE
 from pbmref.referee.turns import adjudicate_due
+from pbmref.rulesets.fastplay.classroom import new_class, template_from_dict
 from pbmref.store import GameStore
 
 ARCHIVE = "https://games.example.org/archive/"

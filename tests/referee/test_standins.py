@@ -7,9 +7,9 @@ from pathlib import Path
 
 from pbmref import gm
 from pbmref.config import Config, MailConfig, MaildirConfig
-from pbmref.gm.classroom import new_class, template_from_dict
 from pbmref.referee.pipeline import Referee
 from pbmref.referee.turns import adjudicate_due, fill_computer_orders
+from pbmref.rulesets.fastplay.classroom import new_class, template_from_dict
 from pbmref.store import GameStore
 
 NOW = datetime(2026, 5, 1, 12, tzinfo=UTC)

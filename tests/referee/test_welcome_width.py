@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from pbmref import gm
-from pbmref.gm.classroom import new_class, template_from_dict
 from pbmref.referee.newpassword import new_password_text
 from pbmref.referee.welcome import welcome_text
+from pbmref.rulesets.fastplay.classroom import new_class, template_from_dict
 from pbmref.store import GameStore
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)

@@ -21,8 +21,8 @@ import pytest
 from pbmref import gm
 from pbmref.base.yamlfile import dump_yaml, read_yaml
 from pbmref.cli import main
-from pbmref.gm.classroom import new_class, template_from_dict
 from pbmref.mail.outbox import read_maildir
+from pbmref.rulesets.fastplay.classroom import new_class, template_from_dict
 from pbmref.store import Game, GameStore
 
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)

@@ -143,7 +143,8 @@ def test_a_pilot_moved_between_boards_is_replayed_on_the_board_it_joined(tmp_pat
     they left refuses to re-run turns from before (their player entry left with
     them)."""
     from pbmref.cli import main
-    from pbmref.gm.classroom import Transfer, apply_transfers
+    from pbmref.gm.classroom import apply_transfers
+    from pbmref.rulesets.classes import Transfer
     from pbmref.store import TurnError
 
     template = tmp_path / "class.yaml"

@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta, tzinfo
 
-__all__ = ["format_duration", "iso", "moment", "on_the_hour", "parse_datetime", "parse_duration"]
+__all__ = ["format_duration", "iso", "moment", "on_the_hour", "parse_datetime", "parse_duration",
+           "parse_early_delay"]
 
 _DURATION_RE = re.compile(r"(?:(\d+)w)?(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?")
 
@@ -37,6 +38,18 @@ def parse_duration(value: object) -> timedelta:
     if delta <= timedelta(0):
         raise ValueError("a length of time must be more than zero")
     return delta
+
+
+def parse_early_delay(value: object) -> timedelta:
+    """game.yaml's ``early_delay``: a length of time, or ``0`` (also ``0m``,
+    ``0h``) for a turn played at once when all orders are in, as the judges do.
+
+    >>> parse_early_delay("90m"), parse_early_delay("0")
+    (datetime.timedelta(seconds=5400), datetime.timedelta(0))
+    """
+    if str(value).strip().lower() in ("0", "0m", "0h"):
+        return timedelta(0)
+    return parse_duration(value)
 
 
 def format_duration(delta: timedelta) -> str:

@@ -57,10 +57,11 @@ def _guard(handler: Any) -> Any:
 
 
 def handle_new_class(args: argparse.Namespace) -> int:
-    from pbmref.gm.classroom import create_class, example_template, load_template
+    from pbmref.gm.classroom import classroom, create_class
 
+    kind = classroom()
     if args.example:
-        sys.stdout.write(example_template())
+        sys.stdout.write(kind.example_template())
         return 0
     if not args.template:
         return _fail("name the class file (pbmref new-class --example prints one to start "
@@ -69,12 +70,12 @@ def handle_new_class(args: argparse.Namespace) -> int:
         from pbmref.cli.lobby import handle_new_forming
 
         return handle_new_forming(args)
-    template = load_template(args.template)
+    template = kind.load_template(args.template)
     store = GameStore(games_dir(args))
     roster_file = _roster_file(args)
     deadline = datetime.fromisoformat(args.deadline) if args.deadline else None
     try:
-        boards = create_class(store, template, roster_file, deadline=deadline,
+        boards = create_class(store, template, roster_file, kind=kind, deadline=deadline,
                               passwords=not args.no_passwords,
                               early_delay=early_delay_option(args),
                               refused_addresses=config_of(args).referee_addresses)
@@ -127,14 +128,14 @@ def handle_roster(args: argparse.Namespace) -> int:
 
 
 def _rebalance(args: argparse.Namespace) -> int:
-    from pbmref.gm.classroom import apply_transfers, rebalance
+    from pbmref.gm.classroom import apply_transfers, classroom
 
     if not args.cls:
         return _fail("name the class: pbmref roster rebalance CLASS")
     store = GameStore(games_dir(args))
     games = [g for g in store.list_games() if g.startswith(f"{args.cls}-")]
     positions = {g: store.open(g).position for g in games}
-    _, moves = rebalance(positions)
+    _, moves = classroom().rebalance(positions)
     if not moves:
         print("the sides are as even as they can be; nobody moves")
         return 0

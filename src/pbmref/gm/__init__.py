@@ -1,14 +1,15 @@
 """The game master's operations, on top of the game store.
 
-Creating games (``newgame``) and Fast Play classes (``classroom``, with the
-pilots' careers in ``roster``), checking them and showing their status
-(``inspect``), adjudicating a turn exactly once and re-running turns after a
-dispute through one turn pipeline (``turn``, ``rerun``), and changing
-deadlines, players and observers (``players``). The command line
-(``pbmref.cli.gm``) is a thin shell around these functions; the referee
-calls ``adjudicate`` for every due game. Nothing here sends mail: what is
-to be mailed (passwords, reports, the ``notice`` of a pause, resume or new
-deadline) is returned to the caller.
+Creating games (``newgame``) and classes of many boards (``classroom``, for
+the game kind whose ruleset has them, with the pilots' careers in
+``roster``), checking them and showing their status (``inspect``),
+adjudicating a turn exactly once and re-running turns after a dispute
+through one turn pipeline (``turn``, ``rerun``), and changing deadlines,
+players and observers (``players``). The command line (``pbmref.cli.gm``) is
+a thin shell around these functions; the referee calls ``adjudicate`` for
+every due game. Nothing here sends mail: what is to be mailed (passwords,
+reports, the ``notice`` of a pause, resume or new deadline) is returned to
+the caller.
 """
 
 from pbmref.gm.inspect import CheckResult, GameStatus, PlayerStatus, check, game_kind, status

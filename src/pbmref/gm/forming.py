@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pbmref.gm.classroom import TEAMS, create_class, template_from_dict
+from pbmref.gm.classroom import classroom, create_class
 from pbmref.gm.newgame import check_addresses, new_game
 from pbmref.gm.roster import roster_path
 from pbmref.rulesets import PlayerSpec
@@ -40,14 +40,13 @@ __all__ = ["GAME_KEYS", "Started", "assign_places", "join", "join_refused", "lea
 GAME_KEYS = ("variant", "board_side", "zeppelin", "zeppelin_length", "rule_settings",
              "timezone", "turn_length", "reminder_hours", "early_adjudication", "early_delay", "anonymous",
              "press", "passwords", "computer_sides", "deadlines", "draws", "takeover")
-CLASS_PLACES = [(team.upper(), team) for team in TEAMS]  # a Fast Play class: the sides
 
 
 def offered_places(store: GameStore, forming: Forming) -> list[tuple[str, str]]:
     """The places a forming game offers (J2): a class's sides, the game kind's
     places of its variant (powers, airfields), or none."""
     if forming.klass is not None:
-        return CLASS_PLACES
+        return _class_places(forming)
     variant = forming.game.get("variant")
     return store.ruleset_loader(forming.ruleset).places(
         variant if isinstance(variant, str) else None)
@@ -76,7 +75,7 @@ def new_forming(store: GameStore, game_id: str, *, ruleset: str, places: int,
         raise ValueError(f"choice must be one of: {', '.join(CHOICES)}")
     check_addresses(observers, refused_addresses)
     forming = Forming(
-        id=game_id, ruleset="fastplay" if klass is not None else ruleset, places=places,
+        id=game_id, ruleset=classroom().ruleset if klass is not None else ruleset, places=places,
         title=title or game_id, choice=choice,
         seed=seed if seed is not None else random.SystemRandom().randrange(1, 2**31),
         created=now or datetime.now(UTC), game=dict(game or {}),
@@ -227,19 +226,26 @@ def assign_places(forming: Forming, codes: Sequence[str]) -> dict[str, str | Non
     return given
 
 
+def _class_places(forming: Forming) -> list[tuple[str, str]]:
+    """A class's places: its sides (a Fast Play class: FP1)."""
+    return [(team.upper(), team) for team in classroom(forming.ruleset).teams]
+
+
 def _class_sides(forming: Forming) -> dict[str, str]:
     """A class's sides (FP1) as the pupils wished (J4), each side at most half
     the class rounded up, so both sides fly."""
     cap = -(-len(forming.players) // 2)
-    count = dict.fromkeys(TEAMS, 0)
+    places = _class_places(forming)
+    teams = [team for _, team in places]
+    count = dict.fromkeys(teams, 0)
     out: dict[str, str] = {}
-    by_name = {code: team for code, team in CLASS_PLACES}
+    by_name = dict(places)
     order = shuffled([p.address.lower() for p in forming.players], str(forming.seed))
     wishes = {p.address.lower(): p.wants for p in forming.players}
     for address in order:
         wished = [by_name[w] for w in wishes[address] if w in by_name
                   and count[by_name[w]] < cap]
-        team = wished[0] if wished else min(TEAMS, key=lambda t: (count[t], TEAMS.index(t)))
+        team = wished[0] if wished else min(teams, key=lambda t: (count[t], teams.index(t)))
         out[address] = team
         count[team] += 1
     return out
@@ -287,9 +293,10 @@ def _make(store: GameStore, forming: Forming, now: datetime, *,
         pilots = {ids[p.address.lower()]: {"name": p.name or ids[p.address.lower()],
                                            "team": sides[p.address.lower()],
                                            "address": p.address} for p in forming.players}
-        template = template_from_dict({**forming.klass, "class": forming.id,
-                                       "title": forming.title, "pilots": pilots})
-        boards = create_class(store, template, roster or roster_path(store.dir),
+        kind = classroom(forming.ruleset)
+        template = kind.template_from_dict({**forming.klass, "class": forming.id,
+                                            "title": forming.title, "pilots": pilots})
+        boards = create_class(store, template, roster or roster_path(store.dir), kind=kind,
                               refused_addresses=refused_addresses, now=now,
                               observers=forming.observers)
         return {b.game_id: dict(b.passwords) for b in boards}

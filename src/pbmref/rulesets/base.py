@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # the report's types: a game kind's renderers are loaded with
     from pbmref.orders.check import BodyReader
     from pbmref.reports.document import Document
     from pbmref.reports.model import Focus, Picture, TurnReport
+    from pbmref.rulesets.classes import Classroom
 
 __all__ = [
     "DemoGame",
@@ -322,6 +323,12 @@ class Ruleset(ABC, Generic[S]):
     picture_colours: ClassVar[int] = 64
 
     # ------------------------------------------------------------ a new game
+
+    def classroom(self) -> Classroom[Any] | None:
+        """The game kind's classes (many boards of one class made and played
+        together by the game master's commands, ``pbmref new-class``); None
+        for a game kind that has no classes."""
+        return None
 
     @abstractmethod
     def opening(self, players: Sequence[PlayerSpec], options: NewGameOptions, seed: int,

@@ -44,7 +44,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pbmref.base.addresses import mailbox
-from pbmref.base.times import format_duration, parse_datetime, parse_duration
+from pbmref.base.times import format_duration, parse_datetime, parse_duration, parse_early_delay
 from pbmref.rulesets import PRESS_LEVELS
 from pbmref.store.deadlines import DeadlineRules, deadline_rules
 from pbmref.store.errors import DataError, InvalidId, KeyPath
@@ -340,18 +340,6 @@ def _addresses(value: object, path: KeyPath) -> tuple[str, ...]:
     if not isinstance(value, list):
         raise DataError(path, "expected a list of mail addresses")
     return tuple(mail_address(v, (*path, i)) for i, v in enumerate(value))
-
-
-def parse_early_delay(value: object) -> timedelta:
-    """game.yaml's ``early_delay``: a length of time, or ``0`` (also ``0m``,
-    ``0h``) for a turn played at once when all orders are in, as the judges do.
-
-    >>> parse_early_delay("90m"), parse_early_delay("0")
-    (datetime.timedelta(seconds=5400), datetime.timedelta(0))
-    """
-    if str(value).strip().lower() in ("0", "0m", "0h"):
-        return timedelta(0)
-    return parse_duration(value)
 
 
 def settings_from_dict(data: Mapping[str, object], game_id: str) -> GameSettings:

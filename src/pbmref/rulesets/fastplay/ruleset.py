@@ -2,15 +2,16 @@
 
 The engine is ``pbmref.rules.fastplay``; order lines are read by
 ``pbmref.rulesets.fastplay.orders``; reports are drawn by ``pbmref.rulesets.fastplay.report``
-and ``fastplay_svg``. A class's boards are built by ``pbmref.gm.classroom``
-(new games are always given their position).
+and ``fastplay_svg``. A class's boards are dealt by ``classroom`` (its
+``FastPlayClassroom``) and made into games by ``pbmref.gm.classroom`` (new
+games are always given their position).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from pbmref.reports.document import Document
 from pbmref.reports.model import Focus, TurnReport
@@ -39,6 +40,9 @@ from pbmref.rulesets.fastplay.report import (
     render_fastplay_report,
 )
 from pbmref.rulesets.fastplay.turn import FastTurn
+
+if TYPE_CHECKING:
+    from pbmref.rulesets.fastplay.classroom import FastPlayClassroom
 
 __all__ = ["FastPlayRuleset", "gather_orders", "turn_orders"]
 
@@ -125,6 +129,12 @@ class FastPlayRuleset(AirRuleset[GameState, PlaneOrders | None, TurnOrders]):
         "plane": frozenset({"plane", "enter", "duel"}),
     }
     careers: ClassVar[bool] = True  # FP16
+
+    def classroom(self) -> FastPlayClassroom:
+        """A class of pupils on many boards (FP1, FP14, FP16)."""
+        from pbmref.rulesets.fastplay.classroom import FastPlayClassroom
+
+        return FastPlayClassroom(self)
 
     def decode(self, data: Mapping[str, object]) -> GameState:
         return position_from_dict(data)
