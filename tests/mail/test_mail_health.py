@@ -94,3 +94,22 @@ def test_a_notice_that_cannot_be_queued_never_stops_the_referee(
         smtp.failed("cannot reach SMTP server")
     assert "could not queue the notice" in caplog.text
     assert trouble(tmp_path)[0].server == "smtp"
+
+
+def test_the_state_files_keep_their_layout_to_the_byte(tmp_path: Path) -> None:
+    """``mail-health.json`` and ``last-round.json`` may be read by an older
+    process or looked at by the game master: their layout stays as it is."""
+    from pbmref.mail.health import HEALTH_FILE, ROUND_FILE, last_round, note_round
+
+    clock, told = Clock(), list[tuple[str, str, str]]()
+    w = watch(tmp_path, clock, told)
+    w.failed("connection refused")
+    clock.now = T0 + timedelta(hours=2)
+    w.failed("login failed")
+    assert (tmp_path / HEALTH_FILE).read_text(encoding="utf-8") == (
+        '{\n "imap": {\n  "since": "2026-12-06T08:00:00+00:00",\n'
+        '  "host": "imap.example.org",\n  "error": "login failed",\n'
+        '  "told": "2026-12-06T10:00:00+00:00"\n }\n}\n')
+    note_round(tmp_path, T0)
+    assert (tmp_path / ROUND_FILE).read_bytes() == b'{"last_round": "2026-12-06T08:00:00+00:00"}\n'
+    assert last_round(tmp_path) == T0

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import NotRequired, TypedDict, TypeVar, cast
 
 from pbmref.base.files import replace_file
 from pbmref.base.locks import FileLock
@@ -46,6 +46,27 @@ NAMES = {"imap": "the mailbox (IMAP)", "smtp": "the SMTP server"}
 
 # (subject, text) of a notice for the game master; the watch hands it on
 Notify = Callable[[str, str, str], None]  # (key, subject, text)
+R = TypeVar("R")
+
+
+class Failing(TypedDict):
+    """One failing server's record in ``mail-health.json`` (times ISO 8601, UTC)."""
+
+    since: str  # when it began to fail
+    host: NotRequired[str]
+    error: NotRequired[str]  # the last error, cut to 500 characters
+    told: NotRequired[str]  # when the game master was last told
+
+
+# ``mail-health.json``: each failing server (imap, smtp) by name; a server that
+# works is left out.
+Health = dict[str, Failing]
+
+
+class RoundNote(TypedDict):
+    """``last-round.json``: when the referee's last round ended well (ISO 8601)."""
+
+    last_round: str
 
 
 @dataclass(frozen=True)
@@ -65,7 +86,9 @@ class Trouble:
                 f"{self.since:%a %d %b %H:%M} UTC ({hours:.1f} h): {self.error}{told}")
 
 
-def _read(path: Path) -> dict[str, Any]:
+def _read(path: Path) -> dict[str, object]:
+    """A JSON object file of the spool's, as written (empty when missing or broken;
+    its readers take what they need under ``KeyError``/``TypeError``)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -73,10 +96,14 @@ def _read(path: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
+def _health(path: Path) -> Health:
+    return cast(Health, _read(path))
+
+
 def trouble(spool_dir: Path) -> list[Trouble]:
     """The servers failing now, as the last runs saw them (``pbmref status``)."""
     found = []
-    for server, entry in sorted(_read(spool_dir / HEALTH_FILE).items()):
+    for server, entry in sorted(_health(spool_dir / HEALTH_FILE).items()):
         try:
             found.append(Trouble(server, str(entry.get("host", "")),
                                  datetime.fromisoformat(entry["since"]), str(entry["error"]),
@@ -121,16 +148,16 @@ class ServerWatch:
     def failed(self, error: str) -> None:
         """The server could not be reached or logged in to."""
         now = self.clock()
-        notice: dict[str, Any] = {}
+        notices: list[Failing] = []
 
-        def record(state: dict[str, Any]) -> None:
+        def record(state: Health) -> None:
             entry = state.setdefault(self.server, {"since": now.isoformat()})
-            entry.update(host=self.host, error=error[:500])
+            entry["host"], entry["error"] = self.host, error[:500]
             since = datetime.fromisoformat(entry["since"])
             told = datetime.fromisoformat(entry["told"]) if entry.get("told") else None
             if now - since >= self.after and (told is None or now - told >= AGAIN):
                 entry["told"] = now.isoformat()
-                notice.update(entry)
+                notices.append(entry.copy())
 
         with self._lock:
             self._fine = False
@@ -140,9 +167,10 @@ class ServerWatch:
         # off is said by nobody else.
         log.log(logging.INFO if self.server == "imap" else logging.WARNING,
                 "%s %s failed: %s", self.server.upper(), self.host, error)
-        if notice and self.notify:
+        if notices and self.notify:
+            notice = notices[0]
             since = datetime.fromisoformat(notice["since"])
-            self._send(f"down:{notice['since']}:{notice['told']}",
+            self._send(f"down:{notice['since']}:{notice.get('told')}",
                        f"{self._name()} has failed since {since:%a %d %b %H:%M} UTC", (
                            f"The referee could not use {self._name()} ({self.host}) since "
                            f"{since:%a %d %b %H:%M} UTC (now {now:%a %d %b %H:%M} UTC).\n"
@@ -164,11 +192,11 @@ class ServerWatch:
         except Exception:  # a notice must never stop the referee
             log.exception("could not queue the notice %r for the game master", subject)
 
-    def _change(self, change: Callable[[dict[str, Any]], Any]) -> Any:
+    def _change(self, change: Callable[[Health], R]) -> R:
         """Read, change and write the state file under its lock (only if changed)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with FileLock(self.path.with_name(self.path.name + ".lock")):
-            state = _read(self.path)
+            state = _health(self.path)
             before = json.dumps(state, sort_keys=True)
             result = change(state)
             if json.dumps(state, sort_keys=True) != before:
@@ -185,7 +213,8 @@ def note_round(spool_dir: Path, now: datetime) -> None:
     if last is not None and now - last < ROUND_NOTE:
         return
     try:
-        replace_file(path, json.dumps({"last_round": now.isoformat()}) + "\n", durable=False)
+        note: RoundNote = {"last_round": now.isoformat()}
+        replace_file(path, json.dumps(note) + "\n", durable=False)
     except OSError:  # status information only: a full disk is told elsewhere
         log.warning("could not record the last round in %s", path, exc_info=True)
         return
@@ -195,7 +224,7 @@ def note_round(spool_dir: Path, now: datetime) -> None:
 def last_round(spool_dir: Path) -> datetime | None:
     """When the referee's last round ended well, as recorded (None: never)."""
     try:
-        return datetime.fromisoformat(_read(spool_dir / ROUND_FILE)["last_round"])
+        return datetime.fromisoformat(cast(RoundNote, _read(spool_dir / ROUND_FILE))["last_round"])
     except (KeyError, TypeError, ValueError):
         return None
 

@@ -113,7 +113,7 @@ def template_from_dict(data: Mapping[str, object]) -> ClassTemplate:
         timezone=str(data.get("timezone", "UTC")), early_delay=_early_delay(data))
 
 
-def _early_delay(data: Mapping[str, Any]) -> str | None:
+def _early_delay(data: Mapping[str, object]) -> str | None:
     """The ``early_delay`` key (``5m``; ``0``: at once), checked."""
     if data.get("early_delay") is None:
         return None
