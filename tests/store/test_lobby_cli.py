@@ -68,6 +68,24 @@ def test_a_forming_game_with_its_rules_then_started_by_the_game_master(
     assert sorted(str(m["To"]) for m in welcomes) == ["anna@example.org", "bert@example.org"]
 
 
+def test_a_forming_board_keeps_its_side_and_shares_airfields_B1_B5(
+        capsys: pytest.CaptureFixture[str], config: Path, tmp_path: Path) -> None:
+    """Tweedekker's board side travels with a forming game (B1), and eight places
+    are more than six airfields but allowed: the airfields are shared (B5);
+    Diplomacy, drawing no hex board, keeps no board side."""
+    code, out, err = run(capsys, "new-game", "--config", str(config), "zep8", "--forming",
+                         "--places", "8", "--board-side", "12")
+    assert code == 0, err
+    assert "forming zep8: 8 places" in out
+    data = yaml.safe_load((tmp_path / "games" / ".lobby" / "zep8.yaml").read_text())
+    assert data["game"]["board_side"] == 12
+    code, out, err = run(capsys, "new-game", "--config", str(config), "dip5", "--ruleset",
+                         "diplomacy", "--forming", "--places", "5", "--board-side", "12")
+    assert code == 0, err
+    data = yaml.safe_load((tmp_path / "games" / ".lobby" / "dip5.yaml").read_text())
+    assert "board_side" not in data["game"]
+
+
 @pytest.mark.parametrize(("argv", "words"), [
     (["--forming"], "--forming needs --places N"),
     (["--forming", "--places", "2", "--player", "a:a@example.org"], "has no players yet"),

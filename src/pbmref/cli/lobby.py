@@ -150,7 +150,7 @@ def handle_new_forming(args: argparse.Namespace) -> int:
                 game[key] = getattr(args, key)
         if early_delay_option(args) is not None:
             game["early_delay"] = early_delay_option(args)
-        if args.ruleset == "tweedekker":
+        if "board_side" in store.ruleset_loader(args.ruleset).board_options:
             game["board_side"] = args.board_side
         game.update(anonymous=args.anonymous, early_adjudication=not args.no_early,
                     reminder_hours=(args.reminder_hours if args.reminder_hours is not None

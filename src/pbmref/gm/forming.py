@@ -83,7 +83,8 @@ def new_forming(store: GameStore, game_id: str, *, ruleset: str, places: int,
     offered = offered_places(store, forming)
     if places < 2:
         raise ValueError("a forming game needs places for two players at least")
-    if offered and klass is None and places > len(offered) and forming.ruleset != "tweedekker":
+    if offered and klass is None and places > len(offered) \
+            and not store.ruleset_loader(forming.ruleset).places_shared:
         raise ValueError(f"{places} places, but the game offers {len(offered)}: "
                          f"{', '.join(code for code, _ in offered)}")
     _try(store, forming)

@@ -313,6 +313,13 @@ class Ruleset(ABC, Generic[S]):
     player_keys: ClassVar[tuple[str, ...]] = ()
     # Pilots' careers carry from game to game (``pbmref roster``, Fast Play FP16).
     careers: ClassVar[bool] = False
+    # More players than ``places``: the places are shared, each player still
+    # given one (tweedekker's six airfields, B5); otherwise a game has at most
+    # as many players as places.
+    places_shared: ClassVar[bool] = False
+    # The ``NewGameOptions`` fields about the board that a new game of this kind
+    # reads (``new-game --board-side ...``); a forming game keeps only these.
+    board_options: ClassVar[frozenset[str]] = frozenset()
     # Early adjudication (issue 43, item 7): once every player's orders are in,
     # the turn is played this long after the last came in (a player who sent
     # provisional orders may still change them, anyone may send WAIT), unless

@@ -203,6 +203,8 @@ class TweedekkerRuleset(AirRuleset[GameState, Reading, TurnOrders]):
     # 40 keep the sky, the clouds and the pilots' colours apart (at 32 the
     # quantizer makes the sky the clouds' white)
     picture_colours: ClassVar[int] = 40
+    places_shared: ClassVar[bool] = True  # six airfields, shared in turn (B5)
+    board_options: ClassVar[frozenset[str]] = frozenset({"board_side"})
 
     def decode(self, data: Mapping[str, object]) -> GameState:
         return position_from_dict(data)
