@@ -20,7 +20,14 @@ import pytest
 import yaml
 
 from pbmref.base.errors import GameFileError
-from pbmref.base.yamlfile import LIMITS, load_text, read_yaml, stored_yaml
+from pbmref.base.yamlfile import (
+    LIMITS,
+    load_round_trip,
+    load_text,
+    read_text,
+    read_yaml,
+    stored_yaml,
+)
 from pbmref.store.settings_file import SettingsFile
 
 REPO = Path(__file__).resolve().parents[2]
@@ -112,6 +119,31 @@ def test_a_command_editing_game_yaml_refuses_the_bomb_too(tmp_path: Path, name: 
         settings.set({"status": "paused"})
     _named(caught.value, path, name)
     assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("name", sorted(BOMBS))
+def test_the_round_trip_loader_is_handed_no_bomb(tmp_path: Path, name: str) -> None:
+    """``load_round_trip`` (what a command editing game.yaml and a restored
+    backup's config read with) stops a bomb with our bounds first."""
+    from ruamel.yaml import YAML
+
+    path = _bomb(tmp_path, name)
+
+    class Refusing(YAML):
+        def load(self, stream: object) -> object:
+            raise AssertionError("ruamel.yaml was handed the bomb")
+
+    with pytest.raises(GameFileError) as caught:
+        load_round_trip(Refusing(typ="rt"), read_text(path) if name != "too-big"
+                        else path.read_text(encoding="utf-8"), path)
+    _named(caught.value, path, name)
+
+
+def test_the_round_trip_loader_keeps_the_comments(tmp_path: Path) -> None:
+    from ruamel.yaml import YAML
+
+    data = load_round_trip(YAML(typ="rt"), "# the class\nturns: 10  # FP2\n", "x.yaml")
+    assert data["turns"] == 10 and "FP2" in str(data.ca.items["turns"])
 
 
 def test_text_given_whole_is_bounded_as_a_file_is() -> None:

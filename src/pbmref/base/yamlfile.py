@@ -15,7 +15,8 @@
   passes the bound, before any data is built of it: text with few values
   and no alias (nearly every file) is checked on its node tree, any other
   on the parser's events, stopped at that line. ruamel.yaml's round trip
-  (``store.settings_file``) reads only text that passed here.
+  (``store.settings_file``, a restored backup's config) reads only text that
+  passed here: ``load_round_trip``.
 """
 
 from __future__ import annotations
@@ -25,11 +26,14 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import yaml
 
 from pbmref.base.errors import GameFileError, KeyPath
+
+if TYPE_CHECKING:
+    from ruamel.yaml import YAML
 
 __all__ = [
     "LIMITS",
@@ -37,6 +41,7 @@ __all__ = [
     "YamlLimits",
     "dump_yaml",
     "line_of",
+    "load_round_trip",
     "load_text",
     "plain_copy",
     "read_text",
@@ -292,6 +297,15 @@ def load_text(text: str, file: Path | str, limits: YamlLimits = LIMITS) -> Any:
     except yaml.YAMLError as exc:
         message, line = _plain_words(exc, text)
         raise GameFileError(file, message, line=line) from None
+
+
+def load_round_trip(yaml: YAML, text: str, file: Path | str) -> Any:
+    """``text`` read by ruamel.yaml's round-trip loader ``yaml`` (comments, key
+    order and layout kept for writing back), once it has passed our own checks
+    (``load_text``: safe, no duplicate keys, within ``LIMITS``; ruamel.yaml has
+    no bounds of its own). A file read by it is first read with ``read_text``."""
+    load_text(text, file)
+    return yaml.load(text)
 
 
 def read_text(path: Path, limits: YamlLimits = LIMITS) -> str:

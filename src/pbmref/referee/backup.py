@@ -41,7 +41,7 @@ from pathlib import Path
 from pbmref import __version__
 from pbmref.base.files import fsync_dir
 from pbmref.base.locks import FileLock
-from pbmref.base.yamlfile import load_text, read_text
+from pbmref.base.yamlfile import load_round_trip, read_text
 from pbmref.config import Config
 from pbmref.mail.spool import IncomingSpool, OutgoingSpool
 from pbmref.store.layout import GAME_FILE, LOCK_FILE, TURNS
@@ -220,10 +220,8 @@ def _moved_config(config: Path, manifest: dict[str, object]) -> None:
         return
     from ruamel.yaml import YAML
 
-    text = read_text(config)
-    load_text(text, config)  # within the bounds of every YAML read, before ruamel sees it
     yaml = YAML(typ="rt")
-    data = yaml.load(text)
+    data = load_round_trip(yaml, read_text(config), config)
     for key in moved:
         data[f"{key}_dir"] = key
     with config.open("w", encoding="utf-8") as out:

@@ -24,7 +24,7 @@ from ruamel.yaml.comments import CommentedMap
 
 from pbmref.base.errors import DataError, GameFileError
 from pbmref.base.files import replace_file, set_aside, write_new
-from pbmref.base.yamlfile import load_text, read_text, stored_yaml
+from pbmref.base.yamlfile import load_round_trip, load_text, read_text, stored_yaml
 from pbmref.store.settings import GameSettings, settings_from_dict
 
 __all__ = ["SettingsFile"]
@@ -119,10 +119,7 @@ class SettingsFile:
     def _load(self, text: str | None = None) -> CommentedMap:
         if text is None:
             text = read_text(self.path)
-        # our own checks first: safe, no duplicate keys, within the bounds of what
-        # reading a file may cost (ruamel.yaml has none of its own)
-        load_text(text, self.path)
-        data = _yaml().load(text)
+        data = load_round_trip(_yaml(), text, self.path)
         if not isinstance(data, CommentedMap):
             raise GameFileError(self.path, "expected the game's settings as a mapping", line=1)
         return data
