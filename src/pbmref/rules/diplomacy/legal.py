@@ -5,27 +5,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TypeVar
 
+from . import orders as typed
 from .map import GameMap, Loc, display
-from .orders import (
-    Build,
-    Convoy,
-    Devastate,
-    Disband,
-    Hold,
-    Move,
-    Order,
-    Retreat,
-    SupportHold,
-    SupportMove,
-    UnitOrder,
-    Waive,
-)
 from .state import Phase, Position, Unit, UnitType
 
-_O = TypeVar("_O", bound=UnitOrder)
+_O = TypeVar("_O", bound=typed.UnitOrder)
 
 
-def unit_for(pos: Position, o: UnitOrder) -> Unit | None:
+def unit_for(pos: Position, o: typed.UnitOrder) -> Unit | None:
     """The unit an order names, when it exists with that power, type and province.
 
     The coast an order names for its own fleet plays no part (DD2, DATC 3.0
@@ -50,7 +37,7 @@ def on_its_coast(pos: Position, o: _O) -> _O:
     return replace(o, loc=u.loc)
 
 
-def is_from_above(o: SupportHold | SupportMove) -> bool:
+def is_from_above(o: typed.SupportHold | typed.SupportMove) -> bool:
     """DD8: a dirigible's support of the army or fleet below it."""
     if o.kind is not UnitType.DIRIGIBLE:
         return False
@@ -58,7 +45,7 @@ def is_from_above(o: SupportHold | SupportMove) -> bool:
         return False
     if o.target_kind in (UnitType.ARMY, UnitType.FLEET):
         return True
-    if isinstance(o, SupportHold):
+    if isinstance(o, typed.SupportHold):
         return o.target.prov == o.loc.prov
     return o.dest.prov == o.loc.prov
 
@@ -74,27 +61,28 @@ def reaches(m: GameMap, kind: UnitType, loc: Loc, prov: str) -> bool:
     return m.adjacent(loc.prov, prov)
 
 
-def movement_problem(pos: Position, m: GameMap, o: Order) -> str | None:
+def movement_problem(pos: Position, m: GameMap, o: typed.Order) -> str | None:
     """Why the order cannot be given in a movement phase, or None."""
-    if not isinstance(o, (Hold, Move, SupportHold, SupportMove, Convoy, Devastate)):
+    if not isinstance(o, (typed.Hold, typed.Move, typed.SupportHold, typed.SupportMove,
+                          typed.Convoy, typed.Devastate)):
         return "only hold, move, support, convoy and devastate orders are given in a movement phase"
     if o.kind is UnitType.DIRIGIBLE and not pos.dirigible:
         return "there are no dirigibles in standard Diplomacy (DD5)"
     if unit_for(pos, o) is None:
         return f"{o.power} has no {o.unit_text()}"
     o = on_its_coast(pos, o)
-    if isinstance(o, Hold):
+    if isinstance(o, typed.Hold):
         return None
-    if isinstance(o, Move):
+    if isinstance(o, typed.Move):
         return _move_problem(m, o)
-    if isinstance(o, (SupportHold, SupportMove)):
+    if isinstance(o, (typed.SupportHold, typed.SupportMove)):
         return _support_problem(pos, m, o)
-    if isinstance(o, Convoy):
+    if isinstance(o, typed.Convoy):
         return _convoy_problem(m, o)
     return _devastate_problem(pos, m, o)
 
 
-def _convoy_problem(m: GameMap, o: Convoy) -> str | None:
+def _convoy_problem(m: GameMap, o: typed.Convoy) -> str | None:
     if o.kind is not UnitType.FLEET:
         return "only fleets convoy (DD7: a dirigible never carries an army)"
     if not m.is_sea(o.loc.prov):
@@ -105,7 +93,7 @@ def _convoy_problem(m: GameMap, o: Convoy) -> str | None:
     return None
 
 
-def _devastate_problem(pos: Position, m: GameMap, o: Devastate) -> str | None:
+def _devastate_problem(pos: Position, m: GameMap, o: typed.Devastate) -> str | None:
     """DD10: a dirigible on a supply centre it does not own."""
     if o.kind is not UnitType.DIRIGIBLE:
         return "only a dirigible can devastate"
@@ -116,7 +104,7 @@ def _devastate_problem(pos: Position, m: GameMap, o: Devastate) -> str | None:
     return None
 
 
-def _move_problem(m: GameMap, o: Move) -> str | None:
+def _move_problem(m: GameMap, o: typed.Move) -> str | None:
     src, dst = o.loc, o.dest
     if dst.prov not in m.provinces:
         return f"unknown province {dst.prov}"
@@ -129,7 +117,7 @@ def _move_problem(m: GameMap, o: Move) -> str | None:
     return _army_move_problem(m, o)
 
 
-def _dirigible_move_problem(m: GameMap, o: Move) -> str | None:
+def _dirigible_move_problem(m: GameMap, o: typed.Move) -> str | None:
     src, dst = o.loc, o.dest
     if o.via_convoy:
         return "dirigibles are never convoyed (DD7)"
@@ -140,7 +128,7 @@ def _dirigible_move_problem(m: GameMap, o: Move) -> str | None:
     return None
 
 
-def _fleet_move_problem(m: GameMap, o: Move) -> str | None:
+def _fleet_move_problem(m: GameMap, o: typed.Move) -> str | None:
     src, dst = o.loc, o.dest
     if o.via_convoy:
         return "only armies can be convoyed"
@@ -153,7 +141,7 @@ def _fleet_move_problem(m: GameMap, o: Move) -> str | None:
     return None
 
 
-def _army_move_problem(m: GameMap, o: Move) -> str | None:
+def _army_move_problem(m: GameMap, o: typed.Move) -> str | None:
     src, dst = o.loc, o.dest
     if dst.coast:
         return "an army does not go to a coast"
@@ -166,10 +154,11 @@ def _army_move_problem(m: GameMap, o: Move) -> str | None:
     return f"{display(dst.prov)} is not next to {display(src.prov)}"
 
 
-def _support_problem(pos: Position, m: GameMap, o: SupportHold | SupportMove) -> str | None:
+def _support_problem(pos: Position, m: GameMap,
+                     o: typed.SupportHold | typed.SupportMove) -> str | None:
     if o.target.prov not in m.provinces:
         return f"unknown province {o.target.prov}"
-    if isinstance(o, SupportMove) and o.dest.prov not in m.provinces:
+    if isinstance(o, typed.SupportMove) and o.dest.prov not in m.provinces:
         return f"unknown province {o.dest.prov}"
     if o.target.prov == o.loc.prov and not is_from_above(o):
         return "a unit cannot support itself"
@@ -177,16 +166,16 @@ def _support_problem(pos: Position, m: GameMap, o: SupportHold | SupportMove) ->
         return _dirigible_support_problem(m, o)
     if o.target_kind is UnitType.DIRIGIBLE:
         return "armies and fleets cannot support dirigibles (DD7)"
-    where = o.target.prov if isinstance(o, SupportHold) else o.dest.prov
+    where = o.target.prov if isinstance(o, typed.SupportHold) else o.dest.prov
     if not reaches(m, o.kind, o.loc, where):
         return f"{o.unit_text()} cannot reach {display(where)}, so it cannot support there"
     return None
 
 
-def _dirigible_support_problem(m: GameMap, o: SupportHold | SupportMove) -> str | None:
+def _dirigible_support_problem(m: GameMap, o: typed.SupportHold | typed.SupportMove) -> str | None:
     if is_from_above(o):
         # DD8: only the army or fleet below, or one moving into its province
-        if isinstance(o, SupportHold):
+        if isinstance(o, typed.SupportHold):
             if o.target.prov != o.loc.prov:
                 return "a dirigible supports only the hold of the army or fleet below it (DD8)"
         elif o.dest.prov != o.loc.prov:
@@ -195,26 +184,27 @@ def _dirigible_support_problem(m: GameMap, o: SupportHold | SupportMove) -> str 
             return "a unit cannot move to the province it is in"
         return None
     # dirigible supports dirigible (DD7)
-    where = o.target.prov if isinstance(o, SupportHold) else o.dest.prov
+    where = o.target.prov if isinstance(o, typed.SupportHold) else o.dest.prov
     if not m.adjacent(o.loc.prov, where):
         return f"the dirigible cannot reach {display(where)}"
     return None
 
 
-def retreat_problem(pos: Position, o: Order, options: dict[Unit, tuple[Loc, ...]]) -> str | None:
-    if not isinstance(o, (Retreat, Disband)):
+def retreat_problem(pos: Position, o: typed.Order,
+                    options: dict[Unit, tuple[Loc, ...]]) -> str | None:
+    if not isinstance(o, (typed.Retreat, typed.Disband)):
         return "only retreats and disbands are given in a retreat phase"
     for d in pos.dislodged:
         u = d.unit
         if u.power == o.power and u.kind is o.kind and u.loc == o.loc:
-            if isinstance(o, Retreat) and o.dest not in options.get(u, ()):
+            if isinstance(o, typed.Retreat) and o.dest not in options.get(u, ()):
                 return f"{o.unit_text()} cannot retreat to {o.dest}"
             return None
     return f"{o.power} has no dislodged {o.unit_text()}"
 
 
-def adjust_kind_problem(o: Order) -> str | None:
-    if not isinstance(o, (Build, Disband, Waive)):
+def adjust_kind_problem(o: typed.Order) -> str | None:
+    if not isinstance(o, (typed.Build, typed.Disband, typed.Waive)):
         return "only builds, disbands and waives are given in an adjustment phase"
     return None
 

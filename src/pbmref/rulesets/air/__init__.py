@@ -1,2 +1,3 @@
 """What the two air games, tweedekker and Fast Play, share: the ruleset base
-(``ruleset``) and the pieces their maps are drawn with (``svgkit``)."""
+(``ruleset``), the pieces their maps are drawn with (``svgkit``) and the
+strict reading of an order line (``lines``)."""

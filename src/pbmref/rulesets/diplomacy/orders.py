@@ -29,23 +29,11 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from pbmref.orders.errors import IllegalOrderError, OrderMailError, OrderSyntaxError, raise_all
 from pbmref.orders.lines import clean_line, grammar_text, keyword_led
 from pbmref.orders.nearest import ENVELOPE_WORDS, nearest
+from pbmref.rules.diplomacy import orders as typed
 from pbmref.rules.diplomacy.adjust import balance, build_problem
 from pbmref.rules.diplomacy.dirigible import UPKEEP
 from pbmref.rules.diplomacy.legal import movement_problem, retreat_problem
 from pbmref.rules.diplomacy.map import GameMap, Loc, display, standard_map
-from pbmref.rules.diplomacy.orders import (
-    Build,
-    Convoy,
-    Devastate,
-    Disband,
-    Hold,
-    Move,
-    Order,
-    Retreat,
-    SupportHold,
-    SupportMove,
-    Waive,
-)
 from pbmref.rules.diplomacy.retreat import options_for
 from pbmref.rules.diplomacy.state import Position, UnitType
 from pbmref.rules.diplomacy.variant import map_of
@@ -472,18 +460,18 @@ def _illegal(p: ParsedOrder, message: str, rule: str, at: Place | None = None,
     )
 
 
-def _support_fix(p: ParsedOrder, o: Order, pos: Position) -> str | None:
+def _support_fix(p: ParsedOrder, o: typed.Order, pos: Position) -> str | None:
     """How to write the support a dirigible or an army meant (DD7, DD8)."""
-    if not isinstance(o, (SupportHold, SupportMove)) or p.place is None:
+    if not isinstance(o, (typed.SupportHold, typed.SupportMove)) or p.place is None:
         return None
     here = p.place.text
     unit = o.unit_text().split()[0]
-    if o.kind is UnitType.DIRIGIBLE and isinstance(o, SupportMove) and p.target is not None:
+    if o.kind is UnitType.DIRIGIBLE and isinstance(o, typed.SupportMove) and p.target is not None:
         if not map_of(pos).adjacent(o.target.prov, o.loc.prov):
             return f"from above it supports only a move into {here}"
         k = f"{o.target_kind.value} " if o.target_kind else ""
         return f"from above it supports a move into {here}: {unit} {here} S {k}{p.target.text} - {here}"
-    if o.kind is UnitType.DIRIGIBLE and isinstance(o, SupportHold):
+    if o.kind is UnitType.DIRIGIBLE and isinstance(o, typed.SupportHold):
         below = [u for u in pos.units if u.prov == o.loc.prov and u.kind is not UnitType.DIRIGIBLE]
         if below:
             return f"it supports the unit below it: {unit} {here} S {below[0].kind.value} {here}"
@@ -545,60 +533,60 @@ def _dest(m: GameMap, kind: UnitType, loc: Loc, place: Place) -> Loc:
     return place.loc
 
 
-def to_order(p: ParsedOrder, power: str, pos: Position, *, strict: bool = False) -> Order:
+def to_order(p: ParsedOrder, power: str, pos: Position, *, strict: bool = False) -> typed.Order:
     """The typed order for a parsed line; ``strict`` checks it like an order mail."""
     phase = pos.phase.kind
     if p.action == "waive":
-        return Waive(power)
+        return typed.Waive(power)
     assert p.place is not None
     if p.action == "build":
         assert p.kind is not None
-        return Build(power, p.kind, p.place.loc)
+        return typed.Build(power, p.kind, p.place.loc)
     if p.action == "disband" and phase == "A":
         kind, loc = _own_unit(p, power, pos, p.place, p.kind)
-        return Disband(power, kind, loc)
+        return typed.Disband(power, kind, loc)
     if phase == "R":
         return _retreat_order(p, power, pos, strict=strict)
     kind, loc = _own_unit(p, power, pos, p.place, p.kind)
     if p.action == "hold":
-        return Hold(power, kind, loc)
+        return typed.Hold(power, kind, loc)
     if p.action == "devastate":
-        return Devastate(power, kind, loc)
+        return typed.Devastate(power, kind, loc)
     if p.action in ("move", "retreat"):
         assert p.dest is not None
-        return Move(power, kind, loc, _dest(map_of(pos), kind, loc, p.dest), p.via_convoy)
+        return typed.Move(power, kind, loc, _dest(map_of(pos), kind, loc, p.dest), p.via_convoy)
     if p.action == "disband":
         if strict:
             raise _illegal(p, "units are disbanded only in retreat and adjustment phases", "DD1")
-        return Hold(power, kind, loc)
+        return typed.Hold(power, kind, loc)
     return _helping_order(p, power, pos, kind, loc)
 
 
-def _retreat_order(p: ParsedOrder, power: str, pos: Position, *, strict: bool) -> Order:
+def _retreat_order(p: ParsedOrder, power: str, pos: Position, *, strict: bool) -> typed.Order:
     """A retreat phase's order: a retreat or a disband of a dislodged unit (DD1)."""
     assert p.place is not None
     kind, loc = _own_unit(p, power, pos, p.place, p.kind, dislodged=True)
     if p.action == "disband":
-        return Disband(power, kind, loc)
+        return typed.Disband(power, kind, loc)
     if p.action in ("move", "retreat") and p.dest is not None:
-        return Retreat(power, kind, loc, _dest(map_of(pos), kind, loc, p.dest))
+        return typed.Retreat(power, kind, loc, _dest(map_of(pos), kind, loc, p.dest))
     if strict:
         raise _illegal(p, "in a retreat phase a dislodged unit retreats ('A Mun - Boh') or "
                           "disbands ('Disband A Mun')", "DD1")
-    return Hold(power, kind, loc)
+    return typed.Hold(power, kind, loc)
 
 
 def _helping_order(p: ParsedOrder, power: str, pos: Position, kind: UnitType,
-                   loc: Loc) -> Order:
+                   loc: Loc) -> typed.Order:
     """A support (of a hold or of a move) or a convoy of the unit at ``loc``."""
     assert p.target is not None
     tkind, tloc = _target_loc(pos, p.target, p.target_kind)
     if p.action == "support_hold":
-        return SupportHold(power, kind, loc, tkind, tloc)
+        return typed.SupportHold(power, kind, loc, tkind, tloc)
     assert p.dest is not None
     if p.action == "support_move":
-        return SupportMove(power, kind, loc, tkind, tloc, p.dest.loc)
-    return Convoy(power, kind, loc, tloc, Loc(p.dest.prov))
+        return typed.SupportMove(power, kind, loc, tkind, tloc, p.dest.loc)
+    return typed.Convoy(power, kind, loc, tloc, Loc(p.dest.prov))
 
 
 @dataclass
@@ -610,7 +598,7 @@ class _Builds:
     air: set[str] = field(default_factory=set)
 
 
-def _check(p: ParsedOrder, o: Order, power: str, pos: Position, state: _Builds) -> None:
+def _check(p: ParsedOrder, o: typed.Order, power: str, pos: Position, state: _Builds) -> None:
     """Strict checks of one order against the position (raises IllegalOrderError)."""
     m = map_of(pos)
     phase = pos.phase.kind
@@ -623,37 +611,37 @@ def _check(p: ParsedOrder, o: Order, power: str, pos: Position, state: _Builds) 
         if problem is not None:
             raise _illegal(p, problem, "DD1", p.dest or where)
         return
-    if isinstance(o, Build):
+    if isinstance(o, typed.Build):
         _check_build(p, o, power, pos, state)
         return
-    if isinstance(o, Disband):
+    if isinstance(o, typed.Disband):
         if not any(u.power == power and u.kind is o.kind and u.loc == o.loc for u in pos.units):
             raise _illegal(p, f"{power} has no {o.unit_text()}", "DD1", where)
         if balance(pos, power) >= 0:
             raise _illegal(p, f"{power} has no unit to remove this Winter", "DD1", where)
         return
-    if isinstance(o, Waive):
+    if isinstance(o, typed.Waive):
         return
     raise _illegal(p, "in an adjustment phase only 'Build', 'Disband' and 'Waive' are given", "DD1")
 
 
-def _check_movement(p: ParsedOrder, o: Order, pos: Position) -> None:
+def _check_movement(p: ParsedOrder, o: typed.Order, pos: Position) -> None:
     """A movement-phase order (DD2-DD10), the mistake marked where it is."""
     problem = movement_problem(pos, map_of(pos), o)
     if problem is None:
         return
     at = p.place
     if " has no " not in problem:
-        if isinstance(o, Move):
+        if isinstance(o, typed.Move):
             at = p.dest
-        elif isinstance(o, (SupportHold, SupportMove)):
+        elif isinstance(o, (typed.SupportHold, typed.SupportMove)):
             at = p.dest or p.target
     rule = _rule_of(problem)
     fix = _support_fix(p, o, pos) if rule in ("DD7", "DD8") else None
     raise _illegal(p, problem, rule, at, hint=fix)
 
 
-def _check_build(p: ParsedOrder, o: Build, power: str, pos: Position, state: _Builds) -> None:
+def _check_build(p: ParsedOrder, o: typed.Build, power: str, pos: Position, state: _Builds) -> None:
     """A Winter build: a free home centre, one unit a province, within the
     power's allowance (DD1) or supply points (DD11, DD13)."""
     where = p.place
@@ -685,7 +673,7 @@ def parse_orders(
     position: Position,
     *,
     strict: bool = True,
-) -> list[tuple[ParsedOrder, Order]]:
+) -> list[tuple[ParsedOrder, typed.Order]]:
     """Parse (and with ``strict`` check) a body; every error raised at once."""
     if isinstance(lines, str):
         items: list[tuple[int, str]] = list(enumerate(lines.splitlines(), 1))
@@ -693,7 +681,7 @@ def parse_orders(
         items = []
         for i, item in enumerate(lines, 1):
             items.append(item if isinstance(item, tuple) else (i, item))
-    out: list[tuple[ParsedOrder, Order]] = []
+    out: list[tuple[ParsedOrder, typed.Order]] = []
     errors: list[OrderMailError] = []
     seen: dict[tuple[str, bool], int] = {}
     state = _Builds()
@@ -715,7 +703,7 @@ def parse_orders(
             order = to_order(parsed, power, position, strict=strict)
             if strict:
                 # A second order for one unit is found whatever is wrong with the first.
-                if not isinstance(order, (Build, Waive)):
+                if not isinstance(order, (typed.Build, typed.Waive)):
                     key = (order.loc.prov, order.kind is UnitType.DIRIGIBLE)
                     if key in seen:
                         raise _illegal(parsed, f"a second order for {order.unit_text()} "
@@ -770,6 +758,6 @@ def parse_body(
     position: Position,
     *,
     strict: bool = True,
-) -> list[Order]:
+) -> list[typed.Order]:
     """The typed orders of a mail body for ``power`` (raises OrderErrors)."""
     return [o for _, o in parse_orders(lines, power, position, strict=strict)]

@@ -7,22 +7,10 @@ for a phone (``pbmref.reports.plan`` holds the wording every game kind shares).
 from __future__ import annotations
 
 from pbmref.reports.plan import either, item, plural
+from pbmref.rules.diplomacy import orders as typed
 from pbmref.rules.diplomacy import plan as dip
 from pbmref.rules.diplomacy.legal import is_from_above
 from pbmref.rules.diplomacy.map import GameMap, Loc, standard_map
-from pbmref.rules.diplomacy.orders import (
-    Build,
-    Convoy,
-    Devastate,
-    Disband,
-    Hold,
-    Move,
-    Order,
-    Retreat,
-    SupportHold,
-    SupportMove,
-    Waive,
-)
 from pbmref.rules.diplomacy.state import Unit, UnitType
 
 __all__ = ["preview_lines"]
@@ -55,34 +43,34 @@ def _target(m: GameMap, line: dip.OrderLine, kind: UnitType | None, loc: Loc, ow
 
 
 def _reading(m: GameMap, line: dip.OrderLine, power: str) -> str:
-    o: Order = line.order
-    if isinstance(o, Waive):
+    o: typed.Order = line.order
+    if isinstance(o, typed.Waive):
         return "one build is left unused"
-    if isinstance(o, Build):
+    if isinstance(o, typed.Build):
         article = "an" if o.kind is UnitType.ARMY else "a"
         return f"builds {article} {_KIND[o.kind]} in {_place(m, o.loc)}"
     me = _unit(m, o.kind, o.loc)
-    if isinstance(o, Hold):
+    if isinstance(o, typed.Hold):
         return f"{me} holds"
-    if isinstance(o, Move):
+    if isinstance(o, typed.Move):
         return f"{me} moves to {_place(m, o.dest)}" + (" by convoy" if o.via_convoy else "")
-    if isinstance(o, Retreat):
+    if isinstance(o, typed.Retreat):
         return f"{me} retreats to {_place(m, o.dest)}"
-    if isinstance(o, Disband):
+    if isinstance(o, typed.Disband):
         return f"{me} is disbanded"
-    if isinstance(o, Devastate):
+    if isinstance(o, typed.Devastate):
         return f"{me} holds and devastates the centre below (DD10)"
-    if isinstance(o, (SupportHold, SupportMove)):
+    if isinstance(o, (typed.SupportHold, typed.SupportMove)):
         above = is_from_above(o)
         who = _target(m, line, o.target_kind, o.target, power)
         if above and o.target.prov == o.loc.prov:
             below = line.target
             who = f"the {_KIND[below.kind]} below it" if below is not None else "the unit below"
         rule = " (DD8)" if above else ""
-        if isinstance(o, SupportHold):
+        if isinstance(o, typed.SupportHold):
             return f"{me} supports {who} to hold{rule}"
         return f"{me} supports {who} moving to {_place(m, o.dest)}{rule}"
-    assert isinstance(o, Convoy)
+    assert isinstance(o, typed.Convoy)
     return f"{me} convoys {_target(m, line, UnitType.ARMY, o.target, power)} to {_place(m, o.dest)}"
 
 
@@ -116,29 +104,30 @@ def _dip_warning(plan: dip.OrdersPlan, w: dip.OrderWarning) -> str:
     fix = f" Fix: order {either(w.choices)}." if w.choices else ""
     doing = f"it is ordered {w.its_order}" if w.its_order is not None else \
         "it has no order, so it holds"
-    if w.kind is K.SUPPORT_OF_NOTHING and isinstance(o, (SupportHold, SupportMove)):
+    if w.kind is K.SUPPORT_OF_NOTHING and isinstance(o, (typed.SupportHold, typed.SupportMove)):
         what = _KIND[o.target_kind] if o.target_kind is not None else "unit"
         return head + (f"{o}: there is no {what} in {_place(m, o.target)} to support, so the "
                        "support is void. Fix: support a unit that is there.")
-    if w.kind is K.SUPPORT_NOT_MATCHED and isinstance(o, (SupportHold, SupportMove)):
+    if w.kind is K.SUPPORT_NOT_MATCHED and isinstance(o, (typed.SupportHold, typed.SupportMove)):
         return head + _dip_support_not_matched(m, w, o, doing, fix)
-    if w.kind is K.CONVOY_NOT_USED and isinstance(o, Convoy):
+    if w.kind is K.CONVOY_NOT_USED and isinstance(o, typed.Convoy):
         if w.unit is None:
             return head + (f"{o}: there is no army in {_place(m, o.target)} to convoy. Fix: "
                            "convoy an army that is there.")
         return head + (f"{o}: your {w.unit} is not ordered to {_place(m, o.dest)} ({doing}), "
                        f"so nothing is convoyed.{fix}")
     if w.kind is K.MOVE_INTO_OWN and o is not None:
-        mover = o.unit_text() if isinstance(o, Move) else "it"
+        mover = o.unit_text() if isinstance(o, typed.Move) else "it"
         return head + (f"{o}: your own {w.unit} stays there ({doing}), and a unit never "
                        "dislodges one of its own power: the move fails. Fix: move "
                        f"{w.unit} away, or send {mover} elsewhere.")
     return head + _dip_adjustment(plan, w)
 
 
-def _dip_support_not_matched(m: GameMap, w: dip.OrderWarning, o: SupportHold | SupportMove,
-                             doing: str, fix: str) -> str:
-    if isinstance(o, SupportHold):
+def _dip_support_not_matched(m: GameMap, w: dip.OrderWarning,
+                             o: typed.SupportHold | typed.SupportMove, doing: str,
+                             fix: str) -> str:
+    if isinstance(o, typed.SupportHold):
         return (f"{o} supports your {w.unit} to hold, but {doing}: the support "
                 "is void." + (fix or f" Fix: let {w.unit} hold, or support another unit."))
     return (f"{o} supports a move to {_place(m, o.dest)} that your {w.unit} is "

@@ -60,6 +60,7 @@ from pbmref.rules.fastplay.legality import Problem, check_plane_orders
 from pbmref.rules.fastplay.orders import Burn, CardPlay, Entry, PlaneOrders
 from pbmref.rules.fastplay.state import GameState
 from pbmref.rules.hexgrid import Heading, HexNameError
+from pbmref.rulesets.air.lines import first_mistake
 from pbmref.rulesets.base import OrdersEntry
 
 __all__ = ["ParsedLine", "entry_of", "entry_to_orders", "order_line", "parse_body", "parse_line",
@@ -278,15 +279,9 @@ def _too_soon(text: str, column: int | None) -> OrderSyntaxError:
 
 
 def parse_line(text: str, line_no: int | None = None) -> ParsedLine:
-    """Parse one body line; raises ``OrderSyntaxError`` with line and column.
-
-    The first mistake of the line is raised; ``read_line`` gives them all.
-    """
-    parsed, errors = read_line(text, line_no)
-    if errors:
-        raise errors[0]
-    assert parsed is not None
-    return parsed
+    """One Fast Play order line read; raises its first mistake (an
+    ``OrderSyntaxError`` with line and column; ``read_line`` gives them all)."""
+    return first_mistake(read_line(text, line_no))
 
 
 def read_line(text: str, line_no: int | None = None

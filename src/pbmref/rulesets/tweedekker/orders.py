@@ -51,6 +51,7 @@ from pbmref.rules.tweedekker.orders import (
     ZeppelinVote,
 )
 from pbmref.rules.tweedekker.state import Aircraft, AircraftState, GameState, Runway
+from pbmref.rulesets.air.lines import first_mistake
 from pbmref.rulesets.base import OrdersEntry
 
 __all__ = [
@@ -246,15 +247,9 @@ def bare_parser() -> Lark:
 
 
 def parse_line(text: str, line_no: int | None = None) -> ParsedLine:
-    """Parse one body line; raises ``OrderSyntaxError`` with line and column.
-
-    The first mistake of the line is raised; ``read_line`` gives them all.
-    """
-    parsed, errors = read_line(text, line_no)
-    if errors:
-        raise errors[0]
-    assert parsed is not None
-    return parsed
+    """One tweedekker order line read; raises its first mistake, with line and
+    column (``read_line`` gives them all, for the reply)."""
+    return first_mistake(read_line(text, line_no))
 
 
 def read_line(text: str, line_no: int | None = None
