@@ -62,7 +62,6 @@ def test_retreat_phase_round_trip() -> None:
 
 
 def test_render_events() -> None:
-    from pbmref.rules.diplomacy.events import Event
     from pbmref.rulesets.diplomacy.report import render_events
 
     r = get_ruleset("dirigible")
@@ -70,7 +69,7 @@ def test_render_events() -> None:
         {"phase": "F1901M", "units": {"FRA": ["D Mun", "A Bur", "A Ruh"], "GER": ["A Kie"]},
          "centers": {"GER": ["Mun", "Ber", "Kie"], "FRA": ["Par"]}},
         {"FRA": {"orders": ["D Mun devastate", "A Bur - Bel"]}}, 0)
-    lines = render_events([Event.from_dict(e) for e in out.events])
+    lines = render_events(out.events)
     assert "FRA D Mun devastate: succeeds" in lines
     assert "FRA devastates Mun (DD10)" in lines
     assert "FRA takes Bel" in lines

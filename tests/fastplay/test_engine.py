@@ -29,7 +29,7 @@ from pbmref.rules.fastplay import (
     position_from_dict,
     position_to_dict,
 )
-from pbmref.rules.fastplay.events import Event
+from pbmref.rules.fastplay.events import DieRolled, Event, Fired
 from pbmref.rules.fastplay.legality import check_plane_orders, default_entry
 from pbmref.rules.fastplay.position import PositionError
 from pbmref.rules.hexgrid import Heading, Hex
@@ -342,7 +342,7 @@ def test_replayed_dice_give_the_same_turn() -> None:
     first = RULESET.adjudicate(position, orders, seed=99)
     again = RULESET.adjudicate(position, orders, seed=12345, replay=first.dice)
     assert again.events == first.events and again.position == first.position
-    assert first.dice == [e["value"] for e in first.events if e["kind"] == "die"]
+    assert first.dice == [e.value for e in first.events if isinstance(e, DieRolled)]
 
 
 def test_a_pilot_made_to_hold_fire_leaves_every_other_die_where_it_was() -> None:
@@ -355,14 +355,14 @@ def test_a_pilot_made_to_hold_fire_leaves_every_other_die_where_it_was() -> None
     orders = {"anna": {"plane": ["A", "A", "A"]}, "bert": {"plane": ["A", "A", "L"]},
               "carl": {"plane": ["A", "A", "A"]}}
     first = RULESET.adjudicate(position, orders, seed=99)
-    assert {e["shooter"] for e in first.events if e["kind"] == "fire" and e["move"] == 1} \
+    assert {e.shooter for e in first.events if isinstance(e, Fired) and e.move == 1} \
         >= {"anna", "bert"}
     edited = {**orders, "anna": {"plane": ["A f-0", "A", "A"]}}
     again = RULESET.adjudicate(position, edited, seed=99, replay=first.rolls)
 
     def dice(outcome: Any, who: str) -> list[tuple[int, str, int]]:
-        return [(e["move"], e["purpose"], e["value"]) for e in outcome.events
-                if e["kind"] == "die" and e["who"] == who]
+        return [(e.move, e.purpose, e.value) for e in outcome.events
+                if isinstance(e, DieRolled) and e.who == who]
 
     assert dice(again, "bert") == dice(first, "bert") and dice(first, "bert")
     assert [(m, p) for m, p, _ in dice(again, "anna")] == [

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 import yaml
 
+from pbmref.rules.eventdata import events_from_dicts
 from pbmref.rules.fastplay.events import EVENT_TYPES
 from pbmref.rules.fastplay.position import position_from_dict
 from pbmref.rulesets import get_ruleset
-from pbmref.rulesets.air.report import read_events
 from pbmref.rulesets.air.ruleset import SCENARIO_ONLY
 from pbmref.rulesets.base import ScenarioError
 from pbmref.rulesets.fastplay.report import render_events
@@ -24,7 +24,7 @@ def lines_of(name: str) -> list[str]:
     data = yaml.safe_load((SCENARIOS / name).read_text())
     board = position_from_dict(
         {k: v for k, v in data.items() if k not in SCENARIO_ONLY}).board
-    return render_events(read_events(run_scenario(data).events, EVENT_TYPES, board), {}, board)
+    return render_events(events_from_dicts(run_scenario(data).events, EVENT_TYPES, board), {}, board)
 
 
 def test_a_turn_with_dice_reads_move_by_move() -> None:

@@ -6,17 +6,22 @@ from __future__ import annotations
 from typing import Any
 
 from pbmref.reports.model import TurnReport
-from pbmref.rules.eventdata import Event
+from pbmref.rules.eventdata import Event, events_from_dicts
 from pbmref.rules.tweedekker.events import EVENT_TYPES
 from pbmref.rules.tweedekker.position import position_from_dict
 from pbmref.rules.tweedekker.state import GameState
 from pbmref.rulesets import get_ruleset
-from pbmref.rulesets.air.report import read_events
 
 SCENARIO_ONLY = {"ruleset", "seed", "orders", "expect", "description", "report"}
 
 
-def run_scenario(data: dict[str, Any]) -> TurnReport:
+def plain_events(report: TurnReport[Any]) -> list[dict[str, Any]]:
+    """A report's events as the store keeps them (the ruleset encodes them), for
+    tests that read them as data."""
+    return get_ruleset(report.ruleset).encode_events(report.events, report.position_before)
+
+
+def run_scenario(data: dict[str, Any]) -> TurnReport[Event]:
     """Adjudicate the scenario's turn and wrap everything in a TurnReport."""
     position = {k: v for k, v in data.items() if k not in SCENARIO_ONLY}
     orders = data.get("orders") or {}
@@ -49,5 +54,5 @@ def typed(after: dict[str, Any], events: list[dict[str, Any]],
     """A turn's stored data as the typed values the tweedekker pictures draw:
     the position after, the events, the position before."""
     state = position_from_dict(after)
-    return (state, read_events(events, EVENT_TYPES, state.board),
+    return (state, events_from_dicts(events, EVENT_TYPES, state.board),
             None if before is None else position_from_dict(before))

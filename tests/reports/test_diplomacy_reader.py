@@ -16,6 +16,7 @@ import pytest
 
 from pbmref.reports.html import render_report_mail
 from pbmref.reports.model import TurnReport
+from pbmref.rules.diplomacy.events import Event
 from pbmref.rulesets import get_ruleset
 from pbmref.rulesets.base import NewGameOptions, PlayerSpec
 from pbmref.rulesets.diplomacy.reader import order_words
@@ -24,7 +25,7 @@ POWERS = ("AUS", "ENG", "FRA", "GER", "ITA", "RUS", "TUR")
 DEADLINE = datetime(2026, 12, 11, 18, 0, tzinfo=UTC)
 
 
-def played(ruleset_name: str, phases: int = 8) -> list[TurnReport]:
+def played(ruleset_name: str, phases: int = 8) -> list[TurnReport[Event]]:
     ruleset = get_ruleset(ruleset_name)
     players = [PlayerSpec(p.lower(), power=p) for p in POWERS]
     position = ruleset.opening(players, NewGameOptions(), 7).position
@@ -47,7 +48,7 @@ CASES = [(name, report) for name in ("diplomacy", "dirigible") for report in pla
 
 @pytest.mark.parametrize("name, report", CASES,
                          ids=[f"{n}-{r.position_before['phase']}" for n, r in CASES])
-def test_each_power_reads_its_own_block_first(name: str, report: TurnReport) -> None:
+def test_each_power_reads_its_own_block_first(name: str, report: TurnReport[Event]) -> None:
     ruleset = get_ruleset(name)
     names = {"AUS": "AUSTRIA", "ENG": "ENGLAND", "FRA": "FRANCE", "GER": "GERMANY",
              "ITA": "ITALY", "RUS": "RUSSIA", "TUR": "TURKEY"}
@@ -61,7 +62,7 @@ def test_each_power_reads_its_own_block_first(name: str, report: TurnReport) -> 
         text = "\n".join(mine.lines())
         # every order of the power is in its block, with its outcome and reason
         for e in report.events:
-            if e.get("kind") == "order" and e.get("power") == power:
+            if e.kind == "order" and e.power == power:
                 assert " ".join(order_words(e).split()) in " ".join(text.split())
         after = report.position_after
         units = after["units"].get(power) or []
@@ -88,7 +89,7 @@ def test_each_power_reads_its_own_block_first(name: str, report: TurnReport) -> 
 @pytest.mark.parametrize("name, report", CASES[:3],
                          ids=[f"{n}-{r.position_before['phase']}" for n, r in CASES[:3]])
 def test_observers_and_the_stored_text_have_no_personal_block(name: str,
-                                                              report: TurnReport) -> None:
+                                                              report: TurnReport[Event]) -> None:
     ruleset = get_ruleset(name)
     doc = ruleset.report_document(report, [])
     assert "personal" not in [s.kind for s in doc.sections]

@@ -25,6 +25,7 @@ from pbmref.rulesets.fastplay.picture import render_fastplay_svg
 from pbmref.rulesets.fastplay.report import render_fastplay_map
 from pbmref.rulesets.fastplay.turn import FastTurn, letters_of
 
+from .engine_run import plain_events
 from .test_text_report import assert_fits, check_golden
 
 RULESET = get_ruleset("fastplay")
@@ -151,7 +152,7 @@ def test_fp_svg_one_element_per_plane_with_paths(path: Path) -> None:
     assert paths  # the paths flown this turn
     fire = [line for line in root.iter(f"{SVG}line")
             if "fire" in (line.get("class") or "").split()]
-    shots = [e for e in report.events if e["kind"] == "fire"]
+    shots = [e for e in plain_events(report) if e["kind"] == "fire"]
     assert len(fire) == len(shots)
     # a shot that hit is marked on its target with the hits scored; a miss looks different
     marks = [g for g in root.iter(f"{SVG}g") if g.get("class") == "hit-mark"]

@@ -17,7 +17,7 @@ from pbmref.rulesets.tweedekker.picture import render_svg
 from pbmref.rulesets.tweedekker.report import render_map_reply
 from pbmref.rulesets.tweedekker.turn import Turn
 
-from .engine_run import run_scenario
+from .engine_run import plain_events, run_scenario
 
 HERE = Path(__file__).parent
 SVG = "{http://www.w3.org/2000/svg}"
@@ -176,8 +176,8 @@ def _texts(root: ET.Element) -> list[str]:
 def test_svg_marks_hits_where_they_land_and_misses_differently() -> None:
     report, root = _svg_of("dogfight")
     marks = [g for g in root.iter(f"{SVG}g") if g.get("class") == "hit-mark"]
-    hits = [e for e in report.events if e["kind"] == "hit"]  # type: ignore[attr-defined]
-    storm = [e for e in report.events  # type: ignore[attr-defined]
+    hits = [e for e in plain_events(report) if e["kind"] == "hit"]
+    storm = [e for e in plain_events(report)
              if e["kind"] == "damage" and e["cause"] != "gunfire"]
     shown = sorted(m.findtext(f"{SVG}text", "") for m in marks)
     assert shown == sorted(f"\u2212{e.get('damage', e.get('amount'))}" for e in hits + storm)

@@ -19,7 +19,7 @@ from pbmref.reports.model import TurnReport
 from pbmref.rulesets import get_ruleset
 from pbmref.rulesets.tweedekker.report import render_report
 
-from .engine_run import run_scenario
+from .engine_run import plain_events, run_scenario
 from .test_fastplay_reports import fastplay_report
 from .test_text_report import assert_fits, check_golden
 
@@ -62,7 +62,7 @@ def test_tweedekker_block_holds_the_pilots_true_numbers(report: TurnReport, pilo
         assert f"Damage points: {after['damage']} of 12" in mine
         assert f"Rounds: {after['ammo']} of 16" in mine
         assert str(after["hex"]) in mine or after["state"] not in ("flying", "landed")
-    for e in report.events:
+    for e in plain_events(report):
         if e["kind"] == "hit" and e["target"] == pilot:
             assert f"{name(report, e['shooter'])} for {e['damage']} in move {e['move']}" in mine
         if e["kind"] == "hit" and e["shooter"] == pilot:
@@ -71,7 +71,7 @@ def test_tweedekker_block_holds_the_pilots_true_numbers(report: TurnReport, pilo
             assert f"That is {e['count']} in a row" in mine
         if e["kind"] == "destroyed" and e.get("credited_to") == pilot:
             assert f"Kill: {name(report, e['target'])}" in mine
-    gained = sum(e["points"] for e in report.events
+    gained = sum(e["points"] for e in plain_events(report)
                  if e["kind"] == "points" and e["pilot"] == pilot)
     vp = after.get("vp", 0)
     assert (f"+{gained} this turn, {vp} in all" if gained else f"Victory points: {vp}") in mine
@@ -88,7 +88,7 @@ def test_fastplay_block_holds_the_pilots_true_numbers(path: Path) -> None:
         mine = block(text)
         assert mine.startswith(f"FOR {report.names[pilot].upper()}")
         assert f"Hits taken: {after.get('hits', 0)}" in mine
-        for e in report.events:
+        for e in plain_events(report):
             if e["kind"] == "fire" and pilot in (e["shooter"], e["target"]):
                 other = report.names[e["target"] if e["shooter"] == pilot else e["shooter"]]
                 rolls = " ".join(str(r) for r in e["rolls"])

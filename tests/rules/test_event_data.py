@@ -1,5 +1,8 @@
 """An air event's plain data reads back as the same event (``event_from_dict``
-mirrors ``event_to_dict``), for every event the hand-worked scenarios make."""
+mirrors ``event_to_dict``; a ruleset's ``decode_events`` mirrors its
+``encode_events``), for every event the hand-worked scenarios make: the
+engine's typed events written and read back, and their plain data read and
+written again."""
 
 from __future__ import annotations
 
@@ -10,7 +13,13 @@ import pytest
 import yaml
 
 from pbmref.orders.errors import OrderMailError
-from pbmref.rules.eventdata import Event, EventDataError, event_from_dict, event_to_dict
+from pbmref.rules.eventdata import (
+    Event,
+    EventDataError,
+    UnknownEvent,
+    event_from_dict,
+    event_to_dict,
+)
 from pbmref.rules.fastplay.events import EVENT_TYPES as FAST_TYPES
 from pbmref.rules.hexgrid import HexBoard
 from pbmref.rules.tweedekker.events import EVENT_TYPES as TWEEDEKKER_TYPES
@@ -37,9 +46,12 @@ def test_every_scenario_event_reads_back(kind: str) -> None:
             continue  # a scenario of a refused order
         played += 1
         board = ruleset.decode(position).board
-        for plain in outcome.events:
-            event = event_from_dict(plain, KINDS[kind], board)
+        written = ruleset.encode_events(outcome.events, position)
+        assert ruleset.decode_events(written, position) == outcome.events, path.name
+        for event, plain in zip(outcome.events, written, strict=True):
             assert event_to_dict(event, board) == plain, path.name
+            again = event_from_dict(plain, KINDS[kind], board)
+            assert again == event and event_to_dict(again, board) == plain, path.name
             seen.add(event.kind)
     assert played >= 20
     assert len(seen) >= 12, sorted(seen)
@@ -54,3 +66,15 @@ def test_a_field_left_out_takes_its_default() -> None:
     plain = {"kind": "die", "move": 0, "purpose": "wind change", "who": "", "value": 3}
     assert event_from_dict(plain, TWEEDEKKER_TYPES, HexBoard(10)) == \
         DieRolled(0, "wind change", "", 3, sides=6, target="")
+
+
+def test_an_unknown_kind_is_kept_as_it_is() -> None:
+    """A report of a turn a later version wrote shows an event it does not know;
+    written again, it is what was read (``UnknownEvent``)."""
+    ruleset = get_ruleset("tweedekker")
+    position = {"board": {"side": 10}}
+    plain = [{"kind": "loop", "move": 3, "pilot": "anna", "hex": "J10"},
+             {"kind": "refilled", "move": 0, "pilot": "anna", "ammo": 16}]
+    typed = ruleset.decode_events(plain, position)
+    assert isinstance(typed[0], UnknownEvent) and typed[0].words() == "loop: pilot anna, hex J10"
+    assert ruleset.encode_events(typed, position) == plain

@@ -38,6 +38,12 @@ class FakeRuleset(Ruleset):
     def encode(self, state: Any) -> dict[str, Any]:
         return dict(state)
 
+    def encode_events(self, events: Any, position: Any) -> list[dict[str, object]]:
+        return [dict(e) for e in events]
+
+    def decode_events(self, data: Any, position: Any) -> tuple[dict[str, object], ...]:
+        return tuple(dict(e) for e in data)
+
     def read_orders(self, state: Any, player: str,
                     lines: list[tuple[int, str]]) -> dict[str, Any]:
         return {"add": int(lines[0][1])}
@@ -78,7 +84,7 @@ class FakeRuleset(Ruleset):
         if over:
             new["game_over"] = True
             new["winners"] = winners
-        return Outcome(position=new, events=events, game_over=over, winners=winners,
+        return Outcome(position=new, events=tuple(events), game_over=over, winners=winners,
                        rolls=tuple(dice.rolls), unused=tuple(dice.unused()))
 
 

@@ -51,26 +51,26 @@ __all__ = ["Shown", "broadcast_press", "final_report", "report_of", "shown_playe
            "stored_report", "summary", "write_archive", "year_start"]
 
 
-def report_of(game: Game, turn: int, position_before: dict[str, object], outcome: Outcome,
+def report_of(game: Game, turn: int, position_before: dict[str, object], outcome: Outcome[Any],
               orders: Mapping[str, Mapping[str, object]], next_deadline: datetime | None,
-              *, settings: GameSettings | None = None) -> TurnReport:
+              *, settings: GameSettings | None = None) -> TurnReport[Any]:
     """The report data of a turn just played (before it is written), with the
     game's ``settings`` as they were in that turn (default: as they are now),
-    its players as the game shows them."""
+    its players as the game shows them; its events the adjudication's own."""
     s = settings or game.settings
     return shown_players(game, s).report(TurnReport(
         game_id=game.id, title=s.title, ruleset=s.ruleset, turn=turn,
         position_before=position_before, position_after=outcome.position,
-        events=list(outcome.events), orders={p: dict(e) for p, e in orders.items()},
+        events=tuple(outcome.events), orders={p: dict(e) for p, e in orders.items()},
         next_deadline=next_deadline, timezone=s.timezone, game_over=outcome.game_over,
         winners=list(outcome.winners), dice=list(outcome.dice),
         year_start=year_start(game, turn, position_before),
     ))
 
 
-def stored_report(game: Game, turn: int) -> TurnReport:
+def stored_report(game: Game, turn: int) -> TurnReport[Any]:
     """The report data of a played turn, read from its files, its players as
-    the game shows them."""
+    the game shows them; its events decoded once, here."""
     settings = game.settings
     before = game.read_position(turn)
     after = game.read_position(turn + 1) if turn + 1 in game.turn_numbers() else before
@@ -82,7 +82,8 @@ def stored_report(game: Game, turn: int) -> TurnReport:
         orders = {}
     return shown_players(game).report(TurnReport(
         game_id=game.id, title=settings.title, ruleset=settings.ruleset, turn=turn,
-        position_before=before, position_after=after, events=game.history.events(turn),
+        position_before=before, position_after=after,
+        events=game.ruleset.decode_events(game.history.events(turn), before),
         orders=dict(orders), next_deadline=moment(result.get("next_deadline")),
         timezone=settings.timezone, game_over=bool(result.get("game_over")),
         winners=[str(w) for w in winners] if isinstance(winners, list) else [],
@@ -180,7 +181,7 @@ def _write_page(path: Path, text: str) -> bool:
     return True
 
 
-def _turn_page(game: Game, report: TurnReport, label: str, press: list[PressItem],
+def _turn_page(game: Game, report: TurnReport[Any], label: str, press: list[PressItem],
                before: tuple[int, str] | None, after: tuple[int, str] | None) -> str:
     """The archive page of one played turn; ``before`` and ``after``: the turns
     next to it (number and label), if any."""
@@ -209,9 +210,9 @@ def write_archive(game: Game, out_dir: Path, *,
     names = shown.shown_names()
     record = DrawnPages(out_dir)
     inputs = record.inputs(game, shown, played)
-    reports: dict[int, TurnReport] = {}
+    reports: dict[int, TurnReport[Any]] = {}
 
-    def report_of_turn(turn: int) -> TurnReport:
+    def report_of_turn(turn: int) -> TurnReport[Any]:
         if turn not in reports:
             reports[turn] = stored_report(game, turn)
         return reports[turn]
@@ -222,7 +223,8 @@ def write_archive(game: Game, out_dir: Path, *,
         if known is None:
             report = report_of_turn(turn)
             known = TurnDrawn(inputs[turn], ruleset.report_label(report),
-                              summary(report.events, names))
+                              summary(ruleset.encode_events(report.events,
+                                                            report.position_before), names))
         drawn[turn] = known
     written: list[Path] = []
     links: list[TurnLink] = []

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from pbmref.reports.model import TurnReport, renamed
 from pbmref.rulesets import Alias, Correspondent
@@ -62,7 +63,7 @@ class Shown:
         """The ids players are shown -> their names, as renderers take them."""
         return {self.id(pid): name for pid, name in self.names.items()}
 
-    def report(self, report: TurnReport) -> TurnReport:
+    def report(self, report: TurnReport[Any]) -> TurnReport[Any]:
         """``report`` (by player ids) with its players as they are shown."""
         if self.aliases is None:
             return replace(report, names=dict(self.names))

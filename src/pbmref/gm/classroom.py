@@ -200,8 +200,9 @@ def play_class(template: ClassTemplate, roster: Roster, *, turns: int | None = N
             outcome = kind.play_turn(gid, pos, rng, seed * 1000 + turn * 31 + len(gid),
                                      orders_for)
             positions[gid] = outcome.position
-            events[gid].append(list(outcome.events))
-            roster = apply_turn(roster, gid, turn, outcome.events)
+            plain = kind.plain_events(outcome.events, pos)  # as events.yaml keeps them
+            events[gid].append(plain)
+            roster = apply_turn(roster, gid, turn, plain)
         live = {g: p for g, p in positions.items() if not p.get("game_over")}
         if len(live) > 1:
             moved, done = kind.rebalance(live)

@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from pbmref.archive import stored_report
 from pbmref.base.files import set_aside
@@ -67,7 +68,7 @@ class RerunResult:
     dry_run: bool = True
     changed_reports: list[int] = field(default_factory=list)  # turns whose report changed
     # the reports of those turns as they were, for a corrected report to say what changed
-    before: dict[int, TurnReport] = field(default_factory=dict)
+    before: dict[int, TurnReport[Any]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # how the recorded dice were dealt
     roster: list[str] = field(default_factory=list)  # what the careers' roster did (FP16)
     # per turn, the dice the re-run rolled that the record did not hold (V5), by
@@ -175,7 +176,8 @@ def _play_again(game: Game, log: GmLog, result: RerunResult, now: datetime,
                       next_deadline=moment(old_result.get("next_deadline")),
                       settings=settings, votes=votes)
         files = game.history.files_of(
-            turn, seed=played.seed, outcome=played.outcome, orders_used=played.orders_used,
+            turn, seed=played.seed, outcome=played.outcome, position=view.position,
+            orders_used=played.orders_used,
             report_text=played.report_text, next_deadline=played.next_deadline,
             adjudicated_at=moment(old_result.get("adjudicated_at")) or now,
             settings=settings, votes=votes)
@@ -217,7 +219,7 @@ def _dice(n: int) -> str:
     return f"{n} {'die' if n == 1 else 'dice'}"
 
 
-def _tell_dice(result: RerunResult, turn: int, outcome: Outcome, *, older: bool,
+def _tell_dice(result: RerunResult, turn: int, outcome: Outcome[Any], *, older: bool,
                changed: bool) -> None:
     """Say how the recorded dice of ``turn`` were dealt (V5): those no longer
     needed, those never rolled before (rolled now), or, when the turn ``changed``,

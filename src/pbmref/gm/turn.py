@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from pbmref.archive import report_of
 from pbmref.gm.roster import follow_quietly
@@ -38,10 +39,10 @@ class PlayedTurn:
 
     turn: int
     seed: int
-    outcome: Outcome
+    outcome: Outcome[Any]
     orders: dict[str, dict[str, object]]  # the entries used, per player
     orders_used: dict[str, str]  # player -> the orders file used
-    report: TurnReport
+    report: TurnReport[Any]
     report_text: str
     next_deadline: datetime | None
 
@@ -49,7 +50,7 @@ class PlayedTurn:
 def outcome_of(game: Game, view: TurnView, in_force: Mapping[str, OrdersFile], *, seed: int,
                replay: Replay | None = None, settings: GameSettings | None = None,
                votes: Votes | None = None
-               ) -> tuple[Outcome, dict[str, dict[str, object]], dict[str, str]]:
+               ) -> tuple[Outcome[Any], dict[str, dict[str, object]], dict[str, str]]:
     """The adjudication alone: what the ruleset makes of a turn, with the entries
     used and the orders file of each player (``play`` without the report).
     Orders of players who are not active (kicked, removed) are left out; the

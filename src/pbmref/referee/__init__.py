@@ -20,6 +20,7 @@ line and the demo sit above it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from pbmref.config import Config, load_config
 from pbmref.gm import Notice
@@ -33,7 +34,7 @@ __all__ = ["Referee", "mail_notice", "mail_reports"]
 
 def mail_reports(store: GameStore, game_id: str, turns: Iterable[int], *,
                  config: Config | None = None, why: str = "",
-                 before: Mapping[int, TurnReport] | None = None,
+                 before: Mapping[int, TurnReport[Any]] | None = None,
                  new_dice: Mapping[int, Sequence[str]] | None = None) -> int:
     """Mail corrected reports of ``turns`` (after ``pbmref rerun --mail``): each
     opens with the game master's reason ``why``, what changed for its reader

@@ -29,6 +29,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from pbmref import gm
 from pbmref.archive import shown_players, stored_report
@@ -114,7 +115,7 @@ class Correction:
     re-run rolled that the turn had not rolled (V5), by what for."""
 
     why: str = ""
-    before: TurnReport | None = None
+    before: TurnReport[Any] | None = None
     new_dice: tuple[str, ...] = ()
     # the turn before the open one: the deadline in force now (the game master
     # may have moved it since the turn was played), and the preview of each
@@ -123,7 +124,7 @@ class Correction:
     plans: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
-def report_pictures(game: Game, report: TurnReport) -> ReportPictures:
+def report_pictures(game: Game, report: TurnReport[Any]) -> ReportPictures:
     """The pictures of a report mail (``Ruleset.render_pictures``: the map, or a
     Diplomacy phase's orders and the board after it), shown inline as light
     PNGs by the HTML part, with a panel for each move: made once a turn, the

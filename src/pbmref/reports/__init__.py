@@ -1,7 +1,7 @@
 """What players read: turn reports as text, maps as SVG, the pages of the archive.
 
-Pure renderers: they take plain data (a ``TurnReport``, a position and its
-events, as the store keeps them) and return text; they read nothing from
+Pure renderers: they take a turn's data (a ``TurnReport``: positions as the
+store keeps them, the game's typed events) and return text; they read nothing from
 disk but the package's own map data, and never recompute rules. What every
 game kind uses lives here: the report ``Document`` (``document``) and its
 HTML (``html``, also the archive's pages, which ``pbmref.archive`` writes),

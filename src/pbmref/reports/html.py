@@ -27,6 +27,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
+from typing import Any
 
 from pbmref.reports.common import format_deadline
 from pbmref.reports.document import (
@@ -292,7 +293,7 @@ def _pictures(pictures: Sequence[Picture], move_svgs: Sequence[str]) -> str:
             + (f'<div class="move-panels">{moves}</div>' if moves else "") + "</section>")
 
 
-def render_turn_page(report: TurnReport, report_text: str, *, label: str,
+def render_turn_page(report: TurnReport[Any], report_text: str, *, label: str,
                      pictures: Sequence[Picture] = (), prev_href: str | None = None,
                      next_href: str | None = None,
                      index_href: str | None = "index.html",

@@ -1,21 +1,25 @@
 """The data a turn report is rendered from (exactly what the store keeps), and
 the pictures drawn of it.
 
-``renamed(data, ids)`` gives plain data (a position, events, orders) with the
-player ids of ``ids`` replaced by the ids players are shown, and
-``TurnReport.with_players`` a whole report: in an anonymous game every
-renderer then draws and names the players' stand-ins (issue 40).
+``renamed(data, ids)`` gives plain data (a position, orders) with the
+player ids of ``ids`` replaced by the ids players are shown, ``renamed_event``
+a typed event, and ``TurnReport.with_players`` a whole report: in an
+anonymous game every renderer then draws and names the players' stand-ins
+(issue 40).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 __all__ = ["FOCUS_HIGHEST", "FOCUS_SIZE", "GROUND_CLOSE", "GROUND_OPEN", "PANEL_WIDTH", "Focus",
-           "Picture", "TurnReport", "focus_box", "renamed"]
+           "Picture", "TurnReport", "focus_box", "renamed", "renamed_event"]
+
+E = TypeVar("E")
 
 #: The comments around a picture's ground: what a turn's picture draws under
 #: everything else and that changes seldom (the board, its names), which the
@@ -48,13 +52,40 @@ def renamed(data: Any, ids: Mapping[str, str]) -> Any:
     return data
 
 
+def renamed_event(event: E, ids: Mapping[str, str]) -> E:
+    """A typed event (a frozen dataclass) with each player id of ``ids``
+    replaced, as ``renamed`` replaces them in its plain data: every text field
+    (but its ``kind``) that is one, and those in a tuple of them.
+
+    >>> from pbmref.rules.diplomacy.events import Event
+    >>> renamed_event(Event("draw", power="anna", powers=("anna", "bert")), {"anna": "n"})
+    Event(kind='draw', power='n', unit=None, order=None, outcome=None, reason=None, \
+province=None, to=None, rule=None, powers=('n', 'bert'), votes=())
+    """
+    if not dataclasses.is_dataclass(event) or isinstance(event, type):
+        return event
+    changed = {f.name: _renamed_field(getattr(event, f.name), ids)
+               for f in dataclasses.fields(event) if f.init and f.name != "kind"}
+    return replace(event, **changed)
+
+
+def _renamed_field(value: object, ids: Mapping[str, str]) -> object:
+    if isinstance(value, str):
+        return ids.get(value, value)
+    if isinstance(value, tuple):
+        return tuple(_renamed_field(v, ids) for v in value)
+    return value
+
+
 @dataclass(frozen=True)
-class TurnReport:
-    """One adjudicated turn of one game, as plain data.
+class TurnReport(Generic[E]):
+    """One adjudicated turn of one game: the positions and orders as plain
+    data, the events as the game's typed events (``E``).
 
     ``position_before`` is the position at the start of ``turn`` and
     ``position_after`` the one at the start of the next turn (scenario schema);
-    ``events`` are the engine's events as dicts (``event_to_dict``);
+    ``events`` are the engine's events, in order, decoded once a report
+    (``Ruleset.decode_events``) when read from the store;
     ``orders`` maps player id to the orders entry they gave this turn
     (secret until now, shown in the report); ``names`` maps player id to the
     pilot's display name.
@@ -66,7 +97,7 @@ class TurnReport:
     turn: int
     position_before: dict[str, object]
     position_after: dict[str, object]
-    events: list[dict[str, object]]
+    events: tuple[E, ...]
     orders: dict[str, dict[str, object]] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)
     next_deadline: datetime | None = None  # aware; shown in the game's time zone
@@ -78,12 +109,12 @@ class TurnReport:
     # for what changed this year; None: the game kind has no years
     year_start: dict[str, object] | None = None
 
-    def with_players(self, ids: Mapping[str, str], names: Mapping[str, str]) -> TurnReport:
+    def with_players(self, ids: Mapping[str, str], names: Mapping[str, str]) -> TurnReport[E]:
         """The report with each player id of ``ids`` replaced (``renamed``) and
         ``names`` the names shown, by the ids shown."""
         return replace(
             self, position_before=renamed(self.position_before, ids),
-            position_after=renamed(self.position_after, ids), events=renamed(self.events, ids),
+            position_after=renamed(self.position_after, ids), events=tuple(renamed_event(e, ids) for e in self.events),
             orders=renamed(self.orders, ids), winners=renamed(self.winners, ids),
             year_start=renamed(self.year_start, ids), names=dict(names))
 

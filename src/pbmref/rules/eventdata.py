@@ -5,6 +5,8 @@ in; ``event_to_dict`` writes it for YAML and the reports, with hexes as the
 names the given board prints (any board with a ``name(hex)`` method), and
 ``event_from_dict`` reads that back, the hexes through the board's ``parse``
 (the doctests of each game's ``events`` module show the two mirror).
+``events_to_dicts`` and ``events_from_dicts`` do the same for a whole turn,
+an event of a kind the game does not know kept as an ``UnknownEvent``.
 """
 
 from __future__ import annotations
@@ -19,8 +21,8 @@ from typing import Any, ClassVar, Protocol
 
 from pbmref.rules.hexgrid import Hex
 
-__all__ = ["Event", "EventDataError", "HexNamer", "HexParser", "event_from_dict",
-           "event_to_dict", "events_to_dicts"]
+__all__ = ["Event", "EventBoard", "EventDataError", "HexNamer", "HexParser", "UnknownEvent",
+           "event_from_dict", "event_to_dict", "events_from_dicts", "events_to_dicts"]
 
 
 class HexNamer(Protocol):
@@ -33,6 +35,11 @@ class HexParser(Protocol):
     def parse(self, text: str) -> Hex: ...
 
 
+class EventBoard(HexNamer, HexParser, Protocol):
+    """A board that names hexes and reads their names back: what a turn's
+    events are written and read with."""
+
+
 class EventDataError(ValueError):
     """An event's plain data that no event class of the game reads."""
 
@@ -41,6 +48,28 @@ class EventDataError(ValueError):
 class Event:
     kind: ClassVar[str] = "event"
     move: int
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownEvent(Event):
+    """An event of a kind this version does not know (a later one wrote it):
+    kept with its data as it is (``name`` its kind, ``data`` every other key
+    but ``move``), so that a report shows it and writing it gives it back.
+
+    >>> from pbmref.rules.hexgrid import HexBoard
+    >>> plain = {"kind": "loop", "move": 2, "pilot": "anna"}
+    >>> board = HexBoard(10)
+    >>> events_to_dicts(events_from_dicts([plain], {}, board), board) == [plain]
+    True
+    """
+
+    kind: ClassVar[str] = "unknown"
+    name: str
+    data: tuple[tuple[str, object], ...]  # every key but kind and move
+
+    def words(self) -> str:
+        """``new_kind: detail shown``."""
+        return f"{self.name}: " + ", ".join(f"{key} {val}" for key, val in self.data)
 
 
 _AS_IS = (str, int, bool, float, type(None))
@@ -146,6 +175,9 @@ def events_to_dicts(events: Iterable[Event], board: HexNamer) -> list[dict[str, 
     name, names, writers = board.name, board.names, _TO_DICT
     out = []
     for event in events:
+        if type(event) is UnknownEvent:
+            out.append({"kind": event.name, "move": event.move, **dict(event.data)})
+            continue
         write = writers.get(type(event)) or _writer(type(event))
         out.append(write(event, board, name, names))
     return out
@@ -217,3 +249,20 @@ def event_from_dict(data: Mapping[str, object], types_: Mapping[str, type[Event]
         read = _FROM_DICT[cls] = _from_dict(cls)
     return read(data, board)
 
+
+
+def events_from_dicts(data: Iterable[Mapping[str, object]], types_: Mapping[str, type[Event]],
+                      board: HexParser) -> tuple[Event, ...]:
+    """A turn's stored events as the game's typed events (``event_from_dict``;
+    the mirror of ``events_to_dicts``), one of a kind the game does not know
+    as an ``UnknownEvent``."""
+    out: list[Event] = []
+    for d in data:
+        kind = str(d.get("kind"))
+        if kind in types_:
+            out.append(event_from_dict(d, types_, board))
+        else:
+            move = d.get("move", 0)
+            out.append(UnknownEvent(move if isinstance(move, int) else 0, kind, tuple(
+                (k, v) for k, v in d.items() if k not in ("kind", "move"))))
+    return tuple(out)

@@ -12,7 +12,10 @@ object and ask it; none of them names a game kind.
 Positions and orders travel through the store as plain data (the scenario
 schema of ``docs/scenario-format.md``); a ruleset turns them into the rules'
 typed values with ``decode`` once per use (``OpenTurn`` in the store keeps
-the decoded state of the open turn for one mail).
+the decoded state of the open turn for one mail). A turn's events are the
+rules' typed events from the adjudication to the renderers: the store writes
+them as plain data (``encode_events``) and a report of a stored turn reads
+them back once (``decode_events``).
 """
 
 from __future__ import annotations
@@ -57,6 +60,9 @@ OrdersEntry = dict[str, object]
 # tweedekker ``GameState``, a Diplomacy ``Board``) and every method that reads
 # the open turn takes.
 S = TypeVar("S")
+# The rules' events of one turn (a tweedekker ``Manoeuvred``, a Diplomacy
+# ``Event``): what ``adjudicate`` gives and a ``TurnReport`` carries.
+E = TypeVar("E")
 Lines = list[tuple[int, str]]
 
 # How much press a game relays (game.yaml's ``press``): none; white (the sender
@@ -143,11 +149,11 @@ class Votes:
 
 
 @dataclass(frozen=True)
-class Outcome:
-    """One adjudicated turn as plain data."""
+class Outcome(Generic[E]):
+    """One adjudicated turn: the next position as plain data, the events typed."""
 
     position: dict[str, object]  # the position at the start of the next turn
-    events: list[dict[str, object]] = field(default_factory=list)  # every event, in order
+    events: tuple[E, ...] = ()  # every event, in order
     game_over: bool = False
     winners: list[str] = field(default_factory=list)
     # every die rolled, in order, with what it was rolled for (V5)
@@ -298,10 +304,10 @@ def rule_words(rule: str) -> str:
     return f" (rule {rule})" if any(c.isdigit() for c in rule) else ""
 
 
-class Ruleset(ABC, Generic[S]):
-    """One game kind, generic over ``S``, the state its ``decode`` gives.
-    Subclasses fill in the parts; the house calls only these (and, not knowing
-    the game kind, holds a ``Ruleset[Any]``)."""
+class Ruleset(ABC, Generic[S, E]):
+    """One game kind, generic over ``S``, the state its ``decode`` gives, and
+    ``E``, its events. Subclasses fill in the parts; the house calls only these
+    (and, not knowing the game kind, holds a ``Ruleset[Any, Any]``)."""
 
     name: ClassVar[str]  # as game.yaml names it: tweedekker, fastplay, diplomacy, dirigible
     title: ClassVar[str]  # as players read it: "Dirigible Diplomacy"
@@ -395,6 +401,17 @@ class Ruleset(ABC, Generic[S]):
     @abstractmethod
     def encode(self, state: S) -> dict[str, object]:
         """The plain data of a state (``decode`` reads it back)."""
+
+    @abstractmethod
+    def encode_events(self, events: Sequence[E],
+                      position: Mapping[str, object]) -> list[dict[str, object]]:
+        """A turn's events as plain data (``events.yaml``), for a turn played from
+        ``position`` (its board names the hexes)."""
+
+    @abstractmethod
+    def decode_events(self, data: Sequence[Mapping[str, object]],
+                      position: Mapping[str, object]) -> tuple[E, ...]:
+        """The events ``encode_events`` wrote as ``data``, read back (its mirror)."""
 
     def reads_positions_of(self, name: str) -> bool:
         """Whether a position written for ruleset ``name`` belongs to this game kind."""
@@ -513,7 +530,7 @@ class Ruleset(ABC, Generic[S]):
     @abstractmethod
     def adjudicate(self, position: Mapping[str, object], orders: Mapping[str, Mapping[str, object]],
                    seed: int, replay: Replay | None = None, *,
-                   state: S | None = None) -> Outcome:
+                   state: S | None = None) -> Outcome[E]:
         """One turn; ``replay`` gives the dice recorded by an earlier run of it
         (each dealt to what it was rolled for; an older record's values in order).
         ``state``: the position decoded already (the store's ``TurnView`` has it),
@@ -522,11 +539,11 @@ class Ruleset(ABC, Generic[S]):
     # ------------------------------------------------------------ reports
 
     @abstractmethod
-    def render_report(self, report: TurnReport) -> str:
+    def render_report(self, report: TurnReport[E]) -> str:
         """The whole turn report as text (at most 70 columns), as the store keeps it
         and observers read it."""
 
-    def report_document(self, report: TurnReport, readers: Sequence[str] = ()) -> Document:
+    def report_document(self, report: TurnReport[E], readers: Sequence[str] = ()) -> Document:
         """The report one recipient reads, as a document (its text is the mail's
         plain part, its HTML the other part): ``readers`` are the players the
         recipient plays, whose own block comes first; none for an observer or the
@@ -536,18 +553,18 @@ class Ruleset(ABC, Generic[S]):
         del readers
         return Document.preformatted(self.render_report(report))
 
-    def render_changes(self, before: TurnReport, after: TurnReport,
+    def render_changes(self, before: TurnReport[E], after: TurnReport[E],
                        readers: Sequence[str] = ()) -> str:
         """One line: what a corrected turn (``rerun``) changed for ``readers``."""
         del before, after, readers
         return "The account of the turn changed; read it again below."
 
-    def render_map_svg(self, report: TurnReport) -> str | None:
+    def render_map_svg(self, report: TurnReport[E]) -> str | None:
         """The board after the turn as an SVG document (None: no picture)."""
         del report
         return None
 
-    def render_pictures(self, report: TurnReport) -> list[Picture]:
+    def render_pictures(self, report: TurnReport[E]) -> list[Picture]:
         """Every picture of a turn, in the order a player looks at them: the
         report mail attaches them, the archive's turn page shows them. By
         default the one map of ``render_map_svg``."""
@@ -558,14 +575,14 @@ class Ruleset(ABC, Generic[S]):
 
         return [Picture(svg, f"The board after {self.report_label(report)}")]
 
-    def reader_focus(self, report: TurnReport, readers: Sequence[str]) -> Focus | None:
+    def reader_focus(self, report: TurnReport[E], readers: Sequence[str]) -> Focus | None:
         """The part of the turn's pictures around the ``readers``' own pieces,
         which their report shows first (None: an observer, or this game kind
         draws none)."""
         del report, readers
         return None
 
-    def render_move_svgs(self, report: TurnReport) -> list[str]:
+    def render_move_svgs(self, report: TurnReport[E]) -> list[str]:
         """Small pictures of the board after each move of the turn, in order (the
         panels beside the map; none: this game kind draws no moves)."""
         del report
@@ -591,7 +608,7 @@ class Ruleset(ABC, Generic[S]):
         del positions
         return []
 
-    def ending(self, report: TurnReport) -> str:
+    def ending(self, report: TurnReport[E]) -> str:
         """How the game ended, in a sentence (J14), from the report of its last
         turn; its players as the report names them."""
         names = report.names or {}
@@ -600,11 +617,11 @@ class Ruleset(ABC, Generic[S]):
             return "The game is over; nobody won."
         return f"The game is over: won by {', '.join(winners)}."
 
-    def report_label(self, report: TurnReport) -> str:
+    def report_label(self, report: TurnReport[E]) -> str:
         """How a report names its turn: ``turn 7``, or the phase played."""
         return self.words.turn(report.turn)
 
-    def file_label(self, report: TurnReport) -> str:
+    def file_label(self, report: TurnReport[E]) -> str:
         """How a file of the report (its map) names the turn: ``turn-007``."""
         return f"turn-{report.turn:03d}"
 
@@ -642,8 +659,8 @@ class Ruleset(ABC, Generic[S]):
         del state, names
         return None
 
-    def settle_votes(self, position: Mapping[str, object], outcome: Outcome,
-                     votes: Votes) -> Outcome:
+    def settle_votes(self, position: Mapping[str, object], outcome: Outcome[E],
+                     votes: Votes) -> Outcome[E]:
         """The outcome of a turn played from ``position`` with the game's standing
         ``votes`` applied (a draw or a concession may end the game). Unchanged
         here: this game kind has no draws."""

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from pbmref.rulesets.base import Outcome
@@ -130,7 +130,13 @@ class Classroom(ABC, Generic[T]):
 
     @abstractmethod
     def play_turn(self, game_id: str, position: Mapping[str, object], rng: random.Random,
-                  seed: int, orders_for: OrdersFor | None = None) -> Outcome:
+                  seed: int, orders_for: OrdersFor | None = None) -> Outcome[Any]:
         """One turn of a board, every pilot still in it ordered by ``orders_for``
         (default: the computer); the position after it says whether the game
         is over (``game_over``) and who won."""
+
+    @abstractmethod
+    def plain_events(self, events: Sequence[Any],
+                     position: Mapping[str, object]) -> list[dict[str, object]]:
+        """The events of a turn ``play_turn`` played from ``position``, as the
+        game's events.yaml keeps them (what the roster reads)."""

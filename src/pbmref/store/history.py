@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pbmref.base.files import ordered, set_aside, write_new
 from pbmref.base.times import iso
@@ -88,7 +88,7 @@ class TurnRecord:
     position_before: dict[str, object]
     position_after: dict[str, object]
     orders: dict[str, dict[str, object]]
-    events: list[dict[str, object]]
+    events: tuple[object, ...]  # the ruleset's typed events (``Outcome.events``)
     dice: list[int]
     game_over: bool
     winners: list[str]
@@ -190,12 +190,14 @@ class History:
     # ------------------------------------------------------------ writing
 
     def files_of(
-        self, turn: int, *, seed: int, outcome: Outcome, orders_used: Mapping[str, str],
+        self, turn: int, *, seed: int, outcome: Outcome[Any], position: Mapping[str, object],
+        orders_used: Mapping[str, str],
         report_text: str, next_deadline: datetime | None, adjudicated_at: datetime,
         settings: GameSettings | None = None, votes: Votes | None = None,
     ) -> dict[str, str | bytes]:
-        """The files one adjudicated turn writes into its folder (name -> content);
-        ``settings`` as they were in that turn (a re-run; default: as they are now);
+        """The files one adjudicated turn writes into its folder (name -> content),
+        the turn played from ``position`` (its events written as the ruleset
+        encodes them on its board); ``settings`` as they were in that turn (a re-run; default: as they are now);
         ``votes``: the draw and concession votes standing when it was played,
         recorded so that a re-run settles them the same way."""
         players = (settings or self.game.settings).active_players()
@@ -217,7 +219,8 @@ class History:
                 header=f"Every die rolled in turn {turn} (rule V5), one a line: {_DIE},\n"
                        "and the sides of a die that has not six. A re-run deals each die "
                        "again\nto what it was rolled for."),
-            "events.yaml": dump_yaml({"turn": turn, "events": list(outcome.events)},
+            "events.yaml": dump_yaml({"turn": turn, "events": self.game.ruleset.encode_events(
+                outcome.events, position)},
                                      header=f"What happened in turn {turn}, in order"),
             "report.txt": report_text,
             "result.yaml": dump_yaml(result, header=f"Turn {turn} adjudicated; the next "
@@ -230,7 +233,7 @@ class History:
                                                 f"of {self.game.id}")
 
     def record(
-        self, outcome: Outcome, *, seed: int, orders_used: Mapping[str, str],
+        self, outcome: Outcome[Any], *, seed: int, orders_used: Mapping[str, str],
         report_text: str, next_deadline: datetime | None, adjudicated_at: datetime,
         orders: Mapping[str, Mapping[str, object]] | None = None, votes: Votes | None = None,
     ) -> TurnRecord:
@@ -254,7 +257,7 @@ class History:
             next_path = turn_dir(game.dir, turn + 1) / POSITION_FILE
             game.check_position(YamlDoc(next_path, "", next_pos))  # never write what we
             files = self.files_of(                                 # could not read back
-                turn, seed=seed, outcome=outcome, orders_used=orders_used,
+                turn, seed=seed, outcome=outcome, position=before, orders_used=orders_used,
                 report_text=report_text, next_deadline=next_deadline,
                 adjudicated_at=adjudicated_at, votes=votes)
             for path in [*(tdir / n for n in files), next_path]:
@@ -285,7 +288,7 @@ class History:
                 game_id=game.id, turn=turn, seed=seed, position_before=before,
                 position_after=next_pos,
                 orders={k: dict(v) for k, v in (orders or {}).items()},
-                events=list(outcome.events), dice=list(outcome.dice),
+                events=tuple(outcome.events), dice=list(outcome.dice),
                 game_over=outcome.game_over, winners=list(outcome.winners),
                 next_deadline=next_deadline, report_text=report_text,
                 adjudicated_at=adjudicated_at, files=tuple(written),

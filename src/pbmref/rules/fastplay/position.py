@@ -28,7 +28,7 @@ from pbmref.rules.plaindata import check_keys as _check_keys
 from pbmref.rules.plaindata import mapping as _mapping
 from pbmref.rules.plaindata import whole as _int
 
-__all__ = ["PositionError", "position_from_dict", "position_to_dict"]
+__all__ = ["PositionError", "board_from_dict", "position_from_dict", "position_to_dict"]
 
 
 _TOP_KEYS = {
@@ -188,6 +188,17 @@ def _check_duels(planes: list[Plane]) -> None:
         if other.team is p.team or not (p.on_board and other.on_board):
             raise PositionError(path, "a duel is between two enemy planes on the board",
                                 "FP15")
+
+
+def board_from_dict(data: Mapping[str, object]) -> FastBoard:
+    """The board a position is played on (FP1), read alone: the names of its
+    turn's hexes in the events.
+
+    >>> board_from_dict({"board": {"files": 8, "ranks": 12}})
+    FastBoard(files=8, ranks=12)
+    """
+    settings = _settings(_mapping(data, ()))
+    return FastBoard(settings.files, settings.ranks)
 
 
 def position_from_dict(data: Mapping[str, object]) -> GameState:

@@ -36,7 +36,7 @@ from pbmref.rules.tweedekker.state import (
     Zeppelin,
 )
 
-__all__ = ["PositionError", "position_from_dict", "position_to_dict"]
+__all__ = ["PositionError", "board_from_dict", "position_from_dict", "position_to_dict"]
 
 
 
@@ -280,6 +280,17 @@ def _zeppelins_of(data: Mapping[str, object], board: HexBoard,
     if sum(1 for z in zeppelins if z.controlled) > 1:
         raise PositionError(("zeppelins",), "there is at most one controlled zeppelin", "Z6")
     return tuple(zeppelins)
+
+
+def board_from_dict(data: Mapping[str, object]) -> HexBoard:
+    """The board a position is played on (B1), read alone: the names of its
+    turn's hexes in the events.
+
+    >>> board_from_dict({"board": {"side": 7}})
+    HexBoard(side=7)
+    """
+    data = _mapping(data, ())
+    return HexBoard(_settings(data, _mapping(data.get("board"), ("board",))).board_side)
 
 
 def position_from_dict(data: Mapping[str, object], *, extra_keys: set[str] = frozenset()) -> GameState:  # type: ignore[assignment]

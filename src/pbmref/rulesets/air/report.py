@@ -3,38 +3,22 @@ head, the orders as mailed, the foot, and a piece's mark on the character map.
 
 The tweedekker report (``rulesets.tweedekker.report``) and the Fast Play
 report (``rulesets.fastplay.report``) differ in their boards and events and
-open and close alike; both read the turn's events typed (``read_events``).
+open and close alike; both read the turn's events typed (the report's own).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
-from typing import ClassVar
 
 from pbmref.reports.common import and_list, format_deadline
 from pbmref.reports.document import Block, Gap, Para, Rule, Section, Title
 from pbmref.reports.model import TurnReport
-from pbmref.rules.eventdata import Event, HexNamer, HexParser, event_from_dict
+from pbmref.rules.eventdata import Event, HexNamer
 from pbmref.rules.hexgrid import Heading, Hex, HexNameError
 from pbmref.rulesets.air.names import Namer
 
-__all__ = ["HEADING_MARKS", "UnknownEvent", "foot_section", "head_section", "next_turn_line",
-           "orders_blocks", "piece_mark", "read_events", "render_orders", "Teller"]
-
-
-@dataclass(frozen=True, slots=True)
-class UnknownEvent(Event):
-    """An event of a kind this version does not know (a later one wrote it):
-    the report shows its data as it is, rather than lose it."""
-
-    kind: ClassVar[str] = "unknown"
-    name: str
-    data: tuple[tuple[str, object], ...]  # every key but kind and move
-
-    def words(self) -> str:
-        """``new_kind: detail shown``."""
-        return f"{self.name}: " + ", ".join(f"{key} {val}" for key, val in self.data)
+__all__ = ["HEADING_MARKS", "foot_section", "head_section", "next_turn_line",
+           "orders_blocks", "piece_mark", "render_orders", "Teller"]
 
 
 class Teller:
@@ -61,22 +45,6 @@ class Teller:
             runway=str(getattr(e, "runway", "")).title())
 
 
-def read_events(data: Iterable[Mapping[str, object]], types: Mapping[str, type[Event]],
-                board: HexParser) -> tuple[Event, ...]:
-    """A turn's stored events as the game's typed events (``event_from_dict``),
-    one of a kind the game does not know as an ``UnknownEvent``."""
-    out: list[Event] = []
-    for d in data:
-        kind = str(d.get("kind"))
-        if kind in types:
-            out.append(event_from_dict(d, types, board))
-        else:
-            move = d.get("move", 0)
-            out.append(UnknownEvent(move if isinstance(move, int) else 0, kind, tuple(
-                (k, v) for k, v in d.items() if k not in ("kind", "move"))))
-    return tuple(out)
-
-
 # Where the heading mark goes: after the letter for N/NE/SE/S, before for SW/NW.
 HEADING_MARKS: dict[str, tuple[str, str]] = {
     "N": ("", "^"), "NE": ("", "/"), "SE": ("", "\\"),
@@ -97,7 +65,7 @@ def piece_mark(letter: str, heading: Heading | str, landed: bool = False) -> str
     return before + letter + after
 
 
-def next_turn_line(report: TurnReport, namer: Namer | None = None) -> str:
+def next_turn_line(report: TurnReport[Event], namer: Namer | None = None) -> str:
     """The next deadline, or who won."""
     if report.game_over:
         name = namer or Namer((), (), report.names)
@@ -108,7 +76,7 @@ def next_turn_line(report: TurnReport, namer: Namer | None = None) -> str:
             f"{format_deadline(report.next_deadline, report.timezone)}.")
 
 
-def head_section(report: TurnReport, game_kind: str, game_over: str = "") -> Section:
+def head_section(report: TurnReport[Event], game_kind: str, game_over: str = "") -> Section:
     """The report's head: title and id, the turn, the next deadline or (the words
     ``game_over``) who won."""
     blocks: list[Block] = [Rule(), Title((report.title or report.game_id).upper(),
@@ -172,7 +140,7 @@ def render_orders(orders: Mapping[str, object], pilots: list[str],
     return lines
 
 
-def foot_section(report: TurnReport) -> Section:
+def foot_section(report: TurnReport[Event]) -> Section:
     """The last lines: when the next orders are due."""
     if report.game_over:
         text = "The game is over. Thank you for flying."

@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from pbmref.orders.errors import OrderMailError
 from pbmref.rules.dice import Dice, Replay
-from pbmref.rules.eventdata import Event, HexNamer, events_to_dicts
+from pbmref.rules.eventdata import Event, EventBoard, events_from_dicts, events_to_dicts
 from pbmref.rules.plaindata import PositionError
 from pbmref.rulesets.base import (
     Alias,
@@ -32,7 +32,7 @@ class AirState(Protocol):
     """What the air games' states share: a board that names hexes, and the end."""
 
     @property
-    def board(self) -> HexNamer: ...
+    def board(self) -> EventBoard: ...
 
     @property
     def game_over(self) -> bool: ...
@@ -73,11 +73,14 @@ def order_error_path(exc: OrderMailError, player: str, entry: Any) -> tuple[str 
     return path
 
 
-class AirRuleset(Ruleset[A], Generic[A, R, T]):
+class AirRuleset(Ruleset[A, Event], Generic[A, R, T]):
     """A Ruleset of an air game, generic over its state ``A``, a player's orders
-    read ``R`` and the turn's orders ``T``; subclasses name the parts."""
+    read ``R`` and the turn's orders ``T``; subclasses name the parts. Its
+    events are the engine's (``rules.eventdata.Event``)."""
 
     player_keys: ClassVar[tuple[str, ...]] = ("aircraft",)
+    # the engine's event classes by their kind (the game's ``EVENT_TYPES``)
+    event_types: ClassVar[Mapping[str, type[Event]]]
 
     # The entries read, each with its typed orders, by the state they were read
     # against (a position decoded once a version of its file, ``store.Game``): a
@@ -118,6 +121,18 @@ class AirRuleset(Ruleset[A], Generic[A, R, T]):
         known[player] = ({k: list(v) if isinstance(v, list) else v for k, v in entry.items()},
                          typed)
         return typed
+
+    @abstractmethod
+    def event_board(self, position: Mapping[str, object]) -> EventBoard:
+        """The board of a position, read alone: what names its events' hexes."""
+
+    def encode_events(self, events: Sequence[Event],
+                      position: Mapping[str, object]) -> list[dict[str, object]]:
+        return events_to_dicts(events, self.event_board(position))
+
+    def decode_events(self, data: Sequence[Mapping[str, object]],
+                      position: Mapping[str, object]) -> tuple[Event, ...]:
+        return events_from_dicts(data, self.event_types, self.event_board(position))
 
     @abstractmethod
     def run_engine(self, state: A, orders: T, dice: Dice) -> tuple[A, tuple[Event, ...]]:
@@ -169,14 +184,13 @@ class AirRuleset(Ruleset[A], Generic[A, R, T]):
 
     def adjudicate(self, position: Mapping[str, object], orders: Mapping[str, Mapping[str, object]],
                    seed: int, replay: Replay | None = None, *,
-                   state: A | None = None) -> Outcome:
+                   state: A | None = None) -> Outcome[Event]:
         state = self.decode(position) if state is None else state
         dice = Dice(seed, replay=replay)
         new_state, events = self.run_engine(state, self.typed_orders(state, orders), dice)
-        board = state.board
         return Outcome(
             position=self.encode(new_state),
-            events=events_to_dicts(events, board),
+            events=events,
             rolls=tuple(dice.rolls),
             unused=tuple(dice.unused()),
             game_over=new_state.game_over,
@@ -205,10 +219,10 @@ class AirRuleset(Ruleset[A], Generic[A, R, T]):
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ScenarioError(f"seed: expected a whole number, found {seed!r}", path=("seed",))
         outcome = self.adjudicate(position, {str(p): dict(e or {}) for p, e in orders.items()},
-                                  seed)
+                                  seed, state=state)
         result = dict(outcome.position)
         if outcome.game_over:
             result["game_over"] = True
             result["winners"] = list(outcome.winners)
-        result["events"] = list(outcome.events)
+        result["events"] = events_to_dicts(outcome.events, state.board)
         return ScenarioResult(result, compare(expect or {}, result))

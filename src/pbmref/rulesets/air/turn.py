@@ -1,8 +1,8 @@
 """One air game's turn report read once into typed values: the positions
-before and after the turn (the game's ``GameState``) and the turn's events
-(the engine's event classes). Each air game's ``Turn`` adds how it names its
-pieces; its report, personal blocks and pictures draw from it, not from the
-stored dicts.
+before and after the turn (the game's ``GameState``) beside the turn's events
+(the engine's event classes, as the report carries them). Each air game's
+``Turn`` adds how it names its pieces; its report, personal blocks and
+pictures draw from it, not from the stored dicts.
 """
 
 from __future__ import annotations
@@ -25,18 +25,18 @@ class AirTurn(Generic[S]):
     """A turn report's data, typed: ``before`` the position the turn started
     from, ``after`` the next one, ``events`` what happened, in order."""
 
-    report: TurnReport
+    report: TurnReport[Event]
     before: S
     after: S
     events: tuple[Event, ...]
 
     @classmethod
-    def read(cls, report: TurnReport) -> Self:
+    def read(cls, report: TurnReport[Event]) -> Self:
         """The report decoded (each game's ``Turn`` says how)."""
         raise NotImplementedError
 
     @classmethod
-    def of(cls, report: TurnReport) -> Self:
+    def of(cls, report: TurnReport[Event]) -> Self:
         """``read``, once a report: its pictures, its readers' parts and its text
         for each reader read the turn the last call read, when it was this one."""
         last = _LAST.get(cls)

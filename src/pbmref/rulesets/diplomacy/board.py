@@ -33,7 +33,7 @@ phase:
   in the dirigible game), four to a row, and the symbols.
 
 Everything comes in as plain data (scenario-schema position dicts, the
-engine's events as dicts, order lines as ``{power: [line, ...]}``); the only
+engine's typed events, order lines as ``{power: [line, ...]}``); the only
 file read is the package's own board data. The colours are the Okabe-Ito
 colour-blind-safe set.
 """

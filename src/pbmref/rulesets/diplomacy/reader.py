@@ -14,11 +14,12 @@ of the engine is how many units a power builds or removes (DD1, DD11).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from pbmref.reports.common import and_list, count_word, format_deadline
 from pbmref.reports.document import Block, Para, Section
 from pbmref.reports.model import TurnReport
+from pbmref.rules.diplomacy.events import Event
 from pbmref.rulesets.diplomacy.view import PositionView
 
 __all__ = ["order_words", "power_section"]
@@ -38,29 +39,29 @@ REASONS = {
 }
 
 
-def order_words(event: Mapping[str, object]) -> str:
+def order_words(event: Event) -> str:
     """One order's fate: ``A Par - Bur: succeeds.``, ``F Bre - Eng: fails,
     bounced: an attack as strong or stronger met it (DD2a).``
 
-    >>> order_words({"order": "FRA F Bre - Eng", "power": "FRA", "outcome": "fails",
-    ...              "reason": "bounced"})
+    >>> order_words(Event("order", power="FRA", order="FRA F Bre - Eng", outcome="fails",
+    ...                   reason="bounced"))
     'F Bre - Eng: fails, bounced: an attack as strong or stronger met it (DD2a).'
     """
-    power = str(event.get("power") or "")
-    order = str(event.get("order") or "")
+    power = event.power or ""
+    order = event.order or ""
     if power and order.upper().startswith(power.upper() + " "):
         order = order[len(power) + 1:]
-    outcome = str(event.get("outcome") or "?")
-    reason = str(event.get("reason") or "")
+    outcome = event.outcome or "?"
+    reason = event.reason or ""
     why = REASONS.get(reason, reason)
     return f"{order}: {outcome}{', ' + why if why else ''}."
 
 
-def _ordered_units(events: Sequence[Mapping[str, object]]) -> set[str]:
+def _ordered_units(events: Sequence[Event]) -> set[str]:
     """The units (``A Par``) that had an order, from the order lines."""
     out = set()
     for e in events:
-        words = str(e.get("order") or "").split()
+        words = (e.order or "").split()
         if len(words) >= 3 and words[1].upper() in ("A", "F", "D"):
             out.add(f"{words[1].upper()} {words[2].split('/')[0].lower()}")
         elif len(words) >= 4 and words[1].lower() in ("disband", "remove"):
@@ -73,9 +74,9 @@ def _unit_key(unit: str) -> str:
     return f"{words[0].upper()} {words[1].split('/')[0].lower()}" if len(words) >= 2 else unit
 
 
-def _orders_blocks(report: TurnReport, before: PositionView, power: str) -> list[Block]:
-    mine = [e for e in report.events if e.get("kind") == "order"
-            and str(e.get("power") or "").upper() == power]
+def _orders_blocks(report: TurnReport[Event], before: PositionView, power: str) -> list[Block]:
+    mine = [e for e in report.events if e.kind == "order"
+            and (e.power or "").upper() == power]
     kind = (before.phase or "M")[-1:]
     if kind != "M" and not mine:
         return _nothing_ordered(report, power, kind)
@@ -95,26 +96,26 @@ def _orders_blocks(report: TurnReport, before: PositionView, power: str) -> list
 
 
 def _idle_units(before: PositionView, power: str,
-                mine: Sequence[Mapping[str, object]]) -> list[str]:
+                mine: Sequence[Event]) -> list[str]:
     """The power's units that had no order in a movement phase."""
     ordered = _ordered_units(mine)
     return [u for u in before.units.get(power, ()) if _unit_key(u) not in ordered]
 
 
-def _nothing_ordered(report: TurnReport, power: str, kind: str) -> list[Block]:
+def _nothing_ordered(report: TurnReport[Event], power: str, kind: str) -> list[Block]:
     """A retreat or adjustment phase in which the power sent no orders: what
     became of its units, or that it had nothing to order."""
     due = {"R": "You had no retreats to order.", "A": "You had nothing to build or remove."}
-    gone = [e for e in report.events if e.get("kind") in ("disbanded", "removed")
-            and str(e.get("power") or "").upper() == power]
+    gone = [e for e in report.events if e.kind in ("disbanded", "removed")
+            and (e.power or "").upper() == power]
     if gone:
         return [Para("You sent no orders: " + "; ".join(
-            f"{e.get('unit')} {e.get('kind')} ({e.get('reason', '')})" for e in gone)
+            f"{e.unit} {e.kind} ({e.reason or ''})" for e in gone)
             + " (DD3).", 2, 4)]
     return [Para(due.get(kind, "You had nothing to order."), 2, 4)]
 
 
-def _due_blocks(report: TurnReport, after: PositionView, power: str) -> list[Block]:
+def _due_blocks(report: TurnReport[Event], after: PositionView, power: str) -> list[Block]:
     """Retreats or adjustments the power owes in the next phase, and by when."""
     if report.game_over or after.winner:
         return []
@@ -164,7 +165,7 @@ def _no_change(before: PositionView, after: PositionView) -> str:
     return f"No centre of yours changed hands this year.{when}"
 
 
-def _centre_changes(report: TurnReport, before: PositionView, after: PositionView,
+def _centre_changes(report: TurnReport[Event], before: PositionView, after: PositionView,
                     power: str) -> str:
     """The centres the power took and lost this year (from its Spring to now:
     centres change hands at the end of the Fall, DD1, so a Winter report
@@ -184,7 +185,7 @@ def _centre_changes(report: TurnReport, before: PositionView, after: PositionVie
     return f"This year you {' and '.join(parts)}."
 
 
-def _holdings(report: TurnReport, before: PositionView, after: PositionView,
+def _holdings(report: TurnReport[Event], before: PositionView, after: PositionView,
               power: str) -> list[str]:
     units = after.units.get(power, ())
     centres = after.centers.get(power, ())
@@ -199,7 +200,7 @@ def _holdings(report: TurnReport, before: PositionView, after: PositionView,
     return out
 
 
-def power_section(report: TurnReport, power: str, before: PositionView | None = None,
+def power_section(report: TurnReport[Event], power: str, before: PositionView | None = None,
                   after: PositionView | None = None) -> Section:
     """The personal block of the player of ``power``: the first part of their copy.
     ``before``, ``after``: the report's positions, when the caller has read them."""

@@ -104,11 +104,6 @@ def points_and_upkeep(position: PositionView) -> dict[str, tuple[int, int]]:
 # ---------------------------------------------------------------- text
 
 
-def _events(report: TurnReport) -> list[Event]:
-    """The phase's events, read once for the report (``Event.from_dict``)."""
-    return [Event.from_dict(e) for e in report.events]
-
-
 def _result_text(e: Event) -> str:
     outcome = e.outcome or "?"
     return f"{outcome}: {e.reason}" if e.reason else outcome
@@ -272,7 +267,7 @@ def _centre_section(position: PositionView, when: str = "AFTER THIS PHASE") -> S
     return Section(f"{head} {when}".rstrip(), _centre_blocks(position), "centres")
 
 
-def _deadline(report: TurnReport) -> str:
+def _deadline(report: TurnReport[Event]) -> str:
     from pbmref.reports.common import format_deadline
 
     return format_deadline(report.next_deadline, report.timezone)
@@ -317,11 +312,11 @@ def _ending(after: PositionView, events: Sequence[Event],
     return None
 
 
-def ending_sentence(report: TurnReport) -> str | None:
+def ending_sentence(report: TurnReport[Event]) -> str | None:
     """How a game that ended with ``report``'s phase ended, in a sentence (the
     final report, J14): a draw, a concession or a victory; None when it goes on."""
     after = PositionView.read(report.position_after)
-    found = _ending(after, _events(report), report.names or {})
+    found = _ending(after, report.events, report.names or {})
     if found is not None:
         return found[1].replace(" Thank you for playing.", "")
     winner = after.winner or (report.winners[0] if report.winners else "")
@@ -333,13 +328,13 @@ def ending_sentence(report: TurnReport) -> str | None:
             f"supply centres ({rule}).")
 
 
-def render_diplomacy_report(report: TurnReport) -> str:
+def render_diplomacy_report(report: TurnReport[Event]) -> str:
     """The report of one adjudicated Diplomacy phase, every line at most 70 columns
     (as the store keeps it and observers read it)."""
     return diplomacy_document(report).text()
 
 
-def diplomacy_document(report: TurnReport, readers: Sequence[str] = ()) -> Document:
+def diplomacy_document(report: TurnReport[Event], readers: Sequence[str] = ()) -> Document:
     """The report of one phase as one recipient reads it: for a player, the block
     of each power they play first (``diplomacy_reader``: units, centres, what
     became of each order, what is due next), then the board (the mail's
@@ -356,7 +351,7 @@ def diplomacy_document(report: TurnReport, readers: Sequence[str] = ()) -> Docum
     head: list[Block] = [Rule(), Title(title, f"game {report.game_id}"),
                          Para(f"{variant} - report of {phase} ({phase_words(phase)})", 2, 4)]
     winner = after.winner or (report.winners[0] if report.winners else "")
-    events = _events(report)
+    events = report.events
     ending = _ending(after, events, names)
     if ending is not None:
         head.append(Para(ending[0], 2, 4))
@@ -385,7 +380,7 @@ def diplomacy_document(report: TurnReport, readers: Sequence[str] = ()) -> Docum
     return Document(sections)
 
 
-def _foot(report: TurnReport, after: PositionView, ending: tuple[str, str] | None,
+def _foot(report: TurnReport[Event], after: PositionView, ending: tuple[str, str] | None,
           winner: str, counts: Mapping[str, tuple[int, int, int]],
           mine: Sequence[str] = ()) -> str:
     """The report's last words: how the game ended, or the next phase's deadline

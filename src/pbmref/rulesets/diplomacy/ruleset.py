@@ -121,7 +121,7 @@ def _lines(entry: Mapping[str, object] | Sequence[Any] | None) -> list[str]:
     return [str(x) for x in entry]
 
 
-def _orders_by_power(report: TurnReport, before: Board) -> dict[str, list[Order]]:
+def _orders_by_power(report: TurnReport[Event], before: Board) -> dict[str, list[Order]]:
     """The orders of a phase's report, typed, as the board draws them: power ->
     orders (the stored lines are the orders' own, ``parse_order`` reads them)."""
     pos = before.position
@@ -392,7 +392,7 @@ DEMO_PLAYERS = tuple(PlayerSpec(pid, (), name, power=power) for pid, name, power
     ("halim", "Said Halim", "TUR")))
 
 
-class DiplomacyRuleset(Ruleset[Board]):
+class DiplomacyRuleset(Ruleset[Board, Event]):
     """Standard Diplomacy (DD1-DD4), as the DATC adjudicates it."""
 
     name: ClassVar[str] = "diplomacy"
@@ -621,8 +621,8 @@ class DiplomacyRuleset(Ruleset[Board]):
         return [Correspondent(playing.get(p, ""), label[p], (p, label[p].upper()), p)
                 for p in pos.powers if pos.units_of(p) or pos.centers_of(p)]
 
-    def settle_votes(self, position: Mapping[str, object], outcome: Outcome,
-                     votes: Votes) -> Outcome:
+    def settle_votes(self, position: Mapping[str, object], outcome: Outcome[Event],
+                     votes: Votes) -> Outcome[Event]:
         """A concession or a draw, decided by the votes standing when the phase
         is adjudicated. The voters are the players of the powers surviving at
         its start: when every one of them but the player of power X concedes to
@@ -641,15 +641,29 @@ class DiplomacyRuleset(Ruleset[Board]):
         conceded = _concession(sides, voting, votes)
         if conceded is not None:
             return replace(outcome, game_over=True, winners=[str(conceded.power)],
-                           events=[*outcome.events, conceded.to_dict()])
+                           events=(*outcome.events, conceded))
         survivors = frozenset(c.side for c in self.vote_sides(self.decode(outcome.position), {}))
         return _settle_draw(outcome, voting, votes, survivors)
+
+    # ------------------------------------------------------------ events
+
+    def encode_events(self, events: Sequence[Event],
+                      position: Mapping[str, object]) -> list[dict[str, object]]:
+        """Each event as it writes itself (``Event.to_dict``); its provinces are
+        named alike on every board."""
+        del position
+        return [e.to_dict() for e in events]
+
+    def decode_events(self, data: Sequence[Mapping[str, object]],
+                      position: Mapping[str, object]) -> tuple[Event, ...]:
+        del position
+        return tuple(Event.from_dict(e) for e in data)
 
     # ------------------------------------------------------------ adjudication
 
     def adjudicate(self, position: Mapping[str, object], orders: Mapping[str, Mapping[str, object]],
                    seed: int, replay: Replay | None = None, *,
-                   state: Any = None) -> Outcome:
+                   state: Any = None) -> Outcome[Event]:
         """One phase; Diplomacy rolls no dice (``seed`` and ``replay`` are unused)."""
         del seed, replay
         board = self.decode(position) if state is None else state
@@ -664,7 +678,7 @@ class DiplomacyRuleset(Ruleset[Board]):
         if "players" in position:
             new["players"] = position["players"]
         winner = adj.state.winner
-        return Outcome(position=new, events=[e.to_dict() for e in adj.events],
+        return Outcome(position=new, events=tuple(adj.events),
                        game_over=winner is not None, winners=[winner] if winner else [])
 
     # ------------------------------------------------------------ reports
@@ -688,34 +702,34 @@ class DiplomacyRuleset(Ruleset[Board]):
             chart[year] = held(after)
         return list(chart.items())
 
-    def ending(self, report: TurnReport) -> str:
+    def ending(self, report: TurnReport[Event]) -> str:
         """A victory, a draw or a concession (DD4, DD14, J13)."""
         return ending_sentence(report) or super().ending(report)
 
-    def render_report(self, report: TurnReport) -> str:
+    def render_report(self, report: TurnReport[Event]) -> str:
         return render_diplomacy_report(report)
 
-    def report_document(self, report: TurnReport, readers: Sequence[str] = ()) -> Document:
+    def report_document(self, report: TurnReport[Event], readers: Sequence[str] = ()) -> Document:
         """Each player's copy opens with the block of the power they play
         (``pbmref.rulesets.diplomacy.reader``); an observer's has none."""
         return diplomacy_document(report, readers)
 
-    def render_pictures(self, report: TurnReport) -> list[Picture]:
+    def render_pictures(self, report: TurnReport[Event]) -> list[Picture]:
         """Two pictures of a phase: its orders (with their results) on the
         position they were given on, and the board after it."""
         phase = self.report_label(report)
         before = self.decode(report.position_before)
-        events = [Event.from_dict(e) for e in report.events]
+        events = report.events
         given = None if any(e.kind == "order" for e in events) \
             else _orders_by_power(report, before)
         orders = render_board(before.position, events, given, mode="orders")
         return [Picture(orders, f"{phase}: the orders and what became of them", "orders"),
                 Picture(self._after(report, events), f"The board after {phase}", "after")]
 
-    def render_map_svg(self, report: TurnReport) -> str | None:
-        return self._after(report, [Event.from_dict(e) for e in report.events])
+    def render_map_svg(self, report: TurnReport[Event]) -> str | None:
+        return self._after(report, report.events)
 
-    def reader_focus(self, report: TurnReport, readers: Sequence[str]) -> Focus | None:
+    def reader_focus(self, report: TurnReport[Event], readers: Sequence[str]) -> Focus | None:
         """The board after the phase around the reader's power (the second of
         ``render_pictures``)."""
         after = self.decode(report.position_after)
@@ -723,7 +737,7 @@ class DiplomacyRuleset(Ruleset[Board]):
         powers = [players[r] for r in readers if r in players]
         return power_focus(after.position, powers[0], 1) if powers else None
 
-    def _after(self, report: TurnReport, events: Sequence[Event]) -> str:
+    def _after(self, report: TurnReport[Event], events: Sequence[Event]) -> str:
         return render_board(self.decode(report.position_after).position, events, mode="after")
 
     def render_position_svg(self, position: Mapping[str, object],
@@ -736,10 +750,10 @@ class DiplomacyRuleset(Ruleset[Board]):
                   title: str) -> str:
         return render_position_text(position, names, title)
 
-    def report_label(self, report: TurnReport) -> str:
+    def report_label(self, report: TurnReport[Event]) -> str:
         return str(report.position_before.get("phase") or self.words.turn(report.turn))
 
-    def file_label(self, report: TurnReport) -> str:
+    def file_label(self, report: TurnReport[Event]) -> str:
         return str(report.position_before.get("phase") or f"turn-{report.turn:03d}")
 
     # ------------------------------------------------------------ scenarios
@@ -799,8 +813,8 @@ def _concession(sides: Sequence[Correspondent], voting: Mapping[str, str],
     return None
 
 
-def _settle_draw(outcome: Outcome, voting: Mapping[str, str], votes: Votes,
-                 survivors: frozenset[str]) -> Outcome:
+def _settle_draw(outcome: Outcome[Event], voting: Mapping[str, str], votes: Votes,
+                 survivors: frozenset[str]) -> Outcome[Event]:
     """J13: a draw every voter stands for, of two or more surviving powers, ends
     the game; one that does not pass is told only when the votes are open."""
     wanted = {p: votes.draw_of(p, survivors) for p in voting}
@@ -810,9 +824,9 @@ def _settle_draw(outcome: Outcome, voting: Mapping[str, str], votes: Votes,
         if len(shared) >= 2 and shared <= survivors:
             event = Event("draw", outcome="passed", powers=tuple(sorted(shared)))
             return replace(outcome, game_over=True, winners=sorted(shared),
-                           events=[*outcome.events, event.to_dict()])
+                           events=(*outcome.events, event))
     if draws and not votes.secret:
         standing = {voting[p]: tuple(sorted(w)) for p, w in wanted.items() if w is not None}
         failed = Event("draw", outcome="failed", votes=tuple(sorted(standing.items())))
-        return replace(outcome, events=[*outcome.events, failed.to_dict()])
+        return replace(outcome, events=(*outcome.events, failed))
     return outcome

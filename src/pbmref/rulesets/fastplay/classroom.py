@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 from pbmref.base.errors import DataError
 from pbmref.base.times import parse_early_delay
 from pbmref.base.yamlfile import read_yaml
+from pbmref.rules.eventdata import Event
 from pbmref.rules.fastplay.autopilot import orders_entry
 from pbmref.rules.fastplay.position import position_from_dict
 from pbmref.rules.plaindata import mapping, whole
@@ -352,7 +353,7 @@ class FastPlayClassroom(Classroom[ClassTemplate]):
         return {**position, "aircraft": aircraft}
 
     def play_turn(self, game_id: str, position: Mapping[str, object], rng: random.Random,
-                  seed: int, orders_for: OrdersFor | None = None) -> Outcome:
+                  seed: int, orders_for: OrdersFor | None = None) -> Outcome[Event]:
         get_orders = orders_for or _autopilot_orders
         orders = {pid: get_orders(game_id, position, pid, rng)
                   for pid, a in sorted(_aircraft(position).items())
@@ -362,3 +363,7 @@ class FastPlayClassroom(Classroom[ClassTemplate]):
             outcome.position["game_over"] = True
             outcome.position["winners"] = list(outcome.winners)
         return outcome
+
+    def plain_events(self, events: Sequence[Event],
+                     position: Mapping[str, object]) -> list[dict[str, object]]:
+        return self.rules.encode_events(events, position)

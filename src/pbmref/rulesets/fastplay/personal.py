@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pbmref.reports.common import and_list, count_word, format_deadline
 from pbmref.reports.document import Block, Para, Section
 from pbmref.reports.model import TurnReport
+from pbmref.rules.eventdata import Event
 from pbmref.rules.fastplay import events as ev
 from pbmref.rules.fastplay.position import position_from_dict
 from pbmref.rules.fastplay.state import GameState, Plane
@@ -197,7 +198,7 @@ def pilot_facts(state: GameState, pilot: str) -> dict[str, str]:
             "cards": str(len(a.deck))}
 
 
-def changed_line(before: TurnReport, after: TurnReport, readers: Sequence[str]) -> str:
+def changed_line(before: TurnReport[Event], after: TurnReport[Event], readers: Sequence[str]) -> str:
     """One line: what the corrected turn changed for these readers."""
     turn = FastTurn.of(after)
     was = position_from_dict(before.position_after)

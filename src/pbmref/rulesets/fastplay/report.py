@@ -262,7 +262,7 @@ def _board_section(turn: FastTurn) -> Section:
         Fixed(map_key(after, letters, turn.report.names))], "map")
 
 
-def fastplay_report_document(report: TurnReport, readers: Sequence[str] = ()) -> Document:
+def fastplay_report_document(report: TurnReport[Event], readers: Sequence[str] = ()) -> Document:
     """A Fast Play report as a document: the personal block of each pilot in
     ``readers`` first (the turn at a glance when there is none)."""
     turn = FastTurn.of(report)
@@ -279,7 +279,7 @@ def fastplay_report_document(report: TurnReport, readers: Sequence[str] = ()) ->
     return Document(sections)
 
 
-def render_fastplay_report(report: TurnReport, readers: Sequence[str] = ()) -> str:
+def render_fastplay_report(report: TurnReport[Event], readers: Sequence[str] = ()) -> str:
     """A Fast Play turn report as text, every line at most 70 characters."""
     return fastplay_report_document(report, readers).text()
 

@@ -19,10 +19,11 @@ from pbmref.rules.dice import Dice
 from pbmref.rules.eventdata import Event
 from pbmref.rules.fastplay import plan as flight_plan
 from pbmref.rules.fastplay.autopilot import orders_entry
+from pbmref.rules.fastplay.board import FastBoard
 from pbmref.rules.fastplay.engine import adjudicate_turn
-from pbmref.rules.fastplay.events import Manoeuvred
+from pbmref.rules.fastplay.events import EVENT_TYPES, Manoeuvred
 from pbmref.rules.fastplay.orders import PlaneOrders, TurnOrders
-from pbmref.rules.fastplay.position import position_from_dict, position_to_dict
+from pbmref.rules.fastplay.position import board_from_dict, position_from_dict, position_to_dict
 from pbmref.rules.fastplay.state import GameState
 from pbmref.rulesets.air.ruleset import AirRuleset
 from pbmref.rulesets.base import Lines, NewGameOptions, Opening, OrdersEntry, PlayerSpec, Words
@@ -125,6 +126,7 @@ class FastPlayRuleset(AirRuleset[GameState, PlaneOrders | None, TurnOrders]):
     name: ClassVar[str] = "fastplay"
     title: ClassVar[str] = "Fast Play"
     words: ClassVar[Words] = WORDS
+    event_types: ClassVar[Mapping[str, type[Event]]] = EVENT_TYPES
     sections: ClassVar[Mapping[str, frozenset[str]]] = {
         "plane": frozenset({"plane", "enter", "duel"}),
     }
@@ -138,6 +140,9 @@ class FastPlayRuleset(AirRuleset[GameState, PlaneOrders | None, TurnOrders]):
 
     def decode(self, data: Mapping[str, object]) -> GameState:
         return position_from_dict(data)
+
+    def event_board(self, position: Mapping[str, object]) -> FastBoard:
+        return board_from_dict(position)
 
     def encode(self, state: GameState) -> dict[str, object]:
         return position_to_dict(state)
@@ -198,27 +203,27 @@ class FastPlayRuleset(AirRuleset[GameState, PlaneOrders | None, TurnOrders]):
                     f"heading {plane.heading.value}.")
         return f"{side}; your plane is off the board: bring it in with ENTER (rule FP14)."
 
-    def render_report(self, report: TurnReport) -> str:
+    def render_report(self, report: TurnReport[Event]) -> str:
         return render_fastplay_report(report)
 
-    def report_document(self, report: TurnReport, readers: Sequence[str] = ()) -> Document:
+    def report_document(self, report: TurnReport[Event], readers: Sequence[str] = ()) -> Document:
         return fastplay_report_document(report, readers)
 
-    def render_changes(self, before: TurnReport, after: TurnReport,
+    def render_changes(self, before: TurnReport[Event], after: TurnReport[Event],
                        readers: Sequence[str] = ()) -> str:
         return changed_line(before, after, readers)
 
-    def render_map_svg(self, report: TurnReport) -> str | None:
+    def render_map_svg(self, report: TurnReport[Event]) -> str | None:
         turn = FastTurn.of(report)
         return render_fastplay_svg(turn.after, turn.events, names=report.names,
                                    title=f"After turn {report.turn}", before=turn.before)
 
-    def reader_focus(self, report: TurnReport, readers: Sequence[str]) -> Focus | None:
+    def reader_focus(self, report: TurnReport[Event], readers: Sequence[str]) -> Focus | None:
         turn = FastTurn.of(report)
         return fastplay_focus(turn.after, turn.events, readers, names=report.names,
                               title=f"After turn {report.turn}", before=turn.before)
 
-    def render_move_svgs(self, report: TurnReport) -> list[str]:
+    def render_move_svgs(self, report: TurnReport[Event]) -> list[str]:
         turn = FastTurn.of(report)
         if not any(isinstance(e, Manoeuvred) for e in turn.events):
             return []

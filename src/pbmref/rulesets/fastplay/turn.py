@@ -6,13 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pbmref.reports.model import TurnReport
+from pbmref.rules.eventdata import Event
 from pbmref.rules.fastplay.board import FastBoard
 from pbmref.rules.fastplay.cards import FULL_DECK
-from pbmref.rules.fastplay.events import EVENT_TYPES
 from pbmref.rules.fastplay.position import position_from_dict
 from pbmref.rules.fastplay.state import GameState, Plane, Team
 from pbmref.rulesets.air.names import pilot_letters
-from pbmref.rulesets.air.report import read_events
 from pbmref.rulesets.air.turn import AirTurn
 
 __all__ = ["DECK_SIZE", "FastTurn", "letters_of"]
@@ -37,11 +36,10 @@ class FastTurn(AirTurn[GameState]):
     letters: dict[str, str]
 
     @classmethod
-    def read(cls, report: TurnReport) -> FastTurn:
+    def read(cls, report: TurnReport[Event]) -> FastTurn:
         before = position_from_dict(report.position_before)
         after = position_from_dict(report.position_after)
-        return cls(report, before, after, read_events(report.events, EVENT_TYPES, before.board),
-                   letters_of(before, after))
+        return cls(report, before, after, report.events, letters_of(before, after))
 
     @property
     def board(self) -> FastBoard:

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from pbmref.reports.common import and_list, count_word
 from pbmref.reports.document import Block, Para, Section
 from pbmref.reports.model import TurnReport
+from pbmref.rules.eventdata import Event
 from pbmref.rules.tweedekker import events as ev
 from pbmref.rules.tweedekker.position import position_from_dict
 from pbmref.rules.tweedekker.state import GameState
@@ -231,7 +232,7 @@ def pilot_facts(state: GameState, pilot: str) -> dict[str, str]:
             "victory points": str(a.vp), "kills": str(a.kills)}
 
 
-def changed_line(before: TurnReport, after: TurnReport, readers: Sequence[str]) -> str:
+def changed_line(before: TurnReport[Event], after: TurnReport[Event], readers: Sequence[str]) -> str:
     """One line: what the corrected turn changed for these readers (everyone's
     aircraft for an observer)."""
     turn = Turn.of(after)

@@ -37,14 +37,13 @@ from pbmref.reports.document import (
     Sub,
 )
 from pbmref.reports.model import TurnReport
-from pbmref.rules.eventdata import Event
+from pbmref.rules.eventdata import Event, UnknownEvent
 from pbmref.rules.hexgrid import Heading, HexBoard
 from pbmref.rules.tweedekker import events as ev
 from pbmref.rules.tweedekker.state import CloudKind, GameState, Zeppelin
 from pbmref.rulesets.air.names import Namer
 from pbmref.rulesets.air.report import (
     Teller,
-    UnknownEvent,
     foot_section,
     head_section,
     orders_blocks,
@@ -496,7 +495,7 @@ def _orders_section(turn: Turn, namer: Namer) -> Section:
 # ---------------------------------------------------------------- the report
 
 
-def report_document(report: TurnReport, readers: Sequence[str] = ()) -> Document:
+def report_document(report: TurnReport[Event], readers: Sequence[str] = ()) -> Document:
     """The tweedekker report as a document: personal blocks for ``readers`` (the
     pilots the recipient flies), the turn at a glance when there are none."""
     turn = Turn.of(report)
@@ -518,7 +517,7 @@ def report_document(report: TurnReport, readers: Sequence[str] = ()) -> Document
     return Document(sections)
 
 
-def render_report(report: TurnReport, readers: Sequence[str] = ()) -> str:
+def render_report(report: TurnReport[Event], readers: Sequence[str] = ()) -> str:
     """The whole tweedekker turn report as text, every line at most 70 characters.
     (Fast Play and Diplomacy reports have renderers of their own.)"""
     return report_document(report, readers).text()

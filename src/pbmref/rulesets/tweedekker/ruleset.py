@@ -26,9 +26,9 @@ from pbmref.rules.tweedekker import engine
 from pbmref.rules.tweedekker import plan as flight_plan
 from pbmref.rules.tweedekker.autopilot import choose_orders
 from pbmref.rules.tweedekker.engine import place_controlled_zeppelin
-from pbmref.rules.tweedekker.events import Manoeuvred
+from pbmref.rules.tweedekker.events import EVENT_TYPES, Manoeuvred
 from pbmref.rules.tweedekker.orders import PlaneOrders, TurnOrders, ZeppelinVote
-from pbmref.rules.tweedekker.position import position_from_dict, position_to_dict
+from pbmref.rules.tweedekker.position import board_from_dict, position_from_dict, position_to_dict
 from pbmref.rules.tweedekker.state import Aircraft, AircraftState, GameState
 from pbmref.rulesets.air.ruleset import AirRuleset
 from pbmref.rulesets.base import (
@@ -194,6 +194,7 @@ class TweedekkerRuleset(AirRuleset[GameState, Reading, TurnOrders]):
     name: ClassVar[str] = "tweedekker"
     title: ClassVar[str] = "Tweedekker"
     words: ClassVar[Words] = WORDS
+    event_types: ClassVar[Mapping[str, type[Event]]] = EVENT_TYPES
     # Half an hour to change provisional orders once everyone's are in.
     early_delay: ClassVar[timedelta] = timedelta(minutes=30)
     sections: ClassVar[Mapping[str, frozenset[str]]] = {
@@ -208,6 +209,9 @@ class TweedekkerRuleset(AirRuleset[GameState, Reading, TurnOrders]):
 
     def decode(self, data: Mapping[str, object]) -> GameState:
         return position_from_dict(data)
+
+    def event_board(self, position: Mapping[str, object]) -> HexBoard:
+        return board_from_dict(position)
 
     def encode(self, state: GameState) -> dict[str, object]:
         return position_to_dict(state)
@@ -368,27 +372,27 @@ class TweedekkerRuleset(AirRuleset[GameState, Reading, TurnOrders]):
     def demo_game(self) -> DemoGame:
         return DEMO
 
-    def render_report(self, report: TurnReport) -> str:
+    def render_report(self, report: TurnReport[Event]) -> str:
         return render_report(report)
 
-    def report_document(self, report: TurnReport, readers: Sequence[str] = ()) -> Document:
+    def report_document(self, report: TurnReport[Event], readers: Sequence[str] = ()) -> Document:
         return report_document(report, readers)
 
-    def render_changes(self, before: TurnReport, after: TurnReport,
+    def render_changes(self, before: TurnReport[Event], after: TurnReport[Event],
                        readers: Sequence[str] = ()) -> str:
         return changed_line(before, after, readers)
 
-    def render_map_svg(self, report: TurnReport) -> str | None:
+    def render_map_svg(self, report: TurnReport[Event]) -> str | None:
         turn = Turn.of(report)
         return render_svg(turn.after, turn.events, names=report.names,
                           title=f"After turn {report.turn}", before=turn.before)
 
-    def reader_focus(self, report: TurnReport, readers: Sequence[str]) -> Focus | None:
+    def reader_focus(self, report: TurnReport[Event], readers: Sequence[str]) -> Focus | None:
         turn = Turn.of(report)
         return reader_focus(turn.after, turn.events, readers, names=report.names,
                             title=f"After turn {report.turn}", before=turn.before)
 
-    def render_move_svgs(self, report: TurnReport) -> list[str]:
+    def render_move_svgs(self, report: TurnReport[Event]) -> list[str]:
         turn = Turn.of(report)
         if not any(isinstance(e, Manoeuvred) for e in turn.events):
             return []

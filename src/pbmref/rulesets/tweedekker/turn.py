@@ -6,12 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pbmref.reports.model import TurnReport
+from pbmref.rules.eventdata import Event
 from pbmref.rules.hexgrid import HexBoard
-from pbmref.rules.tweedekker.events import EVENT_TYPES
 from pbmref.rules.tweedekker.position import position_from_dict
 from pbmref.rules.tweedekker.state import Aircraft, GameState
 from pbmref.rulesets.air.names import Namer
-from pbmref.rulesets.air.report import read_events
 from pbmref.rulesets.air.turn import AirTurn
 
 __all__ = ["Turn"]
@@ -24,14 +23,13 @@ class Turn(AirTurn[GameState]):
     namer: Namer
 
     @classmethod
-    def read(cls, report: TurnReport) -> Turn:
+    def read(cls, report: TurnReport[Event]) -> Turn:
         before = position_from_dict(report.position_before)
         after = position_from_dict(report.position_after)
         namer = Namer([*before.pilots(), *after.pilots()],
                       [z.name for state in (before, after) for z in state.zeppelins],
                       report.names)
-        return cls(report, before, after,
-                   read_events(report.events, EVENT_TYPES, before.board), namer)
+        return cls(report, before, after, report.events, namer)
 
     @property
     def board(self) -> HexBoard:
