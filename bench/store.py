@@ -21,6 +21,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from pbmref.rules.tweedekker.events import DieRolled
 from pbmref.rulesets import Outcome
 from pbmref.store import GameStore
 
@@ -50,12 +51,12 @@ def settings(n: int) -> dict[str, Any]:
 def make_game(store: GameStore, game_id: str, turns: int) -> None:
     """A game with ``turns`` recorded turns (the position carried over, events made up)."""
     game = store.create(game_id, settings(turns), POSITION)
-    events = [{"kind": "die", "move": 0, "purpose": "wind", "value": 3}] * 20
+    events = (DieRolled(0, "wind", "", 3),) * 20
     for turn in range(1, turns + 1):
         position = dict(game.position)
         position["turn"] = turn + 1
         game.book.save("baron", {}, raw="", message_id=f"<{turn}>", received_at=T0)
-        outcome = Outcome(position=position, events=events, dice=[3] * 20)
+        outcome = Outcome(position=position, events=events)
         game.history.record(outcome, seed=turn, orders_used={"baron": "baron.yaml"},
                          report_text="report\n" * 80, next_deadline=T0 + timedelta(days=turn),
                          adjudicated_at=T0, orders={})
