@@ -2,7 +2,8 @@
 ``decode_events`` of the Diplomacy rulesets mirror each other, for every
 event of the hand-worked scenarios (their plain data read back and written
 again) and of every DATC case (the engine's typed events written and read
-back), so a report of a stored phase draws what the adjudication made."""
+back), so a report of a stored phase draws what the adjudication made; and
+typed events renamed for an anonymous game are the renamed data read back."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import yaml
 
+from pbmref.reports.model import renamed, renamed_event
 from pbmref.rules.diplomacy import adjudicate_full
 from pbmref.rules.diplomacy.events import Event
 from pbmref.rulesets import get_ruleset
@@ -31,6 +33,11 @@ def test_every_scenario_event_reads_back() -> None:
         typed = ruleset.decode_events(plain, data)
         assert all(isinstance(e, Event) for e in typed)
         assert ruleset.encode_events(typed, data) == plain, path.name
+        # renamed as an anonymous game's report renames them (issue 40), alike
+        # typed or as data (ids here are power codes, which the events name)
+        ids = {"FRA": "p1", "GER": "p2"}
+        assert tuple(renamed_event(e, ids) for e in typed) == \
+            ruleset.decode_events(renamed(plain, ids), data), path.name
         kinds |= {e.kind for e in typed}
     assert len(FILES) >= 40
     assert {"order", "dislodged", "devastated", "captured", "built"} <= kinds, sorted(kinds)

@@ -2,17 +2,20 @@
 mirrors ``event_to_dict``; a ruleset's ``decode_events`` mirrors its
 ``encode_events``), for every event the hand-worked scenarios make: the
 engine's typed events written and read back, and their plain data read and
-written again."""
+written again. An anonymous game's report renames typed events
+(``renamed_event``) as their plain data would be renamed (``renamed``,
+issue 40)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
 import yaml
 
 from pbmref.orders.errors import OrderMailError
+from pbmref.reports.model import renamed, renamed_event
 from pbmref.rules.eventdata import (
     Event,
     EventDataError,
@@ -24,7 +27,7 @@ from pbmref.rules.fastplay.events import EVENT_TYPES as FAST_TYPES
 from pbmref.rules.hexgrid import HexBoard
 from pbmref.rules.tweedekker.events import EVENT_TYPES as TWEEDEKKER_TYPES
 from pbmref.rules.tweedekker.events import DieRolled
-from pbmref.rulesets import get_ruleset
+from pbmref.rulesets import Outcome, get_ruleset
 from pbmref.rulesets.air.ruleset import SCENARIO_ONLY
 
 SCENARIOS = Path(__file__).parent.parent / "scenarios"
@@ -32,29 +35,51 @@ KINDS: dict[str, Mapping[str, type[Event]]] = {
     "tweedekker": TWEEDEKKER_TYPES, "fastplay": FAST_TYPES}
 
 
-@pytest.mark.parametrize("kind", sorted(KINDS))
-def test_every_scenario_event_reads_back(kind: str) -> None:
+def played(kind: str) -> Iterator[tuple[str, dict[str, object], Outcome[Event]]]:
+    """Every hand-worked scenario of the game kind that plays (not one of a
+    refused order): its name, position and outcome."""
     ruleset = get_ruleset(kind)
-    seen: set[str] = set()
-    played = 0
     for path in sorted((SCENARIOS / kind).glob("*.yaml")):
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
         position = {k: v for k, v in data.items() if k not in SCENARIO_ONLY}
         try:
-            outcome = ruleset.adjudicate(position, data.get("orders") or {}, seed=7)
+            yield path.name, position, ruleset.adjudicate(position, data.get("orders") or {},
+                                                          seed=7)
         except (OrderMailError, ValueError):
             continue  # a scenario of a refused order
-        played += 1
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_every_scenario_event_reads_back(kind: str) -> None:
+    ruleset = get_ruleset(kind)
+    seen: set[str] = set()
+    turns = 0
+    for name, position, outcome in played(kind):
+        turns += 1
         board = ruleset.decode(position).board
         written = ruleset.encode_events(outcome.events, position)
-        assert ruleset.decode_events(written, position) == outcome.events, path.name
+        assert ruleset.decode_events(written, position) == outcome.events, name
         for event, plain in zip(outcome.events, written, strict=True):
-            assert event_to_dict(event, board) == plain, path.name
+            assert event_to_dict(event, board) == plain, name
             again = event_from_dict(plain, KINDS[kind], board)
-            assert again == event and event_to_dict(again, board) == plain, path.name
+            assert again == event and event_to_dict(again, board) == plain, name
             seen.add(event.kind)
-    assert played >= 20
+    assert turns >= 20
     assert len(seen) >= 12, sorted(seen)
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_events_are_renamed_as_their_data(kind: str) -> None:
+    ruleset = get_ruleset(kind)
+    changed = 0
+    for name, position, outcome in played(kind):
+        aircraft = position.get("aircraft")
+        ids = {p: f"pilot{n}" for n, p in enumerate(aircraft or {}, 1)}
+        plain = ruleset.encode_events(outcome.events, position)
+        typed = tuple(renamed_event(e, ids) for e in outcome.events)
+        assert typed == ruleset.decode_events(renamed(plain, ids), position), name
+        changed += typed != outcome.events
+    assert changed >= 20
 
 
 def test_an_unknown_kind_is_refused() -> None:
