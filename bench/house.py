@@ -7,7 +7,7 @@ mail through the Maildir pipeline (a second mail of the same player, after a
 first that pays for the password check) and counts, while that mail is handled:
 
 - position decodes (the ruleset's ``decode``) and YAML files read;
-- ruleset checks of stored orders (``check_orders``).
+- stored orders entries decoded by the ruleset (``decode_orders``).
 
 It also counts, in ``src/pbmref``: places outside ``rules/`` and
 ``rulesets/`` that branch on a ruleset's name, ``import_module`` of our own
@@ -112,7 +112,7 @@ def one_mail(trace: list[tuple[int, int]] | None = None) -> Counter[str]:
         trace.append(traced(lambda: adjudicate_due(referee)))
         return counts
     read_yaml, decode, check = (yamlfile.read_yaml, TweedekkerRuleset.decode,
-                                TweedekkerRuleset.check_orders)
+                                TweedekkerRuleset.decode_orders)
 
     def counting(name: str, fn):  # type: ignore[no-untyped-def]
         def wrapper(*args, **kwargs):  # type: ignore[no-untyped-def]
@@ -126,15 +126,15 @@ def one_mail(trace: list[tuple[int, int]] | None = None) -> Counter[str]:
     for m in modules:
         m.read_yaml = counting("YAML files read", read_yaml)  # type: ignore[attr-defined]
     TweedekkerRuleset.decode = counting("position decodes", decode)  # type: ignore[method-assign]
-    TweedekkerRuleset.check_orders = counting(  # type: ignore[method-assign]
-        "stored orders checked", check)
+    TweedekkerRuleset.decode_orders = counting(  # type: ignore[method-assign]
+        "stored orders decoded", check)
     try:
         send("L")
     finally:
         for m in modules:
             m.read_yaml = read_yaml  # type: ignore[attr-defined]
         TweedekkerRuleset.decode = decode  # type: ignore[method-assign]
-        TweedekkerRuleset.check_orders = check  # type: ignore[method-assign]
+        TweedekkerRuleset.decode_orders = check  # type: ignore[method-assign]
     return counts
 
 

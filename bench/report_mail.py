@@ -118,8 +118,7 @@ def engine_alone(root: Path, rounds: int) -> float:
     rules = game.ruleset
     assert isinstance(rules, AirRuleset)
     state = game.open.state
-    orders = {p: dict(f.entry or {}) for p, f in game.book.in_force().items()}
-    typed = rules.typed_orders(state, orders)
+    typed = rules.typed_orders({p: f.orders for p, f in game.book.in_force().items()})
     times = []
     for _ in range(rounds):
         start = time.process_time()

@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from pbmref.orders.errors import OrderMailError
 from pbmref.rulesets import get_ruleset
+from pbmref.rulesets.base import Outcome, Ruleset
+
+
+def play(r: Ruleset[Any, Any, Any], pos: dict[str, Any], orders: dict[str, Any], seed: int) -> Outcome:
+    """One phase of the orders entries ``orders``, decoded as the store decodes them."""
+    return r.adjudicate(pos, r.decode_turn(r.decode(pos), orders), seed)
 
 
 def test_a_dirigible_year_through_the_interface() -> None:
     r = get_ruleset("dirigible")
     pos = {"phase": "W1900A"}
-    out = r.adjudicate(pos, {
+    out = play(r, pos, {
         "FRA": r.read_orders(r.decode(pos), "FRA", [(1, "Build A Par"), (2, "Build D Par"),
                                                    (3, "Build F Bre")]),
         "GER": {"orders": ["Build A Mun", "Build A Ber"]},
@@ -20,14 +28,14 @@ def test_a_dirigible_year_through_the_interface() -> None:
     assert pos["phase"] == "S1901M"
     assert pos["units"] == {"FRA": ["A Par", "D Par", "F Bre"], "GER": ["A Ber", "A Mun"]}
     # Spring: France pushes into Burgundy with support from above; the dirigible follows
-    out = r.adjudicate(pos, {
+    out = play(r, pos, {
         "FRA": {"orders": ["A Par - Bur", "D Par - Bur", "F Bre - Mao"]},
         "GER": {"orders": ["A Mun - Bur"]},
     }, 0)
     pos = out.position
     assert pos["phase"] == "F1901M"
     assert pos["units"]["FRA"] == ["A Par", "D Bur", "F Mao"]
-    out = r.adjudicate(pos, {
+    out = play(r, pos, {
         "FRA": {"orders": ["A Par - Bur", "D Bur S A Par - Bur"]},
         "GER": {"orders": ["A Mun - Bur", "A Ber - Kie"]},
     }, 0)
@@ -53,10 +61,10 @@ def test_position_errors_have_a_path() -> None:
 def test_retreat_phase_round_trip() -> None:
     r = get_ruleset("diplomacy")
     pos = {"phase": "S1901M", "units": {"FRA": ["A Bur", "A Ruh"], "GER": ["A Mun"]}}
-    out = r.adjudicate(pos, {"FRA": {"orders": ["A Bur - Mun", "A Ruh S A Bur - Mun"]}}, 0)
+    out = play(r, pos, {"FRA": {"orders": ["A Bur - Mun", "A Ruh S A Bur - Mun"]}}, 0)
     assert out.position["phase"] == "S1901R"
     assert out.position["dislodged"] == {"GER": [{"unit": "A Mun", "attacker_from": "Bur"}]}
-    out = r.adjudicate(out.position, {"GER": {"orders": ["A Mun - Boh"]}}, 0)
+    out = play(r, out.position, {"GER": {"orders": ["A Mun - Boh"]}}, 0)
     assert out.position["phase"] == "F1901M"
     assert out.position["units"]["GER"] == ["A Boh"]
 
@@ -65,7 +73,7 @@ def test_render_events() -> None:
     from pbmref.rulesets.diplomacy.report import render_events
 
     r = get_ruleset("dirigible")
-    out = r.adjudicate(
+    out = play(r,
         {"phase": "F1901M", "units": {"FRA": ["D Mun", "A Bur", "A Ruh"], "GER": ["A Kie"]},
          "centers": {"GER": ["Mun", "Ber", "Kie"], "FRA": ["Par"]}},
         {"FRA": {"orders": ["D Mun devastate", "A Bur - Bel"]}}, 0)

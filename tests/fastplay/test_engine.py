@@ -334,13 +334,19 @@ def test_fp19_game_over_cannot_be_adjudicated_again() -> None:
 # --------------------------------------------------------------------- ruleset
 
 
+def typed(position: dict[str, Any], orders: dict[str, Any]) -> dict[str, Any]:
+    """The orders entries decoded against ``position``, as adjudicate takes them."""
+    return RULESET.decode_turn(RULESET.decode(position), orders)
+
+
 def test_replayed_dice_give_the_same_turn() -> None:
     position = {"turn": 2, "aircraft": {
         "anna": {"team": "Germans", "hex": "E8", "heading": "S"},
         "bert": {"team": "Allies", "hex": "E3", "heading": "N"}}}
     orders = {"anna": {"plane": ["A", "A", "A"]}, "bert": {"plane": ["A", "A", "L"]}}
-    first = RULESET.adjudicate(position, orders, seed=99)
-    again = RULESET.adjudicate(position, orders, seed=12345, replay=first.dice)
+    first = RULESET.adjudicate(position, typed(position, orders), seed=99)
+    again = RULESET.adjudicate(position, typed(position, orders), seed=12345,
+                               replay=first.dice)
     assert again.events == first.events and again.position == first.position
     assert first.dice == [e.value for e in first.events if isinstance(e, DieRolled)]
 
@@ -354,11 +360,11 @@ def test_a_pilot_made_to_hold_fire_leaves_every_other_die_where_it_was() -> None
         "carl": {"team": "Allies", "hex": "D3", "heading": "N"}}}
     orders = {"anna": {"plane": ["A", "A", "A"]}, "bert": {"plane": ["A", "A", "L"]},
               "carl": {"plane": ["A", "A", "A"]}}
-    first = RULESET.adjudicate(position, orders, seed=99)
+    first = RULESET.adjudicate(position, typed(position, orders), seed=99)
     assert {e.shooter for e in first.events if isinstance(e, Fired) and e.move == 1} \
         >= {"anna", "bert"}
     edited = {**orders, "anna": {"plane": ["A f-0", "A", "A"]}}
-    again = RULESET.adjudicate(position, edited, seed=99, replay=first.rolls)
+    again = RULESET.adjudicate(position, typed(position, edited), seed=99, replay=first.rolls)
 
     def dice(outcome: Any, who: str) -> list[tuple[int, str, int]]:
         return [(e.move, e.purpose, e.value) for e in outcome.events

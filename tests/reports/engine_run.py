@@ -26,7 +26,9 @@ def run_scenario(data: dict[str, Any]) -> TurnReport[Event]:
     position = {k: v for k, v in data.items() if k not in SCENARIO_ONLY}
     orders = data.get("orders") or {}
     seed = int(data.get("seed", 0))
-    outcome = get_ruleset("tweedekker").adjudicate(position, orders, seed)
+    ruleset = get_ruleset("tweedekker")
+    outcome = ruleset.adjudicate(position, ruleset.decode_turn(ruleset.decode(position), orders),
+                                 seed)
     after, events, dice = outcome.position, outcome.events, outcome.dice
     game_over, winners = outcome.game_over, outcome.winners
     meta = data.get("report") or {}

@@ -35,7 +35,7 @@ def played(ruleset_name: str, phases: int = 8) -> list[TurnReport[Event]]:
         state = ruleset.decode(position)
         orders = {p.id: e for p in players
                   if (e := ruleset.computer_orders(state, p.id, rng)) is not None}
-        outcome = ruleset.adjudicate(position, orders, 0)
+        outcome = ruleset.adjudicate(position, ruleset.decode_turn(state, orders), 0, state=state)
         out.append(TurnReport("dip1", "Test", ruleset_name, turn, position, outcome.position,
                               outcome.events, orders, {}, DEADLINE, "Europe/Paris",
                               outcome.game_over, outcome.winners))

@@ -42,7 +42,8 @@ def fastplay_report(path: Path) -> TurnReport:
     position = {k: v for k, v in data.items()
                 if k not in ("orders", "expect", "seed", "description", "title")}
     orders = data.get("orders") or {}
-    outcome = RULESET.adjudicate(position, orders, int(data.get("seed", 0)))
+    outcome = RULESET.adjudicate(position, RULESET.decode_turn(RULESET.decode(position), orders),
+                               int(data.get("seed", 0)))
     before = position_to_dict(position_from_dict(position))
     return TurnReport(
         game_id=path.stem.replace("_", "-"), title=str(data.get("title", "")),

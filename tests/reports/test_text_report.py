@@ -148,8 +148,9 @@ def test_other_rulesets_get_their_own_report_not_the_hex_map() -> None:
                               .read_text(encoding="utf-8"))
     pos = {k: v for k, v in fastplay.items()
            if k not in ("orders", "expect", "seed", "description")}
-    outcome = get_ruleset("fastplay").adjudicate(pos, fastplay.get("orders") or {},
-                                                 int(fastplay.get("seed", 1)))
+    rules = get_ruleset("fastplay")
+    outcome = rules.adjudicate(pos, rules.decode_turn(rules.decode(pos), fastplay.get("orders") or {}),
+                               int(fastplay.get("seed", 1)))
     report = TurnReport("fp1", "Fast Play", "fastplay", int(pos.get("turn", 1)), pos,
                         outcome.position, outcome.events, fastplay.get("orders") or {})
     text = get_ruleset("fastplay").render_report(report)

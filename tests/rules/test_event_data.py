@@ -43,8 +43,9 @@ def played(kind: str) -> Iterator[tuple[str, dict[str, object], Outcome[Event]]]
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
         position = {k: v for k, v in data.items() if k not in SCENARIO_ONLY}
         try:
-            yield path.name, position, ruleset.adjudicate(position, data.get("orders") or {},
-                                                          seed=7)
+            yield path.name, position, ruleset.adjudicate(
+                position, ruleset.decode_turn(ruleset.decode(position), data.get("orders") or {}),
+                seed=7)
         except (OrderMailError, ValueError):
             continue  # a scenario of a refused order
 

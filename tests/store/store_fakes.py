@@ -51,12 +51,17 @@ class FakeRuleset(Ruleset):
     def order_line(self, state: Any, cleaned: str) -> bool:
         return cleaned.strip().isdigit()
 
-    def check_orders(self, state: Any, player: str, entry: Any) -> None:
+    def decode_orders(self, state: Any, player: str, entry: Any) -> dict[str, Any]:
+        """The fake's orders are their entry, checked."""
         if player not in (state.get("score") or {}):
             raise IllegalOrderError(f"{player} has no score in this position")
         add = entry.get("add")
         if not isinstance(add, int) or not 0 <= add <= 9:
             raise IllegalOrderError(f"add must be a whole number 0-9, not {add!r}")
+        return dict(entry)
+
+    def encode_orders(self, orders: Any) -> dict[str, Any]:
+        return dict(orders)
 
     def render_report(self, report: Any) -> str:
         return "\n".join([f"{report.title} - turn {report.turn}", *map(str, report.events)]) + "\n"

@@ -101,7 +101,7 @@ def _order_mail(pid: str, name: str, referee: str, turn: str, body: str, seed: i
     return msg.as_bytes()
 
 
-def _demo_of(ruleset: str) -> tuple[Ruleset[Any, Any], DemoGame]:
+def _demo_of(ruleset: str) -> tuple[Ruleset[Any, Any, Any], DemoGame]:
     with_demo = ", ".join(name for name, r in RULESETS.items() if r.demo_game() is not None)
     try:
         rules = get_ruleset(ruleset)
@@ -205,7 +205,7 @@ def run_demo(root: Path | str = "demo-games", *, ruleset: str = "tweedekker",
     return result
 
 
-def _turn_heading(rules: Ruleset[Any, Any], game: Game, turn: int, turns: int) -> str:
+def _turn_heading(rules: Ruleset[Any, Any, Any], game: Game, turn: int, turns: int) -> str:
     """``turn 3/10``; a game whose turns are named (Diplomacy) by name and number:
     ``phase S1901M (turn 1)``."""
     label = game.turn_label

@@ -85,7 +85,7 @@ def _check_timezone(timezone: str) -> None:
                          "as Europe/Berlin or UTC") from None
 
 
-def _check_variant(rules: Ruleset[Any, Any], variant: str | None,
+def _check_variant(rules: Ruleset[Any, Any, Any], variant: str | None,
                    position: Mapping[str, object] | None) -> None:
     """A variant the ruleset has, and not beside a position (which names its own)."""
     if variant is not None and variant not in rules.variant_names():

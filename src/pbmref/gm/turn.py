@@ -53,13 +53,17 @@ def outcome_of(game: Game, view: TurnView, in_force: Mapping[str, OrdersFile], *
                ) -> tuple[Outcome[Any], dict[str, dict[str, object]], dict[str, str]]:
     """The adjudication alone: what the ruleset makes of a turn, with the entries
     used and the orders file of each player (``play`` without the report).
-    Orders of players who are not active (kicked, removed) are left out; the
+    ``in_force`` is the book's for ``view`` (``OrderBook.in_force``): the typed
+    orders its check decoded are played, an entry not yet decoded is decoded
+    here. Orders of players who are not active (kicked, removed) are left out; the
     standing ``votes`` may end the game in a draw or a concession
     (``Ruleset.settle_votes``)."""
     players = (settings or game.settings).players
     usable = {p: f for p, f in in_force.items() if p in players and players[p].active}
     orders = {p: dict(f.entry or {}) for p, f in usable.items()}
-    outcome = game.ruleset.adjudicate(view.position, orders, seed, replay, state=view.state)
+    typed = {p: game.ruleset.decode_orders(view.state, p, orders[p]) if f.orders is None
+             else f.orders for p, f in usable.items()}
+    outcome = game.ruleset.adjudicate(view.position, typed, seed, replay, state=view.state)
     if votes is not None:
         outcome = game.ruleset.settle_votes(view.position, outcome, votes)
     return outcome, orders, {p: f.path.name for p, f in usable.items()}

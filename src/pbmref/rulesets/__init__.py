@@ -55,35 +55,35 @@ __all__ = [
     "get_ruleset",
 ]
 
-def _tweedekker() -> Ruleset[Any, Any]:
+def _tweedekker() -> Ruleset[Any, Any, Any]:
     from pbmref.rulesets.tweedekker.ruleset import TweedekkerRuleset
     return TweedekkerRuleset()
 
 
-def _fastplay() -> Ruleset[Any, Any]:
+def _fastplay() -> Ruleset[Any, Any, Any]:
     from pbmref.rulesets.fastplay.ruleset import FastPlayRuleset
     return FastPlayRuleset()
 
 
-def _diplomacy() -> Ruleset[Any, Any]:
+def _diplomacy() -> Ruleset[Any, Any, Any]:
     from pbmref.rulesets.diplomacy.ruleset import DiplomacyRuleset
     return DiplomacyRuleset()
 
 
-def _dirigible() -> Ruleset[Any, Any]:
+def _dirigible() -> Ruleset[Any, Any, Any]:
     from pbmref.rulesets.diplomacy.ruleset import DirigibleRuleset
     return DirigibleRuleset()
 
 
-class _Registry(Mapping[str, Ruleset[Any, Any]]):
+class _Registry(Mapping[str, Ruleset[Any, Any, Any]]):
     """The rulesets by name, each made (its modules imported) when first asked
     for and kept: the names are known without loading any game kind."""
 
-    def __init__(self, makers: Mapping[str, Callable[[], Ruleset[Any, Any]]]) -> None:
+    def __init__(self, makers: Mapping[str, Callable[[], Ruleset[Any, Any, Any]]]) -> None:
         self._makers = dict(makers)
-        self._made: dict[str, Ruleset[Any, Any]] = {}
+        self._made: dict[str, Ruleset[Any, Any, Any]] = {}
 
-    def __getitem__(self, name: str) -> Ruleset[Any, Any]:
+    def __getitem__(self, name: str) -> Ruleset[Any, Any, Any]:
         ruleset = self._made.get(name)
         if ruleset is None:
             ruleset = self._made[name] = self._makers[name]()
@@ -97,7 +97,7 @@ class _Registry(Mapping[str, Ruleset[Any, Any]]):
         return len(self._makers)
 
 
-RULESETS: Mapping[str, Ruleset[Any, Any]] = _Registry({
+RULESETS: Mapping[str, Ruleset[Any, Any, Any]] = _Registry({
     "tweedekker": _tweedekker, "fastplay": _fastplay, "diplomacy": _diplomacy,
     "dirigible": _dirigible})
 
@@ -107,7 +107,7 @@ class UnknownRuleset(KeyError):
         return str(self.args[0]) if self.args else "unknown ruleset"
 
 
-def get_ruleset(name: str) -> Ruleset[Any, Any]:
+def get_ruleset(name: str) -> Ruleset[Any, Any, Any]:
     """The ruleset called ``name``; raises UnknownRuleset."""
     ruleset = RULESETS.get(str(name))
     if ruleset is None:

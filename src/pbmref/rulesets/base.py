@@ -9,10 +9,12 @@ renderers of its reports and maps, and its scenario files. The store, the
 mail pipeline, the game master's tools and the command line hold a ruleset
 object and ask it; none of them names a game kind.
 
-Positions and orders travel through the store as plain data (the scenario
+Positions and orders are kept in the store as plain data (the scenario
 schema of ``docs/scenario-format.md``); a ruleset turns them into the rules'
-typed values with ``decode`` once per use (``OpenTurn`` in the store keeps
-the decoded state of the open turn for one mail). A turn's events are the
+typed values with ``decode`` and ``decode_orders`` once per use (``OpenTurn``
+in the store keeps the decoded state of the open turn for one mail, an
+``OrdersFile`` the typed orders of its entry), and back with ``encode`` and
+``encode_orders``. A turn's events are the
 rules' typed events from the adjudication to the renderers: the store writes
 them as plain data (``encode_events``) and a report of a stored turn reads
 them back once (``decode_events``).
@@ -46,6 +48,7 @@ __all__ = [
     "Opening",
     "OrdersEntry",
     "Outcome",
+    "PlayerOrders",
     "PlayerSpec",
     "PositionError",
     "Ruleset",
@@ -60,6 +63,10 @@ OrdersEntry = dict[str, object]
 # tweedekker ``GameState``, a Diplomacy ``Board``) and every method that reads
 # the open turn takes.
 S = TypeVar("S")
+# One player's orders of a turn, typed: what ``decode_orders`` gives, every
+# method that reads a player's orders takes, and ``encode_orders`` writes back.
+O = TypeVar("O")  # noqa: E741 -- the orders of Ruleset[S, O, E], a one-letter type name
+T = TypeVar("T")
 # The rules' events of one turn (a tweedekker ``Manoeuvred``, a Diplomacy
 # ``Event``): what ``adjudicate`` gives and a ``TurnReport`` carries.
 E = TypeVar("E")
@@ -304,10 +311,41 @@ def rule_words(rule: str) -> str:
     return f" (rule {rule})" if any(c.isdigit() for c in rule) else ""
 
 
-class Ruleset(ABC, Generic[S, E]):
+@dataclass(frozen=True)
+class PlayerOrders(Generic[T]):
+    """One player's orders entry read against the open turn: ``typed``, what the
+    rules make of it, and ``entry``, its sections as the store keeps them. The
+    entry is written back as it was read (``encoded``), so that a file a game
+    master wrote by hand is not reworded when a mail replaces one section.
+
+    >>> o = PlayerOrders({"plane": ["A", "L f-A"], "takeoff": "ALPHA"}, "typed")
+    >>> o.encoded() == {"plane": ["A", "L f-A"], "takeoff": "ALPHA"}
+    True
+    """
+
+    entry: Mapping[str, object]
+    typed: T
+
+    @classmethod
+    def of(cls, entry: Mapping[str, object], typed: T) -> PlayerOrders[T]:
+        """``typed`` with a copy of ``entry`` (the caller may change theirs)."""
+        return cls(_entry_copy(entry), typed)
+
+    def encoded(self) -> OrdersEntry:
+        """The entry as plain data (lists copied: the caller's own)."""
+        return _entry_copy(self.entry)
+
+
+def _entry_copy(entry: Mapping[str, object]) -> OrdersEntry:
+    """An orders entry's copy: its keys hold scalars and lists of lines."""
+    return {k: list(v) if isinstance(v, list) else v for k, v in entry.items()}
+
+
+class Ruleset(ABC, Generic[S, O, E]):
     """One game kind, generic over ``S``, the state its ``decode`` gives, and
-    ``E``, its events. Subclasses fill in the parts; the house calls only these
-    (and, not knowing the game kind, holds a ``Ruleset[Any, Any]``)."""
+    ``O``, one player's orders as ``decode_orders`` gives them, and ``E``, its
+    events. Subclasses fill in the parts; the house calls only these (and, not
+    knowing the game kind, holds a ``Ruleset[Any, Any, Any]``)."""
 
     name: ClassVar[str]  # as game.yaml names it: tweedekker, fastplay, diplomacy, dirigible
     title: ClassVar[str]  # as players read it: "Dirigible Diplomacy"
@@ -456,8 +494,25 @@ class Ruleset(ABC, Generic[S, E]):
                           order_line=lambda cleaned: self.order_line(state, cleaned))
 
     @abstractmethod
+    def decode_orders(self, state: S, player: str, entry: Mapping[str, object]) -> O:
+        """A stored orders entry of ``player`` read into typed orders against the
+        open turn's ``state``; raises ``OrderMailError`` for an entry the player
+        could not have mailed."""
+
+    @abstractmethod
+    def encode_orders(self, orders: O) -> OrdersEntry:
+        """The orders entry the store writes for ``orders`` (``decode_orders``
+        reads it back)."""
+
+    def decode_turn(self, state: S, entries: Mapping[str, Mapping[str, object] | None]
+                    ) -> dict[str, O]:
+        """Every player's entry of a turn decoded (``decode_orders``; None: ``{}``)."""
+        return {str(p): self.decode_orders(state, str(p), entry or {})
+                for p, entry in entries.items()}
+
     def check_orders(self, state: S, player: str, entry: Mapping[str, object]) -> None:
         """Raise ``OrderMailError`` when a stored entry could not have been mailed."""
+        self.decode_orders(state, player, entry)
 
     def merge_orders(self, old: OrdersEntry | None, new: OrdersEntry) -> OrdersEntry:
         """The orders in force after a valid mail: section by section (``sections``),
@@ -528,10 +583,11 @@ class Ruleset(ABC, Generic[S, E]):
     # ------------------------------------------------------------ adjudication
 
     @abstractmethod
-    def adjudicate(self, position: Mapping[str, object], orders: Mapping[str, Mapping[str, object]],
+    def adjudicate(self, position: Mapping[str, object], orders: Mapping[str, O],
                    seed: int, replay: Replay | None = None, *,
                    state: S | None = None) -> Outcome[E]:
-        """One turn; ``replay`` gives the dice recorded by an earlier run of it
+        """One turn of every player's ``orders`` (``decode_orders`` read them
+        against ``state``, or against ``position`` decoded); ``replay`` gives the dice recorded by an earlier run of it
         (each dealt to what it was rolled for; an older record's values in order).
         ``state``: the position decoded already (the store's ``TurnView`` has it),
         so that a turn decodes its position once."""

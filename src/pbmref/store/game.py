@@ -81,7 +81,7 @@ from pbmref.store.votes import VoteBook
 
 __all__ = ["Game", "GameStore", "TurnView", "open_game"]
 
-RulesetLoader = Callable[[str], Ruleset[Any, Any]]
+RulesetLoader = Callable[[str], Ruleset[Any, Any, Any]]
 
 
 @dataclass(eq=False)
@@ -150,7 +150,7 @@ class Game:
                 return turn
         return read_schedule(self.dir).turn
 
-    def _read_settings(self, doc: YamlDoc) -> tuple[GameSettings, Ruleset[Any, Any], str]:
+    def _read_settings(self, doc: YamlDoc) -> tuple[GameSettings, Ruleset[Any, Any, Any], str]:
         """``game.yaml`` read: the settings, checked, the game's ruleset, and the
         digest of the text they were read from (for the state index)."""
         if not doc.mapping():

@@ -6,8 +6,10 @@ never rewritten: an accepted mail (``kind: orders``), a refused one
 in force for a player are those of the latest mail unless it withdrew them.
 
 Reading checks every file (its keys, the player, the turn) and, for the
-orders in force, the entry against the turn's position with the game's
-ruleset; a bad file raises ``GameFileError`` with the file and line. What a
+orders in force, decodes the entry against the turn's position with the
+game's ruleset (``Ruleset.decode_orders``: the typed orders the turn is
+played with, decoded once); a bad file raises ``GameFileError`` with the file
+and line. What a
 ``Game`` object read is kept for the life of that object (one mail, one
 command), so one mail reads each file once; the orders in force of a game's
 open turn are kept for the process, for as long as the turn's files, the
@@ -86,13 +88,17 @@ class OrdersFile:
     message_id: str
     received_at: datetime | None
     error: str = ""
+    # The entry's typed orders (the ruleset's ``O``), decoded against the turn's
+    # position when the file was checked against it; None before, and for a
+    # file that holds no orders.
+    orders: object = None
 
     def with_own_entry(self) -> OrdersFile:
         """The same, with a copy of the entry (for a reader who may change it;
         ``dataclasses.replace`` cost a sixth of reading the orders in force)."""
         return OrdersFile(self.player, self.version, self.path, self.kind,
                           plain_copy(self.entry), self.raw, self.message_id, self.received_at,
-                          self.error)
+                          self.error, self.orders)
 
 
 def _listing(odir: Path | str) -> list[str]:
@@ -329,14 +335,17 @@ class OrderBook:
 
     def _check(self, f: OrdersFile, doc: YamlDoc, view: TurnView, active: bool) -> OrdersFile:
         """``f`` checked against a turn's position: its entry is one the player could
-        have mailed. A kicked or removed player's mails are kept but never used:
-        they are not checked against a position that no longer has their side."""
+        have mailed, decoded into the typed orders it is played with. A kicked or
+        removed player's mails are kept but never used: they are not checked
+        against a position that no longer has their side."""
         if f.kind == "orders" and f.entry is not None and active:
             try:
-                self.game.ruleset.check_orders(view.state, f.player, f.entry)
+                typed = self.game.ruleset.decode_orders(view.state, f.player, f.entry)
             except OrderMailError as exc:
                 raise doc.error(("entry", *entry_path(f.entry, exc)), exc.message,
                                 "" if exc.rule == "SYNTAX" else exc.rule) from None
+            return OrdersFile(f.player, f.version, f.path, f.kind, f.entry, f.raw,
+                              f.message_id, f.received_at, f.error, typed)
         return f
 
     def _read_file(self, path: str, turn: int) -> tuple[OrdersFile, YamlDoc]:
@@ -565,7 +574,7 @@ class OrderBook:
             if checked is not None:  # read with the open turn's view: no second check
                 self._checked[(str(path), game.open, True)] = OrdersFile(
                     player, version, path, "orders", checked.entry, str(record["raw"]),
-                    str(mid or ""), checked.received_at)
+                    str(mid or ""), checked.received_at, orders=checked.orders)
                 self._read[str(path)] = (self._checked[(str(path), game.open, True)],
                                          YamlDoc(path, "", data))
             self._stored_last = (path, game.write_schedule())
@@ -587,13 +596,12 @@ class OrderBook:
         with the ruleset already (``read_orders``). The same mail twice (its
         Message-ID and text) is stored once."""
         game = self.game
-        if not checked:
-            game.ruleset.check_orders(game.open.state, player, dict(entry))
+        typed = None if checked else game.ruleset.decode_orders(game.open.state, player, entry)
         return self._write(player, {
             "kind": "orders", "received_at": iso(received_at), "message_id": message_id,
             "entry": dict(entry), "raw": raw,
         }, checked=OrdersFile(player, 0, Path(), "orders", dict(entry), raw, message_id,
-                              received_at))
+                              received_at, orders=typed))
 
     def reject(self, player: str, *, raw: str, message_id: str, received_at: datetime,
                error: str) -> Path:

@@ -2,7 +2,10 @@
 
 Each names its position codec, its orders-layer readers, its engine and how
 stored entries become typed orders; decoding, checking, adjudicating with
-replayed dice and running scenario files then go the same way for both.
+replayed dice and running scenario files then go the same way for both. A
+player's orders cross the seam as ``PlayerOrders[R]``: the stored entry with
+its reading ``R``, read once (``decode_orders``) and written back as it was
+(``encode_orders``).
 """
 
 from __future__ import annotations
@@ -17,7 +20,9 @@ from pbmref.rules.eventdata import Event, EventBoard, events_from_dicts, events_
 from pbmref.rules.plaindata import PositionError
 from pbmref.rulesets.base import (
     Alias,
+    OrdersEntry,
     Outcome,
+    PlayerOrders,
     Ruleset,
     ScenarioError,
     ScenarioResult,
@@ -73,7 +78,7 @@ def order_error_path(exc: OrderMailError, player: str, entry: Any) -> tuple[str 
     return path
 
 
-class AirRuleset(Ruleset[A, Event], Generic[A, R, T]):
+class AirRuleset(Ruleset[A, PlayerOrders[R], Event], Generic[A, R, T]):
     """A Ruleset of an air game, generic over its state ``A``, a player's orders
     read ``R`` and the turn's orders ``T``; subclasses name the parts. Its
     events are the engine's (``rules.eventdata.Event``)."""
@@ -81,14 +86,6 @@ class AirRuleset(Ruleset[A, Event], Generic[A, R, T]):
     player_keys: ClassVar[tuple[str, ...]] = ("aircraft",)
     # the engine's event classes by their kind (the game's ``EVENT_TYPES``)
     event_types: ClassVar[Mapping[str, type[Event]]]
-
-    # The entries read, each with its typed orders, by the state they were read
-    # against (a position decoded once a version of its file, ``store.Game``): a
-    # deadline checks every entry in force (``OrderBook``), then plays them; an
-    # entry read already against the same state is not read a second time. The
-    # states of the last games read are kept, each with its entries.
-    KEEP_STATES: ClassVar[int] = 64
-    _reads: dict[int, tuple[A, dict[str, tuple[dict[str, object], R]]]]
 
     @abstractmethod
     def read_entry(self, state: A, player: str, entry: Mapping[str, object]) -> R:
@@ -99,28 +96,17 @@ class AirRuleset(Ruleset[A, Event], Generic[A, R, T]):
     def gather(self, readings: Mapping[str, R]) -> T:
         """The engine's orders of one turn from each player's ``read_entry``."""
 
-    def typed_orders(self, state: A, orders: Mapping[str, Mapping[str, object]]) -> T:
-        """Every player's stored entry as the engine's typed orders of one turn;
-        raises ``OrderMailError`` for an entry a player could not have mailed."""
-        return self.gather({str(p): self._read_once(state, str(p), entry or {})
-                            for p, entry in orders.items()})
+    def decode_orders(self, state: A, player: str,
+                      entry: Mapping[str, object]) -> PlayerOrders[R]:
+        """The entry with its reading (``read_entry``); the entry kept as it is."""
+        return PlayerOrders.of(entry, self.read_entry(state, player, entry))
 
-    def _read_once(self, state: A, player: str, entry: Mapping[str, object]) -> R:
-        reads: dict[int, tuple[A, dict[str, tuple[dict[str, object], R]]]] = \
-            self.__dict__.setdefault("_reads", {})
-        held = reads.get(id(state))
-        if held is None or held[0] is not state:  # the state is held: its id is its own
-            held = reads[id(state)] = (state, {})
-            if len(reads) > self.KEEP_STATES:
-                del reads[next(iter(reads))]  # the first kept
-        known = held[1]
-        seen = known.get(player)
-        if seen is not None and seen[0] == entry:
-            return seen[1]
-        typed = self.read_entry(state, player, entry)
-        known[player] = ({k: list(v) if isinstance(v, list) else v for k, v in entry.items()},
-                         typed)
-        return typed
+    def encode_orders(self, orders: PlayerOrders[R]) -> OrdersEntry:
+        return orders.encoded()
+
+    def typed_orders(self, orders: Mapping[str, PlayerOrders[R]]) -> T:
+        """The engine's typed orders of one turn from every player's orders."""
+        return self.gather({str(p): o.typed for p, o in orders.items()})
 
     @abstractmethod
     def event_board(self, position: Mapping[str, object]) -> EventBoard:
@@ -137,9 +123,6 @@ class AirRuleset(Ruleset[A, Event], Generic[A, R, T]):
     @abstractmethod
     def run_engine(self, state: A, orders: T, dice: Dice) -> tuple[A, tuple[Event, ...]]:
         """The engine's turn: ``(state, orders, dice) -> (state, events)``."""
-
-    def check_orders(self, state: A, player: str, entry: Mapping[str, object]) -> None:
-        self._read_once(state, player, entry)
 
     @abstractmethod
     def alias_of(self, aircraft: Mapping[str, object]) -> tuple[str, str] | None:
@@ -182,12 +165,13 @@ class AirRuleset(Ruleset[A, Event], Generic[A, R, T]):
         entry["state"] = "removed"
         return {**data, "aircraft": {**aircraft, player: entry}}
 
-    def adjudicate(self, position: Mapping[str, object], orders: Mapping[str, Mapping[str, object]],
+    def adjudicate(self, position: Mapping[str, object],
+                   orders: Mapping[str, PlayerOrders[R]],
                    seed: int, replay: Replay | None = None, *,
                    state: A | None = None) -> Outcome[Event]:
         state = self.decode(position) if state is None else state
         dice = Dice(seed, replay=replay)
-        new_state, events = self.run_engine(state, self.typed_orders(state, orders), dice)
+        new_state, events = self.run_engine(state, self.typed_orders(orders), dice)
         return Outcome(
             position=self.encode(new_state),
             events=events,
@@ -206,20 +190,20 @@ class AirRuleset(Ruleset[A, Event], Generic[A, R, T]):
         orders = data.get("orders") or {}
         if not isinstance(orders, Mapping):
             raise ScenarioError("orders: expected one entry per player", path=("orders",))
+        typed: dict[str, PlayerOrders[R]] = {}
         for player, entry in orders.items():
             if entry is not None and not isinstance(entry, Mapping):
                 raise ScenarioError(f"orders of {player}: expected a mapping such as "
                                     "{plane: [...], zeppelin: [...]}", path=("orders", player))
             try:
-                self.check_orders(state, str(player), dict(entry or {}))
+                typed[str(player)] = self.decode_orders(state, str(player), dict(entry or {}))
             except OrderMailError as exc:
                 raise ScenarioError(f"orders of {player}: {exc.message}", exc.rule,
                                     order_error_path(exc, str(player), entry)) from None
         seed = data.get("seed", 0)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ScenarioError(f"seed: expected a whole number, found {seed!r}", path=("seed",))
-        outcome = self.adjudicate(position, {str(p): dict(e or {}) for p, e in orders.items()},
-                                  seed, state=state)
+        outcome = self.adjudicate(position, typed, seed, state=state)
         result = dict(outcome.position)
         if outcome.game_over:
             result["game_over"] = True

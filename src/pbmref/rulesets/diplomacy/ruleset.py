@@ -64,6 +64,7 @@ from pbmref.rulesets.base import (
     Opening,
     OrdersEntry,
     Outcome,
+    PlayerOrders,
     PlayerSpec,
     Ruleset,
     ScenarioError,
@@ -392,7 +393,11 @@ DEMO_PLAYERS = tuple(PlayerSpec(pid, (), name, power=power) for pid, name, power
     ("halim", "Said Halim", "TUR")))
 
 
-class DiplomacyRuleset(Ruleset[Board, Event]):
+# One power's orders: its entry (``orders:`` the lines) with the typed orders.
+PowerOrders = PlayerOrders[tuple[Order, ...]]
+
+
+class DiplomacyRuleset(Ruleset[Board, PowerOrders, Event]):
     """Standard Diplomacy (DD1-DD4), as the DATC adjudicates it."""
 
     name: ClassVar[str] = "diplomacy"
@@ -519,8 +524,25 @@ class DiplomacyRuleset(Ruleset[Board, Event]):
     def order_line(self, state: Board, cleaned: str) -> bool:
         return order_line(cleaned, map_of(state.position))
 
-    def check_orders(self, state: Board, player: str, entry: Mapping[str, object]) -> None:
-        parse_body(list(enumerate(_lines(entry), 1)), state.power_of(player), state.position)
+    def decode_orders(self, state: Board, player: str,
+                      entry: Mapping[str, object]) -> PowerOrders:
+        """The entry's ``orders`` lines read and checked as a mail's (DD1, DD2).
+
+        >>> rules = DiplomacyRuleset()
+        >>> board = rules.decode(rules.opening([], NewGameOptions(), 0).position)
+        >>> entry = {"orders": ["A PAR - BUR", "F BRE - MAO", "A MAR H"]}
+        >>> orders = rules.decode_orders(board, "FRA", entry)
+        >>> [str(o) for o in orders.typed]
+        ['A PAR - BUR', 'F BRE - MAO', 'A MAR H']
+        >>> rules.encode_orders(orders) == entry
+        True
+        """
+        typed = parse_body(list(enumerate(_lines(entry), 1)), state.power_of(player),
+                           state.position)
+        return PlayerOrders.of(entry, tuple(typed))
+
+    def encode_orders(self, orders: PowerOrders) -> OrdersEntry:
+        return orders.encoded()
 
     def example_orders(self, state: Board, player: str) -> OrdersEntry | None:
         """Every unit holding in a movement phase; in a retreat or Winter phase
@@ -661,18 +683,13 @@ class DiplomacyRuleset(Ruleset[Board, Event]):
 
     # ------------------------------------------------------------ adjudication
 
-    def adjudicate(self, position: Mapping[str, object], orders: Mapping[str, Mapping[str, object]],
+    def adjudicate(self, position: Mapping[str, object], orders: Mapping[str, PowerOrders],
                    seed: int, replay: Replay | None = None, *,
-                   state: Any = None) -> Outcome[Event]:
+                   state: Board | None = None) -> Outcome[Event]:
         """One phase; Diplomacy rolls no dice (``seed`` and ``replay`` are unused)."""
         del seed, replay
         board = self.decode(position) if state is None else state
-        typed: list[Order] = []
-        for player, entry in orders.items():
-            power = board.power_of(player)
-            for _parsed, order in parse_orders(list(enumerate(_lines(entry), 1)), power,
-                                               board.position, strict=False):
-                typed.append(order)
+        typed = [order for o in orders.values() for order in o.typed]
         adj = adjudicate_full(board.position, typed)
         new = position_to_dict(adj.state)
         if "players" in position:

@@ -358,7 +358,9 @@ class FastPlayClassroom(Classroom[ClassTemplate]):
         orders = {pid: get_orders(game_id, position, pid, rng)
                   for pid, a in sorted(_aircraft(position).items())
                   if a.get("state") != "removed"}
-        outcome = self.rules.adjudicate(position, orders, seed)
+        state = self.rules.decode(position)
+        outcome = self.rules.adjudicate(position, self.rules.decode_turn(state, orders), seed,
+                                        state=state)
         if outcome.game_over:
             outcome.position["game_over"] = True
             outcome.position["winners"] = list(outcome.winners)

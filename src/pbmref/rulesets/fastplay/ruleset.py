@@ -156,6 +156,21 @@ class FastPlayRuleset(AirRuleset[GameState, PlaneOrders | None, TurnOrders]):
 
     def read_entry(self, state: GameState, player: str,
                    entry: Mapping[str, object]) -> PlaneOrders | None:
+        """The cards, entry, duel and burn of an entry (what ``decode_orders``
+        keeps beside it, and ``encode_orders`` writes back); an empty line is a
+        move without a card (FP17).
+
+        >>> rules = FastPlayRuleset()
+        >>> state = rules.decode({"turn": 2, "aircraft": {
+        ...     "anna": {"team": "Germans", "hex": "E8", "heading": "S"},
+        ...     "bert": {"team": "Allies", "hex": "E3", "heading": "N"}}})
+        >>> entry = {"plane": ["A", "L f-0", ""]}
+        >>> orders = rules.decode_orders(state, "anna", entry)
+        >>> [m.format() for m in orders.typed.moves if m is not None]
+        ['A', 'L f-0']
+        >>> rules.encode_orders(orders) == entry
+        True
+        """
         return entry_to_orders(state, player, entry)
 
     def gather(self, readings: Mapping[str, PlaneOrders | None]) -> TurnOrders:

@@ -225,6 +225,20 @@ class TweedekkerRuleset(AirRuleset[GameState, Reading, TurnOrders]):
 
     def read_entry(self, state: GameState, player: str, entry: Mapping[str, object]
                    ) -> Reading:
+        """The plane's orders and the zeppelin votes of an entry (what
+        ``decode_orders`` keeps beside it, and ``encode_orders`` writes back).
+
+        >>> rules = TweedekkerRuleset()
+        >>> state = rules.decode({"turn": 2, "aircraft": {
+        ...     "anna": {"hex": "E8", "heading": "S", "state": "flying"},
+        ...     "bert": {"hex": "E3", "heading": "N", "state": "flying"}}})
+        >>> entry = {"plane": ["A", "L f-A", "RS"]}
+        >>> orders = rules.decode_orders(state, "anna", entry)
+        >>> [m.format() for m in orders.typed[0].moves]
+        ['A', 'L f-A', 'RS']
+        >>> rules.encode_orders(orders) == entry
+        True
+        """
         return entry_to_orders(state, player, entry)
 
     def gather(self, readings: Mapping[str, Reading]) -> TurnOrders:
