@@ -434,7 +434,7 @@ def storing_cost(sizes: tuple[int, ...] = (7, 25), times: int = 40) -> dict[int,
     spent: dict[int, list[float]] = {size: [] for size in sizes}
     with tempfile.TemporaryDirectory() as tmp:
         store = GameStore(Path(tmp))
-        entries: dict[int, dict[str, Any]] = {}
+        entries: dict[int, Any] = {}
         for size in sizes:
             gm.new_game(store, f"s{size}", [gm.PlayerSpec(f"p{i}", (f"p{i}@players.test",))
                                              for i in range(size)], seed=size,
@@ -442,18 +442,20 @@ def storing_cost(sizes: tuple[int, ...] = (7, 25), times: int = 40) -> dict[int,
                         early_adjudication=False)
             game = store.open(f"s{size}")
             for i in range(size):
-                entry = game.ruleset.read_orders(game.open.state, f"p{i}",
-                                                 [(1, line) for line in PLANES[i % 3].split("\n")])
-                game.book.save(f"p{i}", entry, raw="orders", message_id=f"<s{size}-{i}@x>",
-                               received_at=datetime.now(UTC), checked=True)
-            entries[size] = game.book.entry_of("p0") or {}
+                orders = game.ruleset.read_orders(game.open.state, f"p{i}",
+                                                  [(1, line) for line in PLANES[i % 3].split("\n")])
+                game.book.save(f"p{i}", game.ruleset.encode_orders(orders), raw="orders",
+                               message_id=f"<s{size}-{i}@x>", received_at=datetime.now(UTC),
+                               orders=orders)
+            entries[size] = game.ruleset.read_orders(
+                game.open.state, "p0", [(1, line) for line in PLANES[0].split("\n")])
         for n in range(times):
             for size in sizes:
                 game = store.open(f"s{size}")  # as the referee opens it for a mail
                 t0 = time.process_time()
-                game.book.save("p0", entries[size], raw=f"orders {n}",
-                               message_id=f"<again-{size}-{n}@x>",
-                               received_at=datetime.now(UTC), checked=True)
+                game.book.save("p0", game.ruleset.encode_orders(entries[size]),
+                               raw=f"orders {n}", message_id=f"<again-{size}-{n}@x>",
+                               received_at=datetime.now(UTC), orders=entries[size])
                 spent[size].append(time.process_time() - t0)
     return {size: statistics.median(v) * 1000 for size, v in spent.items()}
 

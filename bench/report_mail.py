@@ -106,10 +106,11 @@ def orders_in(root: Path) -> None:
     deadline = game.settings.deadline
     assert deadline is not None
     for pid, player in sorted(game.settings.players.items()):
-        entry = game.ruleset.computer_orders(game.open.state, pid, rng)
+        orders = game.ruleset.computer_orders(game.open.state, pid, rng)
+        entry = None if orders is None else game.ruleset.encode_orders(orders)
         if player.active and entry:
             game.book.save(pid, entry, raw="(bench)", message_id=f"<bench-{pid}@pbmref>",
-                           received_at=deadline - timedelta(hours=2))
+                           received_at=deadline - timedelta(hours=2), orders=orders)
 
 
 def engine_alone(root: Path, rounds: int) -> float:

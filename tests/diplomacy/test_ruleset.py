@@ -20,8 +20,8 @@ def test_a_dirigible_year_through_the_interface() -> None:
     r = get_ruleset("dirigible")
     pos = {"phase": "W1900A"}
     out = play(r, pos, {
-        "FRA": r.read_orders(r.decode(pos), "FRA", [(1, "Build A Par"), (2, "Build D Par"),
-                                                   (3, "Build F Bre")]),
+        "FRA": r.encode_orders(r.read_orders(r.decode(pos), "FRA", [
+            (1, "Build A Par"), (2, "Build D Par"), (3, "Build F Bre")])),
         "GER": {"orders": ["Build A Mun", "Build A Ber"]},
     }, 0)
     pos = out.position

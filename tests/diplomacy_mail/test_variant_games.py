@@ -58,8 +58,8 @@ def test_a_year_of_a_variant_by_mail(tmp_path: Path, capsys: pytest.CaptureFixtu
         phase = dip.phase()
         board = dip.game().open.state
         if ruleset.needs_orders(board, "fleur"):
-            entry = ruleset.example_orders(board, "fleur")
-            lines = list(entry["orders"]) if entry else ["Waive"]
+            example = ruleset.example_orders(board, "fleur")
+            lines = list(example.entry["orders"]) if example else ["Waive"]
             assert "accepted" in dip.reply("fleur", *lines, phase=phase), (phase, lines)
         mails = dip.deadline()
         played.append(phase)

@@ -211,9 +211,9 @@ def test_ruleset_parse_orders_is_the_same_reader() -> None:
         "anna": {"team": "Germans", "hex": "E5", "heading": "S"},
         "bert": {"team": "Allies", "hex": "J1", "heading": "N"}}}
     state = RULESET.decode(position)
-    assert RULESET.read_orders(state, "anna", [(3, "1: AF"), (4, "2: R f-0")]) == {
-        "plane": ["AF", "R f-0"]}
-    RULESET.check_orders(state, "anna", {"plane": ["AF", "R f-0"]})
+    read = RULESET.read_orders(state, "anna", [(3, "1: AF"), (4, "2: R f-0")])
+    assert RULESET.encode_orders(read) == {"plane": ["AF", "R f-0"]}
+    assert RULESET.decode_orders(state, "anna", {"plane": ["AF", "R f-0"]}) == read
 
 
 def test_a_mail_without_cards_has_no_plane_section() -> None:

@@ -331,8 +331,9 @@ def play_turns(games: Path, gid: str, turns: int, seed: int = 1) -> None:
         if game.settings.status != "open":
             return
         for pid, player in sorted(game.settings.players.items()):
-            entry = game.ruleset.computer_orders(game.open.state, pid, rng) if \
+            orders = game.ruleset.computer_orders(game.open.state, pid, rng) if \
                 player.active else None
+            entry = None if orders is None else orders.encoded()
             if entry:
                 game.book.save(pid, entry, raw="(test)", message_id=f"<{pid}-{game.turn}@t>",
                                received_at=CLASS_START)

@@ -132,8 +132,9 @@ def play_turn(school: School, turn: int, rng: random.Random,
         for pid, player in sorted(game.settings.players.items()):
             if not player.active or pid in silent:
                 continue
-            entry = get_ruleset("fastplay").computer_orders(game.open.state, pid, rng)
-            assert entry is not None
+            orders = get_ruleset("fastplay").computer_orders(game.open.state, pid, rng)
+            assert orders is not None
+            entry = orders.encoded()
             body = order_mail(gid, school.passwords[pid], f"TURN {game.turn}", entry)
             replies = school.send(address(pid), body)
             assert len(replies) == 1 and replies[0]["To"] == address(pid)
@@ -279,7 +280,11 @@ def test_a_second_mail_replaces_the_plane_section_with_its_entry(school: School)
     school.send(address(pid), order_mail("7b-1", pw, "TURN 1", {"plane": ["A", "A", "L"]}))
     school.send(address(pid), order_mail("7b-1", pw, "TURN 1", {"plane": ["L", "A"]}))
     assert school.store.open("7b-1").book.entries()[pid] == {"plane": ["L", "A"]}
-    merge_entry = get_ruleset("fastplay").merge_orders
+    rules = get_ruleset("fastplay")
+
+    def merge_entry(old: dict[str, object], new: dict[str, object]) -> dict[str, object]:
+        return rules.merged_entry(old, new)[0]
+
     old = {"plane": ["A", "A", "A"], "enter": "C10 S", "duel": "emma"}
     assert merge_entry(old, {"plane": ["L"]}) == {"plane": ["L"]}
     assert merge_entry(old, {"enter": "A10 S"}) == {"enter": "A10 S"}

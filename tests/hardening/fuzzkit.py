@@ -89,14 +89,14 @@ def body_target(ruleset: str, player: str, lines: list[str]) -> str:
     position = positions()[ruleset][0]
     numbered = list(enumerate(lines, 1))
     try:
-        entry = rules.read_orders(rules.decode(position), player, numbered)
+        entry = rules.encode_orders(rules.read_orders(rules.decode(position), player, numbered))
     except OrderMailError as exc:
         for e in exc.errors:
             assert e.message
         assert render_errors(exc)
         return "error"
     # what the referee stores passes the ruleset's check and reads back the same
-    rules.check_orders(rules.decode(position), player, entry)
+    rules.decode_orders(rules.decode(position), player, entry)
     stored = dump_yaml({"entry": entry})
     assert load_text(stored, "orders.yaml") == {"entry": entry}, stored
     return "orders"

@@ -87,7 +87,8 @@ class Site(RefereeTable):
         """``pid`` mails the orders the computer would give it now (and ``extra``)."""
         game = self.game()
         rng = random.Random(f"{self.game_id}-{pid}-{game.turn}")
-        entry = game.ruleset.computer_orders(game.open.state, pid, rng) or {}
+        orders = game.ruleset.computer_orders(game.open.state, pid, rng)
+        entry = {} if orders is None else game.ruleset.encode_orders(orders)
         keyword = f"{game.ruleset.words.keyword} {game.turn_label}"
         body = order_mail(self.game_id, self.passwords[pid], keyword, entry, extra)
         return self.reply(pid, *body.splitlines()[2:-1])

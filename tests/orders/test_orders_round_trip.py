@@ -86,3 +86,40 @@ def test_the_human_table_has_accepted_entries_of_every_game_kind() -> None:
     kinds = {POSITIONS[p.values[0].get("game", "zep1")]["ruleset"] for p in ACCEPTED}
     assert kinds == {"tweedekker", "fastplay", "dirigible"}
 
+
+
+def _merge_pairs() -> list[Any]:
+    """Every two accepted mails of the table for one player of one game: the
+    second mail coming on the orders of the first."""
+    by_player: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for p in ACCEPTED:
+        case = p.values[0]
+        key = (case.get("game", "zep1"), case.get("player", "baron"))
+        by_player.setdefault(key, []).append(case["ok"]["entry"])
+    return [pytest.param(game, player, old, new, id=f"{game}-{player}-{i}-{j}")
+            for (game, player), entries in sorted(by_player.items())
+            for i, old in enumerate(entries) for j, new in enumerate(entries) if i != j]
+
+
+MERGE_PAIRS = _merge_pairs()
+
+
+def test_the_table_has_pairs_to_merge_of_every_game_kind() -> None:
+    assert {POSITIONS[p.values[0]]["ruleset"] for p in MERGE_PAIRS} == {
+        "tweedekker", "fastplay", "dirigible"}
+
+
+@pytest.mark.parametrize(("game", "player", "old", "new"), MERGE_PAIRS)
+def test_merged_orders_are_the_merged_entry_decoded(game: str, player: str,
+                                                    old: dict[str, Any],
+                                                    new: dict[str, Any]) -> None:
+    """A mail's orders merged into the orders in force (``merge_orders``, section
+    by section, no decoding) are what decoding the merged entry gives."""
+    position = POSITIONS[game]
+    rules = get_ruleset(position["ruleset"])
+    state = rules.decode(position)
+    merged = rules.merge_orders(rules.decode_orders(state, player, old),
+                                rules.decode_orders(state, player, new))
+    entry = rules.encode_orders(merged)
+    assert entry == (rules.merged_entry(old, new)[0] if rules.sections else new)
+    assert merged == rules.decode_orders(state, player, entry)

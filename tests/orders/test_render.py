@@ -73,14 +73,20 @@ def test_help_text_examples_are_accepted() -> None:
 
 
 def test_a_new_mail_replaces_orders_section_by_section() -> None:
+    from pbmref.rulesets.base import PlayerOrders
     from pbmref.rulesets.tweedekker.ruleset import TweedekkerRuleset
 
-    merge = TweedekkerRuleset().merge_orders
+    rules = TweedekkerRuleset()
+
+    def merge(old: dict[str, object], new: dict[str, object]) -> dict[str, object]:
+        return rules.merged_entry(old, new)[0]
+
     old = {"plane": ["A", "L"], "takeoff": "BETA", "zeppelin": ["L", "", "f-0"]}
     assert merge(old, {"plane": ["R"]}) == {"plane": ["R"], "zeppelin": ["L", "", "f-0"]}
     assert merge(old, {"zeppelin": ["A", "", ""]}) == {
         "plane": ["A", "L"], "takeoff": "BETA", "zeppelin": ["A", "", ""]}
-    assert merge(None, {"plane": []}) == {"plane": []}  # CLEAR beside orders: old is None
+    new = PlayerOrders({"plane": []}, (None, ()))
+    assert rules.merge_orders(None, new) is new  # CLEAR beside orders: old is None
 
 
 def test_doctests() -> None:

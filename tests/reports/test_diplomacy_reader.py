@@ -33,9 +33,10 @@ def played(ruleset_name: str, phases: int = 8) -> list[TurnReport[Event]]:
     out = []
     for turn in range(1, phases + 1):
         state = ruleset.decode(position)
-        orders = {p.id: e for p in players
-                  if (e := ruleset.computer_orders(state, p.id, rng)) is not None}
-        outcome = ruleset.adjudicate(position, ruleset.decode_turn(state, orders), 0, state=state)
+        typed = {p.id: o for p in players
+                 if (o := ruleset.computer_orders(state, p.id, rng)) is not None}
+        orders = {p: ruleset.encode_orders(o) for p, o in typed.items()}
+        outcome = ruleset.adjudicate(position, typed, 0, state=state)
         out.append(TurnReport("dip1", "Test", ruleset_name, turn, position, outcome.position,
                               outcome.events, orders, {}, DEADLINE, "Europe/Paris",
                               outcome.game_over, outcome.winners))

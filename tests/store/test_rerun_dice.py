@@ -48,7 +48,8 @@ def fastplay_game(root: Path, seed: int, hold: tuple[int, str] | None = None) ->
         game = store.open("fp")
         rng = random.Random(seed * 10 + turn)
         for pid in sorted(game.settings.players):
-            entry = game.ruleset.computer_orders(game.open.state, pid, rng)
+            orders = game.ruleset.computer_orders(game.open.state, pid, rng)
+            entry = None if orders is None else game.ruleset.encode_orders(orders)
             if entry and hold == (turn, pid):
                 entry["plane"][0] += " f-0"
             if entry:

@@ -56,7 +56,8 @@ def send_orders(store: GameStore, turn: int) -> None:
     for pid, player in game.settings.players.items():
         if not player.active:
             continue
-        entry = game.ruleset.computer_orders(game.open.state, pid, rng)
+        orders = game.ruleset.computer_orders(game.open.state, pid, rng)
+        entry = None if orders is None else game.ruleset.encode_orders(orders)
         if entry:
             game.book.save(pid, entry, raw="(test)", message_id=f"<{pid}-{turn}@test>",
                            received_at=T0 + timedelta(days=2 * turn - 1))

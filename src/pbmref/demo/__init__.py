@@ -123,7 +123,8 @@ def _mail_orders(game: Game, intake: MaildirIntake, passwords: dict[str, str], s
     for pid, player in sorted(game.settings.players.items()):
         if not player.active:
             continue
-        entry = rules.computer_orders(game.open.state, pid, rng)
+        orders = rules.computer_orders(game.open.state, pid, rng)
+        entry = None if orders is None else rules.encode_orders(orders)
         if not entry or not mail_lines(entry):
             continue
         when = deadline - timedelta(hours=12) + timedelta(minutes=sent)

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from pbmref.orders.envelope import (
     OrderMail,
@@ -63,18 +63,21 @@ __all__ = [
 ]
 
 Lines = list[tuple[int, str]]
+O = TypeVar("O")  # noqa: E741 -- a game's typed orders (its Ruleset's O)
 
 
 @dataclass(frozen=True)
-class BodyReader:
+class BodyReader(Generic[O]):
     """What one game says of the body lines of an order mail (its ruleset's
     ``body_reader`` on the open turn): ``order_line(cleaned)`` whether a line
     (made plain by ``clean_line``) looks like an order of the game;
-    ``read(player, lines)`` the orders entry of the order lines, raising
-    ``OrderMailError`` (every error found)."""
+    ``read(player, lines)`` the typed orders of the order lines (the game's
+    ``O``), raising ``OrderMailError`` (every error found); ``encode(orders)``
+    the orders entry the store keeps of them."""
 
-    read: Callable[[str, Lines], dict[str, object]]
+    read: Callable[[str, Lines], O]
     order_line: Callable[[str], bool]
+    encode: Callable[[O], dict[str, object]]
 
     def looks_like_order(self, text: str) -> bool:
         """Is the line one of the game's orders, right or wrong: its own shape,
@@ -176,7 +179,7 @@ def check_order_mail(
     subject: str,
     text: str,
     *,
-    read_body: BodyReader,
+    read_body: BodyReader[O],
     player: str | None = None,
     sender: str | None = None,
     addresses: Mapping[str, Iterable[str]] | None = None,
@@ -233,7 +236,9 @@ def check_order_mail(
     entry: dict[str, object] | None = None
     ignored: tuple[tuple[int, str], ...] = ()
     if mail.body and who is not None:
-        entry, ignored, body_errors = read_mail_body(read_body, mail, who)
+        read = read_mail_body(read_body, mail, who)
+        entry = None if read[0] is None else read_body.encode(read[0])
+        ignored, body_errors = read[1], read[2]
         errors.extend(body_errors)
     if password_line_mistaken(mail, errors):
         password_errors = []
@@ -251,12 +256,11 @@ def password_line_mistaken(mail: OrderMail, errors: Iterable[OrderMailError]) ->
         e.suggestion == "PASSWORD" for found in errors for e in found.errors)
 
 
-def read_mail_body(reader: BodyReader, mail: OrderMail, player: str
-                   ) -> tuple[dict[str, object] | None, tuple[tuple[int, str], ...],
-                         list[OrderMailError]]:
+def read_mail_body(reader: BodyReader[O], mail: OrderMail, player: str
+                   ) -> tuple[O | None, tuple[tuple[int, str], ...], list[OrderMailError]]:
     """The mail's body read by the game's ``reader``, greetings and signatures left out.
 
-    Returns ``(entry, ignored, errors)``: the orders entry (None when the body
+    Returns ``(orders, ignored, errors)``: the typed orders (None when the body
     holds errors, or nothing but prose), the ``(line_no, text)`` lines left
     out, and every error of the body (nothing raised).
     """
@@ -287,7 +291,7 @@ def _between_orders(line_no: int, text: str) -> OrderMailError:
                             hint=BETWEEN_ORDERS, prose=True).at(line_no, text)
 
 
-def _foreign_orders(read_body: Callable[[str, Lines], dict[str, object]], player: str,
+def _foreign_orders(read_body: Callable[[str, Lines], object], player: str,
                     body: Lines, errors: list[OrderMailError]) -> dict[int, list[OrderMailError]]:
     """The mistakes of the lines that are orders written with letters of another
     alphabet ("A G\u0430s - Spa", a Cyrillic a): each line's look-alikes named
@@ -319,8 +323,8 @@ def _told(errors: list[OrderMailError],
         e for found in foreign.values() for e in found]
 
 
-def _read(read_body: Callable[[str, Lines], dict[str, object]], player: str,
-          lines: Lines) -> tuple[dict[str, object] | None, list[OrderMailError]]:
+def _read(read_body: Callable[[str, Lines], O], player: str,
+          lines: Lines) -> tuple[O | None, list[OrderMailError]]:
     try:
         return read_body(player, lines), []
     except OrderMailError as exc:

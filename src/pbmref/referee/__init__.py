@@ -57,8 +57,8 @@ def mail_reports(store: GameStore, game_id: str, turns: Iterable[int], *,
 def open_turn_plans(game: Game) -> dict[str, tuple[str, ...]]:
     """The preview of every player's orders in for the open turn, from the
     position it starts from now (after a re-run: the corrected one)."""
-    state = game.open.state
-    return {pid: tuple(game.ruleset.preview(state, pid, f.entry))
+    state, rules = game.open.state, game.ruleset
+    return {pid: tuple(rules.preview(state, pid, rules.decode_orders(state, pid, f.entry)))
             for pid, f in game.book.in_force(check=False).items() if f.entry}
 
 

@@ -92,7 +92,7 @@ def sections(letter: Letter, turn: replies.TurnName, current: dict[str, Any] | N
         elif command.name == "PLAN":
             letter.add(replies.orders_planned(
                 game.id, turn, current, deadline,
-                game.ruleset.preview(game.open.state, player, current)))
+                game.ruleset.preview(game.open.state, player, in_force(game, player)[1])))
         elif letter.add(game.ruleset.map_reply(*board(game), game.settings.title)):
             # MAP is answered once a mail (Letter.commands), its picture with it
             svg = game.ruleset.render_position_svg(*board(game))
@@ -102,6 +102,14 @@ def sections(letter: Letter, turn: replies.TurnName, current: dict[str, Any] | N
     if letter.left_out:
         out.append(replies.left_out(letter.left_out, REPLY_LIMIT))
     return out
+
+
+def in_force(game: Game, player: str) -> tuple[dict[str, object] | None, object]:
+    """The player's orders in force for the open turn: their entry (None: none)
+    and their typed orders as the book decoded them (PLAN previews them; after
+    an accepted mail, the mail's orders merged)."""
+    f = game.book.in_force_of(player)
+    return (None, None) if f is None else (dict(f.entry or {}), f.orders)
 
 
 def board(game: Game) -> tuple[dict[str, Any], dict[str, str]]:

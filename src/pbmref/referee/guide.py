@@ -44,8 +44,9 @@ def example_mail(game: Game, player: str | None, *, ready: bool = False) -> list
     entry = None
     if known is not None and player is not None:
         state = game.open.state
-        entry = (game.ruleset.order_template(state, player) if ready
-                 else game.ruleset.example_orders(state, player))
+        orders = (game.ruleset.order_template(state, player) if ready
+                  else game.ruleset.example_orders(state, player))
+        entry = None if orders is None else game.ruleset.encode_orders(orders)
     lines += mail_lines(entry) if entry else ["ORDERS"]
     return [*lines, "END"]
 

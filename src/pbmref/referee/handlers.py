@@ -114,7 +114,7 @@ def without_password(referee: Referee, letter: Letter) -> HandledMail:
     if error is not None and password_line_mistaken(envelope, read.errors):
         return answer(referee, letter, replies.refused_without_password(
             game.id, turn, errors_text(error, letter.mail)), "rejected: password line")
-    wanted = questions.asked(envelope, read.entry, read.errors, PUBLIC_COMMANDS)
+    wanted = questions.asked(envelope, read.orders, read.errors, PUBLIC_COMMANDS)
     press_reply = questions.answers_press(letter.mail.subject) and not envelope.press
     if wanted is None and press_reply:
         wanted = []  # its words are an answer to press: told how to send it
@@ -207,7 +207,7 @@ def late(letter: Letter, read: BodyRead, turn: replies.TurnName,
          deadline: str) -> tuple[str, str] | None:
     """(reply, summary) for a mail that wants a change too late, or None."""
     game, arrived = letter.game, letter.arrived
-    wants_change = (read.entry is not None or bool(read.errors)
+    wants_change = (read.orders is not None or bool(read.errors)
                     or letter.envelope.command("CLEAR") is not None)
     if not wants_change:
         return None
@@ -252,7 +252,7 @@ def orders_and_commands(referee: Referee, letter: Letter, turn: replies.TurnName
     CLEAR), its press relayed and votes recorded, its commands answered."""
     game, envelope, player = letter.game, letter.envelope, letter.player
     gid = game.id
-    current = game.book.entry_of(player)
+    current, typed = commands.in_force(game, player)
     changed = False
     summary = "commands answered"
     clear = envelope.command("CLEAR") is not None
@@ -261,24 +261,19 @@ def orders_and_commands(referee: Referee, letter: Letter, turn: replies.TurnName
     # any refuses the whole mail, and one reply lists them all.
     error = gather((*read.errors, *desk.problems()), read.ignored)
     if error is not None:
-        if read.entry is not None or read.errors:  # a refused order mail is kept
+        if read.orders is not None or read.errors:  # a refused order mail is kept
             game.book.reject(player, raw=raw_text(letter),
                              message_id=letter.mail.message_id,
                              received_at=letter.arrived, error=str(error))
         head = replies.orders_rejected(gid, turn, errors_text(error, letter.mail), current,
                                        deadline, twin_notes(letter))
         summary = "rejected: " + "; ".join(e.summary() for e in error.errors)[:300]
-    elif read.entry is not None:
+    elif read.orders is not None:
         # Conformance (orders.md, Reading rules: CLEAR takes back all): CLEAR beside
         # new orders withdraws the earlier ones first; the new ones stand.
-        current = game.ruleset.merge_orders(None if clear else current, read.entry)
-        preview = game.ruleset.preview(game.open.state, player, current)  # before saving
-        stored = game.book.save(player, current, raw=raw_text(letter),
-                                message_id=letter.mail.message_id,
-                                received_at=letter.arrived, checked=True)
+        current, head = store_orders(referee, letter, turn, deadline, read,
+                                     None if clear else typed)
         changed, summary = True, "orders accepted"
-        head = accepted(referee, letter, turn, current, deadline, read, preview,
-                        game.book.schedule_stored_with(stored))
     elif clear:
         game.book.clear(player, raw=raw_text(letter),
                         message_id=letter.mail.message_id, received_at=letter.arrived)
@@ -289,7 +284,7 @@ def orders_and_commands(referee: Referee, letter: Letter, turn: replies.TurnName
         letter.sections[:0] = desk.deliver()
         deadline = deadline_text(game, player)  # SET ABSENCE may move it (J11)
     sections = commands.sections(letter, turn, current, deadline)
-    if read.ignored and error is None and read.entry is None:
+    if read.ignored and error is None and read.orders is None:
         sections.append(ignored_note(read.ignored))
     if not head and not sections:
         sections.append(shown(game, turn, current, deadline))
@@ -302,6 +297,21 @@ def orders_and_commands(referee: Referee, letter: Letter, turn: replies.TurnName
         sections.append(shown(game, turn, current, deadline))
     body = "\n\n".join(part.rstrip() for part in [head, *sections] if part)
     return answer(referee, letter, body, summary, changed)
+
+
+def store_orders(referee: Referee, letter: Letter, turn: replies.TurnName, deadline: str,
+                 read: BodyRead, old: object) -> tuple[dict[str, object], str]:
+    """The mail's typed orders merged into the ``old`` ones in force (None: none
+    or withdrawn), previewed and stored: (the entry in force, the acceptance)."""
+    game, player = letter.game, letter.player
+    merged = game.ruleset.merge_orders(old, read.orders)
+    preview = game.ruleset.preview(game.open.state, player, merged)  # before saving
+    entry: dict[str, object] = game.ruleset.encode_orders(merged)
+    stored = game.book.save(player, entry, raw=raw_text(letter),
+                            message_id=letter.mail.message_id,
+                            received_at=letter.arrived, orders=merged)
+    return entry, accepted(referee, letter, turn, entry, deadline, read, preview,
+                           game.book.schedule_stored_with(stored))
 
 
 def raw_text(letter: Letter) -> str:

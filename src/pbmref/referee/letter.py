@@ -59,9 +59,10 @@ class Twin:
 @dataclass(frozen=True)
 class BodyRead:
     """A mail's body as the orders layer read it (``read_mail_body``): the
-    orders entry, the greeting and signature lines left out, every error."""
+    typed orders (the game's ``Ruleset`` ``O``; None: none), the greeting and
+    signature lines left out, every error."""
 
-    entry: dict[str, Any] | None = None
+    orders: object = None
     ignored: tuple[tuple[int, str], ...] = ()
     errors: tuple[OrderMailError, ...] = ()
 
@@ -138,8 +139,8 @@ def read_body(game: Game, envelope: OrderMail, player: str) -> BodyRead:
     if not envelope.body:
         return BodyRead()
     state, ruleset = game.open.state, game.ruleset
-    entry, ignored, errors = read_mail_body(ruleset.body_reader(state), envelope, player)
-    return BodyRead(entry, ignored, tuple(errors))
+    orders, ignored, errors = read_mail_body(ruleset.body_reader(state), envelope, player)
+    return BodyRead(orders, ignored, tuple(errors))
 
 
 def shown(game: Game, turn: replies.TurnName, entry: dict[str, Any] | None,

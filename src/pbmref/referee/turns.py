@@ -84,12 +84,13 @@ def fill_computer_orders(referee: Referee, game: Game) -> list[str]:
     for pid, player in sorted(game.settings.players.items()):
         if not (player.computer and player.active) or pid in have:
             continue
-        entry = game.ruleset.computer_orders(game.open.state, pid, rng)
+        orders = game.ruleset.computer_orders(game.open.state, pid, rng)
+        entry = None if orders is None else game.ruleset.encode_orders(orders)
         if not entry:
             continue
         game.book.save(pid, entry, raw="(written by the computer pilot)",
                        message_id=f"<computer-{game.id}-{game.turn}-{pid}@pbmref>",
-                       received_at=referee.clock())
+                       received_at=referee.clock(), orders=orders)
         written.append(pid)
     return written
 

@@ -474,8 +474,9 @@ class Ruleset(ABC, Generic[S, O, E]):
     # ------------------------------------------------------------ orders
 
     @abstractmethod
-    def read_orders(self, state: S, player: str, lines: Lines) -> OrdersEntry:
-        """One player's order lines read and checked into an orders entry; raises
+    def read_orders(self, state: S, player: str, lines: Lines) -> O:
+        """One player's order lines read and checked into typed orders (their
+        entry, ``encode_orders``, in canonical words); raises
         ``pbmref.orders.errors.OrderMailError`` (every error found, together)."""
 
     @abstractmethod
@@ -485,13 +486,14 @@ class Ruleset(ABC, Generic[S, O, E]):
         every game's mails (``pbmref.orders.check.read_mail_body``) reads such
         lines as orders, and any other as a greeting, a signature or prose."""
 
-    def body_reader(self, state: S) -> BodyReader:
+    def body_reader(self, state: S) -> BodyReader[O]:
         """The reader of order mails' body lines on ``state`` (``order_line``,
         then ``read_orders``)."""
         from pbmref.orders.check import BodyReader  # the grammars only when mail is read
 
         return BodyReader(read=lambda player, lines: self.read_orders(state, player, lines),
-                          order_line=lambda cleaned: self.order_line(state, cleaned))
+                          order_line=lambda cleaned: self.order_line(state, cleaned),
+                          encode=self.encode_orders)
 
     @abstractmethod
     def decode_orders(self, state: S, player: str, entry: Mapping[str, object]) -> O:
@@ -510,19 +512,21 @@ class Ruleset(ABC, Generic[S, O, E]):
         return {str(p): self.decode_orders(state, str(p), entry or {})
                 for p, entry in entries.items()}
 
-    def check_orders(self, state: S, player: str, entry: Mapping[str, object]) -> None:
-        """Raise ``OrderMailError`` when a stored entry could not have been mailed."""
-        self.decode_orders(state, player, entry)
+    def merge_orders(self, old: O | None, new: O) -> O:
+        """The orders in force after a valid mail: the new mail whole (a game kind
+        whose mails may replace one section, ``sections``, merges them)."""
+        del old
+        return new
 
-    def merge_orders(self, old: OrdersEntry | None, new: OrdersEntry) -> OrdersEntry:
-        """The orders in force after a valid mail: section by section (``sections``),
-        or the new mail whole."""
-        if old is None or not self.sections:
-            return dict(new)
-        replaced = {s for s, keys in self.sections.items() if any(k in new for k in keys)}
+    def merged_entry(self, old: Mapping[str, object], new: Mapping[str, object]
+                     ) -> tuple[OrdersEntry, frozenset[str]]:
+        """The entry in force after ``new`` came on ``old``, section by section
+        (``sections``; keys of no section kept unless ``new`` has them), and the
+        sections ``new`` replaced."""
+        replaced = frozenset(s for s, keys in self.sections.items() if any(k in new for k in keys))
         kept = {k: v for k, v in old.items()
                 if not any(k in self.sections[s] for s in replaced)}
-        return {**kept, **new}
+        return {**kept, **new}, replaced
 
     def counts_as_orders(self, state: S, player: str, entry: Mapping[str, object]) -> bool:
         """Whether ``entry`` spares the player a missed turn (early adjudication,
@@ -535,31 +539,30 @@ class Ruleset(ABC, Generic[S, O, E]):
         del state, player
         return True
 
-    def preview(self, state: S, player: str, entry: Mapping[str, object] | None) -> list[str]:
+    def preview(self, state: S, player: str, orders: O | None) -> list[str]:
         """The acceptance's preview of one player's orders in force (issue 22): what
         they do if nothing else happens, and warnings for orders that are legal
         but almost surely a mistake, as text lines of at most 70 columns. Made
-        from the public ``state`` and this player's own ``entry`` only (None: no
+        from the public ``state`` and this player's own ``orders`` only (None: no
         orders in force), never from another player's orders. None here."""
-        del state, player, entry
+        del state, player, orders
         return []
 
-    def computer_orders(self, state: S, player: str,
-                        rng: random.Random) -> OrdersEntry | None:
-        """The orders a computer player writes, as an orders entry that
-        ``read_orders`` would give for its mail (``pbmref.orders.check.order_mail``
-        writes the mail); None: this game kind has no computer player."""
+    def computer_orders(self, state: S, player: str, rng: random.Random) -> O | None:
+        """The orders a computer player writes, as ``read_orders`` would give them
+        for its mail (``pbmref.orders.check.order_mail`` writes the mail of their
+        entry); None: this game kind has no computer player."""
         del state, player, rng
         return None
 
-    def example_orders(self, state: S, player: str) -> OrdersEntry | None:
+    def example_orders(self, state: S, player: str) -> O | None:
         """Orders the player could mail as they stand, for HELP's example (the
         computer player's, from a fixed seed; None: no example to show)."""
         return self.computer_orders(state, player, random.Random(0))
 
-    def order_template(self, state: S, player: str) -> OrdersEntry | None:
+    def order_template(self, state: S, player: str) -> O | None:
         """The orders of the ready-to-edit block that ends a report or a reminder
-        (issue 43, item 4): a valid entry for the player to change, made for
+        (issue 43, item 4): valid orders for the player to change, made for
         every reader at every deadline (so cheap where it can be). By default
         HELP's example."""
         return self.example_orders(state, player)

@@ -520,9 +520,10 @@ class OrderBook:
         """Player id -> orders entry in force for the turn (default: the open turn)."""
         return {p: dict(f.entry or {}) for p, f in self.in_force(turn).items()}
 
-    def entry_of(self, player: str) -> dict[str, object] | None:
-        """The orders in force of one player for the open turn (None: none); only
-        that player's mail is checked."""
+    def in_force_of(self, player: str) -> OrdersFile | None:
+        """The order mail in force of one player for the open turn (None: none),
+        its entry decoded (``OrdersFile.orders``); only that player's mail is
+        checked."""
         known = self.game.settings.players.get(player)
         names = self.names().get(player)
         if known is None or not known.active or not names:
@@ -530,7 +531,12 @@ class OrderBook:
         f = self._latest(self.game.turn, names)
         if f is None:
             return None
-        return dict(self.read(f.path, self.game.turn, self.game.open).entry or {})
+        return self.read(f.path, self.game.turn, self.game.open)
+
+    def entry_of(self, player: str) -> dict[str, object] | None:
+        """The orders entry in force of one player for the open turn (None: none)."""
+        f = self.in_force_of(player)
+        return None if f is None else dict(f.entry or {})
 
     # ------------------------------------------------------------ writing
 
@@ -590,13 +596,15 @@ class OrderBook:
         return stored[1] if stored is not None and stored[0] == path else None
 
     def save(self, player: str, entry: Mapping[str, object], *, raw: str, message_id: str,
-             received_at: datetime, checked: bool = False) -> Path:
-        """Store an accepted order mail for the open turn. The entry is checked
-        against the position first unless ``checked`` says the caller read it
-        with the ruleset already (``read_orders``). The same mail twice (its
+             received_at: datetime, orders: object = None) -> Path:
+        """Store an accepted order mail for the open turn. The entry is decoded
+        against the position first (``decode_orders``: checked) unless the caller
+        gives its typed ``orders`` (read with the ruleset already, ``read_orders``;
+        ``entry`` is their ``encode_orders``). The same mail twice (its
         Message-ID and text) is stored once."""
         game = self.game
-        typed = None if checked else game.ruleset.decode_orders(game.open.state, player, entry)
+        typed = orders if orders is not None else game.ruleset.decode_orders(
+            game.open.state, player, entry)
         return self._write(player, {
             "kind": "orders", "received_at": iso(received_at), "message_id": message_id,
             "entry": dict(entry), "raw": raw,

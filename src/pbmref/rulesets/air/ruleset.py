@@ -104,6 +104,22 @@ class AirRuleset(Ruleset[A, PlayerOrders[R], Event], Generic[A, R, T]):
     def encode_orders(self, orders: PlayerOrders[R]) -> OrdersEntry:
         return orders.encoded()
 
+    @abstractmethod
+    def merge_reading(self, old: R, new: R, replaced: frozenset[str],
+                      given: Mapping[str, object]) -> R:
+        """The reading of the entry in force after a mail: ``new``'s for the
+        sections it ``replaced``, ``old``'s for the others (keys of no section:
+        ``new``'s where its entry, ``given``, has them)."""
+
+    def merge_orders(self, old: PlayerOrders[R] | None,
+                     new: PlayerOrders[R]) -> PlayerOrders[R]:
+        """Section by section (``sections``): what the mail gives replaces its
+        sections whole, the others stay in force."""
+        if old is None:
+            return new
+        entry, replaced = self.merged_entry(old.entry, new.entry)
+        return PlayerOrders(entry, self.merge_reading(old.typed, new.typed, replaced, new.entry))
+
     def typed_orders(self, orders: Mapping[str, PlayerOrders[R]]) -> T:
         """The engine's typed orders of one turn from every player's orders."""
         return self.gather({str(p): o.typed for p, o in orders.items()})

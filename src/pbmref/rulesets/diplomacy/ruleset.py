@@ -41,7 +41,7 @@ from pbmref.rules.diplomacy.codec import (
 from pbmref.rules.diplomacy.dirigible import supply_points
 from pbmref.rules.diplomacy.events import Event
 from pbmref.rules.diplomacy.map import POWERS
-from pbmref.rules.diplomacy.orders import parse_order
+from pbmref.rules.diplomacy.orders import Hold, parse_order
 from pbmref.rules.diplomacy.plan import preview as orders_plan
 from pbmref.rules.diplomacy.variant import (
     DEFAULT,
@@ -78,7 +78,6 @@ from pbmref.rulesets.diplomacy.orders import (
     order_line,
     parse_body,
     parse_line,
-    parse_orders,
     to_order,
 )
 from pbmref.rulesets.diplomacy.preview import preview_lines
@@ -397,6 +396,12 @@ DEMO_PLAYERS = tuple(PlayerSpec(pid, (), name, power=power) for pid, name, power
 PowerOrders = PlayerOrders[tuple[Order, ...]]
 
 
+def _written(orders: Sequence[Order]) -> PowerOrders:
+    """Typed orders with the entry of their canonical lines (``order_lines``: as a
+    player mails them, ``parse_order`` reads them back)."""
+    return PlayerOrders({"orders": order_lines(orders)}, tuple(orders))
+
+
 class DiplomacyRuleset(Ruleset[Board, PowerOrders, Event]):
     """Standard Diplomacy (DD1-DD4), as the DATC adjudicates it."""
 
@@ -517,9 +522,8 @@ class DiplomacyRuleset(Ruleset[Board, PowerOrders, Event]):
 
     # ------------------------------------------------------------ orders
 
-    def read_orders(self, state: Board, player: str, lines: Lines) -> OrdersEntry:
-        orders = parse_body(lines, state.power_of(player), state.position)
-        return {"orders": [str(o) for o in orders]}
+    def read_orders(self, state: Board, player: str, lines: Lines) -> PowerOrders:
+        return _written(parse_body(lines, state.power_of(player), state.position))
 
     def order_line(self, state: Board, cleaned: str) -> bool:
         return order_line(cleaned, map_of(state.position))
@@ -544,16 +548,17 @@ class DiplomacyRuleset(Ruleset[Board, PowerOrders, Event]):
     def encode_orders(self, orders: PowerOrders) -> OrdersEntry:
         return orders.encoded()
 
-    def example_orders(self, state: Board, player: str) -> OrdersEntry | None:
+    def example_orders(self, state: Board, player: str) -> PowerOrders | None:
         """Every unit holding in a movement phase; in a retreat or Winter phase
         the computer player's orders (the ones due, DD1). None: nothing to order."""
         pos = state.position
         power = state.power_of(player)
+        orders: Sequence[Order]
         if pos.phase.kind == "M":
-            lines = [f"{unit_text(u)} H" for u in pos.units_of(power)]
+            orders = [Hold(power, u.kind, u.loc) for u in pos.units_of(power)]
         else:
-            lines = order_lines(choose_orders(pos, power, random.Random(0)))
-        return {"orders": lines} if lines else None
+            orders = choose_orders(pos, power, random.Random(0))
+        return _written(orders) if orders else None
 
     def player_brief(self, state: Board, player: str) -> str:
         power = state.power_of(player)
@@ -562,14 +567,14 @@ class DiplomacyRuleset(Ruleset[Board, PowerOrders, Event]):
                 f"your units: {units or 'none'}.")
 
     def computer_orders(self, state: Board, player: str,
-                        rng: random.Random) -> OrdersEntry | None:
+                        rng: random.Random) -> PowerOrders | None:
         """The computer's orders for the player's power (``rules.diplomacy.bot``),
-        as the lines a player would mail; None when the power has nothing to
+        with the lines a player would mail; None when the power has nothing to
         order in this phase (``needs_orders``)."""
         if not self.needs_orders(state, player):
             return None
         power = state.power_of(player)
-        return {"orders": order_lines(choose_orders(state.position, power, rng))}
+        return _written(choose_orders(state.position, power, rng))
 
     def demo_game(self) -> DemoGame:
         """Seven computer powers from the opening to a winner or 1920."""
@@ -577,13 +582,11 @@ class DiplomacyRuleset(Ruleset[Board, PowerOrders, Event]):
                         players_noun="powers", turns=200, over=_demo_over,
                         length=f"to a winner or the end of {LAST_DEMO_YEAR}")
 
-    def preview(self, state: Board, player: str,
-                entry: Mapping[str, object] | None) -> list[str]:
+    def preview(self, state: Board, player: str, orders: PowerOrders | None) -> list[str]:
         """Each order in plain words, the units left without one, and warnings
         for orders that cannot do what they seem to want (DD2, DD2a, DD1, DD3)."""
         power = state.power_of(player)
-        typed = [o for _, o in parse_orders(list(enumerate(_lines(entry), 1)), power,
-                                            state.position)]
+        typed = list(orders.typed) if orders is not None else []
         return preview_lines(orders_plan(state.position, power, typed))
 
     def needs_orders(self, state: Board, player: str) -> bool:

@@ -9,6 +9,7 @@ games are always given their position).
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
@@ -26,8 +27,15 @@ from pbmref.rules.fastplay.orders import PlaneOrders, TurnOrders
 from pbmref.rules.fastplay.position import board_from_dict, position_from_dict, position_to_dict
 from pbmref.rules.fastplay.state import GameState
 from pbmref.rulesets.air.ruleset import AirRuleset
-from pbmref.rulesets.base import Lines, NewGameOptions, Opening, OrdersEntry, PlayerSpec, Words
-from pbmref.rulesets.fastplay.orders import entry_to_orders, order_line, parse_body
+from pbmref.rulesets.base import (
+    Lines,
+    NewGameOptions,
+    Opening,
+    PlayerOrders,
+    PlayerSpec,
+    Words,
+)
+from pbmref.rulesets.fastplay.orders import entry_to_orders, order_line, read_body
 from pbmref.rulesets.fastplay.personal import changed_line
 from pbmref.rulesets.fastplay.picture import (
     fastplay_focus,
@@ -52,6 +60,10 @@ def turn_orders(state: GameState, orders: Mapping[str, Mapping[str, object]]) ->
     """Every player's stored entry as typed orders; a player left out sent no mail."""
     return gather_orders({str(p): entry_to_orders(state, str(p), entry or {})
                           for p, entry in orders.items()})
+
+
+# A pilot's orders as they cross the Ruleset's seam: the entry with its cards.
+CardOrders = PlayerOrders[PlaneOrders | None]
 
 
 def gather_orders(readings: Mapping[str, PlaneOrders | None]) -> TurnOrders:
@@ -147,8 +159,9 @@ class FastPlayRuleset(AirRuleset[GameState, PlaneOrders | None, TurnOrders]):
     def encode(self, state: GameState) -> dict[str, object]:
         return position_to_dict(state)
 
-    def read_orders(self, state: GameState, player: str, lines: Lines) -> OrdersEntry:
-        return parse_body(state, player, lines)
+    def read_orders(self, state: GameState, player: str, lines: Lines) -> CardOrders:
+        entry, orders = read_body(state, player, lines)
+        return PlayerOrders(entry, orders)
 
     def order_line(self, state: GameState, cleaned: str) -> bool:
         del state
@@ -176,12 +189,24 @@ class FastPlayRuleset(AirRuleset[GameState, PlaneOrders | None, TurnOrders]):
     def gather(self, readings: Mapping[str, PlaneOrders | None]) -> TurnOrders:
         return gather_orders(readings)
 
+    def merge_reading(self, old: PlaneOrders | None, new: PlaneOrders | None,
+                      replaced: frozenset[str], given: Mapping[str, object]
+                      ) -> PlaneOrders | None:
+        """The cards, the entry and the duel of the PLANE section; what a burning
+        plane gives up (FP12) kept unless the mail says it again."""
+        section = new if replaced else old
+        burn_of = new if "burn" in given else old
+        burn = burn_of.burn if burn_of is not None else None
+        if section is None:
+            return None if burn is None else PlaneOrders(burn=burn)
+        return dataclasses.replace(section, burn=burn)
+
     def preview(self, state: GameState, player: str,
-                entry: Mapping[str, object] | None) -> list[str]:
+                orders: CardOrders | None) -> list[str]:
         """Hex and heading after each card and each move's line of fire (FP7), with
         the notes of ``pbmref.rules.fastplay.plan``."""
-        return preview_lines(flight_plan.preview(state, player,
-                                              entry_to_orders(state, player, entry)))
+        return preview_lines(flight_plan.preview(
+            state, player, orders.typed if orders is not None else None))
 
     def run_engine(self, state: GameState, orders: TurnOrders,
                    dice: Dice) -> tuple[GameState, tuple[Event, ...]]:
@@ -199,8 +224,8 @@ class FastPlayRuleset(AirRuleset[GameState, PlaneOrders | None, TurnOrders]):
         return Opening(dict(position), "position given by the game master")
 
     def computer_orders(self, state: GameState, player: str,
-                        rng: random.Random) -> OrdersEntry | None:
-        return orders_entry(state, player, rng)
+                        rng: random.Random) -> CardOrders | None:
+        return self.decode_orders(state, player, orders_entry(state, player, rng))
 
     def alias_of(self, aircraft: Mapping[str, object]) -> tuple[str, str] | None:
         """An anonymous game calls a pilot by its side (FP1), numbered:

@@ -37,10 +37,11 @@ from pbmref.rulesets.base import (
     NewGameOptions,
     Opening,
     OrdersEntry,
+    PlayerOrders,
     PlayerSpec,
     Words,
 )
-from pbmref.rulesets.tweedekker.orders import entry_to_orders, order_line, parse_body
+from pbmref.rulesets.tweedekker.orders import entry_to_orders, order_line, read_body
 from pbmref.rulesets.tweedekker.personal import changed_line
 from pbmref.rulesets.tweedekker.picture import reader_focus, render_move_panels, render_svg
 from pbmref.rulesets.tweedekker.preview import preview_lines
@@ -80,6 +81,8 @@ def turn_orders(state: GameState, orders: Mapping[str, Mapping[str, object]]) ->
 
 # One pilot's entry read: the plane's orders and its votes for the zeppelins.
 Reading = tuple[PlaneOrders | None, tuple[ZeppelinVote | None, ...]]
+# A pilot's orders as they cross the Ruleset's seam: the entry with its reading.
+PilotOrders = PlayerOrders[Reading]
 
 
 def gather_orders(readings: Mapping[str, Reading]) -> TurnOrders:
@@ -216,8 +219,9 @@ class TweedekkerRuleset(AirRuleset[GameState, Reading, TurnOrders]):
     def encode(self, state: GameState) -> dict[str, object]:
         return position_to_dict(state)
 
-    def read_orders(self, state: GameState, player: str, lines: Lines) -> OrdersEntry:
-        return parse_body(state, player, lines)
+    def read_orders(self, state: GameState, player: str, lines: Lines) -> PilotOrders:
+        entry, plane, votes = read_body(state, player, lines)
+        return PlayerOrders(entry, (plane, votes))
 
     def order_line(self, state: GameState, cleaned: str) -> bool:
         del state
@@ -244,12 +248,20 @@ class TweedekkerRuleset(AirRuleset[GameState, Reading, TurnOrders]):
     def gather(self, readings: Mapping[str, Reading]) -> TurnOrders:
         return gather_orders(readings)
 
+    def merge_reading(self, old: Reading, new: Reading, replaced: frozenset[str],
+                      given: Mapping[str, object]) -> Reading:
+        """The plane's orders of the PLANE section, the votes of the ZEPPELIN one."""
+        del given
+        return (new[0] if "plane" in replaced else old[0],
+                new[1] if "zeppelin" in replaced else old[1])
+
     def preview(self, state: GameState, player: str,
-                entry: Mapping[str, object] | None) -> list[str]:
+                orders: PilotOrders | None) -> list[str]:
         """The flight plan: hex and heading after each move, bursts, rounds left,
         and the warnings of ``pbmref.rules.tweedekker.plan``."""
-        orders, votes = entry_to_orders(state, player, entry)
-        return preview_lines(flight_plan.preview(state, player, orders, votes))
+        plane, votes = (orders.typed if orders is not None
+                        else entry_to_orders(state, player, None))
+        return preview_lines(flight_plan.preview(state, player, plane, votes))
 
     def run_engine(self, state: GameState, orders: TurnOrders,
                    dice: Dice) -> tuple[GameState, tuple[Event, ...]]:
@@ -332,18 +344,19 @@ class TweedekkerRuleset(AirRuleset[GameState, Reading, TurnOrders]):
         return not in_fight or any(k in entry for k in ("plane", "takeoff", "land"))
 
     def computer_orders(self, state: GameState, player: str,
-                        rng: random.Random) -> OrdersEntry | None:
-        return choose_orders(state, player, rng)
+                        rng: random.Random) -> PilotOrders | None:
+        return self.decode_orders(state, player, choose_orders(state, player, rng))
 
-    def example_orders(self, state: GameState, player: str) -> OrdersEntry | None:
+    def example_orders(self, state: GameState, player: str) -> PilotOrders | None:
         """The computer pilot's PLANE section (with TAKEOFF for a landed
         aircraft, L3; HELP shows the zeppelin votes in words), or its votes
         alone when the aircraft is out of the fight (N3)."""
         entry = choose_orders(state, player, random.Random(0))
         plane = {k: v for k, v in entry.items() if k != "zeppelin"}
-        return plane or entry or None
+        shown = plane or entry
+        return self.decode_orders(state, player, shown) if shown else None
 
-    def order_template(self, state: GameState, player: str) -> OrdersEntry | None:
+    def order_template(self, state: GameState, player: str) -> PilotOrders | None:
         """Straight ahead in each move (T1) for an aircraft in the air, when the
         rules take that as it stands; else HELP's example (the computer pilot's
         plan weighs each burst of fire: about 18 ms a pilot, a tenth of a
@@ -352,11 +365,9 @@ class TweedekkerRuleset(AirRuleset[GameState, Reading, TurnOrders]):
         if plane is not None and plane.state is AircraftState.FLYING:
             entry: OrdersEntry = {"plane": ["A", "A", "A"]}
             try:
-                self.read_entry(state, player, entry)
+                return self.decode_orders(state, player, entry)
             except OrderMailError:
                 pass
-            else:
-                return entry
         return self.example_orders(state, player)
 
     def alias_of(self, aircraft: Mapping[str, object]) -> tuple[str, str] | None:
