@@ -534,12 +534,18 @@ class DiplomacyRuleset(Ruleset[Board, PowerOrders, Event]):
 
         >>> rules = DiplomacyRuleset()
         >>> board = rules.decode(rules.opening([], NewGameOptions(), 0).position)
-        >>> entry = {"orders": ["A PAR - BUR", "F BRE - MAO", "A MAR H"]}
+        >>> entry = {"orders": ["A Par - Bur", "F Bre - Mao", "A Mar H"]}
         >>> orders = rules.decode_orders(board, "FRA", entry)
         >>> [str(o) for o in orders.typed]
-        ['A PAR - BUR', 'F BRE - MAO', 'A MAR H']
+        ['A Par - Bur', 'F Bre - Mao', 'A Mar H']
         >>> rules.encode_orders(orders) == entry
         True
+
+        An entry the game master wrote in other words is written back as it is:
+
+        >>> by_hand = rules.decode_orders(board, "FRA", {"orders": ["a par-bur"]})
+        >>> by_hand.typed == orders.typed[:1], rules.encode_orders(by_hand)
+        (True, {'orders': ['a par-bur']})
         """
         typed = parse_body(list(enumerate(_lines(entry), 1)), state.power_of(player),
                            state.position)
