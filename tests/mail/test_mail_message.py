@@ -3,14 +3,26 @@
 from __future__ import annotations
 
 import base64
+import email.policy
+from datetime import UTC, datetime
 from email.message import EmailMessage
+from email.parser import BytesHeaderParser
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hypo import examples
-from pbmref.mail.message import IncomingMail, message_id_of, never_answer_reason, read_message
+from pbmref.mail.message import (
+    _SPOOL_FIELDS,
+    IncomingMail,
+    _plain_fields,
+    message_id_of,
+    never_answer_reason,
+    read_message,
+    spool_headers,
+)
 
 OURS = ["referee@game.test"]
 
@@ -295,3 +307,69 @@ def test_no_field_of_a_read_mail_holds_a_lone_surrogate(header: bytes) -> None:
     for value in strings:
         value.encode("utf-8")  # raises on a lone surrogate
     assert "GAME zep1" in mail.text
+
+
+# ----------------------------------------------------------------------------- the spool's headers
+# The spool reads a mail's Message-ID, From and Date from a plain header block
+# itself (issue 41, item 3: each mail parsed once, when it is read); what it
+# reads must be what email's parser reads, which reads every other block.
+
+_FIELD_NAMES = st.sampled_from(["Message-ID", "message-id", "FROM", "From", "Date", "date",
+                                "Subject", "X-Any", "From ", "Da te", "", "Ré"])
+_SEPARATORS = st.sampled_from([":", ": ", ":\t", ":  ", " :"])
+_VALUE = st.lists(st.sampled_from(list("ab <>@.,\"'()=?:;\t-") + [
+    "=?utf-8?q?J=C3=B6?=", "é", "\x0c", "\x00", "\r", "\n", "<1@x.test>",
+    "Mon, 7 Dec 2026 10:00:00 +0100", "Jo <JO@X.Test>"]), max_size=8).map("".join)
+_LINE = st.one_of(
+    st.tuples(_FIELD_NAMES, _SEPARATORS, _VALUE).map(lambda t: "".join(t)),
+    st.tuples(st.sampled_from([" ", "\t", "  "]), _VALUE).map(lambda t: "".join(t)),
+    st.sampled_from(["From bob@x.test Mon Dec  7 10:00:00 2026", "no colon", ":empty name"]),
+)
+_HEAD = st.tuples(st.lists(_LINE, max_size=7), st.sampled_from(["\n", "\r\n", "\r"]),
+                  st.sampled_from(["\n", "\r\n", "", "\r"]), _VALUE)
+
+
+def _head(parts: tuple[list[str], str, str, str]) -> bytes:
+    lines, ending, blank, body = parts
+    return (ending.join(lines) + ending + blank + body).encode("utf-8", "surrogateescape")
+
+
+def _parser_fields(head: bytes) -> dict[str, str]:
+    parsed = BytesHeaderParser().parsebytes(head)
+    return {name: str(parsed[name]) for name in ("message-id", "from", "date")
+            if parsed[name] is not None}
+
+
+@settings(max_examples=examples(1000), deadline=None)
+@given(_HEAD)
+def test_a_plain_header_block_reads_as_the_parser_reads_it(parts: tuple[list[str], str, str,
+                                                                        str]) -> None:
+    head = _head(parts)
+    fields = _plain_fields(head, _SPOOL_FIELDS)
+    if fields is not None:
+        assert fields == _parser_fields(head)
+
+
+@settings(max_examples=examples(1000), deadline=None)
+@given(_HEAD)
+def test_the_spool_headers_are_the_parsers(parts: tuple[list[str], str, str, str]) -> None:
+    raw = _head(parts)
+    with mock.patch("pbmref.mail.message._plain_fields", return_value=None):
+        by_parser = spool_headers(raw)
+    assert spool_headers(raw) == by_parser
+
+
+def test_an_order_mail_has_its_spool_headers_read_without_the_parser() -> None:
+    msg = EmailMessage()
+    msg["From"] = "Jö Flyer <Jo.Flyer@Example.ORG>"
+    msg["To"] = "referee@game.test"
+    msg["Subject"] = "orders for zep1, a subject long enough to be folded onto a second line"
+    msg["Date"] = "Mon, 07 Dec 2026 10:00:00 +0100"
+    msg["Message-ID"] = "<orders.1@example.org>"
+    msg.set_content("GAME zep1\nPASSWORD x\n1 F2 L\n")
+    raw = msg.as_bytes(policy=email.policy.SMTP)
+    assert b"=?utf-8?" in raw and b"\r\n " in raw  # an encoded word, a folded line
+    with mock.patch("pbmref.mail.message.BytesHeaderParser", side_effect=AssertionError):
+        read = spool_headers(raw)
+    assert read == ("<orders.1@example.org>", "jo.flyer@example.org",
+                    datetime(2026, 12, 7, 9, 0, tzinfo=UTC))

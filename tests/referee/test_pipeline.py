@@ -162,6 +162,26 @@ def test_a_mail_that_crashes_the_referee_is_set_aside_and_answered(
     assert table.referee.incoming.pending() == []
 
 
+def test_a_mail_whose_reading_crashes_is_spooled_first_and_set_aside_whole(
+        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue 41, item 3: the spool reads a mail's few headers from its bytes and
+    # the mail is parsed once, when it is handled: spool then process
+    def boom(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("simulated parser fault")
+
+    monkeypatch.setattr("pbmref.referee.pipeline.read_message", boom)
+    body = orders(table, "anna", "PLANE", "TAKEOFF BETA", "1: A", "2: A", "3: A")
+    table.send(body, message_id="<parse-me@example.org>")
+    for _ in range(3):
+        table.referee.process_spool()
+    shunted = table.referee.incoming.shunted()
+    assert [(e.message_id, e.sender) for e, _ in shunted] == [
+        ("<parse-me@example.org>", "anna@example.org")]
+    assert "simulated parser fault" in shunted[0][1]
+    assert b"TAKEOFF BETA" in shunted[0][0].raw()
+    assert table.referee.incoming.pending() == []
+
+
 def test_the_game_master_is_told_once_of_each_mail_set_aside(
         table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
     # issue 44, item 7: set-aside mail is the GM's to hear about, once

@@ -22,7 +22,7 @@ import email.utils
 import hashlib
 import html
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.message import Message
@@ -263,16 +263,91 @@ def spool_headers(raw: bytes) -> tuple[str, str, datetime | None]:
     """The Message-ID (``message_id_of``), the sender's lower-cased bare address
     and the Date header of a raw mail, from one reading of its headers alone
     (``""`` and None when absent or unreadable): what the spool keys a mail
-    by, and needs to put mails of one second in the order they were sent."""
+    by, and needs to put mails of one second in the order they were sent.
+
+    A plain header block (``_plain_fields``: every mail of orders a phone or
+    a mail program writes) is read from the bytes, as email's parser reads
+    it; any other goes the parser's way. So an accepted mail is parsed once,
+    when it is read (issue 41, item 3).
+
+    >>> spool_headers(b"From: Anna <Anna@X.test>\\r\\nMessage-ID:\\r\\n <1@x>\\r\\n\\r\\nhi")
+    ('<1@x>', 'anna@x.test', None)
+    """
+    head = _headers_only(raw)
+    fields = _plain_fields(head, _SPOOL_FIELDS)
+    if fields is not None:
+        return _spool_values(raw, fields.get)
     try:
-        headers = BytesHeaderParser().parsebytes(_headers_only(raw))
+        headers = BytesHeaderParser().parsebytes(head)
     except Exception:  # noqa: BLE001 - a mangled header block sorts as unknown
         return message_id_of(raw, ""), "", None
-    mid = headers.get("Message-ID")
+    return _spool_values(raw, headers.get)
+
+
+#: The fields the spool reads of a mail's headers (lower case).
+_SPOOL_FIELDS = frozenset(("message-id", "from", "date"))
+# A header block read without the parser: printable ASCII, tabs and line
+# endings (the parser also breaks lines at a lone CR, which is left to it).
+_PLAIN_HEAD = re.compile(rb"[\t\n\r\x20-\x7e]*")
+# A field's name as the parser takes it: printable ASCII but the colon, at least one.
+_FIELD = re.compile(r"[\x21-\x39\x3b-\x7e]+:")
+
+
+def _plain_fields(head: bytes, names: frozenset[str]) -> dict[str, str] | None:
+    """The first value of each field of ``names`` (lower case) in a header
+    block, as email's parser (``compat32``) gives it: the text after the colon
+    with its leading blanks cut, its continuation lines kept with their line
+    endings, the last line ending cut. Only for a plain block: printable ASCII,
+    each line ending LF or CRLF, each a field (``Name: value``) or the
+    continuation of the one before, up to an empty line; None for any other
+    (a first line ``From ...`` or one that continues nothing, a line that is
+    neither, no empty line, 8-bit or control bytes), which the parser reads
+    its own way.
+
+    >>> _plain_fields(b"Date: a\\n b\\nDATE: c\\n\\nX: y\\n", frozenset({"date", "x"}))
+    {'date': 'a\\n b'}
+    >>> _plain_fields(b"From bob Mon\\nDate: a\\n\\n", frozenset({"date"})) is None
+    True
+    """
+    if not _PLAIN_HEAD.fullmatch(head) or b"\r" in head.replace(b"\r\n", b""):
+        return None
+    found: dict[str, str] = {}
+    name = ""
+    value: list[str] | None = None  # the lines of a field of ``names`` being read
+    # each line with its line ending cut (what follows the last ending is no line)
+    for line in head.decode("ascii").split("\n")[:-1]:
+        if line in ("", "\r"):  # the empty line: the headers end
+            break
+        if line[0] in " \t":
+            if not name:
+                return None  # the first line continues nothing
+            if value is not None:
+                value.append(line)
+            continue
+        if not _FIELD.match(line):
+            return None  # neither a field nor a continuation
+        if value is not None:
+            found.setdefault(name, "\n".join(value))
+        field_name, _, rest = line.partition(":")
+        name = field_name.lower()
+        value = [rest.lstrip(" \t")] if name in names else None
+    else:
+        return None  # no empty line
+    if value is not None:
+        found.setdefault(name, "\n".join(value))
+    return {key: text.rstrip("\r") for key, text in found.items()}
+
+
+def _spool_values(raw: bytes, get: Callable[[str, object], object]
+                  ) -> tuple[str, str, datetime | None]:
+    """``spool_headers`` from ``get``, which gives a header's value (or its
+    second argument when the mail has none): the parser's ``Message.get``,
+    or the ``dict.get`` of ``_plain_fields``."""
+    mid = get("message-id", None)
     message_id = message_id_of(raw, str(mid) if mid is not None else "")
     try:
-        sender = _addr(_raw_str(headers.get("From", "")))[1]
-        date = headers.get("Date")
+        sender = _addr(_raw_str(get("from", "")))[1]
+        date = get("date", None)
     except Exception:  # noqa: BLE001 - a mangled header block sorts as unknown
         return message_id, "", None
     return message_id, sender, _parse_date(str(date) if date is not None else None)
