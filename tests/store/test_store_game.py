@@ -629,6 +629,44 @@ def test_the_orders_in_force_are_worked_out_once_while_their_files_stay_as_they_
     assert in_force() == {"ann": 3}
 
 
+def test_storing_one_players_orders_reads_no_other_players_file(fake_store, monkeypatch):
+    """Issue 41, item 5: the schedule written with a mail counts who has orders
+    in force from what the process kept between mails, each other player's
+    file checked by its stamp only: storing costs the same with 7 or 25."""
+    from pbmref.store.orderbook import OrderBook
+
+    save(fake_store.open("fake1"), "ann", 3, "<a1@x>")
+    save(fake_store.open("fake1"), "bob", 4, "<b1@x>")
+    read: list[str] = []
+    real = OrderBook._read_file
+    monkeypatch.setattr(OrderBook, "_read_file",
+                        lambda self, path, turn: read.append(os.path.basename(path))
+                        or real(self, path, turn))
+    game = fake_store.open("fake1")
+    stored = save(game, "ann", 5, "<a2@x>")
+    assert read == []
+    assert game.book.schedule_stored_with(stored).waiting_for == ()
+
+
+def test_a_gm_edit_of_another_players_orders_counts_for_the_next_schedule(fake_store):
+    """What the process kept of who has orders in force is checked by each
+    file's stamp: the game master's edit of bob's orders between two of ann's
+    mails is read, and the schedule written with ann's second mail waits for bob."""
+    save(fake_store.open("fake1"), "ann", 3, "<a1@x>")
+    game = fake_store.open("fake1")
+    bob = save(game, "bob", 4, "<b1@x>")
+    assert game.book.schedule_stored_with(bob).waiting_for == ()
+    text = bob.read_text()
+    bob.write_text(text.replace("kind: orders", "kind: withdrawal").split("entry:")[0])
+    game = fake_store.open("fake1")
+    stored = save(game, "ann", 5, "<a2@x>")
+    assert game.book.schedule_stored_with(stored).waiting_for == ("bob",)
+    bob.write_text(text)  # and back again
+    game = fake_store.open("fake1")
+    stored = save(game, "ann", 6, "<a3@x>")
+    assert game.book.schedule_stored_with(stored).waiting_for == ()
+
+
 def test_a_game_that_read_its_orders_answers_from_what_it_read(fake_store):
     """What one ``Game`` read holds for its life (one mail, one command), kept
     orders in force or not."""

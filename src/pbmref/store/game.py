@@ -65,7 +65,7 @@ from pbmref.store.layout import (
     turn_numbers,
 )
 from pbmref.store.listing import Listing
-from pbmref.store.orderbook import OrderBook
+from pbmref.store.orderbook import Counted, OrderBook
 from pbmref.store.owed import read_owed
 from pbmref.store.press import PressLog
 from pbmref.store.schedule import (
@@ -294,12 +294,20 @@ class Game:
         """Human players without orders in force for the open turn, leaving out
         those with nothing to order (the ruleset's ``needs_orders``) and counting
         only entries that spare a missed turn (``counts_as_orders``)."""
-        in_force = self.book.in_force(check=False)
+        return self._waiting_for(self._counted())
+
+    def _counted(self) -> dict[str, Counted]:
+        """Who has orders in force for the open turn, whether they count and when
+        they came (``OrderBook.counted``: each player's kept from mail to mail)."""
         state = self.open.state
-        have = {pid for pid, f in in_force.items()
-                if self.ruleset.counts_as_orders(state, pid, f.entry or {})}
+        return self.book.counted(
+            lambda pid, entry: self.ruleset.counts_as_orders(state, pid, entry))
+
+    def _waiting_for(self, counted: Mapping[str, Counted]) -> list[str]:
+        state = self.open.state
         return [p.id for p in self.settings.humans()
-                if p.id not in have and self.ruleset.needs_orders(state, p.id)]
+                if not (p.id in counted and counted[p.id].counts)
+                and self.ruleset.needs_orders(state, p.id)]
 
     @property
     def press_level(self) -> str:
@@ -310,10 +318,11 @@ class Game:
     @property
     def schedule(self) -> Schedule:
         s = self.settings
-        waiting = tuple(self.waiting_for())
+        counted = self._counted()
+        waiting = tuple(self._waiting_for(counted))
         return Schedule(turn=self.turn, status=s.status, deadline=s.deadline,
                         early_adjudication=s.early_adjudication, humans=len(s.humans()),
-                        waiting_for=waiting, early_at=self._early_at(waiting),
+                        waiting_for=waiting, early_at=self._early_at(waiting, counted),
                         reminder_hours=s.reminder_hours,
                         waits=tuple(self.votes.waiting(self.turn,
                                                        (p.id for p in s.humans()))),
@@ -343,7 +352,8 @@ class Game:
                           turn=self.ruleset.words.turn(self.turn_label),
                           press=self.press_level)
 
-    def _early_at(self, waiting: tuple[str, ...]) -> datetime | None:
+    def _early_at(self, waiting: tuple[str, ...],
+                  counted: Mapping[str, Counted]) -> datetime | None:
         """When early adjudication plays the open turn (issue 43, item 7): the
         last human's orders in force came in, plus the game's ``early_delay``
         (game.yaml; else the ruleset's). None: nobody waited for (or no delay)."""
@@ -352,8 +362,8 @@ class Game:
         if waiting or not s.early_adjudication or not delay:
             return None
         humans = {p.id for p in s.humans()}
-        came = [f.received_at for pid, f in self.book.in_force(check=False).items()
-                if pid in humans and f.received_at is not None]
+        came = [c.received_at for pid, c in counted.items()
+                if pid in humans and c.received_at is not None]
         return max(came) + delay if came else None
 
     def write_schedule(self) -> Schedule:

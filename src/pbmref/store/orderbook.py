@@ -14,7 +14,10 @@ and line. What a
 command), so one mail reads each file once; the orders in force of a game's
 open turn are kept for the process, for as long as the turn's files, the
 settings and the position stay as they were (a referee opens a game afresh
-for every mail and every deadline).
+for every mail and every deadline). Who has orders in force, and whether they
+count, is kept for the schedule player by player (``counted``): storing one
+player's mail reads that player's file alone, each other player's checked by
+its stamp.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from __future__ import annotations
 import os
 import re
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -41,7 +44,7 @@ if TYPE_CHECKING:
     from pbmref.store.schedule import Schedule
     from pbmref.store.settings import GameSettings
 
-__all__ = ["ORDER_KINDS", "OrderBook", "OrdersFile", "entry_path"]
+__all__ = ["ORDER_KINDS", "Counted", "OrderBook", "OrdersFile", "entry_path"]
 
 _ORDERS_NAME = re.compile(r"(?P<player>[^.]+)(?:\.v(?P<version>\d+))?\.yaml")
 # The orders file names of a folder listing joined by line breaks (``_list``).
@@ -73,6 +76,34 @@ class _Kept:
 _KEPT: OrderedDict[str, _Kept] = OrderedDict()  # by the turn's orders folder
 KEPT_TURNS = 1024  # open turns kept, the least recently asked dropped first
 _LISTS: OrderedDict[str, _Listed] = OrderedDict()  # by the turn's orders folder, as many
+
+
+@dataclass(frozen=True)
+class Counted:
+    """A player's orders in force as the schedule counts them: whether they
+    spare the player a missed turn (the ruleset's ``counts_as_orders``) and
+    when they came."""
+
+    counts: bool
+    received_at: datetime | None
+
+
+@dataclass(frozen=True)
+class _Tallied:
+    """One player's orders in force for an open turn as a process last counted
+    them (``OrderBook.counted``): from the player's orders files ``names``,
+    having read the files of ``stamps`` (newest first, each stamped before it
+    was read); ``counted`` None when no orders are in force."""
+
+    names: tuple[str, ...]
+    stamps: tuple[tuple[str, tuple[int, int, int]], ...]
+    counted: Counted | None
+
+
+# by the turn's orders folder: the settings and the position counted with (the
+# very objects the store's cache hands out while their files are unchanged), and
+# each player's tally
+_TALLIES: OrderedDict[str, tuple[GameSettings, TurnView, dict[str, _Tallied]]] = OrderedDict()
 
 
 @dataclass(frozen=True)
@@ -302,14 +333,17 @@ class OrderBook:
         return {player: [self.read(odir / name, turn, view) for name in names]
                 for player, names in self.names(turn).items()}
 
-    def _latest(self, turn: int, names: list[str]) -> OrdersFile | None:
+    def _latest(self, turn: int, names: Sequence[str],
+                read: list[str] | None = None) -> OrdersFile | None:
         """A player's order mail in force for ``turn`` among their files ``names``
         (oldest first): the newest that is not a refused one, unless it withdrew
         the orders. Read from the newest back, so a mail costs the same however
-        many the turn has."""
+        many the turn has; the paths read are added to ``read``."""
         odir = os.fspath(self.folder(turn)) + os.sep  # names joined as text: no pathlib
         for name in reversed(names):
             f = self.read(odir + name, turn)
+            if read is not None:
+                read.append(odir + name)
             if f.kind == "rejected":
                 continue
             return f if f.kind == "orders" else None
@@ -485,6 +519,52 @@ class OrderBook:
             view = view or self.game.view(turn)
             out = {p: self.read(f.path, turn, view, settings=settings) for p, f in out.items()}
         return out
+
+    def counted(self, counts: Callable[[str, Mapping[str, object]], bool]
+                ) -> dict[str, Counted]:
+        """Per active player with orders in force for the open turn, whether
+        ``counts`` says their entry counts (the ruleset's ``counts_as_orders``
+        on the open position) and when it came: what the schedule needs (issue
+        41, item 5). Kept for the process from mail to mail player by player,
+        with the settings and the position it was counted with: a player is
+        counted again only when their orders files' names, or the stamp of a
+        file read for them, changed (the game master's edit is read), so that
+        storing one player's orders reads that player's file alone, however
+        many players the game has."""
+        game = self.game
+        turn = game.turn
+        inside = os.fspath(self.folder(turn)) + os.sep
+        kept = _TALLIES.get(inside)
+        if kept is None or kept[0] is not game.settings or kept[1] is not game.open:
+            kept = _TALLIES[inside] = (game.settings, game.open, {})
+            if len(_TALLIES) > KEPT_TURNS:
+                _TALLIES.popitem(last=False)
+        _TALLIES.move_to_end(inside)
+        tallies = kept[2]
+        players = game.settings.players
+        out: dict[str, Counted] = {}
+        for player, names in self.names(turn).items():
+            known = players.get(player)
+            if known is None:  # a stray player's file: read it for its error
+                self.read(inside + names[-1], turn)
+            if known is None or not known.active:
+                continue
+            tally = tallies.get(player)
+            if (tally is None or tally.names != tuple(names)
+                    or any(file_stamp(path) != was for path, was in tally.stamps)):
+                tally = tallies[player] = self._tally(turn, player, names, counts)
+            if tally.counted is not None:
+                out[player] = tally.counted
+        return out
+
+    def _tally(self, turn: int, player: str, names: list[str],
+               counts: Callable[[str, Mapping[str, object]], bool]) -> _Tallied:
+        """One player's orders in force counted from their files ``names``."""
+        read: list[str] = []
+        f = self._latest(turn, names, read)
+        stamps = tuple((path, self._stamps.get(path) or file_stamp(path)) for path in read)
+        counted = None if f is None else Counted(counts(player, f.entry or {}), f.received_at)
+        return _Tallied(tuple(names), stamps, counted)
 
     def in_force_lenient(self, turn: int, view: TurnView, warnings: list[str], *,
                          settings: GameSettings | None = None) -> dict[str, OrdersFile]:
