@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.resources
 import re
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any, TypeVar
@@ -133,23 +134,56 @@ def parse_past_mistakes(parser: Lark, line: str, explain: Callable[[UnexpectedIn
     return None, explained
 
 
+# Lines read without a mistake, by their parser and cleaned text: what they say,
+# for the next mail that writes them again ("1: A", "TAKEOFF BETA" come in mail
+# after mail: issue 41, item 5); only a value that cannot change (hashable),
+# the least recently read dropped first.
+_READ: OrderedDict[tuple[object, str], object] = OrderedDict()
+KEPT_LINES = 4096
+KEPT_LINE = 200  # characters of a line kept at most
+
+
+def _unchanging(value: object) -> bool:
+    """Whether ``value`` cannot change (a hashable value, such as a tuple of
+    tuples or a frozen record), so that one reading may serve every mail.
+
+    >>> _unchanging(("move", 1)), _unchanging(["move", 1])
+    (True, False)
+    """
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
 def read_past_mistakes(
     parser: Lark, text: str, line_no: int | None,
     explain: Callable[[UnexpectedInput, str], tuple[str | None, OrderSyntaxError]],
 ) -> tuple[Any | None, list[OrderMailError]]:
     """One body line read by a reader's ``parser``: what it says without the
     words that could not be read (None: nothing of it could be read), and
-    every mistake of the line, placed on it (``nearest.line_mistakes``).
+    every mistake of the line, placed on it (``nearest.line_mistakes``). A line
+    read without a mistake is parsed once while the process keeps it (``_READ``).
 
     ``explain`` gives a mistake's label and plain words.
     """
     cleaned = clean_line(text)
+    key = (parser, cleaned)
+    known = _READ.get(key, _READ)
+    if known is not _READ:
+        _READ.move_to_end(key)
+        return known, []
     try:
         result, explained = parse_past_mistakes(parser, cleaned, explain)
     except LarkError as exc:  # pragma: no cover - a transformer bug, kept readable
         return None, [OrderSyntaxError(f"cannot read this line ({exc})", line_no=line_no,
                                        line=text)]
     if not explained:
+        if len(cleaned) <= KEPT_LINE and _unchanging(result):
+            _READ[key] = result
+            if len(_READ) > KEPT_LINES:
+                _READ.popitem(last=False)
         return result, []
     errors = line_mistakes(explained, cleaned)
     return result, [e.at(line_no, text) for e in errors]
