@@ -8,6 +8,7 @@ import io
 import re
 from datetime import UTC, datetime
 from email.generator import BytesGenerator
+from email.message import EmailMessage
 
 import pytest
 from hypothesis import given, settings
@@ -272,3 +273,20 @@ def test_flatten_writes_what_as_bytes_writes(args: tuple) -> None:  # type: igno
         assert flatten(msg) == msg.as_bytes()
         smtp = msg.as_bytes(policy=email.policy.SMTP)
         assert flatten(email.message_from_bytes(smtp, policy=email.policy.SMTP)) == smtp
+
+
+def test_a_replys_envelope_is_worked_out_once_for_the_same_addresses(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue 41, item 5: every reply is from the referee, mail after mail to a player
+    from pbmref.mail import base
+
+    seen: list[object] = []
+    real = base.getaddresses
+    monkeypatch.setattr(base, "getaddresses", lambda v: seen.append(v) or real(v))
+    for n in range(3):
+        msg = EmailMessage()
+        msg["From"] = "Referee <ref@envelope-once.test>"
+        msg["To"] = "Anna <anna@envelope-once.test>"
+        msg["Subject"] = f"Re: orders {n}"
+        assert base.envelope_of(msg) == ("ref@envelope-once.test", ("anna@envelope-once.test",))
+    assert len(seen) == 1

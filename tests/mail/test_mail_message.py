@@ -373,3 +373,18 @@ def test_an_order_mail_has_its_spool_headers_read_without_the_parser() -> None:
         read = spool_headers(raw)
     assert read == ("<orders.1@example.org>", "jo.flyer@example.org",
                     datetime(2026, 12, 7, 9, 0, tzinfo=UTC))
+
+
+def test_a_senders_address_is_worked_out_once_for_the_mails_they_send(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue 41, item 5: a player's From header is the same mail after mail
+    import email.utils
+
+    seen: list[str] = []
+    real = email.utils.parseaddr
+    monkeypatch.setattr(email.utils, "parseaddr", lambda v, **kw: seen.append(v) or real(v))
+    sender = '"Jo Flyer" <Jo.Flyer.Once@Example.ORG>'  # a sender no other test has
+    for n in range(3):
+        m = read_message(mail(f"From: {sender}\nMessage-ID: <{n}@x>\nSubject: orders"))
+        assert (m.from_name, m.from_addr) == ("Jo Flyer", "jo.flyer.once@example.org")
+    assert seen.count(sender) == 1

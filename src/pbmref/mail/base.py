@@ -126,8 +126,15 @@ def envelope_of(msg: EmailMessage | TextMail) -> tuple[str, tuple[str, ...]]:
     >>> envelope_of(msg)
     ('ref@x.test', ('a@x.test', 'b@x.test'))
     """
-    return (parseaddr(str(msg.get("From", "")))[1],
-            _recipients(str(msg.get("To", "")), str(msg.get("Cc", ""))))
+    return _envelope(str(msg.get("From", "")), str(msg.get("To", "")), str(msg.get("Cc", "")))
+
+
+@functools.lru_cache(maxsize=1024)
+def _envelope(sender: str, to: str, cc: str) -> tuple[str, tuple[str, ...]]:
+    """``envelope_of`` from the header values, worked out once while the process
+    keeps them: every reply is from the referee, mail after mail to a player
+    (issue 41, item 5)."""
+    return parseaddr(sender)[1], _recipients(to, cc)
 
 
 def _recipients(to: str, cc: str) -> tuple[str, ...]:

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.message import Message
 from email.parser import BytesHeaderParser
+from functools import lru_cache
 from html.parser import HTMLParser
 
 from pbmref.base.addresses import mailbox
@@ -205,7 +206,21 @@ def _addr(value: str) -> tuple[str, str]:
 
     A value ending in ``<local@domain>`` has that address, whatever its display
     name holds (an encoded word with ``:`` or ``@`` in it confuses parseaddr).
+    A value of a header line's length is worked out once while the process
+    keeps it: a player's From comes mail after mail (issue 41, item 5).
     """
+    return _kept_addr(value) if len(value) <= KEPT_ADDRESS else _read_addr(value)
+
+
+KEPT_ADDRESS = 998  # characters of an address header kept at most (RFC 5322's line)
+
+
+@lru_cache(maxsize=1024)
+def _kept_addr(value: str) -> tuple[str, str]:
+    return _read_addr(value)
+
+
+def _read_addr(value: str) -> tuple[str, str]:
     try:
         name, addr = email.utils.parseaddr(value)
     except Exception:  # noqa: BLE001
