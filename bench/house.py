@@ -384,7 +384,7 @@ WATCHED = {
     ("email/feedparser.py", "FeedParser.close"): "mails parsed by email's parser",
     ("pbmref/mail/spool/entries.py", "_read_in"): "incoming spool entry read",
     ("pbmref/store/game.py", "Game.__init__"): "game opened",
-    ("pbmref/rulesets/tweedekker.py", "decode"): "position decoded",
+    ("pbmref/rulesets/tweedekker/ruleset.py", "TweedekkerRuleset.decode"): "position decoded",
     ("pbmref/store/game.py", "Game.write_schedule"): "schedule written",
 }
 WORK: list[Counter[str]] = []  # what each traced action did, in turn
@@ -461,7 +461,13 @@ def main() -> int:
           f"{deadline[1]} files")
     for label, work in zip(("one accepted order mail", "one two-player deadline"), WORK,
                            strict=True):
-        for what, n in sorted(work.items()):
+        # every watched piece of work, none done included: a watch that names a
+        # function no longer there must show as 0, not vanish from the list
+        done = {what: n for what, n in work.items()}
+        for what in WATCHED.values():
+            if not any(key.startswith(what) for key in done):
+                done[what] = 0
+        for what, n in sorted(done.items()):
             print(f"{label}: {what}: {n}")
     return 0
 
