@@ -420,20 +420,24 @@ def _stored(path: Path | str, stamp: Stamp | None = None) -> _Stored | None:
     return known
 
 
-def remember_written(path: Path | str, text: str, data: Any) -> None:
+def remember_written(path: Path | str, text: str, data: Any,
+                     values: Mapping[Hashable, object] | None = None) -> None:
     """Keep a file the referee has just written whole as the version on disk that
     ``stored_value`` and ``stored_yaml`` know: ``text`` is what was written,
     ``dump_yaml(data)``, so ``data`` is what parsing it gives and the referee
-    does not parse its own writing back (issue 20). The caller sees to it that
-    nobody changes the file meanwhile (a new name, written under the game's
-    lock); a file edited later is another version and read as usual."""
+    does not parse its own writing back (issue 20). ``values``: what
+    ``stored_value`` would work out from it under each key, worked out already
+    by the writer from ``data`` (a position checked before it was written).
+    The caller sees to it that nobody changes the file meanwhile (a new name,
+    written under the game's lock); a file edited later is another version and
+    read as usual."""
     key = os.fspath(path)
     try:
         st = os.stat(key)
     except OSError:
         return
     _STORED[key] = _Stored((st.st_ino, st.st_mtime_ns, st.st_size),
-                           YamlDoc(Path(key), text, plain_copy(data)))
+                           YamlDoc(Path(key), text, plain_copy(data)), dict(values or {}))
     if len(_STORED) > STORED_KEPT:
         _STORED.popitem(last=False)
 

@@ -44,7 +44,7 @@ from pbmref.base.errors import DataError, GameFileError
 from pbmref.base.files import write_new
 from pbmref.base.locks import FileLock
 from pbmref.base.times import moment
-from pbmref.base.yamlfile import YamlDoc, dump_yaml, stored_value
+from pbmref.base.yamlfile import YamlDoc, dump_yaml, plain_copy, remember_written, stored_value
 from pbmref.rules.plaindata import PositionError
 from pbmref.rulesets import Ruleset, UnknownRuleset, get_ruleset
 from pbmref.store.absences import AbsenceBook
@@ -198,11 +198,26 @@ class Game:
     def view(self, turn: int) -> TurnView:
         """The position at the start of ``turn``, checked and decoded (once, while
         its file stays as it was)."""
-        path = self._paths.position(turn)
-        # decoded once per version of the file and of game.yaml (the players and
-        # the ruleset it is checked with), whichever Game asks
-        return stored_value(path, ("view", turn, self.id, self._settings_seen, self._loader),
+        return stored_value(self._paths.position(turn), self._view_key(turn),
                             lambda doc: self._checked_view(doc, turn))
+
+    def _view_key(self, turn: int) -> tuple[object, ...]:
+        # A position is decoded once per version of its file and of what it is
+        # checked with (the game's ruleset and players: ``_checked_view``),
+        # whichever Game asks; a new deadline written into game.yaml is not a
+        # reason to read it again (issue 41: a deadline decoded each position
+        # twice).
+        return ("view", turn, self.id, self.settings.ruleset,
+                tuple(sorted(self.settings.players)), self._loader)
+
+    def remember_view(self, turn: int, text: str, view: TurnView) -> None:
+        """The position file of ``turn`` was just written as ``text``, from
+        ``view.position``, checked and decoded as ``view``: kept as the version
+        on disk, so the turn it opens does not read and decode it again."""
+        data = _as_parsed(view.position)  # what reading ``text`` back gives
+        remember_written(self._paths.position(turn), text, data,
+                         {self._view_key(turn): TurnView(view.turn, plain_copy(data),
+                                                         view.state)})
 
     def read_position(self, turn: int) -> dict[str, object]:
         """The position at the start of ``turn``, checked (a copy to change)."""
@@ -380,6 +395,19 @@ class Game:
             self._index.put(self.id, IndexEntry(
                 seen, file_stamp(self.dir / STATE_FILE), schedule, addresses, listing))
         return schedule
+
+
+def _as_parsed(value: object) -> Any:
+    """Plain data as YAML reads it back once written: a tuple is a list.
+
+    >>> _as_parsed({"a": (1, ("x", {"b": ()}))})
+    {'a': [1, ['x', {'b': []}]]}
+    """
+    if isinstance(value, Mapping):
+        return {k: _as_parsed(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_as_parsed(v) for v in value]
+    return value
 
 
 def open_game(path: Path | str, *, ruleset_loader: RulesetLoader | None = None) -> Game:

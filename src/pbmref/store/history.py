@@ -255,7 +255,7 @@ class History:
             next_pos = dict(outcome.position)
             next_pos["turn"] = turn + 1
             next_path = turn_dir(game.dir, turn + 1) / POSITION_FILE
-            game.check_position(YamlDoc(next_path, "", next_pos))  # never write what we
+            checked = game.check_position(YamlDoc(next_path, "", next_pos))  # never write what we
             files = self.files_of(                                 # could not read back
                 turn, seed=seed, outcome=outcome, position=before, orders_used=orders_used,
                 report_text=report_text, next_deadline=next_deadline,
@@ -269,7 +269,9 @@ class History:
             with ordered():  # each file on disk before the next: result.yaml last
                 for name, content in files.items():
                     written.append(write_new(tdir / name, content))
-                written.append(write_new(next_path, self.position_text(turn + 1, next_pos)))
+                next_text = self.position_text(turn + 1, next_pos)
+                written.append(write_new(next_path, next_text))
+                game.remember_view(turn + 1, next_text, checked)  # not read back, nor decoded
                 # owed from the moment the turn is adjudicated, until the referee
                 # has queued them (issue 40)
                 no_links(game.dir, game.dir / OWED_FILE)
