@@ -14,10 +14,10 @@ schema of ``docs/scenario-format.md``); a ruleset turns them into the rules'
 typed values with ``decode`` and ``decode_orders`` once per use (``OpenTurn``
 in the store keeps the decoded state of the open turn for one mail, an
 ``OrdersFile`` the typed orders of its entry), and back with ``encode`` and
-``encode_orders``. A turn's events are the
-rules' typed events from the adjudication to the renderers: the store writes
-them as plain data (``encode_events``) and a report of a stored turn reads
-them back once (``decode_events``).
+``encode_orders``. A turn's events are the rules' typed events from the
+adjudication to the renderers: the store writes them as plain data
+(``encode_events``) and a report of a stored turn reads them back once
+(``decode_events``).
 """
 
 from __future__ import annotations
@@ -342,8 +342,8 @@ def _entry_copy(entry: Mapping[str, object]) -> OrdersEntry:
 
 
 class Ruleset(ABC, Generic[S, O, E]):
-    """One game kind, generic over ``S``, the state its ``decode`` gives, and
-    ``O``, one player's orders as ``decode_orders`` gives them, and ``E``, its
+    """One game kind, generic over ``S``, the state its ``decode`` gives, ``O``,
+    one player's orders as ``decode_orders`` gives them, and ``E``, its
     events. Subclasses fill in the parts; the house calls only these (and, not
     knowing the game kind, holds a ``Ruleset[Any, Any, Any]``)."""
 
